@@ -1,0 +1,45 @@
+# fairproj: build, check and demo. Run from the repository root.
+R       ?= R
+RSCRIPT ?= Rscript
+PKG     := fairproj
+VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
+TARBALL := $(PKG)_$(VERSION).tar.gz
+LIB     := $(CURDIR)/.lib
+CHECK_ENV := _R_CHECK_CRAN_INCOMING_=false _R_CHECK_CRAN_INCOMING_REMOTE_=false \
+	_R_CHECK_FUTURE_FILE_TIMESTAMPS_=false \
+	_R_CHECK_COMPILATION_FLAGS_KNOWN_="-Wformat -Werror=format-security -Wdate-time"
+
+.PHONY: setup document build install test check demo bench reproduce clean
+
+setup:
+	@bash tools/setup.sh
+
+document: setup
+	$(RSCRIPT) -e 'Rcpp::compileAttributes(); roxygen2::roxygenise()'
+
+build: setup
+	$(R) CMD build .
+
+install: build
+	mkdir -p $(LIB)
+	$(R) CMD INSTALL --library=$(LIB) $(TARBALL)
+
+# R CMD check --as-cran on the tarball (tests and vignettes), offline; fails on any
+# ERROR, WARNING or NOTE and ends with the testthat totals.
+test: build
+	$(CHECK_ENV) $(R) CMD check --as-cran $(TARBALL); status=$$?; \
+	$(RSCRIPT) tools/check-status.R $(PKG).Rcheck $$status
+
+check: test
+
+demo: install
+	R_LIBS=$(LIB) $(RSCRIPT) tools/demo.R demo-output
+
+bench: install
+	@for f in bench/*.R; do echo "== $$f"; R_LIBS=$(LIB) $(RSCRIPT) $$f || exit 1; done
+
+reproduce: install
+	@for f in inst/reproduce/*.R; do echo "== $$f"; R_LIBS=$(LIB) $(RSCRIPT) $$f || exit 1; done
+
+clean:
+	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz $(LIB) demo-output src/*.o src/*.so

@@ -1,0 +1,311 @@
+#' Fair principal component analysis
+#'
+#' The front door of all PCA methods of the package. Data are reduced to per-group moments in
+#' one pass ([group_moments()]); the chosen solver then works on d x d matrices.
+#'
+#' Methods (each documented on its own page where it exists):
+#' * `"standard"`: ordinary PCA through the same pipeline (matches [stats::prcomp()]).
+#' * further methods plug in as solvers over the group moments; [fairproj_methods()] lists the
+#'   methods available in this version.
+#'
+#' Centring and scaling follow [stats::prcomp()]: `center = TRUE` subtracts the overall column
+#' means, `scale. = TRUE` divides by the overall column standard deviations (divisor `n - 1`);
+#' numeric vectors give the values to use. Per-group diagnostics (`group_stats`) measure each
+#' group's reconstruction error on the group centred at its own mean, as in Samadi et al.
+#' (2018); see [group_errors()] for other data and other centrings.
+#'
+#' @param x A numeric matrix or data.frame (rows are observations), a formula with no response
+#'   (`~ .` or `~ a + b`) together with `data`, or a [group_moments()] object.
+#' @param group Group labels, one per row (factor, character, integer or logical vector with at
+#'   least two levels). In the formula interface, an unquoted column name of `data`, a string
+#'   naming it, or a vector. Not used when `x` is a `group_moments` object.
+#' @param k Target dimension: a whole number between 1 and the number of columns.
+#' @param method The method (a string); see Details and [fairproj_methods()].
+#' @param ... Arguments of the chosen method.
+#' @param center,scale. As in [stats::prcomp()]: `TRUE`, `FALSE` or a numeric vector.
+#' @param retx Logical; keep the scores of the training rows in `$x` (when rows are given).
+#' @param keep_moments Logical; keep the group moments in the result (used by `plot()` to refit
+#'   for other k and by `summary()`). They take d x d x (number of groups) numbers.
+#' @return An object of class `c("fair_pca_<method>", "fair_pca")`: a list with
+#'   * `rotation`: d x r matrix with orthonormal columns (r = k for projections), components in
+#'     decreasing order of variance explained, the largest-magnitude loading of each positive;
+#'   * `sdev`: standard deviations of the components (divisor `n - 1`, as `prcomp`);
+#'   * `center`, `scale`: the centring and scaling used (`FALSE` when none);
+#'   * `totalvar`: total variance of the (centred, scaled) data;
+#'   * `groups`: data.frame of group levels and sizes;
+#'   * `group_stats`: data.frame, one row per group: `n`, `error` (average squared
+#'     reconstruction error), `best` (the group's own best rank-k error), `loss` (marginal loss
+#'     `error - best`) and `var_explained` (fraction of the group's variance kept);
+#'   * `group_stats_standard`: the same for standard PCA at the same k;
+#'   * `k`, `method`, `call`, `x` (scores, when `retx`), `moments`, and method-specific fields
+#'     (objective, weights, convergence history, ...).
+#' @seealso [group_moments()], [group_errors()], [predict.fair_pca()], [plot.fair_pca()].
+#' @examples
+#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
+#' fit
+#' summary(fit)
+#' # the formula interface, with the group as a column of the data
+#' fit2 <- fair_pca(~ Sepal.Length + Sepal.Width + Petal.Length + Petal.Width,
+#'                  data = iris, group = Species, k = 2)
+#' all.equal(abs(fit$rotation), abs(fit2$rotation))
+#' @export
+fair_pca <- function(x, ...) UseMethod("fair_pca")
+
+#' @rdname fair_pca
+#' @export
+fair_pca.default <- function(x, group, k, method = "standard", ..., center = TRUE, scale. = FALSE,
+                             retx = TRUE, keep_moments = TRUE) {
+  call <- match.call()
+  method <- fp_check_method(method, "pca")
+  xm <- fp_as_matrix(x, "x")
+  if (missing(group)) fp_abort("is missing: give one group label per row", "group")
+  g <- fp_as_group(group, nrow(xm), "group", min_levels = 2L)
+  m <- group_moments(xm, g)
+  fp_fit_pca(m, k, method, ..., center = center, scale. = scale., data = list(x = xm, group = g),
+             retx = retx, keep_moments = keep_moments, call = call)
+}
+
+#' @rdname fair_pca
+#' @export
+fair_pca.group_moments <- function(x, group = NULL, k, method = "standard", ..., center = TRUE,
+                                   scale. = FALSE, keep_moments = TRUE) {
+  call <- match.call()
+  method <- fp_check_method(method, "pca")
+  if (!is.null(group)) fp_abort("must not be given when `x` is a group_moments object (the groups are in it)", "group")
+  if (length(x$levels) < 2L) fp_abort("must have at least 2 groups", "x")
+  if (any(x$n < 1)) fp_abort("has a group with no rows", "x")
+  fp_fit_pca(x, k, method, ..., center = center, scale. = scale., data = NULL, retx = FALSE,
+             keep_moments = keep_moments, call = call)
+}
+
+#' @rdname fair_pca
+#' @param formula For the formula interface: a one-sided formula naming the feature columns.
+#' @param data A data.frame holding the variables of `formula` (and `group`).
+#' @param subset,na.action As in [stats::model.frame()]; `na.action` defaults to
+#'   `getOption("na.action")` as in [stats::prcomp()].
+#' @export
+fair_pca.formula <- function(formula, data = NULL, group, k, method = "standard", ...,
+                             subset, na.action) {
+  call <- match.call()
+  if (missing(data) || is.null(data)) fp_abort("is missing: the formula interface needs a data.frame", "data")
+  if (!is.data.frame(data)) fp_abort("must be a data.frame", "data")
+  if (length(formula) != 2L) fp_abort("must have no response (e.g. ~ . or ~ a + b)", "formula")
+  if (missing(group)) fp_abort("is missing: give a column of `data` or one label per row", "group")
+  gexpr <- substitute(group)
+  gname <- NULL
+  if (is.name(gexpr) && as.character(gexpr) %in% names(data)) {
+    gname <- as.character(gexpr)
+    gval <- data[[gname]]
+  } else {
+    gval <- eval(gexpr, data, parent.frame())
+    if (is.character(gval) && length(gval) == 1L && nrow(data) != 1L) {
+      if (!gval %in% names(data)) fp_abort(sprintf("names column '%s', which `data` does not have", gval), "group")
+      gname <- gval
+      gval <- data[[gname]]
+    }
+  }
+  if (length(gval) != nrow(data)) fp_abort(sprintf("has length %d but `data` has %d rows", length(gval), nrow(data)), "group")
+  feats <- if (is.null(gname)) data else data[setdiff(names(data), gname)]
+  mf <- match.call(expand.dots = FALSE)
+  mf <- mf[c(1L, match(c("formula", "subset", "na.action"), names(mf), 0L))]
+  mf$data <- feats
+  mf$fp_group <- gval
+  mf[[1L]] <- quote(stats::model.frame)
+  mf <- eval(mf, parent.frame())
+  gcol <- mf[["(fp_group)"]]
+  mt <- attr(mf, "terms")
+  isnum <- vapply(mf[setdiff(names(mf), "(fp_group)")], function(v) is.numeric(v) || is.logical(v), logical(1))
+  if (!all(isnum)) {
+    fp_abort(sprintf("selects non-numeric column(s): %s; PCA needs numeric features",
+                     paste(names(isnum)[!isnum], collapse = ", ")), "formula")
+  }
+  attr(mt, "intercept") <- 0L
+  xm <- model.matrix(mt, mf)
+  attr(xm, "assign") <- NULL
+  res <- fair_pca.default(xm, gcol, k, method = method, ...)
+  res$call <- call
+  if (!is.null(attr(mf, "na.action"))) res$na.action <- attr(mf, "na.action")
+  res
+}
+
+#' List the methods available
+#'
+#' @param kind `"pca"` for [fair_pca()] methods, `"css"` for column subset selection.
+#' @return A character vector of method names.
+#' @examples
+#' fairproj_methods()
+#' @export
+fairproj_methods <- function(kind = c("pca", "css")) {
+  kind <- match.arg(kind)
+  ns <- asNamespace("fairproj")
+  pat <- paste0("^fit_", kind, "_")
+  sort(sub(pat, "", ls(ns, pattern = pat)))
+}
+
+fp_check_method <- function(method, kind) {
+  avail <- fairproj_methods(kind)
+  if (!is.character(method) || length(method) != 1L || is.na(method)) {
+    fp_abort(sprintf("must be one string, one of: %s", paste(dQuote(avail, FALSE), collapse = ", ")), "method")
+  }
+  if (!method %in% avail) {
+    fp_abort(sprintf("'%s' is not available; choose one of: %s", method,
+                     paste(dQuote(avail, FALSE), collapse = ", ")), "method")
+  }
+  method
+}
+
+# Call a solver, rejecting arguments it does not know (a classed error, not R's "unused
+# argument").
+fp_call_solver <- function(kind, method, prep, k, dots, data) {
+  solver <- get(paste0("fit_", kind, "_", method), envir = asNamespace("fairproj"), mode = "function")
+  known <- setdiff(names(formals(solver)), c("prep", "k", "data", "..."))
+  if (length(dots)) {
+    nm <- names(dots)
+    if (is.null(nm) || any(nm == "")) fp_abort(sprintf("arguments of method '%s' must be named", method), "...")
+    bad <- setdiff(nm, known)
+    if (length(bad)) {
+      fp_abort(sprintf("has argument(s) that method '%s' does not take: %s%s", method,
+                       paste(bad, collapse = ", "),
+                       if (length(known)) paste0(" (it takes: ", paste(known, collapse = ", "), ")") else ""), "...")
+    }
+  }
+  do.call(solver, c(list(prep = prep, k = k, data = data), dots))
+}
+
+# The d x d quantities every solver works from, in the centred and scaled coordinates
+# z = (x - center) / scale:
+#   n (named group sizes), mean (d x m group means of z), cov (group covariances about their own
+#   means, divisor n_g), second (uncentred second moments of z per group, divisor n_g), C (the
+#   matrix prcomp diagonalises: sum_g n_g second_g / (n - 1)), center/scale (numeric, length d),
+#   centered/scaled flags, moments (the raw group_moments).
+fp_prepare <- function(m, center = TRUE, scale. = FALSE) {
+  d <- length(m$colnames)
+  center <- fp_check_center_scale(center, d, "center")
+  scale. <- fp_check_center_scale(scale., d, "scale.")
+  ntot <- sum(m$n)
+  mu <- moments_mean(m, pooled = TRUE)
+  ctr <- if (isTRUE(center)) mu else if (isFALSE(center)) rep(0, d) else center
+  sc <- rep(1, d)
+  if (isTRUE(scale.)) {
+    if (ntot < 2) fp_abort("= TRUE needs at least 2 rows", "scale.")
+    # sd about the overall mean (divisor n - 1); prcomp scales about the centre it uses
+    tot <- Reduce(`+`, lapply(seq_along(m$levels), function(i) {
+      diag(m$scatter[[i]]) + (m$mean[, i] - ctr)^2 * m$n[[i]]
+    }))
+    sc <- sqrt(tot / (ntot - 1))  # as scale(): root mean square about the centre, divisor n - 1
+    zero <- sc <= 1e-12 * pmax(1, abs(mu))
+    if (any(zero)) {
+      fp_abort(sprintf("= TRUE cannot rescale constant (zero-variance) column(s): %s",
+                       paste(utils::head(m$colnames[zero], 5), collapse = ", ")), "scale.")
+    }
+  } else if (is.numeric(scale.)) {
+    sc <- scale.
+  }
+  inv <- 1 / sc
+  mean <- sweep(m$mean - ctr, 1L, inv, `*`)
+  cov <- lapply(seq_along(m$levels), function(i) {
+    s <- m$scatter[[i]] / m$n[[i]]
+    s * tcrossprod(inv)
+  })
+  names(cov) <- m$levels
+  second <- lapply(seq_along(m$levels), function(i) cov[[i]] + tcrossprod(mean[, i]))
+  names(second) <- m$levels
+  C <- Reduce(`+`, lapply(seq_along(m$levels), function(i) second[[i]] * m$n[[i]])) / max(ntot - 1, 1)
+  dimnames(C) <- list(m$colnames, m$colnames)
+  list(d = d, levels = m$levels, n = m$n, n_total = ntot, colnames = m$colnames,
+       center = ctr, scale = sc, centered = !isFALSE(center), scaled = !isFALSE(scale.),
+       mean = mean, cov = cov, second = second, C = C, moments = m)
+}
+
+# Map data rows into the coordinates of a prepared problem.
+fp_transform <- function(prep_or_fit, x) {
+  ctr <- prep_or_fit$center
+  sc <- prep_or_fit$scale
+  if (isFALSE(ctr)) ctr <- rep(0, ncol(x))
+  if (isFALSE(sc)) sc <- rep(1, ncol(x))
+  z <- sweep(x, 2L, ctr, `-`)
+  sweep(z, 2L, sc, `/`)
+}
+
+# Top-k eigenpairs of a symmetric matrix (Lanczos when k is small relative to d).
+fp_eig_top <- function(A, k) {
+  res <- .fp_eig_top(A, as.integer(k))
+  list(values = res$values, vectors = res$vectors)
+}
+
+# Each group's best average rank-k error (group-centred), from a prepared problem.
+fp_group_best <- function(prep, k) {
+  vapply(prep$cov, function(s) max(sum(diag(s)) - sum(fp_eig_top(s, k)$values), 0), numeric(1))
+}
+
+# Per-group diagnostics of a projection onto span(V) or of a general linear map M
+# (reconstruction z M): average squared error about the group mean, the group's best rank-k
+# error, marginal loss and fraction of variance explained.
+fp_group_stats <- function(prep, V = NULL, k, map = NULL, best = NULL) {
+  if (is.null(best)) best <- fp_group_best(prep, k)
+  err <- vapply(seq_along(prep$cov), function(i) {
+    s <- prep$cov[[i]]
+    if (!is.null(map)) {
+      R <- diag(prep$d) - map
+      sum((crossprod(R, s)) * t(R))
+    } else {
+      sum(diag(s)) - sum((s %*% V) * V)
+    }
+  }, numeric(1))
+  tot <- vapply(prep$cov, function(s) sum(diag(s)), numeric(1))
+  data.frame(group = prep$levels, n = as.numeric(prep$n), error = err, best = best,
+             loss = err - best, var_explained = ifelse(tot > 0, 1 - err / tot, NA_real_),
+             row.names = NULL, stringsAsFactors = FALSE)
+}
+
+fp_fit_pca <- function(m, k, method, ..., center, scale., data, retx, keep_moments, call) {
+  fp_check_flag(retx, "retx")
+  fp_check_flag(keep_moments, "keep_moments")
+  prep <- fp_prepare(m, center, scale.)
+  if (missing(k)) fp_abort("is missing: give the target dimension", "k")
+  k <- fp_check_count(k, 1L, prep$d, "k")
+  fit <- fp_call_solver("pca", method, prep, k, list(...), data)
+  obj <- new_fair_pca(fit, prep, k, method, call)
+  obj$args <- list(...)
+  if (retx && !is.null(data)) obj$x <- predict(obj, data$x)
+  if (keep_moments) obj$moments <- m
+  obj
+}
+
+# The result constructor shared by all methods. `fit` is what a solver returns: a list with
+# `rotation` (d x r, orthonormal columns spanning the reduced space) and optionally `map` (a
+# d x d linear map when the method's output is not an orthogonal projection, reconstruction
+# z %*% map), plus any method-specific fields (kept as they are).
+new_fair_pca <- function(fit, prep, k, method, call) {
+  V <- fit$rotation
+  if (!is.matrix(V) || nrow(V) != prep$d) stop("internal error: solver returned no d x r rotation")
+  # order the components by variance explained and fix their signs (the subspace is unchanged)
+  A <- crossprod(V, prep$C %*% V)
+  e <- eigen((A + t(A)) / 2, symmetric = TRUE)
+  V <- V %*% e$vectors
+  for (j in seq_len(ncol(V))) {
+    i <- which.max(abs(V[, j]))
+    if (V[i, j] < 0) V[, j] <- -V[, j]
+  }
+  dimnames(V) <- list(prep$colnames, paste0("PC", seq_len(ncol(V))))
+  best <- fp_group_best(prep, k)
+  gs <- fp_group_stats(prep, V, k, map = fit$map, best = best)
+  gs_std <- if (identical(method, "standard")) gs else {
+    fp_group_stats(prep, fp_eig_top(prep$C, k)$vectors, k, best = best)
+  }
+  extra <- fit[setdiff(names(fit), c("rotation"))]
+  obj <- c(list(rotation = V, sdev = sqrt(pmax(e$values, 0)),
+                center = if (prep$centered) stats::setNames(prep$center, prep$colnames) else FALSE,
+                scale = if (prep$scaled) stats::setNames(prep$scale, prep$colnames) else FALSE,
+                totalvar = sum(diag(prep$C)),
+                groups = data.frame(group = prep$levels, n = as.numeric(prep$n), stringsAsFactors = FALSE),
+                group_stats = gs, group_stats_standard = gs_std, k = k, method = method, call = call),
+           extra)
+  class(obj) <- c(paste0("fair_pca_", method), "fair_pca")
+  obj
+}
+
+# Standard PCA: the top-k eigenvectors of the (centred, scaled) covariance matrix.
+fit_pca_standard <- function(prep, k, data = NULL) {
+  list(rotation = fp_eig_top(prep$C, k)$vectors)
+}

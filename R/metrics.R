@@ -1,0 +1,54 @@
+#' Per-group reconstruction errors of a fit on any data
+#'
+#' Evaluates a [fair_pca()] fit on data (for instance a test split): each group's average
+#' squared reconstruction error, its own best rank-k error on these data, the marginal loss,
+#' the fraction of variance kept, and the summary criteria of Vu et al. (2022):
+#' * `ABDiff`: the absolute difference between the groups' average errors (for more than two
+#'   groups, the largest minus the smallest);
+#' * `ARE`: the average reconstruction error over all rows, measured about the model's centre
+#'   (no re-centring of the data, as in Vu et al.'s code).
+#'
+#' With `center = "group"` (default) each group's rows are centred at the group's own mean in
+#' `x`, as in [fair_pca()]'s `group_stats` (so on the training data the table is the same);
+#' with `center = "model"` they are centred at the model's centre, i.e. the error of
+#' [reconstruct()].
+#'
+#' @param object A `fair_pca` object.
+#' @param x A numeric matrix or data.frame with the model's columns.
+#' @param group Group labels for the rows of `x`.
+#' @param center `"group"` or `"model"` (see Details).
+#' @return A list of class `fairproj_group_errors` with `table` (data.frame: `group`, `n`,
+#'   `error`, `best`, `loss`, `var_explained`), `ABDiff`, `ARE` and `max_loss`.
+#' @examples
+#' train <- seq(1, 150, by = 2)
+#' fit <- fair_pca(iris[train, 1:4], iris$Species[train], k = 2)
+#' group_errors(fit, iris[-train, 1:4], iris$Species[-train])
+#' @export
+group_errors <- function(object, x, group, center = c("group", "model")) {
+  if (!inherits(object, "fair_pca")) fp_abort("must be a fair_pca object", "object")
+  center <- match.arg(center)
+  xm <- fp_newdata(object, x, "x")
+  g <- fp_as_group(group, nrow(xm), "group", min_levels = 1L)
+  z <- fp_transform(object, xm)
+  m <- group_moments(z, g)
+  prep <- fp_prepare(m, center = FALSE, scale. = FALSE)
+  if (center == "model") prep$cov <- prep$second
+  tab <- fp_group_stats(prep, object$rotation, object$k, map = object$map)
+  # ARE: all rows about the model centre
+  err_all <- vapply(seq_along(prep$second), function(i) {
+    fp_group_stats(list(cov = prep$second[i], d = prep$d, levels = prep$levels[i], n = prep$n[i]),
+                   object$rotation, object$k, map = object$map, best = 0)$error
+  }, numeric(1))
+  are <- sum(err_all * prep$n) / sum(prep$n)
+  res <- list(table = tab, ABDiff = diff(range(tab$error)), ARE = are, max_loss = max(tab$loss))
+  class(res) <- "fairproj_group_errors"
+  res
+}
+
+#' @export
+print.fairproj_group_errors <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  print(x$table, digits = digits, row.names = FALSE)
+  cat(sprintf("\nABDiff = %s   ARE = %s   max loss = %s\n", format(x$ABDiff, digits = digits),
+              format(x$ARE, digits = digits), format(x$max_loss, digits = digits)))
+  invisible(x)
+}

@@ -1,0 +1,223 @@
+#' Per-group sufficient statistics in one pass over the data
+#'
+#' Computes, for each group, the number of rows, the column means and the centred
+#' cross-product (scatter) matrix `sum((x - mean) (x - mean)')`, in one pass over the rows in
+#' C++ (no copy of the data). Every method of the package works from these moments, so a fit
+#' costs this pass plus work on d x d matrices. Moments are additive: the moments of row chunks
+#' combine with `c()` or `+` into exactly the moments of the stacked data, so data that do not
+#' fit in memory (files read in chunks, database tables) can be processed piece by piece.
+#'
+#' The scatter is accumulated about each group's own mean, so columns with a large offset
+#' relative to their spread (e.g. `1e8 + rnorm(n)`) lose no accuracy; uncentred cross-products
+#' follow exactly (see [moments_crossprod()]).
+#'
+#' @param x A numeric matrix or data.frame (rows are observations); for `c()` and `+`, a
+#'   `group_moments` object.
+#' @param group Group labels, one per row: a factor, character, integer or logical vector.
+#' @param ... For `c()`, further `group_moments` objects; otherwise unused.
+#' @param block Rows per buffered block of the Gram kernel (a tuning parameter).
+#' @return An object of class `group_moments`: a list with `n` (named group sizes), `mean`
+#'   (d x m matrix of group means, one column per group), `scatter` (list of d x d centred
+#'   cross-product matrices, one per group), `levels` and `colnames`.
+#' @seealso [moments_mean()], [moments_cov()], [moments_best_error()], [fair_pca()].
+#' @examples
+#' x <- as.matrix(iris[, 1:4])
+#' m <- group_moments(x, iris$Species)
+#' m
+#' # chunks combine into the moments of all rows
+#' half <- seq_len(75)
+#' m2 <- group_moments(x[half, ], iris$Species[half]) + group_moments(x[-half, ], iris$Species[-half])
+#' all.equal(moments_cov(m), moments_cov(m2))
+#' @export
+group_moments <- function(x, group, ..., block = 256L) {
+  UseMethod("group_moments")
+}
+
+#' @rdname group_moments
+#' @export
+group_moments.default <- function(x, group, ..., block = 256L) {
+  x <- fp_as_matrix(x, "x", min_cols = 1L)
+  g <- fp_as_group(group, nrow(x), "group", min_levels = 1L)
+  block <- fp_check_count(block, 16L, 65536L, "block")
+  fp_backend_for(as.numeric(nrow(x)) * ncol(x)^2)
+  res <- .fp_moments_cpp(x, as.integer(g) - 1L, nlevels(g), block)
+  fp_new_moments(res$n, res$mean, res$scatter, levels(g), colnames(x))
+}
+
+#' @rdname group_moments
+#' @export
+group_moments.group_moments <- function(x, group, ..., block = 256L) x
+
+fp_new_moments <- function(n, mean, scatter, levels, colnames) {
+  n <- as.numeric(n)
+  names(n) <- levels
+  mean <- matrix(mean, ncol = length(levels), dimnames = list(colnames, levels))
+  scatter <- lapply(scatter, function(s) {
+    s <- matrix(s, length(colnames), length(colnames))
+    dimnames(s) <- list(colnames, colnames)
+    s
+  })
+  names(scatter) <- levels
+  structure(list(n = n, mean = mean, scatter = scatter, levels = levels, colnames = colnames),
+            class = "group_moments")
+}
+
+fp_check_moments <- function(m, arg = "x") {
+  if (!inherits(m, "group_moments")) fp_abort("must be a group_moments object", arg)
+  invisible(m)
+}
+
+# Chan et al.'s exact pairwise merge of (n, mean, scatter).
+fp_merge_moments <- function(a, b) {
+  fp_check_moments(a, "e1")
+  fp_check_moments(b, "e2")
+  if (!identical(a$colnames, b$colnames)) {
+    fp_abort("cover different columns: moments only combine over the same columns in the same order", "moments")
+  }
+  levels <- union(a$levels, b$levels)
+  n <- numeric(0)
+  mean <- matrix(0, length(a$colnames), 0)
+  scatter <- list()
+  for (l in levels) {
+    ina <- l %in% a$levels
+    inb <- l %in% b$levels
+    if (ina && inb) {
+      na <- a$n[[l]]
+      nb <- b$n[[l]]
+      tot <- na + nb
+      delta <- b$mean[, l] - a$mean[, l]
+      mu <- a$mean[, l] + delta * (nb / tot)
+      s <- a$scatter[[l]] + b$scatter[[l]] + tcrossprod(delta) * (na * nb / tot)
+    } else {
+      src <- if (ina) a else b
+      tot <- src$n[[l]]
+      mu <- src$mean[, l]
+      s <- src$scatter[[l]]
+    }
+    n <- c(n, tot)
+    mean <- cbind(mean, mu)
+    scatter[[length(scatter) + 1L]] <- s
+  }
+  fp_new_moments(n, mean, scatter, levels, a$colnames)
+}
+
+#' @rdname group_moments
+#' @param e1,e2 `group_moments` objects.
+#' @export
+"+.group_moments" <- function(e1, e2) fp_merge_moments(e1, e2)
+
+#' @rdname group_moments
+#' @export
+c.group_moments <- function(x, ...) {
+  out <- x
+  for (y in list(...)) out <- fp_merge_moments(out, y)
+  out
+}
+
+#' @export
+print.group_moments <- function(x, ...) {
+  cat(sprintf("<group_moments> %d columns, %d groups, %s rows\n", length(x$colnames),
+              length(x$levels), format(sum(x$n), big.mark = ",")))
+  tab <- data.frame(group = x$levels, n = as.numeric(x$n),
+                    total_variance = vapply(seq_along(x$levels), function(i) {
+                      if (x$n[i] > 0) sum(diag(x$scatter[[i]])) / x$n[i] else NA_real_
+                    }, numeric(1)))
+  print(tab, row.names = FALSE, digits = 4)
+  invisible(x)
+}
+
+#' Derived quantities of group moments
+#'
+#' Means, covariance (second-moment) matrices, uncentred cross-products and each group's best
+#' rank-k reconstruction error, from a [group_moments()] object (or from data, which is then
+#' passed to [group_moments()]).
+#'
+#' Covariances here are population versions (divided by the number of rows, as in Samadi et
+#' al.); set `unbiased = TRUE` to divide by `n - 1`.
+#'
+#' @param m A `group_moments` object.
+#' @param pooled Logical; `TRUE` returns the quantity over all rows instead of one per group.
+#' @return `moments_mean()`: a d x m matrix (one column per group), or a vector when
+#'   `pooled = TRUE`.
+#' @examples
+#' m <- group_moments(iris[, 1:4], iris$Species)
+#' moments_mean(m)
+#' moments_mean(m, pooled = TRUE)
+#' moments_cov(m)$setosa
+#' moments_best_error(m, k = 1)
+#' @export
+moments_mean <- function(m, pooled = FALSE) {
+  fp_check_moments(m, "m")
+  fp_check_flag(pooled, "pooled")
+  if (!pooled) return(m$mean)
+  drop(m$mean %*% (m$n / sum(m$n)))
+}
+
+#' @rdname moments_mean
+#' @param center `"group"`: each group about its own mean; `"global"`: about the pooled mean;
+#'   `"none"`: uncentred second moments.
+#' @param unbiased Logical; divide by `n - 1` instead of `n`.
+#' @return `moments_cov()`: a named list of d x d matrices (one per group), or one matrix when
+#'   `pooled = TRUE` (for `center = "group"`, the pooled within-group covariance).
+#' @export
+moments_cov <- function(m, center = c("group", "global", "none"), pooled = FALSE, unbiased = FALSE) {
+  fp_check_moments(m, "m")
+  center <- match.arg(center)
+  fp_check_flag(pooled, "pooled")
+  fp_check_flag(unbiased, "unbiased")
+  mu <- moments_mean(m, pooled = TRUE)
+  sc <- lapply(seq_along(m$levels), function(i) {
+    s <- m$scatter[[i]]
+    if (center == "global") s <- s + tcrossprod(m$mean[, i] - mu) * m$n[[i]]
+    if (center == "none") s <- s + tcrossprod(m$mean[, i]) * m$n[[i]]
+    s
+  })
+  if (pooled) {
+    den <- sum(m$n) - if (unbiased) (if (center == "group") length(m$n) else 1) else 0
+    return(Reduce(`+`, sc) / den)
+  }
+  out <- lapply(seq_along(sc), function(i) sc[[i]] / (m$n[[i]] - unbiased))
+  names(out) <- m$levels
+  out
+}
+
+#' @rdname moments_mean
+#' @return `moments_crossprod()`: a named list of uncentred cross-products `t(x_g) %*% x_g`;
+#'   `moments_sums()`: a d x m matrix of column sums.
+#' @export
+moments_crossprod <- function(m) {
+  fp_check_moments(m, "m")
+  out <- lapply(seq_along(m$levels), function(i) m$scatter[[i]] + tcrossprod(m$mean[, i]) * m$n[[i]])
+  names(out) <- m$levels
+  out
+}
+
+#' @rdname moments_mean
+#' @export
+moments_sums <- function(m) {
+  fp_check_moments(m, "m")
+  sweep(m$mean, 2L, m$n, `*`)
+}
+
+#' @rdname moments_mean
+#' @param k Target dimension(s): whole numbers between 0 and the number of columns.
+#' @return `moments_best_error()`: a matrix with one row per `k` and one column per group: the
+#'   group's smallest average squared reconstruction error over rank-k projections
+#'   (the sum of the eigenvalues of its covariance beyond the k-th).
+#' @export
+moments_best_error <- function(m, k, center = c("group", "global", "none")) {
+  fp_check_moments(m, "m")
+  center <- match.arg(center)
+  d <- length(m$colnames)
+  if (!is.numeric(k) || length(k) < 1L || anyNA(k) || any(k != round(k)) || any(k < 0 | k > d)) {
+    fp_abort(sprintf("must be whole numbers between 0 and %d", d), "k")
+  }
+  covs <- moments_cov(m, center = center)
+  out <- vapply(covs, function(s) {
+    ev <- pmax(eigen(s, symmetric = TRUE, only.values = TRUE)$values, 0)
+    tot <- sum(diag(s))
+    vapply(k, function(kk) max(tot - sum(ev[seq_len(kk)]), 0), numeric(1))
+  }, numeric(length(k)))
+  out <- matrix(out, nrow = length(k), dimnames = list(paste0("k=", k), m$levels))
+  out
+}

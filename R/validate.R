@@ -1,0 +1,116 @@
+# The one place where inputs are checked and groups encoded. Every check fails with a classed
+# condition (class "fairproj_input_error") whose message names the argument.
+
+fp_abort <- function(message, arg = NULL, class = NULL, call = NULL) {
+  msg <- if (is.null(arg)) message else sprintf("`%s` %s", arg, message)
+  stop(errorCondition(msg, class = c(class, "fairproj_input_error", "fairproj_error"),
+                      call = call))
+}
+
+fp_warn <- function(message, class = NULL) {
+  warning(warningCondition(message, class = c(class, "fairproj_warning")))
+}
+
+# Numeric matrix from a matrix or data.frame; errors on non-numeric columns, NA/NaN/Inf,
+# fewer than `min_cols` columns, no rows.
+fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE) {
+  if (is.data.frame(x)) {
+    ok <- vapply(x, function(v) is.numeric(v) || is.logical(v), logical(1))
+    if (!all(ok)) {
+      bad <- names(x)[!ok]
+      fp_abort(sprintf("has non-numeric column(s): %s; convert or drop them (e.g. with model.matrix())",
+                       paste(utils::head(bad, 5), collapse = ", ")), arg)
+    }
+    x <- as.matrix(x)
+  }
+  if (inherits(x, "Matrix")) x <- as.matrix(x)
+  if (!is.matrix(x)) {
+    if (is.numeric(x)) fp_abort(sprintf("must be a matrix or data.frame with at least %d columns, not a vector", min_cols), arg)
+    fp_abort(sprintf("must be a numeric matrix or data.frame, not an object of class '%s'", class(x)[1]), arg)
+  }
+  if (!(is.numeric(x) || is.logical(x))) fp_abort(sprintf("must be numeric, not of type '%s'", typeof(x)), arg)
+  if (nrow(x) < 1L) fp_abort("has no rows", arg)
+  if (ncol(x) < min_cols) fp_abort(sprintf("must have at least %d columns (has %d)", min_cols, ncol(x)), arg)
+  if (storage.mode(x) != "double") storage.mode(x) <- "double"
+  if (!allow_nonfinite && anyNA(x)) {
+    fp_abort(sprintf("contains %d missing value(s) (NA/NaN); remove or impute them first",
+                     sum(is.na(x))), arg)
+  }
+  if (!allow_nonfinite && any(is.infinite(x))) {
+    fp_abort(sprintf("contains %d infinite value(s)", sum(is.infinite(x))), arg)
+  }
+  cn <- colnames(x)
+  if (is.null(cn)) cn <- paste0("V", seq_len(ncol(x)))
+  blank <- is.na(cn) | cn == ""
+  cn[blank] <- paste0("V", which(blank))
+  colnames(x) <- make.unique(cn)
+  x
+}
+
+# Encode a group vector as a factor with the unused levels dropped. Checks length, NA, the
+# number of levels and the size of each group.
+fp_as_group <- function(group, n, arg = "group", min_levels = 2L, min_size = 1L) {
+  if (is.null(group)) fp_abort("is missing: give one group label per row", arg)
+  if (is.data.frame(group)) {
+    if (ncol(group) != 1L) fp_abort("must be a single vector (several attributes are not supported by this method)", arg)
+    group <- group[[1L]]
+  }
+  if (is.matrix(group)) {
+    if (ncol(group) != 1L) fp_abort("must be a vector, not a matrix", arg)
+    group <- group[, 1L]
+  }
+  if (!(is.factor(group) || is.character(group) || is.numeric(group) || is.logical(group))) {
+    fp_abort(sprintf("must be a factor, character, integer or logical vector, not '%s'", class(group)[1]), arg)
+  }
+  if (length(group) != n) fp_abort(sprintf("has length %d but the data have %d rows", length(group), n), arg)
+  if (anyNA(group)) fp_abort(sprintf("contains %d missing value(s)", sum(is.na(group))), arg)
+  if (is.numeric(group) && any(group != round(group))) {
+    fp_abort("is numeric with non-integer values: a continuous attribute is not a group; cut() it into groups", arg)
+  }
+  g <- droplevels(as.factor(group))
+  if (nlevels(g) < min_levels) {
+    fp_abort(sprintf("must have at least %d groups (levels) with data, has %d", min_levels, nlevels(g)), arg)
+  }
+  sizes <- tabulate(g, nlevels(g))
+  if (any(sizes < min_size)) {
+    small <- levels(g)[sizes < min_size]
+    fp_abort(sprintf("group(s) %s have fewer than %d rows", paste(shQuote(small), collapse = ", "), min_size), arg)
+  }
+  g
+}
+
+# A whole number in [lower, upper].
+fp_check_count <- function(k, lower, upper, arg = "k") {
+  if (missing(k) || is.null(k)) fp_abort("is missing", arg)
+  if (!is.numeric(k) || length(k) != 1L || is.na(k) || !is.finite(k) || k != round(k)) {
+    fp_abort("must be a single whole number", arg)
+  }
+  if (k < lower || k > upper) fp_abort(sprintf("must be between %d and %d, not %s", lower, upper, format(k)), arg)
+  as.integer(k)
+}
+
+# A single number in a range (closed unless said otherwise).
+fp_check_number <- function(x, arg, lower = -Inf, upper = Inf, open_lower = FALSE, open_upper = FALSE) {
+  if (!is.numeric(x) || length(x) != 1L || is.na(x)) fp_abort("must be a single number", arg)
+  bad <- (if (open_lower) x <= lower else x < lower) || (if (open_upper) x >= upper else x > upper)
+  if (bad) {
+    fp_abort(sprintf("must be in %s%s, %s%s, not %s", if (open_lower) "(" else "[", format(lower),
+                     format(upper), if (open_upper) ")" else "]", format(x)), arg)
+  }
+  x
+}
+
+fp_check_flag <- function(x, arg) {
+  if (!is.logical(x) || length(x) != 1L || is.na(x)) fp_abort("must be TRUE or FALSE", arg)
+  x
+}
+
+# center / scale. arguments: TRUE, FALSE or a numeric vector of length d.
+fp_check_center_scale <- function(v, d, arg) {
+  if (is.logical(v) && length(v) == 1L && !is.na(v)) return(v)
+  if (is.numeric(v) && length(v) == d && all(is.finite(v))) {
+    if (arg == "scale." && any(v <= 0)) fp_abort("must have positive entries", arg)
+    return(as.numeric(v))
+  }
+  fp_abort(sprintf("must be TRUE, FALSE or a finite numeric vector of length %d", d), arg)
+}

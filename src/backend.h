@@ -1,0 +1,15 @@
+// Backend selection for the hot kernels (Gram matrices, dense eigendecompositions).
+// 0 = Eigen's own kernels, 1 = R's BLAS/LAPACK. Chosen by a one-time calibration on the R side
+// (fairproj_backend()) and passed down with .fp_set_backend().
+#ifndef FAIRPROJ_BACKEND_H
+#define FAIRPROJ_BACKEND_H
+
+namespace fp {
+int& backend_flag();
+// C = C + alpha * A' A for A (rows x d, column-major, leading dimension lda), lower triangle only.
+void blas_syrk_lower(int d, int rows, const double* A, int lda, double* C);
+// All eigenpairs of a symmetric d x d matrix with LAPACK (via Armadillo); values ascending.
+bool lapack_eig_sym(const double* A, int d, double* values, double* vectors);
+}  // namespace fp
+
+#endif

@@ -1,0 +1,4 @@
+library(testthat)
+library(fairproj)
+
+test_check("fairproj")

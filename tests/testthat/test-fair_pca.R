@@ -1,0 +1,79 @@
+test_that("standard PCA matches prcomp (subspace, sdev, signs, scores)", {
+  dat <- make_groups(n = c(150, 120, 90), d = 7)
+  for (sc in c(FALSE, TRUE)) for (ce in c(TRUE, FALSE)) {
+    p <- prcomp(dat$x, center = ce, scale. = sc)
+    f <- fair_pca(dat$x, dat$g, k = 3, center = ce, scale. = sc)
+    expect_equal(unname(f$sdev), p$sdev[1:3], tolerance = 1e-10)
+    expect_lt(subspace_dist(f$rotation, p$rotation[, 1:3]), 1e-10)
+    expect_equal(crossprod(f$rotation), diag(3), tolerance = 1e-12, ignore_attr = TRUE)
+    # components match prcomp's up to sign; our sign makes the largest loading positive
+    for (j in 1:3) {
+      expect_equal(abs(unname(f$rotation[, j])), abs(unname(p$rotation[, j])), tolerance = 1e-8)
+      expect_gt(f$rotation[which.max(abs(f$rotation[, j])), j], 0)
+    }
+    expect_equal(f$totalvar, sum(p$sdev^2), tolerance = 1e-10)
+    expect_equal(abs(unname(f$x)), abs(unname(p$x[, 1:3])), tolerance = 1e-8)
+  }
+})
+
+test_that("group_stats are the per-group errors, best errors and losses", {
+  dat <- make_groups(n = c(100, 80), d = 5)
+  f <- fair_pca(dat$x, dat$g, k = 2)
+  P <- f$rotation %*% t(f$rotation)
+  for (l in levels(dat$g)) {
+    xl <- scale(dat$x[dat$g == l, ], center = TRUE, scale = FALSE)
+    err <- sum((xl - xl %*% P)^2) / nrow(xl)
+    s <- svd(xl)$d^2 / nrow(xl)
+    best <- sum(s[-(1:2)])
+    row <- f$group_stats[f$group_stats$group == l, ]
+    expect_equal(row$error, err, tolerance = 1e-10)
+    expect_equal(row$best, best, tolerance = 1e-10)
+    expect_equal(row$loss, err - best, tolerance = 1e-10)
+    expect_gte(row$loss, -1e-12)
+    expect_equal(row$var_explained, 1 - err / sum(s), tolerance = 1e-10)
+  }
+  expect_equal(f$group_stats, f$group_stats_standard)
+})
+
+test_that("fits from moments, data and chunks agree; invariant to row order and group labels", {
+  dat <- make_groups(n = c(100, 80), d = 5)
+  f1 <- fair_pca(dat$x, dat$g, k = 2)
+  f2 <- fair_pca(group_moments(dat$x, dat$g), k = 2)
+  expect_equal(f1$rotation, f2$rotation, tolerance = 1e-12)
+  perm <- sample(nrow(dat$x))
+  f3 <- fair_pca(dat$x[perm, ], dat$g[perm], k = 2)
+  expect_equal(f1$rotation, f3$rotation, tolerance = 1e-10)
+  relab <- factor(dat$g, levels = c("b", "a"), labels = c("B", "A"))
+  f4 <- fair_pca(dat$x, relab, k = 2)
+  expect_equal(f1$rotation, f4$rotation, tolerance = 1e-10)
+  expect_error(fair_pca(group_moments(dat$x, dat$g), dat$g, k = 2), class = "fairproj_input_error")
+})
+
+test_that("the formula interface takes the group as a column, a string or a vector", {
+  df <- data.frame(make_groups(n = c(60, 50), d = 4)$x)
+  df$sex <- rep(c("f", "m"), c(60, 50))
+  f1 <- fair_pca(~ ., data = df, group = sex, k = 2)
+  f2 <- fair_pca(~ ., data = df, group = "sex", k = 2)
+  f3 <- fair_pca(as.matrix(df[1:4]), df$sex, k = 2)
+  expect_equal(f1$rotation, f3$rotation, tolerance = 1e-12)
+  expect_equal(f2$rotation, f3$rotation, tolerance = 1e-12)
+  expect_equal(rownames(f1$rotation), paste0("x", 1:4))
+  f4 <- fair_pca(~ x1 + x2 + x3, data = df, group = sex, k = 1)
+  expect_equal(nrow(f4$rotation), 3L)
+  df2 <- df; df2$x1[3] <- NA
+  f5 <- fair_pca(~ ., data = df2, group = sex, k = 2)
+  expect_equal(sum(f5$groups$n), 109)
+  df$chr <- "z"
+  expect_error(fair_pca(~ ., data = df, group = sex, k = 2), "non-numeric", class = "fairproj_input_error")
+  expect_error(fair_pca(~ ., data = df, group = "nosuch", k = 2), class = "fairproj_input_error")
+  expect_error(fair_pca(y ~ ., data = df, group = sex, k = 2), class = "fairproj_input_error")
+})
+
+test_that("Lanczos and dense eigen-solvers agree", {
+  set.seed(5)
+  a <- crossprod(matrix(rnorm(400 * 150), 400, 150))
+  top <- fairproj:::fp_eig_top(a, 5)
+  ev <- eigen(a, symmetric = TRUE)
+  expect_equal(top$values, ev$values[1:5], tolerance = 1e-10)
+  expect_lt(subspace_dist(top$vectors, ev$vectors[, 1:5]), 1e-8)
+})
