@@ -20,9 +20,9 @@ document: setup
 build: setup
 	$(R) CMD build .
 
-install: build
+install: setup
 	mkdir -p $(LIB)
-	$(R) CMD INSTALL --library=$(LIB) $(TARBALL)
+	$(R) CMD INSTALL --preclean --no-test-load --library=$(LIB) .
 
 # R CMD check --as-cran on the tarball (tests and vignettes), offline; fails on any
 # ERROR, WARNING or NOTE and ends with the testthat totals.
