@@ -70,11 +70,12 @@ fp_data_registry <- function() {
                   c("age_40_plus", "age_under_40"), c(299L, 701L),
                   "UCI 'Statlog (German credit)' (Hofmann 1994)",
                   label_note = "y = A21, credit risk (1 = bad).",
-                  paper_note = "Vu et al. Table 2 calls the attribute 'A13 >= 200DM'; in the file A13 is age < 40 (701 rows), as checked against german.data. d = 48 after dropping the constant column A4_2... (see info$dropped)."),
+                  paper_note = "Vu et al. Table 2 calls the attribute 'A13 >= 200DM'; in the file A13 is age < 40 (701 rows), as checked against german.data. The file has 49 features; the constant A4_7 (purpose code not present in the data) is dropped as in the Vu et al. code, giving their d = 48."),
     fp_olfat_spec("image", "olfat/Image_Seg_Data.csv.xz", "Image segmentation (path vs grass)",
                   660L, 18L, "class=path?(vs grass): 1 = path", c("grass", "path"), c(330L, 330L),
                   "UCI 'Image segmentation' (Brodley 1990)",
-                  label_note = "y = DummyMain, a random 0/1 dummy."),
+                  label_note = "y = DummyMain, a random 0/1 dummy.",
+                  paper_note = "The constant column regionpixcount is dropped, as in the Vu et al. code (d = 18)."),
     fp_olfat_spec("letter", "olfat/Letter_Rec_Data.csv.xz", "Letter recognition", 20000L, 16L,
                   "Vowel?: 1 = A, E, I, O, U or Y", c("consonant", "vowel"), c(15336L, 4664L),
                   "UCI 'Letter recognition' (Frey and Slate 1991)",
@@ -557,7 +558,7 @@ fp_read_samadi_credit <- function(spec, dir, standardise = TRUE, all_features = 
   x <- fp_data_numeric(df[feats], path)
   edu <- df$EDUCATION
   group <- factor(ifelse(edu %in% c(1, 2), "high", "low"), levels = spec$levels)
-  pre <- c(sprintf("features: %s (%d columns%s)", paste(range(feats), collapse = " ... "),
+  pre <- c(sprintf("features: %s (%d columns%s)", paste(feats[c(1, length(feats))], collapse = " ... "),
                    length(feats), if (all_features) ", PAY_AMT6 kept" else
                      ", PAY_AMT6 dropped as in Samadi et al.'s creditProcess.m"),
            "group: EDUCATION in {1 graduate school, 2 university} = high, other codes = low")
@@ -789,7 +790,6 @@ fp_read_lee <- function(spec, dir, split = 0L, part = c("train", "test", "full")
     x <- x[, -prot, drop = FALSE]
     pre <- c(pre, sprintf("feature column %d (protected attribute) dropped", prot))
   }
-  spec$name <- spec$name
   new_fairproj_data(x, group, m[, p - 1L], spec, path, pre,
                     list(split = split, part = part, drop_protected = drop_protected),
                     extra = list(split = split, part = part))
