@@ -184,6 +184,12 @@ fairness_gaps <- function(pred, y, group) {
 #' Classifiers (`control` overrides the defaults shown, which follow the papers' protocol):
 #' * `"logistic"`: logistic regression, [stats::glm()] with `binomial()`; predicts 1 when the
 #'   fitted probability is at least 0.5.
+#' * `"logistic_l2"`: L2-penalised logistic regression, minimising the mean log-loss plus
+#'   `reg * |w|^2` (intercept not penalised; default `reg = 0.01`, which is scikit-learn's
+#'   `LogisticRegression(C = 1 / (2 n 0.01))` used by Kleindessner et al. for the trade-off
+#'   experiments), by BFGS ([stats::optim()]). A penalised model is what makes the trade-off
+#'   representation of [fair_pca_mean] meaningful: an unpenalised one is invariant to rescaling
+#'   the standard-PCA block.
 #' * `"svm_linear"`: linear support vector machine, [e1071::svm()] with `cost = 1`,
 #'   `scale = FALSE` (MATLAB `fitcsvm(..., 'linear')` defaults).
 #' * `"svm_rbf"`: RBF-kernel SVM, `exp(-gamma |a - b|^2)` with `gamma = 1`, `cost = 1`,
@@ -202,10 +208,10 @@ fairness_gaps <- function(pred, y, group) {
 #' @param y Binary label of the training rows (logical, 0/1, or a two-level factor whose second
 #'   level is the positive class).
 #' @param group Group labels of the training rows.
-#' @param classifier One or more of `"logistic"`, `"svm_linear"`, `"svm_rbf"`, `"mlp"`.
+#' @param classifier One or more of `"logistic"`, `"logistic_l2"`, `"svm_linear"`, `"svm_rbf"`, `"mlp"`.
 #' @param newscores,newy,newgroup Optional evaluation rows (all three or none).
 #' @param control A named list of per-classifier argument lists overriding the defaults, e.g.
-#'   `list(svm_rbf = list(gamma = 0.1), mlp = list(size = 5))`.
+#'   `list(svm_rbf = list(gamma = 0.1), mlp = list(size = 5), logistic_l2 = list(reg = 0.1))`.
 #' @return A data.frame with one row per classifier: `classifier`, `accuracy`, `dp_gap`,
 #'   `eo_gap`, `n` (number of evaluation rows).
 #' @seealso [fairness_gaps()], [variance_explained()], [mmd2()].
@@ -223,7 +229,7 @@ downstream_metrics <- function(scores, y, group, classifier = c("logistic", "svm
   if (!is.character(classifier) || length(classifier) < 1L || anyNA(classifier)) {
     fp_abort("must be a character vector of classifier names", "classifier")
   }
-  known <- c("logistic", "svm_linear", "svm_rbf", "mlp")
+  known <- c("logistic", "logistic_l2", "svm_linear", "svm_rbf", "mlp")
   bad <- setdiff(classifier, known)
   if (length(bad)) {
     fp_abort(sprintf("has unknown name(s) %s; choose from %s", paste(bad, collapse = ", "),
@@ -267,6 +273,11 @@ fp_classify <- function(cl, s, y, ts, ctrl = NULL) {
     p <- suppressWarnings(stats::predict(fit, newdata = data.frame(ts), type = "response"))
     return(as.integer(p >= 0.5))
   }
+  if (cl == "logistic_l2") {
+    args <- merge_args(list(reg = 0.01, maxit = 1000))
+    b <- fp_logistic_l2(s, y, args$reg, args$maxit)
+    return(as.integer(drop(cbind(1, ts) %*% b) >= 0))
+  }
   if (cl %in% c("svm_linear", "svm_rbf")) {
     if (!requireNamespace("e1071", quietly = TRUE)) {
       fp_abort("needs the suggested package 'e1071' for the SVM classifiers; install it", "classifier")
@@ -286,4 +297,21 @@ fp_classify <- function(cl, s, y, ts, ctrl = NULL) {
     return(as.integer(p >= 0.5))
   }
   stop("internal error: unknown classifier")
+}
+
+# L2-penalised logistic regression: minimise mean log-loss + reg * |w|^2 (no penalty on the
+# intercept). Returns c(intercept, w).
+fp_logistic_l2 <- function(s, y, reg = 0.01, maxit = 1000) {
+  X <- cbind(1, s)
+  n <- nrow(X)
+  pen <- c(0, rep(1, ncol(s)))
+  f <- function(b) {
+    eta <- drop(X %*% b)
+    mean(pmax(eta, 0) + log1p(exp(-abs(eta))) - y * eta) + reg * sum(pen * b^2)
+  }
+  gr <- function(b) {
+    pr <- stats::plogis(drop(X %*% b))
+    drop(crossprod(X, pr - y)) / n + 2 * reg * pen * b
+  }
+  stats::optim(rep(0, ncol(X)), f, gr, method = "BFGS", control = list(maxit = maxit, reltol = 1e-12))$par
 }

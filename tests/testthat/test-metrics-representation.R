@@ -76,3 +76,21 @@ test_that("downstream_metrics: majority class on an uninformative representation
   expect_error(downstream_metrics(s2, y, g, "tree"), class = "fairproj_input_error")
   expect_error(downstream_metrics(s2, y, g, "logistic", newscores = s2), class = "fairproj_input_error")
 })
+
+test_that("logistic_l2: the penalised optimum (gradient zero), glm without penalty", {
+  set.seed(5)
+  n <- 300
+  s <- matrix(rnorm(n * 3), n, 3)
+  y <- rbinom(n, 1, plogis(s %*% c(1, -1, 0.5) - 1.5))
+  b0 <- fairproj:::fp_logistic_l2(s, y, reg = 0)
+  expect_equal(b0, unname(coef(glm(y ~ s, family = binomial()))), tolerance = 1e-5)
+  b <- fairproj:::fp_logistic_l2(s, y, reg = 0.1)
+  pr <- plogis(cbind(1, s) %*% b)
+  grad <- drop(crossprod(cbind(1, s), pr - y)) / n + 2 * 0.1 * c(0, b[-1])
+  expect_lt(max(abs(grad)), 1e-6)
+  expect_lt(sum(b[-1]^2), sum(b0[-1]^2))
+  # a huge penalty leaves the intercept only: the majority class, Delta_DP = 0
+  r <- downstream_metrics(s, y, rep(1:2, 150), "logistic_l2", control = list(logistic_l2 = list(reg = 1e6)))
+  expect_equal(r$accuracy, max(mean(y), 1 - mean(y)))
+  expect_equal(r$dp_gap, 0)
+})
