@@ -144,7 +144,8 @@ fair_kpca <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "l
   Gm <- crossprod(Z, M)
   eg <- eigen((Gm + t(Gm)) / 2, symmetric = TRUE)
   scale_ref <- max(sum(diag(K)) / n, .Machine$double.xmin)
-  pos <- eg$values > max(tol * scale_ref, max(dim(Gm)) * .Machine$double.eps * max(abs(eg$values)))
+  # pseudo-inverse over the non-zero eigenvalues (of either sign: the sigmoid kernel is indefinite)
+  pos <- abs(eg$values) > max(tol * scale_ref, max(dim(Gm)) * .Machine$double.eps * max(abs(eg$values)))
   Gp <- eg$vectors[, pos, drop = FALSE] %*% (t(eg$vectors[, pos, drop = FALSE]) / eg$values[pos])
   Kt <- K - M %*% Gp %*% t(M)
   Kt <- (Kt + t(Kt)) / 2
