@@ -54,6 +54,8 @@ test_that("fairness_gaps computes accuracy, DP and EO gaps by hand", {
 })
 
 test_that("downstream_metrics: majority class on an uninformative representation (Delta_DP = 0)", {
+  skip_if_not_installed("e1071")
+  skip_if_not_installed("nnet")
   set.seed(4)
   n <- 200
   g <- rep(0:1, each = 100)

@@ -182,3 +182,17 @@ test_that("equal opportunity: the fit on the positive rows only", {
   expect_error(fair_pca(group_moments(dat$x, dat$g), k = 3, method = "mean", constraint = "opportunity", y = y),
                class = "fairproj_input_error")
 })
+
+test_that("formula interface, print, and validation of the arguments", {
+  dat <- make_groups(n = c(60, 50), d = 4, seed = 47)
+  df <- data.frame(dat$x, grp = dat$g)
+  f1 <- fair_pca(~ x1 + x2 + x3 + x4, data = df, group = grp, k = 2, method = "mean")
+  f2 <- fair_pca(dat$x, dat$g, k = 2, method = "mean")
+  expect_lt(subspace_dist(f1$rotation, f2$rotation), 1e-12)
+  expect_output(print(fair_pca(dat$x, dat$g, k = 2, method = "mean", equalize_cov = 2, tradeoff = 0.3)),
+                "Trade-off representation")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "mean", constraint = "odds"), class = "fairproj_input_error")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "mean", tradeoff_power = 0), class = "fairproj_input_error")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "mean", foo = 1), class = "fairproj_input_error")
+  expect_true("mean" %in% fairproj_methods())
+})
