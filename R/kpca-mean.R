@@ -151,7 +151,7 @@ fair_kpca <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "l
   Kt <- (Kt + t(Kt)) / 2
 
   solve_top <- function(A, arg_k) {
-    e <- fp_eig_top(A, arg_k)
+    e <- fp_eig_top_wide(A, arg_k)
     if (e$values[arg_k] <= tol * max(e$values[1], scale_ref)) {
       npos <- sum(e$values > tol * max(e$values[1], scale_ref))
       fp_abort(sprintf("= %d exceeds the number of directions with positive variance left by the constraint (%d)",
@@ -174,7 +174,7 @@ fair_kpca <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "l
               groups = data.frame(group = levels(gf), n = as.numeric(table(gf)), stringsAsFactors = FALSE),
               colnames = colnames(xm), call = call)
   if (!is.null(tradeoff)) {
-    es <- fp_eig_top(K, k)
+    es <- fp_eig_top_wide(K, k)
     es$values <- pmax(es$values, .Machine$double.xmin)
     as <- sweep(es$vectors, 2L, sqrt(es$values), `/`)
     for (j in seq_len(k)) if (es$vectors[which.max(abs(es$vectors[, j])), j] < 0) as[, j] <- -as[, j]
@@ -186,6 +186,11 @@ fair_kpca <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "l
   class(obj) <- "fair_kpca"
   obj$x <- predict.fair_kpca(obj, xm)
   obj
+}
+
+# Top-k eigenpairs of an n x n kernel matrix (Lanczos with a wide subspace; see src/mean.cpp).
+fp_eig_top_wide <- function(A, k) {
+  .fp_eig_top_wide(A, as.integer(k), as.integer(max(60L, 4L * k)))
 }
 
 # Kernel matrix between the rows of a and b.
