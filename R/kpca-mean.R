@@ -54,6 +54,10 @@
 #' @param tradeoff_power The power `p` (1 as on the poster, 3 as in the authors' code).
 #' @param y,constraint `constraint = "opportunity"` fits on the rows with positive label `y`
 #'   only (equal opportunity); the default `"parity"` uses all rows.
+#' @param attributes,use_group Extra attributes constrained at the same time, and whether the
+#'   `group` is constrained, as in [fair_pca_mean]: factor-like columns get equal embedding
+#'   means per group, numeric columns an embedding uncorrelated with them (`Z` gets their
+#'   centred indicator or value columns).
 #' @param max_n Largest number of training rows accepted (see Memory).
 #' @param tol Relative tolerance for zero eigenvalues.
 #' @return An object of class `fair_kpca`: `alpha` (n x k coefficients), `eigenvalues`
@@ -74,7 +78,8 @@
 fair_kpca <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "linear"),
                       gamma = "scale", degree = 3, coef0 = 1, center = TRUE, scale. = FALSE,
                       kernel_center = TRUE, tradeoff = NULL, tradeoff_power = 1, y = NULL,
-                      constraint = c("parity", "opportunity"), max_n = 5000, tol = 1e-9) {
+                      constraint = c("parity", "opportunity"), attributes = NULL, use_group = TRUE,
+                      max_n = 5000, tol = 1e-9) {
   call <- match.call()
   xm <- fp_as_matrix(x, "x", min_cols = 1L)
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
@@ -95,6 +100,8 @@ fair_kpca <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "l
   fp_check_number(max_n, "max_n", lower = 2)
   fp_check_number(tol, "tol", lower = 0)
   if (!is.null(y) && constraint != "opportunity") fp_abort("is only used with constraint = \"opportunity\"", "y")
+  fp_check_flag(use_group, "use_group")
+  if (!use_group && is.null(attributes)) fp_abort("= FALSE needs `attributes` to constrain", "use_group")
 
   d <- ncol(xm)
   center <- fp_check_center_scale(center, d, "center")
@@ -112,7 +119,7 @@ fair_kpca <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "l
   zf <- z[keep, , drop = FALSE]
   gf <- droplevels(g[keep])
   n <- nrow(zf)
-  if (nlevels(gf) < 2L) fp_abort("has positive rows in only one group: equal opportunity cannot be constrained", "y")
+  if (use_group && nlevels(gf) < 2L) fp_abort("has positive rows in only one group: equal opportunity cannot be constrained", "y")
   if (n > max_n) {
     fp_abort(sprintf("has %d training rows; fair_kpca() needs about 3 n x n matrices (%.1f GB); raise `max_n` to proceed",
                      n, 24 * n^2 / 2^30), "x", class = "fairproj_too_large")
@@ -137,9 +144,14 @@ fair_kpca <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "l
     K <- K - outer(kmeans, kmeans, `+`) + grand
     K <- (K + t(K)) / 2
   }
-  # centred group indicators
-  Z <- outer(as.integer(gf), seq_len(nlevels(gf)), `==`) * 1
-  Z <- sweep(Z, 2L, colMeans(Z))
+  # centred group indicators (and the columns of extra attributes)
+  Z <- matrix(0, n, 0)
+  if (use_group) {
+    Z <- outer(as.integer(gf), seq_len(nlevels(gf)), `==`) * 1
+    Z <- sweep(Z, 2L, colMeans(Z))
+  }
+  if (!is.null(attributes)) Z <- cbind(Z, fp_attribute_indicators(attributes, keep, nrow(xm)))
+  if (ncol(Z) == 0L) fp_abort("have no variation on the fitted rows: nothing to constrain", "attributes")
   M <- K %*% Z
   Gm <- crossprod(Z, M)
   eg <- eigen((Gm + t(Gm)) / 2, symmetric = TRUE)
@@ -186,6 +198,38 @@ fair_kpca <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "l
   class(obj) <- "fair_kpca"
   obj$x <- predict.fair_kpca(obj, xm)
   obj
+}
+
+# The centred constraint columns of extra attributes on the rows `keep`: centred one-hot
+# indicators for a factor-like attribute, the centred and standardised values for a numeric one.
+fp_attribute_indicators <- function(attributes, keep, n_all) {
+  attrs <- if (is.data.frame(attributes)) as.list(attributes) else if (is.list(attributes)) attributes else list(attributes)
+  if (!length(attrs)) fp_abort("has no columns", "attributes")
+  if (is.null(names(attrs))) names(attrs) <- paste0("attribute", seq_along(attrs))
+  out <- list()
+  for (nm in names(attrs)) {
+    a <- attrs[[nm]]
+    arg <- sprintf("attributes$%s", nm)
+    if (!(is.factor(a) || is.character(a) || is.logical(a) || is.numeric(a))) {
+      fp_abort("must be a factor, character, logical or numeric vector", arg)
+    }
+    if (length(a) != n_all) fp_abort(sprintf("has length %d but the data have %d rows", length(a), n_all), arg)
+    if (anyNA(a)) fp_abort("contains missing values", arg)
+    a <- a[keep]
+    if (is.numeric(a)) {
+      ac <- a - mean(a)
+      s <- sqrt(mean(ac^2))
+      if (s > 0) out[[nm]] <- matrix(ac / s, ncol = 1L)
+    } else {
+      f <- droplevels(as.factor(a))
+      if (nlevels(f) >= 2L) {
+        Zf <- outer(as.integer(f), seq_len(nlevels(f)), `==`) * 1
+        out[[nm]] <- sweep(Zf, 2L, colMeans(Zf))
+      }
+    }
+  }
+  if (!length(out)) return(matrix(0, sum(keep), 0))
+  do.call(cbind, out)
 }
 
 # Top-k eigenpairs of an n x n kernel matrix (Lanczos with a wide subspace; see src/mean.cpp).

@@ -97,3 +97,22 @@ test_that("predict on new rows uses the training centring; trade-off; opportunit
   expect_error(fair_kpca(dat$x, dat$g, k = 5, kernel = "linear"), class = "fairproj_infeasible_k")
   expect_output(print(fit), "Fair kernel PCA")
 })
+
+test_that("fair_kpca with extra and continuous attributes", {
+  dat <- make_groups(n = c(50, 50), d = 4, seed = 53)
+  set.seed(54)
+  race <- factor(sample(c("p", "q", "r"), 100, TRUE))
+  age <- dat$x[, 1] + rnorm(100)
+  fit <- fair_kpca(dat$x, dat$g, k = 3, attributes = data.frame(race = race, age = age))
+  s <- fit$x
+  tol <- 1e-9 * max(abs(s))
+  pg <- rowsum(s, dat$g) / as.vector(table(dat$g))
+  pr <- rowsum(s, race) / as.vector(table(race))
+  expect_lt(max(abs(pg[1, ] - pg[2, ])), tol)
+  expect_lt(max(abs(sweep(pr, 2L, pr[1, ]))), tol)
+  expect_lt(max(abs(cov(s, age))), tol)
+  fa <- fair_kpca(dat$x, dat$g, k = 3, attributes = list(age = age), use_group = FALSE)
+  expect_lt(max(abs(cov(fa$x, age))), tol)
+  expect_error(fair_kpca(dat$x, dat$g, k = 3, use_group = FALSE), class = "fairproj_input_error")
+  expect_error(fair_kpca(dat$x, dat$g, k = 3, attributes = age[-1]), "attributes")
+})
