@@ -79,24 +79,29 @@
 #' rows; the covariance of the positive rows is taken about their own mean when `center` is not
 #' `FALSE`. Needs the data rows.
 #'
-#' @param prep,data Supplied by [fair_pca()].
-#' @param k Target dimension, at most the feasible dimension `d - rank(B)` (d - 1 for two groups
-#'   with different means).
-#' @param equalize_cov `NULL` (means only) or `L`, the number (or fraction of d) of directions
-#'   kept by Fair PCA-S (see the section).
-#' @param tradeoff `NULL` or `lambda` in \[0, 1\] (see the section).
-#' @param tradeoff_power The power `p` of `lambda` (1 as on the poster; 3 as in the authors'
-#'   code).
-#' @param attributes Extra attributes whose group means are equalised (factor-like columns) or
+#' @section Arguments:
+#' Passed through the `...` of [fair_pca()] (`fair_pca(x, group, k, method = "mean", ...)`):
+#' * `equalize_cov`: `NULL` (means only, default) or `L`, the number (or fraction of d) of
+#'   directions kept by Fair PCA-S (see the section).
+#' * `tradeoff`: `NULL` (default) or `lambda` in \[0, 1\] (see the section).
+#' * `tradeoff_power`: the power `p` of `lambda` (default 1 as on the poster; 3 as in the
+#'   authors' code).
+#' * `attributes`: extra attributes whose group means are equalised (factor-like columns) or
 #'   which the projections must be uncorrelated with (numeric columns); see the section.
-#' @param use_group Logical; whether the `group` of [fair_pca()] is a constraint.
-#' @param y Binary label, one per row (for `constraint = "opportunity"`).
-#' @param constraint `"parity"` (default; demographic parity) or `"opportunity"`.
-#' @param tol Relative tolerance below which a mean difference counts as zero.
-#' @return A list for [fair_pca()]: `rotation`, plus `constraint_rank` (rank of `B`),
-#'   `feasible_dim`, `constraint_basis` (d x rank orthonormal basis of the constrained
-#'   directions), `constraint`, and where used `equalize_cov` (the number `l` of directions
-#'   kept), `cov_bound`, `tradeoff`, `tradeoff_power`, `standard_rotation`.
+#' * `use_group`: logical (default `TRUE`); whether the `group` of [fair_pca()] is a constraint.
+#' * `y`: binary label, one per row (for `constraint = "opportunity"`).
+#' * `constraint`: `"parity"` (default; demographic parity) or `"opportunity"`.
+#' * `tol`: relative tolerance below which a mean difference counts as zero (default `1e-9`).
+#'
+#' `k` may be at most the feasible dimension `d - rank(B)` (d - 1 for two groups with
+#' different means).
+#'
+#' @section Value:
+#' A [fair_pca()] object of class `c("fair_pca_mean", "fair_pca")` whose `rotation` is the fair
+#' basis, with the extra fields `constraint_rank` (rank of `B`), `feasible_dim`,
+#' `constraint_basis` (d x rank orthonormal basis of the constrained directions), `constraint`,
+#' and where used `equalize_cov` (the number `l` of directions kept), `cov_bound`, `tradeoff`,
+#' `tradeoff_power`, `standard_rotation`.
 #' @references Kleindessner, M., Donini, M., Russell, C. and Zafar, M. B. (2023). Efficient fair
 #'   PCA for fair representation learning. AISTATS, PMLR 206, 5250-5270.
 #' @seealso [fair_pca()], [fair_kpca()], [variance_explained()], [mmd2()],
