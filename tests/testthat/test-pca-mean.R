@@ -196,3 +196,31 @@ test_that("formula interface, print, and validation of the arguments", {
   expect_error(fair_pca(dat$x, dat$g, k = 2, method = "mean", foo = 1), class = "fairproj_input_error")
   expect_true("mean" %in% fairproj_methods())
 })
+
+test_that("retained variance equals PCA's exactly when the mean difference is orthogonal to the top-k PCA space", {
+  set.seed(59)
+  n <- 400
+  g <- factor(rep(c("a", "b"), each = n / 2))
+  x <- matrix(rnorm(n * 5), n, 5) %*% diag(c(5, 4, 3, 2, 1))
+  x[, 5] <- x[, 5] + ifelse(g == "a", 1, -1)   # shift along the smallest-variance axis only
+  std <- fair_pca(x, g, k = 2)
+  expect_lt(max(abs(crossprod(std$rotation, c(0, 0, 0, 0, 1)))), 0.2)  # the shift is (nearly) outside
+  # make the top-2 PCA space exactly orthogonal to the mean difference: project it out
+  v <- colMeans(x[g == "a", ]) - colMeans(x[g == "b", ])
+  fit <- fair_pca(x, g, k = 2, method = "mean")
+  P <- diag(5) - tcrossprod(v) / sum(v^2)
+  C <- cov(x)
+  top <- eigen(P %*% C %*% P, symmetric = TRUE)$vectors[, 1:2]
+  expect_lt(subspace_dist(fit$rotation, top), 1e-9)
+  expect_lte(sum(fit$sdev^2), sum(std$sdev^2))
+  # exact equality: equal group means in columns 1-4, a shift in column 5 uncorrelated with them
+  xe <- x
+  for (l in levels(g)) xe[g == l, 1:4] <- scale(xe[g == l, 1:4], scale = FALSE)
+  xe[, 5] <- ifelse(g == "a", 1, -1) + residuals(lm(rnorm(n) ~ xe[, 1:4] - 1))
+  fe <- fair_pca(xe, g, k = 2, method = "mean")
+  se <- fair_pca(xe, g, k = 2)
+  ve <- colMeans(xe[g == "a", ]) - colMeans(xe[g == "b", ])
+  expect_lt(max(abs(crossprod(se$rotation, ve))), 1e-8 * sqrt(sum(ve^2)))  # v is orthogonal to the PCA space
+  expect_equal(sum(fe$sdev^2), sum(se$sdev^2), tolerance = 1e-10)
+  expect_lt(subspace_dist(fe$rotation, se$rotation), 1e-8)
+})
