@@ -5,6 +5,10 @@
     .Call(`_fairproj_fp_set_backend`, flag)
 }
 
+.fp_eig_top_wide <- function(A, k, ncv) {
+    .Call(`_fairproj_fp_eig_top_wide`, A, k, ncv)
+}
+
 .fp_moments_cpp <- function(x, g, m, block) {
     .Call(`_fairproj_fp_moments_cpp`, x, g, m, block)
 }

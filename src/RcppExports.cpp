@@ -23,6 +23,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// fp_eig_top_wide
+Rcpp::List fp_eig_top_wide(const Eigen::Map<Eigen::MatrixXd>& A, int k, int ncv);
+RcppExport SEXP _fairproj_fp_eig_top_wide(SEXP ASEXP, SEXP kSEXP, SEXP ncvSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd>& >::type A(ASEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    Rcpp::traits::input_parameter< int >::type ncv(ncvSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_eig_top_wide(A, k, ncv));
+    return rcpp_result_gen;
+END_RCPP
+}
 // fp_moments_cpp
 List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int block);
 RcppExport SEXP _fairproj_fp_moments_cpp(SEXP xSEXP, SEXP gSEXP, SEXP mSEXP, SEXP blockSEXP) {
@@ -64,6 +77,7 @@ END_RCPP
 
 static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_set_backend", (DL_FUNC) &_fairproj_fp_set_backend, 1},
+    {"_fairproj_fp_eig_top_wide", (DL_FUNC) &_fairproj_fp_eig_top_wide, 3},
     {"_fairproj_fp_moments_cpp", (DL_FUNC) &_fairproj_fp_moments_cpp, 4},
     {"_fairproj_fp_eig_top", (DL_FUNC) &_fairproj_fp_eig_top, 2},
     {"_fairproj_fp_gram_kernel", (DL_FUNC) &_fairproj_fp_gram_kernel, 2},
