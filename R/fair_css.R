@@ -13,7 +13,9 @@
 #' are read once. The squared error of a set is the trace of the residual Gram matrix
 #' `G_g - G_g[, S] G_g[S, S]^+ G_g[S, ]`; adding a column is a rank-one downdate of it.
 #'
-#' Methods (arguments of each in parentheses, passed through `...`):
+#' Methods (arguments of each in parentheses, passed through `...`). The greedy, QR and random
+#' methods take `n_columns` (default `k`): the number of columns to select, which may exceed
+#' `k` (the losses keep the rank-k denominators; used for the paper's Figure 1).
 #' * `"greedy"` (`denominators`): `k` steps, each adding the column that minimises MinMaxLoss
 #'   (the paper's Greedy). `denominators = "step"` reproduces the authors' code, which at step
 #'   `i` (with `i` columns chosen) divides by the rank-`i` residuals instead of the rank-`k` ones.
@@ -308,33 +310,37 @@ fp_css_sampler <- function(scores, theta, max_columns = nrow(scores)) {
 
 # ---- solvers --------------------------------------------------------------------------------
 
-fit_css_greedy <- function(prep, k, denominators = c("k", "step"), data = NULL) {
+fit_css_greedy <- function(prep, k, denominators = c("k", "step"), n_columns = k, data = NULL) {
   denominators <- match.arg(denominators)
-  b2 <- fp_css_best2_matrix(prep, k, denominators)
-  res <- .fp_css_greedy(unname(prep$gram), b2, seq_len(prep$d) - 1L, integer(0), k)
+  n_columns <- fp_check_count(n_columns, 1L, prep$d, "n_columns")
+  b2 <- fp_css_best2_matrix(prep, k, n_columns, denominators)
+  res <- .fp_css_greedy(unname(prep$gram), b2, seq_len(prep$d) - 1L, integer(0), n_columns)
   list(columns = res$columns + 1L, objective = res$objective, denominators = denominators)
 }
 
-# k x m matrix of squared denominators per greedy step: rank-k, or rank-(step - 1) as in the
-# authors' code.
-fp_css_best2_matrix <- function(prep, k, denominators = "k", grams = prep$gram, eig = prep$eig, best2 = prep$best2) {
-  m <- length(grams)
-  if (denominators == "k") return(matrix(best2, k, m, byrow = TRUE))
+# steps x m matrix of squared denominators per greedy step: rank-k, or rank-(step - 1) as in
+# the authors' code.
+fp_css_best2_matrix <- function(prep, k, steps, denominators = "k") {
+  m <- length(prep$gram)
+  if (denominators == "k") return(matrix(prep$best2, steps, m, byrow = TRUE))
   vapply(seq_len(m), function(i) {
-    tot <- sum(diag(grams[[i]]))
-    cs <- c(0, cumsum(eig[[i]]$values))[seq_len(k)]
-    pmax(tot - cs, .Machine$double.xmin)
-  }, numeric(k))
+    G <- prep$gram[[i]]
+    ev <- if (steps - 1L <= k) prep$eig[[i]]$values else fp_eig_top(G, min(steps, prep$d))$values
+    cs <- c(0, cumsum(ev))[seq_len(steps)]
+    pmax(sum(diag(G)) - cs, .Machine$double.xmin)
+  }, numeric(steps))
 }
 
-fit_css_lowqr <- function(prep, k, data = NULL) {
-  res <- .fp_css_lowqr(unname(prep$gram), seq_len(prep$d) - 1L, k)
+fit_css_lowqr <- function(prep, k, n_columns = k, data = NULL) {
+  n_columns <- fp_check_count(n_columns, 1L, prep$d, "n_columns")
+  res <- .fp_css_lowqr(unname(prep$gram), seq_len(prep$d) - 1L, n_columns)
   list(columns = res$columns + 1L, pivot_group = prep$levels[res$group], sigma = res$sigma)
 }
 
-fit_css_highqr <- function(prep, k, data = NULL) {
+fit_css_highqr <- function(prep, k, n_columns = k, data = NULL) {
+  n_columns <- fp_check_count(n_columns, 1L, prep$d, "n_columns")
   res <- .fp_css_highqr(unname(prep$gram), seq_len(prep$d) - 1L, 1L)
-  list(columns = res$order[seq_len(k)] + 1L, order = res$order + 1L)
+  list(columns = res$order[seq_len(n_columns)] + 1L, order = res$order + 1L)
 }
 
 fp_check_theta <- function(theta, k) {
@@ -375,16 +381,17 @@ fit_css_two_stage <- function(prep, k, stage2 = c("lowqr", "highqr", "greedy"), 
                       sums = colSums(sc[s1, , drop = FALSE])))
 }
 
-fit_css_random <- function(prep, k, r = 50L, data = NULL) {
+fit_css_random <- function(prep, k, r = 50L, n_columns = k, data = NULL) {
   r <- fp_check_count(r, 1L, 1e7, "r")
+  n_columns <- fp_check_count(n_columns, 1L, prep$d, "n_columns")
   best <- Inf
   bestset <- NULL
   losses <- numeric(r)
   b <- sqrt(prep$best2)
   for (i in seq_len(r)) {
-    s <- sample.int(prep$d, k)
+    s <- sample.int(prep$d, n_columns)
     e2 <- fp_css_prefix(prep$gram, s)
-    l <- max(sqrt(pmax(e2[k, ], 0)) / b)
+    l <- max(sqrt(pmax(e2[n_columns, ], 0)) / b)
     losses[i] <- l
     if (l < best) {
       best <- l

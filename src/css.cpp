@@ -86,6 +86,29 @@ std::vector<char> make_target(const IntegerVector& target, int d) {
   return t;
 }
 
+// Top eigenpair of a symmetric matrix; Lanczos (Spectra) warm-started from `start` (the
+// previous step's vector) when the matrix is large, dense otherwise. Returns the eigenvalue.
+double top_eigpair(const Mat& A, const Vec& start, Vec& vec) {
+  const int d = static_cast<int>(A.rows());
+  if (d >= 120) {
+    Spectra::DenseSymMatProd<double> op(A);
+    Spectra::SymEigsSolver<double, Spectra::LARGEST_ALGE, Spectra::DenseSymMatProd<double> > eigs(&op, 1, std::min(d, 21));
+    Vec s0 = start;
+    if (s0.size() != d || s0.norm() < 1e-8) s0 = Vec::Constant(d, 1.0 / std::sqrt(static_cast<double>(d)));
+    // a small deterministic perturbation keeps the start from lying in an invariant subspace
+    for (int i = 0; i < d; ++i) s0(i) += 1e-3 * std::sin(0.7 * (i + 1)) / std::sqrt(static_cast<double>(d));
+    eigs.init(s0.data());
+    eigs.compute(2000, 1e-9);
+    if (eigs.info() == Spectra::SUCCESSFUL) {
+      vec = eigs.eigenvectors().col(0);
+      return eigs.eigenvalues()(0);
+    }
+  }
+  fp::EigResult e = fp::eig_sym_full(A);
+  vec = e.vectors.col(0);
+  return e.values(0);
+}
+
 }  // namespace
 
 // Squared projection error of every prefix of `cols` (0-based), per group: a c x m matrix
@@ -194,6 +217,7 @@ List fp_css_lowqr(const List& grams, const IntegerVector& cand, int k) {
   }
   std::vector<int> perm(n);
   for (int i = 0; i < n; ++i) perm[i] = i;
+  std::vector<Vec> warm(m);
   IntegerVector sel(k);
   IntegerVector who(k);
   NumericVector sig(k);
@@ -202,12 +226,13 @@ List fp_css_lowqr(const List& grams, const IntegerVector& cand, int k) {
     int bg = 0;
     Vec v;
     for (int g = 0; g < m; ++g) {
-      fp::EigResult e = fp::eig_sym_top(R[g], 1);
-      const double lam = e.values(0);
+      Vec vg;
+      const double lam = top_eigpair(R[g], warm[g], vg);
+      warm[g] = vg;
       if (lam > best) {
         best = lam;
         bg = g;
-        v = e.vectors.col(0);
+        v = vg;
       }
     }
     double tot = 0;

@@ -8,7 +8,7 @@ ref_proj_err <- function(X, S) {
   U <- s$u[, s$d > 1e-12 * s$d[1], drop = FALSE]
   sqrt(sum((X - U %*% crossprod(U, X))^2))
 }
-ref_best <- function(X, k) sqrt(sum(svd(X)$d[-seq_len(k)]^2))
+ref_best <- function(X, k) { s <- svd(X)$d; sqrt(sum(s[seq_along(s) > k]^2)) }
 ref_group_losses <- function(Xs, S, k) vapply(Xs, function(X) ref_proj_err(X, S) / ref_best(X, k), numeric(1))
 ref_minmax <- function(Xs, S, k) max(ref_group_losses(Xs, S, k))
 split_groups <- function(x, g) lapply(split(seq_len(nrow(x)), g), function(i) x[i, , drop = FALSE])
@@ -16,6 +16,7 @@ split_groups <- function(x, g) lapply(split(seq_len(nrow(x)), g), function(i) x[
 # greedy: value of each candidate by brute force; lowest index among values within 1e-10
 ref_greedy <- function(Xs, k, cand = seq_len(ncol(Xs[[1]])), target = NULL, denom = NULL) {
   if (is.null(denom)) denom <- vapply(Xs, ref_best, numeric(1), k = k)
+  if (!is.matrix(denom)) denom <- matrix(denom, k, length(Xs), byrow = TRUE)
   S <- integer(0)
   for (t in seq_len(k)) {
     cc <- setdiff(cand, S)
@@ -26,7 +27,7 @@ ref_greedy <- function(Xs, k, cand = seq_len(ncol(Xs[[1]])), target = NULL, deno
         C <- X[, c(S, j), drop = FALSE]
         s <- svd(C)
         U <- s$u[, s$d > 1e-12 * s$d[1], drop = FALSE]
-        sqrt(sum((Y - U %*% crossprod(U, Y))^2)) / denom[i]
+        sqrt(sum((Y - U %*% crossprod(U, Y))^2)) / denom[t, i]
       }, numeric(1)))
     }, numeric(1))
     S <- c(S, cc[which(v <= min(v) * (1 + 1e-10))[1]])
@@ -163,6 +164,18 @@ test_that("greedy, low QR and high QR select what the direct definitions select"
   expect_identical(f$columns, as.integer(ref_greedy(list(dat$x), 3)))
   expect_identical(fair_css(dat$x, dat$g, 3, "standard", algorithm = "qr")$columns, as.integer(ref_lowqr(list(dat$x), 3)))
   expect_equal(f$loss_pooled, ref_minmax(list(dat$x), f$columns, 3), tolerance = 1e-8)
+})
+
+test_that("greedy with the authors' per-step denominators and with more than k columns", {
+  dat <- make_css(n = c(40, 30), d = 7, seed = 8)
+  Xs <- split_groups(dat$x, dat$g)
+  k <- 3
+  den <- sapply(Xs, function(X) vapply(0:(k - 1), function(i) ref_best(X, i), numeric(1)))
+  expect_identical(fair_css(dat$x, dat$g, k, denominators = "step")$columns, as.integer(ref_greedy(Xs, k, denom = den)))
+  f5 <- fair_css(dat$x, dat$g, 2, n_columns = 5)
+  expect_identical(f5$columns, as.integer(ref_greedy(Xs, 5, denom = vapply(Xs, ref_best, numeric(1), k = 2))))
+  expect_true(all(diff(f5$path$loss) <= 1e-12))
+  expect_identical(fair_css(dat$x, dat$g, 2, "lowqr", n_columns = 5)$columns[1:2], fair_css(dat$x, dat$g, 2, "lowqr")$columns)
 })
 
 test_that("greedy with duplicated columns breaks ties by the lowest index", {
