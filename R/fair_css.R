@@ -154,7 +154,6 @@ fp_css_prepare <- function(m, k, center = FALSE) {
   names(gram) <- m$levels
   pooled <- Reduce(`+`, gram)
   eig <- lapply(gram, function(G) fp_eig_top(G, k))
-  eigp <- fp_eig_top(pooled, k)
   tot <- vapply(gram, function(G) sum(diag(G)), numeric(1))
   best2 <- vapply(seq_along(gram), function(i) max(tot[i] - sum(eig[[i]]$values), 0), numeric(1))
   names(best2) <- m$levels
@@ -163,10 +162,20 @@ fp_css_prepare <- function(m, k, center = FALSE) {
     fp_abort(sprintf("= %d is not below the rank of group(s) %s (best rank-k error is 0, the ratio is undefined); choose a smaller k",
                      k, paste(shQuote(m$levels[low]), collapse = ", ")), "k")
   }
-  best2_pooled <- max(sum(diag(pooled)) - sum(eigp$values), 0)
   list(d = d, k = k, levels = m$levels, n = m$n, colnames = m$colnames, center = ctr,
-       centered = !isFALSE(center), gram = gram, pooled = pooled, eig = eig, eig_pooled = eigp,
-       best2 = best2, best2_pooled = best2_pooled, moments = m)
+       centered = !isFALSE(center), gram = gram, pooled = pooled, eig = eig, best2 = best2,
+       moments = m)
+}
+
+# Top-k eigenpairs and squared best rank-k error of all rows together (the unfair problem);
+# computed only by the methods that need them.
+fp_css_pooled <- function(prep) {
+  e <- fp_eig_top(prep$pooled, prep$k)
+  b2 <- max(sum(diag(prep$pooled)) - sum(e$values), 0)
+  if (b2 <= 1e-12 * sum(diag(prep$pooled))) {
+    fp_abort(sprintf("= %d is not below the rank of the whole matrix", prep$k), "k")
+  }
+  list(eig = e, best2 = b2)
 }
 
 fp_fit_css <- function(m, k, method, ..., center, data, call) {
@@ -409,7 +418,8 @@ fit_css_exhaustive <- function(prep, k, max_subsets = 1e7, data = NULL) {
                      format(max_subsets), prep$d, k, format(nsub, big.mark = ",")), "max_subsets")
   }
   fair <- .fp_css_exhaustive(unname(prep$gram), unname(prep$best2), k)
-  unf <- .fp_css_exhaustive(list(prep$pooled), prep$best2_pooled, k)
+  pp <- fp_css_pooled(prep)
+  unf <- .fp_css_exhaustive(list(prep$pooled), pp$best2, k)
   ucols <- unf$columns + 1L
   e2 <- fp_css_prefix(prep$gram, ucols)
   uerr <- sqrt(pmax(e2[k, ], 0))
@@ -419,21 +429,22 @@ fit_css_exhaustive <- function(prep, k, max_subsets = 1e7, data = NULL) {
                                           row.names = NULL, stringsAsFactors = FALSE))
   fe2 <- fp_css_prefix(list(prep$pooled), fair$columns + 1L)
   list(columns = fair$columns + 1L, objective = fair$objective, subsets = fair$subsets,
-       loss_pooled = sqrt(max(fe2[k, 1], 0) / prep$best2_pooled), unfair = unfair)
+       loss_pooled = sqrt(max(fe2[k, 1], 0) / pp$best2), unfair = unfair)
 }
 
 fit_css_standard <- function(prep, k, algorithm = c("greedy", "qr", "leverage"), theta = k - 0.5, data = NULL) {
   algorithm <- match.arg(algorithm)
   G <- list(prep$pooled)
+  pp <- fp_css_pooled(prep)
   cols <- switch(algorithm,
-    greedy = .fp_css_greedy(G, matrix(prep$best2_pooled, k, 1), seq_len(prep$d) - 1L, integer(0), k)$columns + 1L,
+    greedy = .fp_css_greedy(G, matrix(pp$best2, k, 1), seq_len(prep$d) - 1L, integer(0), k)$columns + 1L,
     qr = .fp_css_lowqr(G, seq_len(prep$d) - 1L, k)$columns + 1L,
     leverage = {
       theta <- fp_check_theta(theta, k)
-      sc <- matrix(rowSums(prep$eig_pooled$vectors^2), ncol = 1L)
+      sc <- matrix(rowSums(pp$eig$vectors^2), ncol = 1L)
       fp_css_sampler(sc, theta)
     })
   e2 <- fp_css_prefix(list(prep$pooled), cols)
   list(columns = cols, algorithm = algorithm,
-       loss_pooled = sqrt(max(e2[nrow(e2), 1], 0) / prep$best2_pooled))
+       loss_pooled = sqrt(max(e2[nrow(e2), 1], 0) / pp$best2))
 }

@@ -216,6 +216,19 @@ test_that("leverage scores sum to k; sampler = Algorithm 1; 1.5 bound and Theore
   expect_identical(f$columns, order(-s)[1:5])
 })
 
+test_that("sampler with three groups meets theta for every group; unfair leverage sampler", {
+  dat <- make_css(n = c(30, 25, 35), d = 9, seed = 9, rank = 5)
+  f <- fair_css(dat$x, dat$g, 2, "sampler")
+  expect_true(all(f$sampler$sums >= 1.5))
+  expect_true(all(f$group_stats$ratio <= sqrt(2) + 1e-8))
+  # dropping any selected column from the end breaks some group's threshold (no waste at the end)
+  expect_true(any(colSums(f$sampler$scores[f$columns[-f$c], , drop = FALSE]) < 1.5))
+  s <- fair_css(dat$x, dat$g, 2, "standard", algorithm = "leverage")
+  lev <- ref_scores(dat$x, 2)
+  expect_identical(s$columns, order(-lev)[seq_len(which(cumsum(sort(lev, decreasing = TRUE)) >= 1.5)[1])])
+  expect_lte(s$loss_pooled, sqrt(2) + 1e-8)
+})
+
 test_that("two-stage runs stage 2 on the sampled columns with full-data denominators", {
   dat <- make_css(n = c(50, 40), d = 10, seed = 5, rank = 5)
   Xs <- split_groups(dat$x, dat$g)
