@@ -216,6 +216,20 @@ test_that("leverage scores sum to k; sampler = Algorithm 1; 1.5 bound and Theore
   expect_identical(f$columns, order(-s)[1:5])
 })
 
+test_that("Algorithm 1 on arbitrary score tuples: at most ceiling(1.5 c*) columns", {
+  set.seed(42)
+  samp <- getFromNamespace("fp_css_sampler", "fairproj")
+  for (rep in 1:150) {
+    n <- sample(4:9, 1)
+    lA <- runif(n)^sample(1:4, 1); lB <- runif(n)^sample(1:4, 1)
+    theta <- runif(1, 0.2, 0.9) * min(sum(lA), sum(lB))
+    S <- samp(cbind(lA, lB), theta)
+    expect_identical(S, as.integer(ref_sampler(lA, lB, theta)))
+    expect_true(sum(lA[S]) >= theta && sum(lB[S]) >= theta)
+    expect_lte(length(S), ceiling(1.5 * brute_cstar(lA, lB, theta)))
+  }
+})
+
 test_that("sampler with three groups meets theta for every group; unfair leverage sampler", {
   dat <- make_css(n = c(30, 25, 35), d = 9, seed = 9, rank = 5)
   f <- fair_css(dat$x, dat$g, 2, "sampler")
