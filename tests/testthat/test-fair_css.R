@@ -141,6 +141,16 @@ test_that("losses and css_loss match the definition; ratios >= 1; moments input 
   f1 <- fair_css(dat$x, dat$g, k = 3)
   f2 <- fair_css(group_moments(dat$x, dat$g), k = 3)
   expect_identical(f1$columns, f2$columns)
+  half <- seq_len(50)
+  m12 <- group_moments(dat$x[half, ], dat$g[half]) + group_moments(dat$x[-half, ], dat$g[-half])
+  expect_equal(fair_css(m12, k = 3)$loss, f1$loss, tolerance = 1e-10)
+  # center = TRUE is the selection on the column-centred data
+  xc <- sweep(dat$x, 2, colMeans(dat$x))
+  fc <- fair_css(dat$x, dat$g, k = 3, method = "lowqr", center = TRUE)
+  expect_identical(fc$columns, fair_css(xc, dat$g, k = 3, method = "lowqr")$columns)
+  expect_equal(fc$loss, as.numeric(css_loss(xc, dat$g, fc$columns, 3)), tolerance = 1e-10)
+  expect_equal(reconstruct(fc, dat$x, group = dat$g) - dat$x,
+               reconstruct(fair_css(xc, dat$g, k = 3, method = "lowqr"), xc, group = dat$g) - xc, tolerance = 1e-8)
 })
 
 test_that("greedy, low QR and high QR select what the direct definitions select", {
