@@ -176,6 +176,13 @@ test_that("greedy, low QR and high QR select what the direct definitions select"
   expect_equal(f$loss_pooled, ref_minmax(list(dat$x), f$columns, 3), tolerance = 1e-8)
 })
 
+test_that("low QR on more than 120 columns (Lanczos eigensolver) selects as the direct QR does", {
+  dat <- make_css(n = c(150, 140), d = 130, seed = 12, rank = 20)
+  Xs <- split_groups(dat$x, dat$g)
+  expect_identical(fair_css(dat$x, dat$g, 3, "lowqr")$columns, as.integer(ref_lowqr(Xs, 3)))
+  expect_identical(fair_css(dat$x, dat$g, 2, "greedy")$columns, as.integer(ref_greedy(Xs, 2)))
+})
+
 test_that("greedy with the authors' per-step denominators and with more than k columns", {
   dat <- make_css(n = c(40, 30), d = 7, seed = 8)
   Xs <- split_groups(dat$x, dat$g)
