@@ -22,6 +22,12 @@
 //     (high QR) gives the vector, the first group on exact ties; the pivot is the first
 //     position (in the current permuted order) of the largest |entry|.
 #include "linalg.h"
+#include <R_ext/Lapack.h>
+#include <cfloat>
+
+#ifndef FCONE
+#define FCONE
+#endif
 
 using Rcpp::IntegerVector;
 using Rcpp::List;
@@ -107,6 +113,34 @@ double top_eigpair(const Mat& A, const Vec& start, Vec& vec) {
   fp::EigResult e = fp::eig_sym_full(A);
   vec = e.vectors.col(0);
   return e.values(0);
+}
+
+// Smallest eigenpair of a symmetric matrix: LAPACK dsyevr for that one pair (tridiagonal
+// reduction plus one eigenvector), Eigen's dense solver if LAPACK fails.
+double bottom_eigpair(const Mat& A, Vec& vec) {
+  int n = static_cast<int>(A.rows());
+  Mat a = A;
+  const char jobz = 'V', range = 'I', uplo = 'L';
+  int il = 1, iu = 1, m = 0, info = 0, lwork = -1, liwork = -1, iwq = 0;
+  double vl = 0, vu = 0, abstol = 2 * DBL_MIN, wq = 0;
+  Vec w(n);
+  vec.resize(n);
+  std::vector<int> isuppz(2);
+  F77_CALL(dsyevr)(&jobz, &range, &uplo, &n, a.data(), &n, &vl, &vu, &il, &iu, &abstol, &m, w.data(),
+                   vec.data(), &n, isuppz.data(), &wq, &lwork, &iwq, &liwork, &info FCONE FCONE FCONE);
+  if (info == 0) {
+    lwork = static_cast<int>(wq);
+    liwork = iwq;
+    std::vector<double> work(lwork);
+    std::vector<int> iwork(liwork);
+    F77_CALL(dsyevr)(&jobz, &range, &uplo, &n, a.data(), &n, &vl, &vu, &il, &iu, &abstol, &m, w.data(),
+                     vec.data(), &n, isuppz.data(), work.data(), &lwork, iwork.data(), &liwork,
+                     &info FCONE FCONE FCONE);
+    if (info == 0 && m == 1) return w(0);
+  }
+  Eigen::SelfAdjointEigenSolver<Mat> es(A);  // ascending
+  vec = es.eigenvectors().col(0);
+  return es.eigenvalues()(0);
 }
 
 }  // namespace
@@ -281,11 +315,11 @@ List fp_css_highqr(const List& grams, const IntegerVector& cand, int stop) {
       Mat L(i, i);
       for (int b = 0; b < i; ++b)
         for (int a = 0; a < i; ++a) L(a, b) = G[g](perm[a], perm[b]);
-      Eigen::SelfAdjointEigenSolver<Mat> es(L);  // ascending
-      const double lam = es.eigenvalues()(0);
+      Vec vg;
+      const double lam = bottom_eigpair(L, vg);
       if (lam < best) {
         best = lam;
-        v = es.eigenvectors().col(0);
+        v = vg;
       }
     }
     int p = 0;
