@@ -21,6 +21,8 @@
 //   * QR pivots: the group with the larger top eigenvalue (low QR) or smaller bottom eigenvalue
 //     (high QR) gives the vector, the first group on exact ties; the pivot is the first
 //     position (in the current permuted order) of the largest |entry|.
+#define USE_FC_LEN_T
+#include <Rconfig.h>
 #include "linalg.h"
 #include <R_ext/Lapack.h>
 #include <cfloat>
