@@ -114,8 +114,6 @@
 #' @export
 fair_css <- function(x, ...) UseMethod("fair_css")
 
-fp_css_methods <- c("greedy", "lowqr", "highqr", "sampler", "two_stage", "random", "exhaustive", "standard")
-
 #' @rdname fair_css
 #' @export
 fair_css.default <- function(x, group, k, method = c("greedy", "lowqr", "highqr", "sampler", "two_stage",
