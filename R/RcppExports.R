@@ -2,18 +2,26 @@
 # Generator token: 10BE3573-1514-4C36-9D1C-5A225CD40393
 
 .fp_set_backend <- function(flag) {
-    .Call('_fairproj_fp_set_backend', PACKAGE = 'fairproj', flag)
+    .Call(`_fairproj_fp_set_backend`, flag)
 }
 
 .fp_moments_cpp <- function(x, g, m, block) {
-    .Call('_fairproj_fp_moments_cpp', PACKAGE = 'fairproj', x, g, m, block)
+    .Call(`_fairproj_fp_moments_cpp`, x, g, m, block)
 }
 
 .fp_eig_top <- function(A, k) {
-    .Call('_fairproj_fp_eig_top', PACKAGE = 'fairproj', A, k)
+    .Call(`_fairproj_fp_eig_top`, A, k)
 }
 
 .fp_gram_kernel <- function(A, which) {
-    .Call('_fairproj_fp_gram_kernel', PACKAGE = 'fairproj', A, which)
+    .Call(`_fairproj_fp_gram_kernel`, A, which)
+}
+
+.fp_pareto_min_norm <- function(M, tol, maxit) {
+    .Call(`_fairproj_fp_pareto_min_norm`, M, tol, maxit)
+}
+
+.fp_pareto_cpp <- function(C, A, best, U0, type, g1, g2, psi, riemannian, normalize, step, retraction, iterations, tol, eta0, beta, max_backtrack, qp_tol, trace) {
+    .Call(`_fairproj_fp_pareto_cpp`, C, A, best, U0, type, g1, g2, psi, riemannian, normalize, step, retraction, iterations, tol, eta0, beta, max_backtrack, qp_tol, trace)
 }
 
