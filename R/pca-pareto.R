@@ -48,8 +48,13 @@
 #'
 #' **Stopping.** The iteration stops at a Pareto-stationary point, when `||D||_F <= tol` or when
 #' the part of `D` that moves the subspace, `||(I - UU')D||_F`, is `<= tol` (with Euclidean
-#' gradients `D` itself never vanishes), or after `iterations` steps, or when no Armijo step
-#' longer than `eta 2^-max_backtrack` decreases all objectives.
+#' gradients `D` itself never vanishes), or after `iterations` steps. With Armijo steps it also
+#' stops (`converged = TRUE`) when the subspace moves by less than `tol` in a step or when the
+#' accepted step decreases the objectives only within rounding error (status `"no_decrease"`:
+#' normalised directions keep unit length, so near a stationary point the step, not `D`, goes
+#' to zero), and it stops unconverged (status `"line_search"`) if no step longer than
+#' `eta 2^-max_backtrack` decreases all objectives. The Armijo search starts from
+#' `min(eta, 2 eta_prev)`, `eta_prev` being the previous accepted step.
 #'
 #' **Starts.** `start = "pca"` starts from standard PCA, `"random"` from an orthonormalised
 #' Gaussian matrix drawn with R's RNG (so [set.seed()] reproduces); `init` gives a d x k start
@@ -223,7 +228,7 @@ fp_pareto_run <- function(prep, k, U0, spec, psi = "square", gradient = "euclide
   objectives <- stats::setNames(res$f_final, spec$names)
   excess <- stats::setNames(res$E, spec$levels)
   out <- list(U = res$U, history = hist, objectives = objectives, excess = excess,
-              converged = res$converged, status = c("iterations", "stationary", "line_search", "small_step")[res$status + 1L],
+              converged = res$converged, status = c("iterations", "stationary", "line_search", "no_decrease")[res$status + 1L],
               steps = res$steps)
   if (trace) {
     out$trace <- list(U = res$trace_U, G = res$trace_G, D = res$trace_D, lambda = res$trace_lambda)

@@ -250,8 +250,10 @@ Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Ei
   std::vector<double> hnorm, hmoved, hstep, hgap, hqp, hdesc;
   Rcpp::List tr_U, tr_G, tr_D, tr_lambda;
   bool converged = false;
-  int status = 0;  // 0 iterations exhausted, 1 stationary, 2 line search failed, 3 small step
+  int status = 0;  // 0 iterations exhausted, 1 stationary, 2 line search failed, 3 no measurable decrease
   int t = 0;
+  double eta_prev = 0;
+  bool rounding = false;
   for (t = 0; t <= iterations; ++t) {
     if (t % 50 == 0) Rcpp::checkUserInterrupt();
     Eval ev = evaluate(P, U);
@@ -301,6 +303,7 @@ Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Ei
       break;
     }
     double eta = eta0;
+    if (step == 1 && eta_prev > 0) eta = std::min(eta0, 2.0 * eta_prev);  // warm start
     Mat Unew;
     if (step == 0) {
       eta = eta0 / std::sqrt(static_cast<double>(t + 1));
@@ -313,18 +316,24 @@ Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Ei
       Vec slope(M);
       for (int a = 0; a < M; ++a) slope(a) = (ev.G[a].array() * D.array()).sum();
       bool ok = false;
+      rounding = false;
       for (int p = 0; p <= max_backtrack; ++p) {
         Mat V = U + eta * D;
         Unew = retract(V, retraction);
         Vec fn = objectives(P, riemannian ? Unew : V);
         ok = true;
+        bool strict = true;
         for (int a = 0; a < M; ++a) {
           const double allow = 1e-13 * (std::abs(ev.f(a)) + 1.0);
-          if (fn(a) > ev.f(a) + beta * eta * slope(a) + allow) {
+          const double bound = ev.f(a) + beta * eta * slope(a);
+          if (fn(a) > bound + allow) {
             ok = false;
             break;
           }
+          if (fn(a) > bound) strict = false;
         }
+        // accepted only within rounding of the objective values: no measurable decrease left
+        if (ok && !strict) rounding = true;
         if (ok) break;
         eta *= 0.5;
       }
@@ -335,9 +344,10 @@ Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Ei
       }
     }
     hstep.push_back(eta);
+    eta_prev = eta;
     const double change = std::sqrt(2.0) * (Unew - U * (U.transpose() * Unew)).norm();  // ||UU' - VV'||_F
     U = Unew;
-    if (step == 1 && change <= tol) {  // Armijo steps have collapsed: no further progress
+    if (step == 1 && (change <= tol || rounding)) {  // Armijo: no further measurable progress
       Vec El;
       Vec fl = objectives(P, U, &El);
       hf.push_back(fl);
