@@ -330,20 +330,21 @@ print.fairproj_pareto_front <- function(x, digits = max(3L, getOption("digits") 
 #' cross.
 #'
 #' @param x A `fairproj_pareto_front` object.
+#' @param main Plot title.
 #' @param ... Graphical arguments passed to [graphics::plot()].
 #' @return Invisibly, `x$table`.
 #' @examples
 #' set.seed(2)
 #' plot(pareto_front(iris[, 1:4], iris$Species, k = 1, restarts = 4, iterations = 100))
 #' @export
-plot.fairproj_pareto_front <- function(x, ...) {
+plot.fairproj_pareto_front <- function(x, main = sprintf("Pareto fair PCA, k = %d", x$k), ...) {
   tab <- x$table
   xs <- c(tab$disparity, x$standard[["disparity"]])
   ys <- c(tab$total, x$standard[["total"]])
   graphics::plot(tab$disparity, tab$total, pch = ifelse(tab$dominated, 1, 19), col = ifelse(tab$start == "pca", 2, 1),
                  xlim = range(xs, na.rm = TRUE), ylim = range(ys, na.rm = TRUE),
                  xlab = "disparity  max |E_g - E_h|", ylab = "total reconstruction loss",
-                 main = sprintf("Pareto fair PCA, k = %d", x$k), ...)
+                 main = main, ...)
   graphics::points(x$standard[["disparity"]], x$standard[["total"]], pch = 4, cex = 1.5, col = 4)
   graphics::legend("topright", legend = c("non-dominated", "dominated", "start: standard PCA", "standard PCA"),
                    pch = c(19, 1, 19, 4), col = c(1, 1, 2, 4), bty = "n")
@@ -359,12 +360,14 @@ plot.fairproj_pareto_front <- function(x, ...) {
 #' @param x A `fair_pca_pareto` object.
 #' @param type As in [plot.fair_pca()].
 #' @param ... Passed to [plot.fair_pca()] or [graphics::matplot()].
+#' @param main Title of the convergence plot.
 #' @return Invisibly, the data plotted.
 #' @examples
 #' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2, method = "pareto", iterations = 100)
 #' plot(fit, "convergence")
 #' @export
-plot.fair_pca_pareto <- function(x, type = c("errors", "loss", "scree", "convergence"), ...) {
+plot.fair_pca_pareto <- function(x, type = c("errors", "loss", "scree", "convergence"), ...,
+                                 main = "Convergence (Pareto fair PCA)") {
   type <- match.arg(type)
   if (type != "convergence") return(NextMethod())
   h <- x$history
@@ -374,7 +377,7 @@ plot.fair_pca_pareto <- function(x, type = c("errors", "loss", "scree", "converg
   sc[sc == 0] <- 1
   Ys <- sweep(Y, 2L, sc, `/`)
   graphics::matplot(h$iteration, Ys, type = "l", lty = 1, col = seq_along(cols), xlab = "iteration",
-                    ylab = "objective / its maximum", main = "Convergence (Pareto fair PCA)", ...)
+                    ylab = "objective / its maximum", main = main, ...)
   graphics::legend("topright", legend = c("total loss", cols[-1L]), col = seq_along(cols), lty = 1, bty = "n",
                    cex = 0.8)
   invisible(h)

@@ -40,7 +40,8 @@ Vec affine_min(const Mat& M, const std::vector<int>& S) {
   }
   Vec rhs = Vec::Zero(s + 1);
   rhs(s) = 1.0;
-  Vec sol = K.completeOrthogonalDecomposition().solve(rhs);
+  Eigen::FullPivLU<Mat> lu(K);
+  Vec sol = lu.isInvertible() ? Vec(lu.solve(rhs)) : Vec(K.completeOrthogonalDecomposition().solve(rhs));
   Vec alpha = sol.head(s);
   const double tot = alpha.sum();
   if (std::isfinite(tot) && std::abs(tot) > 0) alpha /= tot;  // guard against rounding drift
