@@ -82,7 +82,7 @@
 #' @param max_backtrack Largest number of step halvings in the Armijo search.
 #' @param init Optional d x k start matrix (orthonormalised; overrides `start`).
 #' @param data Unused (the method works from the moments).
-#' @return A list for [new_fair_pca()]: `rotation`, `history` (data.frame with one row per
+#' @return A list for [fair_pca()] (which adds the common fields): `rotation`, `history` (data.frame with one row per
 #'   iterate: `iteration`, `objective` (the total loss), `disparity` (largest pairwise
 #'   `|E_g - E_h|`), one column per objective, `norm_D`, `moved` and `step`), `objectives`
 #'   (final values), `excess` (final `E_g`), `converged`, `status`, `iterations`, `settings` and,
@@ -97,8 +97,6 @@
 #' fit$group_stats_standard
 #' plot(fit, "convergence")
 #' @name fit_pca_pareto
-NULL
-
 fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c("square", "absolute"),
                            step = c("sqrt", "armijo"), retraction = c("polar", "qr"), iterations = 500L,
                            tol = 1e-6, normalize = TRUE, start = c("pca", "random"), restarts = 0L, ...,
@@ -326,18 +324,19 @@ print.fairproj_pareto_front <- function(x, digits = max(3L, getOption("digits") 
 #' Plot a Pareto front
 #'
 #' Total reconstruction loss against disparity (largest difference between the groups' excess
-#' losses) of every fit of a [pareto_front()]; non-dominated fits filled, standard PCA as a
-#' cross.
+#' losses) of every fit of a [pareto_front()]; fits that no other fit dominates on the
+#' objective vector are filled, standard PCA is a cross.
 #'
 #' @param x A `fairproj_pareto_front` object.
 #' @param main Plot title.
+#' @param legend Position of the legend (as in [graphics::legend()]), or `NULL` for none.
 #' @param ... Graphical arguments passed to [graphics::plot()].
 #' @return Invisibly, `x$table`.
 #' @examples
 #' set.seed(2)
 #' plot(pareto_front(iris[, 1:4], iris$Species, k = 1, restarts = 4, iterations = 100))
 #' @export
-plot.fairproj_pareto_front <- function(x, main = sprintf("Pareto fair PCA, k = %d", x$k), ...) {
+plot.fairproj_pareto_front <- function(x, main = sprintf("Pareto fair PCA, k = %d", x$k), legend = "topright", ...) {
   tab <- x$table
   xs <- c(tab$disparity, x$standard[["disparity"]])
   ys <- c(tab$total, x$standard[["total"]])
@@ -346,8 +345,10 @@ plot.fairproj_pareto_front <- function(x, main = sprintf("Pareto fair PCA, k = %
                  xlab = "disparity  max |E_g - E_h|", ylab = "total reconstruction loss",
                  main = main, ...)
   graphics::points(x$standard[["disparity"]], x$standard[["total"]], pch = 4, cex = 1.5, col = 4)
-  graphics::legend("topright", legend = c("non-dominated", "dominated", "start: standard PCA", "standard PCA"),
-                   pch = c(19, 1, 19, 4), col = c(1, 1, 2, 4), bty = "n")
+  if (!is.null(legend)) {
+    graphics::legend(legend, legend = c("non-dominated", "dominated", "start: standard PCA", "standard PCA"),
+                     pch = c(19, 1, 19, 4), col = c(1, 1, 2, 4), bty = "n", cex = 0.8)
+  }
   invisible(tab)
 }
 

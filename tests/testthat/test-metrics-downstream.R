@@ -1,0 +1,22 @@
+test_that("per-group accuracy, TPR and DEO are computed from their definitions", {
+  y <- c(1, 1, 0, 0, 1, 1, 1, 0)
+  p <- c(1, 0, 0, 1, 1, 1, 0, 0)
+  g <- factor(c("a", "a", "a", "a", "b", "b", "b", "b"))
+  r <- fairproj:::fp_downstream_metrics(p, y, g)
+  expect_equal(r$table$accuracy, c(2 / 4, 3 / 4, 5 / 8))
+  expect_equal(r$table$tpr, c(1 / 2, 2 / 3, 3 / 5))
+  expect_equal(r$deo, 2 / 3 - 1 / 2)
+  expect_equal(r$table$n, c(4, 4, 8))
+  expect_error(fairproj:::fp_downstream_metrics(p, y[-1], g), class = "fairproj_input_error")
+  expect_error(fairproj:::fp_downstream_metrics(p + 1, y, g), class = "fairproj_input_error")
+})
+
+test_that("the logistic-regression helper matches glm", {
+  set.seed(1)
+  x <- matrix(rnorm(400), 200, 2)
+  y <- as.numeric(x[, 1] - x[, 2] + rnorm(200) > 0)
+  xt <- matrix(rnorm(100), 50, 2)
+  fit <- glm(y ~ x, family = binomial())
+  ref <- as.numeric(cbind(1, xt) %*% coef(fit) > 0)
+  expect_equal(fairproj:::fp_logistic_predict(x, y, xt), ref)
+})
