@@ -84,7 +84,10 @@
 #' @param data Unused (the method works from the moments).
 #' @return A list for [fair_pca()] (which adds the common fields): `rotation`, `history` (data.frame with one row per
 #'   iterate: `iteration`, `objective` (the total loss), `disparity` (largest pairwise
-#'   `|E_g - E_h|`), one column per objective, `norm_D`, `moved` and `step`), `objectives`
+#'   `|E_g - E_h|`), one column per objective, `norm_D` (`||D||_F`), `moved`
+#'   (`||(I - UU')D||_F`), `step` (the step taken from this iterate) and `descent`
+#'   (`max_a <D, G_a> + ||D||^2` over the gradients used, `<= 0` up to rounding: the check that
+#'   `D` is a common descent direction)), `objectives`
 #'   (final values), `excess` (final `E_g`), `converged`, `status`, `iterations`, `settings` and,
 #'   with restarts, `front`.
 #' @references Kamani, M. M., Haddadpour, F., Forsati, R. and Mahdavi, M. (2022). Efficient fair

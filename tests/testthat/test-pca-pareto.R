@@ -147,22 +147,28 @@ test_that("every step is a common descent direction, iterates stay orthonormal",
 })
 
 test_that("polar and QR retractions give the same subspace trajectory (different bases)", {
+  # Every gradient is S(UU') U, so the weights, the step and the next subspace depend only on
+  # span(U): in exact arithmetic the subspace trajectories coincide and only the bases differ.
+  # In floating point they agree to rounding; only a stopping decision taken at rounding level
+  # (Armijo's "no measurable decrease") may end one run a few steps earlier.
   dat <- make_groups(n = c(160, 120, 90), d = 8, seed = 9)
   prep <- pareto_prep(dat)
   spec <- fairproj:::fp_pareto_spec(prep$levels, "pairwise")
   U0 <- fairproj:::fp_eig_top(prep$C, 3)$vectors
-  for (st in c("sqrt", "armijo")) {
-    rp <- fairproj:::fp_pareto_run(prep, 3, U0, spec, retraction = "polar", step = st, iterations = 80L, tol = 0,
-                                   trace = TRUE)
-    rq <- fairproj:::fp_pareto_run(prep, 3, U0, spec, retraction = "qr", step = st, iterations = 80L, tol = 0,
-                                   trace = TRUE)
-    expect_equal(length(rp$trace$U), length(rq$trace$U))
-    d_sub <- mapply(function(a, b) subspace_dist(a, b), rp$trace$U, rq$trace$U)
-    d_basis <- mapply(function(a, b) max(abs(a - b)), rp$trace$U, rq$trace$U)
+  for (psi in c("square", "absolute")) for (st in c("sqrt", "armijo")) {
+    rp <- fairproj:::fp_pareto_run(prep, 3, U0, spec, psi = psi, retraction = "polar", step = st,
+                                   iterations = 80L, tol = 0, trace = TRUE)
+    rq <- fairproj:::fp_pareto_run(prep, 3, U0, spec, psi = psi, retraction = "qr", step = st,
+                                   iterations = 80L, tol = 0, trace = TRUE)
+    n <- min(length(rp$trace$U), length(rq$trace$U))
+    expect_lte(abs(length(rp$trace$U) - length(rq$trace$U)), 5)
+    expect_gt(n, 20)
+    d_sub <- mapply(function(a, b) subspace_dist(a, b), rp$trace$U[1:n], rq$trace$U[1:n])
+    d_basis <- mapply(function(a, b) max(abs(a - b)), rp$trace$U[1:n], rq$trace$U[1:n])
     expect_lt(max(d_sub), 1e-8)
     expect_gt(max(d_basis), 1e-3)  # the bases themselves differ
-    expect_equal(rp$history$objective, rq$history$objective, tolerance = 1e-10)
-    expect_equal(rp$history$step, rq$history$step, tolerance = 1e-10)
+    expect_equal(rp$history$objective[1:n], rq$history$objective[1:n], tolerance = 1e-10)
+    expect_equal(rp$history$step[1:(n - 1)], rq$history$step[1:(n - 1)], tolerance = 1e-10)
   }
 })
 
