@@ -357,9 +357,9 @@ plot.fairproj_pareto_front <- function(x, main = sprintf("Pareto fair PCA, k = %
 
 #' Plot a Pareto fair PCA fit
 #'
-#' `type = "convergence"` draws every objective along the iterations, each divided by its
-#' largest value (the total loss in black, the disparity objectives in colour); other types
-#' are those of [plot.fair_pca()].
+#' `type = "convergence"` draws every objective along the iterations, each rescaled to
+#' \[0, 1\] over the run (the total loss in black, the disparity objectives in colour); other
+#' types are those of [plot.fair_pca()].
 #'
 #' @param x A `fair_pca_pareto` object.
 #' @param type As in [plot.fair_pca()].
@@ -377,11 +377,12 @@ plot.fair_pca_pareto <- function(x, type = c("errors", "loss", "scree", "converg
   h <- x$history
   cols <- c("objective", names(x$objectives)[-1L])
   Y <- as.matrix(h[, cols, drop = FALSE])
-  sc <- apply(abs(Y), 2L, max)
-  sc[sc == 0] <- 1
-  Ys <- sweep(Y, 2L, sc, `/`)
+  lo <- apply(Y, 2L, min)
+  rg <- apply(Y, 2L, max) - lo
+  rg[rg == 0] <- 1
+  Ys <- sweep(sweep(Y, 2L, lo, `-`), 2L, rg, `/`)
   graphics::matplot(h$iteration, Ys, type = "l", lty = 1, col = seq_along(cols), xlab = "iteration",
-                    ylab = "objective / its maximum", main = main, ...)
+                    ylab = "objective, rescaled to [0, 1]", main = main, ...)
   graphics::legend("topright", legend = c("total loss", cols[-1L]), col = seq_along(cols), lty = 1, bty = "n",
                    cex = 0.8)
   invisible(h)
