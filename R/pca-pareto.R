@@ -387,3 +387,21 @@ plot.fair_pca_pareto <- function(x, type = c("errors", "loss", "scree", "converg
                    cex = 0.8)
   invisible(h)
 }
+
+#' @export
+print.fair_pca_pareto <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  y <- x
+  y$objectives <- NULL  # the generic print shows a scalar `objective`; ours is a vector
+  class(y) <- setdiff(class(x), "fair_pca_pareto")
+  print(y, digits = digits, ...)
+  s <- x$settings
+  cat(sprintf("\nObjectives (%s disparity, psi = %s):\n", s$disparity, s$psi))
+  print(signif(x$objectives, digits))
+  cat(sprintf("Stopped after %d steps (%s gradients, %s steps): %s%s\n", x$iterations, s$gradient, s$step,
+              x$status, if (isTRUE(x$converged)) ", converged" else ""))
+  if (!is.null(x$front)) {
+    cat(sprintf("%d starts; the selected end point is the non-dominated one with the smallest disparity (see $front)\n",
+                nrow(x$front)))
+  }
+  invisible(x)
+}

@@ -229,6 +229,8 @@ test_that("pareto_front returns the set of fits; plots work", {
   h <- fairproj:::plot.fair_pca(f, "convergence")
   expect_equal(unname(h), f$history$objective)
   expect_output(print(pf), "Pareto")
+  expect_output(print(f), "Objectives \\(pairwise disparity")
+  expect_false(any(grepl("^Objective:", capture.output(print(f)))))
 })
 
 test_that("bad arguments give classed errors naming the argument", {
