@@ -17,7 +17,12 @@
 #' * `disparity = "single"` (eq. 9): the total loss and `psi(E_g)` for every group: 1 + m
 #'   objectives;
 #'
-#' with `psi(z) = z^2 / 2` (`"square"`) or `|z|` (`"absolute"`).
+#' with `psi(z) = z^2 / 2` (`"square"`) or `|z|` (`"absolute"`). With normalised gradients the
+#' penalty enters the direction only through the sign of `psi'(z)`, so with `step = "sqrt"` both
+#' penalties give the same iterates; they differ in the objective values (Armijo steps, the
+#' front). With `psi = "square"` every subspace on which two groups have equal excess losses
+#' is Pareto stationary (the gradient of that pair's objective vanishes there), so the exact
+#' method (Riemannian gradients, Armijo) stops at the first such subspace it reaches.
 #'
 #' **Iteration.** At `U_t` the gradient `G_a` of every objective is formed from the moments
 #' (each is `S U` with S a d x d symmetric matrix, `O(m d^2 k)` per iteration); with
@@ -186,6 +191,7 @@ fp_pareto_random <- function(d, k) {
 
 # The objective list: type 0 = total loss, 1 = pair (g1, g2), 2 = single g1 (0-based groups).
 fp_pareto_spec <- function(levels, disparity = c("pairwise", "single", "none")) {
+  disparity <- match.arg(disparity)
   m <- length(levels)
   type <- 0L
   g1 <- 0L

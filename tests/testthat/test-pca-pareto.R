@@ -172,6 +172,20 @@ test_that("polar and QR retractions give the same subspace trajectory (different
   }
 })
 
+test_that("with normalised gradients and 1/sqrt(t) steps, psi enters only through its sign", {
+  dat <- make_groups(n = c(120, 100, 80), d = 6, seed = 61)
+  a <- fair_pca(dat$x, dat$g, k = 2, method = "pareto", psi = "square", iterations = 150)
+  b <- fair_pca(dat$x, dat$g, k = 2, method = "pareto", psi = "absolute", iterations = 150)
+  expect_lt(subspace_dist(a$rotation, b$rotation), 1e-10)
+  expect_equal(a$history$objective, b$history$objective, tolerance = 1e-12)
+  # the disparity objectives themselves are psi of the same differences
+  expect_equal(unname(a$objectives[-1]), unname(b$objectives[-1]^2 / 2), tolerance = 1e-10)
+  # without normalisation the penalties give different directions
+  c1 <- fair_pca(dat$x, dat$g, k = 2, method = "pareto", psi = "square", normalize = FALSE, iterations = 50, eta = 1e-3)
+  c2 <- fair_pca(dat$x, dat$g, k = 2, method = "pareto", psi = "absolute", normalize = FALSE, iterations = 50, eta = 1e-3)
+  expect_gt(subspace_dist(c1$rotation, c2$rotation), 1e-6)
+})
+
 test_that("fair total loss >= PCA's, excess losses >= 0, disparity reduced for 2, 3 and 5 groups", {
   for (ng in c(2, 3, 5)) {
     dat <- make_groups(n = seq(200, by = -30, length.out = ng), d = 7, seed = 20 + ng)
