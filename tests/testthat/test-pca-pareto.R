@@ -37,6 +37,14 @@ test_that("the min-norm QP over the simplex is solved to optimality", {
   expect_equal(mn(M)$lambda, c(l1, 1 - l1), tolerance = 1e-12)
   u <- cbind(g1 / sqrt(sum(g1^2)), g2 / sqrt(sum(g2^2)))
   expect_equal(mn(crossprod(u))$lambda, c(0.5, 0.5), tolerance = 1e-12)
+  # degenerate sets: repeated, parallel and nearly identical points
+  g <- c(1, 2, 0.5)
+  for (G in list(cbind(g, g, g), cbind(g, 2 * g, 0.5 * g), cbind(c(1, 0), c(1, 1e-9), c(1, -1e-9)))) {
+    M <- crossprod(G)
+    r <- mn(M)
+    expect_equal(sum(r$lambda), 1, tolerance = 1e-12)
+    expect_equal(sum(r$lambda * (M %*% r$lambda)), min(colSums(G^2)), tolerance = 1e-10)
+  }
   # the origin in the hull: zero norm
   M <- crossprod(cbind(c(1, 0), c(-1, 0), c(0, 1)))
   expect_lt(sum(mn(M)$lambda * (M %*% mn(M)$lambda)), 1e-14)
