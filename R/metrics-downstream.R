@@ -1,6 +1,7 @@
 # Downstream-classifier metrics used by the Pareto fair PCA vignette (Kamani et al. 2022,
-# section 6.3): per-group accuracy, true-positive rate and the difference of equality of
-# opportunity (DEO, Donini et al. 2018). Internal helpers.
+# section 6.3): per-group accuracy and true-positive rate, and the difference of equality of
+# opportunity (DEO, Donini et al. 2018), which is the `eo_gap` of the shared fairness_gaps().
+# Internal helpers; the overall metrics are those of downstream_metrics().
 
 # Per-group accuracy and true-positive rate of 0/1 predictions `pred` for 0/1 labels `y`;
 # the DEO is the largest difference between the groups' TPRs (|TPR_1 - TPR_2| for two groups).
@@ -22,8 +23,7 @@ fp_downstream_metrics <- function(pred, y, group) {
       if (any(pos)) mean(pred[pos] == 1) else NA_real_
     }, numeric(1)), mean(pred[y == 1] == 1)),
     row.names = NULL, stringsAsFactors = FALSE)
-  tpr <- tab$tpr[seq_along(lev)]
-  list(table = tab, deo = if (all(is.na(tpr))) NA_real_ else diff(range(tpr, na.rm = TRUE)))
+  list(table = tab, deo = fairness_gaps(pred, y, group)[["eo_gap"]])
 }
 
 # Logistic regression on training features, 0/1 predictions (probability > 1/2) on test

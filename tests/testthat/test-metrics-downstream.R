@@ -19,4 +19,12 @@ test_that("the logistic-regression helper matches glm", {
   fit <- glm(y ~ x, family = binomial())
   ref <- as.numeric(cbind(1, xt) %*% coef(fit) > 0)
   expect_equal(fairproj:::fp_logistic_predict(x, y, xt), ref)
+  # the same classifier and DEO as the shared downstream_metrics()
+  g <- rep(c("a", "b"), 25)
+  yt <- as.numeric(xt[, 1] - xt[, 2] > 0)
+  dm <- downstream_metrics(x, y, rep(c("a", "b"), 100), classifier = "logistic", newscores = xt, newy = yt,
+                           newgroup = g)
+  ours <- fairproj:::fp_downstream_metrics(ref, yt, g)
+  expect_equal(ours$deo, dm$eo_gap)
+  expect_equal(ours$table$accuracy[3], dm$accuracy)
 })
