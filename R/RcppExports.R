@@ -41,3 +41,11 @@
     .Call(`_fairproj_fp_gram_kernel`, A, which)
 }
 
+.fp_pareto_min_norm <- function(M, tol, maxit) {
+    .Call(`_fairproj_fp_pareto_min_norm`, M, tol, maxit)
+}
+
+.fp_pareto_cpp <- function(C, A, best, U0, type, g1, g2, psi, riemannian, normalize, step, retraction, iterations, tol, eta0, beta, max_backtrack, qp_tol, trace) {
+    .Call(`_fairproj_fp_pareto_cpp`, C, A, best, U0, type, g1, g2, psi, riemannian, normalize, step, retraction, iterations, tol, eta0, beta, max_backtrack, qp_tol, trace)
+}
+

@@ -141,6 +141,48 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// fp_pareto_min_norm
+Rcpp::List fp_pareto_min_norm(const Eigen::MatrixXd& M, double tol, int maxit);
+RcppExport SEXP _fairproj_fp_pareto_min_norm(SEXP MSEXP, SEXP tolSEXP, SEXP maxitSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::MatrixXd& >::type M(MSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    Rcpp::traits::input_parameter< int >::type maxit(maxitSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_pareto_min_norm(M, tol, maxit));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_pareto_cpp
+Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Eigen::VectorXd& best, const Eigen::MatrixXd& U0, const Rcpp::IntegerVector& type, const Rcpp::IntegerVector& g1, const Rcpp::IntegerVector& g2, int psi, bool riemannian, bool normalize, int step, int retraction, int iterations, double tol, double eta0, double beta, int max_backtrack, double qp_tol, bool trace);
+RcppExport SEXP _fairproj_fp_pareto_cpp(SEXP CSEXP, SEXP ASEXP, SEXP bestSEXP, SEXP U0SEXP, SEXP typeSEXP, SEXP g1SEXP, SEXP g2SEXP, SEXP psiSEXP, SEXP riemannianSEXP, SEXP normalizeSEXP, SEXP stepSEXP, SEXP retractionSEXP, SEXP iterationsSEXP, SEXP tolSEXP, SEXP eta0SEXP, SEXP betaSEXP, SEXP max_backtrackSEXP, SEXP qp_tolSEXP, SEXP traceSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::MatrixXd& >::type C(CSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type A(ASEXP);
+    Rcpp::traits::input_parameter< const Eigen::VectorXd& >::type best(bestSEXP);
+    Rcpp::traits::input_parameter< const Eigen::MatrixXd& >::type U0(U0SEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type g1(g1SEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type g2(g2SEXP);
+    Rcpp::traits::input_parameter< int >::type psi(psiSEXP);
+    Rcpp::traits::input_parameter< bool >::type riemannian(riemannianSEXP);
+    Rcpp::traits::input_parameter< bool >::type normalize(normalizeSEXP);
+    Rcpp::traits::input_parameter< int >::type step(stepSEXP);
+    Rcpp::traits::input_parameter< int >::type retraction(retractionSEXP);
+    Rcpp::traits::input_parameter< int >::type iterations(iterationsSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    Rcpp::traits::input_parameter< double >::type eta0(eta0SEXP);
+    Rcpp::traits::input_parameter< double >::type beta(betaSEXP);
+    Rcpp::traits::input_parameter< int >::type max_backtrack(max_backtrackSEXP);
+    Rcpp::traits::input_parameter< double >::type qp_tol(qp_tolSEXP);
+    Rcpp::traits::input_parameter< bool >::type trace(traceSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_pareto_cpp(C, A, best, U0, type, g1, g2, psi, riemannian, normalize, step, retraction, iterations, tol, eta0, beta, max_backtrack, qp_tol, trace));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_set_backend", (DL_FUNC) &_fairproj_fp_set_backend, 1},
@@ -153,6 +195,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_moments_cpp", (DL_FUNC) &_fairproj_fp_moments_cpp, 4},
     {"_fairproj_fp_eig_top", (DL_FUNC) &_fairproj_fp_eig_top, 2},
     {"_fairproj_fp_gram_kernel", (DL_FUNC) &_fairproj_fp_gram_kernel, 2},
+    {"_fairproj_fp_pareto_min_norm", (DL_FUNC) &_fairproj_fp_pareto_min_norm, 3},
+    {"_fairproj_fp_pareto_cpp", (DL_FUNC) &_fairproj_fp_pareto_cpp, 19},
     {NULL, NULL, 0}
 };
 
