@@ -2,18 +2,34 @@
 # Generator token: 10BE3573-1514-4C36-9D1C-5A225CD40393
 
 .fp_set_backend <- function(flag) {
-    .Call('_fairproj_fp_set_backend', PACKAGE = 'fairproj', flag)
+    .Call(`_fairproj_fp_set_backend`, flag)
+}
+
+.fp_minmax_exact <- function(covs, a_, k, tol, maxit, lp_round) {
+    .Call(`_fairproj_fp_minmax_exact`, covs, a_, k, tol, maxit, lp_round)
+}
+
+.fp_minmax_mw <- function(covs, a_, k, eta, iterations, keep, lp_round) {
+    .Call(`_fairproj_fp_minmax_mw`, covs, a_, k, eta, iterations, keep, lp_round)
+}
+
+.fp_minmax_dual <- function(covs, a_, k, w_) {
+    .Call(`_fairproj_fp_minmax_dual`, covs, a_, k, w_)
+}
+
+.fp_minmax_lp <- function(covs, a_, k, U_) {
+    .Call(`_fairproj_fp_minmax_lp`, covs, a_, k, U_)
 }
 
 .fp_moments_cpp <- function(x, g, m, block) {
-    .Call('_fairproj_fp_moments_cpp', PACKAGE = 'fairproj', x, g, m, block)
+    .Call(`_fairproj_fp_moments_cpp`, x, g, m, block)
 }
 
 .fp_eig_top <- function(A, k) {
-    .Call('_fairproj_fp_eig_top', PACKAGE = 'fairproj', A, k)
+    .Call(`_fairproj_fp_eig_top`, A, k)
 }
 
 .fp_gram_kernel <- function(A, which) {
-    .Call('_fairproj_fp_gram_kernel', PACKAGE = 'fairproj', A, which)
+    .Call(`_fairproj_fp_gram_kernel`, A, which)
 }
 
