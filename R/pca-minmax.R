@@ -24,7 +24,9 @@
 #'   the projections on both sides of the optimal weight differ (which handles a tie between
 #'   the k-th and (k+1)-th eigenvalues at the optimal weight). More groups: Kelley's
 #'   cutting-plane method (master problem solved exactly by a simplex method) to the relative
-#'   gap `tol` (default `1e-7` when more than two groups) or `maxit` evaluations; the primal
+#'   gap `tol` (default `1e-8` when more than two groups) or `maxit` evaluations (`converged`
+#'   says which; Kelley's method slows down with many groups: about 40 evaluations for 3
+#'   groups, 90 for 5 and 150 for 8 at this tolerance in our tests); the primal
 #'   combination is then rounded by Samadi et al.'s linear programme on its eigenbasis, solved
 #'   to a **vertex** (at most m fractional weights, so rank at most `k + m - 1`). The lower rank
 #'   bound `k + floor(sqrt(2m + 1/4) - 3/2)` of Tantipongpipat et al. (2019) needs their
@@ -62,7 +64,7 @@
 #' @param objective `"loss"` (min-max marginal loss) or `"variance"` (max-min variance).
 #' @param centering `"group"` (the paper's) or `"global"` (see Details).
 #' @param tol Relative duality gap at which the exact solver stops; default `1e-9` for two
-#'   groups, `1e-7` for more.
+#'   groups, `1e-8` for more.
 #' @param maxit Largest number of dual evaluations (eigensolves) of the exact solver.
 #' @param eta,iterations Step size and number of iterations of `"mw"`.
 #' @param keep Which MW iterate to keep: `"better"`, `"average"` or `"last"`.
@@ -71,7 +73,8 @@
 #' @param data Unused (the method works from moments).
 #' @return A list for [fair_pca()]; the `fair_pca_minmax` object has, besides the common
 #'   fields: `objective` (largest loss, or smallest variance explained), `losses` (per group,
-#'   in the solver's centring), `variances` (`<C_g, P>` per group), `weights` (the optimal
+#'   in the solver's centring), `variances` (`<C_g, P>` per group), `best_variance` (each
+#'   group's best rank-`k` variance `a_g`), `weights` (the optimal
 #'   dual group weights), `lower_bound` (the dual value), `duality_gap` (objective minus the
 #'   dual bound, for `"variance"` the bound minus the objective), `history` (data.frame with
 #'   `objective` per iteration), `converged`, `rank`, `lambda` (the LP weights on the basis
@@ -96,7 +99,7 @@
 NULL
 
 fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("loss", "variance"),
-                           centering = c("group", "global"), tol = NULL, maxit = 500L, eta = 1,
+                           centering = c("group", "global"), tol = NULL, maxit = 300L, eta = 1,
                            iterations = 10L, keep = c("better", "average", "last"), lp = TRUE,
                            data = NULL) {
   solver <- fp_match_arg(solver, c("exact", "mw"), "solver")
@@ -105,7 +108,7 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
   keep <- fp_match_arg(keep, c("better", "average", "last"), "keep")
   fp_check_flag(lp, "lp")
   m <- length(prep$levels)
-  if (is.null(tol)) tol <- if (m == 2L) 1e-9 else 1e-7
+  if (is.null(tol)) tol <- if (m == 2L) 1e-9 else 1e-8
   fp_check_number(tol, "tol", 0, 1)
   maxit <- fp_check_count(maxit, 1L, 1e6, "maxit")
   fp_check_number(eta, "eta", 0, Inf, open_lower = TRUE)
@@ -168,7 +171,7 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
   names(w) <- prep$levels
   dimnames(V) <- NULL
   out <- list(rotation = V, objective = obj, objective_type = objective, losses = losses,
-              variances = pvar, best = stats::setNames(best, prep$levels), weights = w,
+              variances = pvar, best_variance = stats::setNames(best, prep$levels), weights = w,
               lower_bound = lower, duality_gap = gap, history = hist,
               converged = if (is.null(res$converged)) NA else res$converged,
               rank = ncol(V), lambda = lambda, solver = solver, centering = centering,
