@@ -376,58 +376,80 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, doubl
     return L;
   };
   if (m == 2) {
-    // t = weight of group 1; D(t) = L1 - L2 is a supergradient of g(t, 1 - t)
+    // t = weight of group 1; D(t) = L1 - L2 is a supergradient of h(t) = g(t, 1 - t), and
+    // D(0) >= 0 >= D(1) always. Secant steps on D (superlinear where D is smooth), safeguarded
+    // by the bracket, cutting-plane and bisection steps. Upper bounds: the max loss of each
+    // oracle projection (<= h(t) + |D(t)|) and the equal-loss combination of the bracket ends.
     Vec w(2);
-    w << 0.0, 1.0;
-    Vec L0 = eval(w);
-    w << 1.0, 0.0;
-    Vec L1 = eval(w);
-    int ilo = 0, ihi = 1;
-    double tlo = 0.0, thi = 1.0;
-    double Dlo = L0(0) - L0(1), Dhi = L1(0) - L1(1);
+    int ilo = -1, ihi = -1;  // evaluated bracket ends (-1: not evaluated, t = 0 or 1)
+    double tlo = 0.0, thi = 1.0, Dlo = 0.0, Dhi = 0.0;
+    int ip = -1, iq = -1;  // the two most recent evaluations
+    std::vector<double> tv, Dv;
+    int stall = 0;
     double width_prev = 1.0;
-    int since_halve = 0;
-    theta.assign(2, 0.0);
     for (int it = 0; it < maxit; ++it) {
       Rcpp::checkUserInterrupt();
-      // primal: theta P_lo + (1 - theta) P_hi with equal losses (the 1-D master problem)
-      double th;
-      if (Dlo <= 0) th = 1.0;
-      else if (Dhi >= 0) th = 0.0;
-      else th = -Dhi / (Dlo - Dhi);
-      Vec Lc = th * Ls[ilo] + (1 - th) * Ls[ihi];
-      const double ubc = Lc.maxCoeff();
-      if (ubc < ub) {
-        ub = ubc;
-        theta.assign(Vs.size(), 0.0);
-        theta[ilo] += th;
-        theta[ihi] += 1 - th;
+      const double width = thi - tlo;
+      double tx = -1.0;
+      const double guard = 1e-3 * width;
+      if (it == 0) tx = 0.5;
+      else if (it == 1) tx = Dv[0] > 0 ? 0.55 : 0.45;
+      else if (stall < 2 && Dv[ip] != Dv[iq]) tx = tv[ip] - Dv[ip] * (tv[ip] - tv[iq]) / (Dv[ip] - Dv[iq]);
+      if (!(tx > tlo + guard && tx < thi - guard) && ilo >= 0 && ihi >= 0 && stall < 3) {
+        tx = (gv[ihi] - gv[ilo] + Dlo * tlo - Dhi * thi) / (Dlo - Dhi);
       }
+      if (!(tx > tlo + guard && tx < thi - guard)) {
+        tx = 0.5 * (tlo + thi);
+        stall = 0;
+        width_prev = width;
+      }
+      w << tx, 1.0 - tx;
+      Vec L = eval(w);
+      const int inew = static_cast<int>(Vs.size()) - 1;
+      const double D = L(0) - L(1);
+      tv.push_back(tx);
+      Dv.push_back(D);
+      iq = ip;
+      ip = inew;
+      if (L.maxCoeff() < ub) {
+        ub = L.maxCoeff();
+        theta.assign(Vs.size(), 0.0);
+        theta[inew] = 1.0;
+      }
+      if (D > 0) { tlo = tx; Dlo = D; ilo = inew; }
+      else if (D < 0) { thi = tx; Dhi = D; ihi = inew; }
+      else { tlo = thi = tx; ilo = ihi = inew; Dlo = Dhi = 0; }
+      if (ilo >= 0 && ihi >= 0 && ilo != ihi) {
+        const double th = -Dhi / (Dlo - Dhi);
+        Vec Lc = th * Ls[ilo] + (1 - th) * Ls[ihi];
+        if (Lc.maxCoeff() < ub) {
+          ub = Lc.maxCoeff();
+          theta.assign(Vs.size(), 0.0);
+          theta[ilo] = th;
+          theta[ihi] = 1 - th;
+        }
+      }
+      const double nw = thi - tlo;
+      if (nw > 0.5 * width_prev) ++stall; else { stall = 0; width_prev = nw; }
       h_lb.push_back(lb);
       h_ub.push_back(ub);
       // a tenth of the tolerance, so that the rank-k rotation below stays within `tol`
       if (ub - lb <= 0.1 * tol * std::max(std::abs(ub), 1e-12 * scale)) { converged = true; break; }
-      if (Dlo <= 0 || Dhi >= 0) { converged = true; break; }  // optimum at an end point
-      double tx = (gv[ihi] - gv[ilo] + Dlo * tlo - Dhi * thi) / (Dlo - Dhi);
-      const double width = thi - tlo;
-      if (!(tx > tlo && tx < thi) || since_halve >= 2) {
-        tx = 0.5 * (tlo + thi);
-        since_halve = 0;
+      if (nw <= 1e-15) {
+        // the bracket collapsed at an end point or a kink: evaluate the missing end if any
+        converged = (ub - lb <= tol * std::max(std::abs(ub), 1e-12 * scale));
+        if (converged || (ilo >= 0 && ihi >= 0)) break;
+        w << (ilo < 0 ? 0.0 : 1.0), (ilo < 0 ? 1.0 : 0.0);
+        Vec Le = eval(w);
+        const int ie = static_cast<int>(Vs.size()) - 1;
+        if (ilo < 0) { ilo = ie; Dlo = Le(0) - Le(1); tlo = 0.0; } else { ihi = ie; Dhi = Le(0) - Le(1); thi = 1.0; }
+        if (Le.maxCoeff() < ub) { ub = Le.maxCoeff(); theta.assign(Vs.size(), 0.0); theta[ie] = 1.0; }
+        converged = (ub - lb <= tol * std::max(std::abs(ub), 1e-12 * scale));
+        break;
       }
-      // keep away from the ends of the bracket
-      const double guard = 1e-3 * width;
-      tx = std::min(std::max(tx, tlo + guard), thi - guard);
-      if (width < 1e-15) { converged = (ub - lb <= 1e-8 * std::max(std::abs(ub), scale * 1e-12)); break; }
-      w << tx, 1.0 - tx;
-      Vec L = eval(w);
-      const double D = L(0) - L(1);
-      const int inew = static_cast<int>(Vs.size()) - 1;
-      if (D > 0) { tlo = tx; Dlo = D; ilo = inew; }
-      else if (D < 0) { thi = tx; Dhi = D; ihi = inew; }
-      else { tlo = thi = tx; Dlo = Dhi = 0; ilo = ihi = inew; }
-      const double nw = thi - tlo;
-      if (nw > 0.5 * width_prev) ++since_halve; else { since_halve = 0; width_prev = nw; }
     }
+    if (ilo < 0) ilo = ip;
+    if (ihi < 0) ihi = ip;
     if (theta.size() < Vs.size()) theta.resize(Vs.size(), 0.0);
     // rank-k recovery
     Mat Vk;
