@@ -59,7 +59,7 @@ struct Oracle {
       } else {
         eigs.init();
       }
-      eigs.compute(2000, 1e-13);
+      eigs.compute(2000, 1e-12);
       if (eigs.info() == Spectra::SUCCESSFUL) {
         values = eigs.eigenvalues();
         Mat V = eigs.eigenvectors();
@@ -185,6 +185,23 @@ LPResult simplex(const Mat& A0, const Vec& b0, const Vec& c) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Orthonormal basis of the range of S (d x c, c << d): eigenvectors of the small Gram matrix
+// S'S, then re-orthonormalised; singular values below tol (relative to the largest, or absolute
+// when relative = false) are dropped.
+Mat range_basis(const Mat& S, double tol, bool relative = true) {
+  Mat G = S.transpose() * S;
+  fp::EigResult e = fp::eig_sym_full((G + G.transpose()) / 2.0);
+  const double smax = std::sqrt(std::max(e.values(0), 0.0));
+  int r = 0;
+  for (int i = 0; i < e.values.size(); ++i)
+    if (std::sqrt(std::max(e.values(i), 0.0)) > tol * (relative ? smax : 1.0)) ++r;
+  if (r == 0) return Mat(S.rows(), 0);
+  Mat W = S * e.vectors.leftCols(r);
+  for (int j = 0; j < r; ++j) W.col(j) /= std::sqrt(e.values(j));
+  Eigen::HouseholderQR<Mat> qr(W);
+  return qr.householderQ() * Mat::Identity(S.rows(), r);
+}
+
 // Eigenbasis of a convex combination sum_t theta_t V_t V_t' restricted to its range.
 void combination_eigen(const std::vector<Mat>& Vs, const std::vector<double>& theta, int d, Mat& U,
                        Vec& lam) {
@@ -199,12 +216,7 @@ void combination_eigen(const std::vector<Mat>& Vs, const std::vector<double>& th
     int c = 0;
     for (size_t t = 0; t < Vs.size(); ++t)
       if (theta[t] > 0) { S.middleCols(c, Vs[t].cols()) = Vs[t]; c += static_cast<int>(Vs[t].cols()); }
-    Eigen::JacobiSVD<Mat> svd(S, Eigen::ComputeThinU);
-    const Vec& sv = svd.singularValues();
-    int r = 0;
-    for (int i = 0; i < sv.size(); ++i)
-      if (sv(i) > 1e-10 * sv(0)) ++r;
-    W = svd.matrixU().leftCols(r);
+    W = range_basis(S, 1e-7);
   }
   Mat Pw = Mat::Zero(W.cols(), W.cols());
   for (size_t t = 0; t < Vs.size(); ++t) {
@@ -295,12 +307,9 @@ bool two_group_rotate(const std::vector<Mat>& C, const Vec& a, int k, const Mat&
   S.rightCols(p) = Vhi * svd.matrixV().rightCols(p);
   // make S orthogonal to V1 and orthonormal
   if (r > 0) S -= V1 * (V1.transpose() * S);
-  Eigen::JacobiSVD<Mat> s2(S, Eigen::ComputeThinU);
-  int q = 0;
-  for (int i = 0; i < s2.singularValues().size(); ++i)
-    if (s2.singularValues()(i) > 1e-10) ++q;
+  Mat E = range_basis(S, 1e-7, false);
+  const int q = static_cast<int>(E.cols());
   if (q < p) return false;
-  Mat E = s2.matrixU().leftCols(q);
   Mat Dm = C[0] - C[1];
   const double c = a(0) - a(1) - (r > 0 ? (V1.transpose() * Dm * V1).trace() : 0.0);
   Mat B = E.transpose() * Dm * E;
