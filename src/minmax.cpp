@@ -457,30 +457,52 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, doubl
         break;
       }
     }
-    if (ilo < 0) ilo = ip;
-    if (ihi < 0) ihi = ip;
     if (theta.size() < Vs.size()) theta.resize(Vs.size(), 0.0);
-    // rank-k recovery
+    // rank-k recovery: rotate between the projections at the two bracket ends; when that
+    // is not within the tolerance (the ends are still far apart, e.g. at a kink of the dual
+    // reached through the upper bound), shrink the bracket by cutting-plane steps and retry
+    const double tolabs = std::max(tol * std::max(std::abs(lb), 1e-12 * scale), 1e-13 * scale);
     Mat Vk;
     double zk = std::numeric_limits<double>::infinity();
-    {
-      // candidates: the two bracket projections and their rotation
+    for (int extra = 0; extra < 60; ++extra) {
       Mat Vrot;
-      const Mat& Vlo = Vs[ilo];
-      const Mat& Vhi = Vs[ihi];
-      if (two_group_rotate(C, a, k, Vlo, Vhi, Vrot)) {
+      if (ilo >= 0 && ihi >= 0 && two_group_rotate(C, a, k, Vs[ilo], Vs[ihi], Vrot)) {
         Mat Qr = fp::qr_orthonormal(Vrot);
         const double z = orc.losses(Qr).maxCoeff();
         if (z < zk) { zk = z; Vk = Qr; }
       }
-      for (int i : {ilo, ihi}) {
+      for (int i : {ilo, ihi, ip}) {
+        if (i < 0) continue;
         const double z = Ls[i].maxCoeff();
         if (z < zk - 1e-15 * scale) { zk = z; Vk = Vs[i]; }
       }
+      if (zk - lb <= tolabs || thi - tlo <= 1e-13 || ilo == ihi) break;
+      Rcpp::checkUserInterrupt();
+      if (ilo < 0 || ihi < 0) {  // evaluate the missing end of the bracket
+        w << (ilo < 0 ? 0.0 : 1.0), (ilo < 0 ? 1.0 : 0.0);
+        Vec Le = eval(w);
+        const int ie = static_cast<int>(Vs.size()) - 1;
+        if (ilo < 0) { ilo = ie; Dlo = Le(0) - Le(1); } else { ihi = ie; Dhi = Le(0) - Le(1); }
+        continue;
+      }
+      const double width = thi - tlo;
+      double tx = (gv[ihi] - gv[ilo] + Dlo * tlo - Dhi * thi) / (Dlo - Dhi);
+      if (extra % 3 == 2 || !(tx > tlo && tx < thi)) tx = 0.5 * (tlo + thi);
+      tx = std::min(std::max(tx, tlo + 1e-3 * width), thi - 1e-3 * width);
+      w << tx, 1.0 - tx;
+      Vec L = eval(w);
+      const int inew = static_cast<int>(Vs.size()) - 1;
+      const double D = L(0) - L(1);
+      if (L.maxCoeff() < ub) { ub = L.maxCoeff(); theta.assign(Vs.size(), 0.0); theta[inew] = 1.0; }
+      if (D > 0) { tlo = tx; Dlo = D; ilo = inew; }
+      else if (D < 0) { thi = tx; Dhi = D; ihi = inew; }
+      else { zk = L.maxCoeff(); Vk = Vs[inew]; break; }
+      h_lb.push_back(lb);
+      h_ub.push_back(ub);
     }
-    const double tolabs = std::max(tol * std::max(std::abs(lb), 1e-12 * scale), 1e-13 * scale);
+    theta.resize(Vs.size(), 0.0);
     Rcpp::List out;
-    if (zk <= ub + tolabs || !lp_round) {
+    if (zk - lb <= tolabs || !lp_round) {
       out = Rcpp::List::create(Rcpp::Named("rotation") = Vk, Rcpp::Named("lambda") = R_NilValue,
                                Rcpp::Named("basis") = R_NilValue, Rcpp::Named("primal") = zk);
     } else {
