@@ -34,8 +34,8 @@ struct Oracle {
   Vec a;
   int k, d, m;
   Vec resid;  // warm start for Lanczos (sum of the previous eigenvectors)
-  int calls;
-  Oracle(const std::vector<Mat>& C_, const Vec& a_, int k_) : C(C_), a(a_), k(k_), calls(0) {
+  int calls, fallbacks;
+  Oracle(const std::vector<Mat>& C_, const Vec& a_, int k_) : C(C_), a(a_), k(k_), calls(0), fallbacks(0) {
     d = static_cast<int>(C[0].rows());
     m = static_cast<int>(C.size());
   }
@@ -67,6 +67,7 @@ struct Oracle {
         return V;
       }
     }
+    if (fp::use_lanczos(d, k)) ++fallbacks;
     fp::EigResult e = fp::eig_sym_full(M);
     values = e.values.head(k);
     return e.vectors.leftCols(k);
@@ -521,6 +522,8 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, doubl
     out["history_upper"] = h_ub;
     out["converged"] = converged;
     out["eigensolves"] = orc.calls;
+    out["dense_fallbacks"] = orc.fallbacks;
+  out["dense_fallbacks"] = orc.fallbacks;
     return out;
   }
   // m > 2: Kelley's cutting-plane method. Master: max v s.t. v <= L_t . w, sum w = 1, w >= 0,
@@ -585,6 +588,7 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, doubl
   out["history_upper"] = h_ub;
   out["converged"] = converged;
   out["eigensolves"] = orc.calls;
+  out["dense_fallbacks"] = orc.fallbacks;
   return out;
 }
 
@@ -652,6 +656,7 @@ Rcpp::List fp_minmax_mw(Rcpp::List covs, Rcpp::NumericVector a_, int k, double e
   out["history_average"] = h_avg;
   out["history_lower"] = h_dual;
   out["eigensolves"] = orc.calls;
+  out["dense_fallbacks"] = orc.fallbacks;
   return out;
 }
 
