@@ -300,7 +300,7 @@ bool two_group_rotate(const std::vector<Mat>& C, const Vec& a, int k, const Mat&
   const Vec& s = svd.singularValues();
   int r = 0;
   while (r < k && s(r) * s(r) > 0.5) ++r;
-  if (r == k) r = k - 1;  // no tie: rotate the least aligned pair of directions
+  if (r == k) return false;  // no tie: nothing to rotate
   const int p = k - r;
   Mat V1 = Vlo * svd.matrixU().leftCols(r);
   Mat S(d, 2 * p);
@@ -395,6 +395,7 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, doubl
     double tlo = 0.0, thi = 1.0, Dlo = 0.0, Dhi = 0.0;
     int ip = -1, iq = -1;  // the two most recent evaluations
     std::vector<double> tv, Dv;
+    double ub1 = std::numeric_limits<double>::infinity();  // best single projection
     int stall = 0;
     double width_prev = 1.0;
     for (int it = 0; it < maxit; ++it) {
@@ -426,6 +427,7 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, doubl
         theta.assign(Vs.size(), 0.0);
         theta[inew] = 1.0;
       }
+      ub1 = std::min(ub1, L.maxCoeff());
       if (D > 0) { tlo = tx; Dlo = D; ilo = inew; }
       else if (D < 0) { thi = tx; Dhi = D; ihi = inew; }
       else { tlo = thi = tx; ilo = ihi = inew; Dlo = Dhi = 0; }
@@ -443,8 +445,14 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, doubl
       if (nw > 0.5 * width_prev) ++stall; else { stall = 0; width_prev = nw; }
       h_lb.push_back(lb);
       h_ub.push_back(ub);
-      // a tenth of the tolerance, so that the rank-k rotation below stays within `tol`
-      if (ub - lb <= 0.1 * tol * std::max(std::abs(ub), 1e-12 * scale)) { converged = true; break; }
+      // stop when a single oracle projection (rank k) is certified, or when the SDP value is
+      // certified to a tenth of the tolerance at a kink of the dual (the projections on the two
+      // sides differ), where the rank-k rotation below takes over
+      if (ub1 - lb <= tol * std::max(std::abs(ub1), 1e-12 * scale)) { converged = true; break; }
+      if (ub - lb <= 0.1 * tol * std::max(std::abs(ub), 1e-12 * scale) && ilo >= 0 && ihi >= 0 && ilo != ihi) {
+        Eigen::JacobiSVD<Mat> sv(Vs[ilo].transpose() * Vs[ihi]);
+        if (sv.singularValues()(k - 1) < 0.7) { converged = true; break; }
+      }
       if (nw <= 1e-15) {
         // the bracket collapsed at an end point or a kink: evaluate the missing end if any
         converged = (ub - lb <= tol * std::max(std::abs(ub), 1e-12 * scale));
@@ -459,6 +467,7 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, doubl
       }
     }
     if (theta.size() < Vs.size()) theta.resize(Vs.size(), 0.0);
+    const int main_evals = orc.calls;
     // rank-k recovery: rotate between the projections at the two bracket ends; when that
     // is not within the tolerance (the ends are still far apart, e.g. at a kink of the dual
     // reached through the upper bound), shrink the bracket by cutting-plane steps and retry
@@ -486,18 +495,25 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, doubl
         if (ilo < 0) { ilo = ie; Dlo = Le(0) - Le(1); } else { ihi = ie; Dhi = Le(0) - Le(1); }
         continue;
       }
+      // probe both sides of the estimated kink (intersection of the end tangents), so that
+      // the bracket shrinks around it by a factor of about 1e-4 per pair of evaluations
       const double width = thi - tlo;
       double tx = (gv[ihi] - gv[ilo] + Dlo * tlo - Dhi * thi) / (Dlo - Dhi);
-      if (extra % 3 == 2 || !(tx > tlo && tx < thi)) tx = 0.5 * (tlo + thi);
-      tx = std::min(std::max(tx, tlo + 1e-3 * width), thi - 1e-3 * width);
-      w << tx, 1.0 - tx;
-      Vec L = eval(w);
-      const int inew = static_cast<int>(Vs.size()) - 1;
-      const double D = L(0) - L(1);
-      if (L.maxCoeff() < ub) { ub = L.maxCoeff(); theta.assign(Vs.size(), 0.0); theta[inew] = 1.0; }
-      if (D > 0) { tlo = tx; Dlo = D; ilo = inew; }
-      else if (D < 0) { thi = tx; Dhi = D; ihi = inew; }
-      else { zk = L.maxCoeff(); Vk = Vs[inew]; break; }
+      if (!(tx > tlo && tx < thi)) tx = 0.5 * (tlo + thi);
+      const double delta = std::max(1e-4 * width, 1e-15);
+      bool hit = false;
+      for (double tp : {tx - delta, tx + delta}) {
+        if (!(tp > tlo && tp < thi)) continue;
+        w << tp, 1.0 - tp;
+        Vec L = eval(w);
+        const int inew = static_cast<int>(Vs.size()) - 1;
+        const double D = L(0) - L(1);
+        if (L.maxCoeff() < ub) { ub = L.maxCoeff(); theta.assign(Vs.size(), 0.0); theta[inew] = 1.0; }
+        if (D > 0) { tlo = tp; Dlo = D; ilo = inew; }
+        else if (D < 0) { thi = tp; Dhi = D; ihi = inew; }
+        else { zk = L.maxCoeff(); Vk = Vs[inew]; hit = true; break; }
+      }
+      if (hit) break;
       h_lb.push_back(lb);
       h_ub.push_back(ub);
     }
@@ -516,6 +532,7 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, doubl
                                Rcpp::Named("lp_value") = lr.z, Rcpp::Named("lp_status") = lr.status);
     }
     out["weights"] = wbest;
+    out["main_evals"] = main_evals;
     out["lower"] = lb;
     out["upper"] = ub;
     out["history_lower"] = h_lb;
