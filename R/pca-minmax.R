@@ -18,11 +18,17 @@
 #' * `solver = "exact"` (default) maximises this dual to a certified duality gap: every
 #'   evaluation gives a lower bound, and convex combinations of the evaluated projections give
 #'   primal solutions whose losses are the same combinations of the loss vectors (an upper
-#'   bound). Two groups: a safeguarded cutting-plane (secant) search on the one weight, to the
-#'   relative gap `tol` (default `1e-9`); the result is a rank-`k` orthonormal basis with equal
-#'   group losses (when the optimum is interior), found by rotating inside the subspace where
-#'   the projections on both sides of the optimal weight differ (which handles a tie between
-#'   the k-th and (k+1)-th eigenvalues at the optimal weight). More groups: Kelley's
+#'   bound). Two groups: secant steps on the supergradient `D(t) = loss_1 - loss_2` of the
+#'   one weight `t`, safeguarded by the bracket `D(t_lo) > 0 > D(t_hi)`, cutting-plane and
+#'   bisection steps, until one oracle projection (rank `k`) is certified to the relative gap
+#'   `tol` (default `1e-9`; typically 5 to 20 eigensolves, warm-started Lanczos when `k` is
+#'   small relative to `d`). When the optimal weight sits at a tie between the k-th and
+#'   (k+1)-th eigenvalues (a kink of the dual, where no single oracle projection is optimal),
+#'   the bracket is shrunk around the kink and a rank-`k` basis with equal group losses is
+#'   built by rotating inside the subspace where the projections on its two sides differ
+#'   (closed form: eigenvectors of the restricted `C_1 - C_2` are swapped one at a time, the
+#'   last one by a partial rotation). If that fails the LP rounding below is used (rank
+#'   `k + 1`). More groups: Kelley's
 #'   cutting-plane method (master problem solved exactly by a simplex method) to the relative
 #'   gap `tol` (default `1e-8` when more than two groups) or `maxit` evaluations (`converged`
 #'   says which; Kelley's method slows down with many groups: about 40 evaluations for 3
