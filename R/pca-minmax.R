@@ -50,7 +50,7 @@
 #' **Output map.** When the rounded solution has fractional weights `lambda` on eigenvectors
 #' `u_j`, the reconstruction is Samadi et al.'s "affine projection" with the square-root
 #' rounding `lambda*_j = 1 - sqrt(1 - lambda_j)`: the map `sum_j lambda*_j u_j u_j'` (stored in
-#' `map`) has rank `r > k` and each group's error equals the linear LP value exactly, because
+#' `map`) has rank above `k` and each group's error equals the linear LP value exactly, because
 #' `2 lambda* - lambda*^2 = lambda`. `rotation` is then an orthonormal basis of its range,
 #' [reconstruct()] applies the map, and `predict()` returns the coordinates of the
 #' reconstruction in `rotation` (so `reconstruct = center + scale * predict %*% t(rotation)`).
@@ -64,20 +64,20 @@
 #' `objective = "variance"` maximises the smallest per-group variance explained
 #' `<C_g, P>` (the "MM_Var" criterion of Tantipongpipat et al.), by the same machinery.
 #'
-#' @param prep The prepared problem (internal; see [fair_pca()]).
-#' @param k Target dimension.
-#' @param solver `"exact"` or `"mw"` (see Details).
-#' @param objective `"loss"` (min-max marginal loss) or `"variance"` (max-min variance).
-#' @param centering `"group"` (the paper's) or `"global"` (see Details).
-#' @param tol Relative duality gap at which the exact solver stops; default `1e-9` for two
-#'   groups, `1e-8` for more.
-#' @param maxit Largest number of dual evaluations (eigensolves) of the exact solver.
-#' @param eta,iterations Step size and number of iterations of `"mw"`.
-#' @param keep Which MW iterate to keep: `"better"`, `"average"` or `"last"`.
-#' @param lp Logical; round by the vertex LP (`TRUE`). For `"exact"` with two groups the LP is
-#'   only used when the rank-`k` rotation does not reach the optimum.
-#' @param data Unused (the method works from moments).
-#' @return A list for [fair_pca()]; the `fair_pca_minmax` object has, besides the common
+#' @section Arguments (passed through `...` of [fair_pca()]):
+#' 
+#' * `solver`: `"exact"` or `"mw"` (see Details).
+#' * `objective`: `"loss"` (min-max marginal loss) or `"variance"` (max-min variance).
+#' * `centering`: `"group"` (the paper's) or `"global"` (see Details).
+#' * `tol`: Relative duality gap at which the exact solver stops; default `1e-9` for two
+#'  groups, `1e-8` for more.
+#' * `maxit`: Largest number of dual evaluations (eigensolves) of the exact solver.
+#' * `eta`, `iterations`: Step size and number of iterations of `"mw"`.
+#' * `keep`: Which MW iterate to keep: `"better"`, `"average"` or `"last"`.
+#' * `lp`: Logical; round by the vertex LP (`TRUE`). For `"exact"` with two groups the LP is
+#'  only used when the rank-`k` rotation does not reach the optimum.
+#' @section Value:
+#' The `fair_pca_minmax` object has, besides the common
 #'   fields: `objective` (largest loss, or smallest variance explained), `losses` (per group,
 #'   in the solver's centring), `variances` (`<C_g, P>` per group), `best_variance` (each
 #'   group's best rank-`k` variance `a_g`), `weights` (the optimal
