@@ -29,6 +29,22 @@
     .Call(`_fairproj_fp_eig_top_wide`, A, k, ncv)
 }
 
+.fp_minmax_exact <- function(covs, a_, k, tol, maxit, lp_round) {
+    .Call(`_fairproj_fp_minmax_exact`, covs, a_, k, tol, maxit, lp_round)
+}
+
+.fp_minmax_mw <- function(covs, a_, k, eta, iterations, keep, lp_round) {
+    .Call(`_fairproj_fp_minmax_mw`, covs, a_, k, eta, iterations, keep, lp_round)
+}
+
+.fp_minmax_dual <- function(covs, a_, k, w_) {
+    .Call(`_fairproj_fp_minmax_dual`, covs, a_, k, w_)
+}
+
+.fp_minmax_lp <- function(covs, a_, k, U_) {
+    .Call(`_fairproj_fp_minmax_lp`, covs, a_, k, U_)
+}
+
 .fp_moments_cpp <- function(x, g, m, block) {
     .Call(`_fairproj_fp_moments_cpp`, x, g, m, block)
 }

@@ -1,0 +1,255 @@
+# Min-max fair PCA (Samadi et al. 2018; multi-group extension): checkable facts of the
+# extraction's section 5 and of the dual formulation.
+
+mm_data <- function(n, d, m, seed = 1) {
+  set.seed(seed)
+  xs <- lapply(seq_len(m), function(i) {
+    matrix(rnorm(n * d), n, d) %*% matrix(rnorm(d * d), d, d) + matrix(rnorm(d), n, d, byrow = TRUE)
+  })
+  list(x = do.call(rbind, xs), g = factor(rep(letters[seq_len(m)], each = n)))
+}
+mm_covs <- function(x, g) {
+  lapply(split(seq_len(nrow(x)), g), function(i) {
+    z <- scale(x[i, , drop = FALSE], scale = FALSE)
+    crossprod(z) / length(i)
+  })
+}
+mm_best <- function(covs, k) vapply(covs, function(s) sum(eigen(s, symmetric = TRUE)$values[seq_len(k)]), 0)
+# largest marginal loss of the projection onto span(V)
+mm_obj <- function(V, covs, best) {
+  V <- qr.Q(qr(V))
+  max(best - vapply(covs, function(s) sum((s %*% V) * V), 0))
+}
+# brute force over rank-k subspaces: random starts, the best refined by Nelder-Mead
+mm_brute <- function(covs, k, nrand = 4000, seed = 2) {
+  set.seed(seed)
+  d <- nrow(covs[[1]])
+  best <- mm_best(covs, k)
+  f <- function(v) mm_obj(matrix(v, d, k), covs, best)
+  starts <- replicate(nrand, rnorm(d * k), simplify = FALSE)
+  vals <- vapply(starts, f, 0)
+  top <- order(vals)[1:5]
+  min(vapply(top, function(i) stats::optim(starts[[i]], f, control = list(reltol = 1e-14, maxit = 4000))$value, 0))
+}
+
+test_that("exact solver is never worse than brute force (d = 2, 3; 2 and 3 groups)", {
+  for (cfg in list(c(d = 2, k = 1, m = 2), c(d = 3, k = 1, m = 2), c(d = 3, k = 2, m = 2),
+                   c(d = 3, k = 1, m = 3), c(d = 3, k = 2, m = 3))) {
+    for (seed in 1:2) {
+      D <- mm_data(60, cfg[["d"]], cfg[["m"]], seed = seed)
+      fit <- fair_pca(D$x, D$g, k = cfg[["k"]], method = "minmax", tol = 1e-11)
+      covs <- mm_covs(D$x, D$g)
+      bf <- mm_brute(covs, cfg[["k"]], nrand = 1500)
+      expect_lte(fit$objective, bf + 1e-8)
+      # and the dual bound certifies it: no subspace beats the lower bound
+      expect_lte(fit$lower_bound, bf + 1e-8)
+      expect_lte(fit$duality_gap, 1e-6 * fit$objective + 1e-12)
+      if (cfg[["m"]] == 2) expect_equal(fit$rank, cfg[["k"]])
+      else expect_lte(fit$rank, cfg[["k"]] + cfg[["m"]] - 1)
+    }
+  }
+})
+
+test_that("two groups: rank-k solution with equal losses, certified to 1e-9", {
+  D <- mm_data(300, 12, 2, seed = 3)
+  for (k in c(1, 3, 6)) {
+    fit <- fair_pca(D$x, D$g, k = k, method = "minmax")
+    expect_equal(fit$rank, k)
+    expect_null(fit$map)
+    expect_equal(crossprod(fit$rotation), diag(k), tolerance = 1e-10, ignore_attr = TRUE)
+    gs <- fit$group_stats
+    expect_lt(abs(diff(gs$loss)), 1e-7 * max(gs$loss))
+    expect_equal(max(gs$loss), fit$objective, tolerance = 1e-10)
+    expect_lte(fit$duality_gap, 1e-9 * fit$objective)
+    expect_true(fit$converged)
+    # fair PCA's largest loss is never above standard PCA's
+    expect_lte(fit$objective, max(fit$group_stats_standard$loss) + 1e-10)
+  }
+})
+
+test_that("tie between the k-th and (k+1)-th eigenvalues at the optimal weight is resolved", {
+  # group a varies along e1 (and e2), group b along e3 (and e4): at w = (1/2, 1/2) the top
+  # eigenvalue of the weighted covariance is double; the optimum mixes e1 and e3
+  set.seed(4)
+  n <- 400
+  xa <- cbind(rnorm(n, sd = sqrt(3)), rnorm(n), 0, 0)
+  xb <- cbind(0, 0, rnorm(n, sd = sqrt(3)), rnorm(n))
+  x <- rbind(xa, xb)
+  g <- rep(c("a", "b"), each = n)
+  covs <- mm_covs(x, g)
+  fit <- fair_pca(x, g, k = 1, method = "minmax")
+  expect_equal(fit$rank, 1L)
+  best <- mm_best(covs, 1)
+  # loss_a = sin^2 a_a, loss_b = cos^2 a_b along cos e_a + sin e_b: equal at a_a a_b / (a_a + a_b)
+  expect_equal(fit$objective, prod(best) / sum(best), tolerance = 1e-8)
+  expect_lt(abs(diff(fit$group_stats$loss)), 1e-8 * fit$objective)
+  expect_lte(fit$objective, mm_brute(covs, 1, nrand = 500) + 1e-8)
+})
+
+test_that("optimal weights satisfy the supergradient condition; weak and strong duality", {
+  D <- mm_data(200, 8, 2, seed = 5)
+  fit <- fair_pca(D$x, D$g, k = 2, method = "minmax")
+  covs <- unname(mm_covs(D$x, D$g))
+  a <- mm_best(covs, 2)
+  dual <- function(w) fairproj:::.fp_minmax_dual(covs, a, 2L, w)
+  w <- fit$weights
+  expect_equal(sum(w), 1)
+  expect_true(all(w > 0))
+  # g(w*) equals the primal value (strong duality) and dominates g elsewhere (weak duality)
+  expect_equal(dual(w)$value, fit$objective, tolerance = 1e-8)
+  for (t in c(0, 0.1, 0.3, 0.5, 0.7, 0.9, 1)) expect_lte(dual(c(t, 1 - t))$value, fit$objective + 1e-9)
+  # supergradient D(t) = L1 - L2 changes sign at t*
+  del <- 1e-5
+  lo <- dual(c(w[1] - del, w[2] + del))$losses
+  hi <- dual(c(w[1] + del, w[2] - del))$losses
+  expect_gte(lo[1] - lo[2], -1e-8)
+  expect_lte(hi[1] - hi[2], 1e-8)
+  # three groups: losses equal the objective wherever the weight is positive
+  D3 <- mm_data(150, 7, 3, seed = 6)
+  f3 <- fair_pca(D3$x, D3$g, k = 2, method = "minmax")
+  covs3 <- unname(mm_covs(D3$x, D3$g))
+  a3 <- mm_best(covs3, 2)
+  pos <- f3$weights > 1e-6
+  expect_equal(unname(f3$losses[pos]), rep(f3$objective, sum(pos)), tolerance = 1e-6)
+  expect_true(all(f3$losses[!pos] <= f3$objective + 1e-8))
+  set.seed(7)
+  for (i in 1:20) {
+    w <- rexp(3)
+    w <- w / sum(w)
+    expect_lte(fairproj:::.fp_minmax_dual(covs3, a3, 2L, w)$value, f3$objective + 1e-8)
+  }
+})
+
+test_that("multiplicative weights converge to the exact optimum as iterations grow", {
+  D <- mm_data(200, 6, 2, seed = 8)
+  ex <- fair_pca(D$x, D$g, k = 2, method = "minmax")
+  scale <- max(ex$best_variance)
+  errs <- vapply(c(20, 200, 2000), function(T) {
+    f <- fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "mw", eta = 0.2 / scale,
+                  iterations = T, keep = "average", lp = FALSE)
+    f$objective - ex$objective
+  }, 0)
+  expect_true(all(errs >= -1e-9))
+  expect_true(errs[3] < errs[1])
+  expect_lt(errs[3], 1e-2 * ex$objective)
+  # MW's dual bound never exceeds the optimum
+  f <- fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "mw", iterations = 50)
+  expect_lte(f$lower_bound, ex$objective + 1e-9)
+  expect_equal(f$mw$weights_history[1, ], c(0.5, 0.5))
+})
+
+test_that("the LP step never increases the objective and returns a vertex", {
+  for (m in c(2, 3, 5)) {
+    D <- mm_data(80, 9, m, seed = 10 + m)
+    for (T in c(3, 30)) {
+      args <- list(D$x, D$g, k = 3, method = "minmax", solver = "mw", eta = 0.05, iterations = T)
+      raw <- do.call(fair_pca, c(args, lp = FALSE))
+      lp <- do.call(fair_pca, c(args, lp = TRUE))
+      expect_lte(lp$objective, raw$objective + 1e-10)
+      frac <- if (is.null(lp$lambda)) 0 else sum(lp$lambda > 0 & lp$lambda < 1)
+      expect_lte(frac, m)
+      expect_lte(lp$rank, 3 + m - 1)
+      if (!is.null(lp$lambda)) expect_lte(sum(lp$lambda), 3 + 1e-9)
+    }
+  }
+})
+
+test_that("square-root rounding reproduces the LP losses exactly on the data", {
+  D <- mm_data(100, 8, 3, seed = 21)
+  fit <- fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "mw", eta = 0.05, iterations = 7)
+  expect_false(is.null(fit$map))
+  expect_gt(fit$rank, 2)
+  lam <- fit$lambda
+  lstar <- 1 - sqrt(1 - lam)
+  expect_equal(2 * lstar - lstar^2, lam, tolerance = 1e-14)
+  # the map is symmetric with eigenvalues lambda* on its range
+  ev <- eigen(fit$map, symmetric = TRUE)$values
+  expect_equal(sort(ev[seq_along(lam)]), sort(lstar), tolerance = 1e-12)
+  covs <- mm_covs(D$x, D$g)
+  best <- mm_best(covs, 2)
+  for (i in seq_along(levels(D$g))) {
+    rows <- D$g == levels(D$g)[i]
+    z <- scale(D$x[rows, ], scale = FALSE)
+    direct <- mean(rowSums((z - z %*% fit$map)^2)) - (sum(diag(covs[[i]])) - best[i])
+    expect_equal(unname(direct), unname(fit$losses[i]), tolerance = 1e-10)
+  }
+  # predict and reconstruct are consistent: reconstruction = center + scores %*% t(rotation)
+  rec <- reconstruct(fit, D$x[1:5, ])
+  sc <- predict(fit, D$x[1:5, ])
+  expect_equal(unname(rec), unname(sweep(sc %*% t(fit$rotation), 2, fit$center, `+`)), tolerance = 1e-10)
+})
+
+test_that("reductions: identical groups give standard PCA, k = d gives zero loss", {
+  D <- mm_data(150, 6, 1, seed = 30)
+  x2 <- rbind(D$x, D$x)
+  g2 <- rep(c("a", "b"), each = nrow(D$x))
+  fit <- fair_pca(x2, g2, k = 2, method = "minmax")
+  std <- fair_pca(x2, g2, k = 2)
+  expect_lt(subspace_dist(fit$rotation, std$rotation), 1e-6)
+  expect_equal(fit$objective, 0, tolerance = 1e-9)
+  D3 <- mm_data(50, 4, 3, seed = 31)
+  full <- fair_pca(D3$x, D3$g, k = 4, method = "minmax")
+  expect_equal(full$objective, 0, tolerance = 1e-9)
+  expect_equal(abs(full$rotation %*% t(full$rotation)), diag(4), tolerance = 1e-8, ignore_attr = TRUE)
+})
+
+test_that("invariant to row order and to relabelling the groups", {
+  D <- mm_data(120, 7, 3, seed = 40)
+  fit <- fair_pca(D$x, D$g, k = 2, method = "minmax")
+  set.seed(41)
+  p <- sample(nrow(D$x))
+  fp <- fair_pca(D$x[p, ], D$g[p], k = 2, method = "minmax")
+  expect_equal(fp$objective, fit$objective, tolerance = 1e-8)
+  relab <- factor(c(a = "z", b = "y", c = "x")[as.character(D$g)], levels = c("x", "y", "z"))
+  fr <- fair_pca(D$x, relab, k = 2, method = "minmax")
+  expect_equal(fr$objective, fit$objective, tolerance = 1e-8)
+  expect_equal(unname(fr$weights[c("z", "y", "x")]), unname(fit$weights), tolerance = 1e-3)
+  D2 <- mm_data(120, 7, 2, seed = 42)
+  f2 <- fair_pca(D2$x, D2$g, k = 3, method = "minmax")
+  f2r <- fair_pca(D2$x[p[p <= 240], ], factor(D2$g[p[p <= 240]], levels = c("b", "a")), k = 3, method = "minmax")
+  expect_equal(f2r$objective, f2$objective, tolerance = 1e-9)
+  expect_lt(subspace_dist(f2r$rotation, f2$rotation), 1e-4)
+})
+
+test_that("3 and 5 groups: certified, equal active losses, rank <= k + m - 1", {
+  for (m in c(3, 5)) {
+    D <- mm_data(100, 10, m, seed = 50 + m)
+    fit <- fair_pca(D$x, D$g, k = 3, method = "minmax")
+    expect_true(fit$converged)
+    expect_lte(fit$duality_gap, 1e-6 * fit$objective)
+    expect_lte(fit$rank, 3 + m - 1)
+    covs <- mm_covs(D$x, D$g)
+    expect_lte(fit$objective, mm_brute(covs, 3, nrand = 300) + 1e-8)
+    expect_equal(unname(fit$losses), fit$group_stats$loss, tolerance = 1e-8)
+  }
+})
+
+test_that("variance objective maximises the smallest variance explained", {
+  D <- mm_data(150, 5, 2, seed = 60)
+  fit <- fair_pca(D$x, D$g, k = 2, method = "minmax", objective = "variance")
+  covs <- mm_covs(D$x, D$g)
+  set.seed(61)
+  bf <- max(replicate(3000, {
+    V <- qr.Q(qr(matrix(rnorm(10), 5, 2)))
+    min(vapply(covs, function(s) sum((s %*% V) * V), 0))
+  }))
+  expect_gte(fit$objective, bf - 1e-8)
+  expect_equal(fit$objective, min(fit$variances))
+  expect_lte(fit$duality_gap, 1e-8 * fit$objective)
+  fm <- fair_pca(D$x, D$g, k = 2, method = "minmax", objective = "variance", solver = "mw",
+                 eta = 0.01, iterations = 200)
+  expect_lte(fm$objective, fit$objective + 1e-8)
+})
+
+test_that("global centring option and input errors", {
+  D <- mm_data(100, 5, 2, seed = 70)
+  fg <- fair_pca(D$x, D$g, k = 2, method = "minmax", centering = "global")
+  expect_equal(fg$centering, "global")
+  expect_lt(abs(diff(fg$losses)), 1e-7 * max(fg$losses))
+  expect_error(fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "sdp"), class = "fairproj_input_error")
+  expect_error(fair_pca(D$x, D$g, k = 2, method = "minmax", eta = -1), class = "fairproj_input_error")
+  expect_error(fair_pca(D$x, D$g, k = 2, method = "minmax", iterations = 0), class = "fairproj_input_error")
+  expect_error(fair_pca(D$x, D$g, k = 2, method = "minmax", tol = 2), class = "fairproj_input_error")
+  expect_error(fair_pca(D$x, D$g, k = 2, method = "minmax", bogus = 1), class = "fairproj_input_error")
+  expect_output(print(fair_pca(D$x, D$g, k = 2, method = "minmax")), "duality gap")
+})
