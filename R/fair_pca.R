@@ -3,12 +3,18 @@
 #' The front door of all PCA methods of the package. Data are reduced to per-group moments in
 #' one pass ([group_moments()]); the chosen solver then works on d x d matrices.
 #'
-#' Methods (each documented on its own page where it exists):
+#' Methods (each documented on its own page):
 #' * `"standard"`: ordinary PCA through the same pipeline (matches [stats::prcomp()]).
+#' * `"minmax"`: min-max marginal-loss fair PCA (Samadi et al. 2018; multi-group extension),
+#'   exact certified solver or multiplicative weights, see [minmax].
+#' * `"mean"`: closed-form mean-matching fair PCA (Kleindessner et al. 2023) and its
+#'   covariance, trade-off, equal-opportunity and multi-attribute variants, see
+#'   [fair_pca_mean]; the kernel version is [fair_kpca()].
 #' * `"pareto"`: Pareto fair PCA by multiple-gradient descent (Kamani et al. 2022), see
 #'   [fit_pca_pareto] and [pareto_front()].
-#' * further methods plug in as solvers over the group moments; [fairproj_methods()] lists the
-#'   methods available in this version.
+#'
+#' [fairproj_methods()] lists the methods available in this version; column subset selection
+#' is [fair_css()].
 #'
 #' Centring and scaling follow [stats::prcomp()]: `center = TRUE` subtracts the overall column
 #' means, `scale. = TRUE` divides by the overall column standard deviations (divisor `n - 1`);

@@ -123,6 +123,7 @@
 #'                   attributes = data.frame(pw = iris$Petal.Width), use_group = FALSE)
 #' cor(predict(fit_c, x[, 1:3]), iris$Petal.Width)
 #' @name fair_pca_mean
+#' @aliases fit_pca_mean
 NULL
 
 fit_pca_mean <- function(prep, k, equalize_cov = NULL, tradeoff = NULL, tradeoff_power = 1,

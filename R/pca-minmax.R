@@ -101,7 +101,7 @@
 #'                 eta = 1, iterations = 50)
 #' c(exact = fit3$objective, mw = fmw$objective)
 #' @name minmax
-#' @aliases fit_pca_minmax
+#' @aliases fit_pca_minmax fair_pca_minmax
 NULL
 
 fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("loss", "variance"),

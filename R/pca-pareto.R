@@ -105,6 +105,7 @@
 #' fit$group_stats_standard
 #' plot(fit, "convergence")
 #' @name fit_pca_pareto
+#' @aliases fair_pca_pareto
 fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c("square", "absolute"),
                            step = c("sqrt", "armijo"), retraction = c("polar", "qr"), iterations = 500L,
                            tol = 1e-6, normalize = TRUE, start = c("pca", "random"), restarts = 0L, ...,
