@@ -2,18 +2,26 @@
 # Generator token: 10BE3573-1514-4C36-9D1C-5A225CD40393
 
 .fp_set_backend <- function(flag) {
-    .Call('_fairproj_fp_set_backend', PACKAGE = 'fairproj', flag)
+    .Call(`_fairproj_fp_set_backend`, flag)
 }
 
 .fp_moments_cpp <- function(x, g, m, block) {
-    .Call('_fairproj_fp_moments_cpp', PACKAGE = 'fairproj', x, g, m, block)
+    .Call(`_fairproj_fp_moments_cpp`, x, g, m, block)
 }
 
 .fp_eig_top <- function(A, k) {
-    .Call('_fairproj_fp_eig_top', PACKAGE = 'fairproj', A, k)
+    .Call(`_fairproj_fp_eig_top`, A, k)
 }
 
 .fp_gram_kernel <- function(A, which) {
-    .Call('_fairproj_fp_gram_kernel', PACKAGE = 'fairproj', A, which)
+    .Call(`_fairproj_fp_gram_kernel`, A, which)
+}
+
+.fp_robust_run <- function(M, W, R, kappa, X0, basis, iterations, step, polar) {
+    .Call(`_fairproj_fp_robust_run`, M, W, R, kappa, X0, basis, iterations, step, polar)
+}
+
+.fp_robust_eval <- function(M, W, R, kappa, X0, basis) {
+    .Call(`_fairproj_fp_robust_eval`, M, W, R, kappa, X0, basis)
 }
 
