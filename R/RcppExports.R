@@ -17,8 +17,8 @@
     .Call(`_fairproj_fp_gram_kernel`, A, which)
 }
 
-.fp_robust_run <- function(M, W, R, kappa, X0, basis, iterations, step, polar) {
-    .Call(`_fairproj_fp_robust_run`, M, W, R, kappa, X0, basis, iterations, step, polar)
+.fp_robust_run <- function(M, W, R, kappa, X0, basis, iterations, step, polar, keep_best) {
+    .Call(`_fairproj_fp_robust_run`, M, W, R, kappa, X0, basis, iterations, step, polar, keep_best)
 }
 
 .fp_robust_eval <- function(M, W, R, kappa, X0, basis) {

@@ -58,11 +58,15 @@
 #' @param radius Optional vector of radii \eqn{\varepsilon_a}, one per group (named by group or in
 #'   the order of the levels); overrides `alpha`.
 #' @param step Step size; `NULL` (default) gives the paper's \eqn{1/\sqrt{\tau + 1}}.
+#' @param iterate `"last"` (the paper's output: the last iterate of each run) or `"best"` (the
+#'   iterate of smallest objective of each run, at no extra cost). With a constant step the
+#'   subgradient method oscillates around a nonsmooth minimiser (where \eqn{J_0 = J_1}), so the
+#'   best iterate is usually a little better than the last one.
 #' @return Besides the fields of every [fair_pca()] fit: `objective` (the robust objective of the
 #'   returned subspace), `pieces` (the values of all pieces \eqn{J}, in the order (1,2), (1,3),
 #'   ..., (2,1), ... of the pairs of groups), `history` (data.frame: `iteration`, `objective`,
-#'   active `piece` of the kept run), `restart_objectives` (final objective of each run, the
-#'   standard-PCA start first), `best_start`, `lambda`, `lambda_requested`, `alpha`, `radius`,
+#'   active `piece` of the kept run), `restart_objectives` (objective of the output of each run,
+#'   the standard-PCA start first), `best_start`, `best_iterate` (iteration of the output), `lambda`, `lambda_requested`, `alpha`, `radius`,
 #'   `exact` (whether the exactness condition held for the requested `lambda`), `iterations`,
 #'   `step`, `retraction`, `parameterization` and `orthogonality_error` (the largest
 #'   \eqn{\max|X^\top X - I|} over all iterates of all runs).
@@ -79,7 +83,7 @@
 #' fit$objective
 fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 1000L, restarts = 20L,
                            retraction = c("qr", "polar"), parameterization = c("basis", "complement"),
-                           radius = NULL, step = NULL, data = NULL) {
+                           radius = NULL, step = NULL, iterate = c("last", "best"), data = NULL) {
   d <- prep$d
   if (k >= d) fp_abort(sprintf("must be smaller than the number of columns (%d) for method 'robust'", d), "k")
   alpha <- fp_check_number(alpha, "alpha", lower = 0, upper = Inf, open_upper = TRUE)
@@ -88,6 +92,7 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
   restarts <- fp_check_count(restarts, 0L, 1e5, "restarts")
   retraction <- fp_match_arg(retraction, c("qr", "polar"), "retraction")
   parameterization <- fp_match_arg(parameterization, c("basis", "complement"), "parameterization")
+  iterate <- fp_match_arg(iterate, c("last", "best"), "iterate")
   if (is.null(step)) step <- 1 / sqrt(iterations + 1)
   step <- fp_check_number(step, "step", lower = 0, upper = Inf, open_lower = TRUE, open_upper = TRUE)
   n <- as.numeric(prep$n)
@@ -126,10 +131,10 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
       qr.Q(qr(matrix(stats::rnorm(d * r), d, r)))
     }
     res[[s]] <- .fp_robust_run(M, cons$W, cons$R, cons$kappa, X0, basis, as.integer(iterations),
-                               step, retraction == "polar")
+                               step, retraction == "polar", iterate == "best")
     if (show) utils::setTxtProgressBar(pb, s)
   }
-  finals <- vapply(res, function(z) z$history[iterations + 1L], numeric(1))
+  finals <- vapply(res, `[[`, numeric(1), "value")
   best <- which.min(finals)
   X <- res[[best]]$X
   V <- if (basis) X else fp_complement(X, k)
@@ -137,7 +142,7 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
   list(rotation = V, objective = ev$value, pieces = ev$pieces,
        history = data.frame(iteration = 0:iterations, objective = res[[best]]$history,
                             piece = res[[best]]$piece),
-       restart_objectives = finals, best_start = best,
+       restart_objectives = finals, best_start = best, best_iterate = res[[best]]$iterate,
        lambda = cons$lambda, lambda_requested = lambda, alpha = if (is.null(radius)) alpha else NA_real_,
        radius = eps, exact = cons$exact, iterations = iterations, step = step,
        retraction = retraction, parameterization = parameterization,

@@ -62,8 +62,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_robust_run
-List fp_robust_run(const List& M, const NumericMatrix& W, const NumericMatrix& R, const NumericVector& kappa, const NumericMatrix& X0, bool basis, int iterations, double step, bool polar);
-RcppExport SEXP _fairproj_fp_robust_run(SEXP MSEXP, SEXP WSEXP, SEXP RSEXP, SEXP kappaSEXP, SEXP X0SEXP, SEXP basisSEXP, SEXP iterationsSEXP, SEXP stepSEXP, SEXP polarSEXP) {
+List fp_robust_run(const List& M, const NumericMatrix& W, const NumericMatrix& R, const NumericVector& kappa, const NumericMatrix& X0, bool basis, int iterations, double step, bool polar, bool keep_best);
+RcppExport SEXP _fairproj_fp_robust_run(SEXP MSEXP, SEXP WSEXP, SEXP RSEXP, SEXP kappaSEXP, SEXP X0SEXP, SEXP basisSEXP, SEXP iterationsSEXP, SEXP stepSEXP, SEXP polarSEXP, SEXP keep_bestSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -76,7 +76,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type iterations(iterationsSEXP);
     Rcpp::traits::input_parameter< double >::type step(stepSEXP);
     Rcpp::traits::input_parameter< bool >::type polar(polarSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_robust_run(M, W, R, kappa, X0, basis, iterations, step, polar));
+    Rcpp::traits::input_parameter< bool >::type keep_best(keep_bestSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_robust_run(M, W, R, kappa, X0, basis, iterations, step, polar, keep_best));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -102,7 +103,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_moments_cpp", (DL_FUNC) &_fairproj_fp_moments_cpp, 4},
     {"_fairproj_fp_eig_top", (DL_FUNC) &_fairproj_fp_eig_top, 2},
     {"_fairproj_fp_gram_kernel", (DL_FUNC) &_fairproj_fp_gram_kernel, 2},
-    {"_fairproj_fp_robust_run", (DL_FUNC) &_fairproj_fp_robust_run, 9},
+    {"_fairproj_fp_robust_run", (DL_FUNC) &_fairproj_fp_robust_run, 10},
     {"_fairproj_fp_robust_eval", (DL_FUNC) &_fairproj_fp_robust_eval, 6},
     {NULL, NULL, 0}
 };

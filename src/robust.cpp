@@ -164,12 +164,13 @@ RobustProblem make_problem(const List& M, const NumericMatrix& W, const NumericM
 
 }  // namespace
 
-// One run of Algorithm 1 from X0. Returns the last iterate, the objective and active piece at
-// every iterate (iterations + 1 values) and the largest deviation max|X'X - I| over all iterates.
+// One run of Algorithm 1 from X0. Returns the last iterate (or, with keep_best, the iterate of
+// smallest objective), its objective and index, the objective and active piece at every iterate
+// (iterations + 1 values) and the largest deviation max|X'X - I| over all iterates.
 // [[Rcpp::export(.fp_robust_run)]]
 List fp_robust_run(const List& M, const NumericMatrix& W, const NumericMatrix& R,
                    const NumericVector& kappa, const NumericMatrix& X0, bool basis, int iterations,
-                   double step, bool polar) {
+                   double step, bool polar, bool keep_best) {
   RobustProblem pb = make_problem(M, W, R, kappa, basis);
   fp::Mat X = Eigen::Map<const fp::Mat>(X0.begin(), X0.nrow(), X0.ncol());
   const int m = static_cast<int>(pb.M.size());
@@ -178,11 +179,19 @@ List fp_robust_run(const List& M, const NumericMatrix& W, const NumericMatrix& R
   NumericVector hist(iterations + 1);
   Rcpp::IntegerVector piece(iterations + 1);
   double orth = orth_dev(X);
+  fp::Mat Xbest = X;
+  double best = R_PosInf;
+  int tbest = 0;
   for (int t = 0; t <= iterations; ++t) {
     products(pb, X, MX, L);
     Eval e = evaluate(pb, L);
     hist[t] = e.value;
     piece[t] = e.piece + 1;
+    if (keep_best && e.value < best) {
+      best = e.value;
+      Xbest = X;
+      tbest = t;
+    }
     if (t == iterations) break;
     fp::Mat D = tangent(X, euclid_grad(pb, MX, e));
     X = retract(X - step * D, polar);
@@ -190,7 +199,12 @@ List fp_robust_run(const List& M, const NumericMatrix& W, const NumericMatrix& R
     if (dev > orth) orth = dev;
     if ((t & 15) == 15) Rcpp::checkUserInterrupt();
   }
-  return List::create(Rcpp::Named("X") = Rcpp::wrap(X), Rcpp::Named("history") = hist,
+  if (!keep_best) {
+    Xbest = X;
+    tbest = iterations;
+  }
+  return List::create(Rcpp::Named("X") = Rcpp::wrap(Xbest), Rcpp::Named("value") = hist[tbest],
+                      Rcpp::Named("iterate") = tbest, Rcpp::Named("history") = hist,
                       Rcpp::Named("piece") = piece, Rcpp::Named("orthogonality_error") = orth);
 }
 
