@@ -15,7 +15,7 @@
 #' @keywords internal
 #' @useDynLib fairproj, .registration = TRUE
 #' @importFrom Rcpp sourceCpp
-#' @importFrom stats model.frame model.matrix terms setNames sd
+#' @importFrom stats model.frame model.matrix terms setNames sd predict
 #' @importFrom graphics plot lines points legend abline matplot par barplot arrows text axis
 #' @importFrom grDevices palette
 #' @importFrom utils head

@@ -217,11 +217,14 @@ plot.fair_pca <- function(x, type = c("errors", "loss", "scree", "convergence"),
   sw <- sapply(lev, function(l) tab$standard[tab$group == l])
   kk <- sort(unique(tab$k))
   cols <- seq_along(lev) + 1L
-  graphics::matplot(kk, cbind(fw, sw), type = "b", lty = rep(c(1, 2), each = length(lev)),
+  what <- if (type == "errors") "error" else "loss"
+  std <- identical(x$method, "standard")
+  graphics::matplot(kk, if (std) fw else cbind(fw, sw), type = "b",
+                    lty = rep(c(1, 2), each = length(lev))[seq_len(if (std) length(lev) else 2 * length(lev))],
                     pch = rep(c(19, 1), each = length(lev)), col = c(cols, cols), xlab = "number of components k",
                     ylab = if (type == "errors") "average reconstruction error" else "marginal loss",
-                    main = sprintf("Per-group %s: %s (solid) vs standard PCA (dashed)",
-                                   if (type == "errors") "error" else "loss", x$method), ...)
+                    main = if (std) sprintf("Per-group %s of standard PCA", what) else
+                      sprintf("Per-group %s: %s (solid) vs standard PCA (dashed)", what, x$method), ...)
   graphics::legend("topright", legend = lev, col = cols, lty = 1, pch = 19, bty = "n")
   invisible(tab)
 }

@@ -77,3 +77,15 @@ test_that("Lanczos and dense eigen-solvers agree", {
   expect_equal(top$values, ev$values[1:5], tolerance = 1e-10)
   expect_lt(subspace_dist(top$vectors, ev$vectors[, 1:5]), 1e-8)
 })
+
+test_that("a group with a single row is a documented, finite result for standard PCA", {
+  dat <- make_groups(n = c(100, 1), d = 4)
+  f <- fair_pca(dat$x, dat$g, k = 2)
+  gs <- f$group_stats
+  expect_equal(gs$n, c(100, 1))
+  # one row is its own mean: zero error, zero best error, zero loss, no variance to explain
+  expect_equal(gs$error[2], 0)
+  expect_equal(gs$best[2], 0)
+  expect_true(is.na(gs$var_explained[2]))
+  expect_true(all(is.finite(f$rotation)))
+})
