@@ -125,8 +125,8 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
   r <- if (basis) k else d - k
   for (s in seq_len(starts)) {
     X0 <- if (s == 1L) {
-      ev <- eigen((S + t(S)) / 2, symmetric = TRUE)$vectors
-      if (basis) ev[, seq_len(k), drop = FALSE] else ev[, (k + 1L):d, drop = FALSE]
+      top <- fp_eig_top((S + t(S)) / 2, k)$vectors
+      if (basis) top else fp_complement(top, d - k)
     } else {
       qr.Q(qr(matrix(stats::rnorm(d * r), d, r)))
     }

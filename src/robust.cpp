@@ -44,13 +44,23 @@ struct Eval {
   fp::Vec pieces;
 };
 
-// Matrix products: Eigen's blocked GEMM has a large fixed cost for thin operands (the basis
-// parameterisation has k columns), so thin products are evaluated coefficient-wise.
+// Matrix products: Eigen's blocked GEMM has a large fixed cost for small thin operands (the
+// basis parameterisation has k columns), so small thin products are evaluated
+// coefficient-wise; large ones column by column (matrix-vector products stream A once per
+// column at full vector speed).
 const int kThin = 12;
 
 inline void mul_to(fp::Mat& out, const fp::Mat& A, const fp::Mat& B) {
-  if (B.cols() <= kThin) out.noalias() = A.lazyProduct(B);
-  else out.noalias() = A * B;
+  if (B.cols() <= kThin) {
+    if (A.rows() <= 64) {
+      out.noalias() = A.lazyProduct(B);
+    } else {
+      out.resize(A.rows(), B.cols());
+      for (int j = 0; j < B.cols(); ++j) out.col(j).noalias() = A * B.col(j);
+    }
+  } else {
+    out.noalias() = A * B;
+  }
 }
 
 inline fp::Mat crossprod(const fp::Mat& A, const fp::Mat& B) {  // A'B
