@@ -32,7 +32,8 @@
 #'   `set.seed(seed)` and the global random-number state is restored afterwards.
 #' @param ... Further arguments for the method, the same for every candidate.
 #' @param center,scale. Centring and scaling, applied with each training part's own statistics
-#'   (default: standardisation, as in the paper's protocol).
+#'   (default: standardisation, as in the paper's protocol; with `scale. = TRUE` a column that
+#'   is constant in a training part is left unscaled, as in the authors' code).
 #' @return An object of class `fairproj_tune`: a list with `best` (a list of the chosen
 #'   parameters), `table` (one row per candidate: the parameters, mean held-out `ARE`, `ABDiff`,
 #'   `max_loss`, `criterion` and its standard error `se`), `cv` (the same per fold), `model` (the
@@ -95,7 +96,7 @@ tune_fair_pca <- function(x, group, k, method, grid, folds = 3, criterion = "ARE
   }
   use_moments <- TRUE
   fit_one <- function(xs, gs, mom, args) {
-    cl <- c(list(k = k, method = method), args, dots, list(center = center, scale. = scale.))
+    cl <- c(list(k = k, method = method), args, dots, list(center = center, scale. = fp_tune_scale(xs, scale.)))
     if (use_moments) {
       res <- tryCatch(collect(do.call(fair_pca, c(list(mom), cl, list(keep_moments = FALSE)))),
                       fairproj_input_error = function(e) e)
@@ -138,7 +139,7 @@ tune_fair_pca <- function(x, group, k, method, grid, folds = 3, criterion = "ARE
   best_j <- which.min(table$criterion)
   best <- as.list(grid[best_j, , drop = FALSE])
   model <- collect(do.call(fair_pca, c(list(xm, g, k = k, method = method), best, dots,
-                                       list(center = center, scale. = scale.))))
+                                       list(center = center, scale. = fp_tune_scale(xm, scale.)))))
   if (show) utils::setTxtProgressBar(pb, ncand * folds + 1)
   model$call <- as.call(c(list(quote(fair_pca), quote(x), quote(group), k = k, method = method), best,
                           dots[vapply(dots, function(v) is.atomic(v) && length(v) <= 5L, logical(1))],
@@ -154,6 +155,16 @@ tune_fair_pca <- function(x, group, k, method, grid, folds = 3, criterion = "ARE
               method = method, folds = fold)
   class(res) <- "fairproj_tune"
   res
+}
+
+# scale. = TRUE for a training part: the column standard deviations (divisor n - 1, as
+# prcomp), with 1 for columns that are constant in that part (as the authors' code does) so
+# that a rare value missing from a fold does not stop the tuning.
+fp_tune_scale <- function(x, scale.) {
+  if (!isTRUE(scale.)) return(scale.)
+  s <- sqrt(colSums(sweep(x, 2L, colMeans(x))^2) / max(nrow(x) - 1, 1))
+  s[!(s > 1e-12 * pmax(1, abs(colMeans(x))))] <- 1
+  s
 }
 
 fp_tune_grid <- function(grid) {
