@@ -204,3 +204,20 @@ test_that("results are reproducible with set.seed() and arguments are validated"
   r <- fair_pca(dat$x, dat$g, k = 2, method = "robust", radius = c(b = 0.1, a = 0.2), iterations = 20, restarts = 0)
   expect_equal(unname(r$radius), c(0.2, 0.1))
 })
+
+test_that("step_limit marks where the constant-step iteration becomes unstable", {
+  set.seed(17)
+  z <- matrix(rnorm(400 * 2), 400, 2)
+  x <- cbind(z[, 1] + 0.1 * matrix(rnorm(400 * 8), 400, 8), z[, 2], rnorm(400))  # top eigenvalue ~ 8
+  g <- rep(1:2, c(250, 150))
+  base <- fair_pca(x, g, k = 2, method = "robust", scale. = TRUE, alpha = 0, lambda = 0,
+                   iterations = 0, restarts = 0)
+  lim <- base$step_limit
+  expect_gt(lim, 0)
+  ok <- fair_pca(x, g, k = 2, method = "robust", scale. = TRUE, alpha = 0, lambda = 0,
+                 iterations = 200, restarts = 0, step = 0.5 * lim)
+  bad <- fair_pca(x, g, k = 2, method = "robust", scale. = TRUE, alpha = 0, lambda = 0,
+                  iterations = 200, restarts = 0, step = 3 * lim)
+  expect_equal(ok$objective, base$objective, tolerance = 1e-8)
+  expect_gt(bad$objective, base$objective + 0.1)
+})
