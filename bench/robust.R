@@ -101,3 +101,26 @@ cat(sprintf("\nbasis at least as good (rel. diff <= 1e-6) on %d of %d datasets; 
 cat(sprintf("lowest objective along the kept run (min over iterates): basis - complement, worst %+.2e\n",
             max((qual$basis_min_history - qual$complement_min_history) / qual$complement_min_history)))
 cat(sprintf("total time: basis %.1f s, complement %.1f s\n", sum(qual$basis_s), sum(qual$complement_s)))
+
+## Part 3: the same comparison over several seeds (UCI datasets): is either parameterisation
+## systematically better, or are the differences of Part 2 the noise of the last iterate?
+seeds <- if (quick) 1:2 else 1:4
+rep3 <- list()
+for (nm in setdiff(sets, "lfw576")) {
+  ds <- fairproj_data(nm)
+  for (sd in seeds) {
+    ob <- vapply(c("basis", "complement"), function(pz) {
+      set.seed(sd)
+      fair_pca(ds$x, ds$group, 3, method = "robust", scale. = TRUE, alpha = 0.15, lambda = 0.5,
+               iterations = 1000, restarts = if (quick) 5L else 20L, parameterization = pz,
+               keep_moments = FALSE, retx = FALSE)$objective
+    }, numeric(1))
+    rep3[[length(rep3) + 1]] <- data.frame(data = nm, seed = sd, basis = ob[[1]], complement = ob[[2]],
+                                           rel_diff = (ob[[1]] - ob[[2]]) / ob[[2]])
+  }
+}
+rep3 <- do.call(rbind, rep3)
+cat(sprintf("\nPart 3: %d dataset x seed pairs: basis better in %d, equal (|rel. diff| <= 1e-6) in %d, worse in %d;\n",
+            nrow(rep3), sum(rep3$rel_diff < -1e-6), sum(abs(rep3$rel_diff) <= 1e-6), sum(rep3$rel_diff > 1e-6)))
+cat(sprintf("rel. diff basis - complement: mean %+.2e, min %+.2e, max %+.2e\n",
+            mean(rep3$rel_diff), min(rep3$rel_diff), max(rep3$rel_diff)))

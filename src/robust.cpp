@@ -207,7 +207,7 @@ List fp_robust_run(const List& M, const NumericMatrix& W, const NumericMatrix& R
     X = retract(X - step * D, polar);
     const double dev = orth_dev(X);
     if (dev > orth) orth = dev;
-    if ((t & 15) == 15) Rcpp::checkUserInterrupt();
+    if (X.cols() > 64 || (t & 15) == 15) Rcpp::checkUserInterrupt();  // Ctrl-C
   }
   if (!keep_best) {
     Xbest = X;
