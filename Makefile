@@ -15,7 +15,7 @@ setup:
 	@bash tools/setup.sh
 
 document: setup
-	$(RSCRIPT) -e 'Rcpp::compileAttributes(); roxygen2::roxygenise()'
+	$(RSCRIPT) -e 'Rcpp::compileAttributes(); roxygen2::roxygenise(load_code = "source")'
 
 build: setup
 	$(R) CMD build .

@@ -5,6 +5,30 @@
     .Call(`_fairproj_fp_set_backend`, flag)
 }
 
+.fp_css_prefix_err2 <- function(grams, cols, target) {
+    .Call(`_fairproj_fp_css_prefix_err2`, grams, cols, target)
+}
+
+.fp_css_greedy <- function(grams, best2, cand, target, k) {
+    .Call(`_fairproj_fp_css_greedy`, grams, best2, cand, target, k)
+}
+
+.fp_css_lowqr <- function(grams, cand, k) {
+    .Call(`_fairproj_fp_css_lowqr`, grams, cand, k)
+}
+
+.fp_css_highqr <- function(grams, cand, stop) {
+    .Call(`_fairproj_fp_css_highqr`, grams, cand, stop)
+}
+
+.fp_css_exhaustive <- function(grams, best2, k) {
+    .Call(`_fairproj_fp_css_exhaustive`, grams, best2, k)
+}
+
+.fp_eig_top_wide <- function(A, k, ncv) {
+    .Call(`_fairproj_fp_eig_top_wide`, A, k, ncv)
+}
+
 .fp_moments_cpp <- function(x, g, m, block) {
     .Call(`_fairproj_fp_moments_cpp`, x, g, m, block)
 }
@@ -15,6 +39,14 @@
 
 .fp_gram_kernel <- function(A, which) {
     .Call(`_fairproj_fp_gram_kernel`, A, which)
+}
+
+.fp_pareto_min_norm <- function(M, tol, maxit) {
+    .Call(`_fairproj_fp_pareto_min_norm`, M, tol, maxit)
+}
+
+.fp_pareto_cpp <- function(C, A, best, U0, type, g1, g2, psi, riemannian, normalize, step, retraction, iterations, tol, eta0, beta, max_backtrack, qp_tol, trace) {
+    .Call(`_fairproj_fp_pareto_cpp`, C, A, best, U0, type, g1, g2, psi, riemannian, normalize, step, retraction, iterations, tol, eta0, beta, max_backtrack, qp_tol, trace)
 }
 
 .fp_robust_run <- function(M, W, R, kappa, X0, basis, iterations, step, polar, keep_best) {

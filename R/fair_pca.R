@@ -5,6 +5,8 @@
 #'
 #' Methods (each documented on its own page where it exists):
 #' * `"standard"`: ordinary PCA through the same pipeline (matches [stats::prcomp()]).
+#' * `"pareto"`: Pareto fair PCA by multiple-gradient descent (Kamani et al. 2022), see
+#'   [fit_pca_pareto] and [pareto_front()].
 #' * further methods plug in as solvers over the group moments; [fairproj_methods()] lists the
 #'   methods available in this version.
 #'

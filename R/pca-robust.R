@@ -210,15 +210,6 @@ fp_complement <- function(U, k) {
   fp_eig_top((P + t(P)) / 2, k)$vectors
 }
 
-# match.arg with a classed error naming the argument.
-fp_match_arg <- function(x, choices, arg) {
-  if (identical(x, choices)) return(choices[1L])
-  if (!is.character(x) || length(x) != 1L || is.na(x) || !x %in% choices) {
-    fp_abort(sprintf("must be one of %s", paste(dQuote(choices, FALSE), collapse = ", ")), arg)
-  }
-  x
-}
-
 # Whether to show progress bars: interactive sessions only, never under knitr, and not when
 # the option fairproj.progress is FALSE (tune_fair_pca() turns it off for the fits it runs).
 fp_progress_on <- function() {

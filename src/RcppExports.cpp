@@ -23,6 +23,86 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// fp_css_prefix_err2
+NumericMatrix fp_css_prefix_err2(const List& grams, const IntegerVector& cols, const IntegerVector& target);
+RcppExport SEXP _fairproj_fp_css_prefix_err2(SEXP gramsSEXP, SEXP colsSEXP, SEXP targetSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const List& >::type grams(gramsSEXP);
+    Rcpp::traits::input_parameter< const IntegerVector& >::type cols(colsSEXP);
+    Rcpp::traits::input_parameter< const IntegerVector& >::type target(targetSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_css_prefix_err2(grams, cols, target));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_css_greedy
+List fp_css_greedy(const List& grams, const NumericMatrix& best2, const IntegerVector& cand, const IntegerVector& target, int k);
+RcppExport SEXP _fairproj_fp_css_greedy(SEXP gramsSEXP, SEXP best2SEXP, SEXP candSEXP, SEXP targetSEXP, SEXP kSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const List& >::type grams(gramsSEXP);
+    Rcpp::traits::input_parameter< const NumericMatrix& >::type best2(best2SEXP);
+    Rcpp::traits::input_parameter< const IntegerVector& >::type cand(candSEXP);
+    Rcpp::traits::input_parameter< const IntegerVector& >::type target(targetSEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_css_greedy(grams, best2, cand, target, k));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_css_lowqr
+List fp_css_lowqr(const List& grams, const IntegerVector& cand, int k);
+RcppExport SEXP _fairproj_fp_css_lowqr(SEXP gramsSEXP, SEXP candSEXP, SEXP kSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const List& >::type grams(gramsSEXP);
+    Rcpp::traits::input_parameter< const IntegerVector& >::type cand(candSEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_css_lowqr(grams, cand, k));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_css_highqr
+List fp_css_highqr(const List& grams, const IntegerVector& cand, int stop);
+RcppExport SEXP _fairproj_fp_css_highqr(SEXP gramsSEXP, SEXP candSEXP, SEXP stopSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const List& >::type grams(gramsSEXP);
+    Rcpp::traits::input_parameter< const IntegerVector& >::type cand(candSEXP);
+    Rcpp::traits::input_parameter< int >::type stop(stopSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_css_highqr(grams, cand, stop));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_css_exhaustive
+List fp_css_exhaustive(const List& grams, const NumericVector& best2, int k);
+RcppExport SEXP _fairproj_fp_css_exhaustive(SEXP gramsSEXP, SEXP best2SEXP, SEXP kSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const List& >::type grams(gramsSEXP);
+    Rcpp::traits::input_parameter< const NumericVector& >::type best2(best2SEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_css_exhaustive(grams, best2, k));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_eig_top_wide
+Rcpp::List fp_eig_top_wide(const Eigen::Map<Eigen::MatrixXd>& A, int k, int ncv);
+RcppExport SEXP _fairproj_fp_eig_top_wide(SEXP ASEXP, SEXP kSEXP, SEXP ncvSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd>& >::type A(ASEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    Rcpp::traits::input_parameter< int >::type ncv(ncvSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_eig_top_wide(A, k, ncv));
+    return rcpp_result_gen;
+END_RCPP
+}
 // fp_moments_cpp
 List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int block);
 RcppExport SEXP _fairproj_fp_moments_cpp(SEXP xSEXP, SEXP gSEXP, SEXP mSEXP, SEXP blockSEXP) {
@@ -58,6 +138,48 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd>& >::type A(ASEXP);
     Rcpp::traits::input_parameter< int >::type which(whichSEXP);
     rcpp_result_gen = Rcpp::wrap(fp_gram_kernel(A, which));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_pareto_min_norm
+Rcpp::List fp_pareto_min_norm(const Eigen::MatrixXd& M, double tol, int maxit);
+RcppExport SEXP _fairproj_fp_pareto_min_norm(SEXP MSEXP, SEXP tolSEXP, SEXP maxitSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::MatrixXd& >::type M(MSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    Rcpp::traits::input_parameter< int >::type maxit(maxitSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_pareto_min_norm(M, tol, maxit));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_pareto_cpp
+Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Eigen::VectorXd& best, const Eigen::MatrixXd& U0, const Rcpp::IntegerVector& type, const Rcpp::IntegerVector& g1, const Rcpp::IntegerVector& g2, int psi, bool riemannian, bool normalize, int step, int retraction, int iterations, double tol, double eta0, double beta, int max_backtrack, double qp_tol, bool trace);
+RcppExport SEXP _fairproj_fp_pareto_cpp(SEXP CSEXP, SEXP ASEXP, SEXP bestSEXP, SEXP U0SEXP, SEXP typeSEXP, SEXP g1SEXP, SEXP g2SEXP, SEXP psiSEXP, SEXP riemannianSEXP, SEXP normalizeSEXP, SEXP stepSEXP, SEXP retractionSEXP, SEXP iterationsSEXP, SEXP tolSEXP, SEXP eta0SEXP, SEXP betaSEXP, SEXP max_backtrackSEXP, SEXP qp_tolSEXP, SEXP traceSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::MatrixXd& >::type C(CSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type A(ASEXP);
+    Rcpp::traits::input_parameter< const Eigen::VectorXd& >::type best(bestSEXP);
+    Rcpp::traits::input_parameter< const Eigen::MatrixXd& >::type U0(U0SEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type g1(g1SEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type g2(g2SEXP);
+    Rcpp::traits::input_parameter< int >::type psi(psiSEXP);
+    Rcpp::traits::input_parameter< bool >::type riemannian(riemannianSEXP);
+    Rcpp::traits::input_parameter< bool >::type normalize(normalizeSEXP);
+    Rcpp::traits::input_parameter< int >::type step(stepSEXP);
+    Rcpp::traits::input_parameter< int >::type retraction(retractionSEXP);
+    Rcpp::traits::input_parameter< int >::type iterations(iterationsSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    Rcpp::traits::input_parameter< double >::type eta0(eta0SEXP);
+    Rcpp::traits::input_parameter< double >::type beta(betaSEXP);
+    Rcpp::traits::input_parameter< int >::type max_backtrack(max_backtrackSEXP);
+    Rcpp::traits::input_parameter< double >::type qp_tol(qp_tolSEXP);
+    Rcpp::traits::input_parameter< bool >::type trace(traceSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_pareto_cpp(C, A, best, U0, type, g1, g2, psi, riemannian, normalize, step, retraction, iterations, tol, eta0, beta, max_backtrack, qp_tol, trace));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -100,9 +222,17 @@ END_RCPP
 
 static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_set_backend", (DL_FUNC) &_fairproj_fp_set_backend, 1},
+    {"_fairproj_fp_css_prefix_err2", (DL_FUNC) &_fairproj_fp_css_prefix_err2, 3},
+    {"_fairproj_fp_css_greedy", (DL_FUNC) &_fairproj_fp_css_greedy, 5},
+    {"_fairproj_fp_css_lowqr", (DL_FUNC) &_fairproj_fp_css_lowqr, 3},
+    {"_fairproj_fp_css_highqr", (DL_FUNC) &_fairproj_fp_css_highqr, 3},
+    {"_fairproj_fp_css_exhaustive", (DL_FUNC) &_fairproj_fp_css_exhaustive, 3},
+    {"_fairproj_fp_eig_top_wide", (DL_FUNC) &_fairproj_fp_eig_top_wide, 3},
     {"_fairproj_fp_moments_cpp", (DL_FUNC) &_fairproj_fp_moments_cpp, 4},
     {"_fairproj_fp_eig_top", (DL_FUNC) &_fairproj_fp_eig_top, 2},
     {"_fairproj_fp_gram_kernel", (DL_FUNC) &_fairproj_fp_gram_kernel, 2},
+    {"_fairproj_fp_pareto_min_norm", (DL_FUNC) &_fairproj_fp_pareto_min_norm, 3},
+    {"_fairproj_fp_pareto_cpp", (DL_FUNC) &_fairproj_fp_pareto_cpp, 19},
     {"_fairproj_fp_robust_run", (DL_FUNC) &_fairproj_fp_robust_run, 10},
     {"_fairproj_fp_robust_eval", (DL_FUNC) &_fairproj_fp_robust_eval, 6},
     {NULL, NULL, 0}

@@ -1,0 +1,304 @@
+# Fair kernel PCA (Kleindessner et al. 2023, kernelised mean matching).
+
+#' Fair kernel PCA (Kleindessner et al. 2023)
+#'
+#' The kernelised version of mean-matching fair PCA ([fair_pca_mean]): the k directions of
+#' largest variance in the kernel feature space among those on which all groups have the same
+#' mean. Unlike the linear method it needs the data rows and takes O(n^2) memory and O(n^2 d)
+#' time for the kernel matrix.
+#'
+#' @section Algorithm:
+#' With `K` the (double-centred) n x n kernel matrix of the training rows and `Z` the n x m
+#' matrix of centred group indicators, the representer theorem writes the directions as
+#' `U = Phi alpha`; the problem is to maximise `trace(alpha' K K alpha)` subject to
+#' `alpha' K alpha = I` and `Z' K alpha = 0` (equal group means of the embedding `K alpha`).
+#' The authors solve it as a generalised eigenproblem `R'KKR b = theta R'KR b` with `R` a basis of
+#' the null space of `Z'K`, whose right-hand matrix is singular in general (their code retries
+#' with a jitter `1e-5 I`). We use an equivalent, better conditioned form: in feature space the
+#' constraint removes the span of the group mean differences `Phi Z`, so the solution is the
+#' top-k eigenvectors `a` of the rank-m downdate
+#' `K~ = K - K Z (Z'KZ)^+ Z'K` (an ordinary symmetric eigenproblem, solved by Lanczos), with
+#' `alpha = (a - Z (Z'KZ)^+ Z'K a) / sqrt(theta)`. Then `alpha'K alpha = I`, `Z'K alpha = 0`, the
+#' training embedding is `K alpha = sqrt(theta) a`, and `theta` are the generalised eigenvalues
+#' of the authors' formulation (the tests check both). The cost is that of kernel PCA. A `k`
+#' above the number of positive eigenvalues of `K~` is an error of class
+#' `fairproj_infeasible_k`.
+#'
+#' New rows are embedded by `Kc(new, train) alpha`, with the kernel centred by the training
+#' kernel's column means (the usual kernel PCA centring).
+#'
+#' Kernels: `"rbf"` `exp(-gamma |a - b|^2)`, `"polynomial"` `(gamma <a, b> + coef0)^degree`,
+#' `"sigmoid"` `tanh(gamma <a, b> + coef0)` (not positive semi-definite; only positive
+#' eigenvalues are used), and `"linear"` `<a, b>` (equal to linear mean-matching fair PCA; for
+#' checks). `gamma = "scale"` is `1 / (d var(x))` with `var(x)` the variance of all entries of the
+#' (centred, scaled) training matrix, as scikit-learn's default used by the authors;
+#' `gamma = "auto"` is `1 / d`.
+#'
+#' @section Memory:
+#' The fit holds about three n x n matrices (n training rows; `8 * 3 * n^2` bytes, about 600 MB
+#' at n = 5000). Above `max_n` rows (default 5000) `fair_kpca()` refuses with an error of
+#' class `fairproj_too_large`; raise `max_n` to opt in.
+#'
+#' @param x A numeric matrix or data.frame (rows are observations).
+#' @param group Group labels, one per row (two or more groups).
+#' @param k Target dimension.
+#' @param kernel `"rbf"`, `"polynomial"`, `"sigmoid"` or `"linear"`.
+#' @param gamma Kernel scale: a positive number, `"scale"` or `"auto"` (see Details).
+#' @param degree,coef0 Degree and offset of the polynomial kernel (`coef0` also for sigmoid).
+#' @param center,scale. Centring and scaling of the input columns before the kernel, as in
+#'   [stats::prcomp()] (`TRUE`, `FALSE` or numeric vectors).
+#' @param kernel_center Logical; double-centre the kernel matrix (kernel PCA's centring in
+#'   feature space). Default `TRUE`, as the authors' code.
+#' @param tradeoff `NULL` or `lambda` in \[0, 1\]: `predict()` then returns
+#'   `[fair scores, lambda^p * standard kernel PCA scores]` (2k columns).
+#' @param tradeoff_power The power `p` (1 as on the poster, 3 as in the authors' code).
+#' @param y,constraint `constraint = "opportunity"` fits on the rows with positive label `y`
+#'   only (equal opportunity); the default `"parity"` uses all rows.
+#' @param attributes,use_group Extra attributes constrained at the same time, and whether the
+#'   `group` is constrained, as in [fair_pca_mean]: factor-like columns get equal embedding
+#'   means per group, numeric columns an embedding uncorrelated with them (`Z` gets their
+#'   centred indicator or value columns).
+#' @param max_n Largest number of training rows accepted (see Memory).
+#' @param tol Relative tolerance for zero eigenvalues.
+#' @return An object of class `fair_kpca`: `alpha` (n x k coefficients), `eigenvalues`
+#'   (`theta`), `x` (training scores of all rows of `x`), the kernel settings, the stored training
+#'   rows and kernel column means needed by [predict()][predict.fair_kpca()], and for the
+#'   trade-off `alpha_standard`.
+#' @references Kleindessner, M., Donini, M., Russell, C. and Zafar, M. B. (2023). Efficient fair
+#'   PCA for fair representation learning. AISTATS, PMLR 206, 5250-5270.
+#' @seealso [fair_pca_mean], [predict.fair_kpca()].
+#' @examples
+#' x <- as.matrix(iris[, 1:4])
+#' g <- iris$Species == "setosa"
+#' fit <- fair_kpca(x, g, k = 2)
+#' fit
+#' s <- predict(fit, x)
+#' rowsum(s, g) / as.vector(table(g))   # equal group means of the embedding
+#' @export
+fair_kpca <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "linear"),
+                      gamma = "scale", degree = 3, coef0 = 1, center = TRUE, scale. = FALSE,
+                      kernel_center = TRUE, tradeoff = NULL, tradeoff_power = 1, y = NULL,
+                      constraint = c("parity", "opportunity"), attributes = NULL, use_group = TRUE,
+                      max_n = 5000, tol = 1e-9) {
+  call <- match.call()
+  xm <- fp_as_matrix(x, "x", min_cols = 1L)
+  if (missing(group)) fp_abort("is missing: give one group label per row", "group")
+  g <- fp_as_group(group, nrow(xm), "group", min_levels = 2L)
+  if (!is.character(kernel) || anyNA(kernel) || !kernel[1L] %in% c("rbf", "polynomial", "sigmoid", "linear")) {
+    fp_abort("must be one of \"rbf\", \"polynomial\", \"sigmoid\", \"linear\"", "kernel")
+  }
+  kernel <- kernel[1L]
+  if (!is.character(constraint) || anyNA(constraint) || !constraint[1L] %in% c("parity", "opportunity")) {
+    fp_abort("must be \"parity\" or \"opportunity\"", "constraint")
+  }
+  constraint <- constraint[1L]
+  fp_check_number(degree, "degree", lower = 1)
+  fp_check_number(coef0, "coef0")
+  fp_check_flag(kernel_center, "kernel_center")
+  if (!is.null(tradeoff)) fp_check_number(tradeoff, "tradeoff", 0, 1)
+  fp_check_number(tradeoff_power, "tradeoff_power", lower = 0, open_lower = TRUE)
+  fp_check_number(max_n, "max_n", lower = 2)
+  fp_check_number(tol, "tol", lower = 0)
+  if (!is.null(y) && constraint != "opportunity") fp_abort("is only used with constraint = \"opportunity\"", "y")
+  fp_check_flag(use_group, "use_group")
+  if (!use_group && is.null(attributes)) fp_abort("= FALSE needs `attributes` to constrain", "use_group")
+
+  d <- ncol(xm)
+  center <- fp_check_center_scale(center, d, "center")
+  scale. <- fp_check_center_scale(scale., d, "scale.")
+  ctr <- if (isTRUE(center)) colMeans(xm) else if (isFALSE(center)) rep(0, d) else center
+  sc <- if (isTRUE(scale.)) sqrt(colSums(sweep(xm, 2L, ctr)^2) / max(nrow(xm) - 1, 1))
+        else if (isFALSE(scale.)) rep(1, d) else scale.
+  if (any(sc <= 0)) fp_abort("= TRUE cannot rescale constant (zero-variance) columns", "scale.")
+  z <- sweep(sweep(xm, 2L, ctr), 2L, sc, `/`)
+
+  keep <- rep(TRUE, nrow(z))
+  if (constraint == "opportunity") {
+    keep <- fp_as_binary(y, nrow(z), "y") == 1L
+  }
+  zf <- z[keep, , drop = FALSE]
+  gf <- droplevels(g[keep])
+  n <- nrow(zf)
+  if (use_group && nlevels(gf) < 2L) fp_abort("has positive rows in only one group: equal opportunity cannot be constrained", "y")
+  if (n > max_n) {
+    fp_abort(sprintf("has %d training rows; fair_kpca() needs about 3 n x n matrices (%.1f GB); raise `max_n` to proceed",
+                     n, 24 * n^2 / 2^30), "x", class = "fairproj_too_large")
+  }
+  k <- fp_check_count(k, 1L, n - 1L, "k")
+
+  if (identical(gamma, "scale")) {
+    v <- mean((zf - mean(zf))^2)
+    gam <- if (v > 0) 1 / (d * v) else 1
+  } else if (identical(gamma, "auto")) {
+    gam <- 1 / d
+  } else {
+    if (!is.numeric(gamma)) fp_abort("must be a positive number, \"scale\" or \"auto\"", "gamma")
+    gam <- fp_check_number(gamma, "gamma", lower = 0, open_lower = TRUE)
+  }
+  kpar <- list(kernel = kernel, gamma = gam, degree = degree, coef0 = coef0)
+
+  K <- fp_kernel(zf, zf, kpar)
+  kmeans <- colMeans(K)
+  grand <- mean(kmeans)
+  if (kernel_center) {
+    K <- K - outer(kmeans, kmeans, `+`) + grand
+    K <- (K + t(K)) / 2
+  }
+  # centred group indicators (and the columns of extra attributes)
+  Z <- matrix(0, n, 0)
+  if (use_group) {
+    Z <- outer(as.integer(gf), seq_len(nlevels(gf)), `==`) * 1
+    Z <- sweep(Z, 2L, colMeans(Z))
+  }
+  if (!is.null(attributes)) Z <- cbind(Z, fp_attribute_indicators(attributes, keep, nrow(xm)))
+  if (ncol(Z) == 0L) fp_abort("have no variation on the fitted rows: nothing to constrain", "attributes")
+  M <- K %*% Z
+  Gm <- crossprod(Z, M)
+  eg <- eigen((Gm + t(Gm)) / 2, symmetric = TRUE)
+  scale_ref <- max(sum(diag(K)) / n, .Machine$double.xmin)
+  # pseudo-inverse over the non-zero eigenvalues (of either sign: the sigmoid kernel is indefinite)
+  pos <- abs(eg$values) > max(tol * scale_ref, max(dim(Gm)) * .Machine$double.eps * max(abs(eg$values)))
+  Gp <- eg$vectors[, pos, drop = FALSE] %*% (t(eg$vectors[, pos, drop = FALSE]) / eg$values[pos])
+  Kt <- K - M %*% Gp %*% t(M)
+  Kt <- (Kt + t(Kt)) / 2
+
+  solve_top <- function(A, arg_k) {
+    e <- fp_eig_top_wide(A, arg_k)
+    if (e$values[arg_k] <= tol * max(e$values[1], scale_ref)) {
+      npos <- sum(e$values > tol * max(e$values[1], scale_ref))
+      fp_abort(sprintf("= %d exceeds the number of directions with positive variance left by the constraint (%d)",
+                       arg_k, npos), "k", class = "fairproj_infeasible_k")
+    }
+    e
+  }
+  e <- solve_top(Kt, k)
+  A <- e$vectors
+  alpha <- A - Z %*% (Gp %*% crossprod(M, A))
+  alpha <- sweep(alpha, 2L, sqrt(e$values), `/`)
+  # deterministic signs: the largest training score of each component positive
+  emb <- sweep(A, 2L, sqrt(e$values), `*`)
+  for (j in seq_len(k)) if (emb[which.max(abs(emb[, j])), j] < 0) alpha[, j] <- -alpha[, j]
+  colnames(alpha) <- paste0("KPC", seq_len(k))
+
+  obj <- list(alpha = alpha, eigenvalues = e$values, k = k, kernel = kpar, kernel_center = kernel_center,
+              center = ctr, scale = sc, train = zf, kernel_colmeans = kmeans, kernel_mean = grand,
+              constraint = constraint, constraint_rank = sum(pos), n_train = n,
+              groups = data.frame(group = levels(gf), n = as.numeric(table(gf)), stringsAsFactors = FALSE),
+              colnames = colnames(xm), call = call)
+  if (!is.null(tradeoff)) {
+    es <- fp_eig_top_wide(K, k)
+    es$values <- pmax(es$values, .Machine$double.xmin)
+    as <- sweep(es$vectors, 2L, sqrt(es$values), `/`)
+    for (j in seq_len(k)) if (es$vectors[which.max(abs(es$vectors[, j])), j] < 0) as[, j] <- -as[, j]
+    colnames(as) <- paste0("STD", seq_len(k))
+    obj$alpha_standard <- as
+    obj$tradeoff <- tradeoff
+    obj$tradeoff_power <- tradeoff_power
+  }
+  class(obj) <- "fair_kpca"
+  obj$x <- predict.fair_kpca(obj, xm)
+  obj
+}
+
+# The centred constraint columns of extra attributes on the rows `keep`: centred one-hot
+# indicators for a factor-like attribute, the centred and standardised values for a numeric one.
+fp_attribute_indicators <- function(attributes, keep, n_all) {
+  attrs <- if (is.data.frame(attributes)) as.list(attributes) else if (is.list(attributes)) attributes else list(attributes)
+  if (!length(attrs)) fp_abort("has no columns", "attributes")
+  if (is.null(names(attrs))) names(attrs) <- paste0("attribute", seq_along(attrs))
+  out <- list()
+  for (nm in names(attrs)) {
+    a <- attrs[[nm]]
+    arg <- sprintf("attributes$%s", nm)
+    if (!(is.factor(a) || is.character(a) || is.logical(a) || is.numeric(a))) {
+      fp_abort("must be a factor, character, logical or numeric vector", arg)
+    }
+    if (length(a) != n_all) fp_abort(sprintf("has length %d but the data have %d rows", length(a), n_all), arg)
+    if (anyNA(a)) fp_abort("contains missing values", arg)
+    a <- a[keep]
+    if (is.numeric(a)) {
+      ac <- a - mean(a)
+      s <- sqrt(mean(ac^2))
+      if (s > 0) out[[nm]] <- matrix(ac / s, ncol = 1L)
+    } else {
+      f <- droplevels(as.factor(a))
+      if (nlevels(f) >= 2L) {
+        Zf <- outer(as.integer(f), seq_len(nlevels(f)), `==`) * 1
+        out[[nm]] <- sweep(Zf, 2L, colMeans(Zf))
+      }
+    }
+  }
+  if (!length(out)) return(matrix(0, sum(keep), 0))
+  do.call(cbind, out)
+}
+
+# Top-k eigenpairs of an n x n kernel matrix (Lanczos with a wide subspace; see src/mean.cpp).
+fp_eig_top_wide <- function(A, k) {
+  .fp_eig_top_wide(A, as.integer(k), as.integer(max(60L, 4L * k)))
+}
+
+# Kernel matrix between the rows of a and b.
+fp_kernel <- function(a, b, kpar) {
+  ip <- tcrossprod(a, b)
+  switch(kpar$kernel,
+         rbf = {
+           d2 <- outer(rowSums(a^2), rowSums(b^2), `+`) - 2 * ip
+           exp(-kpar$gamma * pmax(d2, 0))
+         },
+         polynomial = (kpar$gamma * ip + kpar$coef0)^kpar$degree,
+         sigmoid = tanh(kpar$gamma * ip + kpar$coef0),
+         linear = ip)
+}
+
+#' Embed new rows with a fair kernel PCA fit
+#'
+#' @param object A `fair_kpca` object.
+#' @param newdata A numeric matrix or data.frame with the training columns (matched by name when
+#'   named). If missing, the training scores.
+#' @param ... Unused.
+#' @return An n x k matrix of scores (n x 2k with the trade-off).
+#' @examples
+#' x <- as.matrix(iris[, 1:4])
+#' fit <- fair_kpca(x[1:100, ], iris$Species[1:100], k = 2)
+#' predict(fit, x[101:105, ])
+#' @export
+predict.fair_kpca <- function(object, newdata, ...) {
+  if (missing(newdata)) {
+    if (!is.null(object$x)) return(object$x)
+    fp_abort("is missing", "newdata")
+  }
+  nm <- object$colnames
+  if (is.data.frame(newdata) && all(nm %in% names(newdata))) newdata <- newdata[nm]
+  xn <- fp_as_matrix(newdata, "newdata", min_cols = 1L)
+  if (!is.null(colnames(newdata)) && all(nm %in% colnames(xn))) xn <- xn[, nm, drop = FALSE]
+  if (ncol(xn) != length(nm)) fp_abort(sprintf("has %d columns but the model was fitted on %d", ncol(xn), length(nm)), "newdata")
+  zn <- sweep(sweep(xn, 2L, object$center), 2L, object$scale, `/`)
+  Kn <- fp_kernel(zn, object$train, object$kernel)
+  if (object$kernel_center) {
+    Kn <- Kn - rowMeans(Kn) - matrix(object$kernel_colmeans, nrow(Kn), ncol(Kn), byrow = TRUE) + object$kernel_mean
+  }
+  s <- Kn %*% object$alpha
+  if (!is.null(object$tradeoff)) {
+    s <- cbind(s, (object$tradeoff^object$tradeoff_power) * (Kn %*% object$alpha_standard))
+  }
+  rownames(s) <- rownames(xn)
+  s
+}
+
+#' @export
+print.fair_kpca <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  kp <- x$kernel
+  cat(sprintf("Fair kernel PCA (%s kernel, gamma = %s%s): %d components, %d training rows, %d groups\n",
+              kp$kernel, format(kp$gamma, digits = digits),
+              if (kp$kernel == "polynomial") sprintf(", degree = %g, coef0 = %g", kp$degree, kp$coef0)
+              else if (kp$kernel == "sigmoid") sprintf(", coef0 = %g", kp$coef0) else "",
+              x$k, x$n_train, nrow(x$groups)))
+  if (identical(x$constraint, "opportunity")) cat("Fitted on the rows with a positive label (equal opportunity).\n")
+  cat("\nEigenvalues (variance in feature space x n):\n")
+  print(x$eigenvalues, digits = digits)
+  if (!is.null(x$tradeoff)) {
+    cat(sprintf("\nTrade-off representation: [fair scores, %g^%g x kernel PCA scores] (%d columns)\n",
+                x$tradeoff, x$tradeoff_power, 2L * x$k))
+  }
+  invisible(x)
+}

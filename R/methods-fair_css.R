@@ -1,0 +1,157 @@
+#' @export
+print.fair_css <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  cat(sprintf("Fair column subset selection (method \"%s\"): %d of %d columns, k = %d, %d groups, %s rows\n",
+              x$method, x$c, length(x$colnames), x$k, nrow(x$groups),
+              format(sum(x$groups$n), big.mark = ",")))
+  shown <- utils::head(x$column_names, 20L)
+  cat("Columns (in selection order): ", paste(shown, collapse = ", "),
+      if (x$c > 20L) sprintf(", ... (%d more)", x$c - 20L) else "", "\n", sep = "")
+  if (!is.null(x$sampler)) {
+    cat(sprintf("Sampler: %d columns reach theta = %s for every group\n", x$sampler$c, format(x$sampler$theta)))
+  }
+  cat(sprintf("MinMaxLoss = %s\n\n", format(x$loss, digits = digits)))
+  print(x$group_stats, digits = digits, row.names = FALSE)
+  invisible(x)
+}
+
+#' Summarise a fair column subset selection
+#'
+#' @param object A `fair_css` object.
+#' @param ... Unused.
+#' @return An object of class `summary.fair_css`: `groups` (per-group error, best rank-k
+#'   error and ratio), `loss` (MinMaxLoss), `columns`, `path` (MinMaxLoss of each prefix of the
+#'   selection), the sampler's `c` and `theta` where a sampler was used, and, for the
+#'   exhaustive method, the unfair optimum's per-group table.
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(100 * 6), 100, 6) %*% matrix(rnorm(36), 6)
+#' summary(fair_css(x, rep(1:2, 50), k = 2))
+#' @export
+summary.fair_css <- function(object, ...) {
+  structure(list(method = object$method, k = object$k, c = object$c, loss = object$loss,
+                 columns = object$column_names, groups = object$group_stats, path = object$path,
+                 sampler = if (!is.null(object$sampler)) object$sampler[c("c", "theta", "sums")],
+                 random_mean = object$random_mean, unfair = object$unfair, call = object$call),
+            class = "summary.fair_css")
+}
+
+#' @export
+print.summary.fair_css <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  cat("Call:\n")
+  print(x$call)
+  cat(sprintf("\nMethod \"%s\", k = %d, %d columns: %s\n", x$method, x$k, x$c,
+              paste(utils::head(x$columns, 30L), collapse = ", ")))
+  cat("\nPer group: error ||X_g - C_g C_g^+ X_g||_F, best rank-k error, ratio\n")
+  print(x$groups, digits = digits, row.names = FALSE)
+  cat(sprintf("\nMinMaxLoss = %s\n", format(x$loss, digits = digits)))
+  if (!is.null(x$sampler)) {
+    cat(sprintf("Sampler: c = %d columns, theta = %s, score sums: %s\n", x$sampler$c, format(x$sampler$theta),
+                paste(format(x$sampler$sums, digits = digits), collapse = ", ")))
+  }
+  if (!is.null(x$random_mean)) cat(sprintf("Mean MinMaxLoss of the random draws: %s\n", format(x$random_mean, digits = digits)))
+  if (!is.null(x$unfair)) {
+    cat("\nUnfair optimum (smallest error of all rows together):", paste(x$unfair$column_names, collapse = ", "), "\n")
+    print(x$unfair$group_stats, digits = digits, row.names = FALSE)
+  }
+  cat("\nMinMaxLoss of the first j selected columns:\n")
+  p <- x$path$loss
+  names(p) <- x$path$columns
+  print(utils::head(p, 30L), digits = digits)
+  invisible(x)
+}
+
+#' Selected columns and reconstructions of a fair column subset selection
+#'
+#' `predict()` returns the selected columns of new data (in selection order);
+#' `reconstruct()` reconstructs all columns from the selected ones by least squares,
+#' `X[, S] %*% W` with `W = G[S, S]^+ G[S, ]` from the training Gram matrices: each group's
+#' own `W_g` when `group` is given (the reconstruction the loss measures), otherwise the
+#' pooled one.
+#'
+#' @param object A `fair_css` object.
+#' @param newdata A numeric matrix or data.frame with the columns of the training data
+#'   (matched by name when named).
+#' @param group For `reconstruct()`: optional group labels of the rows of `newdata` (levels
+#'   of the training groups).
+#' @param ... Unused.
+#' @return `predict()`: the n x c matrix of selected columns. `reconstruct()`: an n x d matrix.
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(100 * 6), 100, 6) %*% matrix(rnorm(36), 6)
+#' g <- rep(1:2, 50)
+#' fit <- fair_css(x, g, k = 3)
+#' head(predict(fit, x))
+#' r <- reconstruct(fit, x, group = g)
+#' sqrt(sum((x - r)[g == 1, ]^2)) / fit$group_stats$error[1]
+#' @export
+predict.fair_css <- function(object, newdata, ...) {
+  if (missing(newdata)) fp_abort("is missing", "newdata")
+  x <- fp_css_newdata(object, newdata)
+  x[, object$columns, drop = FALSE]
+}
+
+fp_css_newdata <- function(object, newdata, arg = "newdata") {
+  nm <- object$colnames
+  if (is.data.frame(newdata) && all(nm %in% names(newdata))) newdata <- newdata[nm]
+  x <- fp_as_matrix(newdata, arg, min_cols = 1L)
+  if (!is.null(colnames(newdata)) && all(nm %in% colnames(x))) x <- x[, nm, drop = FALSE]
+  if (ncol(x) != length(nm)) fp_abort(sprintf("has %d columns but the selection was made on %d", ncol(x), length(nm)), arg)
+  colnames(x) <- nm
+  x
+}
+
+#' @rdname predict.fair_css
+#' @export
+reconstruct.fair_css <- function(object, newdata, group = NULL, ...) {
+  if (missing(newdata)) fp_abort("is missing", "newdata")
+  x <- fp_css_newdata(object, newdata)
+  ct <- if (isFALSE(object$center)) rep(0, ncol(x)) else object$center
+  z <- sweep(x, 2L, ct, `-`)
+  C <- z[, object$columns, drop = FALSE]
+  if (is.null(group)) {
+    out <- C %*% object$coef$.pooled
+  } else {
+    g <- fp_as_group(group, nrow(x), "group", min_levels = 1L)
+    bad <- setdiff(levels(g), object$groups$group)
+    if (length(bad)) fp_abort(sprintf("has level(s) not seen in training: %s", paste(bad, collapse = ", ")), "group")
+    out <- matrix(0, nrow(x), ncol(x))
+    for (l in levels(g)) {
+      rows <- which(g == l)
+      out[rows, ] <- C[rows, , drop = FALSE] %*% object$coef[[l]]
+    }
+  }
+  out <- sweep(out, 2L, ct, `+`)
+  dimnames(out) <- dimnames(x)
+  out
+}
+
+#' Plot a fair column subset selection
+#'
+#' Draws MinMaxLoss (thick line) and each group's loss (thin lines) of the first `j` selected
+#' columns against `j`, with the rank-k denominators of the fit; a dotted line marks loss 1
+#' (each group's best rank-k error) and a vertical line the target `k`.
+#'
+#' @param x A `fair_css` object.
+#' @param log Passed to [graphics::matplot()] (e.g. `"y"`).
+#' @param ... Further graphical arguments passed to [graphics::matplot()].
+#' @return Invisibly, the data plotted (`x$path`).
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(100 * 8), 100, 8) %*% matrix(rnorm(64), 8)
+#' plot(fair_css(x, rep(1:2, 50), k = 3, method = "sampler", theta = 2.9))
+#' @export
+plot.fair_css <- function(x, log = "", ...) {
+  p <- x$path
+  lev <- x$groups$group
+  y <- cbind(p$loss, as.matrix(p[, lev, drop = FALSE]))
+  cols <- c(1L, seq_along(lev) + 1L)
+  graphics::matplot(p$columns, y, type = "b", lty = c(1, rep(2, length(lev))), lwd = c(2, rep(1, length(lev))),
+                    pch = c(19, rep(1, length(lev))), col = cols, log = log, xlab = "number of columns",
+                    ylab = "loss (error / best rank-k error)",
+                    main = sprintf("Fair CSS (%s), k = %d", x$method, x$k), ...)
+  graphics::abline(h = 1, lty = 3)
+  graphics::abline(v = x$k, lty = 3, col = "grey")
+  graphics::legend("topright", legend = c("MinMaxLoss", lev), col = cols, lty = c(1, rep(2, length(lev))),
+                   lwd = c(2, rep(1, length(lev))), bty = "n")
+  invisible(p)
+}

@@ -1,0 +1,331 @@
+# Mean-matching fair PCA (Kleindessner, Donini, Russell and Zafar 2023) and its variants.
+
+#' Mean-matching fair PCA (Kleindessner et al. 2023)
+#'
+#' `fair_pca(x, group, k, method = "mean", ...)` finds the k-dimensional projection of largest
+#' variance among those under which **all groups have the same projected mean**: no linear
+#' function of the representation is correlated with the group (demographic parity for every
+#' linear model trained on it, in the relaxed sense of the paper). This is Algorithm 1 of
+#' Kleindessner et al. (2023) with its variants: several groups, several attributes at once,
+#' continuous attributes, approximately equal group covariances ("Fair PCA-S"), an
+#' accuracy-fairness trade-off and equal opportunity. The kernelised version is [fair_kpca()].
+#'
+#' @section Algorithm:
+#' In the centred (and scaled) coordinates `z` of [fair_pca()], let `B` be the d x p matrix
+#' whose columns are the group-mean differences `mean_g - mean` (one per group; rank at most
+#' m - 1 for m groups), plus the constraint directions of any extra `attributes`. The fair
+#' directions are the orthogonal complement of `span(B)`, of dimension `d - rank(B)` (the
+#' "feasible dimension"; `k` above it is an error of class `fairproj_infeasible_k`). With `Q`
+#' the Householder reflector whose first `rank(B)` columns span `B` (so `R`, the remaining
+#' columns, is an orthonormal basis of the complement, never formed explicitly), the solution is
+#' `rotation = R A` with `A` the top-k eigenvectors of `R' C R`, where `C` is the covariance
+#' matrix that [stats::prcomp()] diagonalises (`center = TRUE`: the centred sample covariance;
+#' `center = FALSE`: the uncentred second moment, which is what the authors' code uses with
+#' `standardize = False`; the subspace is the same in both cases when the data are centred).
+#' The cost is the group moments plus reflections of a d x d matrix and one top-k
+#' eigensolve, i.e. that of standard PCA. Directions of `B` with singular value below
+#' `tol * sqrt(trace(C) / d)` are treated as zero (equal means): the constraint then vanishes and
+#' the result is standard PCA.
+#'
+#' @section Several attributes, continuous attributes:
+#' `attributes` (a data.frame, a list of vectors or one vector, one value per row; needs the
+#' data rows, so not available for fits from [group_moments()]) adds constraints:
+#' * a factor, character or logical column: the projected means of all its groups are equal;
+#' * a numeric column (a continuous attribute `a`): the projections are uncorrelated with it,
+#'   `sum_i (a_i - mean(a)) U' z_i = 0` (the binary case of the paper is exactly this with
+#'   `a` the 0/1 group indicator). Wrap integer codes in [factor()] to treat them as groups.
+#'
+#' All constraints hold at once: the columns of their constraint matrices are concatenated
+#' (Kleindessner et al.'s "matrix Z"). By default the `group` of [fair_pca()] is one of them;
+#' `use_group = FALSE` drops it (the group is then used only for the per-group diagnostics),
+#' e.g. to decorrelate from a continuous attribute alone. Equalising the means of every
+#' combination of two attributes (a stronger condition) needs no rows: use
+#' `group = interaction(a1, a2)`.
+#'
+#' @section Fair PCA-S (equalize_cov):
+#' With `equalize_cov = L`, the solution is further restricted to the `l = max(k, min(f, L))`
+#' directions (f the feasible dimension) of the complement on which the group covariances
+#' differ least, then the top-k PCA directions in that l-dimensional space are taken:
+#' * two groups (the paper and its code): the eigenvectors `E` of `T = R'(S_1 - S_2)R` with the
+#'   `l` smallest |eigenvalues|, where `S_g` are the group covariances (about their own means,
+#'   divisor `n_g - 1`, as `np.cov` in the authors' code). Then `U = R E B` satisfies
+#'   `||U'(S_1 - S_2)U||_2 <= max |selected eigenvalue|` (reported as `cov_bound`);
+#' * m groups (our generalisation, not defined in the paper): with the pooled covariance
+#'   `S = sum_g w_g S_g` (`w_g = n_g / n`) and `T_g = R'(S_g - S)R`, `E` spans the right
+#'   singular vectors of the stacked matrix `[sqrt(w_1) T_1; ...; sqrt(w_m) T_m]` with the `l`
+#'   smallest singular values, i.e. the `l` smallest eigenvectors of `sum_g w_g T_g^2`. For two
+#'   groups this is exactly the rule above. If `s` is the largest selected singular value, then
+#'   `||U'(S_g - S)U||_2 <= s / sqrt(w_g)` for every group (reported as `cov_bound`, one per
+#'   group).
+#'
+#' `L` is a whole number, or a fraction `0 < L < 1` meaning `floor(L * d)` (the paper's "Fair
+#' PCA-S (0.5)" and "(0.85)" are `equalize_cov = 0.5` and `0.85`). The means stay exactly
+#' matched. Smaller `L` matches covariances more tightly and keeps less variance; `L` must be at
+#' least `k` ("requires k to be small").
+#'
+#' @section Trade-off:
+#' `tradeoff = lambda` (in \[0, 1\]) makes [predict()][predict.fair_pca()] return the 2k-column
+#' representation `[U_fair' z, lambda^p U_std' z]` of the paper, with `U_std` the standard PCA
+#' basis (stored as `standard_rotation`) and `p = tradeoff_power`. The poster uses `p = 1`; the
+#' authors' public code scales by `lambda^3` (`tradeoff_power = 3`). `lambda = 0` is the fair
+#' representation padded with zeros; larger values let a (regularised) downstream model use more
+#' of the unconstrained information. `rotation` is always the fair basis.
+#'
+#' @section Equal opportunity:
+#' `constraint = "opportunity"` with a binary label `y` (logical, 0/1, or a two-level factor whose
+#' second level is positive) fits the whole transformation (constraint, covariance and the
+#' covariances of Fair PCA-S) on the rows with a positive label only, as in the paper and its
+#' code; it is then applied to all rows. The centre and scale of the fit remain those of all
+#' rows; the covariance of the positive rows is taken about their own mean when `center` is not
+#' `FALSE`. Needs the data rows.
+#'
+#' @section Arguments:
+#' Passed through the `...` of [fair_pca()] (`fair_pca(x, group, k, method = "mean", ...)`):
+#' * `equalize_cov`: `NULL` (means only, default) or `L`, the number (or fraction of d) of
+#'   directions kept by Fair PCA-S (see the section).
+#' * `tradeoff`: `NULL` (default) or `lambda` in \[0, 1\] (see the section).
+#' * `tradeoff_power`: the power `p` of `lambda` (default 1 as on the poster; 3 as in the
+#'   authors' code).
+#' * `attributes`: extra attributes whose group means are equalised (factor-like columns) or
+#'   which the projections must be uncorrelated with (numeric columns); see the section.
+#' * `use_group`: logical (default `TRUE`); whether the `group` of [fair_pca()] is a constraint.
+#' * `y`: binary label, one per row (for `constraint = "opportunity"`).
+#' * `constraint`: `"parity"` (default; demographic parity) or `"opportunity"`.
+#' * `tol`: relative tolerance below which a mean difference counts as zero (default `1e-9`).
+#'
+#' `k` may be at most the feasible dimension `d - rank(B)` (d - 1 for two groups with
+#' different means).
+#'
+#' @section Value:
+#' A [fair_pca()] object of class `c("fair_pca_mean", "fair_pca")` whose `rotation` is the fair
+#' basis, with the extra fields `constraint_rank` (rank of `B`), `feasible_dim`,
+#' `constraint_basis` (d x rank orthonormal basis of the constrained directions), `constraint`,
+#' and where used `equalize_cov` (the number `l` of directions kept), `cov_bound`, `tradeoff`,
+#' `tradeoff_power`, `standard_rotation`.
+#' @references Kleindessner, M., Donini, M., Russell, C. and Zafar, M. B. (2023). Efficient fair
+#'   PCA for fair representation learning. AISTATS, PMLR 206, 5250-5270.
+#' @seealso [fair_pca()], [fair_kpca()], [variance_explained()], [mmd2()],
+#'   [downstream_metrics()].
+#' @examples
+#' x <- as.matrix(iris[, 1:4])
+#' g <- iris$Species == "setosa"
+#' fit <- fair_pca(x, g, k = 2, method = "mean")
+#' s <- predict(fit, x)
+#' rowsum(s, g) / as.vector(table(g))   # equal projected group means
+#' # three groups: all projected means equal; feasible dimension 4 - 2 = 2
+#' fit3 <- fair_pca(x, iris$Species, k = 2, method = "mean")
+#' # approximately equal covariances too, and the trade-off representation
+#' fit_s <- fair_pca(x, g, k = 1, method = "mean", equalize_cov = 2)
+#' fit_t <- fair_pca(x, g, k = 2, method = "mean", tradeoff = 0.5)
+#' dim(predict(fit_t, x))
+#' # a continuous attribute: projections uncorrelated with petal width
+#' fit_c <- fair_pca(x[, 1:3], g, k = 2, method = "mean",
+#'                   attributes = data.frame(pw = iris$Petal.Width), use_group = FALSE)
+#' cor(predict(fit_c, x[, 1:3]), iris$Petal.Width)
+#' @name fair_pca_mean
+NULL
+
+fit_pca_mean <- function(prep, k, equalize_cov = NULL, tradeoff = NULL, tradeoff_power = 1,
+                         attributes = NULL, use_group = TRUE, y = NULL,
+                         constraint = c("parity", "opportunity"), tol = 1e-9, data = NULL) {
+  d <- prep$d
+  fp_check_flag(use_group, "use_group")
+  fp_check_number(tol, "tol", lower = 0)
+  if (!is.character(constraint) || length(constraint) < 1L || anyNA(constraint) ||
+      !constraint[1L] %in% c("parity", "opportunity")) {
+    fp_abort("must be \"parity\" or \"opportunity\"", "constraint")
+  }
+  constraint <- constraint[1L]
+  if (!is.null(tradeoff)) fp_check_number(tradeoff, "tradeoff", 0, 1)
+  fp_check_number(tradeoff_power, "tradeoff_power", lower = 0, open_lower = TRUE)
+  if (!is.null(equalize_cov)) {
+    fp_check_number(equalize_cov, "equalize_cov", lower = 0, open_lower = TRUE)
+    if (equalize_cov >= 1 && equalize_cov != round(equalize_cov)) {
+      fp_abort("must be a whole number of directions or a fraction in (0, 1)", "equalize_cov")
+    }
+  }
+  needs_rows <- !is.null(attributes) || constraint == "opportunity"
+  if (needs_rows && is.null(data)) {
+    fp_abort(sprintf("is needed for %s: fit from the data, not from group_moments",
+                     if (constraint == "opportunity") "constraint = \"opportunity\"" else "`attributes`"), "x")
+  }
+  if (!is.null(y) && constraint != "opportunity") {
+    fp_abort("is only used with constraint = \"opportunity\"", "y")
+  }
+  if (!use_group && is.null(attributes)) {
+    fp_abort("= FALSE needs `attributes` to constrain (otherwise this is standard PCA)", "use_group")
+  }
+
+  # the fitting problem: all rows, or the rows with a positive label
+  rows <- NULL
+  fprep <- prep
+  keep <- NULL
+  if (needs_rows) {
+    z <- fp_transform(prep, data$x)
+    grp <- data$group
+    if (constraint == "opportunity") {
+      yb <- fp_as_binary(y, nrow(z), "y")
+      keep <- yb == 1L
+      if (sum(keep) < 2L) fp_abort("has fewer than 2 positive rows", "y")
+      z <- z[keep, , drop = FALSE]
+      grp <- droplevels(grp[keep])
+      if (use_group && nlevels(grp) < 2L) {
+        fp_abort("has positive rows in only one group: equal opportunity cannot be constrained", "y")
+      }
+      m_pos <- group_moments(z, grp)
+      fprep <- fp_prepare(m_pos, center = prep$centered, scale. = FALSE)
+    }
+    rows <- z
+  }
+
+  # constraint directions B (d x p), in the units of z
+  B <- matrix(0, d, 0)
+  if (use_group && length(fprep$levels) >= 2L) {
+    w <- fprep$n / sum(fprep$n)
+    mu <- drop(fprep$mean %*% w)
+    B <- cbind(B, fprep$mean - mu)
+  }
+  if (!is.null(attributes)) B <- cbind(B, fp_attribute_directions(attributes, rows, keep, nrow(data$x)))
+  scale_ref <- sqrt(max(sum(diag(fprep$C)) / d, .Machine$double.xmin))
+  Q <- matrix(0, d, 0)
+  if (ncol(B) > 0L) {
+    sv <- svd(B, nv = 0L)
+    r <- sum(sv$d > tol * scale_ref & sv$d > max(dim(B)) * .Machine$double.eps * max(sv$d))
+    Q <- sv$u[, seq_len(r), drop = FALSE]
+  }
+  r <- ncol(Q)
+  feasible <- d - r
+  if (k > feasible) {
+    fp_abort(sprintf("= %d exceeds the feasible dimension %d (= d - rank of the mean differences: %d - %d); choose k <= %d",
+                     k, feasible, d, r, feasible), "k", class = "fairproj_infeasible_k")
+  }
+
+  # Householder reflector whose first r columns span B; the rest (never formed) is R.
+  C <- fprep$C
+  qrq <- NULL
+  to_complement <- function(M) {  # R' M R for a symmetric d x d M
+    if (r == 0L) return(M)
+    W <- qr.qty(qrq, t(qr.qty(qrq, M)))
+    W <- W[-seq_len(r), -seq_len(r), drop = FALSE]
+    (W + t(W)) / 2
+  }
+  from_complement <- function(A) {  # R A
+    if (r == 0L) return(A)
+    qr.qy(qrq, rbind(matrix(0, r, ncol(A)), A))
+  }
+  if (r > 0L) qrq <- qr(Q, LAPACK = TRUE)
+  H <- to_complement(C)
+
+  out <- list()
+  if (is.null(equalize_cov)) {
+    A <- fp_eig_top(H, k)$vectors
+  } else {
+    L <- if (equalize_cov < 1) floor(equalize_cov * d) else equalize_cov
+    l <- as.integer(max(k, min(feasible, L)))
+    if (length(fprep$levels) < 2L) fp_abort("needs at least two groups in `group`", "equalize_cov")
+    ng <- fprep$n
+    covs <- lapply(seq_along(fprep$cov), function(i) fprep$cov[[i]] * ng[[i]] / max(ng[[i]] - 1, 1))
+    wg <- ng / sum(ng)
+    if (length(covs) == 2L) {
+      Tm <- to_complement(covs[[1]] - covs[[2]])
+      e <- eigen(Tm, symmetric = TRUE)
+      ord <- order(abs(e$values))[seq_len(l)]
+      E <- e$vectors[, ord, drop = FALSE]
+      bound <- max(abs(e$values[ord]))
+      names(bound) <- "difference"
+    } else {
+      Sbar <- Reduce(`+`, Map(`*`, covs, wg))
+      G <- do.call(rbind, lapply(seq_along(covs), function(i) sqrt(wg[[i]]) * to_complement(covs[[i]] - Sbar)))
+      s <- svd(G, nu = 0L)
+      ord <- order(s$d)[seq_len(l)]
+      E <- s$v[, ord, drop = FALSE]
+      bound <- max(s$d[ord]) / sqrt(wg)
+      names(bound) <- fprep$levels
+    }
+    HE <- crossprod(E, H %*% E)
+    A <- E %*% fp_eig_top((HE + t(HE)) / 2, k)$vectors
+    out$equalize_cov <- l
+    out$cov_bound <- bound
+  }
+  U <- from_complement(A)
+  out <- c(list(rotation = U, constraint_rank = r, feasible_dim = feasible,
+                constraint_basis = Q, constraint = constraint), out)
+  if (!is.null(tradeoff)) {
+    Vs <- fp_eig_top(C, k)$vectors
+    for (j in seq_len(ncol(Vs))) if (Vs[which.max(abs(Vs[, j])), j] < 0) Vs[, j] <- -Vs[, j]
+    dimnames(Vs) <- list(prep$colnames, paste0("STD", seq_len(k)))
+    out$tradeoff <- tradeoff
+    out$tradeoff_power <- tradeoff_power
+    out$standard_rotation <- Vs
+  }
+  out
+}
+
+# Constraint directions of extra attributes in the units of z: for a factor-like column, the
+# differences of its group means from the mean of the rows; for a numeric column, the
+# covariance of z with the attribute divided by its standard deviation.
+fp_attribute_directions <- function(attributes, z, keep, n_all) {
+  if (is.data.frame(attributes)) {
+    attrs <- as.list(attributes)
+  } else if (is.list(attributes)) {
+    attrs <- attributes
+  } else {
+    attrs <- list(attributes)
+  }
+  if (!length(attrs)) fp_abort("has no columns", "attributes")
+  if (is.null(names(attrs))) names(attrs) <- paste0("attribute", seq_along(attrs))
+  zc <- sweep(z, 2L, colMeans(z), `-`)
+  out <- list()
+  for (nm in names(attrs)) {
+    a <- attrs[[nm]]
+    arg <- sprintf("attributes$%s", nm)
+    if (!(is.factor(a) || is.character(a) || is.logical(a) || is.numeric(a))) {
+      fp_abort("must be a factor, character, logical or numeric vector", arg)
+    }
+    if (length(a) != n_all) fp_abort(sprintf("has length %d but the data have %d rows", length(a), n_all), arg)
+    if (anyNA(a)) fp_abort("contains missing values", arg)
+    if (!is.null(keep)) a <- a[keep]
+    if (is.numeric(a)) {
+      ac <- a - mean(a)
+      s <- sqrt(sum(ac^2) / length(ac))
+      if (s > 0) out[[nm]] <- crossprod(zc, ac) / (length(ac) * s)
+    } else {
+      f <- droplevels(as.factor(a))
+      if (nlevels(f) >= 2L) {
+        sums <- rowsum(zc, f)
+        out[[nm]] <- t(sums / as.vector(table(f)))
+      }
+    }
+  }
+  if (!length(out)) return(matrix(0, ncol(z), 0))
+  do.call(cbind, out)
+}
+
+#' @rdname predict.fair_pca
+#' @export
+predict.fair_pca_mean <- function(object, newdata, ...) {
+  if (missing(newdata)) return(NextMethod())
+  s <- NextMethod()
+  if (!is.null(object$tradeoff)) {
+    z <- fp_transform(object, fp_newdata(object, newdata))
+    s <- cbind(s, (object$tradeoff^object$tradeoff_power) * (z %*% object$standard_rotation))
+  }
+  s
+}
+
+#' @export
+print.fair_pca_mean <- function(x, ...) {
+  NextMethod()
+  cat(sprintf("\nMean constraint (%s): rank %d, feasible dimension %d\n",
+              if (identical(x$constraint, "opportunity")) "equal opportunity, positive rows" else "demographic parity",
+              x$constraint_rank, x$feasible_dim))
+  if (!is.null(x$equalize_cov)) {
+    cat(sprintf("Covariances equalised on %d directions; bound on the projected covariance difference: %s\n",
+                x$equalize_cov, paste(format(x$cov_bound, digits = 4), collapse = ", ")))
+  }
+  if (!is.null(x$tradeoff)) {
+    cat(sprintf("Trade-off representation: [fair scores, %g^%g x standard scores] (%d columns)\n",
+                x$tradeoff, x$tradeoff_power, 2L * x$k))
+  }
+  invisible(x)
+}

@@ -1,0 +1,353 @@
+# Direct reference implementations from the definitions (on the rows, with SVD/QR), against
+# which the Gram-matrix implementations in src/css.cpp are checked.
+
+ref_proj_err <- function(X, S) {
+  if (!length(S)) return(sqrt(sum(X^2)))
+  C <- X[, S, drop = FALSE]
+  s <- svd(C)
+  U <- s$u[, s$d > 1e-12 * s$d[1], drop = FALSE]
+  sqrt(sum((X - U %*% crossprod(U, X))^2))
+}
+ref_best <- function(X, k) { s <- svd(X)$d; sqrt(sum(s[seq_along(s) > k]^2)) }
+ref_group_losses <- function(Xs, S, k) vapply(Xs, function(X) ref_proj_err(X, S) / ref_best(X, k), numeric(1))
+ref_minmax <- function(Xs, S, k) max(ref_group_losses(Xs, S, k))
+split_groups <- function(x, g) lapply(split(seq_len(nrow(x)), g), function(i) x[i, , drop = FALSE])
+
+# greedy: value of each candidate by brute force; lowest index among values within 1e-10
+ref_greedy <- function(Xs, k, cand = seq_len(ncol(Xs[[1]])), target = NULL, denom = NULL) {
+  if (is.null(denom)) denom <- vapply(Xs, ref_best, numeric(1), k = k)
+  if (!is.matrix(denom)) denom <- matrix(denom, k, length(Xs), byrow = TRUE)
+  S <- integer(0)
+  for (t in seq_len(k)) {
+    cc <- setdiff(cand, S)
+    v <- vapply(cc, function(j) {
+      max(vapply(seq_along(Xs), function(i) {
+        X <- Xs[[i]]
+        Y <- if (is.null(target)) X else X[, target, drop = FALSE]
+        C <- X[, c(S, j), drop = FALSE]
+        s <- svd(C)
+        U <- s$u[, s$d > 1e-12 * s$d[1], drop = FALSE]
+        sqrt(sum((Y - U %*% crossprod(U, Y))^2)) / denom[t, i]
+      }, numeric(1)))
+    }, numeric(1))
+    S <- c(S, cc[which(v <= min(v) * (1 + 1e-10))[1]])
+  }
+  S
+}
+
+rfac <- function(X) {
+  q <- qr(X)
+  stopifnot(identical(q$pivot, seq_len(ncol(X))))
+  qr.R(q)
+}
+
+# fair low-RRQR as in the paper's pseudocode: QR of each group, top right singular vector of the
+# trailing blocks, shared permutation
+ref_lowqr <- function(Xs, k) {
+  n <- ncol(Xs[[1]])
+  T <- lapply(Xs, rfac)
+  perm <- seq_len(n)
+  for (i in seq_len(k)) {
+    sv <- lapply(T, function(t) svd(t, nu = 0, nv = 1))
+    sig <- vapply(sv, function(s) s$d[1], numeric(1))
+    gbest <- 1L
+    for (gg in seq_along(sig)) if (sig[gg] > sig[gbest]) gbest <- gg
+    v <- sv[[gbest]]$v[, 1]
+    j <- which.max(abs(v))
+    T <- lapply(T, function(t) { t[, c(1, j)] <- t[, c(j, 1)]; t })
+    perm[c(i, i + j - 1)] <- perm[c(i + j - 1, i)]
+    if (i < n) T <- lapply(T, function(t) rfac(t)[-1, -1, drop = FALSE])
+  }
+  perm[seq_len(k)]
+}
+
+# fair high-RRQR (Appendix A rule): smallest right singular vector of the leading blocks
+ref_highqr <- function(Xs, k) {
+  n <- ncol(Xs[[1]])
+  R <- lapply(Xs, rfac)
+  perm <- seq_len(n)
+  for (i in n:2) {
+    L <- lapply(R, function(r) r[seq_len(i), seq_len(i), drop = FALSE])
+    sv <- lapply(L, svd)
+    sig <- vapply(sv, function(s) s$d[i], numeric(1))
+    gbest <- 1L
+    for (gg in seq_along(sig)) if (sig[gg] < sig[gbest]) gbest <- gg
+    v <- sv[[gbest]]$v[, i]
+    j <- which.max(abs(v))
+    L <- lapply(L, function(l) { l[, c(j, i)] <- l[, c(i, j)]; l })
+    perm[c(j, i)] <- perm[c(i, j)]
+    R <- lapply(L, rfac)
+  }
+  perm[seq_len(k)]
+}
+
+ref_scores <- function(X, k) rowSums(svd(X, nu = 0, nv = k)$v^2)
+
+# Algorithm 1 for two groups, written from the pseudocode
+ref_sampler <- function(lA, lB, theta) {
+  ord <- order(-(lA + lB), seq_along(lA))
+  S <- integer(0); sA <- 0; sB <- 0; j <- 0
+  while (sA < theta && sB < theta) {
+    j <- j + 1; i <- ord[j]; S <- c(S, i); sA <- sA + lA[i]; sB <- sB + lB[i]
+  }
+  if (sA >= theta && sB >= theta) return(S)
+  rest <- if (j < length(ord)) ord[(j + 1):length(ord)] else integer(0)
+  if (sA < theta) {
+    rest <- rest[order(-lA[rest], rest)]
+    for (i in rest) { if (sA >= theta) break; S <- c(S, i); sA <- sA + lA[i] }
+  } else {
+    rest <- rest[order(-lB[rest], rest)]
+    for (i in rest) { if (sB >= theta) break; S <- c(S, i); sB <- sB + lB[i] }
+  }
+  S
+}
+
+brute_cstar <- function(lA, lB, theta) {
+  n <- length(lA)
+  for (s in seq_len(n)) {
+    cb <- utils::combn(n, s)
+    if (any(colSums(matrix(lA[cb], s)) >= theta & colSums(matrix(lB[cb], s)) >= theta)) return(s)
+  }
+  NA_integer_
+}
+
+make_css <- function(n = c(60, 45), d = 8, seed = 1, rank = d) {
+  set.seed(seed)
+  xs <- lapply(n, function(m) matrix(rnorm(m * rank), m, rank) %*% matrix(rnorm(rank * d), rank, d) +
+                 matrix(rnorm(m * d, sd = 0.3), m, d))
+  x <- do.call(rbind, xs)
+  colnames(x) <- paste0("c", seq_len(d))
+  list(x = x, g = factor(rep(letters[seq_along(n)], n)))
+}
+
+test_that("losses and css_loss match the definition; ratios >= 1; moments input agrees", {
+  dat <- make_css()
+  Xs <- split_groups(dat$x, dat$g)
+  for (S in list(c(1, 3), c(2, 5, 7), 4)) {
+    k <- 2
+    l <- css_loss(dat$x, dat$g, S, k)
+    ref <- ref_group_losses(Xs, S, k)
+    expect_equal(attr(l, "group_stats")$ratio, unname(ref), tolerance = 1e-8)
+    expect_equal(as.numeric(l), max(ref), tolerance = 1e-8)
+    expect_equal(as.numeric(css_loss(group_moments(dat$x, dat$g), columns = S, k = k)), as.numeric(l))
+  }
+  expect_equal(as.numeric(css_loss(dat$x, dat$g, c("c1", "c3"), 2)), as.numeric(css_loss(dat$x, dat$g, c(1, 3), 2)))
+  for (m in c("greedy", "lowqr", "highqr", "two_stage", "random", "standard")) {
+    f <- fair_css(dat$x, dat$g, k = 3, method = m)
+    expect_true(all(f$group_stats$ratio >= 1 - 1e-10), info = m)
+    expect_equal(f$group_stats$ratio, unname(ref_group_losses(Xs, f$columns, 3)), tolerance = 1e-8, info = m)
+    expect_length(f$columns, 3)
+  }
+  f1 <- fair_css(dat$x, dat$g, k = 3)
+  f2 <- fair_css(group_moments(dat$x, dat$g), k = 3)
+  expect_identical(f1$columns, f2$columns)
+  half <- seq_len(50)
+  m12 <- group_moments(dat$x[half, ], dat$g[half]) + group_moments(dat$x[-half, ], dat$g[-half])
+  expect_equal(fair_css(m12, k = 3)$loss, f1$loss, tolerance = 1e-10)
+  # center = TRUE is the selection on the column-centred data
+  xc <- sweep(dat$x, 2, colMeans(dat$x))
+  fc <- fair_css(dat$x, dat$g, k = 3, method = "lowqr", center = TRUE)
+  expect_identical(fc$columns, fair_css(xc, dat$g, k = 3, method = "lowqr")$columns)
+  expect_equal(fc$loss, as.numeric(css_loss(xc, dat$g, fc$columns, 3)), tolerance = 1e-10)
+  expect_equal(reconstruct(fc, dat$x, group = dat$g) - dat$x,
+               reconstruct(fair_css(xc, dat$g, k = 3, method = "lowqr"), xc, group = dat$g) - xc, tolerance = 1e-8)
+})
+
+test_that("greedy, low QR and high QR select what the direct definitions select", {
+  for (seed in 1:4) {
+    dat <- make_css(n = c(40, 30), d = 7, seed = seed)
+    Xs <- split_groups(dat$x, dat$g)
+    for (k in c(1, 3)) {
+      expect_identical(fair_css(dat$x, dat$g, k, "greedy")$columns, as.integer(ref_greedy(Xs, k)))
+      expect_identical(fair_css(dat$x, dat$g, k, "lowqr")$columns, as.integer(ref_lowqr(Xs, k)))
+      expect_identical(fair_css(dat$x, dat$g, k, "highqr")$columns, as.integer(ref_highqr(Xs, k)))
+    }
+  }
+  # three groups (the extension): worst group everywhere
+  dat <- make_css(n = c(30, 25, 35), d = 6, seed = 7)
+  Xs <- split_groups(dat$x, dat$g)
+  expect_identical(fair_css(dat$x, dat$g, 3, "greedy")$columns, as.integer(ref_greedy(Xs, 3)))
+  expect_identical(fair_css(dat$x, dat$g, 3, "lowqr")$columns, as.integer(ref_lowqr(Xs, 3)))
+  expect_identical(fair_css(dat$x, dat$g, 3, "highqr")$columns, as.integer(ref_highqr(Xs, 3)))
+  # unfair counterparts = the single-group algorithms on all rows
+  f <- fair_css(dat$x, dat$g, 3, "standard")
+  expect_identical(f$columns, as.integer(ref_greedy(list(dat$x), 3)))
+  expect_identical(fair_css(dat$x, dat$g, 3, "standard", algorithm = "qr")$columns, as.integer(ref_lowqr(list(dat$x), 3)))
+  expect_equal(f$loss_pooled, ref_minmax(list(dat$x), f$columns, 3), tolerance = 1e-8)
+})
+
+test_that("low QR on more than 120 columns (Lanczos eigensolver) selects as the direct QR does", {
+  dat <- make_css(n = c(150, 140), d = 130, seed = 12, rank = 20)
+  Xs <- split_groups(dat$x, dat$g)
+  expect_identical(fair_css(dat$x, dat$g, 3, "lowqr")$columns, as.integer(ref_lowqr(Xs, 3)))
+  expect_identical(fair_css(dat$x, dat$g, 2, "greedy")$columns, as.integer(ref_greedy(Xs, 2)))
+})
+
+test_that("greedy with the authors' per-step denominators and with more than k columns", {
+  dat <- make_css(n = c(40, 30), d = 7, seed = 8)
+  Xs <- split_groups(dat$x, dat$g)
+  k <- 3
+  den <- sapply(Xs, function(X) vapply(0:(k - 1), function(i) ref_best(X, i), numeric(1)))
+  expect_identical(fair_css(dat$x, dat$g, k, denominators = "step")$columns, as.integer(ref_greedy(Xs, k, denom = den)))
+  f5 <- fair_css(dat$x, dat$g, 2, n_columns = 5)
+  expect_identical(f5$columns, as.integer(ref_greedy(Xs, 5, denom = vapply(Xs, ref_best, numeric(1), k = 2))))
+  expect_true(all(diff(f5$path$loss) <= 1e-12))
+  expect_identical(fair_css(dat$x, dat$g, 2, "lowqr", n_columns = 5)$columns[1:2], fair_css(dat$x, dat$g, 2, "lowqr")$columns)
+})
+
+test_that("greedy with duplicated columns breaks ties by the lowest index", {
+  dat <- make_css(n = c(40, 30), d = 5, seed = 3)
+  x <- cbind(dat$x, dat$x[, 2])
+  f <- fair_css(x, dat$g, 2, "greedy")
+  expect_identical(f$columns, as.integer(ref_greedy(split_groups(x, dat$g), 2)))
+  expect_false(6L %in% f$columns && !(2L %in% f$columns))
+})
+
+test_that("leverage scores sum to k; sampler = Algorithm 1; 1.5 bound and Theorem 1 bound hold", {
+  for (seed in 1:12) {
+    set.seed(100 + seed)
+    d <- 9
+    dat <- make_css(n = c(30, 25), d = d, seed = seed, rank = sample(3:9, 1))
+    Xs <- split_groups(dat$x, dat$g)
+    k <- sample(1:3, 1)
+    theta <- k - runif(1, 0.05, 0.95)
+    f <- fair_css(dat$x, dat$g, k, "sampler", theta = theta)
+    sc <- f$sampler$scores
+    expect_equal(unname(colSums(sc)), c(k, k), tolerance = 1e-10)
+    expect_true(all(sc >= -1e-12 & sc <= 1 + 1e-12))
+    lA <- ref_scores(Xs[[1]], k)
+    lB <- ref_scores(Xs[[2]], k)
+    expect_equal(unname(sc[, 1]), lA, tolerance = 1e-8)
+    expect_equal(f$columns, as.integer(ref_sampler(lA, lB, theta)))
+    expect_true(all(f$sampler$sums >= theta))
+    cstar <- brute_cstar(lA, lB, theta)
+    expect_lte(f$c, ceiling(1.5 * cstar))
+    expect_gte(f$c, cstar)
+    # Theorem 1 in the non-squared scale: loss <= (1 - eps)^(-1/2), eps = k - theta
+    expect_true(all(f$group_stats$ratio <= (1 - (k - theta))^(-1 / 2) + 1e-8))
+  }
+  # the cap returns the top columns by the summed scores (Figure 1 protocol)
+  dat <- make_css(d = 8)
+  f <- fair_css(dat$x, dat$g, 2, "sampler", theta = 2, max_columns = 5)
+  s <- rowSums(f$sampler$scores)
+  expect_identical(f$columns, order(-s)[1:5])
+})
+
+test_that("Algorithm 1 on arbitrary score tuples: at most ceiling(1.5 c*) columns", {
+  set.seed(42)
+  samp <- getFromNamespace("fp_css_sampler", "fairproj")
+  for (rep in 1:150) {
+    n <- sample(4:9, 1)
+    lA <- runif(n)^sample(1:4, 1); lB <- runif(n)^sample(1:4, 1)
+    theta <- runif(1, 0.2, 0.9) * min(sum(lA), sum(lB))
+    S <- samp(cbind(lA, lB), theta)
+    expect_identical(S, as.integer(ref_sampler(lA, lB, theta)))
+    expect_true(sum(lA[S]) >= theta && sum(lB[S]) >= theta)
+    expect_lte(length(S), ceiling(1.5 * brute_cstar(lA, lB, theta)))
+  }
+})
+
+test_that("sampler with three groups meets theta for every group; unfair leverage sampler", {
+  dat <- make_css(n = c(30, 25, 35), d = 9, seed = 9, rank = 5)
+  f <- fair_css(dat$x, dat$g, 2, "sampler")
+  expect_true(all(f$sampler$sums >= 1.5))
+  expect_true(all(f$group_stats$ratio <= sqrt(2) + 1e-8))
+  # dropping any selected column from the end breaks some group's threshold (no waste at the end)
+  expect_true(any(colSums(f$sampler$scores[f$columns[-f$c], , drop = FALSE]) < 1.5))
+  s <- fair_css(dat$x, dat$g, 2, "standard", algorithm = "leverage")
+  lev <- ref_scores(dat$x, 2)
+  expect_identical(s$columns, order(-lev)[seq_len(which(cumsum(sort(lev, decreasing = TRUE)) >= 1.5)[1])])
+  expect_lte(s$loss_pooled, sqrt(2) + 1e-8)
+})
+
+test_that("two-stage runs stage 2 on the sampled columns with full-data denominators", {
+  dat <- make_css(n = c(50, 40), d = 10, seed = 5, rank = 5)
+  Xs <- split_groups(dat$x, dat$g)
+  k <- 2
+  f <- fair_css(dat$x, dat$g, k, "two_stage", stage2 = "greedy")
+  s1 <- sort(f$sampler$columns)
+  expect_true(all(f$columns %in% s1))
+  expect_identical(f$columns, as.integer(ref_greedy(Xs, k, cand = s1, target = s1)))
+  ff <- fair_css(dat$x, dat$g, k, "two_stage", stage2 = "greedy", objective = "full")
+  expect_identical(ff$columns, as.integer(ref_greedy(Xs, k, cand = s1)))
+  fl <- fair_css(dat$x, dat$g, k, "two_stage", stage2 = "lowqr")
+  sub <- lapply(Xs, function(X) X[, s1])
+  expect_identical(fl$columns, as.integer(s1[ref_lowqr(sub, k)]))
+  fh <- fair_css(dat$x, dat$g, k, "two_stage", stage2 = "highqr")
+  expect_identical(fh$columns, as.integer(s1[ref_highqr(sub, k)]))
+})
+
+test_that("exhaustive is the brute-force optimum and is <= every heuristic", {
+  dat <- make_css(n = c(40, 30), d = 7, seed = 11)
+  Xs <- split_groups(dat$x, dat$g)
+  k <- 3
+  f <- fair_css(dat$x, dat$g, k, "exhaustive")
+  cb <- utils::combn(7, k)
+  v <- apply(cb, 2, function(S) ref_minmax(Xs, S, k))
+  expect_equal(f$loss, min(v), tolerance = 1e-8)
+  expect_identical(sort(f$columns), cb[, which(v <= min(v) * (1 + 1e-8))[1]])
+  vu <- apply(cb, 2, function(S) ref_minmax(list(dat$x), S, k))
+  expect_equal(f$unfair$loss_pooled, min(vu), tolerance = 1e-8)
+  expect_gte(max(f$unfair$group_stats$ratio), f$loss - 1e-10)
+  set.seed(2)
+  for (m in c("greedy", "lowqr", "highqr", "two_stage", "random", "standard")) {
+    expect_lte(f$loss, fair_css(dat$x, dat$g, k, m)$loss + 1e-10)
+  }
+  expect_error(fair_css(dat$x, dat$g, k, "exhaustive", max_subsets = 10), class = "fairproj_input_error")
+})
+
+test_that("random: best of r draws, reproducible with set.seed", {
+  dat <- make_css()
+  set.seed(3); f1 <- fair_css(dat$x, dat$g, 2, "random", r = 20)
+  set.seed(3); f2 <- fair_css(dat$x, dat$g, 2, "random", r = 20)
+  expect_identical(f1$columns, f2$columns)
+  expect_equal(f1$loss, min(f1$random_losses), tolerance = 1e-12)
+  expect_equal(f1$random_mean, mean(f1$random_losses))
+})
+
+test_that("block-diagonal example: k columns fail a group, 2k columns are needed", {
+  set.seed(4)
+  k <- 2
+  blk <- function(m) matrix(rnorm(m * k), m, k) %*% matrix(rnorm(k * 4), k, 4) + matrix(rnorm(m * 4, sd = 1e-3), m, 4)
+  A <- blk(30); B <- blk(25)
+  x <- rbind(cbind(A, matrix(0, 30, 4)), cbind(matrix(0, 25, 4), B))
+  g <- rep(c("A", "B"), c(30, 25))
+  ex <- fair_css(x, g, k, "exhaustive")
+  expect_gt(ex$loss, 50)   # some group has fewer than k of its own columns
+  s <- fair_css(x, g, k, "sampler")
+  expect_gte(s$c, 2 * k)
+  expect_lte(s$loss, sqrt(2) + 1e-8)
+  expect_equal(sum(s$columns <= 4), k)
+})
+
+test_that("predict, reconstruct, print, summary and plot work", {
+  dat <- make_css()
+  f <- fair_css(dat$x, dat$g, 3)
+  expect_identical(predict(f, dat$x), dat$x[, f$columns])
+  r <- reconstruct(f, dat$x, group = dat$g)
+  for (l in levels(dat$g)) {
+    expect_equal(sqrt(sum((dat$x - r)[dat$g == l, ]^2)), f$group_stats$error[f$group_stats$group == l], tolerance = 1e-8)
+  }
+  rp <- reconstruct(f, dat$x)
+  expect_equal(dim(rp), dim(dat$x))
+  expect_output(print(f), "MinMaxLoss")
+  expect_output(print(summary(f)), "MinMaxLoss")
+  expect_output(print(summary(fair_css(dat$x, dat$g, 2, "exhaustive"))), "Unfair optimum")
+  pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_s3_class(plot(f), "data.frame")
+  expect_equal(f$path$loss[3], f$loss)
+})
+
+test_that("input errors are classed and name the argument", {
+  dat <- make_css()
+  expect_error(fair_css(dat$x, dat$g, k = 3, method = "nope"), class = "fairproj_input_error")
+  expect_error(fair_css(dat$x, dat$g, k = 3, method = "greedy", foo = 1), class = "fairproj_input_error")
+  expect_error(fair_css(dat$x, dat$g, k = 0), "`k`")
+  expect_error(fair_css(dat$x, dat$g, k = 2, method = "sampler", theta = 3), "`theta`")
+  expect_error(fair_css(cbind(dat$x[, 1:2], 0), dat$g, k = 2), class = "fairproj_input_error")
+  expect_error(css_loss(dat$x, dat$g, columns = 99, k = 2), "`columns`")
+  expect_error(fair_css(group_moments(dat$x, dat$g), dat$g, k = 2), class = "fairproj_input_error")
+  expect_true(all(c("greedy", "lowqr", "highqr", "sampler", "two_stage", "random", "exhaustive", "standard") %in%
+                    fairproj_methods("css")))
+})

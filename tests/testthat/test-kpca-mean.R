@@ -1,0 +1,118 @@
+# Kernel identities of the research extraction, section 5 item 6.
+
+centred_kernel <- function(fit, x) {
+  z <- sweep(sweep(x, 2L, fit$center), 2L, fit$scale, `/`)
+  K <- fairproj:::fp_kernel(z, z, fit$kernel)
+  n <- nrow(K)
+  J <- diag(n) - 1 / n
+  J %*% K %*% J
+}
+
+test_that("alpha' K alpha = I, Z' K alpha = 0, equal group means of the training embedding", {
+  skip_if_not_installed("MASS")
+  dat <- make_groups(n = c(60, 50, 40), d = 4, seed = 31)
+  for (ker in c("rbf", "polynomial", "sigmoid")) {
+    fit <- fair_kpca(dat$x, dat$g, k = 3, kernel = ker, gamma = if (ker == "sigmoid") 0.01 else "scale")
+    K <- centred_kernel(fit, dat$x)
+    a <- fit$alpha
+    expect_equal(crossprod(a, K %*% a), diag(3), tolerance = 1e-8, ignore_attr = TRUE)
+    Z <- sapply(levels(dat$g), function(l) (dat$g == l) - mean(dat$g == l))
+    expect_lt(max(abs(crossprod(Z, K %*% a))), 1e-8 * max(abs(K)))
+    s <- predict(fit, dat$x)
+    expect_equal(s, fit$x)
+    expect_equal(unname(s), unname(K %*% a), tolerance = 1e-8)
+    pm <- rowsum(s, dat$g) / as.vector(table(dat$g))
+    expect_lt(max(abs(sweep(pm, 2L, pm[1, ]))), 1e-9 * max(abs(s)))
+    expect_true(all(diff(fit$eigenvalues) <= 1e-10))
+    # n = 150 uses the Lanczos path: its eigenvalues match a dense solve of the downdate
+    Kt <- K - K %*% Z %*% MASS::ginv(crossprod(Z, K %*% Z)) %*% crossprod(Z, K)
+    expect_equal(fit$eigenvalues, eigen(Kt, symmetric = TRUE, only.values = TRUE)$values[1:3], tolerance = 1e-8)
+  }
+})
+
+test_that("the eigenvalues are those of the authors' generalised eigenproblem (brute force)", {
+  dat <- make_groups(n = c(30, 25), d = 3, seed = 37)
+  fit <- fair_kpca(dat$x, dat$g, k = 4)
+  K <- centred_kernel(fit, dat$x)
+  zc <- (dat$g == "a") - mean(dat$g == "a")
+  s <- svd(matrix(crossprod(zc, K), 1), nu = 0, nv = nrow(K))
+  R <- s$v[, -1]                                   # null space of z'K
+  H1 <- crossprod(R, K %*% K %*% R)
+  H2 <- crossprod(R, K %*% R)
+  e2 <- eigen(H2, symmetric = TRUE)
+  keep <- e2$values > 1e-10 * e2$values[1]
+  Tm <- e2$vectors[, keep] %*% diag(1 / sqrt(e2$values[keep]))
+  theta <- eigen(crossprod(Tm, H1 %*% Tm), symmetric = TRUE, only.values = TRUE)$values[1:4]
+  expect_equal(fit$eigenvalues, theta, tolerance = 1e-8)
+  # and no feasible alpha does better than the fitted one (random feasible directions)
+  best <- sum(diag(crossprod(fit$alpha, K %*% K %*% fit$alpha)))
+  for (i in 1:10) {
+    b <- qr.Q(qr(matrix(rnorm(ncol(Tm) * 4), ncol(Tm), 4)))
+    al <- R %*% Tm %*% b
+    expect_lte(sum(diag(crossprod(al, K %*% K %*% al))), best + 1e-8)
+  }
+})
+
+test_that("a linear kernel on centred data gives linear mean-matching fair PCA", {
+  dat <- make_groups(n = c(70, 60), d = 6, seed = 41)
+  fk <- fair_kpca(dat$x, dat$g, k = 3, kernel = "linear")
+  fl <- fair_pca(dat$x, dat$g, k = 3, method = "mean")
+  # eigenvalues of R'X'XR (X centred) = the generalised eigenvalues; the scores span the same space
+  expect_equal(fk$eigenvalues, fl$sdev^2 * (nrow(dat$x) - 1), tolerance = 1e-8)
+  expect_equal(abs(unname(fk$x)), abs(unname(predict(fl, dat$x))), tolerance = 1e-6)
+})
+
+test_that("predict on new rows uses the training centring; trade-off; opportunity; size guard", {
+  dat <- make_groups(n = c(60, 60), d = 5, seed = 43)
+  tr <- c(1:45, 61:105)
+  fit <- fair_kpca(dat$x[tr, ], dat$g[tr], k = 2)
+  # new-row formula = the centred kernel block of the augmented matrix
+  new <- dat$x[-tr, ]
+  zt <- sweep(dat$x[tr, ], 2L, fit$center)
+  zn <- sweep(new, 2L, fit$center)
+  Ktr <- fairproj:::fp_kernel(zt, zt, fit$kernel)
+  Kn <- fairproj:::fp_kernel(zn, zt, fit$kernel)
+  n <- length(tr)
+  one <- matrix(1 / n, nrow(new), n)
+  Knc <- Kn - one %*% Ktr - Kn %*% matrix(1 / n, n, n) + one %*% Ktr %*% matrix(1 / n, n, n)
+  expect_equal(unname(predict(fit, new)), unname(Knc %*% fit$alpha), tolerance = 1e-10)
+  ft <- fair_kpca(dat$x, dat$g, k = 2, tradeoff = 0)
+  expect_equal(ncol(ft$x), 4)
+  expect_equal(unname(ft$x[, 3:4]), matrix(0, 120, 2))
+  ft1 <- fair_kpca(dat$x, dat$g, k = 2, tradeoff = 0.5, tradeoff_power = 3)
+  std <- fair_kpca(dat$x, dat$g, k = 2, tradeoff = 1)$x[, 3:4]
+  expect_equal(ft1$x[, 3:4], 0.125 * std, tolerance = 1e-8)
+  # kernel PCA block: the top eigenvectors of K scaled by sqrt(eigenvalue)
+  K <- centred_kernel(ft1, dat$x)
+  ev <- eigen(K, symmetric = TRUE)
+  expect_equal(abs(unname(std)), abs(ev$vectors[, 1:2] %*% diag(sqrt(ev$values[1:2]))), tolerance = 1e-6)
+  set.seed(44)
+  y <- rbinom(120, 1, 0.5)
+  fo <- fair_kpca(dat$x, dat$g, k = 2, constraint = "opportunity", y = y)
+  fp <- fair_kpca(dat$x[y == 1, ], dat$g[y == 1], k = 2, center = fo$center)
+  expect_equal(predict(fo, dat$x), predict(fp, dat$x), tolerance = 1e-8)
+  expect_error(fair_kpca(dat$x, dat$g, k = 2, max_n = 100), class = "fairproj_too_large")
+  expect_error(fair_kpca(dat$x, dat$g, k = 2, kernel = "cubic"), class = "fairproj_input_error")
+  expect_error(fair_kpca(dat$x, dat$g, k = 2, gamma = -1), class = "fairproj_input_error")
+  expect_error(fair_kpca(dat$x, dat$g, k = 5, kernel = "linear"), class = "fairproj_infeasible_k")
+  expect_output(print(fit), "Fair kernel PCA")
+})
+
+test_that("fair_kpca with extra and continuous attributes", {
+  dat <- make_groups(n = c(50, 50), d = 4, seed = 53)
+  set.seed(54)
+  race <- factor(sample(c("p", "q", "r"), 100, TRUE))
+  age <- dat$x[, 1] + rnorm(100)
+  fit <- fair_kpca(dat$x, dat$g, k = 3, attributes = data.frame(race = race, age = age))
+  s <- fit$x
+  tol <- 1e-9 * max(abs(s))
+  pg <- rowsum(s, dat$g) / as.vector(table(dat$g))
+  pr <- rowsum(s, race) / as.vector(table(race))
+  expect_lt(max(abs(pg[1, ] - pg[2, ])), tol)
+  expect_lt(max(abs(sweep(pr, 2L, pr[1, ]))), tol)
+  expect_lt(max(abs(cov(s, age))), tol)
+  fa <- fair_kpca(dat$x, dat$g, k = 3, attributes = list(age = age), use_group = FALSE)
+  expect_lt(max(abs(cov(fa$x, age))), tol)
+  expect_error(fair_kpca(dat$x, dat$g, k = 3, use_group = FALSE), class = "fairproj_input_error")
+  expect_error(fair_kpca(dat$x, dat$g, k = 3, attributes = age[-1]), "attributes")
+})

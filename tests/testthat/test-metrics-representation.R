@@ -1,0 +1,98 @@
+test_that("variance_explained is the share of test variance kept (prcomp check)", {
+  dat <- make_groups(n = c(120, 100), d = 6)
+  p <- prcomp(dat$x)
+  V <- p$rotation[, 1:2]
+  expect_equal(variance_explained(V, dat$x), sum(p$sdev[1:2]^2) / sum(p$sdev^2), tolerance = 1e-12)
+  fit <- fair_pca(dat$x, dat$g, k = 2)
+  expect_equal(variance_explained(fit, dat$x), sum(p$sdev[1:2]^2) / sum(p$sdev^2), tolerance = 1e-10)
+  # a non-orthonormal basis of the same span gives the same value
+  expect_equal(variance_explained(V %*% matrix(c(2, 1, 0, 3), 2), dat$x), variance_explained(V, dat$x),
+               tolerance = 1e-10)
+  expect_equal(variance_explained(diag(6), dat$x), 1)
+  # scaling of a fit is applied to new data
+  fs <- fair_pca(dat$x, dat$g, k = 2, scale. = TRUE)
+  ps <- prcomp(dat$x, scale. = TRUE)
+  expect_equal(variance_explained(fs, dat$x), sum(ps$sdev[1:2]^2) / 6, tolerance = 1e-10)
+  expect_error(variance_explained(V, dat$x[, 1:3]), class = "fairproj_input_error")
+  expect_error(variance_explained("a", dat$x), class = "fairproj_input_error")
+})
+
+test_that("mmd2 is the biased V-statistic with the Gaussian kernel (brute force)", {
+  set.seed(3)
+  s <- matrix(rnorm(40 * 3), 40, 3)
+  g <- rep(c("a", "b"), c(15, 25))
+  s[g == "b", 1] <- s[g == "b", 1] + 1
+  sig <- 1.3
+  k <- function(a, b) exp(-sum((a - b)^2) / (2 * sig^2))
+  A <- s[g == "a", ]
+  B <- s[g == "b", ]
+  kk <- function(X, Y) mean(outer(seq_len(nrow(X)), seq_len(nrow(Y)), Vectorize(function(i, j) k(X[i, ], Y[j, ]))))
+  brute <- kk(A, A) + kk(B, B) - 2 * kk(A, B)
+  expect_equal(mmd2(s, g, sigma = sig), brute, tolerance = 1e-12)
+  # the median heuristic: sqrt(median squared pairwise distance / 2)
+  d2 <- as.matrix(dist(s))^2
+  expect_equal(mmd_bandwidth(s), sqrt(median(d2[upper.tri(d2)]) / 2))
+  # identical groups give 0; a shift increases it; three groups: largest pair
+  expect_equal(mmd2(rbind(A, A), rep(1:2, each = 15), sigma = 1), 0, tolerance = 1e-14)
+  g3 <- rep(c("a", "b", "c"), c(15, 15, 10))
+  pair <- function(u, v) mmd2(s[g3 %in% c(u, v), ], g3[g3 %in% c(u, v)], sigma = sig)
+  expect_equal(mmd2(s, g3, sigma = sig), max(pair("a", "b"), pair("a", "c"), pair("b", "c")))
+  expect_error(mmd2(s, g, sigma = -1), class = "fairproj_input_error")
+  expect_error(mmd2(s, rep("a", 40)), class = "fairproj_input_error")
+})
+
+test_that("fairness_gaps computes accuracy, DP and EO gaps by hand", {
+  pred <- c(1, 1, 0, 0, 1, 0, 0, 0)
+  y <- c(1, 0, 1, 0, 1, 1, 0, 0)
+  g <- c("a", "a", "a", "a", "b", "b", "b", "b")
+  r <- fairness_gaps(pred, y, g)
+  expect_equal(r[["accuracy"]], mean(pred == y))
+  expect_equal(r[["dp_gap"]], abs(2 / 4 - 1 / 4))
+  expect_equal(r[["eo_gap"]], abs(1 / 2 - 1 / 2))
+  expect_equal(fairness_gaps(factor(c("no", "yes")), c(FALSE, TRUE), 1:2)[["accuracy"]], 1)
+  expect_error(fairness_gaps(c(2, 1), c(0, 1), 1:2), class = "fairproj_input_error")
+})
+
+test_that("downstream_metrics: majority class on an uninformative representation (Delta_DP = 0)", {
+  skip_if_not_installed("e1071")
+  skip_if_not_installed("nnet")
+  set.seed(4)
+  n <- 200
+  g <- rep(0:1, each = 100)
+  y <- c(rep(1, 50), rep(0, 150))
+  s <- matrix(rnorm(n * 2, sd = 1e-3), n, 2)  # no usable signal
+  r <- downstream_metrics(s, y, g, classifier = c("logistic", "svm_linear"))
+  expect_equal(r$accuracy, rep(0.75, 2))
+  expect_equal(r$dp_gap, c(0, 0))
+  # an informative representation: separable classes give accuracy 1 and the groups' base-rate gap
+  s2 <- cbind(y + rnorm(n, sd = 0.05), rnorm(n))
+  r2 <- downstream_metrics(s2, y, g)
+  expect_equal(r2$classifier, c("logistic", "svm_linear", "svm_rbf", "mlp"))
+  expect_true(all(r2$accuracy == 1))
+  expect_equal(r2$dp_gap, rep(0.5, 4))
+  expect_equal(r2$eo_gap, rep(0, 4))
+  # held-out evaluation
+  r3 <- downstream_metrics(s2[1:150, ], y[1:150], g[1:150], "logistic", newscores = s2[151:200, ],
+                           newy = y[151:200], newgroup = g[151:200])
+  expect_equal(r3$n, 50)
+  expect_error(downstream_metrics(s2, y, g, "tree"), class = "fairproj_input_error")
+  expect_error(downstream_metrics(s2, y, g, "logistic", newscores = s2), class = "fairproj_input_error")
+})
+
+test_that("logistic_l2: the penalised optimum (gradient zero), glm without penalty", {
+  set.seed(5)
+  n <- 300
+  s <- matrix(rnorm(n * 3), n, 3)
+  y <- rbinom(n, 1, plogis(s %*% c(1, -1, 0.5) - 1.5))
+  b0 <- fairproj:::fp_logistic_l2(s, y, reg = 0)
+  expect_equal(b0, unname(coef(glm(y ~ s, family = binomial()))), tolerance = 1e-5)
+  b <- fairproj:::fp_logistic_l2(s, y, reg = 0.1)
+  pr <- plogis(cbind(1, s) %*% b)
+  grad <- drop(crossprod(cbind(1, s), pr - y)) / n + 2 * 0.1 * c(0, b[-1])
+  expect_lt(max(abs(grad)), 1e-6)
+  expect_lt(sum(b[-1]^2), sum(b0[-1]^2))
+  # a huge penalty leaves the intercept only: the majority class, Delta_DP = 0
+  r <- downstream_metrics(s, y, rep(1:2, 150), "logistic_l2", control = list(logistic_l2 = list(reg = 1e6)))
+  expect_equal(r$accuracy, max(mean(y), 1 - mean(y)))
+  expect_equal(r$dp_gap, 0)
+})
