@@ -33,8 +33,11 @@
 #' authors' code does. `parameterization = "complement"` iterates on the (d - k)-column
 #' orthonormal complement U as the paper does, costing \eqn{O(d^2(d-k))} per iteration;
 #' `"basis"` (default) iterates on the k-column basis V itself, \eqn{O(d^2 k)} per iteration,
-#' and moves the subspace identically to first order in the step (it reaches objectives at
-#' least as good on the paper's datasets; see the package's `bench/robust.R`).
+#' and moves the subspace identically to first order in the step. On the paper's 14 UCI
+#' datasets (alpha = 0.15, lambda = 0.5, k = 3, 4 seeds) it reached the same final objective
+#' (relative difference below 1e-6) in 48 of 56 runs, a lower one in 7 and a higher one in 1
+#' (by 1.4e-4 relative), at 12 (d = 22) to 450 (d = 576) times less cost per iteration; see
+#' `bench/robust.R` in the source repository.
 #'
 #' **Step size.** The constant step \eqn{1/\sqrt{\tau+1}} does not depend on the data. Near a
 #' minimiser the iteration behaves like gradient descent on the quadratic part
