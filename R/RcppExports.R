@@ -65,3 +65,11 @@
     .Call(`_fairproj_fp_pareto_cpp`, C, A, best, U0, type, g1, g2, psi, riemannian, normalize, step, retraction, iterations, tol, eta0, beta, max_backtrack, qp_tol, trace)
 }
 
+.fp_robust_run <- function(M, W, R, kappa, X0, basis, iterations, step, polar, keep_best) {
+    .Call(`_fairproj_fp_robust_run`, M, W, R, kappa, X0, basis, iterations, step, polar, keep_best)
+}
+
+.fp_robust_eval <- function(M, W, R, kappa, X0, basis) {
+    .Call(`_fairproj_fp_robust_eval`, M, W, R, kappa, X0, basis)
+}
+

@@ -244,6 +244,42 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// fp_robust_run
+List fp_robust_run(const List& M, const NumericMatrix& W, const NumericMatrix& R, const NumericVector& kappa, const NumericMatrix& X0, bool basis, int iterations, double step, bool polar, bool keep_best);
+RcppExport SEXP _fairproj_fp_robust_run(SEXP MSEXP, SEXP WSEXP, SEXP RSEXP, SEXP kappaSEXP, SEXP X0SEXP, SEXP basisSEXP, SEXP iterationsSEXP, SEXP stepSEXP, SEXP polarSEXP, SEXP keep_bestSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const List& >::type M(MSEXP);
+    Rcpp::traits::input_parameter< const NumericMatrix& >::type W(WSEXP);
+    Rcpp::traits::input_parameter< const NumericMatrix& >::type R(RSEXP);
+    Rcpp::traits::input_parameter< const NumericVector& >::type kappa(kappaSEXP);
+    Rcpp::traits::input_parameter< const NumericMatrix& >::type X0(X0SEXP);
+    Rcpp::traits::input_parameter< bool >::type basis(basisSEXP);
+    Rcpp::traits::input_parameter< int >::type iterations(iterationsSEXP);
+    Rcpp::traits::input_parameter< double >::type step(stepSEXP);
+    Rcpp::traits::input_parameter< bool >::type polar(polarSEXP);
+    Rcpp::traits::input_parameter< bool >::type keep_best(keep_bestSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_robust_run(M, W, R, kappa, X0, basis, iterations, step, polar, keep_best));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_robust_eval
+List fp_robust_eval(const List& M, const NumericMatrix& W, const NumericMatrix& R, const NumericVector& kappa, const NumericMatrix& X0, bool basis);
+RcppExport SEXP _fairproj_fp_robust_eval(SEXP MSEXP, SEXP WSEXP, SEXP RSEXP, SEXP kappaSEXP, SEXP X0SEXP, SEXP basisSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const List& >::type M(MSEXP);
+    Rcpp::traits::input_parameter< const NumericMatrix& >::type W(WSEXP);
+    Rcpp::traits::input_parameter< const NumericMatrix& >::type R(RSEXP);
+    Rcpp::traits::input_parameter< const NumericVector& >::type kappa(kappaSEXP);
+    Rcpp::traits::input_parameter< const NumericMatrix& >::type X0(X0SEXP);
+    Rcpp::traits::input_parameter< bool >::type basis(basisSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_robust_eval(M, W, R, kappa, X0, basis));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_set_backend", (DL_FUNC) &_fairproj_fp_set_backend, 1},
@@ -262,6 +298,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_gram_kernel", (DL_FUNC) &_fairproj_fp_gram_kernel, 2},
     {"_fairproj_fp_pareto_min_norm", (DL_FUNC) &_fairproj_fp_pareto_min_norm, 3},
     {"_fairproj_fp_pareto_cpp", (DL_FUNC) &_fairproj_fp_pareto_cpp, 19},
+    {"_fairproj_fp_robust_run", (DL_FUNC) &_fairproj_fp_robust_run, 10},
+    {"_fairproj_fp_robust_eval", (DL_FUNC) &_fairproj_fp_robust_eval, 6},
     {NULL, NULL, 0}
 };
 

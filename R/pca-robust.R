@@ -1,0 +1,220 @@
+#' Distributionally robust fair PCA (Vu et al. 2022)
+#'
+#' `fair_pca(x, group, k, method = "robust", ...)` finds the k-dimensional subspace that
+#' minimises, in the worst case over a Wasserstein-type (Gelbrich) ball around each group's
+#' empirical distribution, the total reconstruction error plus `lambda` times the absolute gap
+#' between the groups' reconstruction errors (Vu, Tran, Yue and Nguyen 2022). This page
+#' documents the arguments of the method; they are passed through the `...` of [fair_pca()].
+#'
+#' **Objective.** With \eqn{M_a} the uncentred second moment of group a (divisor \eqn{N_a}) in
+#' the coordinates the fit works in, \eqn{L_a(V) = \langle I - VV^\top, M_a\rangle},
+#' \eqn{p_a = N_a/N} and radii \eqn{\varepsilon_a = \alpha/\sqrt{N_a}}, two groups give
+#' Theorem 3.2's \eqn{\max\{J_0(V), J_1(V)\}} with
+#' \eqn{J_a = \kappa_a + \theta_a\sqrt{L_a} + \vartheta_{a'}\sqrt{L_{a'}} + \langle I - VV^\top, C_a\rangle}
+#' and the constants of its equation (6c). For m > 2 groups the unfairness is the largest
+#' pairwise gap (Appendix B) and the objective is
+#' \deqn{\sum_b p_b (L_b + \varepsilon_b) + \max_{a \ne a'} \Big\{\sum_b 2 c_{a a' b} \sqrt{\varepsilon_b L_b} + \lambda (L_a - L_{a'}) + \lambda(\varepsilon_a - \varepsilon_{a'})\Big\},}
+#' \eqn{c_{aa'b} = p_a + \lambda, |p_{a'} - \lambda|, p_b} for \eqn{b = a}, \eqn{b = a'} and
+#' otherwise. The first sum depends on V: the printed Theorem B.2 drops it as "independent of
+#' (a, a')", which changes the minimiser; with it the formula reduces to Theorem 3.2 for m = 2.
+#'
+#' **Exactness.** The reformulation is exact when, for every group, \eqn{\lambda \le p_a} or the
+#' sum of the d - k smallest eigenvalues of \eqn{M_a} is at least \eqn{\varepsilon_a}
+#' (Theorem 3.2, conditions (i)/(ii)). When this fails, `lambda` is lowered to
+#' \eqn{\min_a p_a} (the fallback of the authors' code), with a warning of class
+#' `fairproj_robust_lambda`; the value used is returned as `lambda` and the requested one as
+#' `lambda_requested`.
+#'
+#' **Algorithm.** Algorithm 1 of the paper: Riemannian subgradient descent on the Stiefel
+#' manifold, constant step \eqn{1/\sqrt{\tau + 1}} for \eqn{\tau} = `iterations`, QR retraction
+#' with a positive diagonal of R (or the polar retraction), last iterate returned. It runs from
+#' the standard-PCA subspace and from `restarts` random starts (Haar-distributed, drawn with R's
+#' RNG, so [set.seed()] reproduces) and keeps the run with the smallest final objective, as the
+#' authors' code does. `parameterization = "complement"` iterates on the (d - k)-column
+#' orthonormal complement U as the paper does, costing \eqn{O(d^2(d-k))} per iteration;
+#' `"basis"` (default) iterates on the k-column basis V itself, \eqn{O(d^2 k)} per iteration,
+#' and moves the subspace identically to first order in the step. On the paper's 14 UCI
+#' datasets (alpha = 0.15, lambda = 0.5, k = 3, 4 seeds) it reached the same final objective
+#' (relative difference below 1e-6) in 48 of 56 runs, a lower one in 7 and a higher one in 1
+#' (by 1.4e-4 relative), at 12 (d = 22) to 450 (d = 576) times less cost per iteration; see
+#' `bench/robust.R` in the source repository.
+#'
+#' **Step size.** The constant step \eqn{1/\sqrt{\tau+1}} does not depend on the data. Near a
+#' minimiser the iteration behaves like gradient descent on the quadratic part
+#' \eqn{\langle I - VV^\top, C_a\rangle}, which is stable only when the step is below about
+#' \eqn{1/\lambda_{\max}(C_a)}: with the paper's 1000 iterations (step 0.0316) and standardised data
+#' this holds unless the top eigenvalue of the data exceeds about 30 (or less for large
+#' `lambda`, which enlarges \eqn{C_a}). Beyond it the iterates move away from good subspaces
+#' and the objective can end far above the standard-PCA start. The fit reports this bound as
+#' `step_limit`; fewer iterations mean a larger step, so **when reducing `iterations`, keep
+#' `step = 1/sqrt(1001)`** (or smaller) to stay on the paper's path.
+#'
+#' **Centring and scaling.** The method is defined on uncentred group second moments of the
+#' data in the coordinates set by [fair_pca()]'s `center` and `scale.`; the paper standardises
+#' the data globally (overall mean, overall standard deviation) and its radii rule
+#' \eqn{\alpha/\sqrt{N_a}} and step size assume unit-variance columns. `fair_pca()`'s defaults
+#' (`center = TRUE, scale. = FALSE`) only centre, so **pass `scale. = TRUE` to follow the
+#' paper** (as [tune_fair_pca()] does by default). With `lambda = 0` and `alpha = 0` the method
+#' is standard PCA of the centred (and scaled) data (Remark 3.4).
+#'
+#' Progress of the restarts is shown in interactive sessions (not under knitr; turn it off with
+#' `options(fairproj.progress = FALSE)`); the C++ loop can be interrupted with Ctrl-C.
+#'
+#' @param prep,data Supplied by [fair_pca()].
+#' @param k Target dimension (must be smaller than the number of columns).
+#' @param alpha Radius scale \eqn{\alpha \ge 0}: \eqn{\varepsilon_a = \alpha/\sqrt{N_a}}.
+#' @param lambda Fairness weight \eqn{\lambda \ge 0}.
+#' @param iterations Number of iterations \eqn{\tau} of each run (the paper: 1000; 500 on LFW).
+#' @param restarts Number of random starts besides the standard-PCA start (the paper: 20).
+#' @param retraction `"qr"` (the authors' code) or `"polar"` (equation (8) of the paper).
+#' @param parameterization `"basis"` (fast, default) or `"complement"` (the paper's).
+#' @param radius Optional vector of radii \eqn{\varepsilon_a}, one per group (named by group or in
+#'   the order of the levels); overrides `alpha`.
+#' @param step Step size; `NULL` (default) gives the paper's \eqn{1/\sqrt{\tau + 1}}.
+#' @param iterate `"last"` (the paper's output: the last iterate of each run) or `"best"` (the
+#'   iterate of smallest objective of each run, at no extra cost). With a constant step the
+#'   subgradient method oscillates around a nonsmooth minimiser (where \eqn{J_0 = J_1}), so the
+#'   best iterate is usually a little better than the last one.
+#' @return Besides the fields of every [fair_pca()] fit: `objective` (the robust objective of the
+#'   returned subspace), `pieces` (the values of all pieces \eqn{J}, in the order (1,2), (1,3),
+#'   ..., (2,1), ... of the pairs of groups), `history` (data.frame: `iteration`, `objective`,
+#'   active `piece` of the kept run), `restart_objectives` (objective of the output of each run,
+#'   the standard-PCA start first), `best_start`, `best_iterate` (iteration of the output), `lambda`, `lambda_requested`, `alpha`, `radius`,
+#'   `exact` (whether the exactness condition held for the requested `lambda`), `iterations`,
+#'   `step`, `step_limit` (\eqn{1/\max_a \lambda_{\max}(\sum_b |W_{ab}| M_b)}, the stability bound
+#'   for the step described above), `retraction`, `parameterization` and
+#'   `orthogonality_error` (the largest
+#'   \eqn{\max|X^\top X - I|} over all iterates of all runs).
+#' @references Vu, H., Tran, T., Yue, M.-C. and Nguyen, V. A. (2022). Distributionally robust
+#'   fair principal components via geodesic descents. *ICLR 2022*.
+#'   \doi{10.48550/arXiv.2202.03071}
+#' @seealso [tune_fair_pca()] for the paper's cross-validation of `alpha` and `lambda`,
+#'   [group_errors()] for ABDiff and ARE on test data.
+#' @examples
+#' set.seed(1)
+#' fit <- fair_pca(iris[, 1:4], iris$Species == "setosa", k = 2, method = "robust",
+#'                 scale. = TRUE, alpha = 0.15, lambda = 0.5, iterations = 200, restarts = 2)
+#' fit$group_stats
+#' fit$objective
+fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 1000L, restarts = 20L,
+                           retraction = c("qr", "polar"), parameterization = c("basis", "complement"),
+                           radius = NULL, step = NULL, iterate = c("last", "best"), data = NULL) {
+  d <- prep$d
+  if (k >= d) fp_abort(sprintf("must be smaller than the number of columns (%d) for method 'robust'", d), "k")
+  alpha <- fp_check_number(alpha, "alpha", lower = 0, upper = Inf, open_upper = TRUE)
+  lambda <- fp_check_number(lambda, "lambda", lower = 0, upper = Inf, open_upper = TRUE)
+  iterations <- fp_check_count(iterations, 0L, 1e7, "iterations")
+  restarts <- fp_check_count(restarts, 0L, 1e5, "restarts")
+  retraction <- fp_match_arg(retraction, c("qr", "polar"), "retraction")
+  parameterization <- fp_match_arg(parameterization, c("basis", "complement"), "parameterization")
+  iterate <- fp_match_arg(iterate, c("last", "best"), "iterate")
+  if (is.null(step)) step <- 1 / sqrt(iterations + 1)
+  step <- fp_check_number(step, "step", lower = 0, upper = Inf, open_lower = TRUE, open_upper = TRUE)
+  n <- as.numeric(prep$n)
+  m <- length(n)
+  if (is.null(radius)) {
+    eps <- alpha / sqrt(n)
+  } else {
+    if (!is.numeric(radius) || length(radius) != m || anyNA(radius) || any(!is.finite(radius)) || any(radius < 0)) {
+      fp_abort(sprintf("must be %d finite non-negative numbers, one per group", m), "radius")
+    }
+    if (!is.null(names(radius))) {
+      if (!setequal(names(radius), prep$levels)) fp_abort("names must be the group levels", "radius")
+      radius <- radius[prep$levels]
+    }
+    eps <- as.numeric(radius)
+  }
+  names(eps) <- prep$levels
+  cons <- robust_constants(prep, k, eps, lambda)
+  M <- unname(prep$second)
+  basis <- parameterization == "basis"
+  # the standard-PCA start: top-k eigenvectors of sum_b p_b M_b (or their complement)
+  S <- Reduce(`+`, Map(`*`, M, cons$p))
+  starts <- restarts + 1L
+  res <- vector("list", starts)
+  show <- fp_progress_on()
+  if (show) {
+    pb <- utils::txtProgressBar(min = 0, max = starts, style = 3)
+    on.exit(close(pb), add = TRUE)
+  }
+  r <- if (basis) k else d - k
+  for (s in seq_len(starts)) {
+    X0 <- if (s == 1L) {
+      top <- fp_eig_top((S + t(S)) / 2, k)$vectors
+      if (basis) top else fp_complement(top, d - k)
+    } else {
+      qr.Q(qr(matrix(stats::rnorm(d * r), d, r)))
+    }
+    res[[s]] <- .fp_robust_run(M, cons$W, cons$R, cons$kappa, X0, basis, as.integer(iterations),
+                               step, retraction == "polar", iterate == "best")
+    if (show) utils::setTxtProgressBar(pb, s)
+  }
+  finals <- vapply(res, `[[`, numeric(1), "value")
+  best <- which.min(finals)
+  X <- res[[best]]$X
+  V <- if (basis) X else fp_complement(X, k)
+  # largest eigenvalue of the quadratic part sum_b W(p, b) M_b over the pieces: near a
+  # minimiser, a step above 1 / that value makes the iteration unstable (see Details)
+  curv <- max(vapply(seq_len(nrow(cons$W)), function(pc) {
+    Q <- Reduce(`+`, Map(`*`, M, abs(cons$W[pc, ])))
+    fp_eig_top((Q + t(Q)) / 2, 1L)$values[1]
+  }, numeric(1)))
+  ev <- .fp_robust_eval(M, cons$W, cons$R, cons$kappa, V, TRUE)
+  list(rotation = V, objective = ev$value, pieces = ev$pieces,
+       history = data.frame(iteration = 0:iterations, objective = res[[best]]$history,
+                            piece = res[[best]]$piece),
+       restart_objectives = finals, best_start = best, best_iterate = res[[best]]$iterate,
+       lambda = cons$lambda, lambda_requested = lambda, alpha = if (is.null(radius)) alpha else NA_real_,
+       radius = eps, exact = cons$exact, iterations = iterations, step = step,
+       retraction = retraction, parameterization = parameterization, step_limit = 1 / curv,
+       orthogonality_error = max(vapply(res, `[[`, numeric(1), "orthogonality_error")))
+}
+
+# The constants of the robust objective: per piece (pair a != a'), weights W of L_b, weights R
+# of sqrt(L_b) and constants kappa; checks the exactness condition and applies the fallback.
+robust_constants <- function(prep, k, eps, lambda, warn = TRUE) {
+  n <- as.numeric(prep$n)
+  m <- length(n)
+  p <- n / sum(n)
+  # condition (ii): sum of the d - k smallest eigenvalues of M_a >= eps_a
+  tail_sum <- vapply(prep$second, function(M) {
+    sum(diag(M)) - sum(fp_eig_top((M + t(M)) / 2, k)$values)
+  }, numeric(1))
+  ok <- lambda <= p | tail_sum >= eps
+  exact <- all(ok)
+  lam <- lambda
+  if (!exact) {
+    lam <- min(p)
+    if (warn) {
+      warning(warningCondition(
+        sprintf(paste0("`lambda` = %g: the reformulation of Theorem 3.2 is not exact for group(s) %s ",
+                       "(lambda > p_a and the %d smallest eigenvalues of M_a sum to less than the radius); ",
+                       "using lambda = min(p_a) = %g instead"),
+                lambda, paste(shQuote(prep$levels[!ok]), collapse = ", "), prep$d - k, lam),
+        class = c("fairproj_robust_lambda", "fairproj_warning")))
+    }
+  }
+  pairs <- which(diag(m) == 0, arr.ind = TRUE)
+  pairs <- pairs[order(pairs[, 1], pairs[, 2]), , drop = FALSE]
+  P <- nrow(pairs)
+  W <- matrix(rep(p, each = P), P, m)
+  W[cbind(seq_len(P), pairs[, 1])] <- W[cbind(seq_len(P), pairs[, 1])] + lam
+  W[cbind(seq_len(P), pairs[, 2])] <- W[cbind(seq_len(P), pairs[, 2])] - lam
+  R <- 2 * abs(W) * matrix(rep(sqrt(eps), each = P), P, m)
+  kappa <- as.numeric(W %*% eps)
+  list(W = W, R = R, kappa = kappa, p = p, lambda = lam, exact = exact, pairs = pairs,
+       tail_sum = tail_sum)
+}
+
+# An orthonormal basis of the orthogonal complement of span(U) (d x k).
+fp_complement <- function(U, k) {
+  d <- nrow(U)
+  P <- diag(d) - tcrossprod(U)
+  fp_eig_top((P + t(P)) / 2, k)$vectors
+}
+
+# Whether to show progress bars: interactive sessions only, never under knitr, and not when
+# the option fairproj.progress is FALSE (tune_fair_pca() turns it off for the fits it runs).
+fp_progress_on <- function() {
+  interactive() && !isTRUE(getOption("knitr.in.progress")) && !isFALSE(getOption("fairproj.progress"))
+}

@@ -1,0 +1,204 @@
+#' Cross-validated tuning of a fair PCA method
+#'
+#' The cross-validation protocol of Vu et al. (2022): the rows are split into `folds` folds;
+#' for every fold and every row of `grid`, the method is fitted on the other folds (centred and
+#' scaled with their own statistics) and evaluated on the held-out fold with [group_errors()];
+#' the parameters with the smallest mean criterion over the folds (the first on ties) are
+#' chosen and the model is refitted on all rows. Works with any method of [fair_pca()]
+#' (for instance `alpha` and `lambda` of `method = "robust"`, or the learning rate of a
+#' multiplicative-weights method).
+#'
+#' Folds are stratified by group (each group's rows are shuffled and dealt out in turn), so that
+#' every fold holds every group; Vu et al.'s code uses unstratified shuffled folds.
+#' Validation errors are computed by [group_errors()] with its default group-wise centring (each
+#' held-out group centred at its own mean); `ARE` is about the fitted model's centre.
+#'
+#' Each fold's group moments are computed once and reused for all grid points when the method
+#' works from moments (methods that need the rows get them). Warnings raised by the fits are
+#' collected and re-issued once at the end. A progress bar is shown in interactive sessions (not
+#' under knitr; `options(fairproj.progress = FALSE)` turns it off).
+#'
+#' @param x A numeric matrix or data.frame (rows are observations).
+#' @param group Group labels, one per row.
+#' @param k Target dimension.
+#' @param method A [fair_pca()] method name.
+#' @param grid The candidate parameters: a data.frame (one candidate per row, columns named as
+#'   the method's arguments) or a named list of vectors, expanded to all combinations.
+#' @param folds Number of cross-validation folds (at least 2).
+#' @param criterion What to minimise on the held-out folds: `"ARE+ABDiff"` (the paper's),
+#'   `"ABDiff"`, `"ARE"`, `"max_loss"`, or a function taking a [group_errors()] result and
+#'   returning one number.
+#' @param seed Optional integer: the folds and any random restarts are drawn after
+#'   `set.seed(seed)` and the global random-number state is restored afterwards.
+#' @param ... Further arguments for the method, the same for every candidate.
+#' @param center,scale. Centring and scaling, applied with each training part's own statistics
+#'   (default: standardisation, as in the paper's protocol; with `scale. = TRUE` a column that
+#'   is constant in a training part is left unscaled, as in the authors' code).
+#' @return An object of class `fairproj_tune`: a list with `best` (a list of the chosen
+#'   parameters), `table` (one row per candidate: the parameters, mean held-out `ARE`, `ABDiff`,
+#'   `max_loss`, `criterion` and its standard error `se`), `cv` (the same per fold), `model` (the
+#'   refitted [fair_pca()] object), `criterion`, `method` and `folds` (the fold of each row).
+#' @references Vu, H., Tran, T., Yue, M.-C. and Nguyen, V. A. (2022). Distributionally robust
+#'   fair principal components via geodesic descents. *ICLR 2022*.
+#' @examples
+#' tn <- tune_fair_pca(iris[, 1:4], iris$Species == "setosa", k = 2, method = "robust",
+#'                     grid = list(alpha = c(0.05, 0.15), lambda = c(0, 0.5)),
+#'                     iterations = 50, restarts = 1, seed = 1)
+#' tn
+#' tn$best
+#' @export
+tune_fair_pca <- function(x, group, k, method, grid, folds = 3, criterion = "ARE+ABDiff", seed = NULL,
+                          ..., center = TRUE, scale. = TRUE) {
+  xm <- fp_as_matrix(x, "x")
+  if (missing(group)) fp_abort("is missing: give one group label per row", "group")
+  g <- fp_as_group(group, nrow(xm), "group", min_levels = 2L)
+  if (missing(k)) fp_abort("is missing: give the target dimension", "k")
+  k <- fp_check_count(k, 1L, ncol(xm), "k")
+  if (missing(method)) fp_abort("is missing: give a fair_pca() method", "method")
+  method <- fp_check_method(method, "pca")
+  grid <- fp_tune_grid(grid)
+  folds <- fp_check_count(folds, 2L, min(tabulate(g)), "folds")
+  crit_fun <- fp_tune_criterion(criterion)
+  crit_name <- if (is.character(criterion)) criterion else "custom"
+  dots <- list(...)
+  if (!is.null(seed)) {
+    if (!is.numeric(seed) || length(seed) != 1L || is.na(seed)) fp_abort("must be one integer or NULL", "seed")
+    had <- exists(".Random.seed", envir = globalenv(), inherits = FALSE)
+    old <- if (had) get(".Random.seed", envir = globalenv(), inherits = FALSE)
+    on.exit({
+      if (had) assign(".Random.seed", old, envir = globalenv()) else rm(".Random.seed", envir = globalenv())
+    }, add = TRUE)
+    set.seed(seed)
+  }
+  # stratified folds
+  fold <- integer(nrow(xm))
+  for (lev in levels(g)) {
+    idx <- which(g == lev)
+    idx <- idx[sample.int(length(idx))]
+    fold[idx] <- rep_len(seq_len(folds), length(idx))
+  }
+  ncand <- nrow(grid)
+  show <- fp_progress_on()
+  if (show) {
+    message(sprintf("Tuning method '%s' (k = %d): %d candidate(s) x %d folds, then a refit", method, k,
+                    ncand, folds))
+    pb <- utils::txtProgressBar(min = 0, max = ncand * folds + 1, style = 3)
+    on.exit(close(pb), add = TRUE)
+  }
+  oldopt <- options(fairproj.progress = FALSE)
+  on.exit(options(oldopt), add = TRUE)
+  warns <- character(0)
+  collect <- function(expr) {
+    withCallingHandlers(expr, warning = function(w) {
+      warns <<- c(warns, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    })
+  }
+  use_moments <- TRUE
+  fit_one <- function(xs, gs, mom, args) {
+    cl <- c(list(k = k, method = method), args, dots, list(center = center, scale. = fp_tune_scale(xs, scale.)))
+    if (use_moments) {
+      res <- tryCatch(collect(do.call(fair_pca, c(list(mom), cl, list(keep_moments = FALSE)))),
+                      fairproj_input_error = function(e) e)
+      if (!inherits(res, "error")) return(res)
+      if (!startsWith(conditionMessage(res), "`x`")) stop(res)
+      use_moments <<- FALSE  # the method needs the rows
+    }
+    collect(do.call(fair_pca, c(list(xs, gs), cl, list(retx = FALSE, keep_moments = FALSE))))
+  }
+  rows <- vector("list", folds * ncand)
+  step <- 0
+  for (f in seq_len(folds)) {
+    tr <- fold != f
+    xtr <- xm[tr, , drop = FALSE]
+    gtr <- droplevels(g[tr])
+    mom <- group_moments(xtr, gtr)
+    xva <- xm[!tr, , drop = FALSE]
+    gva <- g[!tr]
+    for (j in seq_len(ncand)) {
+      args <- as.list(grid[j, , drop = FALSE])
+      fit <- fit_one(xtr, gtr, mom, args)
+      ge <- group_errors(fit, xva, gva)
+      val <- crit_fun(ge)
+      if (!is.numeric(val) || length(val) != 1L || is.na(val)) {
+        fp_abort("must return one number for a group_errors() result", "criterion")
+      }
+      step <- step + 1
+      rows[[step]] <- data.frame(fold = f, candidate = j, ARE = ge$ARE, ABDiff = ge$ABDiff,
+                                 max_loss = ge$max_loss, criterion = val)
+      if (show) utils::setTxtProgressBar(pb, step)
+    }
+  }
+  cv <- do.call(rbind, rows)
+  agg <- function(col) tapply(cv[[col]], cv$candidate, mean)
+  se <- tapply(cv$criterion, cv$candidate, function(v) stats::sd(v) / sqrt(length(v)))
+  table <- cbind(grid, data.frame(ARE = as.numeric(agg("ARE")), ABDiff = as.numeric(agg("ABDiff")),
+                                  max_loss = as.numeric(agg("max_loss")),
+                                  criterion = as.numeric(agg("criterion")), se = as.numeric(se)))
+  rownames(table) <- NULL
+  best_j <- which.min(table$criterion)
+  best <- as.list(grid[best_j, , drop = FALSE])
+  model <- collect(do.call(fair_pca, c(list(xm, g, k = k, method = method), best, dots,
+                                       list(center = center, scale. = fp_tune_scale(xm, scale.)))))
+  if (show) utils::setTxtProgressBar(pb, ncand * folds + 1)
+  model$call <- as.call(c(list(quote(fair_pca), quote(x), quote(group), k = k, method = method), best,
+                          dots[vapply(dots, function(v) is.atomic(v) && length(v) <= 5L, logical(1))],
+                          list(center = center, scale. = scale.)))
+  cv <- cbind(grid[cv$candidate, , drop = FALSE], cv)
+  rownames(cv) <- NULL
+  for (w in unique(warns)) {
+    n_w <- sum(warns == w)
+    warning(warningCondition(sprintf("%s%s", w, if (n_w > 1) sprintf(" [%d fits]", n_w) else ""),
+                             class = c("fairproj_tune_warning", "fairproj_warning")))
+  }
+  res <- list(best = best, table = table, cv = cv, model = model, criterion = crit_name,
+              method = method, folds = fold)
+  class(res) <- "fairproj_tune"
+  res
+}
+
+# scale. = TRUE for a training part: the column standard deviations (divisor n - 1, as
+# prcomp), with 1 for columns that are constant in that part (as the authors' code does) so
+# that a rare value missing from a fold does not stop the tuning.
+fp_tune_scale <- function(x, scale.) {
+  if (!isTRUE(scale.)) return(scale.)
+  s <- sqrt(colSums(sweep(x, 2L, colMeans(x))^2) / max(nrow(x) - 1, 1))
+  s[!(s > 1e-12 * pmax(1, abs(colMeans(x))))] <- 1
+  s
+}
+
+fp_tune_grid <- function(grid) {
+  if (missing(grid) || is.null(grid)) fp_abort("is missing: give the candidate parameters", "grid")
+  if (is.list(grid) && !is.data.frame(grid)) {
+    if (is.null(names(grid)) || any(names(grid) == "")) fp_abort("must be a named list or a data.frame", "grid")
+    grid <- expand.grid(grid, KEEP.OUT.ATTRS = FALSE, stringsAsFactors = FALSE)
+  }
+  if (!is.data.frame(grid)) fp_abort("must be a named list or a data.frame", "grid")
+  if (nrow(grid) < 1L || ncol(grid) < 1L) fp_abort("has no candidates", "grid")
+  if (any(names(grid) %in% c("x", "group", "k", "method", "center", "scale.", "data", "prep"))) {
+    fp_abort("must name only method arguments (not x, group, k, method, center, scale.)", "grid")
+  }
+  grid
+}
+
+fp_tune_criterion <- function(criterion) {
+  if (is.function(criterion)) return(criterion)
+  choices <- c("ARE+ABDiff", "ABDiff", "ARE", "max_loss")
+  criterion <- fp_match_arg(criterion, choices, "criterion")
+  switch(criterion,
+         "ARE+ABDiff" = function(e) e$ARE + e$ABDiff,
+         "ABDiff" = function(e) e$ABDiff,
+         "ARE" = function(e) e$ARE,
+         "max_loss" = function(e) e$max_loss)
+}
+
+#' @export
+print.fairproj_tune <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  cat(sprintf("Cross-validated tuning of fair_pca(method = \"%s\"): %d folds, criterion %s\n\n",
+              x$method, max(x$folds), x$criterion))
+  tab <- x$table
+  tab$chosen <- ifelse(seq_len(nrow(tab)) == which.min(tab$criterion), "*", "")
+  print(tab, digits = digits, row.names = FALSE)
+  cat("\nChosen:", paste(names(x$best), vapply(x$best, format, character(1)), sep = " = ", collapse = ", "), "\n")
+  invisible(x)
+}

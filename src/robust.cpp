@@ -1,0 +1,236 @@
+// Distributionally robust fair PCA (Vu, Tran, Yue and Nguyen, ICLR 2022): Riemannian
+// subgradient descent on the Stiefel manifold (Algorithm 1 of the paper).
+//
+// The objective is a maximum of P "pieces" (P = m(m - 1) for m groups; for m = 2 the pieces
+// are J_0 and J_1 of Theorem 3.2). With L_b = <I - V V', M_b> the discarded second moment of
+// group b (M_b uncentred), piece p is
+//
+//     f_p = kappa_p + sum_b [ W(p, b) L_b + R(p, b) sqrt(L_b) ],
+//
+// which for m = 2 is kappa_a + theta_a sqrt(L_a) + vartheta_a' sqrt(L_a') + <I - VV', C_a>
+// with the constants of (6c), and for m > 2 the corrected objective of Theorem B.2 (the printed
+// theorem drops the V-dependent term sum_b p_b L_b). The R side builds W, R and kappa.
+//
+// Two parameterisations of the same problem:
+//  * complement (the paper's): X = U in St(d, d - k), L_b = tr(U' M_b U); Euclidean gradient
+//    sum_b (2 W(p, b) + R(p, b) / sqrt(L_b)) M_b U; cost O(d^2 (d - k)) per iteration.
+//  * basis: X = V in St(d, k), L_b = tr(M_b) - tr(V' M_b V); gradient is minus the same
+//    combination applied to V; cost O(d^2 k) per iteration. To first order in the step, both
+//    move the subspace in the same way (U V' blocks of the same Grassmann gradient).
+// Riemannian gradient (I - X X') G (G = S X with S symmetric, so the skew part of the tangent
+// projection vanishes); retraction QR with positive diagonal of R, or polar
+// (X - t D)(I + t^2 D'D)^{-1/2}, computed as A (A'A)^{-1/2}.
+#include "linalg.h"
+
+using Rcpp::List;
+using Rcpp::NumericMatrix;
+using Rcpp::NumericVector;
+
+namespace {
+
+struct RobustProblem {
+  std::vector<fp::Mat> M;  // group second moments (d x d)
+  fp::Vec trM;             // their traces
+  fp::Mat W;               // P x m weights of L_b
+  fp::Mat R;               // P x m weights of sqrt(L_b)
+  fp::Vec kappa;           // P constants
+  bool basis;              // true: X is the k-dim basis V; false: the complement U
+};
+
+struct Eval {
+  double value;
+  int piece;
+  fp::Vec L;
+  fp::Vec pieces;
+};
+
+// Matrix products: Eigen's blocked GEMM has a large fixed cost for small thin operands (the
+// basis parameterisation has k columns), so small thin products are evaluated
+// coefficient-wise; large ones column by column (matrix-vector products stream A once per
+// column at full vector speed).
+const int kThin = 12;
+
+inline void mul_to(fp::Mat& out, const fp::Mat& A, const fp::Mat& B) {
+  if (B.cols() <= kThin) {
+    if (A.rows() <= 64) {
+      out.noalias() = A.lazyProduct(B);
+    } else {
+      out.resize(A.rows(), B.cols());
+      for (int j = 0; j < B.cols(); ++j) out.col(j).noalias() = A * B.col(j);
+    }
+  } else {
+    out.noalias() = A * B;
+  }
+}
+
+inline fp::Mat crossprod(const fp::Mat& A, const fp::Mat& B) {  // A'B
+  fp::Mat out;
+  if (A.cols() <= kThin && B.cols() <= kThin) out.noalias() = A.transpose().lazyProduct(B);
+  else out.noalias() = A.transpose() * B;
+  return out;
+}
+
+// Thin QR with positive diagonal of R for few columns: Gram-Schmidt with one
+// re-orthogonalisation pass (classical GS twice), which is accurate for the well-conditioned
+// matrices X - t D of a retraction (their Gram matrix is I + t^2 D'D).
+fp::Mat qr_thin(const fp::Mat& A) {
+  fp::Mat Q = A;
+  const int r = static_cast<int>(A.cols());
+  for (int j = 0; j < r; ++j) {
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int i = 0; i < j; ++i) Q.col(j) -= Q.col(i).dot(Q.col(j)) * Q.col(i);
+    }
+    const double nrm = Q.col(j).norm();
+    if (!(nrm > 1e-300)) Rcpp::stop("retraction failed: the step produced a rank-deficient matrix");
+    Q.col(j) /= nrm;
+  }
+  return Q;
+}
+
+// Products M_b X and the discarded second moments L_b.
+void products(const RobustProblem& pb, const fp::Mat& X, std::vector<fp::Mat>& MX, fp::Vec& L) {
+  const int m = static_cast<int>(pb.M.size());
+  L.resize(m);
+  for (int b = 0; b < m; ++b) {
+    mul_to(MX[b], pb.M[b], X);
+    const double q = X.cwiseProduct(MX[b]).sum();
+    double l = pb.basis ? pb.trM(b) - q : q;
+    if (l < 0.0) l = 0.0;  // round-off only: M_b is positive semidefinite
+    L(b) = l;
+  }
+}
+
+Eval evaluate(const RobustProblem& pb, const fp::Vec& L) {
+  const int P = static_cast<int>(pb.W.rows());
+  Eval e;
+  e.L = L;
+  e.pieces.resize(P);
+  fp::Vec sq = L.cwiseSqrt();
+  for (int p = 0; p < P; ++p) e.pieces(p) = pb.kappa(p) + pb.W.row(p).dot(L) + pb.R.row(p).dot(sq);
+  e.piece = 0;  // ties go to the first piece (a = 0 for two groups, as the authors' code)
+  for (int p = 1; p < P; ++p)
+    if (e.pieces(p) > e.pieces(e.piece)) e.piece = p;
+  e.value = e.pieces(e.piece);
+  return e;
+}
+
+// Euclidean (sub)gradient of the active piece with respect to X.
+fp::Mat euclid_grad(const RobustProblem& pb, const std::vector<fp::Mat>& MX, const Eval& e) {
+  const int m = static_cast<int>(pb.M.size());
+  fp::Mat G = fp::Mat::Zero(MX[0].rows(), MX[0].cols());
+  for (int b = 0; b < m; ++b) {
+    double c = 2.0 * pb.W(e.piece, b);
+    const double r = pb.R(e.piece, b);
+    if (r > 0.0) c += r / std::sqrt(std::max(e.L(b), 1e-300));
+    if (c != 0.0) G.noalias() += c * MX[b];
+  }
+  if (pb.basis) G = -G;
+  return G;
+}
+
+fp::Mat tangent(const fp::Mat& X, const fp::Mat& G) {
+  fp::Mat XtG = crossprod(X, G);
+  fp::Mat D = G;
+  if (XtG.cols() <= kThin) D.noalias() -= X.lazyProduct(XtG);
+  else D.noalias() -= X * XtG;
+  return D;
+}
+
+double orth_dev(const fp::Mat& X) {
+  return (crossprod(X, X) - fp::Mat::Identity(X.cols(), X.cols())).cwiseAbs().maxCoeff();
+}
+
+fp::Mat retract(const fp::Mat& A, bool polar) {
+  if (!polar) return A.cols() <= kThin ? qr_thin(A) : fp::qr_orthonormal(A);
+  fp::Mat AtA = crossprod(A, A);
+  Eigen::SelfAdjointEigenSolver<fp::Mat> es(AtA);
+  fp::Vec ev = es.eigenvalues();
+  for (int i = 0; i < ev.size(); ++i) ev(i) = ev(i) > 1e-300 ? 1.0 / std::sqrt(ev(i)) : 0.0;
+  fp::Mat isq = es.eigenvectors() * ev.asDiagonal() * es.eigenvectors().transpose();
+  fp::Mat out;
+  mul_to(out, A, isq);
+  return out;
+}
+
+RobustProblem make_problem(const List& M, const NumericMatrix& W, const NumericMatrix& R,
+                           const NumericVector& kappa, bool basis) {
+  RobustProblem pb;
+  const int m = M.size();
+  pb.M.reserve(m);
+  pb.trM.resize(m);
+  for (int b = 0; b < m; ++b) {
+    NumericMatrix Mb = M[b];
+    pb.M.push_back(Eigen::Map<const fp::Mat>(Mb.begin(), Mb.nrow(), Mb.ncol()));
+    pb.trM(b) = pb.M[b].trace();
+  }
+  pb.W = Eigen::Map<const fp::Mat>(W.begin(), W.nrow(), W.ncol());
+  pb.R = Eigen::Map<const fp::Mat>(R.begin(), R.nrow(), R.ncol());
+  pb.kappa = Eigen::Map<const fp::Vec>(kappa.begin(), kappa.size());
+  pb.basis = basis;
+  if (pb.W.cols() != m || pb.R.cols() != m || pb.R.rows() != pb.W.rows() || pb.kappa.size() != pb.W.rows())
+    Rcpp::stop("internal error: inconsistent robust problem");
+  return pb;
+}
+
+}  // namespace
+
+// One run of Algorithm 1 from X0. Returns the last iterate (or, with keep_best, the iterate of
+// smallest objective), its objective and index, the objective and active piece at every iterate
+// (iterations + 1 values) and the largest deviation max|X'X - I| over all iterates.
+// [[Rcpp::export(.fp_robust_run)]]
+List fp_robust_run(const List& M, const NumericMatrix& W, const NumericMatrix& R,
+                   const NumericVector& kappa, const NumericMatrix& X0, bool basis, int iterations,
+                   double step, bool polar, bool keep_best) {
+  RobustProblem pb = make_problem(M, W, R, kappa, basis);
+  fp::Mat X = Eigen::Map<const fp::Mat>(X0.begin(), X0.nrow(), X0.ncol());
+  const int m = static_cast<int>(pb.M.size());
+  std::vector<fp::Mat> MX(m);
+  fp::Vec L;
+  NumericVector hist(iterations + 1);
+  Rcpp::IntegerVector piece(iterations + 1);
+  double orth = orth_dev(X);
+  fp::Mat Xbest = X;
+  double best = R_PosInf;
+  int tbest = 0;
+  for (int t = 0; t <= iterations; ++t) {
+    products(pb, X, MX, L);
+    Eval e = evaluate(pb, L);
+    hist[t] = e.value;
+    piece[t] = e.piece + 1;
+    if (keep_best && e.value < best) {
+      best = e.value;
+      Xbest = X;
+      tbest = t;
+    }
+    if (t == iterations) break;
+    fp::Mat D = tangent(X, euclid_grad(pb, MX, e));
+    X = retract(X - step * D, polar);
+    const double dev = orth_dev(X);
+    if (dev > orth) orth = dev;
+    if (X.cols() > 64 || (t & 15) == 15) Rcpp::checkUserInterrupt();  // Ctrl-C
+  }
+  if (!keep_best) {
+    Xbest = X;
+    tbest = iterations;
+  }
+  return List::create(Rcpp::Named("X") = Rcpp::wrap(Xbest), Rcpp::Named("value") = hist[tbest],
+                      Rcpp::Named("iterate") = tbest, Rcpp::Named("history") = hist,
+                      Rcpp::Named("piece") = piece, Rcpp::Named("orthogonality_error") = orth);
+}
+
+// Objective, piece values, Euclidean and Riemannian gradient at X (for tests and diagnostics).
+// [[Rcpp::export(.fp_robust_eval)]]
+List fp_robust_eval(const List& M, const NumericMatrix& W, const NumericMatrix& R,
+                    const NumericVector& kappa, const NumericMatrix& X0, bool basis) {
+  RobustProblem pb = make_problem(M, W, R, kappa, basis);
+  fp::Mat X = Eigen::Map<const fp::Mat>(X0.begin(), X0.nrow(), X0.ncol());
+  std::vector<fp::Mat> MX(pb.M.size());
+  fp::Vec L;
+  products(pb, X, MX, L);
+  Eval e = evaluate(pb, L);
+  fp::Mat G = euclid_grad(pb, MX, e);
+  return List::create(Rcpp::Named("value") = e.value, Rcpp::Named("piece") = e.piece + 1,
+                      Rcpp::Named("pieces") = Rcpp::wrap(e.pieces), Rcpp::Named("L") = Rcpp::wrap(e.L),
+                      Rcpp::Named("gradient") = Rcpp::wrap(G),
+                      Rcpp::Named("riemannian_gradient") = Rcpp::wrap(tangent(X, G)));
+}

@@ -1,0 +1,223 @@
+ns <- asNamespace("fairproj")
+
+robust_prep <- function(n = c(200, 150), d = 6, seed = 1, scale. = TRUE) {
+  dat <- make_groups(n = n, d = d, seed = seed)
+  ns$fp_prepare(group_moments(dat$x, dat$g), center = TRUE, scale. = scale.)
+}
+
+rand_stiefel <- function(d, r) qr.Q(qr(matrix(rnorm(d * r), d, r)))
+
+# Direct evaluation of the robust objective from its definition: for each ordered pair of groups
+# (a, a'), the worst case of sum_b c_b E_{Q_b}[loss] over the Gelbrich balls is, group by group,
+# c_b (sqrt(L_b) + sign(c_b) sqrt(eps_b))^2 (Proposition 3.3, exact case), with c_b = p_b + lambda
+# for b = a, p_b - lambda for b = a' and p_b otherwise; the objective is the largest over pairs.
+direct_objective <- function(prep, V, eps, lambda) {
+  p <- as.numeric(prep$n) / prep$n_total
+  L <- vapply(prep$second, function(M) sum(diag(M)) - sum((M %*% V) * V), numeric(1))
+  m <- length(p)
+  vals <- c()
+  for (a in seq_len(m)) for (a2 in seq_len(m)) if (a != a2) {
+    cc <- p
+    cc[a] <- cc[a] + lambda
+    cc[a2] <- cc[a2] - lambda
+    vals <- c(vals, sum(cc * (sqrt(L) + sign(cc) * sqrt(eps))^2))
+  }
+  max(vals)
+}
+
+test_that("lambda = 0 and alpha = 0 recover standard PCA", {
+  dat <- make_groups(n = c(150, 100, 80), d = 7, seed = 3)
+  std <- fair_pca(dat$x, dat$g, k = 2, scale. = TRUE)
+  set.seed(1)
+  fit <- fair_pca(dat$x, dat$g, k = 2, method = "robust", scale. = TRUE, alpha = 0, lambda = 0,
+                  iterations = 300, restarts = 3)
+  expect_lt(subspace_dist(fit$rotation, std$rotation), 1e-6)
+  # the objective is then the average uncentred error of all rows: (n - 1)/n * (trace - top-k)
+  n <- nrow(dat$x)
+  ev <- eigen(cov(scale(dat$x)), symmetric = TRUE)$values
+  expect_equal(fit$objective, (n - 1) / n * sum(ev[-(1:2)]), tolerance = 1e-8)
+  # and Algorithm 1 reaches the PCA subspace from random starts, in both parameterisations
+  prep <- robust_prep(d = 6, seed = 2)
+  cons <- ns$robust_constants(prep, 2, c(0, 0), 0)
+  pca <- eigen(prep$C, symmetric = TRUE)$vectors[, 1:2]
+  set.seed(2)
+  for (basis in c(TRUE, FALSE)) {
+    X0 <- rand_stiefel(6, if (basis) 2 else 4)
+    run <- ns$.fp_robust_run(unname(prep$second), cons$W, cons$R, cons$kappa, X0, basis, 3000L,
+                             1 / sqrt(3001), FALSE, FALSE)
+    V <- if (basis) run$X else ns$fp_complement(run$X, 2)
+    expect_lt(subspace_dist(V, pca), 1e-4)
+    expect_true(all(diff(run$history) <= 1e-10))  # smooth objective: monotone at this step
+  }
+})
+
+test_that("the Euclidean gradient matches finite differences and the Riemannian one is tangent", {
+  set.seed(4)
+  for (m in c(2, 3)) {
+    prep <- robust_prep(n = c(120, 90, 60)[seq_len(m)], d = 5, seed = 5)
+    eps <- 0.3 / sqrt(as.numeric(prep$n))
+    cons <- ns$robust_constants(prep, 2, eps, 0.4)
+    M <- unname(prep$second)
+    for (basis in c(TRUE, FALSE)) {
+      X <- rand_stiefel(5, if (basis) 2 else 3)
+      ev <- ns$.fp_robust_eval(M, cons$W, cons$R, cons$kappa, X, basis)
+      f <- function(Y) {
+        e <- ns$.fp_robust_eval(M, cons$W, cons$R, cons$kappa, Y, basis)
+        e$pieces[ev$piece]  # the active piece, as a smooth function of X
+      }
+      h <- 1e-6
+      fd <- X * 0
+      for (i in seq_along(X)) {
+        E <- X * 0
+        E[i] <- h
+        fd[i] <- (f(X + E) - f(X - E)) / (2 * h)
+      }
+      expect_equal(ev$gradient, fd, tolerance = 1e-6)
+      rg <- ev$riemannian_gradient
+      expect_lt(max(abs(crossprod(X, rg))), 1e-12)  # X'grad = 0: tangent
+      expect_equal(rg, fd - X %*% crossprod(X, fd), tolerance = 1e-6)
+    }
+  }
+})
+
+test_that("iterates stay on the Stiefel manifold after every step", {
+  dat <- make_groups(n = c(200, 150), d = 8, seed = 6)
+  for (retr in c("qr", "polar")) for (pz in c("basis", "complement")) {
+    set.seed(7)
+    fit <- fair_pca(dat$x, dat$g, k = 3, method = "robust", scale. = TRUE, iterations = 150,
+                    restarts = 2, retraction = retr, parameterization = pz)
+    expect_lt(fit$orthogonality_error, 1e-12)
+    expect_equal(crossprod(fit$rotation), diag(3), tolerance = 1e-12, ignore_attr = TRUE)
+    expect_equal(fit$history$objective[151], fit$restart_objectives[fit$best_start])
+    expect_equal(fit$best_iterate, 150L)
+    expect_equal(min(fit$restart_objectives), fit$restart_objectives[fit$best_start])
+  }
+})
+
+test_that("the objective equals the direct worst-case computation (two and more groups)", {
+  for (m in c(2, 3, 4)) {
+    dat <- make_groups(n = c(150, 120, 90, 70)[seq_len(m)], d = 6, seed = 10 + m)
+    set.seed(m)
+    fit <- fair_pca(dat$x, dat$g, k = 2, method = "robust", scale. = TRUE, alpha = 0.5,
+                    lambda = 0.3, iterations = 200, restarts = 2)
+    prep <- ns$fp_prepare(group_moments(dat$x, dat$g), TRUE, TRUE)
+    V <- unclass(fit$rotation)
+    expect_equal(fit$objective, direct_objective(prep, V, fit$radius, fit$lambda), tolerance = 1e-10)
+    expect_length(fit$pieces, m * (m - 1))
+    # at a random subspace too (not only at the optimum)
+    W <- rand_stiefel(6, 2)
+    cons <- ns$robust_constants(prep, 2, fit$radius, 0.3)
+    ev <- ns$.fp_robust_eval(unname(prep$second), cons$W, cons$R, cons$kappa, W, TRUE)
+    expect_equal(ev$value, direct_objective(prep, W, fit$radius, 0.3), tolerance = 1e-10)
+    if (m > 2) {
+      # the printed Theorem B.2 (without sum_b p_b (L_b + eps_b)) is a different function of V
+      p <- as.numeric(prep$n) / prep$n_total
+      L <- ev$L
+      printed <- max(ev$pieces - sum(p * (L + fit$radius)))
+      expect_gt(abs(printed - ev$value), 0.1)
+    }
+  }
+})
+
+test_that("two groups: the pieces are J_0 and J_1 of Theorem 3.2 with the constants (6c)", {
+  prep <- robust_prep(n = c(300, 100), d = 6, seed = 8)
+  p <- as.numeric(prep$n) / prep$n_total
+  eps <- 0.15 / sqrt(as.numeric(prep$n))
+  lam <- 0.5  # > p_1 = 0.25: a negative coefficient, absolute value in vartheta
+  cons <- ns$robust_constants(prep, 2, eps, lam)
+  expect_true(cons$exact)
+  set.seed(9)
+  V <- rand_stiefel(6, 2)
+  P <- diag(6) - tcrossprod(V)
+  M0 <- prep$second[[1]]
+  M1 <- prep$second[[2]]
+  L0 <- sum(P * M0)
+  L1 <- sum(P * M1)
+  J0 <- (p[1] + lam) * eps[1] + (p[2] - lam) * eps[2] + 2 * abs(p[1] + lam) * sqrt(eps[1]) * sqrt(L0) +
+    2 * abs(p[2] - lam) * sqrt(eps[2]) * sqrt(L1) + sum(P * ((p[1] + lam) * M0 + (p[2] - lam) * M1))
+  J1 <- (p[2] + lam) * eps[2] + (p[1] - lam) * eps[1] + 2 * abs(p[2] + lam) * sqrt(eps[2]) * sqrt(L1) +
+    2 * abs(p[1] - lam) * sqrt(eps[1]) * sqrt(L0) + sum(P * ((p[2] + lam) * M1 + (p[1] - lam) * M0))
+  ev <- ns$.fp_robust_eval(unname(prep$second), cons$W, cons$R, cons$kappa, V, TRUE)
+  expect_equal(ev$pieces, c(J0, J1), tolerance = 1e-12)
+  # with lambda = 0 the pieces coincide for any radius
+  cons0 <- ns$robust_constants(prep, 2, eps, 0)
+  ev0 <- ns$.fp_robust_eval(unname(prep$second), cons0$W, cons0$R, cons0$kappa, V, TRUE)
+  expect_equal(ev0$pieces[1], ev0$pieces[2])
+})
+
+test_that("the exactness condition is checked and lambda falls back to min(p_a)", {
+  set.seed(11)
+  # nearly one-dimensional data: the d - k smallest eigenvalues of M_a are tiny
+  n <- c(60, 20)
+  z <- rnorm(sum(n))
+  x <- cbind(z, z + 1e-4 * rnorm(sum(n)), z + 1e-4 * rnorm(sum(n)))
+  g <- rep(1:2, n)
+  expect_warning(fit <- fair_pca(x, g, k = 1, method = "robust", scale. = TRUE, alpha = 5, lambda = 2,
+                                 iterations = 20, restarts = 0),
+                 class = "fairproj_robust_lambda")
+  expect_false(fit$exact)
+  expect_equal(fit$lambda, min(n) / sum(n))
+  expect_equal(fit$lambda_requested, 2)
+  # lambda below every p_a: always exact, no warning
+  expect_no_warning(fit2 <- fair_pca(x, g, k = 1, method = "robust", scale. = TRUE, alpha = 5,
+                                     lambda = 0.2, iterations = 20, restarts = 0))
+  expect_true(fit2$exact)
+})
+
+test_that("both parameterisations follow the same path and reach the same objective", {
+  dat <- make_groups(n = c(200, 80), d = 7, seed = 12)
+  fits <- lapply(c("basis", "complement"), function(pz) {
+    set.seed(13)
+    fair_pca(dat$x, dat$g, k = 2, method = "robust", scale. = TRUE, iterations = 400, restarts = 3,
+             parameterization = pz, iterate = "best")
+  })
+  expect_equal(fits[[1]]$objective, fits[[2]]$objective, tolerance = 1e-4)
+  # from the standard-PCA start the iterates agree to first order in the step
+  h <- lapply(c("basis", "complement"), function(pz) {
+    fair_pca(dat$x, dat$g, k = 2, method = "robust", scale. = TRUE, iterations = 5, restarts = 0,
+             parameterization = pz)$history$objective
+  })
+  expect_equal(h[[1]], h[[2]], tolerance = 1e-3)
+  # the best iterate is never worse than the last one
+  set.seed(13)
+  last <- fair_pca(dat$x, dat$g, k = 2, method = "robust", scale. = TRUE, iterations = 400, restarts = 3)
+  expect_lte(fits[[1]]$objective, last$objective + 1e-12)
+})
+
+test_that("results are reproducible with set.seed() and arguments are validated", {
+  dat <- make_groups(n = c(100, 80), d = 5, seed = 14)
+  set.seed(15)
+  a <- fair_pca(dat$x, dat$g, k = 2, method = "robust", iterations = 50, restarts = 2)
+  set.seed(15)
+  b <- fair_pca(dat$x, dat$g, k = 2, method = "robust", iterations = 50, restarts = 2)
+  expect_identical(a$rotation, b$rotation)
+  expect_s3_class(a, "fair_pca_robust")
+  expect_error(fair_pca(dat$x, dat$g, k = 5, method = "robust"), class = "fairproj_input_error", regexp = "`k`")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "robust", alpha = -1), class = "fairproj_input_error", regexp = "`alpha`")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "robust", lambda = NA), class = "fairproj_input_error", regexp = "`lambda`")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "robust", retraction = "exp"), class = "fairproj_input_error", regexp = "`retraction`")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "robust", parameterization = "x"), class = "fairproj_input_error", regexp = "`parameterization`")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "robust", radius = c(1, -1)), class = "fairproj_input_error", regexp = "`radius`")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "robust", iterations = 1.5), class = "fairproj_input_error", regexp = "`iterations`")
+  # explicit radii, named by group
+  set.seed(16)
+  r <- fair_pca(dat$x, dat$g, k = 2, method = "robust", radius = c(b = 0.1, a = 0.2), iterations = 20, restarts = 0)
+  expect_equal(unname(r$radius), c(0.2, 0.1))
+})
+
+test_that("step_limit marks where the constant-step iteration becomes unstable", {
+  set.seed(17)
+  z <- matrix(rnorm(400 * 2), 400, 2)
+  x <- cbind(z[, 1] + 0.1 * matrix(rnorm(400 * 8), 400, 8), z[, 2], rnorm(400))  # top eigenvalue ~ 8
+  g <- rep(1:2, c(250, 150))
+  base <- fair_pca(x, g, k = 2, method = "robust", scale. = TRUE, alpha = 0, lambda = 0,
+                   iterations = 0, restarts = 0)
+  lim <- base$step_limit
+  expect_gt(lim, 0)
+  ok <- fair_pca(x, g, k = 2, method = "robust", scale. = TRUE, alpha = 0, lambda = 0,
+                 iterations = 200, restarts = 0, step = 0.5 * lim)
+  bad <- fair_pca(x, g, k = 2, method = "robust", scale. = TRUE, alpha = 0, lambda = 0,
+                  iterations = 200, restarts = 0, step = 3 * lim)
+  expect_equal(ok$objective, base$objective, tolerance = 1e-8)
+  expect_gt(bad$objective, base$objective + 0.1)
+})

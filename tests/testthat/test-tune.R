@@ -1,0 +1,54 @@
+test_that("tune_fair_pca follows the cross-validation protocol and refits the chosen candidate", {
+  dat <- make_groups(n = c(120, 80), d = 5, seed = 21)
+  grid <- list(alpha = c(0, 0.15), lambda = c(0, 1))
+  tn <- tune_fair_pca(dat$x, dat$g, k = 2, method = "robust", grid = grid, folds = 3, seed = 3,
+                      iterations = 60, restarts = 1)
+  expect_s3_class(tn, "fairproj_tune")
+  expect_equal(nrow(tn$table), 4L)
+  expect_equal(nrow(tn$cv), 12L)
+  j <- which.min(tn$table$criterion)
+  expect_equal(tn$best, list(alpha = tn$table$alpha[j], lambda = tn$table$lambda[j]))
+  expect_equal(tn$table$criterion, tn$table$ARE + tn$table$ABDiff)
+  expect_s3_class(tn$model, "fair_pca_robust")
+  expect_equal(tn$model$lambda_requested, tn$best$lambda)
+  # every fold holds every group (stratified folds)
+  expect_true(all(table(tn$folds, dat$g) > 0))
+  # the table agrees with a direct computation for one candidate (deterministic: lambda = 0,
+  # alpha = 0 is standard PCA of each training part)
+  i0 <- which(tn$table$alpha == 0 & tn$table$lambda == 0)
+  manual <- mean(vapply(1:3, function(f) {
+    tr <- tn$folds != f
+    fit <- fair_pca(dat$x[tr, ], dat$g[tr], k = 2, scale. = TRUE)
+    e <- group_errors(fit, dat$x[!tr, ], dat$g[!tr])
+    e$ARE + e$ABDiff
+  }, numeric(1)))
+  expect_equal(tn$table$criterion[i0], manual, tolerance = 1e-6)
+  # reproducible, and the global RNG state is left alone
+  set.seed(99)
+  r1 <- runif(1)
+  set.seed(99)
+  tn2 <- tune_fair_pca(dat$x, dat$g, k = 2, method = "robust", grid = grid, folds = 3, seed = 3,
+                       iterations = 60, restarts = 1)
+  expect_equal(runif(1), r1)
+  expect_equal(tn2$table, tn$table)
+  expect_output(print(tn), "Chosen")
+})
+
+test_that("tune_fair_pca takes data.frame grids and custom criteria, and validates input", {
+  dat <- make_groups(n = c(60, 50), d = 4, seed = 22)
+  g <- data.frame(lambda = c(0, 0.5, 2))
+  tn <- tune_fair_pca(dat$x, dat$g, k = 1, method = "robust", grid = g, folds = 2,
+                      criterion = function(e) e$ABDiff, seed = 1, iterations = 30, restarts = 0)
+  expect_equal(tn$table$criterion, tn$table$ABDiff)
+  expect_equal(tn$criterion, "custom")
+  expect_error(tune_fair_pca(dat$x, dat$g, k = 1, method = "robust", grid = list(1:2)),
+               class = "fairproj_input_error", regexp = "`grid`")
+  expect_error(tune_fair_pca(dat$x, dat$g, k = 1, method = "robust", grid = g, criterion = "AUC"),
+               class = "fairproj_input_error", regexp = "`criterion`")
+  expect_error(tune_fair_pca(dat$x, dat$g, k = 1, method = "robust", grid = g, folds = 1),
+               class = "fairproj_input_error", regexp = "`folds`")
+  expect_error(tune_fair_pca(dat$x, dat$g, k = 1, method = "nope", grid = g),
+               class = "fairproj_input_error", regexp = "`method`")
+  expect_error(tune_fair_pca(dat$x, dat$g, k = 1, method = "robust", grid = list(foo = 1)),
+               class = "fairproj_input_error", regexp = "foo")
+})
