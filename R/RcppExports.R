@@ -9,8 +9,24 @@
     .Call(`_fairproj_fp_fantope_project_cpp`, X, k)
 }
 
+.fp_linear_classifier <- function(X, y, type, C, intercept) {
+    .Call(`_fairproj_fp_linear_classifier_cpp`, X, y, type, C, intercept)
+}
+
+.fp_inlp <- function(X, y, n_iter, type, C, intercept, stop_at_majority) {
+    .Call(`_fairproj_fp_inlp_cpp`, X, y, n_iter, type, C, intercept, stop_at_majority)
+}
+
 .fp_set_backend <- function(flag) {
     .Call(`_fairproj_fp_set_backend`, flag)
+}
+
+.fp_mmd2 <- function(X, g, V, sigma, gradient) {
+    .Call(`_fairproj_fp_mmd2_cpp`, X, g, V, sigma, gradient)
+}
+
+.fp_mbfpca <- function(X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init) {
+    .Call(`_fairproj_fp_mbfpca_cpp`, X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init)
 }
 
 .fp_moments_cpp <- function(x, g, m, block) {

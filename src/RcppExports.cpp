@@ -45,6 +45,38 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// fp_linear_classifier_cpp
+Rcpp::List fp_linear_classifier_cpp(const Eigen::Map<Eigen::MatrixXd> X, const Eigen::Map<Eigen::VectorXd> y, int type, double C, bool intercept);
+RcppExport SEXP _fairproj_fp_linear_classifier_cpp(SEXP XSEXP, SEXP ySEXP, SEXP typeSEXP, SEXP CSEXP, SEXP interceptSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::VectorXd> >::type y(ySEXP);
+    Rcpp::traits::input_parameter< int >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< double >::type C(CSEXP);
+    Rcpp::traits::input_parameter< bool >::type intercept(interceptSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_linear_classifier_cpp(X, y, type, C, intercept));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_inlp_cpp
+Rcpp::List fp_inlp_cpp(const Eigen::Map<Eigen::MatrixXd> X, const Eigen::Map<Eigen::VectorXd> y, int n_iter, int type, double C, bool intercept, bool stop_at_majority);
+RcppExport SEXP _fairproj_fp_inlp_cpp(SEXP XSEXP, SEXP ySEXP, SEXP n_iterSEXP, SEXP typeSEXP, SEXP CSEXP, SEXP interceptSEXP, SEXP stop_at_majoritySEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::VectorXd> >::type y(ySEXP);
+    Rcpp::traits::input_parameter< int >::type n_iter(n_iterSEXP);
+    Rcpp::traits::input_parameter< int >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< double >::type C(CSEXP);
+    Rcpp::traits::input_parameter< bool >::type intercept(interceptSEXP);
+    Rcpp::traits::input_parameter< bool >::type stop_at_majority(stop_at_majoritySEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_inlp_cpp(X, y, n_iter, type, C, intercept, stop_at_majority));
+    return rcpp_result_gen;
+END_RCPP
+}
 // fp_set_backend
 int fp_set_backend(int flag);
 RcppExport SEXP _fairproj_fp_set_backend(SEXP flagSEXP) {
@@ -53,6 +85,45 @@ BEGIN_RCPP
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< int >::type flag(flagSEXP);
     rcpp_result_gen = Rcpp::wrap(fp_set_backend(flag));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_mmd2_cpp
+Rcpp::List fp_mmd2_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<int>& g, const Eigen::Map<Eigen::MatrixXd> V, double sigma, bool gradient);
+RcppExport SEXP _fairproj_fp_mmd2_cpp(SEXP XSEXP, SEXP gSEXP, SEXP VSEXP, SEXP sigmaSEXP, SEXP gradientSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const std::vector<int>& >::type g(gSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type V(VSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< bool >::type gradient(gradientSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_mmd2_cpp(X, g, V, sigma, gradient));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_mbfpca_cpp
+Rcpp::List fp_mbfpca_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<int>& g, const Eigen::Map<Eigen::MatrixXd> A, const Eigen::Map<Eigen::MatrixXd> V0, double sigma, double rho0, double tau, double rho_max, int maxit_outer, int maxit_inner, double tol_inner0, double tol_inner_min, double tol_v, bool fair_init);
+RcppExport SEXP _fairproj_fp_mbfpca_cpp(SEXP XSEXP, SEXP gSEXP, SEXP ASEXP, SEXP V0SEXP, SEXP sigmaSEXP, SEXP rho0SEXP, SEXP tauSEXP, SEXP rho_maxSEXP, SEXP maxit_outerSEXP, SEXP maxit_innerSEXP, SEXP tol_inner0SEXP, SEXP tol_inner_minSEXP, SEXP tol_vSEXP, SEXP fair_initSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const std::vector<int>& >::type g(gSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type A(ASEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type V0(V0SEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type rho0(rho0SEXP);
+    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
+    Rcpp::traits::input_parameter< double >::type rho_max(rho_maxSEXP);
+    Rcpp::traits::input_parameter< int >::type maxit_outer(maxit_outerSEXP);
+    Rcpp::traits::input_parameter< int >::type maxit_inner(maxit_innerSEXP);
+    Rcpp::traits::input_parameter< double >::type tol_inner0(tol_inner0SEXP);
+    Rcpp::traits::input_parameter< double >::type tol_inner_min(tol_inner_minSEXP);
+    Rcpp::traits::input_parameter< double >::type tol_v(tol_vSEXP);
+    Rcpp::traits::input_parameter< bool >::type fair_init(fair_initSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_mbfpca_cpp(X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -98,7 +169,11 @@ END_RCPP
 static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_cfpca_cpp", (DL_FUNC) &_fairproj_fp_cfpca_cpp, 11},
     {"_fairproj_fp_fantope_project_cpp", (DL_FUNC) &_fairproj_fp_fantope_project_cpp, 2},
+    {"_fairproj_fp_linear_classifier_cpp", (DL_FUNC) &_fairproj_fp_linear_classifier_cpp, 5},
+    {"_fairproj_fp_inlp_cpp", (DL_FUNC) &_fairproj_fp_inlp_cpp, 7},
     {"_fairproj_fp_set_backend", (DL_FUNC) &_fairproj_fp_set_backend, 1},
+    {"_fairproj_fp_mmd2_cpp", (DL_FUNC) &_fairproj_fp_mmd2_cpp, 5},
+    {"_fairproj_fp_mbfpca_cpp", (DL_FUNC) &_fairproj_fp_mbfpca_cpp, 14},
     {"_fairproj_fp_moments_cpp", (DL_FUNC) &_fairproj_fp_moments_cpp, 4},
     {"_fairproj_fp_eig_top", (DL_FUNC) &_fairproj_fp_eig_top, 2},
     {"_fairproj_fp_gram_kernel", (DL_FUNC) &_fairproj_fp_gram_kernel, 2},
