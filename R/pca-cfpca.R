@@ -22,9 +22,10 @@
 #' restart) runs on the Nesterov-smoothed objective (the maximum eigenvalue replaced by
 #' \eqn{\eta \log \mathrm{tr} \exp(\cdot/\eta)}); the projection onto the Fantope is an
 #' eigendecomposition with shifted and clipped eigenvalues, the mean constraint is kept exactly
-#' by a one-dimensional search on its multiplier, and `gap` is the Frank-Wolfe gap of the
-#' smoothed problem plus the smoothing error \eqn{\mu\eta\log(2d)}: a certified upper bound on
-#' the distance of `objective` to the optimum. Iterations stop when
+#' by a one-dimensional search on its multiplier, and `gap` is a Lagrangian duality gap: the
+#' softmax weights of the smoothing define feasible multipliers of the two Schur-complement
+#' blocks, whose dual value bounds the optimum from above; so `gap` is a certified upper bound
+#' on the distance of `objective` to the optimum. Iterations stop when
 #' `gap <= tol * max(1, |objective|)` (`converged = TRUE`). `delta = 0` forces \eqn{Pf = 0}, and
 #' the problem is then solved in a basis of the complement of `f`; with `delta = 0` and `mu = 0`
 #' the method coincides with mean-matching fair PCA (Kleindessner et al. 2023). A full

@@ -23,6 +23,8 @@
 #' rows (on at most 2000 rows), \eqn{\rho_0 = 1/\mathrm{MMD}^2} of standard PCA, and the start from
 #' the solution of the fairness-only problem (`init = "fair"`, their `mbfpca_auxiliary`);
 #' `init = "pca"` starts from standard PCA. Lee et al. report \eqn{\tau = 10^{-3}} and \eqn{10^{-6}}.
+#' When standard PCA already has \eqn{\mathrm{MMD}^2 \le \tau} the constraint is inactive and
+#' standard PCA is returned.
 #'
 #' @param prep,data Supplied by [fair_pca()].
 #' @param k Target dimension.
@@ -69,6 +71,12 @@ fit_pca_mbfpca <- function(prep, k, tau = 1e-3, sigma = NULL, rho0 = NULL, init 
   Vp <- fp_eig_top(prep$C, k)$vectors
   if (is.null(sigma)) sigma <- mbf_median_sigma(z %*% Vp)
   m_pca <- .fp_mmd2(z, gi, Vp, sigma, FALSE)$value
+  if (m_pca <= tau) {  # the constraint is inactive: standard PCA is the solution
+    return(list(rotation = Vp, mmd2 = m_pca, mmd2_standard = m_pca, rho = 0, sigma = sigma, tau = tau,
+                converged = TRUE, outer_iterations = 0L, inner_iterations = 0L, rows_used = length(idx),
+                history = data.frame(rho = 0, objective = NA_real_, mmd2 = m_pca, var_ratio = NA_real_,
+                                     grad_norm = NA_real_, inner_iterations = 0L)))
+  }
   if (is.null(rho0)) rho0 <- 1 / max(m_pca, 1e-12)
   res <- .fp_mbfpca(z, gi, prep$C, Vp, sigma, rho0, tau, 1e10, maxit_outer, maxit_inner,
                     1e-1, 1e-6, 1e-6, init == "fair")

@@ -20,8 +20,11 @@
 //    matrix diag(P A+ P, P A- P) / eta, which is within eta log(2d) of h). The projection onto
 //    F_k is an eigendecomposition with shifted and clipped eigenvalues; the mean constraint is
 //    handled exactly by a one-dimensional search on its multiplier. Optimality is certified by
-//    the Frank-Wolfe gap of the smoothed problem (a linear maximisation over the feasible set,
-//    solved by the mu = 0 machinery) plus mu eta log(2d): an upper bound on opt - objective.
+//    a Lagrangian dual bound built from the iterate: with the softmax weights E_s of the
+//    smoothing, W_s = mu E_s and R_s = -W_s P M_s are feasible multipliers of the two Schur
+//    blocks, and weak duality gives  opt <= LMO(G) + mu sum_s <E_s, P A_s P>, where G is the
+//    smoothed gradient and LMO(G) = max over the feasible set of <G, S> (solved by the mu = 0
+//    machinery). gap = that bound - objective.
 //  * b = 0 (delta = 0) forces P f = 0; the problem is then solved in an orthonormal basis of
 //    the complement of f, without the constraint.
 #include <Rcpp.h>
@@ -162,6 +165,7 @@ Mat mixture(const MeanDual& m) {
 struct Smooth {
   double h;      // exact max(lambda_max(P A+ P), lambda_max(P A- P))
   double s;      // smoothed value, h <= s <= h + eta log(2d)
+  double avg;    // sum_s <E_s, P A_s P>: the eigenvalues averaged with the softmax weights
   Mat grad;      // gradient of s
 };
 
@@ -177,6 +181,7 @@ Smooth smooth_eval(const Mat& P, const Mat& Ap, const Mat& Am, double eta, bool 
   Vec wm = ((em.values.array() - m) / eta).exp().matrix();
   double Z = wp.sum() + wm.sum();
   r.s = m + eta * std::log(Z);
+  r.avg = (wp.dot(ep.values) + wm.dot(em.values)) / Z;
   if (want_grad) {
     // only eigenvectors with non-negligible weight contribute
     int np = 0, nm = 0;
@@ -366,8 +371,10 @@ Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Ei
         Mat G = pr.C - mu * sc.grad;
         double lm = lmo_value(pr, G, tol * 1e-2);
         double fw = lm - G.cwiseProduct(P).sum();
-        gap = std::max(fw, 0.0) + mu * eta * logm;
         double obj = pr.C.cwiseProduct(P).sum() - mu * sc.h;
+        // Lagrangian dual bound: W_s = mu E_s, R_s = -W_s P M_s in the Schur blocks give
+        // opt <= LMO(G) + mu sum_s <E_s, P A_s P>
+        gap = std::max(0.0, lm + mu * sc.avg - obj);
         hist_obj.push_back(obj);
         hist_gap.push_back(gap);
         hist_it.push_back(iter);
