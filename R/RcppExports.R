@@ -25,8 +25,8 @@
     .Call(`_fairproj_fp_mmd2_cpp`, X, g, V, sigma, gradient)
 }
 
-.fp_mbfpca <- function(X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init) {
-    .Call(`_fairproj_fp_mbfpca_cpp`, X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init)
+.fp_mbfpca <- function(X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver) {
+    .Call(`_fairproj_fp_mbfpca_cpp`, X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver)
 }
 
 .fp_moments_cpp <- function(x, g, m, block) {

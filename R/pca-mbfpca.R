@@ -8,9 +8,12 @@
 #' discrepancy between the projected rows of the two groups, with the Gaussian kernel
 #' \eqn{\exp(-\|a - b\|^2 / (2\sigma^2))}. As in the paper, an exact-penalty loop doubles
 #' \eqn{\rho} while \eqn{\mathrm{MMD}^2 > \tau} (at most `maxit_outer` times, \eqn{\rho \le 10^{10}})
-#' and tightens the inner tolerance from 0.1 to 1e-6; it stops once \eqn{\mathrm{MMD}^2 \le \tau} and
-#' the subspace has settled. The inner solver is Riemannian conjugate gradient (Polak-Ribiere+,
-#' Armijo backtracking, QR retraction; the authors use ROPTLIB's Riemannian BFGS).
+#' and tightens the inner tolerance (on the Riemannian gradient norm, relative to the size of the
+#' gradients of the two terms) from 0.1 to 1e-6; it stops once \eqn{\mathrm{MMD}^2 \le \tau} and
+#' the subspace has settled. The inner solver is a Riemannian limited-memory BFGS (`solver =
+#' "lbfgs"`, memory 10, vector transport by projection; the authors use ROPTLIB's Riemannian BFGS)
+#' or Riemannian conjugate gradient (`"cg"`, Polak-Ribiere+); both use Armijo backtracking and the
+#' QR retraction.
 #'
 #' **Needs the rows**: the MMD is not a function of the group moments, so `x` must be data (not a
 #' `group_moments` object). One evaluation of the penalty and its gradient costs
@@ -32,6 +35,7 @@
 #' @param sigma Kernel bandwidth (> 0); `NULL` for the median heuristic.
 #' @param rho0 Initial penalty weight (> 0); `NULL` for \eqn{1/\mathrm{MMD}^2} of standard PCA.
 #' @param init `"fair"` or `"pca"`: the starting point (see Defaults).
+#' @param solver Inner solver: `"lbfgs"` or `"cg"`.
 #' @param max_rows Rows used for the MMD term (subsampling above it).
 #' @param maxit_outer,maxit_inner Maximum numbers of penalty updates and of conjugate-gradient
 #'   iterations per subproblem.
@@ -50,7 +54,8 @@
 NULL
 
 fit_pca_mbfpca <- function(prep, k, tau = 1e-3, sigma = NULL, rho0 = NULL, init = c("fair", "pca"),
-                           max_rows = 5000L, maxit_outer = 100L, maxit_inner = 300L, data = NULL) {
+                           solver = c("lbfgs", "cg"), max_rows = 5000L, maxit_outer = 100L,
+                           maxit_inner = 300L, data = NULL) {
   if (is.null(data)) {
     fp_abort("must hold the data rows for method 'mbfpca' (the MMD needs them); a group_moments object is not enough", "x")
   }
@@ -60,6 +65,8 @@ fit_pca_mbfpca <- function(prep, k, tau = 1e-3, sigma = NULL, rho0 = NULL, init 
   if (!is.null(rho0)) fp_check_number(rho0, "rho0", 0, Inf, open_lower = TRUE)
   if (!is.character(init)) fp_abort("must be \"fair\" or \"pca\"", "init")
   init <- tryCatch(match.arg(init), error = function(e) fp_abort("must be \"fair\" or \"pca\"", "init"))
+  if (!is.character(solver)) fp_abort("must be \"lbfgs\" or \"cg\"", "solver")
+  solver <- tryCatch(match.arg(solver), error = function(e) fp_abort("must be \"lbfgs\" or \"cg\"", "solver"))
   max_rows <- fp_check_count(max_rows, 4L, .Machine$integer.max, "max_rows")
   maxit_outer <- fp_check_count(maxit_outer, 1L, 10000L, "maxit_outer")
   maxit_inner <- fp_check_count(maxit_inner, 1L, 1e6, "maxit_inner")
@@ -79,14 +86,14 @@ fit_pca_mbfpca <- function(prep, k, tau = 1e-3, sigma = NULL, rho0 = NULL, init 
   }
   if (is.null(rho0)) rho0 <- 1 / max(m_pca, 1e-12)
   res <- .fp_mbfpca(z, gi, prep$C, Vp, sigma, rho0, tau, 1e10, maxit_outer, maxit_inner,
-                    1e-1, 1e-6, 1e-6, init == "fair")
+                    1e-1, 1e-6, 1e-6, init == "fair", if (solver == "lbfgs") 0L else 1L)
   if (!res$converged) {
     fp_warn(sprintf("method 'mbfpca' stopped with MMD^2 = %.3g (tau = %.3g) after %d penalty updates",
                     res$mmd2, tau, res$outer_iterations), "fairproj_convergence")
   }
   list(rotation = res$rotation, mmd2 = res$mmd2, mmd2_standard = m_pca, rho = res$rho,
        sigma = sigma, tau = tau, converged = res$converged, outer_iterations = res$outer_iterations,
-       inner_iterations = res$inner_iterations, rows_used = length(idx), history = res$history)
+       inner_iterations = res$inner_iterations, evaluations = res$evaluations, rows_used = length(idx), history = res$history)
 }
 
 # Rows kept for the MMD: all when n <= max_rows, else a sample stratified by group.

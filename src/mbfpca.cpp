@@ -32,38 +32,49 @@ struct MMD {
   double value(const Mat& V, Mat* grad) const {
     const int n = static_cast<int>(X.rows());
     const int k = static_cast<int>(V.cols());
-    Mat Y = X * V;
-    Mat Yt = Y.transpose();  // k x n, contiguous columns
-    Mat R;
-    if (grad) R = Mat::Zero(k, n);
-    const double s2 = 2.0 * sigma * sigma;
+    // rows of Y = X V stored contiguously (row-major), no allocation in the pair loop
+    Mat Yt = (X * V).transpose();  // k x n, column i = y_i
+    const double* Y = Yt.data();
+    std::vector<double> R(grad ? static_cast<size_t>(n) * k : 0, 0.0);
+    const double inv2s2 = 1.0 / (2.0 * sigma * sigma);
+    const double* wv = w.data();
     double total = 0.0;
     for (int i = 0; i < n; ++i) {
       if (i % 256 == 0) Rcpp::checkUserInterrupt();
-      total += w(i) * w(i);  // K_ii = 1
-      const double wi = w(i);
+      const double wi = wv[i];
+      const double* yi = Y + static_cast<size_t>(i) * k;
+      double row = 0.0;
       for (int j = i + 1; j < n; ++j) {
-        double dist = (Yt.col(i) - Yt.col(j)).squaredNorm();
-        double c = wi * w(j) * std::exp(-dist / s2);
-        total += 2.0 * c;
+        const double* yj = Y + static_cast<size_t>(j) * k;
+        double dist = 0.0;
+        for (int l = 0; l < k; ++l) { double t = yi[l] - yj[l]; dist += t * t; }
+        double c = wv[j] * std::exp(-dist * inv2s2);
+        row += c;
         if (grad) {
-          Vec diff = c * (Yt.col(i) - Yt.col(j));
-          R.col(i) += diff;
-          R.col(j) -= diff;
+          double ci = wi * c;
+          double* ri = R.data() + static_cast<size_t>(i) * k;
+          double* rj = R.data() + static_cast<size_t>(j) * k;
+          for (int l = 0; l < k; ++l) { double t = ci * (yi[l] - yj[l]); ri[l] += t; rj[l] -= t; }
         }
       }
+      total += wi * wi + 2.0 * wi * row;  // K_ii = 1
     }
-    if (grad) *grad = (-2.0 / (sigma * sigma)) * (X.transpose() * R.transpose());
+    if (grad) {
+      Eigen::Map<const Mat> Rm(R.data(), k, n);
+      *grad = (-2.0 / (sigma * sigma)) * (X.transpose() * Rm.transpose());
+    }
     return total;
   }
 };
 
 struct Objective {
+  mutable long evals = 0;
   const Mat& A;
   double trA;
   const MMD& mmd;
   double a, rho;  // weights of the variance and MMD terms
   double eval(const Mat& V, Mat* grad, double* mmd_out, double* gscale = nullptr) const {
+    ++evals;
     Mat gm;
     double m = mmd.value(V, grad ? &gm : nullptr);
     if (mmd_out) *mmd_out = m;
@@ -148,6 +159,92 @@ InnerResult rcg(const Objective& obj, Mat V, double gtol, int maxit) {
   return r;
 }
 
+// Riemannian limited-memory BFGS on St(d, k): two-loop recursion on the stored pairs (s, y),
+// transported to the current tangent space by projection, initial scaling <s,y>/<y,y>,
+// Armijo backtracking from the unit step; pairs with <s,y> <= 0 are skipped, and a
+// non-descent direction falls back to steepest descent.
+InnerResult rlbfgs(const Objective& obj, Mat V, double gtol, int maxit, int mem = 10) {
+  Mat G;
+  double m;
+  double gscale = 0.0;
+  double f = obj.eval(V, &G, &m, &gscale);
+  gtol *= std::max(gscale, 1e-300);
+  Mat xi = tangent(V, G);
+  double gn = xi.norm();
+  std::vector<Mat> S, Y;
+  std::vector<double> rho;
+  int it = 0;
+  for (it = 0; it < maxit && gn > gtol; ++it) {
+    // two-loop recursion
+    Mat q = xi;
+    const int mcur = static_cast<int>(S.size());
+    std::vector<double> alpha(mcur);
+    std::vector<Mat> St(mcur), Yt(mcur);
+    for (int i = mcur - 1; i >= 0; --i) {
+      St[i] = tangent(V, S[i]);
+      Yt[i] = tangent(V, Y[i]);
+      alpha[i] = rho[i] * St[i].cwiseProduct(q).sum();
+      q -= alpha[i] * Yt[i];
+    }
+    double gamma = 1.0;
+    if (mcur > 0) gamma = 1.0 / (rho[mcur - 1] * Y[mcur - 1].squaredNorm());
+    else gamma = 1e-2 / std::max(gn, 1e-300);
+    Mat r = gamma * q;
+    for (int i = 0; i < mcur; ++i) {
+      double beta = rho[i] * Yt[i].cwiseProduct(r).sum();
+      r += (alpha[i] - beta) * St[i];
+    }
+    Mat dir = -tangent(V, r);
+    double dn = dir.norm();
+    if (dn > 0.5) dir *= 0.5 / dn;  // trust-region-like cap: V has unit columns
+    double slope = xi.cwiseProduct(dir).sum();
+    if (!(slope < 0)) {
+      dir = -xi * (1e-2 / std::max(gn, 1e-300));
+      slope = xi.cwiseProduct(dir).sum();
+      S.clear(); Y.clear(); rho.clear();
+    }
+    double t = 1.0;
+    Mat Vn;
+    double fn = 0.0, mn = 0.0;
+    bool ok = false;
+    for (int bt = 0; bt < 40; ++bt) {
+      Vn = fp::qr_orthonormal(V + t * dir);
+      fn = obj.eval(Vn, nullptr, &mn);
+      if (fn <= f + 1e-4 * t * slope) { ok = true; break; }
+      t *= 0.5;
+    }
+    if (!ok) break;
+    Mat Gn;
+    fn = obj.eval(Vn, &Gn, &mn);
+    Mat xin = tangent(Vn, Gn);
+    Mat sv = tangent(Vn, Vn - V);            // the step, in the new tangent space
+    Mat yv = xin - tangent(Vn, xi);          // change of gradient, transported
+    double sy = sv.cwiseProduct(yv).sum();
+    if (sy > 1e-12 * sv.norm() * yv.norm()) {
+      S.push_back(sv); Y.push_back(yv); rho.push_back(1.0 / sy);
+      if (static_cast<int>(S.size()) > mem) { S.erase(S.begin()); Y.erase(Y.begin()); rho.erase(rho.begin()); }
+    }
+    double rel = std::fabs(f - fn) / std::max(1.0, std::fabs(f));
+    V = Vn;
+    f = fn;
+    m = mn;
+    xi = xin;
+    gn = xi.norm();
+    if (rel < 1e-13) { ++it; break; }
+  }
+  InnerResult res;
+  res.V = V;
+  res.f = f;
+  res.mmd = m;
+  res.iters = it;
+  res.gnorm = gn;
+  return res;
+}
+
+InnerResult inner_solve(int solver, const Objective& obj, const Mat& V, double gtol, int maxit) {
+  return solver == 0 ? rlbfgs(obj, V, gtol, maxit) : rcg(obj, V, gtol, maxit);
+}
+
 }  // namespace
 
 // [[Rcpp::export(.fp_mmd2)]]
@@ -166,19 +263,21 @@ Rcpp::List fp_mbfpca_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<
                          const Eigen::Map<Eigen::MatrixXd> A, const Eigen::Map<Eigen::MatrixXd> V0,
                          double sigma, double rho0, double tau, double rho_max, int maxit_outer,
                          int maxit_inner, double tol_inner0, double tol_inner_min, double tol_v,
-                         bool fair_init) {
+                         bool fair_init, int solver) {
   Mat Xm = X, Am = A;
   MMD mmd(Xm, g, sigma);
-  Objective obj{Am, Am.trace(), mmd, 1.0, rho0};
+  Objective obj{0, Am, Am.trace(), mmd, 1.0, rho0};
+  long evals0 = 0;
   Mat V = V0;
   std::vector<double> h_rho, h_mmd, h_var, h_gn, h_obj;
   std::vector<int> h_it;
   int total_inner = 0;
   if (fair_init) {  // Lee et al.'s start: the fairness-only problem
-    Objective o0{Am, Am.trace(), mmd, 0.0, 1.0};
-    InnerResult r0 = rcg(o0, V, tol_inner_min, maxit_inner);
+    Objective o0{0, Am, Am.trace(), mmd, 0.0, 1.0};
+    InnerResult r0 = inner_solve(solver, o0, V, tol_inner_min, maxit_inner);
     V = r0.V;
     total_inner += r0.iters;
+    evals0 = o0.evals;
   }
   double rho = rho0, tol_in = tol_inner0;
   bool converged = false;
@@ -186,7 +285,7 @@ Rcpp::List fp_mbfpca_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<
   int outer = 0;
   for (outer = 1; outer <= maxit_outer; ++outer) {
     obj.rho = rho;
-    InnerResult r = rcg(obj, V, tol_in, maxit_inner);
+    InnerResult r = inner_solve(solver, obj, V, tol_in, maxit_inner);
     total_inner += r.iters;
     Mat Pd = r.V * r.V.transpose() - V * V.transpose();
     double change = Pd.norm();
@@ -209,6 +308,7 @@ Rcpp::List fp_mbfpca_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<
       Rcpp::Named("rotation") = V, Rcpp::Named("mmd2") = m, Rcpp::Named("rho") = rho,
       Rcpp::Named("converged") = converged, Rcpp::Named("outer_iterations") = outer,
       Rcpp::Named("inner_iterations") = total_inner,
+      Rcpp::Named("evaluations") = static_cast<double>(obj.evals + evals0),
       Rcpp::Named("history") = Rcpp::DataFrame::create(
           Rcpp::Named("rho") = h_rho, Rcpp::Named("objective") = h_obj, Rcpp::Named("mmd2") = h_mmd, Rcpp::Named("var_ratio") = h_var,
           Rcpp::Named("grad_norm") = h_gn, Rcpp::Named("inner_iterations") = h_it));
