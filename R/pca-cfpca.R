@@ -26,10 +26,15 @@
 #' softmax weights of the smoothing define feasible multipliers of the two Schur-complement
 #' blocks, whose dual value bounds the optimum from above; so `gap` is a certified upper bound
 #' on the distance of `objective` to the optimum. Iterations stop when
-#' `gap <= tol * max(1, |objective|)` (`converged = TRUE`). `delta = 0` forces \eqn{Pf = 0}, and
+#' `gap <= tol * max(1, |objective|)` (`converged = TRUE`). The bound uses the smoothing's
+#' eigenvalue weights as multipliers; when the largest eigenvalue of the covariance term is
+#' multiple at the optimum these are not the optimal multipliers and the certified gap can stall
+#' around 1e-4 relative while the objective no longer changes: the method then warns and returns
+#' `converged = FALSE` with the gap it could certify. `delta = 0` forces \eqn{Pf = 0}, and
 #' the problem is then solved in a basis of the complement of `f`; with `delta = 0` and `mu = 0`
 #' the method coincides with mean-matching fair PCA (Kleindessner et al. 2023). A full
-#' eigendecomposition per iteration makes `d` in the hundreds (e.g. LFW at `d = 576`) practical.
+#' eigendecomposition per iteration (the covariance term is evaluated on the range of the
+#' low-rank iterates) makes `d` in the hundreds (e.g. LFW at `d = 576`) practical.
 #'
 #' **Scaling.** `scaling = "none"` states the problem in the package's coordinates (centred, and
 #' scaled when `scale. = TRUE`; `C` has divisor `n - 1`, group covariances divisor `n_g`).
@@ -103,7 +108,7 @@ fit_pca_cfpca <- function(prep, k, delta = 0, mu = 0, phi = NULL, scaling = c("n
   Ap <- phi * diag(d) + D
   Am <- phi * diag(d) - D
   res <- .fp_cfpca(unname(C), unname(f), b, unname(Ap), unname(Am), as.integer(k), mu_eff, tol,
-                   as.integer(maxit), 0.5 * tol, 10L)
+                   as.integer(maxit), 0.5 * tol, 10L, TRUE)
   V <- res$rotation
   if (!res$converged) {
     fp_warn(sprintf("method 'cfpca' stopped after %d iterations with relative gap %.2g > tol = %.2g; increase `maxit`",

@@ -67,7 +67,7 @@ double fantope_shift(const Vec& lam, int k) {
 }
 
 // Euclidean projection onto the Fantope F_k.
-Mat fantope_project(const Mat& X, int k) {
+Mat fantope_project(const Mat& X, int k, Mat* basis = nullptr) {
   Mat Xs = 0.5 * (X + X.transpose());
   fp::EigResult e = fp::eig_sym_full(Xs);
   double theta = fantope_shift(e.values, k);
@@ -76,6 +76,7 @@ Mat fantope_project(const Mat& X, int k) {
   int r = 0;
   for (int i = 0; i < g.size(); ++i) if (g(i) > 0) ++r;
   Mat U = e.vectors.leftCols(r);  // values are descending, so the positive weights come first
+  if (basis) *basis = U;
   return U * g.head(r).asDiagonal() * U.transpose();
 }
 
@@ -169,7 +170,39 @@ struct Smooth {
   Mat grad;      // gradient of s
 };
 
-Smooth smooth_eval(const Mat& P, const Mat& Ap, const Mat& Am, double eta, bool want_grad) {
+// Low-rank path: range(P) is inside the span of the orthonormal columns of Q (m < d), so
+// P A P = Q (Ys As Ys) Q' with Ys = Q'PQ, As = Q'AQ, and only m x m eigenproblems are needed;
+// the d - m zero eigenvalues of each block still count in the softmax normaliser.
+Smooth smooth_eval_lr(const Mat& P, const Mat& Q, const Mat& Ap, const Mat& Am, double eta, bool want_grad) {
+  const int d = static_cast<int>(P.rows()), m = static_cast<int>(Q.cols());
+  Mat Ys = Q.transpose() * (P * Q);
+  Ys = 0.5 * (Ys + Ys.transpose());
+  Mat QAp = Q.transpose() * Ap, QAm = Q.transpose() * Am;  // m x d
+  Mat Bp = Ys * (QAp * Q) * Ys, Bm = Ys * (QAm * Q) * Ys;
+  Bp = 0.5 * (Bp + Bp.transpose());
+  Bm = 0.5 * (Bm + Bm.transpose());
+  fp::EigResult ep = fp::eig_sym_full(Bp), em = fp::eig_sym_full(Bm);
+  double mx = std::max(0.0, std::max(ep.values(0), em.values(0)));
+  Smooth r;
+  r.h = std::max(ep.values(0), em.values(0));
+  if (m < d) r.h = std::max(r.h, 0.0);
+  Vec wp = ((ep.values.array() - mx) / eta).exp().matrix();
+  Vec wm = ((em.values.array() - mx) / eta).exp().matrix();
+  double Z = wp.sum() + wm.sum() + 2.0 * (d - m) * std::exp(-mx / eta);
+  r.s = mx + eta * std::log(Z);
+  r.avg = (wp.dot(ep.values) + wm.dot(em.values)) / Z;
+  if (want_grad) {
+    Mat Ep = ep.vectors * (wp / Z).asDiagonal() * ep.vectors.transpose();
+    Mat Em = em.vectors * (wm / Z).asDiagonal() * em.vectors.transpose();
+    Mat T = Q * ((Ep * Ys) * QAp + (Em * Ys) * QAm);
+    r.grad = T + T.transpose();
+  }
+  return r;
+}
+
+Smooth smooth_eval(const Mat& P, const Mat& Ap, const Mat& Am, double eta, bool want_grad,
+                   const Mat* Q = nullptr) {
+  if (Q && Q->cols() > 0 && Q->cols() < P.rows()) return smooth_eval_lr(P, *Q, Ap, Am, eta, want_grad);
   Mat Bp = P * Ap * P, Bm = P * Am * P;
   Bp = 0.5 * (Bp + Bp.transpose());
   Bm = 0.5 * (Bm + Bm.transpose());
@@ -206,21 +239,22 @@ struct Problem {
 
 // Projection onto F_k intersected with {f'Pf <= b}: P(nu) = Proj_F(X - nu f f'), nu >= 0 found
 // by a safeguarded secant (Illinois) search; nu_warm carries the multiplier between calls.
-Mat project_feasible(const Problem& pr, const Mat& X, double& nu_warm) {
-  Mat P0 = fantope_project(X, pr.k);
+Mat project_feasible(const Problem& pr, const Mat& X, double& nu_warm, Mat* basis = nullptr) {
+  Mat P0 = fantope_project(X, pr.k, basis);
   if (!pr.has_mean) return P0;
   double a0 = pr.f.dot(P0 * pr.f);
   if (a0 <= pr.b) { nu_warm = 0.0; return P0; }
   Mat F = pr.f * pr.f.transpose();
   double lo = 0.0, flo = a0 - pr.b;
   double hi = std::max(nu_warm, 1e-6 / std::max(pr.f.squaredNorm(), 1e-300));
-  Mat Phi = fantope_project(X - hi * F, pr.k);
+  Mat Bhi;
+  Mat Phi = fantope_project(X - hi * F, pr.k, &Bhi);
   double fhi = pr.f.dot(Phi * pr.f) - pr.b;
   int guard = 0;
   while (fhi > 0 && guard++ < 100) {
     lo = hi; flo = fhi;
     hi *= 4.0;
-    Phi = fantope_project(X - hi * F, pr.k);
+    Phi = fantope_project(X - hi * F, pr.k, &Bhi);
     fhi = pr.f.dot(Phi * pr.f) - pr.b;
   }
   double tolf = 1e-12 * std::max(1.0, pr.b) + 1e-14;
@@ -228,19 +262,21 @@ Mat project_feasible(const Problem& pr, const Mat& X, double& nu_warm) {
   for (int it = 0; it < 100 && fhi < -tolf && (hi - lo) > 1e-15 * hi; ++it) {
     double nu = hi - fhi * (hi - lo) / (fhi - flo);
     if (!(nu > lo && nu < hi)) nu = 0.5 * (lo + hi);
-    Mat Pn = fantope_project(X - nu * F, pr.k);
+    Mat Bn;
+    Mat Pn = fantope_project(X - nu * F, pr.k, &Bn);
     double fn = pr.f.dot(Pn * pr.f) - pr.b;
     if (fn > 0) {
       lo = nu; flo = fn;
       if (side == -1) fhi *= 0.5;
       side = -1;
     } else {
-      hi = nu; fhi = fn; Phi = Pn;
+      hi = nu; fhi = fn; Phi = Pn; Bhi = Bn;
       if (side == 1) flo *= 0.5;
       side = 1;
     }
   }
   nu_warm = hi;
+  if (basis) *basis = Bhi;
   return Phi;  // feasible end of the bracket
 }
 
@@ -256,7 +292,7 @@ double lmo_value(const Problem& pr, const Mat& G, double rtol) {
 Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Eigen::VectorXd> f,
                         double b, const Eigen::Map<Eigen::MatrixXd> Ap,
                         const Eigen::Map<Eigen::MatrixXd> Am, int k, double mu, double tol,
-                        int maxit, double eta_rel, int check_every) {
+                        int maxit, double eta_rel, int check_every, bool lowrank) {
   const int d = static_cast<int>(C.rows());
   Problem pr;
   const double fn = f.norm();
@@ -324,12 +360,27 @@ Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Ei
     const double eta_target = eta_rel * std::max(1.0, std::fabs(obj0)) / (mu * logm);
     // continuation: start with a coarse smoothing and shrink it as the iterates settle
     eta = std::max(eta_target, 1e-2 * std::max(1.0, std::fabs(obj0)) / (mu * logm));
-    auto phi_eval = [&](const Mat& X, bool grad, Smooth& sm) {
-      sm = smooth_eval(X, pr.Ap, pr.Am, eta, grad);
+    // orthonormal bases containing the ranges of P and Y (low-rank evaluations when lowrank)
+    auto range_basis = [&](const Mat& X) {
+      fp::EigResult e = fp::eig_sym_full(0.5 * (X + X.transpose()));
+      int r = 0;
+      for (int i = 0; i < e.values.size(); ++i) if (std::fabs(e.values(i)) > 1e-12) r = i + 1;
+      return Mat(e.vectors.leftCols(std::max(r, 1)));
+    };
+    auto join_basis = [&](const Mat& A, const Mat& B) {
+      Mat W(A.rows(), A.cols() + B.cols());
+      W << A, B;
+      if (W.cols() >= W.rows()) return Mat();  // no saving: dense path
+      Eigen::HouseholderQR<Mat> qr(W);
+      return Mat(qr.householderQ() * Mat::Identity(W.rows(), W.cols()));
+    };
+    auto phi_eval = [&](const Mat& X, bool grad, Smooth& sm, const Mat& B) {
+      sm = smooth_eval(X, pr.Ap, pr.Am, eta, grad, (lowrank && B.cols() > 0) ? &B : nullptr);
       return pr.C.cwiseProduct(X).sum() - mu * sm.s;
     };
+    Mat UP = lowrank ? range_basis(P) : Mat(), UY = UP, Un;
     Smooth sP, sY;
-    double fP = phi_eval(P, true, sP);
+    double fP = phi_eval(P, true, sP, UP);
     Mat Pprev = P, Y = P;
     double t = 1.0;
     // initial curvature estimate
@@ -339,14 +390,14 @@ Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Ei
     converged = false;
     for (iter = 1; iter <= maxit; ++iter) {
       Rcpp::checkUserInterrupt();
-      double fY = phi_eval(Y, true, sY);
+      double fY = phi_eval(Y, true, sY, UY);
       Mat gY = pr.C - mu * sY.grad;
       Mat Pn;
       double fPn = 0.0;
       Smooth sPn;
       for (int bt = 0; bt < 60; ++bt) {
-        Pn = project_feasible(pr, Y + gY / L, nu_w);
-        fPn = phi_eval(Pn, false, sPn);
+        Pn = project_feasible(pr, Y + gY / L, nu_w, lowrank ? &Un : nullptr);
+        fPn = phi_eval(Pn, false, sPn, Un);
         Mat Dm = Pn - Y;
         double quad = fY + gY.cwiseProduct(Dm).sum() - 0.5 * L * Dm.squaredNorm();
         if (fPn >= quad - 1e-14 * std::max(1.0, std::fabs(fY))) break;
@@ -355,19 +406,22 @@ Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Ei
       double tn = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * t * t));
       if (fPn < fP) {  // adaptive restart: keep the better point, reset the momentum
         Y = P;
+        UY = UP;
         t = 1.0;
         Pprev = P;
       } else {
         Y = Pn + ((t - 1.0) / tn) * (Pn - P);
+        if (lowrank) UY = join_basis(Un, UP);
         Pprev = P;
         P = Pn;
+        UP = Un;
         fP = fPn;
         t = tn;
       }
       L *= 0.9;
       if (iter % check_every == 0 || iter == maxit) {
         Smooth sc;
-        phi_eval(P, true, sc);
+        phi_eval(P, true, sc, UP);
         Mat G = pr.C - mu * sc.grad;
         double lm = lmo_value(pr, G, tol * 1e-2);
         double fw = lm - G.cwiseProduct(P).sum();
@@ -383,7 +437,8 @@ Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Ei
           eta = std::max(eta_target, 0.1 * eta);
           t = 1.0;
           Y = P;
-          fP = phi_eval(P, false, sP);
+          UY = UP;
+          fP = phi_eval(P, false, sP, UP);
         }
       }
     }

@@ -93,7 +93,7 @@ X <- as.matrix(raw[, seq_len(ncol(raw) - 2)])
 A <- factor(raw[[ncol(raw)]])
 sds <- apply(X, 2, sd)
 X <- X[, sds > 1e-5 & sds < 1000, drop = FALSE]   # Vu et al.'s column filter
-X <- scale(X)                                      # globally standardised
+X <- scale(X)  # globally standardised; CFPCA re-centres and re-scales on the training part, as the code
 # ABDiff and ARE of Vu et al.'s code: groups centred by their training means
 errors <- function(V, Xte, Ate, Xtr, Atr) {
   P <- V %*% t(V)
@@ -107,7 +107,7 @@ cv_pick <- function(Xtr, Atr, grid, make_args, folds = 3L) {
   id <- sample(rep_len(seq_len(folds), nrow(Xtr)))
   score <- sapply(grid, function(v) {
     mean(sapply(seq_len(folds), function(j) {
-      fit <- suppressWarnings(do.call(fair_pca, c(list(Xtr[id != j, ], Atr[id != j], k = 3L, center = FALSE),
+      fit <- suppressWarnings(do.call(fair_pca, c(list(Xtr[id != j, ], Atr[id != j], k = 3L, scale. = TRUE),
                                                   make_args(v))))
       e <- errors(fit$rotation, Xtr[id == j, ], Atr[id == j], Xtr[id != j, ], Atr[id != j])
       e[["ab"]] + e[["are"]]
@@ -124,9 +124,9 @@ for (r in seq_len(uci_reps)) {
                     function(v) list(method = "cfpca", delta = v, scaling = "fairml"))
   m_best <- cv_pick(Xtr, Atr, c(1e-4, 1e-3, 1e-2, 0.05, 0.5),
                     function(v) list(method = "cfpca", delta = 0, mu = v, scaling = "fairml", tol = 1e-4))
-  f1 <- fair_pca(Xtr, Atr, k = 3L, method = "cfpca", delta = d_best, scaling = "fairml", center = FALSE)
+  f1 <- fair_pca(Xtr, Atr, k = 3L, method = "cfpca", delta = d_best, scaling = "fairml", scale. = TRUE)
   f2 <- suppressWarnings(fair_pca(Xtr, Atr, k = 3L, method = "cfpca", delta = 0, mu = m_best,
-                                  scaling = "fairml", tol = 1e-4, center = FALSE))
+                                  scaling = "fairml", tol = 1e-4, scale. = TRUE))
   res[r, ] <- c(errors(f1$rotation, Xte, Ate, Xtr, Atr), errors(f2$rotation, Xte, Ate, Xtr, Atr))
 }
 cat(sprintf("\n%s, k = 3, %d random 30/70 splits: CFPCA out-of-sample ABDiff / ARE\n", uci_name, uci_reps))
