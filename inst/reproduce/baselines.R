@@ -8,7 +8,8 @@
 #
 # Run:  FAIRPROJ_DATA=/path/to/data Rscript baselines.R [splits] [uci_set] [uci_repeats]
 # e.g.  Rscript baselines.R 10 Energy 10   (defaults: 10 splits, Energy, 10 repeats).
-# Takes tens of minutes (MbF-PCA at tau = 1e-6 dominates); set splits lower to try it out.
+# Takes a long time: MbF-PCA at tau = 1e-6 needs many penalty doublings (tens of minutes per
+# split on a loaded 2-core machine); pass a smaller number of splits to try it out.
 # Data are read with base R from FAIRPROJ_DATA (lee/Adult/*.csv.xz, olfat/*_Data.csv.xz).
 
 library(fairproj)
