@@ -49,7 +49,9 @@ for (d in c(20L, 60L, 100L)) {
 # LFW at d = 576 (24 x 24), 2000 + 2000 faces: cfpca (mean constraint) only
 lfw <- file.path(data_dir, "lfw", "lfw_1764.csv.xz")
 if (nzchar(data_dir) && file.exists(lfw)) {
-  X <- matrix(scan(xzfile(lfw), what = integer(), sep = ",", quiet = TRUE), ncol = 1764, byrow = TRUE) / 3
+  con <- xzfile(lfw)
+  X <- matrix(scan(con, what = integer(), sep = ",", quiet = TRUE), ncol = 1764, byrow = TRUE) / 3
+  close(con)
   sex <- scan(file.path(data_dir, "lfw", "sex.txt"), quiet = TRUE)
   # 49 x 36 images resampled to 24 x 24 by bilinear interpolation
   resize <- function(v) {
