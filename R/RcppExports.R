@@ -5,6 +5,14 @@
     .Call(`_fairproj_fp_set_backend`, flag)
 }
 
+.fp_cfpca <- function(C, f, b, Ap, Am, k, mu, tol, maxit, eta_rel, check_every, lowrank) {
+    .Call(`_fairproj_fp_cfpca_cpp`, C, f, b, Ap, Am, k, mu, tol, maxit, eta_rel, check_every, lowrank)
+}
+
+.fp_fantope_project <- function(X, k) {
+    .Call(`_fairproj_fp_fantope_project_cpp`, X, k)
+}
+
 .fp_css_prefix_err2 <- function(grams, cols, target) {
     .Call(`_fairproj_fp_css_prefix_err2`, grams, cols, target)
 }
@@ -23,6 +31,22 @@
 
 .fp_css_exhaustive <- function(grams, best2, k) {
     .Call(`_fairproj_fp_css_exhaustive`, grams, best2, k)
+}
+
+.fp_linear_classifier <- function(X, y, type, C, intercept) {
+    .Call(`_fairproj_fp_linear_classifier_cpp`, X, y, type, C, intercept)
+}
+
+.fp_inlp <- function(X, y, n_iter, type, C, intercept, stop_at_majority) {
+    .Call(`_fairproj_fp_inlp_cpp`, X, y, n_iter, type, C, intercept, stop_at_majority)
+}
+
+.fp_mmd2 <- function(X, g, V, sigma, gradient) {
+    .Call(`_fairproj_fp_mmd2_cpp`, X, g, V, sigma, gradient)
+}
+
+.fp_mbfpca <- function(X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver) {
+    .Call(`_fairproj_fp_mbfpca_cpp`, X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver)
 }
 
 .fp_eig_top_wide <- function(A, k, ncv) {

@@ -23,6 +23,40 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// fp_cfpca_cpp
+Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Eigen::VectorXd> f, double b, const Eigen::Map<Eigen::MatrixXd> Ap, const Eigen::Map<Eigen::MatrixXd> Am, int k, double mu, double tol, int maxit, double eta_rel, int check_every, bool lowrank);
+RcppExport SEXP _fairproj_fp_cfpca_cpp(SEXP CSEXP, SEXP fSEXP, SEXP bSEXP, SEXP ApSEXP, SEXP AmSEXP, SEXP kSEXP, SEXP muSEXP, SEXP tolSEXP, SEXP maxitSEXP, SEXP eta_relSEXP, SEXP check_everySEXP, SEXP lowrankSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type C(CSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::VectorXd> >::type f(fSEXP);
+    Rcpp::traits::input_parameter< double >::type b(bSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type Ap(ApSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type Am(AmSEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    Rcpp::traits::input_parameter< double >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    Rcpp::traits::input_parameter< int >::type maxit(maxitSEXP);
+    Rcpp::traits::input_parameter< double >::type eta_rel(eta_relSEXP);
+    Rcpp::traits::input_parameter< int >::type check_every(check_everySEXP);
+    Rcpp::traits::input_parameter< bool >::type lowrank(lowrankSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_cfpca_cpp(C, f, b, Ap, Am, k, mu, tol, maxit, eta_rel, check_every, lowrank));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_fantope_project_cpp
+Eigen::MatrixXd fp_fantope_project_cpp(const Eigen::Map<Eigen::MatrixXd> X, int k);
+RcppExport SEXP _fairproj_fp_fantope_project_cpp(SEXP XSEXP, SEXP kSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type X(XSEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_fantope_project_cpp(X, k));
+    return rcpp_result_gen;
+END_RCPP
+}
 // fp_css_prefix_err2
 NumericMatrix fp_css_prefix_err2(const List& grams, const IntegerVector& cols, const IntegerVector& target);
 RcppExport SEXP _fairproj_fp_css_prefix_err2(SEXP gramsSEXP, SEXP colsSEXP, SEXP targetSEXP) {
@@ -87,6 +121,78 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const NumericVector& >::type best2(best2SEXP);
     Rcpp::traits::input_parameter< int >::type k(kSEXP);
     rcpp_result_gen = Rcpp::wrap(fp_css_exhaustive(grams, best2, k));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_linear_classifier_cpp
+Rcpp::List fp_linear_classifier_cpp(const Eigen::Map<Eigen::MatrixXd> X, const Eigen::Map<Eigen::VectorXd> y, int type, double C, bool intercept);
+RcppExport SEXP _fairproj_fp_linear_classifier_cpp(SEXP XSEXP, SEXP ySEXP, SEXP typeSEXP, SEXP CSEXP, SEXP interceptSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::VectorXd> >::type y(ySEXP);
+    Rcpp::traits::input_parameter< int >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< double >::type C(CSEXP);
+    Rcpp::traits::input_parameter< bool >::type intercept(interceptSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_linear_classifier_cpp(X, y, type, C, intercept));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_inlp_cpp
+Rcpp::List fp_inlp_cpp(const Eigen::Map<Eigen::MatrixXd> X, const Eigen::Map<Eigen::VectorXd> y, int n_iter, int type, double C, bool intercept, bool stop_at_majority);
+RcppExport SEXP _fairproj_fp_inlp_cpp(SEXP XSEXP, SEXP ySEXP, SEXP n_iterSEXP, SEXP typeSEXP, SEXP CSEXP, SEXP interceptSEXP, SEXP stop_at_majoritySEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::VectorXd> >::type y(ySEXP);
+    Rcpp::traits::input_parameter< int >::type n_iter(n_iterSEXP);
+    Rcpp::traits::input_parameter< int >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< double >::type C(CSEXP);
+    Rcpp::traits::input_parameter< bool >::type intercept(interceptSEXP);
+    Rcpp::traits::input_parameter< bool >::type stop_at_majority(stop_at_majoritySEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_inlp_cpp(X, y, n_iter, type, C, intercept, stop_at_majority));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_mmd2_cpp
+Rcpp::List fp_mmd2_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<int>& g, const Eigen::Map<Eigen::MatrixXd> V, double sigma, bool gradient);
+RcppExport SEXP _fairproj_fp_mmd2_cpp(SEXP XSEXP, SEXP gSEXP, SEXP VSEXP, SEXP sigmaSEXP, SEXP gradientSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const std::vector<int>& >::type g(gSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type V(VSEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< bool >::type gradient(gradientSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_mmd2_cpp(X, g, V, sigma, gradient));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_mbfpca_cpp
+Rcpp::List fp_mbfpca_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<int>& g, const Eigen::Map<Eigen::MatrixXd> A, const Eigen::Map<Eigen::MatrixXd> V0, double sigma, double rho0, double tau, double rho_max, int maxit_outer, int maxit_inner, double tol_inner0, double tol_inner_min, double tol_v, bool fair_init, int solver);
+RcppExport SEXP _fairproj_fp_mbfpca_cpp(SEXP XSEXP, SEXP gSEXP, SEXP ASEXP, SEXP V0SEXP, SEXP sigmaSEXP, SEXP rho0SEXP, SEXP tauSEXP, SEXP rho_maxSEXP, SEXP maxit_outerSEXP, SEXP maxit_innerSEXP, SEXP tol_inner0SEXP, SEXP tol_inner_minSEXP, SEXP tol_vSEXP, SEXP fair_initSEXP, SEXP solverSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type X(XSEXP);
+    Rcpp::traits::input_parameter< const std::vector<int>& >::type g(gSEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type A(ASEXP);
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type V0(V0SEXP);
+    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
+    Rcpp::traits::input_parameter< double >::type rho0(rho0SEXP);
+    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
+    Rcpp::traits::input_parameter< double >::type rho_max(rho_maxSEXP);
+    Rcpp::traits::input_parameter< int >::type maxit_outer(maxit_outerSEXP);
+    Rcpp::traits::input_parameter< int >::type maxit_inner(maxit_innerSEXP);
+    Rcpp::traits::input_parameter< double >::type tol_inner0(tol_inner0SEXP);
+    Rcpp::traits::input_parameter< double >::type tol_inner_min(tol_inner_minSEXP);
+    Rcpp::traits::input_parameter< double >::type tol_v(tol_vSEXP);
+    Rcpp::traits::input_parameter< bool >::type fair_init(fair_initSEXP);
+    Rcpp::traits::input_parameter< int >::type solver(solverSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_mbfpca_cpp(X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -283,11 +389,17 @@ END_RCPP
 
 static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_set_backend", (DL_FUNC) &_fairproj_fp_set_backend, 1},
+    {"_fairproj_fp_cfpca_cpp", (DL_FUNC) &_fairproj_fp_cfpca_cpp, 12},
+    {"_fairproj_fp_fantope_project_cpp", (DL_FUNC) &_fairproj_fp_fantope_project_cpp, 2},
     {"_fairproj_fp_css_prefix_err2", (DL_FUNC) &_fairproj_fp_css_prefix_err2, 3},
     {"_fairproj_fp_css_greedy", (DL_FUNC) &_fairproj_fp_css_greedy, 5},
     {"_fairproj_fp_css_lowqr", (DL_FUNC) &_fairproj_fp_css_lowqr, 3},
     {"_fairproj_fp_css_highqr", (DL_FUNC) &_fairproj_fp_css_highqr, 3},
     {"_fairproj_fp_css_exhaustive", (DL_FUNC) &_fairproj_fp_css_exhaustive, 3},
+    {"_fairproj_fp_linear_classifier_cpp", (DL_FUNC) &_fairproj_fp_linear_classifier_cpp, 5},
+    {"_fairproj_fp_inlp_cpp", (DL_FUNC) &_fairproj_fp_inlp_cpp, 7},
+    {"_fairproj_fp_mmd2_cpp", (DL_FUNC) &_fairproj_fp_mmd2_cpp, 5},
+    {"_fairproj_fp_mbfpca_cpp", (DL_FUNC) &_fairproj_fp_mbfpca_cpp, 15},
     {"_fairproj_fp_eig_top_wide", (DL_FUNC) &_fairproj_fp_eig_top_wide, 3},
     {"_fairproj_fp_minmax_exact", (DL_FUNC) &_fairproj_fp_minmax_exact, 6},
     {"_fairproj_fp_minmax_mw", (DL_FUNC) &_fairproj_fp_minmax_mw, 7},

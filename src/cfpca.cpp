@@ -1,0 +1,475 @@
+// Convex fair PCA of Olfat & Aswani (2019): the semidefinite relaxation
+//
+//   maximise   <C, P> - mu * h(P)
+//   subject to P in F_k = {P symmetric : tr P = k, 0 <= P <= I}      (the Fantope)
+//              f' P f <= b                                          (projected mean difference)
+//
+// with h(P) = max(lambda_max(P A+ P), lambda_max(P A- P)), A+- = phi I +- D, the Schur-complement
+// form of the covariance term (D = difference of the group covariances). h(P) = phi + ||V'DV||_2
+// when P = VV' is a projection.
+//
+// Solvers (no general-purpose SDP code):
+//  * mu = 0: the only constraint besides the Fantope is one linear inequality, so the Lagrangian
+//    dual is the one-dimensional convex problem  min_{nu >= 0} nu b + (sum of the k largest
+//    eigenvalues of C - nu f f').  It is solved by bisection on its (sub)derivative
+//    b - f' P(nu) f; the primal solution is recovered as the convex combination of the two
+//    top-k eigenprojections that bracket the root (complementary slackness), and the duality
+//    gap is reported.
+//  * mu > 0: accelerated projected gradient (FISTA with backtracking and adaptive restart) on
+//    the Nesterov-smoothed objective (h replaced by eta * log tr exp of the block-diagonal
+//    matrix diag(P A+ P, P A- P) / eta, which is within eta log(2d) of h). The projection onto
+//    F_k is an eigendecomposition with shifted and clipped eigenvalues; the mean constraint is
+//    handled exactly by a one-dimensional search on its multiplier. Optimality is certified by
+//    a Lagrangian dual bound built from the iterate: with the softmax weights E_s of the
+//    smoothing, W_s = mu E_s and R_s = -W_s P M_s are feasible multipliers of the two Schur
+//    blocks, and weak duality gives  opt <= LMO(G) + mu sum_s <E_s, P A_s P>, where G is the
+//    smoothed gradient and LMO(G) = max over the feasible set of <G, S> (solved by the mu = 0
+//    machinery). gap = that bound - objective.
+//  * b = 0 (delta = 0) forces P f = 0; the problem is then solved in an orthonormal basis of
+//    the complement of f, without the constraint.
+#include <Rcpp.h>
+#include "linalg.h"
+
+using fp::Mat;
+using fp::Vec;
+
+namespace {
+
+// Shift theta such that sum_i clamp(lam_i - theta, 0, 1) = k (lam in any order).
+double fantope_shift(const Vec& lam, int k) {
+  double lo = lam.minCoeff() - 1.0, hi = lam.maxCoeff();
+  for (int it = 0; it < 200; ++it) {
+    double mid = 0.5 * (lo + hi);
+    double s = 0.0;
+    for (int i = 0; i < lam.size(); ++i) s += std::min(1.0, std::max(0.0, lam(i) - mid));
+    if (s > k) lo = mid; else hi = mid;
+    if (hi - lo <= 1e-15 * std::max(1.0, std::fabs(mid))) break;
+  }
+  double theta = 0.5 * (lo + hi);
+  auto total = [&](double th) {
+    double s = 0.0;
+    for (int i = 0; i < lam.size(); ++i) s += std::min(1.0, std::max(0.0, lam(i) - th));
+    return s;
+  };
+  // exact solve on the linear piece that contains theta
+  double sum_act = 0.0;
+  int n_act = 0, n_one = 0;
+  for (int i = 0; i < lam.size(); ++i) {
+    double v = lam(i) - theta;
+    if (v >= 1.0) ++n_one;
+    else if (v > 0.0) { sum_act += lam(i); ++n_act; }
+  }
+  if (n_act > 0) {
+    double t2 = (sum_act - (k - n_one)) / n_act;
+    if (std::fabs(total(t2) - k) <= std::fabs(total(theta) - k)) theta = t2;
+  }
+  return theta;
+}
+
+// Euclidean projection onto the Fantope F_k.
+Mat fantope_project(const Mat& X, int k, Mat* basis = nullptr) {
+  Mat Xs = 0.5 * (X + X.transpose());
+  fp::EigResult e = fp::eig_sym_full(Xs);
+  double theta = fantope_shift(e.values, k);
+  Vec g(e.values.size());
+  for (int i = 0; i < g.size(); ++i) g(i) = std::min(1.0, std::max(0.0, e.values(i) - theta));
+  int r = 0;
+  for (int i = 0; i < g.size(); ++i) if (g(i) > 0) ++r;
+  Mat U = e.vectors.leftCols(r);  // values are descending, so the positive weights come first
+  if (basis) *basis = U;
+  return U * g.head(r).asDiagonal() * U.transpose();
+}
+
+struct TopK {
+  double value;  // sum of the k largest eigenvalues
+  double fPf;    // f' V V' f
+  Mat V;         // d x k
+};
+
+TopK topk_shifted(const Mat& G, const Vec& f, double nu, int k) {
+  Mat A = G - nu * f * f.transpose();
+  fp::EigResult e = fp::eig_sym_top(A, k);
+  TopK r;
+  r.value = e.values.sum();
+  r.V = e.vectors;
+  r.fPf = (e.vectors.transpose() * f).squaredNorm();
+  return r;
+}
+
+// max_{P in F_k, f'Pf <= b} <G, P> through its one-dimensional Lagrangian dual.
+struct MeanDual {
+  double upper;   // a dual value (upper bound on the maximum)
+  double lower;   // value of the recovered feasible primal point
+  double nu;      // multiplier
+  double theta;   // weight of V_lo in the primal mixture
+  Mat V_lo, V_hi; // top-k eigenvectors at the right / left end of the final bracket
+  int evals;
+};
+
+MeanDual mean_dual(const Mat& G, const Vec& f, double b, int k, double rtol) {
+  MeanDual out;
+  out.evals = 1;
+  TopK t0 = topk_shifted(G, f, 0.0, k);
+  double scale = std::max(1.0, std::fabs(t0.value));
+  if (t0.fPf <= b) {
+    out.upper = out.lower = t0.value;
+    out.nu = 0.0;
+    out.theta = 1.0;
+    out.V_lo = out.V_hi = t0.V;
+    return out;
+  }
+  double ff = f.squaredNorm();
+  double gnorm = G.cwiseAbs().maxCoeff() * G.rows();
+  double nu_lo = 0.0, nu_hi = std::max(1e-8, gnorm / std::max(ff, 1e-300));
+  TopK t_lo = t0, t_hi = topk_shifted(G, f, nu_hi, k);
+  ++out.evals;
+  while (t_hi.fPf > b && out.evals < 200) {
+    nu_lo = nu_hi;
+    t_lo = t_hi;
+    nu_hi *= 4.0;
+    t_hi = topk_shifted(G, f, nu_hi, k);
+    ++out.evals;
+  }
+  // bisection on the sign of the derivative b - f' P(nu) f
+  for (int it = 0; it < 200; ++it) {
+    double gap_dual = (nu_hi * b + t_hi.value) - (nu_lo * b + t_lo.value);
+    if (nu_hi - nu_lo <= 1e-14 * std::max(1.0, nu_hi) && std::fabs(gap_dual) <= rtol * scale) break;
+    // stop when the mixture of the bracket ends is certified optimal to rtol
+    double a_lo = t_hi.fPf, a_hi = t_lo.fPf;  // feasible end, infeasible end
+    double th = (a_hi - a_lo) > 0 ? (a_hi - b) / (a_hi - a_lo) : 1.0;
+    double primal = th * (t_hi.value + nu_hi * t_hi.fPf) + (1 - th) * (t_lo.value + nu_lo * t_lo.fPf);
+    double dual = nu_hi * b + t_hi.value;
+    if (dual - primal <= rtol * scale && it > 2) break;
+    double mid = 0.5 * (nu_lo + nu_hi);
+    TopK tm = topk_shifted(G, f, mid, k);
+    ++out.evals;
+    if (tm.fPf > b) { nu_lo = mid; t_lo = tm; } else { nu_hi = mid; t_hi = tm; }
+  }
+  double a_lo = t_hi.fPf, a_hi = t_lo.fPf;
+  double th = (a_hi - a_lo) > 0 ? (a_hi - b) / (a_hi - a_lo) : 1.0;
+  th = std::min(1.0, std::max(0.0, th));
+  out.theta = th;
+  out.V_lo = t_hi.V;
+  out.V_hi = t_lo.V;
+  out.nu = nu_hi;
+  // <G, P> of the mixture: <G, VV'> = value(nu) + nu f'VV'f
+  out.lower = th * (t_hi.value + nu_hi * t_hi.fPf) + (1 - th) * (t_lo.value + nu_lo * t_lo.fPf);
+  out.upper = nu_hi * b + t_hi.value;
+  return out;
+}
+
+Mat mixture(const MeanDual& m) {
+  return m.theta * m.V_lo * m.V_lo.transpose() + (1 - m.theta) * m.V_hi * m.V_hi.transpose();
+}
+
+// The smoothed covariance penalty and its gradient.
+struct Smooth {
+  double h;      // exact max(lambda_max(P A+ P), lambda_max(P A- P))
+  double s;      // smoothed value, h <= s <= h + eta log(2d)
+  double avg;    // sum_s <E_s, P A_s P>: the eigenvalues averaged with the softmax weights
+  Mat grad;      // gradient of s
+};
+
+// Low-rank path: range(P) is inside the span of the orthonormal columns of Q (m < d), so
+// P A P = Q (Ys As Ys) Q' with Ys = Q'PQ, As = Q'AQ, and only m x m eigenproblems are needed;
+// the d - m zero eigenvalues of each block still count in the softmax normaliser.
+Smooth smooth_eval_lr(const Mat& P, const Mat& Q, const Mat& Ap, const Mat& Am, double eta, bool want_grad) {
+  const int d = static_cast<int>(P.rows()), m = static_cast<int>(Q.cols());
+  Mat Ys = Q.transpose() * (P * Q);
+  Ys = 0.5 * (Ys + Ys.transpose());
+  Mat QAp = Q.transpose() * Ap, QAm = Q.transpose() * Am;  // m x d
+  Mat Bp = Ys * (QAp * Q) * Ys, Bm = Ys * (QAm * Q) * Ys;
+  Bp = 0.5 * (Bp + Bp.transpose());
+  Bm = 0.5 * (Bm + Bm.transpose());
+  fp::EigResult ep = fp::eig_sym_full(Bp), em = fp::eig_sym_full(Bm);
+  double mx = std::max(0.0, std::max(ep.values(0), em.values(0)));
+  Smooth r;
+  r.h = std::max(ep.values(0), em.values(0));
+  if (m < d) r.h = std::max(r.h, 0.0);
+  Vec wp = ((ep.values.array() - mx) / eta).exp().matrix();
+  Vec wm = ((em.values.array() - mx) / eta).exp().matrix();
+  double Z = wp.sum() + wm.sum() + 2.0 * (d - m) * std::exp(-mx / eta);
+  r.s = mx + eta * std::log(Z);
+  r.avg = (wp.dot(ep.values) + wm.dot(em.values)) / Z;
+  if (want_grad) {
+    Mat Ep = ep.vectors * (wp / Z).asDiagonal() * ep.vectors.transpose();
+    Mat Em = em.vectors * (wm / Z).asDiagonal() * em.vectors.transpose();
+    Mat T = Q * ((Ep * Ys) * QAp + (Em * Ys) * QAm);
+    r.grad = T + T.transpose();
+  }
+  return r;
+}
+
+Smooth smooth_eval(const Mat& P, const Mat& Ap, const Mat& Am, double eta, bool want_grad,
+                   const Mat* Q = nullptr) {
+  if (Q && Q->cols() > 0 && Q->cols() < P.rows()) return smooth_eval_lr(P, *Q, Ap, Am, eta, want_grad);
+  Mat Bp = P * Ap * P, Bm = P * Am * P;
+  Bp = 0.5 * (Bp + Bp.transpose());
+  Bm = 0.5 * (Bm + Bm.transpose());
+  fp::EigResult ep = fp::eig_sym_full(Bp), em = fp::eig_sym_full(Bm);
+  double m = std::max(ep.values(0), em.values(0));
+  Smooth r;
+  r.h = m;
+  Vec wp = ((ep.values.array() - m) / eta).exp().matrix();
+  Vec wm = ((em.values.array() - m) / eta).exp().matrix();
+  double Z = wp.sum() + wm.sum();
+  r.s = m + eta * std::log(Z);
+  r.avg = (wp.dot(ep.values) + wm.dot(em.values)) / Z;
+  if (want_grad) {
+    // only eigenvectors with non-negligible weight contribute
+    int np = 0, nm = 0;
+    for (int i = 0; i < wp.size(); ++i) if (wp(i) / Z > 1e-16) np = i + 1;
+    for (int i = 0; i < wm.size(); ++i) if (wm(i) / Z > 1e-16) nm = i + 1;
+    Mat Ep = ep.vectors.leftCols(np) * (wp.head(np) / Z).asDiagonal() * ep.vectors.leftCols(np).transpose();
+    Mat Em = em.vectors.leftCols(nm) * (wm.head(nm) / Z).asDiagonal() * em.vectors.leftCols(nm).transpose();
+    Mat T = Ep * P * Ap + Em * P * Am;
+    r.grad = T + T.transpose();
+  }
+  return r;
+}
+
+struct Problem {
+  Mat C, Ap, Am;
+  Vec f;
+  double b;
+  int k;
+  double mu;
+  bool has_mean;
+};
+
+// Projection onto F_k intersected with {f'Pf <= b}: P(nu) = Proj_F(X - nu f f'), nu >= 0 found
+// by a safeguarded secant (Illinois) search; nu_warm carries the multiplier between calls.
+Mat project_feasible(const Problem& pr, const Mat& X, double& nu_warm, Mat* basis = nullptr) {
+  Mat P0 = fantope_project(X, pr.k, basis);
+  if (!pr.has_mean) return P0;
+  double a0 = pr.f.dot(P0 * pr.f);
+  if (a0 <= pr.b) { nu_warm = 0.0; return P0; }
+  Mat F = pr.f * pr.f.transpose();
+  double lo = 0.0, flo = a0 - pr.b;
+  double hi = std::max(nu_warm, 1e-6 / std::max(pr.f.squaredNorm(), 1e-300));
+  Mat Bhi;
+  Mat Phi = fantope_project(X - hi * F, pr.k, &Bhi);
+  double fhi = pr.f.dot(Phi * pr.f) - pr.b;
+  int guard = 0;
+  while (fhi > 0 && guard++ < 100) {
+    lo = hi; flo = fhi;
+    hi *= 4.0;
+    Phi = fantope_project(X - hi * F, pr.k, &Bhi);
+    fhi = pr.f.dot(Phi * pr.f) - pr.b;
+  }
+  double tolf = 1e-12 * std::max(1.0, pr.b) + 1e-14;
+  int side = 0;
+  for (int it = 0; it < 100 && fhi < -tolf && (hi - lo) > 1e-15 * hi; ++it) {
+    double nu = hi - fhi * (hi - lo) / (fhi - flo);
+    if (!(nu > lo && nu < hi)) nu = 0.5 * (lo + hi);
+    Mat Bn;
+    Mat Pn = fantope_project(X - nu * F, pr.k, &Bn);
+    double fn = pr.f.dot(Pn * pr.f) - pr.b;
+    if (fn > 0) {
+      lo = nu; flo = fn;
+      if (side == -1) fhi *= 0.5;
+      side = -1;
+    } else {
+      hi = nu; fhi = fn; Phi = Pn; Bhi = Bn;
+      if (side == 1) flo *= 0.5;
+      side = 1;
+    }
+  }
+  nu_warm = hi;
+  if (basis) *basis = Bhi;
+  return Phi;  // feasible end of the bracket
+}
+
+// Upper bound on max_{S feasible} <G, S>.
+double lmo_value(const Problem& pr, const Mat& G, double rtol) {
+  if (!pr.has_mean) return fp::top_eig_sum(G, pr.k);
+  return mean_dual(G, pr.f, pr.b, pr.k, rtol).upper;
+}
+
+}  // namespace
+
+// [[Rcpp::export(.fp_cfpca)]]
+Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Eigen::VectorXd> f,
+                        double b, const Eigen::Map<Eigen::MatrixXd> Ap,
+                        const Eigen::Map<Eigen::MatrixXd> Am, int k, double mu, double tol,
+                        int maxit, double eta_rel, int check_every, bool lowrank) {
+  const int d = static_cast<int>(C.rows());
+  Problem pr;
+  const double fn = f.norm();
+  // delta = 0: work in an orthonormal basis Q of the complement of f
+  bool reduce = (b <= 0.0 && fn > 0.0);
+  Mat Q;
+  if (reduce) {
+    Vec u = f / fn;
+    Vec e1 = Vec::Zero(d);
+    e1(0) = 1.0;
+    Vec v = u - e1;
+    Mat H = Mat::Identity(d, d);
+    if (v.norm() > 1e-12) {
+      v /= v.norm();
+      H -= 2.0 * v * v.transpose();  // H u = e1
+    }
+    Q = H.rightCols(d - 1);
+    pr.C = Q.transpose() * C * Q;
+    pr.Ap = Q.transpose() * Ap * Q;
+    pr.Am = Q.transpose() * Am * Q;
+    pr.f = Vec::Zero(d - 1);
+    pr.has_mean = false;
+  } else {
+    pr.C = C;
+    pr.Ap = Ap;
+    pr.Am = Am;
+    pr.f = f;
+    pr.has_mean = fn > 0.0;
+  }
+  pr.b = std::max(b, 0.0);
+  pr.k = k;
+  pr.mu = mu;
+  const int dd = static_cast<int>(pr.C.rows());
+  if (k > dd) Rcpp::stop("k is larger than the dimension left by the mean constraint");
+
+  // stage 1: the mean-constrained problem (exact one-dimensional dual)
+  Mat P;
+  double nu = 0.0, upper, lower;
+  int evals = 0;
+  if (pr.has_mean) {
+    MeanDual md = mean_dual(pr.C, pr.f, pr.b, k, tol * 1e-2);
+    P = mixture(md);
+    nu = md.nu;
+    upper = md.upper;
+    lower = md.lower;
+    evals = md.evals;
+  } else {
+    fp::EigResult e = fp::eig_sym_top(pr.C, k);
+    P = e.vectors * e.vectors.transpose();
+    upper = lower = e.values.sum();
+    evals = 1;
+  }
+  double gap = upper - lower;
+  int iter = 0;
+  bool converged = gap <= tol * std::max(1.0, std::fabs(lower));
+  double h = NA_REAL, eta = 0.0, objective = lower;
+  std::vector<double> hist_obj, hist_gap;
+  std::vector<int> hist_it;
+
+  if (mu > 0) {
+    // stage 2: FISTA on the smoothed objective, started from the stage-1 solution
+    Smooth s0 = smooth_eval(P, pr.Ap, pr.Am, 1.0, false);
+    double obj0 = pr.C.cwiseProduct(P).sum() - mu * s0.h;
+    double logm = std::log(2.0 * dd);
+    const double eta_target = eta_rel * std::max(1.0, std::fabs(obj0)) / (mu * logm);
+    // continuation: start with a coarse smoothing and shrink it as the iterates settle
+    eta = std::max(eta_target, 1e-2 * std::max(1.0, std::fabs(obj0)) / (mu * logm));
+    // orthonormal bases containing the ranges of P and Y (low-rank evaluations when lowrank)
+    auto range_basis = [&](const Mat& X) {
+      fp::EigResult e = fp::eig_sym_full(0.5 * (X + X.transpose()));
+      int r = 0;
+      for (int i = 0; i < e.values.size(); ++i) if (std::fabs(e.values(i)) > 1e-12) r = i + 1;
+      return Mat(e.vectors.leftCols(std::max(r, 1)));
+    };
+    auto join_basis = [&](const Mat& A, const Mat& B) {
+      Mat W(A.rows(), A.cols() + B.cols());
+      W << A, B;
+      if (W.cols() >= W.rows()) return Mat();  // no saving: dense path
+      Eigen::HouseholderQR<Mat> qr(W);
+      return Mat(qr.householderQ() * Mat::Identity(W.rows(), W.cols()));
+    };
+    auto phi_eval = [&](const Mat& X, bool grad, Smooth& sm, const Mat& B) {
+      sm = smooth_eval(X, pr.Ap, pr.Am, eta, grad, (lowrank && B.cols() > 0) ? &B : nullptr);
+      return pr.C.cwiseProduct(X).sum() - mu * sm.s;
+    };
+    Mat UP = lowrank ? range_basis(P) : Mat(), UY = UP, Un;
+    Smooth sP, sY;
+    double fP = phi_eval(P, true, sP, UP);
+    Mat Pprev = P, Y = P;
+    double t = 1.0;
+    // initial curvature estimate
+    double L = mu * (2.0 * std::max(pr.Ap.norm(), pr.Am.norm())) * (1.0 + k / eta * std::max(pr.Ap.norm(), pr.Am.norm()));
+    L = std::max(L * 1e-3, 1e-12);
+    double nu_w = 0.0;
+    converged = false;
+    for (iter = 1; iter <= maxit; ++iter) {
+      Rcpp::checkUserInterrupt();
+      double fY = phi_eval(Y, true, sY, UY);
+      Mat gY = pr.C - mu * sY.grad;
+      Mat Pn;
+      double fPn = 0.0;
+      Smooth sPn;
+      for (int bt = 0; bt < 60; ++bt) {
+        Pn = project_feasible(pr, Y + gY / L, nu_w, lowrank ? &Un : nullptr);
+        fPn = phi_eval(Pn, false, sPn, Un);
+        Mat Dm = Pn - Y;
+        double quad = fY + gY.cwiseProduct(Dm).sum() - 0.5 * L * Dm.squaredNorm();
+        if (fPn >= quad - 1e-14 * std::max(1.0, std::fabs(fY))) break;
+        L *= 2.0;
+      }
+      double tn = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * t * t));
+      if (fPn < fP) {  // adaptive restart: keep the better point, reset the momentum
+        Y = P;
+        UY = UP;
+        t = 1.0;
+        Pprev = P;
+      } else {
+        Y = Pn + ((t - 1.0) / tn) * (Pn - P);
+        if (lowrank) UY = join_basis(Un, UP);
+        Pprev = P;
+        P = Pn;
+        UP = Un;
+        fP = fPn;
+        t = tn;
+      }
+      L *= 0.9;
+      if (iter % check_every == 0 || iter == maxit) {
+        Smooth sc;
+        phi_eval(P, true, sc, UP);
+        Mat G = pr.C - mu * sc.grad;
+        double lm = lmo_value(pr, G, tol * 1e-2);
+        double fw = lm - G.cwiseProduct(P).sum();
+        double obj = pr.C.cwiseProduct(P).sum() - mu * sc.h;
+        // Lagrangian dual bound: W_s = mu E_s, R_s = -W_s P M_s in the Schur blocks give
+        // opt <= LMO(G) + mu sum_s <E_s, P A_s P>
+        gap = std::max(0.0, lm + mu * sc.avg - obj);
+        hist_obj.push_back(obj);
+        hist_gap.push_back(gap);
+        hist_it.push_back(iter);
+        if (gap <= tol * std::max(1.0, std::fabs(obj))) { converged = true; break; }
+        if (eta > eta_target && std::max(fw, 0.0) <= mu * eta * logm) {
+          eta = std::max(eta_target, 0.1 * eta);
+          t = 1.0;
+          Y = P;
+          UY = UP;
+          fP = phi_eval(P, false, sP, UP);
+        }
+      }
+    }
+    if (iter > maxit) iter = maxit;
+    Smooth sf = smooth_eval(P, pr.Ap, pr.Am, eta, false);
+    h = sf.h;
+    objective = pr.C.cwiseProduct(P).sum() - mu * h;
+    nu = nu_w;
+  } else {
+    objective = lower;
+  }
+
+  // the components: top-k eigenvectors of P
+  Mat Ps = 0.5 * (P + P.transpose());
+  fp::EigResult eP = fp::eig_sym_full(Ps);
+  Mat V = eP.vectors.leftCols(k);
+  Mat Vout = reduce ? Mat(Q * V) : V;
+  Mat Pout = reduce ? Mat(Q * Ps * Q.transpose()) : Ps;
+  return Rcpp::List::create(
+      Rcpp::Named("rotation") = Vout, Rcpp::Named("P") = Pout,
+      Rcpp::Named("P_values") = eP.values, Rcpp::Named("objective") = objective,
+      Rcpp::Named("penalty") = h, Rcpp::Named("gap") = gap, Rcpp::Named("nu") = nu,
+      Rcpp::Named("converged") = converged, Rcpp::Named("iterations") = iter,
+      Rcpp::Named("eig_evals") = evals, Rcpp::Named("eta") = eta,
+      Rcpp::Named("history") = Rcpp::DataFrame::create(
+          Rcpp::Named("iteration") = hist_it, Rcpp::Named("objective") = hist_obj,
+          Rcpp::Named("gap") = hist_gap));
+}
+
+// Exposed for tests: the Euclidean projection onto the Fantope.
+// [[Rcpp::export(.fp_fantope_project)]]
+Eigen::MatrixXd fp_fantope_project_cpp(const Eigen::Map<Eigen::MatrixXd> X, int k) {
+  return fantope_project(X, k);
+}
