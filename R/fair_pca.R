@@ -12,6 +12,11 @@
 #'   [fair_pca_mean]; the kernel version is [fair_kpca()].
 #' * `"pareto"`: Pareto fair PCA by multiple-gradient descent (Kamani et al. 2022), see
 #'   [fit_pca_pareto] and [pareto_front()].
+#' * `"robust"`: distributionally robust fair PCA by Riemannian descent (Vu et al. 2022), see
+#'   [fit_pca_robust] and [tune_fair_pca()] for its cross-validation.
+#' * Baselines of the papers: `"cfpca"`, convex fair PCA (Olfat and Aswani 2019), see [cfpca];
+#'   `"mbfpca"`, MMD-penalised fair PCA (Lee et al. 2022), see [mbfpca]; `"inlp"`, iterative
+#'   nullspace projection (Ravfogel et al. 2020), see [inlp]. The last two need the rows.
 #'
 #' [fairproj_methods()] lists the methods available in this version; column subset selection
 #' is [fair_css()].
