@@ -160,7 +160,8 @@ biplot.fair_pca <- function(x, choices = 1:2, ...) {
 #'
 #' * `type = "errors"`: each group's average reconstruction error against the number of
 #'   components, for this method (solid) and standard PCA (dashed), refitting from the stored
-#'   moments for k = 1, ..., `kmax`;
+#'   moments for k = 1, ..., `kmax` (methods that need the rows, such as `"inlp"` and
+#'   `"mbfpca"`, cannot be refitted from moments: only the fitted k is shown);
 #' * `type = "loss"`: the same for the marginal loss (error minus the group's best rank-k error);
 #' * `type = "scree"`: variances of the leading principal components of the data, with the
 #'   variances of this fit's components;
@@ -213,9 +214,9 @@ plot.fair_pca <- function(x, type = c("errors", "loss", "scree", "convergence"),
   })
   tab <- do.call(rbind, rows)
   lev <- unique(tab$group)
-  fw <- sapply(lev, function(l) tab$fair[tab$group == l])
-  sw <- sapply(lev, function(l) tab$standard[tab$group == l])
   kk <- sort(unique(tab$k))
+  fw <- matrix(sapply(lev, function(l) tab$fair[tab$group == l]), nrow = length(kk))
+  sw <- matrix(sapply(lev, function(l) tab$standard[tab$group == l]), nrow = length(kk))
   cols <- seq_along(lev) + 1L
   what <- if (type == "errors") "error" else "loss"
   std <- identical(x$method, "standard")

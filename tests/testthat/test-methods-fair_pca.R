@@ -45,3 +45,12 @@ test_that("group_errors reproduces group_stats on the training data and gives AB
   expect_output(print(ge), "ABDiff")
   expect_error(group_errors(list(), dat$x, dat$g), class = "fairproj_input_error")
 })
+
+test_that("plot shows only the fitted k when the method cannot be refitted from moments", {
+  dat <- make_groups(n = c(100, 80), d = 5)
+  f <- fair_pca(dat$x, dat$g, k = 2, method = "inlp")
+  pdf(NULL)
+  on.exit(dev.off())
+  tab <- plot(f, "errors", kmax = 4)
+  expect_equal(unique(tab$k), 2L)
+})
