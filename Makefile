@@ -5,6 +5,8 @@ PKG     := fairproj
 VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 LIB     := $(CURDIR)/.lib
+# compile the C++ sources in parallel (R CMD build/INSTALL/check run make)
+JOBS    := $(shell nproc 2>/dev/null || echo 2)
 CHECK_ENV := _R_CHECK_CRAN_INCOMING_=false _R_CHECK_CRAN_INCOMING_REMOTE_=false \
 	_R_CHECK_FUTURE_FILE_TIMESTAMPS_=false _R_CHECK_SYSTEM_CLOCK_=false \
 	_R_CHECK_COMPILATION_FLAGS_KNOWN_="-Wformat -Werror=format-security -Wdate-time"
@@ -18,16 +20,16 @@ document: setup
 	$(RSCRIPT) -e 'Rcpp::compileAttributes(); roxygen2::roxygenise(load_code = "source")'
 
 build: setup
-	$(R) CMD build .
+	MAKEFLAGS=-j$(JOBS) $(R) CMD build .
 
 install: setup
 	mkdir -p $(LIB)
-	$(R) CMD INSTALL --preclean --no-test-load --library=$(LIB) .
+	MAKEFLAGS=-j$(JOBS) $(R) CMD INSTALL --preclean --no-test-load --library=$(LIB) .
 
 # R CMD check --as-cran on the tarball (tests and vignettes), offline; fails on any
 # ERROR, WARNING or NOTE and ends with the testthat totals.
 test: build
-	$(CHECK_ENV) $(R) CMD check --as-cran --no-manual $(TARBALL); status=$$?; \
+	$(CHECK_ENV) MAKEFLAGS=-j$(JOBS) $(R) CMD check --as-cran --no-manual $(TARBALL); status=$$?; \
 	$(RSCRIPT) tools/check-status.R $(PKG).Rcheck $$status
 
 check: test

@@ -55,7 +55,7 @@
 #' @param scaling `"none"` or `"fairml"` (see Scaling).
 #' @param tol Relative tolerance on the certified optimality gap.
 #' @param maxit Maximum number of accelerated gradient iterations (`mu > 0`).
-#' @return A list for [new_fair_pca()]: `rotation`, `objective` (SDP value), `penalty` (\eqn{h(P)}),
+#' @return The fields added to the [fair_pca()] result: `rotation`, `objective` (SDP value), `penalty` (\eqn{h(P)}),
 #'   `gap`, `nu` (multiplier of the mean constraint), `converged`, `iterations`, `P_values`
 #'   (eigenvalues of the SDP solution; values strictly between 0 and 1 show a fractional
 #'   solution), `mean_gap` (\eqn{\|V^\top f\|} of the returned components), `history`.

@@ -21,7 +21,7 @@
 #' @param intercept Logical: fit an intercept.
 #' @param n_iter Number of directions to remove; `NULL` for `d - k`.
 #' @param stop_at_majority Logical: stop once the classifier is at the majority rate.
-#' @return A list for [new_fair_pca()]: `rotation`, `directions` (the removed unit vectors),
+#' @return The fields added to the [fair_pca()] result: `rotation`, `directions` (the removed unit vectors),
 #'   `accuracy` (training accuracy of the classifier at each step), `accuracy_final` (of a
 #'   classifier fitted on the k-dimensional representation), `majority` (the majority rate),
 #'   `iterations`, `history`.

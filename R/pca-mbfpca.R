@@ -39,7 +39,7 @@
 #' @param max_rows Rows used for the MMD term (subsampling above it).
 #' @param maxit_outer,maxit_inner Maximum numbers of penalty updates and of conjugate-gradient
 #'   iterations per subproblem.
-#' @return A list for [new_fair_pca()]: `rotation`, `mmd2` (on the rows used), `rho`, `sigma`,
+#' @return The fields added to the [fair_pca()] result: `rotation`, `mmd2` (on the rows used), `rho`, `sigma`,
 #'   `tau`, `converged`, `outer_iterations`, `inner_iterations`, `rows_used`, `history`
 #'   (data.frame: `rho`, `objective`, `mmd2`, `var_ratio`, `grad_norm`, `inner_iterations`).
 #' @references Lee, J., Kim, G., Olfat, M., Hasegawa-Johnson, M. and Yoo, C. D. (2022). Fast and
