@@ -203,19 +203,10 @@ fair_kpca <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "l
 # The centred constraint columns of extra attributes on the rows `keep`: centred one-hot
 # indicators for a factor-like attribute, the centred and standardised values for a numeric one.
 fp_attribute_indicators <- function(attributes, keep, n_all) {
-  attrs <- if (is.data.frame(attributes)) as.list(attributes) else if (is.list(attributes)) attributes else list(attributes)
-  if (!length(attrs)) fp_abort("has no columns", "attributes")
-  if (is.null(names(attrs))) names(attrs) <- paste0("attribute", seq_along(attrs))
+  attrs <- fp_attribute_list(attributes, n_all, keep)
   out <- list()
   for (nm in names(attrs)) {
     a <- attrs[[nm]]
-    arg <- sprintf("attributes$%s", nm)
-    if (!(is.factor(a) || is.character(a) || is.logical(a) || is.numeric(a))) {
-      fp_abort("must be a factor, character, logical or numeric vector", arg)
-    }
-    if (length(a) != n_all) fp_abort(sprintf("has length %d but the data have %d rows", length(a), n_all), arg)
-    if (anyNA(a)) fp_abort("contains missing values", arg)
-    a <- a[keep]
     if (is.numeric(a)) {
       ac <- a - mean(a)
       s <- sqrt(mean(ac^2))

@@ -50,15 +50,8 @@ delta_f_lin <- function(object, x, group, cost = 10^c(-4, -2, 0, 2, 4), folds = 
     fp_abort("must be positive numbers", "cost")
   }
   folds <- fp_check_count(folds, 2L, min(tabulate(g)), "folds")
-  if (!is.null(seed)) {
-    if (!is.numeric(seed) || length(seed) != 1L || is.na(seed)) fp_abort("must be one integer or NULL", "seed")
-    had <- exists(".Random.seed", envir = globalenv(), inherits = FALSE)
-    old <- if (had) get(".Random.seed", envir = globalenv(), inherits = FALSE)
-    on.exit({
-      if (had) assign(".Random.seed", old, envir = globalenv()) else rm(".Random.seed", envir = globalenv())
-    }, add = TRUE)
-    set.seed(seed)
-  }
+  restore_seed <- fp_set_seed(seed)
+  on.exit(restore_seed(), add = TRUE)
   z <- predict(object, xm)
   mu <- colMeans(z)
   s <- sqrt(colSums(sweep(z, 2L, mu)^2) / max(nrow(z) - 1, 1))

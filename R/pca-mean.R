@@ -262,22 +262,12 @@ fit_pca_mean <- function(prep, k, equalize_cov = NULL, tradeoff = NULL, tradeoff
   out
 }
 
-# Constraint directions of extra attributes in the units of z: for a factor-like column, the
-# differences of its group means from the mean of the rows; for a numeric column, the
-# covariance of z with the attribute divided by its standard deviation.
-fp_attribute_directions <- function(attributes, z, keep, n_all) {
-  if (is.data.frame(attributes)) {
-    attrs <- as.list(attributes)
-  } else if (is.list(attributes)) {
-    attrs <- attributes
-  } else {
-    attrs <- list(attributes)
-  }
+# Validated attribute vectors (named), restricted to the rows `keep` (NULL: all rows).
+fp_attribute_list <- function(attributes, n_all, keep = NULL) {
+  attrs <- if (is.data.frame(attributes)) as.list(attributes) else if (is.list(attributes)) attributes else list(attributes)
   if (!length(attrs)) fp_abort("has no columns", "attributes")
   if (is.null(names(attrs))) names(attrs) <- paste0("attribute", seq_along(attrs))
-  zc <- sweep(z, 2L, colMeans(z), `-`)
-  out <- list()
-  for (nm in names(attrs)) {
+  out <- lapply(names(attrs), function(nm) {
     a <- attrs[[nm]]
     arg <- sprintf("attributes$%s", nm)
     if (!(is.factor(a) || is.character(a) || is.logical(a) || is.numeric(a))) {
@@ -285,7 +275,21 @@ fp_attribute_directions <- function(attributes, z, keep, n_all) {
     }
     if (length(a) != n_all) fp_abort(sprintf("has length %d but the data have %d rows", length(a), n_all), arg)
     if (anyNA(a)) fp_abort("contains missing values", arg)
-    if (!is.null(keep)) a <- a[keep]
+    if (is.null(keep)) a else a[keep]
+  })
+  names(out) <- names(attrs)
+  out
+}
+
+# Constraint directions of extra attributes in the units of z: for a factor-like column, the
+# differences of its group means from the mean of the rows; for a numeric column, the
+# covariance of z with the attribute divided by its standard deviation.
+fp_attribute_directions <- function(attributes, z, keep, n_all) {
+  attrs <- fp_attribute_list(attributes, n_all, keep)
+  zc <- sweep(z, 2L, colMeans(z), `-`)
+  out <- list()
+  for (nm in names(attrs)) {
+    a <- attrs[[nm]]
     if (is.numeric(a)) {
       ac <- a - mean(a)
       s <- sqrt(sum(ac^2) / length(ac))

@@ -61,15 +61,8 @@ tune_fair_pca <- function(x, group, k, method, grid, folds = 3, criterion = "ARE
   crit_fun <- fp_tune_criterion(criterion)
   crit_name <- if (is.character(criterion)) criterion else "custom"
   dots <- list(...)
-  if (!is.null(seed)) {
-    if (!is.numeric(seed) || length(seed) != 1L || is.na(seed)) fp_abort("must be one integer or NULL", "seed")
-    had <- exists(".Random.seed", envir = globalenv(), inherits = FALSE)
-    old <- if (had) get(".Random.seed", envir = globalenv(), inherits = FALSE)
-    on.exit({
-      if (had) assign(".Random.seed", old, envir = globalenv()) else rm(".Random.seed", envir = globalenv())
-    }, add = TRUE)
-    set.seed(seed)
-  }
+  restore_seed <- fp_set_seed(seed)
+  on.exit(restore_seed(), add = TRUE)
   # stratified folds
   fold <- integer(nrow(xm))
   for (lev in levels(g)) {

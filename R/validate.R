@@ -114,3 +114,18 @@ fp_check_center_scale <- function(v, d, arg) {
   }
   fp_abort(sprintf("must be TRUE, FALSE or a finite numeric vector of length %d", d), arg)
 }
+
+# Set the RNG seed for the rest of the caller and return a function that restores the user's
+# random stream: `restore <- fp_set_seed(seed); on.exit(restore(), add = TRUE)`.
+fp_set_seed <- function(seed) {
+  if (is.null(seed)) return(function() invisible(NULL))
+  if (!is.numeric(seed) || length(seed) != 1L || is.na(seed)) fp_abort("must be one integer or NULL", "seed")
+  had <- exists(".Random.seed", envir = globalenv(), inherits = FALSE)
+  old <- if (had) get(".Random.seed", envir = globalenv(), inherits = FALSE)
+  set.seed(seed)
+  function() {
+    if (had) assign(".Random.seed", old, envir = globalenv())
+    else if (exists(".Random.seed", envir = globalenv(), inherits = FALSE)) rm(".Random.seed", envir = globalenv())
+    invisible(NULL)
+  }
+}
