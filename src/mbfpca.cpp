@@ -105,6 +105,19 @@ struct InnerResult {
   double gnorm;
 };
 
+// Armijo backtracking along the QR retraction of V + t dir, starting from t: on success t is
+// the accepted step and Vn, fn and mn hold the accepted point, its objective and its MMD^2.
+bool armijo_retract(const Objective& obj, const Mat& V, const Mat& dir, double& t, double f,
+                    double slope, Mat& Vn, double& fn, double& mn) {
+  for (int bt = 0; bt < 40; ++bt) {
+    Vn = fp::qr_orthonormal(V + t * dir);
+    fn = obj.eval(Vn, nullptr, &mn);
+    if (fn <= f + 1e-4 * t * slope) return true;
+    t *= 0.5;
+  }
+  return false;
+}
+
 // Riemannian conjugate gradient on St(d, k).
 InnerResult rcg(const Objective& obj, Mat V, double gtol, int maxit) {
   Mat G;
@@ -126,14 +139,7 @@ InnerResult rcg(const Objective& obj, Mat V, double gtol, int maxit) {
     double t = step;
     Mat Vn;
     double fn = 0.0, mn = 0.0;
-    bool ok = false;
-    for (int bt = 0; bt < 40; ++bt) {
-      Vn = fp::qr_orthonormal(V + t * dir);
-      fn = obj.eval(Vn, nullptr, &mn);
-      if (fn <= f + 1e-4 * t * slope) { ok = true; break; }
-      t *= 0.5;
-    }
-    if (!ok) break;
+    if (!armijo_retract(obj, V, dir, t, f, slope, Vn, fn, mn)) break;
     Mat Gn;
     fn = obj.eval(Vn, &Gn, &mn);
     Mat xin = tangent(Vn, Gn);
@@ -206,14 +212,7 @@ InnerResult rlbfgs(const Objective& obj, Mat V, double gtol, int maxit, int mem 
     double t = 1.0;
     Mat Vn;
     double fn = 0.0, mn = 0.0;
-    bool ok = false;
-    for (int bt = 0; bt < 40; ++bt) {
-      Vn = fp::qr_orthonormal(V + t * dir);
-      fn = obj.eval(Vn, nullptr, &mn);
-      if (fn <= f + 1e-4 * t * slope) { ok = true; break; }
-      t *= 0.5;
-    }
-    if (!ok) break;
+    if (!armijo_retract(obj, V, dir, t, f, slope, Vn, fn, mn)) break;
     Mat Gn;
     fn = obj.eval(Vn, &Gn, &mn);
     Mat xin = tangent(Vn, Gn);
