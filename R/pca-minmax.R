@@ -219,14 +219,6 @@ fp_minmax_snap <- function(lam, U, covs, shift, k, tol, objective) {
   base
 }
 
-fp_match_arg <- function(x, choices, arg) {
-  if (identical(x, choices)) return(choices[1L])
-  if (!is.character(x) || length(x) != 1L || is.na(x) || !x %in% choices) {
-    fp_abort(sprintf("must be one of %s", paste(dQuote(choices, FALSE), collapse = ", ")), arg)
-  }
-  x
-}
-
 #' @rdname predict.fair_pca
 #' @export
 predict.fair_pca_minmax <- function(object, newdata, ...) {

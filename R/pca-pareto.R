@@ -169,16 +169,6 @@ fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c
   out
 }
 
-fp_match_arg <- function(x, choices, arg) {
-  if (identical(x, choices)) return(choices[1L])
-  if (!is.character(x) || length(x) != 1L || is.na(x)) {
-    fp_abort(sprintf("must be one of: %s", paste(dQuote(choices, FALSE), collapse = ", ")), arg)
-  }
-  i <- pmatch(x, choices)
-  if (is.na(i)) fp_abort(sprintf("'%s' is not one of: %s", x, paste(dQuote(choices, FALSE), collapse = ", ")), arg)
-  choices[i]
-}
-
 fp_pareto_orth <- function(V, arg) {
   q <- qr(V)
   if (q$rank < ncol(V)) fp_abort("must have linearly independent columns", arg)

@@ -129,3 +129,22 @@ fp_set_seed <- function(seed) {
     invisible(NULL)
   }
 }
+
+# One choice among `choices` (partial matching as match.arg); the full `choices` vector (the
+# default of a formal argument) selects the first. A classed error naming the argument otherwise.
+fp_match_arg <- function(x, choices, arg) {
+  if (identical(x, choices)) return(choices[1L])
+  if (!is.character(x) || length(x) != 1L || is.na(x)) {
+    fp_abort(sprintf("must be one of: %s", paste(dQuote(choices, FALSE), collapse = ", ")), arg)
+  }
+  i <- pmatch(x, choices)
+  if (is.na(i)) fp_abort(sprintf("'%s' is not one of: %s", x, paste(dQuote(choices, FALSE), collapse = ", ")), arg)
+  choices[i]
+}
+
+# The one warning class of solvers that stop before their convergence test holds, diverge, or
+# fall back to another candidate: class "fairproj_convergence_warning". `message` says what
+# happened and what to change.
+fp_warn_convergence <- function(message) {
+  fp_warn(message, class = "fairproj_convergence_warning")
+}
