@@ -182,7 +182,12 @@ fp_call_solver <- function(kind, method, prep, k, dots, data) {
                        if (length(known)) paste0(" (it takes: ", paste(known, collapse = ", "), ")") else ""), "...")
     }
   }
-  do.call(solver, c(list(prep = prep, k = k, data = data), dots))
+  tryCatch(do.call(solver, c(list(prep = prep, k = k, data = data), dots)),
+           error = function(e) {
+             if (!inherits(e, "C++Error")) stop(e)
+             stop(errorCondition(sprintf("method '%s' failed numerically: %s", method, conditionMessage(e)),
+                                 class = c("fairproj_numerical_error", "fairproj_error"), call = NULL))
+           })
 }
 
 # The d x d quantities every solver works from, in the centred and scaled coordinates
@@ -206,7 +211,7 @@ fp_prepare <- function(m, center = TRUE, scale. = FALSE) {
       diag(m$scatter[[i]]) + (m$mean[, i] - ctr)^2 * m$n[[i]]
     }))
     sc <- sqrt(tot / (ntot - 1))  # as scale(): root mean square about the centre, divisor n - 1
-    zero <- sc <= 1e-12 * pmax(1, abs(mu))
+    zero <- sc <= 1e-12 * abs(mu) | sc < 1e-290
     if (any(zero)) {
       fp_abort(sprintf("= TRUE cannot rescale constant (zero-variance) column(s): %s",
                        paste(utils::head(m$colnames[zero], 5), collapse = ", ")), "scale.")
@@ -225,9 +230,37 @@ fp_prepare <- function(m, center = TRUE, scale. = FALSE) {
   names(second) <- m$levels
   C <- Reduce(`+`, lapply(seq_along(m$levels), function(i) second[[i]] * m$n[[i]])) / max(ntot - 1, 1)
   dimnames(C) <- list(m$colnames, m$colnames)
+  if (!all(is.finite(C)) || !all(is.finite(mean))) {
+    fp_abort("has values so large that their squares overflow (the cross-products are infinite); divide the data by a constant first", "x")
+  }
   list(d = d, levels = m$levels, n = m$n, n_total = ntot, colnames = m$colnames,
        center = ctr, scale = sc, centered = !isFALSE(center), scaled = !isFALSE(scale.),
-       mean = mean, cov = cov, second = second, C = C, moments = m)
+       mean = mean, cov = cov, second = second, C = C, moments = m, unit = 1)
+}
+
+# Numerical conditioning, in one place: the prepared problem divided by its average column
+# variance `s = tr(C) / d` (a multiple of the identity change of units), so that no solver sees
+# the user's units. Everything a solver reads is rescaled consistently: variances by 1 / s,
+# means by 1 / sqrt(s), and `scale` by sqrt(s) so that fp_transform() maps data rows into the
+# normalised coordinates. Subspaces are unchanged; `unit` (= s) converts values with units of
+# variance back (multiply by `unit`). After `scale. = TRUE` the average variance is 1 already,
+# so the papers' standardised settings are untouched.
+fp_normalise <- function(prep) {
+  s <- sum(diag(prep$C)) / prep$d
+  if (!is.finite(s)) {
+    fp_abort("has values so large that their squares overflow (the cross-products are infinite); divide the data by a constant first", "x")
+  }
+  if (s <= 0 || s < 1e-280) {
+    fp_abort("has no variation: every column is constant (after centring), so there is no subspace to find", "x")
+  }
+  sq <- sqrt(s)
+  prep$C <- prep$C / s
+  prep$cov <- lapply(prep$cov, function(a) a / s)
+  prep$second <- lapply(prep$second, function(a) a / s)
+  prep$mean <- prep$mean / sq
+  prep$scale <- prep$scale * sq
+  prep$unit <- s
+  prep
 }
 
 # Map data rows into the coordinates of a prepared problem.
@@ -277,7 +310,7 @@ fp_fit_pca <- function(m, k, method, ..., center, scale., data, retx, keep_momen
   prep <- fp_prepare(m, center, scale.)
   if (missing(k)) fp_abort("is missing: give the target dimension", "k")
   k <- fp_check_count(k, 1L, prep$d, "k")
-  fit <- fp_call_solver("pca", method, prep, k, list(...), data)
+  fit <- fp_call_solver("pca", method, fp_normalise(prep), k, list(...), data)
   obj <- new_fair_pca(fit, prep, k, method, call)
   obj$args <- list(...)
   if (retx && !is.null(data)) obj$x <- predict(obj, data$x)

@@ -82,6 +82,7 @@ fit_pca_cfpca <- function(prep, k, delta = 0, mu = 0, phi = NULL, scaling = c("n
   scaling <- tryCatch(match.arg(scaling), error = function(e) fp_abort("must be \"none\" or \"fairml\"", "scaling"))
   d <- prep$d
   if (k >= d) fp_abort(sprintf("must be smaller than the number of columns (%d) for method 'cfpca'", d), "k")
+  unit <- prep$unit  # delta (a distance) and phi (a variance) are given in the data's units
   f <- prep$mean[, 2] - prep$mean[, 1]
   D <- prep$cov[[2]] - prep$cov[[1]]
   D <- (D + t(D)) / 2
@@ -89,21 +90,22 @@ fit_pca_cfpca <- function(prep, k, delta = 0, mu = 0, phi = NULL, scaling = c("n
     phi <- max(abs(range(eigen(D, symmetric = TRUE, only.values = TRUE)$values))) + 0.5
   } else {
     fp_check_number(phi, "phi", 0, Inf)
+    phi <- phi / unit
     ev <- eigen(D, symmetric = TRUE, only.values = TRUE)$values
     if (phi < max(abs(ev)) - 1e-12) {
-      fp_abort(sprintf("must be at least ||Sigma_1 - Sigma_0||_2 = %.4g so that A+- are positive semidefinite", max(abs(ev))), "phi")
+      fp_abort(sprintf("must be at least ||Sigma_1 - Sigma_0||_2 = %.4g so that A+- are positive semidefinite", max(abs(ev)) * unit), "phi")
     }
   }
   C <- prep$C
-  b <- delta^2
+  b <- delta^2 / unit
   mu_eff <- mu
   if (scaling == "fairml") {
     ns <- as.numeric(prep$n)
     S <- Reduce(`+`, lapply(seq_along(ns), function(i) ns[i] * prep$second[[i]]))
     nrm <- sqrt(sum(diag(S)))
-    C <- S / (sum(ns) * nrm)
+    C <- S / (sum(ns) * nrm * sqrt(unit))  # the norm of the data in the data's units, as the code
     fn <- sqrt(sum(f^2))
-    b <- if (fn > 0) (delta^2 / (nrm^2 * fn))^2 else 0
+    b <- if (fn > 0) (delta^2 / unit / (nrm^2 * fn))^2 else 0
   }
   Ap <- phi * diag(d) + D
   Am <- phi * diag(d) - D
@@ -111,11 +113,13 @@ fit_pca_cfpca <- function(prep, k, delta = 0, mu = 0, phi = NULL, scaling = c("n
                    as.integer(maxit), 0.5 * tol, 10L, TRUE)
   V <- res$rotation
   if (!res$converged) {
-    fp_warn(sprintf("method 'cfpca' stopped after %d iterations with relative gap %.2g > tol = %.2g; increase `maxit`",
-                    res$iterations, res$gap / max(1, abs(res$objective)), tol), "fairproj_convergence")
+    fp_warn_convergence(sprintf("method 'cfpca' stopped after %d iterations with relative gap %.2g > tol = %.2g; increase `maxit`",
+                    res$iterations, res$gap / max(1, abs(res$objective)), tol))
   }
-  list(rotation = V, objective = res$objective, penalty = res$penalty, gap = res$gap, nu = res$nu,
+  vu <- unit
+  list(rotation = V, objective = res$objective * vu, penalty = res$penalty * vu, gap = res$gap * vu, nu = res$nu,
        converged = res$converged, iterations = res$iterations, P_values = res$P_values,
-       mean_gap = sqrt(sum(crossprod(V, f)^2)), delta = delta, mu = mu, phi = phi,
-       scaling = scaling, history = res$history)
+       mean_gap = sqrt(sum(crossprod(V, f)^2) * unit), delta = delta, mu = mu, phi = phi * unit,
+       scaling = scaling,
+       history = within(res$history, { objective <- objective * vu; gap <- gap * vu }))
 }

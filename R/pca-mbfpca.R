@@ -76,10 +76,12 @@ fit_pca_mbfpca <- function(prep, k, tau = 1e-3, sigma = NULL, rho0 = NULL, init 
   z <- z[idx, , drop = FALSE]
   gi <- gi[idx]
   Vp <- fp_eig_top(prep$C, k)$vectors
-  if (is.null(sigma)) sigma <- mbf_median_sigma(z %*% Vp)
+  # the rows z are in the normalised units of fp_normalise(); a given bandwidth is in the data's
+  sq <- sqrt(prep$unit)
+  sigma <- if (is.null(sigma)) mbf_median_sigma(z %*% Vp) else sigma / sq
   m_pca <- .fp_mmd2(z, gi, Vp, sigma, FALSE)$value
   if (m_pca <= tau) {  # the constraint is inactive: standard PCA is the solution
-    return(list(rotation = Vp, mmd2 = m_pca, mmd2_standard = m_pca, rho = 0, sigma = sigma, tau = tau,
+    return(list(rotation = Vp, mmd2 = m_pca, mmd2_standard = m_pca, rho = 0, sigma = sigma * sq, tau = tau,
                 converged = TRUE, outer_iterations = 0L, inner_iterations = 0L, rows_used = length(idx),
                 history = data.frame(rho = 0, objective = NA_real_, mmd2 = m_pca, var_ratio = NA_real_,
                                      grad_norm = NA_real_, inner_iterations = 0L)))
@@ -88,11 +90,11 @@ fit_pca_mbfpca <- function(prep, k, tau = 1e-3, sigma = NULL, rho0 = NULL, init 
   res <- .fp_mbfpca(z, gi, prep$C, Vp, sigma, rho0, tau, 1e10, maxit_outer, maxit_inner,
                     1e-1, 1e-6, 1e-6, init == "fair", if (solver == "lbfgs") 0L else 1L)
   if (!res$converged) {
-    fp_warn(sprintf("method 'mbfpca' stopped with MMD^2 = %.3g (tau = %.3g) after %d penalty updates",
-                    res$mmd2, tau, res$outer_iterations), "fairproj_convergence")
+    fp_warn_convergence(sprintf("method 'mbfpca' stopped with MMD^2 = %.3g (tau = %.3g) after %d penalty updates; increase `maxit_outer`",
+                    res$mmd2, tau, res$outer_iterations))
   }
   list(rotation = res$rotation, mmd2 = res$mmd2, mmd2_standard = m_pca, rho = res$rho,
-       sigma = sigma, tau = tau, converged = res$converged, outer_iterations = res$outer_iterations,
+       sigma = sigma * sq, tau = tau, converged = res$converged, outer_iterations = res$outer_iterations,
        inner_iterations = res$inner_iterations, evaluations = res$evaluations, rows_used = length(idx), history = res$history)
 }
 

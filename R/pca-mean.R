@@ -249,6 +249,7 @@ fit_pca_mean <- function(prep, k, equalize_cov = NULL, tradeoff = NULL, tradeoff
     out$cov_bound <- bound
   }
   U <- from_complement(A)
+  if (!is.null(out$cov_bound)) out$cov_bound <- out$cov_bound * prep$unit  # back to the data's units
   out <- c(list(rotation = U, constraint_rank = r, feasible_dim = feasible,
                 constraint_basis = Q, constraint = constraint), out)
   if (!is.null(tradeoff)) {

@@ -125,40 +125,73 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
   best <- vapply(covs, function(s) sum(fp_eig_top(s, k)$values), numeric(1))
   shift <- if (objective == "loss") best else rep(max(vapply(covs, function(s) sum(diag(s)), 0)), m)
   if (solver == "exact") {
-    res <- .fp_minmax_exact(covs, shift, as.integer(k), tol, as.integer(maxit), lp)
+    # the solver stops at half the tolerance, so that the certificate of the returned (rounded)
+    # solution stays within `tol`
+    res <- .fp_minmax_exact(covs, shift, as.integer(k), 0.5 * tol, as.integer(maxit), lp)
     hist <- data.frame(iteration = seq_along(res$history_upper), objective = res$history_upper,
                        lower = res$history_lower)
   } else {
-    res <- .fp_minmax_mw(covs, shift, as.integer(k), eta, as.integer(iterations), keep, lp)
+    # `eta` multiplies losses in the data's units; the solver's losses are in normalised units
+    res <- .fp_minmax_mw(covs, shift, as.integer(k), eta * prep$unit, as.integer(iterations), keep, lp)
     hist <- data.frame(iteration = seq_along(res$history_last),
                        objective = pmin(res$history_last, res$history_average),
                        last = res$history_last, average = res$history_average,
                        lower = res$history_lower)
   }
-  # the solution: an orthonormal basis (rank k), or weights on a basis (LP / sqrt rounding)
-  map <- NULL
-  lambda <- NULL
+  # Candidates, all evaluated on the same problem: the solver's solution (a rank-k basis, or LP
+  # weights on a basis rounded by the square-root map), the best single oracle projection
+  # (rank k) and standard PCA. The best one is returned, and its certificate is computed on it.
+  value <- function(pv) if (objective == "loss") max(best - pv) else min(pv)
+  better <- function(a, b) if (objective == "loss") a < b else a > b
+  pvar_of <- function(V, lam = NULL) {
+    vapply(covs, function(s) {
+      cs <- colSums((s %*% V) * V)
+      if (is.null(lam)) sum(cs) else sum(cs * lam)
+    }, numeric(1))
+  }
+  cand <- list()
+  lp_ok <- FALSE
   if (!is.null(res$lambda) && !is.null(res$basis)) {
     U <- res$basis
-    lam <- fp_minmax_snap(as.numeric(res$lambda), U, covs, shift, k, tol, objective)
-    on <- lam > 0
-    lambda <- lam[on]
-    U <- U[, on, drop = FALSE]
-    if (sum(on) == k && all(lambda == 1)) {
-      V <- U
-      lambda <- NULL
-    } else {
-      V <- U
-      lstar <- 1 - sqrt(1 - lambda)
-      map <- U %*% (lstar * t(U))
+    lam0 <- as.numeric(res$lambda)
+    lp_ok <- is.matrix(U) && ncol(U) >= 1L && length(lam0) == ncol(U) && all(is.finite(lam0)) &&
+      all(lam0 >= -1e-8) && all(lam0 <= 1 + 1e-8) && sum(lam0) <= k + 1e-7 && all(is.finite(U)) &&
+      (is.null(res$lp_status) || identical(as.integer(res$lp_status), 0L))
+    if (lp_ok) {
+      lam <- fp_minmax_snap(lam0, U, covs, shift, k, 0.25 * tol, objective)
+      on <- lam > 0
+      if (!any(on)) {
+        lp_ok <- FALSE
+      } else if (sum(on) == k && all(lam[on] == 1)) {
+        cand$solver <- list(V = U[, on, drop = FALSE], lambda = NULL)
+      } else {
+        cand$solver <- list(V = U[, on, drop = FALSE], lambda = lam[on])
+      }
     }
-  } else {
-    V <- res$rotation
   }
-  # per-group losses (solver's centring): a_g - sum_j lambda_j u_j' C_g u_j
-  pvar <- vapply(covs, function(s) {
-    if (is.null(lambda)) sum((s %*% V) * V) else sum(colSums((s %*% V) * V) * lambda)
-  }, numeric(1))
+  if (is.null(cand$solver) && !is.null(res$rotation)) cand$solver <- list(V = res$rotation, lambda = NULL)
+  if (!is.null(res$best_single) && solver == "exact") cand$single <- list(V = res$best_single, lambda = NULL)
+  cand$standard <- list(V = fp_eig_top(prep$C, k)$vectors, lambda = NULL)
+  cand <- Filter(function(cn) is.matrix(cn$V) && ncol(cn$V) >= 1L && all(is.finite(cn$V)), cand)
+  vals <- vapply(cand, function(cn) value(pvar_of(cn$V, cn$lambda)), numeric(1))
+  # the scale on which gaps are measured: the objective, but at least 1% of the largest group's
+  # best rank-k variance (a largest loss of 1e-6 times the variances it is the difference of
+  # cannot be certified to 1e-8 of itself in double precision)
+  gscale <- function(v) max(abs(v), 0.01 * max(abs(best)), 1e-300)
+  pick <- 1L
+  for (i in seq_along(cand)[-1L]) {
+    # switch only on a clear improvement (the solver's own solution is preferred at ties)
+    if (isTRUE(better(vals[i], vals[pick])) && abs(vals[i] - vals[pick]) > 1e-12 * gscale(vals[pick])) pick <- i
+  }
+  chosen <- names(cand)[pick]
+  V <- cand[[pick]]$V
+  lambda <- cand[[pick]]$lambda
+  map <- NULL
+  if (!is.null(lambda)) {
+    lstar <- 1 - sqrt(1 - pmin(lambda, 1))
+    map <- V %*% (lstar * t(V))
+  }
+  pvar <- pvar_of(V, lambda)
   losses <- best - pvar
   names(losses) <- names(pvar) <- prep$levels
   if (objective == "loss") {
@@ -173,15 +206,30 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
     hist$lower <- shift[1] - hist$lower
     if (!is.null(hist$last)) { hist$last <- shift[1] - hist$last; hist$average <- shift[1] - hist$average }
   }
+  converged <- is.finite(gap) && gap <= tol * gscale(obj)
+  if (chosen == "standard") {
+    fp_warn_convergence(sprintf(
+      "method 'minmax' (solver '%s'): the solver's solution was worse than standard PCA, which is returned instead (relative duality gap %.3g); %s",
+      solver, gap / gscale(obj),
+      if (solver == "mw") "use solver = \"exact\" or more `iterations`" else "increase `maxit` or loosen `tol`"))
+  } else if (!converged) {
+    fp_warn_convergence(sprintf(
+      "method 'minmax' (solver '%s') stopped with a relative duality gap of %.3g above tol = %.3g; %s",
+      solver, gap / gscale(obj), tol,
+      if (solver == "mw") "use solver = \"exact\" or more `iterations`" else "increase `maxit`"))
+  }
   w <- as.numeric(res$weights)
   names(w) <- prep$levels
   dimnames(V) <- NULL
   out <- list(rotation = V, objective = obj, objective_type = objective, losses = losses,
               variances = pvar, best_variance = stats::setNames(best, prep$levels), weights = w,
               lower_bound = lower, duality_gap = gap, history = hist,
-              converged = if (is.null(res$converged)) NA else res$converged,
-              rank = ncol(V), lambda = lambda, solver = solver, centering = centering,
-              eigensolves = res$eigensolves)
+              converged = converged, rank = ncol(V), lambda = lambda, solver = solver,
+              centering = centering, eigensolves = res$eigensolves, returned = chosen)
+  # back to the data's units (the solver worked on the normalised problem, see fp_normalise())
+  u <- prep$unit
+  for (f in c("objective", "losses", "variances", "best_variance", "lower_bound", "duality_gap")) out[[f]] <- out[[f]] * u
+  for (f in intersect(names(hist), c("objective", "lower", "last", "average"))) out$history[[f]] <- hist[[f]] * u
   if (!is.null(map)) {
     out$map <- map
     out$rounding <- "sqrt"

@@ -151,6 +151,7 @@ fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c
                   retraction = retraction, iterations = iterations, tol = tol, eta = eta, beta = beta,
                   max_backtrack = max_backtrack)
   })
+  runs <- lapply(runs, fp_pareto_units, spec = spec, psi = psi, unit = prep$unit)
   pick <- 1L
   front <- NULL
   if (length(runs) > 1L) {
@@ -160,6 +161,11 @@ fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c
     front$selected <- seq_len(nrow(front)) == pick
   }
   run <- runs[[pick]]
+  if (!isTRUE(run$converged)) {
+    fp_warn_convergence(sprintf(paste0(
+      "method 'pareto' stopped (%s) after %d iterations without reaching the stationarity tolerance ",
+      "tol = %.3g; increase `iterations` or use step = \"armijo\""), run$status, run$steps, tol))
+  }
   out <- list(rotation = run$U, history = run$history, objectives = run$objectives, excess = run$excess,
               converged = run$converged, status = run$status, iterations = run$steps,
               settings = list(disparity = disparity, psi = psi, step = step, retraction = retraction,
@@ -401,4 +407,20 @@ print.fair_pca_pareto <- function(x, digits = max(3L, getOption("digits") - 3L),
                 nrow(x$front)))
   }
   invisible(x)
+}
+
+# Values of a run back in the data's units (the run worked on the normalised problem of
+# fp_normalise()): losses scale with `unit`, squared disparities with `unit^2`.
+fp_pareto_units <- function(run, spec, psi, unit) {
+  if (unit == 1) return(run)
+  pw <- if (psi == "square") 2 else 1
+  sc <- c(unit, rep(unit^pw, length(spec$names) - 1L))
+  run$objectives <- run$objectives * sc
+  run$excess <- run$excess * unit
+  h <- run$history
+  h$objective <- h$objective * unit
+  h$disparity <- h$disparity * unit
+  for (nm in spec$names[-1L]) h[[nm]] <- h[[nm]] * unit^pw
+  run$history <- h
+  run
 }

@@ -49,6 +49,12 @@
 #' `step_limit`; fewer iterations mean a larger step, so **when reducing `iterations`, keep
 #' `step = 1/sqrt(1001)`** (or smaller) to stay on the paper's path.
 #'
+#' **Units.** The solver works on the problem normalised to average column variance 1 (see
+#' [fair_pca()]), so every fit with the default `alpha` radii and `step` gives the same subspace
+#' whatever the units of the data (multiplying the data by a constant, or adding offsets when
+#' centring, changes nothing but the reported values, which are in the data's units). After
+#' `scale. = TRUE` the normalisation is the identity, which is the paper's setting.
+#'
 #' **Centring and scaling.** The method is defined on uncentred group second moments of the
 #' data in the coordinates set by [fair_pca()]'s `center` and `scale.`; the paper standardises
 #' the data globally (overall mean, overall standard deviation) and its radii rule
@@ -62,15 +68,27 @@
 #'
 #' @param prep,data Supplied by [fair_pca()].
 #' @param k Target dimension (must be smaller than the number of columns).
-#' @param alpha Radius scale \eqn{\alpha \ge 0}: \eqn{\varepsilon_a = \alpha/\sqrt{N_a}}.
+#' @param alpha Radius scale \eqn{\alpha \ge 0}: \eqn{\varepsilon_a = \alpha s/\sqrt{N_a}}, with
+#'   \eqn{s} the average column variance of the data in the coordinates of the fit (so
+#'   \eqn{s = 1} after `scale. = TRUE`, the paper's setting, and the radii follow the data's
+#'   units otherwise; see "Units" below).
 #' @param lambda Fairness weight \eqn{\lambda \ge 0}.
 #' @param iterations Number of iterations \eqn{\tau} of each run (the paper: 1000; 500 on LFW).
 #' @param restarts Number of random starts besides the standard-PCA start (the paper: 20).
 #' @param retraction `"qr"` (the authors' code) or `"polar"` (equation (8) of the paper).
 #' @param parameterization `"basis"` (fast, default) or `"complement"` (the paper's).
 #' @param radius Optional vector of radii \eqn{\varepsilon_a}, one per group (named by group or in
-#'   the order of the levels); overrides `alpha`.
-#' @param step Step size; `NULL` (default) gives the paper's \eqn{1/\sqrt{\tau + 1}}.
+#'   the order of the levels), in the units of the data's variances; overrides `alpha`.
+#' @param step Step size. `NULL` (default): the paper's \eqn{1/\sqrt{\tau + 1}} in the
+#'   normalised units of the fit (average column variance 1), lowered to the stability bound
+#'   `step_limit` when that is smaller, so the default is safe and scale-free; `"paper"`: the
+#'   paper's \eqn{1/\sqrt{\tau + 1}} in the data's units (what the paper ran, also on
+#'   unstandardised data such as LFW pixels); a number: the step in the data's units (a
+#'   step multiplies gradients, which have units of variance).
+#' @param keep_start Logical. When every run ends above the objective of the standard-PCA start
+#'   (a step too large for the data, or the constant-step iteration kicked away from a nonsmooth
+#'   minimiser), `TRUE` (default) returns that start; `FALSE` returns the best final iterate as
+#'   the paper does. Either way a warning of class `fairproj_convergence_warning` says so.
 #' @param iterate `"last"` (the paper's output: the last iterate of each run) or `"best"` (the
 #'   iterate of smallest objective of each run, at no extra cost). With a constant step the
 #'   subgradient method oscillates around a nonsmooth minimiser (where \eqn{J_0 = J_1}), so the
@@ -81,7 +99,8 @@
 #'   active `piece` of the kept run), `restart_objectives` (objective of the output of each run,
 #'   the standard-PCA start first), `best_start`, `best_iterate` (iteration of the output), `lambda`, `lambda_requested`, `alpha`, `radius`,
 #'   `exact` (whether the exactness condition held for the requested `lambda`), `iterations`,
-#'   `step`, `step_limit` (\eqn{1/\max_a \lambda_{\max}(\sum_b |W_{ab}| M_b)}, the stability bound
+#'   `step` (the step used, in the data's units), `step_rule` (`"auto"`, `"paper"` or `"given"`),
+#'   `returned` (`"descent"`, or `"start"` when the standard-PCA start was returned), `step_limit` (\eqn{1/\max_a \lambda_{\max}(\sum_b |W_{ab}| M_b)}, the stability bound
 #'   for the step described above), `retraction`, `parameterization` and
 #'   `orthogonality_error` (the largest
 #'   \eqn{\max|X^\top X - I|} over all iterates of all runs).
@@ -98,7 +117,8 @@
 #' fit$objective
 fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 1000L, restarts = 20L,
                            retraction = c("qr", "polar"), parameterization = c("basis", "complement"),
-                           radius = NULL, step = NULL, iterate = c("last", "best"), data = NULL) {
+                           radius = NULL, step = NULL, iterate = c("last", "best"), keep_start = TRUE,
+                           data = NULL) {
   d <- prep$d
   if (k >= d) fp_abort(sprintf("must be smaller than the number of columns (%d) for method 'robust'", d), "k")
   alpha <- fp_check_number(alpha, "alpha", lower = 0, upper = Inf, open_upper = TRUE)
@@ -108,8 +128,13 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
   retraction <- fp_match_arg(retraction, c("qr", "polar"), "retraction")
   parameterization <- fp_match_arg(parameterization, c("basis", "complement"), "parameterization")
   iterate <- fp_match_arg(iterate, c("last", "best"), "iterate")
-  if (is.null(step)) step <- 1 / sqrt(iterations + 1)
-  step <- fp_check_number(step, "step", lower = 0, upper = Inf, open_lower = TRUE, open_upper = TRUE)
+  fp_check_flag(keep_start, "keep_start")
+  step_rule <- if (is.null(step)) "auto" else if (identical(step, "paper")) "paper" else "given"
+  if (step_rule == "given") {
+    if (is.character(step)) fp_abort("must be NULL, \"paper\" or a positive number", "step")
+    step <- fp_check_number(step, "step", lower = 0, upper = Inf, open_lower = TRUE, open_upper = TRUE)
+  }
+  unit <- prep$unit
   n <- as.numeric(prep$n)
   m <- length(n)
   if (is.null(radius)) {
@@ -122,7 +147,7 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
       if (!setequal(names(radius), prep$levels)) fp_abort("names must be the group levels", "radius")
       radius <- radius[prep$levels]
     }
-    eps <- as.numeric(radius)
+    eps <- as.numeric(radius) / unit  # radii are given in the data's units
   }
   names(eps) <- prep$levels
   cons <- robust_constants(prep, k, eps, lambda)
@@ -137,36 +162,60 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
     pb <- utils::txtProgressBar(min = 0, max = starts, style = 3)
     on.exit(close(pb), add = TRUE)
   }
-  r <- if (basis) k else d - k
-  for (s in seq_len(starts)) {
-    X0 <- if (s == 1L) {
-      top <- fp_eig_top((S + t(S)) / 2, k)$vectors
-      if (basis) top else fp_complement(top, d - k)
-    } else {
-      qr.Q(qr(matrix(stats::rnorm(d * r), d, r)))
-    }
-    res[[s]] <- .fp_robust_run(M, cons$W, cons$R, cons$kappa, X0, basis, as.integer(iterations),
-                               step, retraction == "polar", iterate == "best")
-    if (show) utils::setTxtProgressBar(pb, s)
-  }
-  finals <- vapply(res, `[[`, numeric(1), "value")
-  best <- which.min(finals)
-  X <- res[[best]]$X
-  V <- if (basis) X else fp_complement(X, k)
   # largest eigenvalue of the quadratic part sum_b W(p, b) M_b over the pieces: near a
   # minimiser, a step above 1 / that value makes the iteration unstable (see Details)
   curv <- max(vapply(seq_len(nrow(cons$W)), function(pc) {
     Q <- Reduce(`+`, Map(`*`, M, abs(cons$W[pc, ])))
     fp_eig_top((Q + t(Q)) / 2, 1L)$values[1]
   }, numeric(1)))
+  step_limit <- 1 / max(curv, .Machine$double.xmin)
+  # the step the iteration uses, in the normalised units of the prepared problem
+  step_norm <- switch(step_rule,
+                      auto = min(1 / sqrt(iterations + 1), step_limit),
+                      paper = unit / sqrt(iterations + 1),
+                      given = step * unit)
+  r <- if (basis) k else d - k
+  for (s in seq_len(starts)) {
+    X0 <- if (s == 1L) {
+      top <- fp_eig_top((S + t(S)) / 2, k)$vectors
+      X0_pca <- top
+      if (basis) top else fp_complement(top, d - k)
+    } else {
+      qr.Q(qr(matrix(stats::rnorm(d * r), d, r)))
+    }
+    res[[s]] <- .fp_robust_run(M, cons$W, cons$R, cons$kappa, X0, basis, as.integer(iterations),
+                               step_norm, retraction == "polar", iterate == "best")
+    if (show) utils::setTxtProgressBar(pb, s)
+  }
+  finals <- vapply(res, `[[`, numeric(1), "value")
+  finals[!is.finite(finals)] <- Inf
+  best <- which.min(finals)
+  X <- res[[best]]$X
+  V <- if (basis) X else fp_complement(X, k)
+  # never worse than the standard-PCA start without saying so: if every run ended above the
+  # objective of that start (a step too large for the data, or too few iterations), the start
+  # is returned with a warning
+  start_value <- res[[1L]]$history[1L]
+  fell_back <- FALSE
+  if (!is.finite(finals[best]) || finals[best] > start_value + 1e-12 * abs(start_value)) {
+    fell_back <- keep_start || !is.finite(finals[best])
+    if (fell_back) V <- X0_pca
+    fp_warn_convergence(sprintf(paste0(
+      "method 'robust': every run ended above the objective of its standard-PCA start (best %.6g > %.6g)%s; ",
+      "use iterate = \"best\", a smaller `step` (the stability bound `step_limit` is %.3g) or more `iterations`"),
+      finals[best] * unit, start_value * unit,
+      if (fell_back) ", so the start is returned" else " (returned, keep_start = FALSE)", step_limit / unit))
+  }
   ev <- .fp_robust_eval(M, cons$W, cons$R, cons$kappa, V, TRUE)
-  list(rotation = V, objective = ev$value, pieces = ev$pieces,
-       history = data.frame(iteration = 0:iterations, objective = res[[best]]$history,
+  list(rotation = V, objective = ev$value * unit, pieces = ev$pieces * unit,
+       history = data.frame(iteration = 0:iterations, objective = res[[best]]$history * unit,
                             piece = res[[best]]$piece),
-       restart_objectives = finals, best_start = best, best_iterate = res[[best]]$iterate,
+       restart_objectives = finals * unit, best_start = best, best_iterate = res[[best]]$iterate,
+       returned = if (fell_back) "start" else "descent",
        lambda = cons$lambda, lambda_requested = lambda, alpha = if (is.null(radius)) alpha else NA_real_,
-       radius = eps, exact = cons$exact, iterations = iterations, step = step,
-       retraction = retraction, parameterization = parameterization, step_limit = 1 / curv,
+       radius = eps * unit, exact = cons$exact, iterations = iterations, step = step_norm / unit,
+       step_rule = step_rule, retraction = retraction, parameterization = parameterization,
+       step_limit = step_limit / unit,
        orthogonality_error = max(vapply(res, `[[`, numeric(1), "orthogonality_error")))
 }
 

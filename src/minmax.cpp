@@ -93,11 +93,21 @@ struct LPResult {
 
 LPResult simplex(const Mat& A0, const Vec& b0, const Vec& c) {
   const int mr = static_cast<int>(A0.rows()), n = static_cast<int>(A0.cols());
+  LPResult res;
+  res.status = 1;
+  res.value = std::numeric_limits<double>::quiet_NaN();
+  if (mr == 0 || n == 0 || !A0.allFinite() || !b0.allFinite() || !c.allFinite()) return res;
   Mat A = A0;
   Vec b = b0;
+  // equilibrate the rows (each row scaled to largest entry 1; x is unchanged, duals are mapped
+  // back below), so that tolerances are relative whatever the units of each constraint
   Vec sgn = Vec::Ones(mr);
+  for (int i = 0; i < mr; ++i) {
+    const double rmax = std::max(A.row(i).cwiseAbs().maxCoeff(), std::abs(b(i)));
+    if (rmax > 0) { A.row(i) /= rmax; b(i) /= rmax; sgn(i) = 1.0 / rmax; }
+  }
   for (int i = 0; i < mr; ++i)
-    if (b(i) < 0) { A.row(i) *= -1.0; b(i) = -b(i); sgn(i) = -1.0; }
+    if (b(i) < 0) { A.row(i) *= -1.0; b(i) = -b(i); sgn(i) = -sgn(i); }
   // tableau: columns 0..n-1 structural, n..n+mr-1 artificial, last = rhs
   const int nc = n + mr;
   Mat T = Mat::Zero(mr, nc + 1);
@@ -141,7 +151,6 @@ LPResult simplex(const Mat& A0, const Vec& b0, const Vec& c) {
     }
     return 3;
   };
-  LPResult res;
   // phase 1
   Vec c1 = Vec::Zero(nc);
   c1.tail(mr).setOnes();
@@ -190,6 +199,7 @@ LPResult simplex(const Mat& A0, const Vec& b0, const Vec& c) {
 // S'S, then re-orthonormalised; singular values below tol (relative to the largest, or absolute
 // when relative = false) are dropped.
 Mat range_basis(const Mat& S, double tol, bool relative = true) {
+  if (S.cols() == 0 || S.rows() == 0) return Mat(S.rows(), 0);
   Mat G = S.transpose() * S;
   fp::EigResult e = fp::eig_sym_full((G + G.transpose()) / 2.0);
   const double smax = std::sqrt(std::max(e.values(0), 0.0));
@@ -210,6 +220,11 @@ void combination_eigen(const std::vector<Mat>& Vs, const std::vector<double>& th
   for (size_t t = 0; t < Vs.size(); ++t)
     if (theta[t] > 0) tot += static_cast<int>(Vs[t].cols());
   Mat W;
+  if (tot == 0) {  // no positive weight: nothing to combine
+    U = Mat(d, 0);
+    lam = Vec(0);
+    return;
+  }
   if (tot >= d) {
     W = Mat::Identity(d, d);
   } else {
@@ -218,6 +233,11 @@ void combination_eigen(const std::vector<Mat>& Vs, const std::vector<double>& th
     for (size_t t = 0; t < Vs.size(); ++t)
       if (theta[t] > 0) { S.middleCols(c, Vs[t].cols()) = Vs[t]; c += static_cast<int>(Vs[t].cols()); }
     W = range_basis(S, 1e-7);
+  }
+  if (W.cols() == 0) {
+    U = Mat(d, 0);
+    lam = Vec(0);
+    return;
   }
   Mat Pw = Mat::Zero(W.cols(), W.cols());
   for (size_t t = 0; t < Vs.size(); ++t) {
@@ -242,6 +262,12 @@ struct LPRound {
 
 LPRound samadi_lp(const std::vector<Mat>& C, const Vec& a, int k, const Mat& U) {
   const int m = static_cast<int>(C.size()), r = static_cast<int>(U.cols());
+  if (r == 0) {
+    LPRound none;
+    none.status = 1;
+    none.z = std::numeric_limits<double>::quiet_NaN();
+    return none;
+  }
   Mat cg(m, r);
   for (int g = 0; g < m; ++g) cg.row(g) = (U.transpose() * C[g] * U).diagonal().transpose();
   const int nv = r + 1 + m + 1 + r;
@@ -373,10 +399,12 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, doubl
   Vec wbest = Vec::Constant(m, 1.0 / m);
   std::vector<double> theta;
   bool converged = false;
+  int ibest_single = -1;  // the oracle projection (rank k) with the smallest largest loss
   auto eval = [&](const Vec& w) {
     Vec vals;
     Mat V = orc.top(orc.weighted(w), vals);
     Vec L = orc.losses(V);
+    if (ibest_single < 0 || L.maxCoeff() < Ls[ibest_single].maxCoeff()) ibest_single = static_cast<int>(Ls.size());
     Vs.push_back(V);
     Ls.push_back(L);
     Ws.push_back(w);
@@ -532,6 +560,7 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, doubl
                                Rcpp::Named("lp_value") = lr.z, Rcpp::Named("lp_status") = lr.status);
     }
     out["weights"] = wbest;
+    out["best_single"] = Vs[ibest_single];
     out["main_evals"] = main_evals;
     out["lower"] = lb;
     out["upper"] = ub;
@@ -540,11 +569,11 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, doubl
     out["converged"] = converged;
     out["eigensolves"] = orc.calls;
     out["dense_fallbacks"] = orc.fallbacks;
-  out["dense_fallbacks"] = orc.fallbacks;
     return out;
   }
   // m > 2: Kelley's cutting-plane method. Master: max v s.t. v <= L_t . w, sum w = 1, w >= 0,
   // written as min -v over x = (w (m), v (>= 0: losses are >= 0), slacks (T)).
+  bool master_failed = false;
   Vec w = Vec::Constant(m, 1.0 / m);
   eval(w);
   for (int g = 0; g < m; ++g) {
@@ -567,7 +596,7 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, doubl
     b(T) = 1.0;
     c(m) = -1.0;
     LPResult lp = simplex(A, b, c);
-    if (lp.status != 0) break;
+    if (lp.status != 0) { master_failed = true; break; }
     // duals of the cut rows give the primal combination: theta_t = -y_t
     std::vector<double> th(T);
     double sth = 0;
@@ -582,6 +611,7 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, doubl
     h_ub.push_back(ub);
     if (ub - lb <= tol * std::max(std::abs(ub), 1e-12 * scale)) { converged = true; break; }
     Vec wn = lp.x.head(m).cwiseMax(0.0);
+    if (!(wn.sum() > 0) || !wn.allFinite()) { master_failed = true; break; }
     wn /= wn.sum();
     eval(wn);
   }
@@ -598,6 +628,9 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, doubl
     out = Rcpp::List::create(Rcpp::Named("lambda") = lam, Rcpp::Named("basis") = U);
   }
   out["sdp_lambda"] = lam;
+  out["sdp_basis"] = U;
+  out["master_failed"] = master_failed;
+  out["best_single"] = Vs[ibest_single];
   out["weights"] = wbest;
   out["lower"] = lb;
   out["upper"] = ub;
@@ -626,6 +659,8 @@ Rcpp::List fp_minmax_mw(Rcpp::List covs, Rcpp::NumericVector a_, int k, double e
   double lb = -std::numeric_limits<double>::infinity();
   Vec wbest = p;
   Vec Llast;
+  int ibest = -1;
+  double zbest = std::numeric_limits<double>::infinity();
   for (int t = 0; t < iterations; ++t) {
     Rcpp::checkUserInterrupt();
     for (int g = 0; g < m; ++g) W(t, g) = p(g);
@@ -634,6 +669,7 @@ Rcpp::List fp_minmax_mw(Rcpp::List covs, Rcpp::NumericVector a_, int k, double e
     Vec L = orc.losses(V);
     const double gw = p.dot(L);
     if (gw > lb) { lb = gw; wbest = p; }
+    if (ibest < 0 || L.maxCoeff() < zbest) { ibest = t; zbest = L.maxCoeff(); }
     Vs.push_back(V);
     Lsum += L;
     Llast = L;
@@ -642,8 +678,15 @@ Rcpp::List fp_minmax_mw(Rcpp::List covs, Rcpp::NumericVector a_, int k, double e
     h_dual(t) = lb;
     // p_i <- p_i exp(eta * loss_i), renormalised (computed stably)
     Vec lg = p.array().log().matrix() + eta * L;
-    const double mx = lg.maxCoeff();
-    p = (lg.array() - mx).exp().matrix();
+    int imax = 0;
+    L.maxCoeff(&imax);
+    bool ok = true;
+    for (int g = 0; g < m; ++g) if (std::isnan(lg(g)) || lg(g) == std::numeric_limits<double>::infinity()) ok = false;
+    if (ok) {
+      const double mx = lg.maxCoeff();
+      p = (lg.array() - mx).exp().matrix();
+    }
+    if (!ok || !(p.sum() > 0) || !p.allFinite()) { p = Vec::Zero(m); p(imax) = 1.0; }
     p /= p.sum();
   }
   const int T = iterations;
@@ -663,6 +706,7 @@ Rcpp::List fp_minmax_mw(Rcpp::List covs, Rcpp::NumericVector a_, int k, double e
   } else {
     out["lambda"] = lam;
   }
+  out["best_single"] = Vs[ibest];
   out["iterate"] = use_last ? "last" : "average";
   out["z_average"] = zavg;
   out["z_last"] = zlast;

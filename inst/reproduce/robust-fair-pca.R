@@ -56,12 +56,20 @@ one <- function(name, seed) {
   iters <- if (lfw) 500 else 1000
   n_warn <- 0
   muffle <- function(w) { n_warn <<- n_warn + 1; invokeRestart("muffleWarning") }
+  # The paper's radii alpha / sqrt(N_a) and step 1 / sqrt(tau + 1) are in the data's units;
+  # fairproj's `alpha` is relative to the average column variance s (s = 1 after scaling), so
+  # on the unscaled LFW pixels the grid is divided by s. step = "paper" and keep_start = FALSE
+  # run Algorithm 1 exactly as published (last iterate, even when worse than its start).
+  s_avg <- if (sc) 1 else mean(apply(xtr, 2, stats::var))
+  grid_run <- grid_rfpca
+  grid_run$alpha <- grid_rfpca$alpha / s_avg
   tn <- withCallingHandlers(
-    tune_fair_pca(xtr, gtr, k = 3, method = "robust", grid = grid_rfpca, folds = folds, seed = seed,
-                  iterations = iters, restarts = 20, scale. = sc), warning = muffle)
+    tune_fair_pca(xtr, gtr, k = 3, method = "robust", grid = grid_run, folds = folds, seed = seed,
+                  iterations = iters, restarts = 20, scale. = sc, step = "paper", keep_start = FALSE),
+    warning = muffle)
   rob <- group_errors(tn$model, xte, gte)
   std <- group_errors(fair_pca(xtr, gtr, k = 3, scale. = sc), xte, gte)
-  row <- data.frame(data = name, split = seed, alpha = tn$best$alpha, lambda = tn$best$lambda,
+  row <- data.frame(data = name, split = seed, alpha = tn$best$alpha * s_avg, lambda = tn$best$lambda,
                     RFPCA_ABDiff = rob$ABDiff, RFPCA_ARE = rob$ARE, PCA_ABDiff = std$ABDiff,
                     PCA_ARE = std$ARE, lambda_fallbacks = n_warn)
   if (has_minmax) {

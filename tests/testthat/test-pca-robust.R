@@ -160,7 +160,7 @@ test_that("the exactness condition is checked and lambda falls back to min(p_a)"
   expect_equal(fit$lambda_requested, 2)
   # lambda below every p_a: always exact, no warning
   expect_no_warning(fit2 <- fair_pca(x, g, k = 1, method = "robust", scale. = TRUE, alpha = 5,
-                                     lambda = 0.2, iterations = 20, restarts = 0))
+                                     lambda = 0.2, iterations = 20, restarts = 0, iterate = "best"))
   expect_true(fit2$exact)
 })
 
@@ -216,8 +216,21 @@ test_that("step_limit marks where the constant-step iteration becomes unstable",
   expect_gt(lim, 0)
   ok <- fair_pca(x, g, k = 2, method = "robust", scale. = TRUE, alpha = 0, lambda = 0,
                  iterations = 200, restarts = 0, step = 0.5 * lim)
-  bad <- fair_pca(x, g, k = 2, method = "robust", scale. = TRUE, alpha = 0, lambda = 0,
-                  iterations = 200, restarts = 0, step = 3 * lim)
+  # beyond the bound the iteration moves away from the optimum: with keep_start = FALSE the
+  # diverged iterate is returned (with a warning), by default the start is returned instead
+  expect_warning(bad <- fair_pca(x, g, k = 2, method = "robust", scale. = TRUE, alpha = 0, lambda = 0,
+                                 iterations = 200, restarts = 0, step = 3 * lim, keep_start = FALSE),
+                 class = "fairproj_convergence_warning")
   expect_equal(ok$objective, base$objective, tolerance = 1e-8)
   expect_gt(bad$objective, base$objective + 0.1)
+  expect_warning(safe <- fair_pca(x, g, k = 2, method = "robust", scale. = TRUE, alpha = 0, lambda = 0,
+                                  iterations = 200, restarts = 0, step = 3 * lim),
+                 class = "fairproj_convergence_warning")
+  expect_equal(safe$returned, "start")
+  expect_equal(safe$objective, base$objective, tolerance = 1e-8)
+  # the default step is at most the stability bound, so the same data need no care
+  dflt <- fair_pca(x, g, k = 2, method = "robust", scale. = TRUE, alpha = 0, lambda = 0,
+                   iterations = 200, restarts = 0)
+  expect_lte(dflt$step, dflt$step_limit)
+  expect_equal(dflt$objective, base$objective, tolerance = 1e-8)
 })

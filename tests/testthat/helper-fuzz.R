@@ -1,0 +1,87 @@
+# The generator of the property / fuzz tests (tests/testthat/test-scale.R runs a few hundred
+# cases; `make fuzz` runs tools/fuzz.R, which sources this file, on thousands).
+
+# Projector distance between two subspaces (Frobenius norm of the difference of projectors).
+fz_projdist <- function(a, b) {
+  qa <- qr.Q(qr(a))
+  qb <- qr.Q(qr(b))
+  sqrt(max(0, sum((tcrossprod(qa) - tcrossprod(qb))^2)))
+}
+
+# One random case: n rows, d columns with random scales, 2-4 groups, a global scale, offsets,
+# sometimes a duplicated or a constant column.
+fz_case <- function(seed) {
+  set.seed(seed)
+  d <- sample(3:7, 1)
+  m <- sample(2:4, 1)
+  n <- sample(seq(8 * m, 60), 1)
+  x <- matrix(stats::rnorm(n * d), n, d) %*% matrix(stats::rnorm(d * d), d, d)
+  x <- sweep(x, 2L, 10^stats::runif(d, -3, 3), `*`)
+  if (stats::runif(1) < 0.2) x[, d] <- x[, 1]                  # duplicated column
+  if (stats::runif(1) < 0.2) x[, sample(d, 1)] <- 5            # constant column
+  g <- factor(rep(letters[seq_len(m)], length.out = n))
+  sc <- 10^stats::runif(1, -100, 100)
+  # offsets up to 1e6 times the smallest column spread (larger ones erase the data's digits)
+  spread <- min(apply(x, 2L, stats::sd)[apply(x, 2L, stats::sd) > 0])
+  list(x = x, g = g, k = sample(seq_len(d - 1L), 1), d = d, m = m, n = n, scale = sc,
+       offset = if (stats::runif(1) < 0.3) 10^stats::runif(1, 0, 6) * spread * sc else 0)
+}
+
+# Quick settings per method, so that a case costs milliseconds.
+fz_args <- list(
+  standard = list(),
+  minmax = list(),
+  mean = list(),
+  pareto = list(iterations = 60L),
+  robust = list(iterations = 60L, restarts = 1L),
+  cfpca = list(maxit = 300L),
+  mbfpca = list(maxit_outer = 3L, maxit_inner = 20L),
+  inlp = list(n_iter = 2L)
+)
+
+fz_fit <- function(method, x, g, k) {
+  if (method %in% c("cfpca", "mbfpca") && nlevels(droplevels(g)) != 2L) g <- factor(as.integer(g) %% 2L)
+  set.seed(1)
+  suppressWarnings(do.call(fair_pca, c(list(x = x, group = g, k = k, method = method), fz_args[[method]])))
+}
+
+# Checks one method on one case. Returns a character vector of violations (empty when fine).
+fz_check <- function(method, cs, equivariance = TRUE) {
+  bad <- character(0)
+  note <- function(what) bad <<- c(bad, sprintf("seed case d=%d m=%d n=%d k=%d %s: %s", cs$d, cs$m, cs$n, cs$k, method, what))
+  xs <- cs$x * cs$scale + cs$offset
+  fit <- tryCatch(fz_fit(method, xs, cs$g, cs$k), fairproj_error = function(e) e,
+                  error = function(e) structure(list(message = conditionMessage(e)), class = "unclassed"))
+  if (inherits(fit, "unclassed")) return(note(paste("unclassed error:", fit$message)))
+  if (inherits(fit, "fairproj_error")) return(bad)  # a classed error is an acceptable answer
+  V <- fit$rotation
+  if (!all(is.finite(V))) return(note("non-finite rotation"))
+  if (max(abs(crossprod(V) - diag(ncol(V)))) > 1e-8) note("rotation not orthonormal")
+  tv <- fit$totalvar
+  if (!is.finite(tv)) note("non-finite total variance")
+  gs <- fit$group_stats
+  if (any(!is.finite(gs$error)) || any(gs$loss < -1e-10 * max(tv, 1e-300) - 1e-12 * max(gs$best))) note("negative or non-finite losses")
+  if (method == "minmax") {
+    if (max(gs$loss) > max(fit$group_stats_standard$loss) * (1 + 1e-8) + 1e-10 * tv) note("min-max worse than PCA")
+  }
+  if (equivariance) {
+    ref <- tryCatch(fz_fit(method, cs$x, cs$g, cs$k), error = function(e) NULL)
+    if (!is.null(ref) && ncol(ref$rotation) == ncol(V)) {
+      # the subspace is only defined when the problem is well separated: compare where the
+      # reference fit is not at a near-tie of its own objective
+      dist <- fz_projdist(V, ref$rotation)
+      if (dist > 1e-6 && !fz_near_tie(cs)) note(sprintf("subspace moved by %.3g under scaling", dist))
+    }
+  }
+  bad
+}
+
+# Whether the subspace of rank k is not unique for structural reasons: the data (at scale 1)
+# have rank <= k (then the fit may add any null direction), or the k-th and (k+1)-th eigenvalues
+# of the covariance nearly tie.
+fz_near_tie <- function(cs) {
+  ev <- eigen(stats::cov(cs$x), symmetric = TRUE, only.values = TRUE)$values
+  ev <- pmax(ev, 0) / max(ev[1], 1e-300)
+  k <- cs$k
+  ev[k + 1L] < 1e-9 || (ev[k] - ev[k + 1L]) < 1e-6
+}
