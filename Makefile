@@ -11,7 +11,7 @@ CHECK_ENV := _R_CHECK_CRAN_INCOMING_=false _R_CHECK_CRAN_INCOMING_REMOTE_=false 
 	_R_CHECK_FUTURE_FILE_TIMESTAMPS_=false _R_CHECK_SYSTEM_CLOCK_=false \
 	_R_CHECK_COMPILATION_FLAGS_KNOWN_="-Wformat -Werror=format-security -Wdate-time"
 
-.PHONY: setup document build install test check demo bench reproduce clean
+.PHONY: setup document build install test check demo bench reproduce fuzz clean
 
 setup:
 	@bash tools/setup.sh
@@ -39,6 +39,11 @@ demo: install
 
 bench: install
 	@for f in bench/*.R; do echo "== $$f"; R_LIBS=$(LIB) $(RSCRIPT) $$f || exit 1; done
+
+# the property generator of tests/testthat/helper-fuzz.R on many cases (FUZZ_CASES, default 5000)
+FUZZ_CASES ?= 5000
+fuzz: install
+	R_LIBS=$(LIB) $(RSCRIPT) tools/fuzz.R $(FUZZ_CASES)
 
 reproduce: install
 	@for f in inst/reproduce/*.R; do echo "== $$f"; R_LIBS=$(LIB) $(RSCRIPT) $$f || exit 1; done

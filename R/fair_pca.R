@@ -27,6 +27,23 @@
 #' group's reconstruction error on the group centred at its own mean, as in Samadi et al.
 #' (2018); see [group_errors()] for other data and other centrings.
 #'
+#' **Units and numerical conditioning.** Every solver works on the prepared problem divided by
+#' its average column variance (the trace of the covariance over d): centred moments remove
+#' offsets, and this one scalar removes the units, so solvers use relative tolerances only and
+#' every method gives the same subspace whatever the units of the data (multiplying the data by
+#' a constant, or adding a constant to a column when centring). Values reported in the result
+#' (losses, objectives, bounds, radii, steps) are mapped back to the data's units. Method
+#' arguments that carry units are documented on each method's page: they are in the data's
+#' units unless said otherwise (the robust method's `alpha` is relative to the average column
+#' variance, which is 1 after `scale. = TRUE`). Data whose squares overflow, or with no
+#' variation at all, give a classed error.
+#'
+#' **Honest results.** Iterative solvers that stop before their convergence test holds, or
+#' that return a fallback (the standard-PCA start for the robust method, standard PCA for
+#' min-max), warn with the one class `fairproj_convergence_warning`; `converged` and duality
+#' gaps are computed on the returned object. A numerical failure inside a solver is an error
+#' of class `fairproj_numerical_error`.
+#'
 #' @param x A numeric matrix or data.frame (rows are observations), a formula with no response
 #'   (`~ .` or `~ a + b`) together with `data`, or a [group_moments()] object.
 #' @param group Group labels, one per row (factor, character, integer or logical vector with at

@@ -47,6 +47,18 @@
 #'   authors' public code does (no rank guarantee). The public code used `eta = 1, iterations
 #'   = 10` on credit and `eta = 20 / k, iterations = 5` on LFW.
 #'
+#' **What is returned.** The candidates are the solver's solution (rounded as below), for the
+#' exact solver its best rank-`k` oracle projection, and standard PCA; the best of them is
+#' returned (`returned` says which), so the largest marginal loss is never above standard
+#' PCA's. `duality_gap` is the returned objective minus the dual bound, and `converged` is
+#' `TRUE` when it is at most `tol` times the larger of the objective and 1% of the largest
+#' group's best rank-`k` variance (a loss a million times smaller than the variances it is
+#' the difference of cannot be certified to `tol` of itself in double precision). Otherwise,
+#' and whenever standard PCA had to be returned, a warning of class
+#' `fairproj_convergence_warning` is given. MW's `eta` multiplies losses in the data's units
+#' (the paper's convention), so it must be scaled with the data; the exact solver has no
+#' parameter with units.
+#'
 #' **Output map.** When the rounded solution has fractional weights `lambda` on eigenvectors
 #' `u_j`, the reconstruction is Samadi et al.'s "affine projection" with the square-root
 #' rounding `lambda*_j = 1 - sqrt(1 - lambda_j)`: the map `sum_j lambda*_j u_j u_j'` (stored in
