@@ -268,7 +268,7 @@ fp_normalise <- function(prep) {
     fp_abort("has values so large that their squares overflow (the cross-products are infinite); divide the data by a constant first", "x")
   }
   if (s <= 0 || s < 1e-280) {
-    fp_abort("has no variation: every column is constant (after centring), so there is no subspace to find", "x")
+    fp_abort("has no variation: every column is constant after centring (or its values are so small, below about 1e-150, that their squares underflow; multiply the data by a constant first), so there is no subspace to find", "x")
   }
   sq <- sqrt(s)
   prep$C <- prep$C / s

@@ -40,7 +40,7 @@ fz_args <- list(
 )
 
 fz_fit <- function(method, x, g, k) {
-  if (method %in% c("cfpca", "mbfpca") && nlevels(droplevels(g)) != 2L) g <- factor(as.integer(g) %% 2L)
+  if (method %in% c("cfpca", "mbfpca", "inlp") && nlevels(droplevels(g)) != 2L) g <- factor(as.integer(g) %% 2L)
   set.seed(1)
   suppressWarnings(do.call(fair_pca, c(list(x = x, group = g, k = k, method = method), fz_args[[method]])))
 }
