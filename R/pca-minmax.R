@@ -34,9 +34,13 @@
 #'   says which; Kelley's method slows down with many groups: about 40 evaluations for 3
 #'   groups, 90 for 5 and 150 for 8 at this tolerance in our tests); the primal
 #'   combination is then rounded by Samadi et al.'s linear programme on its eigenbasis, solved
-#'   to a **vertex** (at most m fractional weights, so rank at most `k + m - 1`). The lower rank
-#'   bound `k + floor(sqrt(2m + 1/4) - 3/2)` of Tantipongpipat et al. (2019) needs their
-#'   iterative SDP rank reduction, which is not implemented.
+#'   to a **vertex** (at most m fractional weights, so rank at most `k + m - 1`), and then
+#'   reduced iteratively (`reduce_rank`, after Tantipongpipat et al. 2019): inside the span of
+#'   the fractional eigenvectors the solution moves along a direction that keeps every group's
+#'   loss and the trace fixed until a weight reaches 0 or 1, while r fractional weights satisfy
+#'   `r(r + 1)/2 > m`. This reaches their bound `k + floor(sqrt(2m + 1/4) - 3/2)` (k + 1 for
+#'   3 to 5 groups, k + 2 for 6 to 9) at the same objective; each move is checked to leave the
+#'   largest loss unchanged to a tenth of `tol`.
 #' * `solver = "mw"`: multiplicative weights exactly as in Samadi et al.'s Appendix A: start
 #'   from uniform weights, the oracle returns the top-`k` eigenvectors of `sum_g w_g C_g`,
 #'   weights are updated by `w_g <- w_g exp(eta * loss_g)` and renormalised, for `iterations`
@@ -86,6 +90,9 @@
 #' * `maxit`: Largest number of dual evaluations (eigensolves) of the exact solver.
 #' * `eta`, `iterations`: Step size and number of iterations of `"mw"`.
 #' * `keep`: Which MW iterate to keep: `"better"`, `"average"` or `"last"`.
+#' * `reduce_rank`: Logical; reduce the rank of a fractional solution to the bound of
+#'  Tantipongpipat et al. (see Details). Default `TRUE` for `"exact"`, `FALSE` for `"mw"` (the
+#'  paper's output).
 #' * `lp`: Logical; round by the vertex LP (`TRUE`). For `"exact"` with two groups the LP is
 #'  only used when the rank-`k` rotation does not reach the optimum.
 #' @section Value:
@@ -96,7 +103,8 @@
 #'   dual group weights), `lower_bound` (the dual value), `duality_gap` (objective minus the
 #'   dual bound, for `"variance"` the bound minus the objective), `history` (data.frame with
 #'   `objective` per iteration), `converged`, `rank`, `lambda` (the LP weights on the basis
-#'   when rounded), `map` (when `rank > k`), `solver`, `eigensolves`.
+#'   when rounded), `map` (when `rank > k`), `solver`, `eigensolves`, `returned` (which
+#'   candidate was returned, see Details), `rank_before_reduction`.
 #' @references Samadi, S., Tantipongpipat, U., Morgenstern, J., Singh, M. and Vempala, S.
 #'   (2018). The price of fair PCA: one extra dimension. NeurIPS 31.
 #'
@@ -119,12 +127,14 @@ NULL
 fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("loss", "variance"),
                            centering = c("group", "global"), tol = NULL, maxit = 300L, eta = 1,
                            iterations = 10L, keep = c("better", "average", "last"), lp = TRUE,
-                           data = NULL) {
+                           reduce_rank = NULL, data = NULL) {
   solver <- fp_match_arg(solver, c("exact", "mw"), "solver")
   objective <- fp_match_arg(objective, c("loss", "variance"), "objective")
   centering <- fp_match_arg(centering, c("group", "global"), "centering")
   keep <- fp_match_arg(keep, c("better", "average", "last"), "keep")
   fp_check_flag(lp, "lp")
+  if (is.null(reduce_rank)) reduce_rank <- solver == "exact"
+  fp_check_flag(reduce_rank, "reduce_rank")
   m <- length(prep$levels)
   if (is.null(tol)) tol <- if (m == 2L) 1e-9 else 1e-8
   fp_check_number(tol, "tol", 0, 1)
@@ -198,6 +208,12 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
   chosen <- names(cand)[pick]
   V <- cand[[pick]]$V
   lambda <- cand[[pick]]$lambda
+  rank_before <- ncol(V)
+  if (!is.null(lambda) && reduce_rank) {
+    red <- fp_minmax_reduce_rank(V, lambda, covs, best, k, value, gscale, tol)
+    V <- red$V
+    lambda <- red$lambda
+  }
   map <- NULL
   if (!is.null(lambda)) {
     lstar <- 1 - sqrt(1 - pmin(lambda, 1))
@@ -237,7 +253,8 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
               variances = pvar, best_variance = stats::setNames(best, prep$levels), weights = w,
               lower_bound = lower, duality_gap = gap, history = hist,
               converged = converged, rank = ncol(V), lambda = lambda, solver = solver,
-              centering = centering, eigensolves = res$eigensolves, returned = chosen)
+              centering = centering, eigensolves = res$eigensolves, returned = chosen,
+              rank_before_reduction = rank_before)
   # back to the data's units (the solver worked on the normalised problem, see fp_normalise())
   u <- prep$unit
   for (f in c("objective", "losses", "variances", "best_variance", "lower_bound", "duality_gap")) out[[f]] <- out[[f]] * u
@@ -307,4 +324,67 @@ print.fair_pca_minmax <- function(x, digits = max(3L, getOption("digits") - 3L),
                 x$rank, x$rank - x$k))
   }
   invisible(x)
+}
+
+# Iterative rank reduction (after Tantipongpipat et al. 2019): the solution P = U diag(lambda) U'
+# with r fractional weights is moved, inside span(U_F) of its fractional eigenvectors, along a
+# symmetric direction Delta with tr(Delta) = 0 and <U_F' C_g U_F, Delta> = 0 for every group
+# (so every group's loss and the trace stay as they are) until an eigenvalue reaches 0 or 1;
+# then re-diagonalised. A direction exists while r(r + 1)/2 exceeds m + 1, and at an optimum
+# while it exceeds m (the constraints are then dependent, else all losses could be lowered),
+# which gives rank <= k + floor(sqrt(2m + 1/4) - 3/2). Each move is accepted only if the
+# largest loss does not grow beyond a tenth of the tolerance.
+fp_minmax_reduce_rank <- function(V, lambda, covs, best, k, value, gscale, tol) {
+  m <- length(covs)
+  pv <- function(V, lam) vapply(covs, function(s) sum(colSums((s %*% V) * V) * lam), numeric(1))
+  v0 <- value(pv(V, lambda))
+  for (iter in seq_len(4L * (ncol(V) + 1L))) {
+    eps <- 1e-10
+    lambda[lambda < eps] <- 0
+    lambda[lambda > 1 - eps] <- 1
+    keep <- lambda > 0
+    V <- V[, keep, drop = FALSE]
+    lambda <- lambda[keep]
+    Fr <- which(lambda < 1)
+    r <- length(Fr)
+    if (r * (r + 1) / 2 <= m || r < 2L) break
+    UF <- V[, Fr, drop = FALSE]
+    idx <- which(upper.tri(diag(r), diag = TRUE), arr.ind = TRUE)
+    coef_of <- function(B) ifelse(idx[, 1] == idx[, 2], B[idx], 2 * B[idx])
+    A <- rbind(t(vapply(covs, function(s) coef_of(crossprod(UF, s %*% UF)), numeric(nrow(idx)))),
+               as.numeric(idx[, 1] == idx[, 2]))
+    A <- A / pmax(sqrt(rowSums(A^2)), 1e-300)
+    sv <- svd(A, nu = 0L, nv = ncol(A))
+    delta <- sv$v[, ncol(A)]
+    Dm <- matrix(0, r, r)
+    Dm[idx] <- delta
+    Dm[idx[, c(2, 1)]] <- delta
+    D0 <- diag(lambda[Fr], r)
+    ok_at <- function(t) {
+      e <- eigen(D0 + t * Dm, symmetric = TRUE, only.values = TRUE)$values
+      min(e) >= 0 && max(e) <= 1
+    }
+    hi <- 1
+    while (ok_at(hi) && hi < 1e6) hi <- hi * 2
+    lo <- 0
+    for (b in 1:80) { mid <- (lo + hi) / 2; if (ok_at(mid)) lo <- mid else hi <- mid }
+    e <- eigen(D0 + lo * Dm, symmetric = TRUE)
+    mu <- pmin(pmax(e$values, 0), 1)
+    Vn <- V
+    Vn[, Fr] <- UF %*% e$vectors
+    ln <- lambda
+    ln[Fr] <- mu
+    # the move must not change the objective beyond a tenth of the tolerance
+    if (abs(value(pv(Vn, ln)) - v0) > 0.1 * tol * gscale(v0)) break
+    if (min(mu, 1 - mu) > 1e-9) break  # no eigenvalue reached the boundary
+    V <- Vn
+    lambda <- ln
+  }
+  lambda[lambda < 1e-10] <- 0
+  lambda[lambda > 1 - 1e-10] <- 1
+  keep <- lambda > 0
+  V <- V[, keep, drop = FALSE]
+  lambda <- lambda[keep]
+  if (ncol(V) == k && all(lambda == 1)) lambda <- NULL
+  list(V = V, lambda = lambda)
 }

@@ -253,3 +253,30 @@ test_that("global centring option and input errors", {
   expect_error(fair_pca(D$x, D$g, k = 2, method = "minmax", bogus = 1), class = "fairproj_input_error")
   expect_output(print(fair_pca(D$x, D$g, k = 2, method = "minmax")), "duality gap")
 })
+
+test_that("rank reduction reaches k + floor(sqrt(2m + 1/4) - 3/2) at the same objective", {
+  bound <- function(m, k) k + floor(sqrt(2 * m + 1 / 4) - 3 / 2)
+  reduced <- 0
+  for (m in c(3, 5, 8)) for (seed in 1:3) {
+    set.seed(seed * 100 + m)
+    d <- 12
+    k <- 3
+    x <- do.call(rbind, lapply(seq_len(m), function(i) matrix(rnorm(40 * d), 40, d) %*% matrix(rnorm(d * d), d, d)))
+    g <- factor(rep(seq_len(m), each = 40))
+    f0 <- fair_pca(x, g, k = k, method = "minmax", reduce_rank = FALSE)
+    f <- fair_pca(x, g, k = k, method = "minmax")
+    expect_true(f$converged)
+    expect_lte(f$rank, bound(m, k))
+    expect_lte(f$rank, f0$rank)
+    expect_equal(f$objective, f0$objective, tolerance = 1e-8)
+    expect_lte(f$duality_gap, 1e-8 * f$objective)
+    # the reported losses are those of the returned map
+    expect_equal(unname(f$losses), f$group_stats$loss, tolerance = 1e-8)
+    if (!is.null(f$lambda)) {
+      expect_true(all(f$lambda > 0 & f$lambda <= 1))
+      expect_equal(sum(f$lambda), k, tolerance = 1e-8)
+    }
+    reduced <- reduced + (f$rank < f0$rank)
+  }
+  expect_gt(reduced, 0)  # the cases include some where the LP vertex was above the bound
+})
