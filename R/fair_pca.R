@@ -47,7 +47,8 @@
 #' @param x A numeric matrix or data.frame (rows are observations), a formula with no response
 #'   (`~ .` or `~ a + b`) together with `data`, or a [group_moments()] object.
 #' @param group Group labels, one per row (factor, character, integer or logical vector with at
-#'   least two levels). In the formula interface, an unquoted column name of `data`, a string
+#'   least two levels), or several attributes (a data.frame or list of such vectors) whose
+#'   non-empty cells are the groups, see [intersect_groups()]. In the formula interface, an unquoted column name of `data`, a string
 #'   naming it, or a vector. Not used when `x` is a `group_moments` object.
 #' @param k Target dimension: a whole number between 1 and the number of columns.
 #' @param method The method (a string); see Details and [fairproj_methods()].
@@ -356,7 +357,9 @@ new_fair_pca <- function(fit, prep, k, method, call) {
   gs_std <- if (identical(method, "standard")) gs else {
     fp_group_stats(prep, fp_eig_top(prep$C, k)$vectors, k, best = best)
   }
+  margins <- fp_group_margins(prep, V, k, map = fit$map)
   extra <- fit[setdiff(names(fit), c("rotation"))]
+  if (!is.null(margins)) extra$group_margins <- margins
   obj <- c(list(rotation = V, sdev = sqrt(pmax(e$values, 0)),
                 center = if (prep$centered) stats::setNames(prep$center, prep$colnames) else FALSE,
                 scale = if (prep$scaled) stats::setNames(prep$scale, prep$colnames) else FALSE,

@@ -41,7 +41,9 @@ group_moments.default <- function(x, group, ..., block = 256L) {
   block <- fp_check_count(block, 16L, 65536L, "block")
   fp_backend_for(as.numeric(nrow(x)) * ncol(x)^2)
   res <- .fp_moments_cpp(x, as.integer(g) - 1L, nlevels(g), block)
-  fp_new_moments(res$n, res$mean, res$scatter, levels(g), colnames(x))
+  out <- fp_new_moments(res$n, res$mean, res$scatter, levels(g), colnames(x))
+  if (!is.null(attr(g, "cells"))) out$cells <- attr(g, "cells")  # intersectional groups
+  out
 }
 
 #' @rdname group_moments

@@ -51,6 +51,8 @@ fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE) {
 # number of levels and the size of each group.
 fp_as_group <- function(group, n, arg = "group", min_levels = 2L, min_size = 1L) {
   if (is.null(group)) fp_abort("is missing: give one group label per row", arg)
+  if (fp_is_multi_group(group)) group <- fp_intersect(group, n, arg)  # intersectional groups
+  cells <- attr(group, "cells")
   if (is.data.frame(group)) {
     if (ncol(group) != 1L) fp_abort("must be a single vector (several attributes are not supported by this method)", arg)
     group <- group[[1L]]
@@ -76,6 +78,7 @@ fp_as_group <- function(group, n, arg = "group", min_levels = 2L, min_size = 1L)
     small <- levels(g)[sizes < min_size]
     fp_abort(sprintf("group(s) %s have fewer than %d rows", paste(shQuote(small), collapse = ", "), min_size), arg)
   }
+  if (!is.null(cells)) attr(g, "cells") <- cells[levels(g), , drop = FALSE]
   g
 }
 

@@ -1,0 +1,37 @@
+test_that("several attributes give intersectional groups, empty cells dropped", {
+  g <- intersect_groups(sex = c("F", "F", "M", "M", "M", "F"), band = c("a", "a", "b", "b", "a", "a"), min_cell = 1)
+  expect_s3_class(g, "factor")
+  expect_setequal(levels(g), c("F:a", "M:a", "M:b"))  # F:b is empty
+  expect_equal(as.integer(table(g)[c("F:a", "M:a", "M:b")]), c(3L, 1L, 2L))
+  expect_equal(attr(g, "cells")["M:b", "band"], "b")
+  expect_error(intersect_groups(sex = c("F", "F", "M", "M", "M", "F"), band = c("a", "a", "b", "b", "a", "a")),
+               class = "fairproj_input_error", regexp = "M:a")
+  expect_error(intersect_groups(sex = c("F", NA), band = c("a", "b"), min_cell = 1), class = "fairproj_input_error",
+               regexp = "sex")
+  expect_error(intersect_groups(sex = c("F", "M"), band = c("a", "b", "c")), class = "fairproj_input_error",
+               regexp = "band")
+})
+
+test_that("fits with several attributes report the cells and each attribute's margins exactly", {
+  grp <- data.frame(species = iris$Species, long = iris$Sepal.Length > 5.8)
+  for (method in c("standard", "minmax", "pareto", "robust")) {
+    fit <- suppressWarnings(fair_pca(iris[, 1:4], grp, k = 2, method = method))
+    cells <- interaction(grp$species, grp$long, sep = ":", drop = TRUE, lex.order = TRUE)
+    expect_setequal(fit$group_stats$group, levels(cells))
+    mg <- fit$group_margins
+    expect_equal(nrow(mg), 3 + 2)
+    # the species margin equals the per-group statistics of a fit's rotation with species as groups
+    ref <- group_errors(fit, iris[, 1:4], iris$Species)
+    sp <- mg[mg$attribute == "species", ]
+    direct <- fairproj:::fp_group_stats(fairproj:::fp_prepare(group_moments(iris[, 1:4], iris$Species)),
+                                        fit$rotation, 2, map = fit$map)
+    expect_equal(sp$error, direct$error, tolerance = 1e-10)
+    expect_equal(sp$loss, direct$loss, tolerance = 1e-10)
+    expect_equal(sum(mg$n[mg$attribute == "long"]), 150)
+  }
+  # the minmax objective is over the cells
+  fit <- fair_pca(iris[, 1:4], grp, k = 2, method = "minmax")
+  expect_equal(fit$objective, max(fit$group_stats$loss), tolerance = 1e-8)
+  expect_error(fair_pca(iris[, 1:4], data.frame(a = iris$Species, b = seq_len(150) %% 40), k = 2, method = "minmax"),
+               class = "fairproj_input_error", regexp = "intersection cell")
+})
