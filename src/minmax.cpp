@@ -383,7 +383,7 @@ bool two_group_rotate(const std::vector<Mat>& C, const Vec& a, int k, const Mat&
 // Exact solver. covs: list of d x d matrices, a: offsets, k, tol (relative gap), maxit.
 // [[Rcpp::export(.fp_minmax_exact)]]
 Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, double tol, int maxit,
-                           bool lp_round) {
+                           bool lp_round, double smooth = 0.5) {
   std::vector<Mat> C = to_mats(covs);
   const int m = static_cast<int>(C.size());
   const int d = static_cast<int>(C[0].rows());
@@ -613,7 +613,18 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, doubl
     Vec wn = lp.x.head(m).cwiseMax(0.0);
     if (!(wn.sum() > 0) || !wn.allFinite()) { master_failed = true; break; }
     wn /= wn.sum();
-    eval(wn);
+    // stabilised separation (Wentges smoothing): query a point between the best weights so far
+    // and the master's solution; when its cut does not cut off the master's solution (a
+    // mis-pricing), fall back to the master's point (Kelley's step), which keeps convergence
+    const double vmaster = lp.x(m);
+    const double alpha = smooth;
+    if (alpha > 0 && (wn - wbest).cwiseAbs().maxCoeff() > 1e-12) {
+      Vec ws = alpha * wbest + (1.0 - alpha) * wn;
+      Vec Ls = eval(ws);
+      if (Ls.dot(wn) >= vmaster - 1e-12 * std::max(1.0, std::abs(vmaster))) eval(wn);
+    } else {
+      eval(wn);
+    }
   }
   theta.resize(Vs.size(), 0.0);
   Mat U;
