@@ -1,0 +1,186 @@
+#' Group moments of a database or Spark table, computed inside the engine
+#'
+#' For a lazy table of \pkg{dbplyr} (`dplyr::tbl(con, "name")` on any DBI connection: SQLite,
+#' DuckDB, PostgreSQL, ..., and Spark tables of \pkg{sparklyr}, which are dbplyr tables too),
+#' the per-group moments are computed by aggregation queries that run where the data live. Only
+#' aggregates come back to R: one row per group and at most `max_terms` values per row and
+#' query. Nothing of the size of the number of rows is transferred or held in R.
+#'
+#' The computation is numerically safe, in two passes over the table:
+#' 1. `COUNT`, `AVG` and a count of `NULL`s of every column, per group;
+#' 2. per group, the sums of the columns shifted by the first-pass means and the sums of all
+#'    products of pairs of shifted columns (the d (d + 1) / 2 products are split over several
+#'    queries of at most `max_terms` aggregates each, since engines limit the width of a
+#'    query).
+#'
+#' The shift is written into the SQL as a literal (a `CASE WHEN` on the group column), so it is
+#' rounded; the exact means and scatters follow from the sums of the second pass
+#' (`mean = shift + sum(x - shift) / n`, `scatter = sum((x - shift)(x - shift)') - n (mean -
+#' shift)(mean - shift)'`), which stay accurate whatever the offset of the columns (with an
+#' offset of 1e8 the result agrees with the in-memory [group_moments()] to about 1e-12).
+#' Uncentred sums of products, the one-pass alternative, would lose every digit there.
+#'
+#' Columns must be numeric; `NULL` values are an error (filter or impute them in the query
+#' first, e.g. with `dplyr::filter()` on the lazy table: any lazy query works, not only a
+#' table). The group column may hold text, numbers or logicals; `NULL` groups are an error.
+#' The number of groups should be modest (each appears as a branch of a `CASE` expression).
+#'
+#' @param x A lazy table (`tbl_lazy`, e.g. from `dplyr::tbl()` or `sparklyr::spark_read_csv()`).
+#' @param group The name of the group column of `x` (a string).
+#' @param ... Unused.
+#' @param columns The feature columns (character); `NULL` for all columns but `group`.
+#' @param max_terms Most aggregates in one query of the second pass.
+#' @return A `group_moments` object (see [group_moments()]), levels in sorted order.
+#' @seealso [group_moments()], [new_group_moments()], and `vignette("large-data")`.
+#' @examples
+#' if (requireNamespace("RSQLite", quietly = TRUE) && requireNamespace("dbplyr", quietly = TRUE)) {
+#'   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+#'   DBI::dbWriteTable(con, "iris", iris)
+#'   tab <- dplyr::tbl(con, "iris")
+#'   m <- group_moments(tab, group = "Species")
+#'   all.equal(moments_cov(m), moments_cov(group_moments(iris[, 1:4], iris$Species)))
+#'   fit <- fair_pca(m, k = 2, method = "mean")
+#'   DBI::dbDisconnect(con)
+#' }
+#' @name group_moments_db
+#' @export
+group_moments.tbl_lazy <- function(x, group, ..., columns = NULL, max_terms = 250L) {
+  fp_require(c("dplyr", "dbplyr"), "group_moments() on a database table")
+  max_terms <- fp_check_count(max_terms, 2L, 100000L, "max_terms")
+  vars <- colnames(x)
+  group <- fp_db_group_name(group, vars)
+  columns <- fp_db_columns(columns, vars, group)
+  res1 <- dplyr::collect(fp_db_pass1(x, group, columns))
+  res1 <- as.data.frame(res1)
+  gv <- res1[[group]]
+  if (anyNA(gv)) fp_abort(sprintf("column '%s' has missing (NULL) values", group), "group")
+  ord <- order(gv)
+  res1 <- res1[ord, , drop = FALSE]
+  gv <- res1[[group]]
+  d <- length(columns)
+  m <- length(gv)
+  if (m < 1L) fp_abort("has no rows", "x")
+  n <- as.numeric(res1$fp_n)
+  nna <- vapply(seq_len(d), function(j) sum(as.numeric(res1[[paste0("fp_na", j)]])), numeric(1))
+  if (any(nna > 0)) {
+    bad <- columns[nna > 0]
+    fp_abort(sprintf("has missing (NULL) values in column(s) %s (%s in all); filter or impute them in the query",
+                     paste(utils::head(bad, 5), collapse = ", "), format(sum(nna))), "x")
+  }
+  shift <- vapply(seq_len(d), function(j) as.numeric(res1[[paste0("fp_m", j)]]), numeric(m))
+  shift <- matrix(shift, m, d)
+  if (any(!is.finite(shift))) {
+    fp_abort("has columns whose means are not finite (infinite values, or non-numeric columns)", "x")
+  }
+  queries <- fp_db_pass2(x, group, columns, gv, shift, max_terms)
+  sums <- matrix(0, m, d)
+  prods <- array(0, c(d, d, m))
+  for (q in queries) {
+    r <- as.data.frame(dplyr::collect(q$query))
+    idx <- match(fp_db_key(gv), fp_db_key(r[[group]]))
+    if (anyNA(idx)) stop("internal error: a group is missing from a second-pass result")
+    r <- r[idx, , drop = FALSE]
+    for (t in seq_len(nrow(q$terms))) {
+      val <- as.numeric(r[[q$terms$name[t]]])
+      i <- q$terms$i[t]
+      j <- q$terms$j[t]
+      if (j == 0L) sums[, i] <- val else {
+        prods[i, j, ] <- val
+        prods[j, i, ] <- val
+      }
+    }
+  }
+  if (any(!is.finite(sums)) || any(!is.finite(prods))) {
+    fp_abort("has infinite values or sums that overflow", "x")
+  }
+  mean <- matrix(0, d, m)
+  scatter <- vector("list", m)
+  for (c in seq_len(m)) {
+    r <- sums[c, ] / n[c]
+    mean[, c] <- shift[c, ] + r
+    scatter[[c]] <- prods[, , c] - tcrossprod(r) * n[c]
+  }
+  fp_new_moments(n, mean, scatter, as.character(gv), columns)
+}
+
+# Group labels compared as text (the engine may return integers where R had doubles).
+fp_db_key <- function(v) if (is.numeric(v)) format(v, digits = 17) else as.character(v)
+
+fp_require <- function(pkgs, what) {
+  miss <- pkgs[!vapply(pkgs, requireNamespace, logical(1), quietly = TRUE)]
+  if (length(miss)) {
+    stop(errorCondition(sprintf("%s needs the package(s) %s: install.packages(c(%s))", what,
+                                paste(miss, collapse = ", "),
+                                paste(dQuote(miss, FALSE), collapse = ", ")),
+                        class = c("fairproj_missing_package", "fairproj_error")))
+  }
+  invisible(TRUE)
+}
+
+fp_db_group_name <- function(group, vars) {
+  if (missing(group) || is.null(group)) fp_abort("is missing: give the name of the group column", "group")
+  if (!is.character(group) || length(group) != 1L || is.na(group)) {
+    fp_abort("must be the name of the group column of the table (one string)", "group")
+  }
+  if (!group %in% vars) fp_abort(sprintf("names column '%s', which the table does not have", group), "group")
+  group
+}
+
+fp_db_columns <- function(columns, vars, group) {
+  if (is.null(columns)) columns <- setdiff(vars, group)
+  if (!is.character(columns) || length(columns) < 1L || anyNA(columns) || anyDuplicated(columns)) {
+    fp_abort("must be distinct column names (a character vector)", "columns")
+  }
+  miss <- setdiff(columns, vars)
+  if (length(miss)) fp_abort(sprintf("names column(s) the table does not have: %s", paste(miss, collapse = ", ")), "columns")
+  if (group %in% columns) fp_abort("must not include the group column", "columns")
+  columns
+}
+
+# Pass 1: per group COUNT(*), AVG of each column and the number of NULLs of each column.
+fp_db_pass1 <- function(x, group, columns) {
+  exprs <- list(fp_n = quote(n()))
+  for (j in seq_along(columns)) {
+    v <- as.name(columns[j])
+    exprs[[paste0("fp_m", j)]] <- call("mean", v, na.rm = TRUE)
+    exprs[[paste0("fp_na", j)]] <- call("sum", call("ifelse", call("is.na", v), 1L, 0L), na.rm = TRUE)
+  }
+  grouped <- do.call(dplyr::group_by, list(x, as.name(group)))
+  do.call(dplyr::summarise, c(list(grouped), exprs))
+}
+
+# Pass 2: the columns shifted by the per-group first-pass means (a CASE on the group column),
+# then per group the sums of the shifted columns and of the products of pairs of them, split
+# into queries of at most `max_terms` aggregates. Returns a list of list(query, terms) where
+# terms has the output name and (i, j) (j = 0 for the plain sum of column i).
+fp_db_pass2 <- function(x, group, columns, gv, shift, max_terms) {
+  d <- length(columns)
+  gname <- as.name(group)
+  shifted <- list()
+  for (j in seq_len(d)) {
+    s <- if (length(gv) == 1L) shift[1L, j] else {
+      as.call(c(as.name("case_when"), lapply(seq_along(gv), function(c) {
+        call("~", call("==", gname, gv[[c]]), shift[c, j])
+      })))
+    }
+    shifted[[paste0("fp_c", j)]] <- call("-", as.name(columns[j]), s)
+  }
+  centred <- do.call(dplyr::mutate, c(list(x), shifted))
+  centred <- dplyr::select(centred, dplyr::all_of(c(group, names(shifted))))
+  grouped <- do.call(dplyr::group_by, list(centred, gname))
+  ii <- c(seq_len(d), unlist(lapply(seq_len(d), function(i) rep(i, d - i + 1L))))
+  jj <- c(rep(0L, d), unlist(lapply(seq_len(d), function(i) i:d)))
+  terms <- data.frame(i = ii, j = jj, name = ifelse(jj == 0L, paste0("fp_s", ii), paste0("fp_p", ii, "_", jj)),
+                      stringsAsFactors = FALSE)
+  chunks <- split(seq_len(nrow(terms)), ceiling(seq_len(nrow(terms)) / max_terms))
+  lapply(chunks, function(idx) {
+    tt <- terms[idx, , drop = FALSE]
+    exprs <- lapply(seq_len(nrow(tt)), function(t) {
+      a <- as.name(paste0("fp_c", tt$i[t]))
+      arg <- if (tt$j[t] == 0L) a else call("*", a, as.name(paste0("fp_c", tt$j[t])))
+      call("sum", arg, na.rm = TRUE)
+    })
+    names(exprs) <- tt$name
+    list(query = do.call(dplyr::summarise, c(list(grouped), exprs)), terms = tt)
+  })
+}
