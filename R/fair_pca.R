@@ -70,8 +70,8 @@ fair_pca.default <- function(x, group, k, method = "standard", ..., center = TRU
                              retx = TRUE, keep_moments = TRUE) {
   call <- match.call()
   method <- fp_check_method(method, "pca")
-  cn <- fp_colnames(x)
   xm <- fp_as_matrix(x, "x", check_finite = FALSE, set_names = FALSE)  # NA/Inf: in the C++ pass
+  cn <- fp_colnames(xm)
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
   g <- fp_as_group(group, nrow(xm), "group", min_levels = 2L)
   m <- fp_moments_dense(xm, g, cn, "x")

@@ -54,8 +54,8 @@ group_moments.default <- function(x, group, ..., block = NULL) {
     x <- x[setdiff(names(x), gname)]
   }
   if (missing(group)) group <- NULL
-  cn <- fp_colnames(x)
   x <- fp_as_matrix(x, "x", min_cols = 1L, check_finite = FALSE, set_names = FALSE)
+  cn <- fp_colnames(x)
   g <- fp_as_group(group, nrow(x), "group", min_levels = 1L)
   block <- if (is.null(block)) 0L else fp_check_count(block, 16L, 65536L, "block")
   fp_moments_dense(x, g, cn, "x", block)
