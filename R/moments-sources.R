@@ -203,8 +203,11 @@ fp_moments_dense <- function(x, g, colnames, arg = "x", block = 0L) {
 }
 
 # Scores of the training rows, (x - center) / scale %*% rotation, computed as
-# x %*% (rotation / scale) minus one row, without a centred copy of x.
+# x %*% (rotation / scale) minus one row, without a centred copy of x. Fits whose scores are
+# not that projection (a linear map of Samadi et al.'s affine projection, the trade-off
+# representation of mean-matching PCA) go through their predict() method.
 fp_scores <- function(fit, x) {
+  if (!is.null(fit$map) || !is.null(fit$tradeoff)) return(predict(fit, x))
   R <- fit$rotation
   sc <- if (isFALSE(fit$scale)) rep(1, nrow(R)) else fit$scale
   ct <- if (isFALSE(fit$center)) rep(0, nrow(R)) else fit$center
