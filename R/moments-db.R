@@ -45,13 +45,13 @@
 #' @name group_moments_db
 #' @export
 group_moments.tbl_lazy <- function(x, group, ..., columns = NULL, max_terms = 250L) {
-  fp_require(c("dplyr", "dbplyr"), "group_moments() on a database table")
+  fp_require(c("DBI", "dbplyr"), "group_moments() on a database table")
   max_terms <- fp_check_count(max_terms, 2L, 100000L, "max_terms")
   vars <- colnames(x)
   group <- fp_db_group_name(group, vars)
   columns <- fp_db_columns(columns, vars, group)
-  res1 <- dplyr::collect(fp_db_pass1(x, group, columns))
-  res1 <- as.data.frame(res1)
+  con <- dbplyr::remote_con(x)
+  res1 <- DBI::dbGetQuery(con, fp_db_pass1(x, group, columns))
   gv <- res1[[group]]
   if (anyNA(gv)) fp_abort(sprintf("column '%s' has missing (NULL) values", group), "group")
   ord <- order(gv)
@@ -76,7 +76,7 @@ group_moments.tbl_lazy <- function(x, group, ..., columns = NULL, max_terms = 25
   sums <- matrix(0, m, d)
   prods <- array(0, c(d, d, m))
   for (q in queries) {
-    r <- as.data.frame(dplyr::collect(q$query))
+    r <- DBI::dbGetQuery(con, q$sql)
     idx <- match(fp_db_key(gv), fp_db_key(r[[group]]))
     if (anyNA(idx)) stop("internal error: a group is missing from a second-pass result")
     r <- r[idx, , drop = FALSE]
@@ -137,37 +137,50 @@ fp_db_columns <- function(columns, vars, group) {
   columns
 }
 
+# The SQL of the queries. dbplyr renders the user's lazy query (any table or pipeline) and
+# quotes identifiers and literals for the connection's dialect; the aggregates around it are
+# written here in the SQL every engine speaks (COUNT, AVG, SUM, CASE WHEN), one SELECT with
+# GROUP BY per query. (Building hundreds of aggregates through dplyr::summarise() is slow:
+# dbplyr processes its arguments one by one.)
+fp_db_ident <- function(con, x) as.character(dbplyr::escape(dbplyr::ident(x), con = con, collapse = NULL))
+fp_db_literal <- function(con, x) as.character(dbplyr::escape(x, con = con))
+
+fp_db_select <- function(con, inner, group, items) {
+  g <- fp_db_ident(con, group)
+  paste0("SELECT ", g, ", ", paste(items, collapse = ", "), "\nFROM (\n", inner, "\n) fp_q\nGROUP BY ", g)
+}
+
 # Pass 1: per group COUNT(*), AVG of each column and the number of NULLs of each column.
 fp_db_pass1 <- function(x, group, columns) {
-  exprs <- list(fp_n = quote(n()))
-  for (j in seq_along(columns)) {
-    v <- as.name(columns[j])
-    exprs[[paste0("fp_m", j)]] <- call("mean", v, na.rm = TRUE)
-    exprs[[paste0("fp_na", j)]] <- call("sum", call("ifelse", call("is.na", v), 1L, 0L), na.rm = TRUE)
-  }
-  grouped <- do.call(dplyr::group_by, list(x, as.name(group)))
-  do.call(dplyr::summarise, c(list(grouped), exprs))
+  con <- dbplyr::remote_con(x)
+  v <- fp_db_ident(con, columns)
+  items <- c(paste0("COUNT(*) AS ", fp_db_ident(con, "fp_n")),
+             paste0("AVG(", v, ") AS ", fp_db_ident(con, paste0("fp_m", seq_along(columns)))),
+             paste0("SUM(CASE WHEN ", v, " IS NULL THEN 1 ELSE 0 END) AS ",
+                    fp_db_ident(con, paste0("fp_na", seq_along(columns)))))
+  fp_db_select(con, as.character(dbplyr::sql_render(x)), group, items)
 }
 
 # Pass 2: the columns shifted by the per-group first-pass means (a CASE on the group column),
 # then per group the sums of the shifted columns and of the products of pairs of them, split
-# into queries of at most `max_terms` aggregates. Returns a list of list(query, terms) where
+# into queries of at most `max_terms` aggregates. Returns a list of list(sql, terms) where
 # terms has the output name and (i, j) (j = 0 for the plain sum of column i).
 fp_db_pass2 <- function(x, group, columns, gv, shift, max_terms) {
+  con <- dbplyr::remote_con(x)
   d <- length(columns)
-  gname <- as.name(group)
-  shifted <- list()
-  for (j in seq_len(d)) {
-    s <- if (length(gv) == 1L) shift[1L, j] else {
-      as.call(c(as.name("case_when"), lapply(seq_along(gv), function(c) {
-        call("~", call("==", gname, gv[[c]]), shift[c, j])
-      })))
+  g <- fp_db_ident(con, group)
+  v <- fp_db_ident(con, columns)
+  cn <- fp_db_ident(con, paste0("fp_c", seq_len(d)))
+  shifted <- vapply(seq_len(d), function(j) {
+    s <- if (length(gv) == 1L) fp_db_literal(con, shift[1L, j]) else {
+      paste0("CASE", paste0(" WHEN ", g, " = ", vapply(gv, function(l) fp_db_literal(con, l), ""),
+                            " THEN ", vapply(shift[, j], function(l) fp_db_literal(con, l), ""), collapse = ""),
+             " END")
     }
-    shifted[[paste0("fp_c", j)]] <- call("-", as.name(columns[j]), s)
-  }
-  centred <- do.call(dplyr::mutate, c(list(x), shifted))
-  centred <- dplyr::select(centred, dplyr::all_of(c(group, names(shifted))))
-  grouped <- do.call(dplyr::group_by, list(centred, gname))
+    paste0(v[j], " - ", s, " AS ", cn[j])
+  }, "")
+  inner <- paste0("SELECT ", g, ", ", paste(shifted, collapse = ", "), "\nFROM (\n",
+                  as.character(dbplyr::sql_render(x)), "\n) fp_r")
   ii <- c(seq_len(d), unlist(lapply(seq_len(d), function(i) rep(i, d - i + 1L))))
   jj <- c(rep(0L, d), unlist(lapply(seq_len(d), function(i) i:d)))
   terms <- data.frame(i = ii, j = jj, name = ifelse(jj == 0L, paste0("fp_s", ii), paste0("fp_p", ii, "_", jj)),
@@ -175,12 +188,8 @@ fp_db_pass2 <- function(x, group, columns, gv, shift, max_terms) {
   chunks <- split(seq_len(nrow(terms)), ceiling(seq_len(nrow(terms)) / max_terms))
   lapply(chunks, function(idx) {
     tt <- terms[idx, , drop = FALSE]
-    exprs <- lapply(seq_len(nrow(tt)), function(t) {
-      a <- as.name(paste0("fp_c", tt$i[t]))
-      arg <- if (tt$j[t] == 0L) a else call("*", a, as.name(paste0("fp_c", tt$j[t])))
-      call("sum", arg, na.rm = TRUE)
-    })
-    names(exprs) <- tt$name
-    list(query = do.call(dplyr::summarise, c(list(grouped), exprs)), terms = tt)
+    arg <- ifelse(tt$j == 0L, cn[tt$i], paste0(cn[tt$i], " * ", cn[pmax(tt$j, 1L)]))
+    items <- paste0("SUM(", arg, ") AS ", fp_db_ident(con, tt$name))
+    list(sql = fp_db_select(con, inner, group, items), terms = tt)
   })
 }
