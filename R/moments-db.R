@@ -45,13 +45,20 @@
 #' @name group_moments_db
 #' @export
 group_moments.tbl_lazy <- function(x, group, ..., columns = NULL, max_terms = 250L) {
-  fp_require(c("DBI", "dbplyr"), "group_moments() on a database table")
+  fp_require(c("DBI", "dplyr", "dbplyr"), "group_moments() on a database table")
   max_terms <- fp_check_count(max_terms, 2L, 100000L, "max_terms")
   vars <- colnames(x)
   group <- fp_db_group_name(group, vars)
   columns <- fp_db_columns(columns, vars, group)
   con <- dbplyr::remote_con(x)
-  res1 <- DBI::dbGetQuery(con, fp_db_pass1(x, group, columns))
+  # column types from a few rows (SQLite, for one, would average text to 0 without complaint)
+  head_rows <- as.data.frame(dplyr::collect(utils::head(x, 10L)))
+  nonnum <- columns[!vapply(head_rows[columns], function(v) is.numeric(v) || is.logical(v), logical(1))]
+  if (length(nonnum)) {
+    fp_abort(sprintf("has non-numeric column(s): %s; choose the features with `columns`",
+                     paste(utils::head(nonnum, 5), collapse = ", ")), "x")
+  }
+  res1 <- fp_db_query(con, fp_db_pass1(x, group, columns))
   gv <- res1[[group]]
   if (anyNA(gv)) fp_abort(sprintf("column '%s' has missing (NULL) values", group), "group")
   ord <- order(gv)
@@ -76,7 +83,7 @@ group_moments.tbl_lazy <- function(x, group, ..., columns = NULL, max_terms = 25
   sums <- matrix(0, m, d)
   prods <- array(0, c(d, d, m))
   for (q in queries) {
-    r <- DBI::dbGetQuery(con, q$sql)
+    r <- fp_db_query(con, q$sql)
     idx <- match(fp_db_key(gv), fp_db_key(r[[group]]))
     if (anyNA(idx)) stop("internal error: a group is missing from a second-pass result")
     r <- r[idx, , drop = FALSE]
@@ -101,6 +108,15 @@ group_moments.tbl_lazy <- function(x, group, ..., columns = NULL, max_terms = 25
     scatter[[c]] <- prods[, , c] - tcrossprod(r) * n[c]
   }
   fp_new_moments(n, mean, scatter, as.character(gv), columns)
+}
+
+# Run one aggregation query; a driver that returns NULL with a warning on failure (RPostgreSQL)
+# gets an error here.
+fp_db_query <- function(con, sql) {
+  res <- DBI::dbGetQuery(con, sql)
+  if (!is.data.frame(res)) stop(errorCondition("an aggregation query failed in the database engine",
+                                               class = c("fairproj_db_error", "fairproj_error")))
+  res
 }
 
 # Group labels compared as text (the engine may return integers where R had doubles).

@@ -10,7 +10,7 @@ fp_test_pg_bindir <- function() {
 }
 
 fp_test_pg_start <- function(bin) {
-  dir <- tempfile("fp_pg_")
+  dir <- tempfile("fp_pg_", tmpdir = dirname(tempdir()))  # R's own tempdir is private to its user
   dir.create(dir)
   user <- "fairproj"
   data <- file.path(dir, "data")
@@ -18,18 +18,22 @@ fp_test_pg_start <- function(bin) {
   # initdb refuses to run as root: run the server as an unprivileged user when we are root
   if (identical(unname(Sys.info()[["user"]]), "root")) {
     if (!nzchar(Sys.which("runuser")) || system2("id", "postgres", stdout = FALSE, stderr = FALSE) != 0) return(NULL)
-    Sys.chmod(dir, "0777")
+    Sys.chmod(dir, "0777", use_umask = FALSE)
     runas <- c("-u", "postgres", "--")
   }
   run <- function(cmd, args) {
     if (length(runas)) system2("runuser", c(runas, cmd, args), stdout = FALSE, stderr = FALSE)
     else system2(cmd, args, stdout = FALSE, stderr = FALSE)
   }
-  if (run(file.path(bin, "initdb"), c("-D", shQuote(data), "-U", user, "-A", "trust")) != 0) return(NULL)
+  fail <- function() {
+    unlink(dir, recursive = TRUE)
+    NULL
+  }
+  if (run(file.path(bin, "initdb"), c("-D", shQuote(data), "-U", user, "-A", "trust")) != 0) return(fail())
   port <- 54000L + sample.int(900L, 1L)
   opts <- sprintf("-c listen_addresses=127.0.0.1 -c port=%d -c unix_socket_directories=%s", port, shQuote(dir))
   if (run(file.path(bin, "pg_ctl"), c("-D", shQuote(data), "-o", shQuote(opts), "-w", "-l",
-                                       shQuote(file.path(dir, "log")), "start")) != 0) return(NULL)
+                                       shQuote(file.path(dir, "log")), "start")) != 0) return(fail())
   list(bin = bin, data = data, port = port, user = user, run = run)
 }
 
