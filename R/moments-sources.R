@@ -120,11 +120,8 @@ fp_fread_chunk <- function(path, skip, nrows, hdr, sel, ...) {
     data.table::fread(path, skip = skip, nrows = nrows, header = FALSE, col.names = hdr[sel],
                       select = sel, showProgress = FALSE, data.table = TRUE, ...),
     error = function(e) {
-      # fread errors when skip reaches the end of the file exactly
-      if (grepl("skip", conditionMessage(e), fixed = TRUE)) NULL else stop(e)
-    },
-    warning = function(w) {
-      if (grepl("skip|empty|Discarded", conditionMessage(w))) NULL else warning(w)
+      # fread errors when skip reaches the end of the file ("skip=N but the input only has N lines")
+      if (grepl("^skip=[0-9]+ but the input only has", conditionMessage(e))) NULL else stop(e)
     })
 }
 
