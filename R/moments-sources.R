@@ -181,15 +181,6 @@ group_moments.sparseMatrix <- function(x, group, ...) {
   fp_new_moments(n, mean, scatter, lv, cn)
 }
 
-# Column names as fp_as_matrix() would set them, without touching the data.
-fp_colnames <- function(x) {
-  cn <- colnames(x)
-  if (is.null(cn)) cn <- paste0("V", seq_len(ncol(x)))
-  blank <- is.na(cn) | cn == ""
-  cn[blank] <- paste0("V", which(blank))
-  make.unique(cn)
-}
-
 # Moments of a dense double matrix in one C++ pass, which also counts NA/NaN and Inf entries
 # (no n x d logical arrays, no copy of the data).
 fp_moments_dense <- function(x, g, colnames, arg = "x", block = 0L) {

@@ -44,14 +44,20 @@ fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE, c
     fp_abort(sprintf("contains %d infinite value(s)", sum(is.infinite(x))), arg)
   }
   if (set_names) {
-    cn <- colnames(x)
-    if (is.null(cn)) cn <- paste0("V", seq_len(ncol(x)))
-    blank <- is.na(cn) | cn == ""
-    cn[blank] <- paste0("V", which(blank))
-    cn <- make.unique(cn)
+    cn <- fp_colnames(x)
     if (!identical(cn, colnames(x))) colnames(x) <- cn
   }
   x
+}
+
+# Column names of a matrix: V1, V2, ... where missing or blank, made unique. Computed without
+# touching the data (assigning them to a shared matrix would copy it).
+fp_colnames <- function(x) {
+  cn <- colnames(x)
+  if (is.null(cn)) cn <- paste0("V", seq_len(ncol(x)))
+  blank <- is.na(cn) | cn == ""
+  cn[blank] <- paste0("V", which(blank))
+  make.unique(cn)
 }
 
 # The NA/Inf error of fp_as_matrix() from counts taken elsewhere (the C++ moments pass).
