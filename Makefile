@@ -11,7 +11,7 @@ CHECK_ENV := _R_CHECK_CRAN_INCOMING_=false _R_CHECK_CRAN_INCOMING_REMOTE_=false 
 	_R_CHECK_FUTURE_FILE_TIMESTAMPS_=false _R_CHECK_SYSTEM_CLOCK_=false \
 	_R_CHECK_COMPILATION_FLAGS_KNOWN_="-Wformat -Werror=format-security -Wdate-time"
 
-.PHONY: setup document build install test check demo bench reproduce fuzz clean
+.PHONY: setup document build install test test-db check demo bench reproduce fuzz clean
 
 setup:
 	@bash tools/setup.sh
@@ -33,6 +33,13 @@ test: build
 	$(RSCRIPT) tools/check-status.R $(PKG).Rcheck $$status
 
 check: test
+
+# The database tests against DuckDB and PostgreSQL as well as SQLite. Installs duckdb (CRAN,
+# a long source build) and PostgreSQL with its R client (Debian packages) when missing; the
+# tests start a throw-away PostgreSQL server on 127.0.0.1 and stop it.
+test-db: install
+	@bash tools/setup-db.sh
+	R_LIBS=$(LIB) $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "$(PKG)", load_package = "installed", filter = "moments-db")'
 
 demo: install
 	R_LIBS=$(LIB) $(RSCRIPT) tools/demo.R demo-output

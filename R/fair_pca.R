@@ -88,10 +88,11 @@ fair_pca.default <- function(x, group, k, method = "standard", ..., center = TRU
                              retx = TRUE, keep_moments = TRUE) {
   call <- match.call()
   method <- fp_check_method(method, "pca")
-  xm <- fp_as_matrix(x, "x")
+  xm <- fp_as_matrix(x, "x", check_finite = FALSE, set_names = FALSE)  # NA/Inf: in the C++ pass
+  cn <- fp_colnames(xm)
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
   g <- fp_as_group(group, nrow(xm), "group", min_levels = 2L)
-  m <- group_moments(xm, g)
+  m <- fp_moments_dense(xm, g, cn, "x")
   fp_fit_pca(m, k, method, ..., center = center, scale. = scale., data = list(x = xm, group = g),
              retx = retx, keep_moments = keep_moments, call = call)
 }
@@ -331,7 +332,7 @@ fp_fit_pca <- function(m, k, method, ..., center, scale., data, retx, keep_momen
   fit <- fp_call_solver("pca", method, fp_normalise(prep), k, list(...), data)
   obj <- new_fair_pca(fit, prep, k, method, call)
   obj$args <- list(...)
-  if (retx && !is.null(data)) obj$x <- predict(obj, data$x)
+  if (retx && !is.null(data)) obj$x <- fp_scores(obj, data$x)  # no centred copy of the data
   if (keep_moments) obj$moments <- m
   obj
 }

@@ -11,11 +11,21 @@
 #' relative to their spread (e.g. `1e8 + rnorm(n)`) lose no accuracy; uncentred cross-products
 #' follow exactly (see [moments_crossprod()]).
 #'
+#' Other sources have their own methods and help pages: database and Spark tables
+#' ([group_moments_db]), CSV files read in chunks and lists of sources ([group_moments_files]),
+#' sparse matrices ([group_moments_sparse]); anything else can build the object from counts,
+#' means and centred scatter matrices with [new_group_moments()].
+#'
+#' Missing and infinite values are an error; they are counted in the same C++ pass, so
+#' validation makes no copy of the data.
+#'
 #' @param x A numeric matrix or data.frame (rows are observations); for `c()` and `+`, a
 #'   `group_moments` object.
-#' @param group Group labels, one per row: a factor, character, integer or logical vector.
-#' @param ... For `c()`, further `group_moments` objects; otherwise unused.
-#' @param block Rows per buffered block of the Gram kernel (a tuning parameter).
+#' @param group Group labels, one per row: a factor, character, integer or logical vector. For
+#'   a data.frame `x`, also the name of one of its columns (which is then not a feature).
+#' @param ... For `c()`, further `group_moments` objects; otherwise passed to methods.
+#' @param block Rows per buffered block of the Gram kernel (a tuning parameter); `NULL` sizes
+#'   the buffers to about 256 KB (thousands of rows when there are few columns).
 #' @return An object of class `group_moments`: a list with `n` (named group sizes), `mean`
 #'   (d x m matrix of group means, one column per group), `scatter` (list of d x d centred
 #'   cross-product matrices, one per group), `levels` and `colnames`.
@@ -29,26 +39,33 @@
 #' m2 <- group_moments(x[half, ], iris$Species[half]) + group_moments(x[-half, ], iris$Species[-half])
 #' all.equal(moments_cov(m), moments_cov(m2))
 #' @export
-group_moments <- function(x, group, ..., block = 256L) {
+group_moments <- function(x, group, ...) {
   UseMethod("group_moments")
 }
 
 #' @rdname group_moments
 #' @export
-group_moments.default <- function(x, group, ..., block = 256L) {
-  x <- fp_as_matrix(x, "x", min_cols = 1L)
+group_moments.default <- function(x, group, ..., block = NULL) {
+  if (is.data.frame(x) && !missing(group) && is.character(group) && length(group) == 1L &&
+      !is.na(group) && nrow(x) != 1L) {
+    if (!group %in% names(x)) fp_abort(sprintf("names column '%s', which `x` does not have", group), "group")
+    gname <- group
+    group <- x[[gname]]
+    x <- x[setdiff(names(x), gname)]
+  }
+  if (missing(group)) group <- NULL
+  x <- fp_as_matrix(x, "x", min_cols = 1L, check_finite = FALSE, set_names = FALSE)
+  cn <- fp_colnames(x)
   g <- fp_as_group(group, nrow(x), "group", min_levels = 1L)
-  block <- fp_check_count(block, 16L, 65536L, "block")
-  fp_backend_for(as.numeric(nrow(x)) * ncol(x)^2)
-  res <- .fp_moments_cpp(x, as.integer(g) - 1L, nlevels(g), block)
-  out <- fp_new_moments(res$n, res$mean, res$scatter, levels(g), colnames(x))
+  block <- if (is.null(block)) 0L else fp_check_count(block, 16L, 65536L, "block")
+  out <- fp_moments_dense(x, g, cn, "x", block)
   if (!is.null(attr(g, "cells"))) out$cells <- attr(g, "cells")  # intersectional groups
   out
 }
 
 #' @rdname group_moments
 #' @export
-group_moments.group_moments <- function(x, group, ..., block = 256L) x
+group_moments.group_moments <- function(x, group, ...) x
 
 fp_new_moments <- function(n, mean, scatter, levels, colnames) {
   n <- as.numeric(n)

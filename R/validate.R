@@ -12,8 +12,11 @@ fp_warn <- function(message, class = NULL) {
 }
 
 # Numeric matrix from a matrix or data.frame; errors on non-numeric columns, NA/NaN/Inf,
-# fewer than `min_cols` columns, no rows.
-fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE) {
+# fewer than `min_cols` columns, no rows. `check_finite = FALSE` leaves the NA/Inf check to the
+# caller (the C++ moments pass counts them without n x d temporaries); `set_names = FALSE`
+# leaves the column names alone (setting them copies a matrix; see fp_colnames()).
+fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE, check_finite = TRUE,
+                         set_names = TRUE) {
   if (is.data.frame(x)) {
     ok <- vapply(x, function(v) is.numeric(v) || is.logical(v), logical(1))
     if (!all(ok)) {
@@ -32,6 +35,7 @@ fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE) {
   if (nrow(x) < 1L) fp_abort("has no rows", arg)
   if (ncol(x) < min_cols) fp_abort(sprintf("must have at least %d columns (has %d)", min_cols, ncol(x)), arg)
   if (storage.mode(x) != "double") storage.mode(x) <- "double"
+  if (!check_finite) allow_nonfinite <- TRUE
   if (!allow_nonfinite && anyNA(x)) {
     fp_abort(sprintf("contains %d missing value(s) (NA/NaN); remove or impute them first",
                      sum(is.na(x))), arg)
@@ -39,12 +43,28 @@ fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE) {
   if (!allow_nonfinite && any(is.infinite(x))) {
     fp_abort(sprintf("contains %d infinite value(s)", sum(is.infinite(x))), arg)
   }
+  if (set_names) {
+    cn <- fp_colnames(x)
+    if (!identical(cn, colnames(x))) colnames(x) <- cn
+  }
+  x
+}
+
+# Column names of a matrix: V1, V2, ... where missing or blank, made unique. Computed without
+# touching the data (assigning them to a shared matrix would copy it).
+fp_colnames <- function(x) {
   cn <- colnames(x)
   if (is.null(cn)) cn <- paste0("V", seq_len(ncol(x)))
   blank <- is.na(cn) | cn == ""
   cn[blank] <- paste0("V", which(blank))
-  colnames(x) <- make.unique(cn)
-  x
+  make.unique(cn)
+}
+
+# The NA/Inf error of fp_as_matrix() from counts taken elsewhere (the C++ moments pass).
+fp_check_nonfinite_counts <- function(n_na, n_inf, arg = "x") {
+  if (n_na > 0) fp_abort(sprintf("contains %s missing value(s) (NA/NaN); remove or impute them first", format(n_na)), arg)
+  if (n_inf > 0) fp_abort(sprintf("contains %s infinite value(s)", format(n_inf)), arg)
+  invisible(TRUE)
 }
 
 # Encode a group vector as a factor with the unused levels dropped. Checks length, NA, the

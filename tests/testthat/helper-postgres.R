@@ -1,0 +1,43 @@
+# A throw-away PostgreSQL server for the database tests: initdb in a temporary directory,
+# listening on 127.0.0.1 only, on a free port, trust authentication for the local user.
+fp_test_pg_bindir <- function() {
+  cand <- c(Sys.getenv("FAIRPROJ_PG_BIN"), dirname(Sys.which("pg_ctl")),
+            sort(Sys.glob("/usr/lib/postgresql/*/bin"), decreasing = TRUE))
+  for (b in cand[nzchar(cand)]) {
+    if (file.exists(file.path(b, "initdb")) && file.exists(file.path(b, "pg_ctl"))) return(b)
+  }
+  NULL
+}
+
+fp_test_pg_start <- function(bin) {
+  dir <- tempfile("fp_pg_", tmpdir = dirname(tempdir()))  # R's own tempdir is private to its user
+  dir.create(dir)
+  user <- "fairproj"
+  data <- file.path(dir, "data")
+  runas <- character(0)
+  # initdb refuses to run as root: run the server as an unprivileged user when we are root
+  if (identical(unname(Sys.info()[["user"]]), "root")) {
+    if (!nzchar(Sys.which("runuser")) || system2("id", "postgres", stdout = FALSE, stderr = FALSE) != 0) return(NULL)
+    Sys.chmod(dir, "0777", use_umask = FALSE)
+    runas <- c("-u", "postgres", "--")
+  }
+  run <- function(cmd, args) {
+    if (length(runas)) system2("runuser", c(runas, cmd, args), stdout = FALSE, stderr = FALSE)
+    else system2(cmd, args, stdout = FALSE, stderr = FALSE)
+  }
+  fail <- function() {
+    unlink(dir, recursive = TRUE)
+    NULL
+  }
+  if (run(file.path(bin, "initdb"), c("-D", shQuote(data), "-U", user, "-A", "trust")) != 0) return(fail())
+  port <- 54000L + sample.int(900L, 1L)
+  opts <- sprintf("-c listen_addresses=127.0.0.1 -c port=%d -c unix_socket_directories=%s", port, shQuote(dir))
+  if (run(file.path(bin, "pg_ctl"), c("-D", shQuote(data), "-o", shQuote(opts), "-w", "-l",
+                                       shQuote(file.path(dir, "log")), "start")) != 0) return(fail())
+  list(bin = bin, data = data, port = port, user = user, run = run)
+}
+
+fp_test_pg_stop <- function(srv) {
+  srv$run(file.path(srv$bin, "pg_ctl"), c("-D", shQuote(srv$data), "-m", "fast", "-w", "stop"))
+  unlink(dirname(srv$data), recursive = TRUE)
+}
