@@ -187,7 +187,9 @@ fp_moments_dense <- function(x, g, colnames, arg = "x", block = 0L) {
   fp_backend_for(as.numeric(nrow(x)) * ncol(x)^2)
   res <- .fp_moments_cpp(x, as.integer(g) - 1L, nlevels(g), block)
   fp_check_nonfinite_counts(res$n_na, res$n_inf, arg)
-  fp_new_moments(res$n, res$mean, res$scatter, levels(g), colnames)
+  out <- fp_new_moments(res$n, res$mean, res$scatter, levels(g), colnames)
+  if (!is.null(attr(g, "cells"))) out$cells <- attr(g, "cells")  # intersectional groups
+  out
 }
 
 # Scores of the training rows, (x - center) / scale %*% rotation, computed as

@@ -58,9 +58,7 @@ group_moments.default <- function(x, group, ..., block = NULL) {
   cn <- fp_colnames(x)
   g <- fp_as_group(group, nrow(x), "group", min_levels = 1L)
   block <- if (is.null(block)) 0L else fp_check_count(block, 16L, 65536L, "block")
-  out <- fp_moments_dense(x, g, cn, "x", block)
-  if (!is.null(attr(g, "cells"))) out$cells <- attr(g, "cells")  # intersectional groups
-  out
+  fp_moments_dense(x, g, cn, "x", block)
 }
 
 #' @rdname group_moments
