@@ -18,7 +18,7 @@
 #' collected and re-issued once at the end. A progress bar is shown in interactive sessions (not
 #' under knitr; `options(fairproj.progress = FALSE)` turns it off).
 #'
-#' @param x A numeric matrix or data.frame (rows are observations).
+#' @param x A numeric matrix or data.frame (rows are observations), or a formula (with `data`).
 #' @param group Group labels, one per row.
 #' @param k Target dimension.
 #' @param method A [fair_pca()] method name.
@@ -46,9 +46,16 @@
 #'                     iterations = 50, restarts = 1, seed = 1)
 #' tn
 #' tn$best
+#' # the formula interface
+#' tn2 <- tune_fair_pca(~ ., data = iris, group = Species, k = 2, method = "robust",
+#'                      grid = list(alpha = 0.1), iterations = 50, restarts = 1, seed = 1)
 #' @export
-tune_fair_pca <- function(x, group, k, method, grid, folds = 3, criterion = "ARE+ABDiff", seed = NULL,
-                          ..., center = TRUE, scale. = TRUE) {
+tune_fair_pca <- function(x, ...) UseMethod("tune_fair_pca")
+
+#' @rdname tune_fair_pca
+#' @export
+tune_fair_pca.default <- function(x, group, k, method, grid, folds = 3, criterion = "ARE+ABDiff", seed = NULL,
+                                  ..., center = TRUE, scale. = TRUE) {
   xm <- fp_as_matrix(x, "x")
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
   g <- fp_as_group(group, nrow(xm), "group", min_levels = 2L)
