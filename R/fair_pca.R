@@ -257,7 +257,6 @@ fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, re
   if ("scale" %in% names(dots)) {
     fp_abort("is not an argument of fair_pca(): did you mean `scale.` (with a dot, as in prcomp())?", "scale")
   }
-  if ("tol" %in% names(dots)) fp_abort("(prcomp's) is not supported: choose the number of components with `k`", "tol")
   fp_check_flag(retx, "retx")
   fp_check_flag(keep_moments, "keep_moments")
   if (!is.null(rank.)) {

@@ -248,7 +248,7 @@ test_that("pareto_front returns the set of fits; plots work", {
   expect_silent(plot(pf))
   f <- pf$fits[[2]]
   expect_silent(plot(f, "convergence"))
-  h <- fairproj:::plot.fair_pca(f, "convergence", method = "standard")
+  h <- fairproj:::plot.fair_pca(f, "convergence")
   expect_equal(unname(h), f$history$objective)
   expect_output(print(pf), "Pareto")
   expect_output(print(f), "Objectives \\(pairwise disparity")
