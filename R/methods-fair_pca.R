@@ -287,7 +287,13 @@ biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...)
   op <- fp_par_legend(levels(sc$group), extra = 2.5)
   on.exit(graphics::par(op), add = TRUE)
   graphics::par(mar = pmax(graphics::par("mar"), c(0, 0, 5, 0)))
-  lim <- range(S) * 1.05
+  # as stats::biplot.default: one range for both axes of the scores, the loadings' axes
+  # rescaled by the largest ratio of the two ranges so that every arrow fits
+  urange <- function(v) c(-abs(min(v, 0)), abs(max(v, 0)))
+  r1 <- urange(S)
+  r1 <- c(min(r1[1], -1e-12), max(r1[2], 1e-12))
+  r2 <- urange(L)
+  lim <- r1 * 1.08
   rn <- rownames(x$x)
   labels <- n <= max_labels && !is.null(rn)
   if (is.null(cex)) cex <- if (n > 1000) 0.4 else 0.7
@@ -298,13 +304,13 @@ biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...)
   graphics::title(main = sprintf("Biplot (%s)", x$method), line = 3)
   if (labels) graphics::text(S, labels = rn, col = cols, cex = cex)
   fp_legend_outside(levels(sc$group), col = pal, pch = 19, title = "group", offset = 0.1)
-  ratio <- max(abs(L)) / max(abs(lim))
+  ratio <- max(r2 / r1)
   graphics::par(new = TRUE)
   llim <- lim * ratio
   graphics::plot(0, 0, type = "n", xlim = llim, ylim = llim, axes = FALSE, xlab = "", ylab = "")
   graphics::axis(3, col = "grey40", col.axis = "grey40")
   graphics::axis(4, col = "grey40", col.axis = "grey40")
-  graphics::arrows(0, 0, L[, 1] * 0.95, L[, 2] * 0.95, length = 0.08, col = "grey20")
+  graphics::arrows(0, 0, L[, 1] * 0.92, L[, 2] * 0.92, length = 0.08, col = "grey20")
   graphics::text(L, labels = rownames(L), col = "grey20", cex = 0.8, xpd = TRUE)
   invisible(x)
 }

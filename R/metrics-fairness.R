@@ -70,24 +70,20 @@ delta_f_lin <- function(object, x, group, cost = 10^c(-4, -2, 0, 2, 4), folds = 
     dv <- attr(stats::predict(fit, z[test, , drop = FALSE], decision.values = TRUE), "decision.values")
     fp_ks_groups(as.numeric(dv), g[test])
   }
-  show <- fp_progress_on()
-  if (show) {
-    pb <- utils::txtProgressBar(min = 0, max = length(cost) * folds + 1, style = 3)
-    on.exit(close(pb), add = TRUE)
-  }
+  pb <- fp_progress_bar(length(cost) * folds + 1, "delta_f_lin: SVM fits")
   step <- 0
   cv <- vapply(cost, function(C) {
     mean(vapply(seq_len(folds), function(f) {
       v <- score(fold != f, fold == f, C)
       step <<- step + 1
-      if (show) utils::setTxtProgressBar(pb, step)
+      pb$update(step)
       v
     }, numeric(1)))
   }, numeric(1))
   best <- cost[which.max(cv)]
   all <- rep(TRUE, nrow(z))
   val <- score(all, all, best)
-  if (show) utils::setTxtProgressBar(pb, step + 1)
+  pb$update(step + 1)
   structure(val, cost = best, cv = data.frame(cost = cost, statistic = cv))
 }
 

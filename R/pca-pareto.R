@@ -296,14 +296,10 @@ pareto_front.default <- function(x, group, k, restarts = 10L, ...) {
     if (missing(group)) fp_abort("is missing: give one group label per row", "group")
     group_moments(xm, fp_as_group(group, nrow(xm), "group", min_levels = 2L))
   }
-  show <- fp_progress_on()
-  if (show) {
-    pb <- utils::txtProgressBar(min = 0, max = restarts + 1, style = 3)
-    on.exit(close(pb), add = TRUE)
-  }
+  pb <- fp_progress_bar(restarts + 1, "Pareto fair PCA fits")
   one <- function(start, i) {
     f <- do.call(fair_pca, c(list(m, k = k, method = "pareto", start = start, keep_moments = FALSE), args))
-    if (show) utils::setTxtProgressBar(pb, i)
+    pb$update(i)
     f
   }
   fits <- c(list(one("pca", 1)), lapply(seq_len(restarts), function(i) one("random", i + 1)))

@@ -132,11 +132,7 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
   S <- Reduce(`+`, Map(`*`, M, cons$p))
   starts <- restarts + 1L
   res <- vector("list", starts)
-  show <- fp_progress_on()
-  if (show) {
-    pb <- utils::txtProgressBar(min = 0, max = starts, style = 3)
-    on.exit(close(pb), add = TRUE)
-  }
+  pb <- fp_progress_bar(starts, "Robust fair PCA restarts")
   r <- if (basis) k else d - k
   for (s in seq_len(starts)) {
     X0 <- if (s == 1L) {
@@ -147,7 +143,7 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
     }
     res[[s]] <- .fp_robust_run(M, cons$W, cons$R, cons$kappa, X0, basis, as.integer(iterations),
                                step, retraction == "polar", iterate == "best")
-    if (show) utils::setTxtProgressBar(pb, s)
+    pb$update(s)
   }
   finals <- vapply(res, `[[`, numeric(1), "value")
   best <- which.min(finals)

@@ -82,9 +82,8 @@ tune_fair_pca.default <- function(x, group, k, method, grid, folds = 3, criterio
   if (show) {
     message(sprintf("Tuning method '%s' (k = %d): %d candidate(s) x %d folds, then a refit", method, k,
                     ncand, folds))
-    pb <- utils::txtProgressBar(min = 0, max = ncand * folds + 1, style = 3)
-    on.exit(close(pb), add = TRUE)
   }
+  pb <- fp_progress_bar(ncand * folds + 1, "Cross-validation fits")
   oldopt <- options(fairproj.progress = FALSE)
   on.exit(options(oldopt), add = TRUE)
   warns <- character(0)
@@ -126,7 +125,7 @@ tune_fair_pca.default <- function(x, group, k, method, grid, folds = 3, criterio
       step <- step + 1
       rows[[step]] <- data.frame(fold = f, candidate = j, ARE = ge$ARE, ABDiff = ge$ABDiff,
                                  max_loss = ge$max_loss, criterion = val)
-      if (show) utils::setTxtProgressBar(pb, step)
+      pb$update(step)
     }
   }
   cv <- do.call(rbind, rows)
@@ -140,7 +139,7 @@ tune_fair_pca.default <- function(x, group, k, method, grid, folds = 3, criterio
   best <- as.list(grid[best_j, , drop = FALSE])
   model <- collect(do.call(fair_pca, c(list(xm, g, k = k, method = method), best, dots,
                                        list(center = center, scale. = fp_tune_scale(xm, scale.)))))
-  if (show) utils::setTxtProgressBar(pb, ncand * folds + 1)
+  pb$update(ncand * folds + 1)
   model$call <- as.call(c(list(quote(fair_pca), quote(x), quote(group), k = k, method = method), best,
                           dots[vapply(dots, function(v) is.atomic(v) && length(v) <= 5L, logical(1))],
                           list(center = center, scale. = scale.)))
