@@ -29,10 +29,10 @@ cat(paste("A group's error is the average squared distance of its rows to their 
           "the largest marginal loss as small as possible.\n\n"))
 png(file.path(out, "scores-fair.png"), width = 800, height = 600)
 plot(fair, "scores")
-dev.off()
+invisible(dev.off())
 png(file.path(out, "loss-fair-vs-standard.png"), width = 800, height = 600)
 suppressMessages(plot(fair, "loss", kmax = 8))
-dev.off()
+invisible(dev.off())
 if (requireNamespace("ggplot2", quietly = TRUE)) {
   ggplot2::ggsave(file.path(out, "autoplot-scores.png"), ggplot2::autoplot(fair), width = 7, height = 5, dpi = 100)
 }
