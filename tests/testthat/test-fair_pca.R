@@ -90,3 +90,13 @@ test_that("a group with a single row is a documented, finite result for standard
   expect_true(is.na(gs$var_explained[2]))
   expect_true(all(is.finite(f$rotation)))
 })
+
+test_that("prcomp's argument names: rank. is k, scale suggests scale.", {
+  dat <- make_groups(n = c(60, 50), d = 4)
+  f1 <- fair_pca(dat$x, dat$g, rank. = 2, method = "standard")
+  f2 <- fair_pca(dat$x, dat$g, k = 2, method = "standard")
+  expect_equal(f1$rotation, f2$rotation)
+  expect_error(fair_pca(dat$x, dat$g, k = 2, rank. = 2), "rank.", class = "fairproj_input_error")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, scale = TRUE), "scale\\.", class = "fairproj_input_error")
+  expect_error(fair_pca(dat$x, dat$g, method = "standard"), "`k` is missing", class = "fairproj_input_error")
+})

@@ -275,3 +275,11 @@ test_that("bad arguments give classed errors naming the argument", {
   expect_error(fair_pca(dat$x, dat$g, k = 4, method = "pareto"), "k")
   expect_error(pareto_front(dat$x, dat$g, k = 2, start = "pca"), class = "fairproj_input_error")
 })
+
+test_that("pareto_front says how many fits did not converge", {
+  dat <- make_groups(n = c(80, 70), d = 5)
+  set.seed(1)
+  expect_warning(pf <- pareto_front(dat$x, dat$g, k = 2, restarts = 2, iterations = 2),
+                 "3 of 3 Pareto fits stopped", class = "fairproj_convergence_warning")
+  expect_output(print(pf), "0 of them converged")
+})
