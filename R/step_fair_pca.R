@@ -135,3 +135,106 @@ tunable.step_fair_pca <- function(x, ...) {
 #' @importFrom generics required_pkgs
 #' @export
 required_pkgs.step_fair_pca <- function(x, ...) "fairproj"
+
+#' Fair column subset selection as a recipes step
+#'
+#' `step_fair_css()` keeps the columns that [fair_css()] selects among the chosen numeric
+#' columns and removes the others, the fairness computed with respect to a sensitive attribute
+#' chosen by a selector. `prep()` makes the selection on the training set, `bake()` keeps the
+#' same columns of new data (the same as [predict.fair_css()]), `tidy()` lists the selected
+#' columns in selection order, and `num_comp` (the target rank `k`) is tunable.
+#'
+#' @inheritParams step_fair_pca
+#' @param num_comp The target rank `k` of [fair_css()] (as many columns are kept unless the
+#'   method or `options` say otherwise, e.g. `method = "sampler"`).
+#' @param method The [fair_css()] method (default `"greedy"`).
+#' @param options A list of further arguments of [fair_css()].
+#' @param res The fitted [fair_css()] object (after `prep()`).
+#' @param columns The names of the candidate columns (after `prep()`).
+#' @return An updated recipe. `tidy()` of the step: a data.frame with `terms` (the selected
+#'   columns, in selection order), `order` and `id`.
+#' @examples
+#' if (requireNamespace("recipes", quietly = TRUE)) {
+#'   library(recipes)
+#'   rec <- recipe(Species ~ ., data = iris) |>
+#'     step_fair_css(all_numeric_predictors(), group = Species, num_comp = 2)
+#'   prepped <- prep(rec, training = iris)
+#'   head(bake(prepped, new_data = NULL))
+#'   tidy(prepped, number = 1)
+#' }
+#' @export
+step_fair_css <- function(recipe, ..., group, role = "predictor", trained = FALSE, num_comp = 2,
+                          method = "greedy", options = list(), keep_group = TRUE, res = NULL,
+                          columns = NULL, group_col = NULL, skip = FALSE, id = NULL) {
+  fp_need_recipes()
+  if (missing(group)) fp_abort("is missing: select the column of the sensitive attribute", "group")
+  if (is.null(id)) id <- recipes::rand_id("fair_css")
+  fp_check_flag(keep_group, "keep_group")
+  if (!is.list(options)) fp_abort("must be a list of arguments of fair_css()", "options")
+  recipes::add_step(recipe, step_fair_css_new(
+    terms = rlang::enquos(...), group = list(rlang::enquo(group)), role = role, trained = trained,
+    num_comp = num_comp, method = method, options = options, keep_group = keep_group, res = res,
+    columns = columns, group_col = group_col, skip = skip, id = id))
+}
+
+step_fair_css_new <- function(terms, group, role, trained, num_comp, method, options, keep_group, res,
+                              columns, group_col, skip, id) {
+  recipes::step(subclass = "fair_css", terms = terms, group = group, role = role, trained = trained,
+                num_comp = num_comp, method = method, options = options, keep_group = keep_group,
+                res = res, columns = columns, group_col = group_col, skip = skip, id = id)
+}
+
+#' @exportS3Method recipes::prep
+prep.step_fair_css <- function(x, training, info = NULL, ...) {
+  gcol <- recipes::recipes_eval_select(x$group, training, info)
+  if (length(gcol) != 1L) fp_abort(sprintf("must select exactly one column (selects %d)", length(gcol)), "group")
+  cols <- setdiff(recipes::recipes_eval_select(x$terms, training, info), gcol)
+  if (!length(cols)) fp_abort("select no columns besides the group", "...")
+  xm <- fp_as_matrix(as.data.frame(training[cols]), "training data", min_cols = 1L)
+  fit <- do.call(fair_css, c(list(xm, training[[gcol]], k = x$num_comp, method = x$method), x$options))
+  step_fair_css_new(terms = x$terms, group = x$group, role = x$role, trained = TRUE, num_comp = x$num_comp,
+                    method = x$method, options = x$options, keep_group = x$keep_group, res = fit,
+                    columns = cols, group_col = gcol, skip = x$skip, id = x$id)
+}
+
+#' @exportS3Method recipes::bake
+bake.step_fair_css <- function(object, new_data, ...) {
+  keep <- object$res$column_names
+  miss <- setdiff(keep, names(new_data))
+  if (length(miss)) fp_abort(sprintf("lacks column(s) selected by step_fair_css(): %s", fp_name_list(miss)), "new_data")
+  drop <- setdiff(object$columns, keep)
+  if (!object$keep_group) drop <- c(drop, object$group_col)
+  new_data[setdiff(names(new_data), drop)]
+}
+
+#' @export
+print.step_fair_css <- function(x, width = max(20, options()$width - 35), ...) {
+  title <- sprintf("Fair column subset selection (%s) among ", x$method)
+  recipes::print_step(x$columns, x$terms, x$trained, title, width)
+  invisible(x)
+}
+
+#' @rdname step_fair_css
+#' @param x A `step_fair_css` object.
+#' @export
+tidy.step_fair_css <- function(x, ...) {
+  if (isTRUE(x$trained)) {
+    data.frame(terms = x$res$column_names, order = seq_along(x$res$column_names), id = x$id,
+               stringsAsFactors = FALSE)
+  } else {
+    data.frame(terms = vapply(x$terms, function(q) rlang::as_label(q), character(1)), order = NA_integer_,
+               id = x$id, stringsAsFactors = FALSE)
+  }
+}
+
+#' @rdname step_fair_css
+#' @export
+tunable.step_fair_css <- function(x, ...) {
+  out <- tunable.step_fair_pca(x)
+  out$component <- "step_fair_css"
+  out
+}
+
+#' @rdname step_fair_css
+#' @export
+required_pkgs.step_fair_css <- function(x, ...) "fairproj"
