@@ -7,7 +7,9 @@ TARBALL := $(PKG)_$(VERSION).tar.gz
 LIB     := $(CURDIR)/.lib
 # compile the C++ sources in parallel (R CMD build/INSTALL/check run make)
 JOBS    := $(shell nproc 2>/dev/null || echo 2)
-CHECK_ENV := _R_CHECK_CRAN_INCOMING_=false _R_CHECK_CRAN_INCOMING_REMOTE_=false \
+# TZ: without it, loading recipes' dependencies asks timedatectl, which prints errors on
+# machines without systemd (a NOTE in the check)
+CHECK_ENV := TZ=$${TZ:-UTC} _R_CHECK_CRAN_INCOMING_=false _R_CHECK_CRAN_INCOMING_REMOTE_=false \
 	_R_CHECK_FUTURE_FILE_TIMESTAMPS_=false _R_CHECK_SYSTEM_CLOCK_=false \
 	_R_CHECK_COMPILATION_FLAGS_KNOWN_="-Wformat -Werror=format-security -Wdate-time"
 

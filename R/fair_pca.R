@@ -3,7 +3,8 @@
 #' The front door of all PCA methods of the package. Data are reduced to per-group moments in
 #' one pass ([group_moments()]); the chosen solver then works on d x d matrices.
 #'
-#' Methods (each documented on its own page):
+#' Methods (each documented on its own page). The default is `"minmax"`, the fair PCA of
+#' Samadi et al. (2018); `method = "standard"` gives ordinary PCA.
 #' * `"standard"`: ordinary PCA through the same pipeline (matches [stats::prcomp()]).
 #' * `"minmax"`: min-max marginal-loss fair PCA (Samadi et al. 2018; multi-group extension),
 #'   exact certified solver or multiplicative weights, see [minmax].
@@ -51,9 +52,11 @@
 #'   non-empty cells are the groups, see [intersect_groups()]. In the formula interface, an unquoted column name of `data`, a string
 #'   naming it, or a vector. Not used when `x` is a `group_moments` object.
 #' @param k Target dimension: a whole number between 1 and the number of columns.
-#' @param method The method (a string); see Details and [fairproj_methods()].
+#' @param method The method (a string; default `"minmax"`); see Details and [fairproj_methods()].
 #' @param ... Arguments of the chosen method.
-#' @param center,scale. As in [stats::prcomp()]: `TRUE`, `FALSE` or a numeric vector.
+#' @param center,scale. As in [stats::prcomp()]: `TRUE`, `FALSE` or a numeric vector. (`scale =`
+#'   without the dot is an error that points to `scale.`.)
+#' @param rank. prcomp's name for `k`: give one of them.
 #' @param retx Logical; keep the scores of the training rows in `$x` (when rows are given).
 #' @param keep_moments Logical; keep the group moments in the result (used by `plot()` to refit
 #'   for other k and by `summary()`). They take d x d x (number of groups) numbers.
@@ -68,8 +71,12 @@
 #'     reconstruction error), `best` (the group's own best rank-k error), `loss` (marginal loss
 #'     `error - best`) and `var_explained` (fraction of the group's variance kept);
 #'   * `group_stats_standard`: the same for standard PCA at the same k;
-#'   * `k`, `method`, `call`, `x` (scores, when `retx`), `moments`, and method-specific fields
-#'     (objective, weights, convergence history, ...).
+#'   * `loadings`: `rotation` with class `"loadings"`, for [stats::loadings()];
+#'   * `k`, `method`, `call`, `x` (scores, when `retx`) and `train_group` (the group of each
+#'     training row, with the scores), `moments`, and method-specific fields
+#'     (objective, weights, convergence history, ...);
+#'   * from the formula interface, `terms`, `xlevels`, `contrasts` and `group_name`, used by
+#'     `predict()` to rebuild the columns from a raw data.frame.
 #' @seealso [group_moments()], [group_errors()], [predict.fair_pca()], [plot.fair_pca()].
 #' @examples
 #' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
@@ -84,8 +91,8 @@ fair_pca <- function(x, ...) UseMethod("fair_pca")
 
 #' @rdname fair_pca
 #' @export
-fair_pca.default <- function(x, group, k, method = "standard", ..., center = TRUE, scale. = FALSE,
-                             retx = TRUE, keep_moments = TRUE) {
+fair_pca.default <- function(x, group, k, method = "minmax", ..., center = TRUE, scale. = FALSE,
+                             rank. = NULL, retx = TRUE, keep_moments = TRUE) {
   call <- match.call()
   method <- fp_check_method(method, "pca")
   xm <- fp_as_matrix(x, "x", check_finite = FALSE, set_names = FALSE)  # NA/Inf: in the C++ pass
@@ -93,71 +100,45 @@ fair_pca.default <- function(x, group, k, method = "standard", ..., center = TRU
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
   g <- fp_as_group(group, nrow(xm), "group", min_levels = 2L)
   m <- fp_moments_dense(xm, g, cn, "x")
-  fp_fit_pca(m, k, method, ..., center = center, scale. = scale., data = list(x = xm, group = g),
-             retx = retx, keep_moments = keep_moments, call = call)
+  obj <- fp_fit_pca(m, k, method, ..., center = center, scale. = scale., rank. = rank.,
+                    data = list(x = xm, group = g), retx = retx, keep_moments = keep_moments, call = call)
+  obj$colnames_given <- !is.null(colnames(x))
+  obj
 }
 
 #' @rdname fair_pca
 #' @export
-fair_pca.group_moments <- function(x, group = NULL, k, method = "standard", ..., center = TRUE,
-                                   scale. = FALSE, keep_moments = TRUE) {
+fair_pca.group_moments <- function(x, group = NULL, k, method = "minmax", ..., center = TRUE,
+                                   scale. = FALSE, rank. = NULL, keep_moments = TRUE) {
   call <- match.call()
   method <- fp_check_method(method, "pca")
   if (!is.null(group)) fp_abort("must not be given when `x` is a group_moments object (the groups are in it)", "group")
   if (length(x$levels) < 2L) fp_abort("must have at least 2 groups", "x")
   if (any(x$n < 1)) fp_abort("has a group with no rows", "x")
-  fp_fit_pca(x, k, method, ..., center = center, scale. = scale., data = NULL, retx = FALSE,
+  fp_fit_pca(x, k, method, ..., center = center, scale. = scale., rank. = rank., data = NULL, retx = FALSE,
              keep_moments = keep_moments, call = call)
 }
 
 #' @rdname fair_pca
-#' @param formula For the formula interface: a one-sided formula naming the feature columns.
+#' @param formula For the formula interface: a one-sided formula naming the feature columns
+#'   (`~ .` for all columns but the group). Factors (and character columns) become indicator
+#'   columns and transformations (`log(x)`, `poly(x, 2)`, interactions) are evaluated through
+#'   [stats::model.frame()] and [stats::model.matrix()] without intercept, as in
+#'   [stats::prcomp()]; the terms, factor levels and contrasts are kept so that `predict()`
+#'   rebuilds the same columns from a raw data.frame.
 #' @param data A data.frame holding the variables of `formula` (and `group`).
 #' @param subset,na.action As in [stats::model.frame()]; `na.action` defaults to
 #'   `getOption("na.action")` as in [stats::prcomp()].
 #' @export
-fair_pca.formula <- function(formula, data = NULL, group, k, method = "standard", ...,
+fair_pca.formula <- function(formula, data = NULL, group, k, method = "minmax", ...,
                              subset, na.action) {
   call <- match.call()
-  if (missing(data) || is.null(data)) fp_abort("is missing: the formula interface needs a data.frame", "data")
-  if (!is.data.frame(data)) fp_abort("must be a data.frame", "data")
-  if (length(formula) != 2L) fp_abort("must have no response (e.g. ~ . or ~ a + b)", "formula")
   if (missing(group)) fp_abort("is missing: give a column of `data` or one label per row", "group")
-  gexpr <- substitute(group)
-  gname <- NULL
-  if (is.name(gexpr) && as.character(gexpr) %in% names(data)) {
-    gname <- as.character(gexpr)
-    gval <- data[[gname]]
-  } else {
-    gval <- eval(gexpr, data, parent.frame())
-    if (is.character(gval) && length(gval) == 1L && nrow(data) != 1L) {
-      if (!gval %in% names(data)) fp_abort(sprintf("names column '%s', which `data` does not have", gval), "group")
-      gname <- gval
-      gval <- data[[gname]]
-    }
-  }
-  if (length(gval) != nrow(data)) fp_abort(sprintf("has length %d but `data` has %d rows", length(gval), nrow(data)), "group")
-  feats <- if (is.null(gname)) data else data[setdiff(names(data), gname)]
-  mf <- match.call(expand.dots = FALSE)
-  mf <- mf[c(1L, match(c("formula", "subset", "na.action"), names(mf), 0L))]
-  mf$data <- feats
-  mf$fp_group <- gval
-  mf[[1L]] <- quote(stats::model.frame)
-  mf <- eval(mf, parent.frame())
-  gcol <- mf[["(fp_group)"]]
-  mt <- attr(mf, "terms")
-  isnum <- vapply(mf[setdiff(names(mf), "(fp_group)")], function(v) is.numeric(v) || is.logical(v), logical(1))
-  if (!all(isnum)) {
-    fp_abort(sprintf("selects non-numeric column(s): %s; PCA needs numeric features",
-                     paste(names(isnum)[!isnum], collapse = ", ")), "formula")
-  }
-  attr(mt, "intercept") <- 0L
-  xm <- model.matrix(mt, mf)
-  attr(xm, "assign") <- NULL
-  res <- fair_pca.default(xm, gcol, k, method = method, ...)
-  res$call <- call
-  if (!is.null(attr(mf, "na.action"))) res$na.action <- attr(mf, "na.action")
-  res
+  fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
+                        subset = if (!missing(subset)) eval(substitute(subset), data, parent.frame()),
+                        na.action = if (!missing(na.action)) na.action)
+  res <- fair_pca.default(fd$x, fd$group, k, method = method, ...)
+  fp_formula_attach(res, fd, call)
 }
 
 #' List the methods available
@@ -323,16 +304,27 @@ fp_group_stats <- function(prep, V = NULL, k, map = NULL, best = NULL) {
              row.names = NULL, stringsAsFactors = FALSE)
 }
 
-fp_fit_pca <- function(m, k, method, ..., center, scale., data, retx, keep_moments, call) {
+fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, retx, keep_moments, call) {
+  dots <- list(...)
+  if ("scale" %in% names(dots)) {
+    fp_abort("is not an argument of fair_pca(): did you mean `scale.` (with a dot, as in prcomp())?", "scale")
+  }
   fp_check_flag(retx, "retx")
   fp_check_flag(keep_moments, "keep_moments")
+  if (!is.null(rank.)) {
+    if (!missing(k)) fp_abort("and `k` are both given: `rank.` is prcomp's name for `k`; give one", "rank.")
+    k <- rank.
+  }
   prep <- fp_prepare(m, center, scale.)
-  if (missing(k)) fp_abort("is missing: give the target dimension", "k")
+  if (missing(k)) fp_abort("is missing: give the target dimension (or prcomp's `rank.`)", "k")
   k <- fp_check_count(k, 1L, prep$d, "k")
-  fit <- fp_call_solver("pca", method, fp_normalise(prep), k, list(...), data)
+  fit <- fp_call_solver("pca", method, fp_normalise(prep), k, dots, data)
   obj <- new_fair_pca(fit, prep, k, method, call)
-  obj$args <- list(...)
-  if (retx && !is.null(data)) obj$x <- fp_scores(obj, data$x)  # no centred copy of the data
+  obj$args <- dots
+  if (retx && !is.null(data)) {
+    obj$x <- fp_scores(obj, data$x)  # no centred copy of the data
+    obj$train_group <- data$group  # the group of each training row (score plots)
+  }
   if (keep_moments) obj$moments <- m
   obj
 }
@@ -368,6 +360,8 @@ new_fair_pca <- function(fit, prep, k, method, call) {
                 groups = data.frame(group = prep$levels, n = as.numeric(prep$n), stringsAsFactors = FALSE),
                 group_stats = gs, group_stats_standard = gs_std, k = k, method = method, call = call),
            extra)
+  # stats::loadings() is not generic: it returns `x$loadings`
+  obj$loadings <- structure(V, class = "loadings")
   class(obj) <- c(paste0("fair_pca_", method), "fair_pca")
   obj
 }

@@ -69,8 +69,10 @@ print.summary.fair_css <- function(x, digits = max(3L, getOption("digits") - 3L)
 #' pooled one.
 #'
 #' @param object A `fair_css` object.
-#' @param newdata A numeric matrix or data.frame with the columns of the training data
-#'   (matched by name when named).
+#' @param newdata A numeric matrix or data.frame with the columns of the training data:
+#'   matched by name when both are named (any order; missing or extra columns are an error of
+#'   class `fairproj_newdata_error`), by position otherwise; for a fit from the formula
+#'   interface, a raw data.frame (see [predict.fair_pca()]). Rows with `NA` give `NA` rows.
 #' @param group For `reconstruct()`: optional group labels of the rows of `newdata` (levels
 #'   of the training groups).
 #' @param ... Unused.
@@ -91,13 +93,7 @@ predict.fair_css <- function(object, newdata, ...) {
 }
 
 fp_css_newdata <- function(object, newdata, arg = "newdata") {
-  nm <- object$colnames
-  if (is.data.frame(newdata) && all(nm %in% names(newdata))) newdata <- newdata[nm]
-  x <- fp_as_matrix(newdata, arg, min_cols = 1L)
-  if (!is.null(colnames(newdata)) && all(nm %in% colnames(x))) x <- x[, nm, drop = FALSE]
-  if (ncol(x) != length(nm)) fp_abort(sprintf("has %d columns but the selection was made on %d", ncol(x), length(nm)), arg)
-  colnames(x) <- nm
-  x
+  fp_match_newdata(object, newdata, arg = arg, allow_na = TRUE)
 }
 
 #' @rdname predict.fair_css

@@ -2,6 +2,7 @@
 print.fair_pca <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat(sprintf("Fair PCA (method \"%s\"): %d of %d dimensions, %d groups, %s rows\n", x$method,
               x$k, nrow(x$rotation), nrow(x$groups), format(sum(x$groups$n), big.mark = ",")))
+  cat(fp_method_line(x), "\n", sep = "")
   if (!is.null(x$map)) {
     cat(sprintf("The reconstruction is a linear map of rank %d (not an orthogonal projection); `rotation` spans its range.\n",
                 ncol(x$rotation)))
@@ -16,6 +17,28 @@ print.fair_pca <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   print(tab, digits = digits, row.names = FALSE)
   if (!is.null(x$objective)) cat(sprintf("\nObjective: %s\n", format(x$objective, digits = digits)))
   invisible(x)
+}
+
+# One line: what the method optimises and whether the result is a rank-k projection.
+fp_method_line <- function(x) {
+  what <- switch(x$method,
+    standard = "Maximises the total variance kept (ordinary PCA; no fairness criterion)",
+    minmax = "Minimises the largest group marginal loss (error minus the group's own best rank-k error)",
+    mean = "Maximises variance subject to equal projected group means (no linear function of the scores is correlated with the group)",
+    pareto = "Trades total loss against the disparity of the groups' excess losses (a Pareto-stationary point)",
+    robust = "Minimises a distributionally robust total error plus a gap between the groups' raw errors (raw errors, not marginal losses)",
+    cfpca = "Maximises variance under convex constraints on the difference of projected group means and covariances",
+    mbfpca = "Maximises variance under a bound on the MMD between the projected groups",
+    inlp = "Removes the directions a linear classifier uses to predict the group, then keeps the top variance",
+    sprintf("Method \"%s\"", x$method))
+  shape <- if (!is.null(x$map)) {
+    sprintf("the result is a linear map of rank %d, not a rank-%d orthogonal projection", ncol(x$rotation), x$k)
+  } else if (ncol(x$rotation) == x$k) {
+    sprintf("the result is a rank-%d orthogonal projection", x$k)
+  } else {
+    sprintf("the result has %d components", ncol(x$rotation))
+  }
+  sprintf("%s; %s.", what, shape)
 }
 
 #' Summarise a fair PCA fit
@@ -63,13 +86,9 @@ print.summary.fair_pca <- function(x, digits = max(3L, getOption("digits") - 3L)
   invisible(x)
 }
 
-fp_newdata <- function(object, newdata, arg = "newdata") {
-  nm <- rownames(object$rotation)
-  if (is.data.frame(newdata) && !is.null(nm) && all(nm %in% names(newdata))) newdata <- newdata[nm]
-  x <- fp_as_matrix(newdata, arg, min_cols = 1L)
-  if (!is.null(colnames(newdata)) && all(nm %in% colnames(x))) x <- x[, nm, drop = FALSE]
-  if (ncol(x) != length(nm)) fp_abort(sprintf("has %d columns but the model was fitted on %d", ncol(x), length(nm)), arg)
-  x
+# Kept for the callers in other files: the columns of new data for a fit (see R/newdata.R).
+fp_newdata <- function(object, newdata, arg = "newdata", allow_na = FALSE) {
+  fp_match_newdata(object, newdata, arg = arg, allow_na = allow_na)
 }
 
 #' Scores, reconstructions and conversions of a fair PCA fit
@@ -80,9 +99,26 @@ fp_newdata <- function(object, newdata, arg = "newdata") {
 #' linear map for methods whose output is not a projection); `as.prcomp()` converts the fit so
 #' that tools written for `prcomp` objects work.
 #'
+#' **Columns of new data.** A fit from the formula interface rebuilds its columns (indicator
+#' columns of factors, transformations) from a raw data.frame with the stored terms (columns
+#' in any order, others ignored; a factor level not seen in training is an error of class
+#' `fairproj_new_level_error`). Otherwise, when both the fit and `newdata` have column names,
+#' columns are matched by name, in any order, and missing or extra columns are named in an
+#' error of class `fairproj_newdata_error`; when either has no names, columns are taken by
+#' position, as [stats::predict.prcomp()] does. A row with a missing value gives a row of
+#' `NA` scores (and reconstruction).
+#'
+#' **`as.prcomp()`** keeps the `k` components and pads `sdev` with the standard deviations of
+#' the variance the fit leaves out (the eigenvalues of the residual covariance when the moments
+#' were kept, otherwise one number), so that the squares of `sdev` sum to the total variance
+#' `totalvar`: [stats::summary.prcomp()], scree plots and axis labels of prcomp consumers
+#' (factoextra, ggfortify) then report the true fractions of variance explained, the same as
+#' [summary.fair_pca()]. `rotation` and `x` have `k` columns.
+#'
 #' @param object A `fair_pca` object.
-#' @param newdata A numeric matrix or data.frame with the columns the model was fitted on
-#'   (matched by name when named). If missing, the training scores are returned when kept.
+#' @param newdata A numeric matrix or data.frame with the columns the model was fitted on (see
+#'   Details); for a formula fit, a raw data.frame. If missing, `predict()` returns the training
+#'   scores when kept.
 #' @param ... Unused.
 #' @return `predict()`: an n x r matrix of scores. `reconstruct()`: an n x d matrix.
 #'   `as.prcomp()`: an object of class `prcomp`.
@@ -91,14 +127,18 @@ fp_newdata <- function(object, newdata, arg = "newdata") {
 #' head(predict(fit, iris[1:5, 1:4]))
 #' head(reconstruct(fit, iris[1:5, 1:4]))
 #' p <- as.prcomp(fit)
-#' class(p)
+#' summary(p)  # the same proportions of variance as summary(fit)
+#' # a formula fit rebuilds factor columns from raw data
+#' fit3 <- fair_pca(~ Sepal.Length + Sepal.Width + Petal.Length, data = iris,
+#'                  group = Species, k = 2, method = "standard")
+#' predict(fit3, iris[c(1, 51, 101), ])
 #' @export
 predict.fair_pca <- function(object, newdata, ...) {
   if (missing(newdata)) {
     if (!is.null(object$x)) return(object$x)
     fp_abort("is missing and the fit kept no training scores", "newdata")
   }
-  x <- fp_newdata(object, newdata)
+  x <- fp_match_newdata(object, newdata)
   z <- fp_transform(object, x)
   s <- z %*% object$rotation
   dimnames(s) <- list(rownames(x), colnames(object$rotation))
@@ -113,7 +153,7 @@ reconstruct <- function(object, ...) UseMethod("reconstruct")
 #' @export
 reconstruct.fair_pca <- function(object, newdata, ...) {
   if (missing(newdata)) fp_abort("is missing", "newdata")
-  x <- fp_newdata(object, newdata)
+  x <- fp_match_newdata(object, newdata)
   z <- fp_transform(object, x)
   zr <- if (!is.null(object$map)) z %*% object$map else (z %*% object$rotation) %*% t(object$rotation)
   sc <- if (isFALSE(object$scale)) rep(1, ncol(x)) else object$scale
@@ -131,29 +171,164 @@ as.prcomp <- function(x, ...) UseMethod("as.prcomp")
 #' @rdname predict.fair_pca
 #' @export
 as.prcomp.fair_pca <- function(x, ...) {
-  structure(list(sdev = x$sdev, rotation = x$rotation, center = x$center, scale = x$scale,
-                 x = x$x), class = "prcomp")
+  structure(list(sdev = fp_padded_sdev(x), rotation = x$rotation, center = x$center, scale = x$scale,
+                 x = x$x, totalvar = x$totalvar), class = "prcomp")
 }
+
+# The fit's standard deviations followed by those of the variance left out, so that the
+# squares sum to `totalvar`: the eigenvalues of the residual covariance (I - P) C (I - P) when
+# the moments were kept, otherwise the residual variance as one number.
+fp_padded_sdev <- function(x) {
+  rest <- max(x$totalvar - sum(x$sdev^2), 0)
+  d <- nrow(x$rotation)
+  r <- ncol(x$rotation)
+  if (r >= d) return(x$sdev)
+  ev <- NULL
+  if (!is.null(x$moments)) {
+    prep <- fp_prepare(x$moments, if (isFALSE(x$center)) FALSE else x$center,
+                       if (isFALSE(x$scale)) FALSE else x$scale)
+    Q <- diag(d) - tcrossprod(x$rotation)
+    R <- Q %*% prep$C %*% Q
+    ev <- eigen((R + t(R)) / 2, symmetric = TRUE, only.values = TRUE)$values[seq_len(d - r)]
+    ev <- pmax(ev, 0)
+    # rescale rounding so that the total is exact
+    if (sum(ev) > 0) ev <- ev * rest / sum(ev)
+  }
+  if (is.null(ev) || !(sum(ev) > 0)) ev <- rest
+  c(x$sdev, sqrt(ev))
+}
+
+#' Coefficients, loadings, fitted values and residuals of a fair PCA fit
+#'
+#' The accessors of [stats::prcomp()] habits: `coef()` returns the d x k matrix of loadings
+#' (`rotation`); [stats::loadings()] returns the same with class `"loadings"`; `fitted()` the
+#' reconstruction of the training rows in the original units (from the kept scores, or of
+#' `newdata`); `residuals()` data minus reconstruction (`newdata`, since the fit does not keep
+#' the rows; pass the training data for the training residuals); `nobs()` the number of
+#' training rows.
+#'
+#' @param object A `fair_pca` object.
+#' @param newdata Data with the model's columns (see [predict.fair_pca()]).
+#' @param ... Unused.
+#' @return `coef()`: a d x k matrix. `fitted()`, `residuals()`: n x d matrices. `nobs()`: an
+#'   integer.
+#' @examples
+#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
+#' coef(fit)
+#' loadings(fit)
+#' nobs(fit)
+#' head(fitted(fit))
+#' head(residuals(fit, iris[, 1:4]))
+#' @export
+#' @importFrom stats coef fitted residuals nobs
+coef.fair_pca <- function(object, ...) object$rotation
+
+#' @rdname coef.fair_pca
+#' @export
+fitted.fair_pca <- function(object, newdata, ...) {
+  if (!missing(newdata)) return(reconstruct(object, newdata))
+  if (is.null(object$x)) {
+    fp_abort("kept no training scores: refit with retx = TRUE or give `newdata`", "object")
+  }
+  # the scores are coordinates in span(rotation), which also holds the output of a linear map
+  # (predict() applies it), so the reconstruction is scores %*% t(rotation)
+  r <- ncol(object$rotation)
+  zr <- object$x[, seq_len(r), drop = FALSE] %*% t(object$rotation)
+  d <- nrow(object$rotation)
+  sc <- if (isFALSE(object$scale)) rep(1, d) else object$scale
+  ct <- if (isFALSE(object$center)) rep(0, d) else object$center
+  out <- sweep(sweep(zr, 2L, sc, `*`), 2L, ct, `+`)
+  dimnames(out) <- list(rownames(object$x), rownames(object$rotation))
+  out
+}
+
+#' @rdname coef.fair_pca
+#' @export
+residuals.fair_pca <- function(object, newdata, ...) {
+  if (missing(newdata)) {
+    fp_abort("is missing: the fit does not keep the rows; give the data (e.g. the training data)", "newdata")
+  }
+  x <- fp_match_newdata(object, newdata)
+  x - reconstruct(object, x)
+}
+
+#' @rdname coef.fair_pca
+#' @export
+nobs.fair_pca <- function(object, ...) as.integer(sum(object$groups$n))
 
 #' Biplot of a fair PCA fit
 #'
-#' Draws the scores of the training rows and the loadings, as [stats::biplot.prcomp()]; the
-#' scores must have been kept (`retx = TRUE`, the default when rows were given).
+#' Draws the scores of the training rows and the loadings as arrows, scaled as
+#' [stats::biplot.prcomp()] (`scale = 1`); the scores must have been kept (`retx = TRUE`, the
+#' default when rows were given). Points are coloured by group (colour-blind-safe Okabe-Ito
+#' colours); row labels are drawn only up to `max_labels` rows, points beyond.
 #'
 #' @param x A `fair_pca` object.
 #' @param choices The two components to plot.
-#' @param ... Passed to [stats::biplot.prcomp()].
+#' @param max_labels Largest number of rows drawn as their row names; more rows are points.
+#' @param cex Size of the points or row labels (by default smaller for many rows).
+#' @param ... Further graphical arguments passed to [graphics::plot()].
 #' @return Invisibly, `x`.
 #' @examples
 #' fit <- fair_pca(USArrests, rep(c("a", "b"), 25), k = 2, scale. = TRUE)
 #' biplot(fit)
 #' @importFrom stats biplot
 #' @export
-biplot.fair_pca <- function(x, choices = 1:2, ...) {
+biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...) {
   if (is.null(x$x)) fp_abort("has no training scores: refit with retx = TRUE from the rows", "x")
   if (ncol(x$rotation) < 2L) fp_abort("has fewer than 2 components", "x")
-  stats::biplot(as.prcomp(x), choices = choices, ...)
+  sc <- fp_scores_by_group(x, choices)
+  n <- nrow(sc)
+  lam <- x$sdev[choices] * sqrt(n)
+  S <- cbind(sc$x, sc$y) / rep(lam, each = n)
+  L <- x$rotation[, choices, drop = FALSE] * rep(lam, each = nrow(x$rotation))
+  pal <- fp_palette(nlevels(sc$group))
+  cols <- pal[as.integer(sc$group)]
+  op <- fp_par_legend(levels(sc$group), extra = 2.5)
+  on.exit(graphics::par(op), add = TRUE)
+  graphics::par(mar = pmax(graphics::par("mar"), c(0, 0, 5, 0)))
+  # as stats::biplot.default: one range for both axes of the scores, the loadings' axes
+  # rescaled by the largest ratio of the two ranges so that every arrow fits
+  urange <- function(v) c(-abs(min(v, 0)), abs(max(v, 0)))
+  r1 <- urange(S)
+  r1 <- c(min(r1[1], -1e-12), max(r1[2], 1e-12))
+  r2 <- urange(L)
+  lim <- r1 * 1.08
+  rn <- rownames(x$x)
+  labels <- n <= max_labels && !is.null(rn)
+  if (is.null(cex)) cex <- if (n > 1000) 0.4 else 0.7
+  graphics::plot(S, type = if (labels) "n" else "p", pch = 19, cex = cex,
+                 col = grDevices::adjustcolor(cols, alpha.f = if (n > 1000) 0.5 else 0.9),
+                 xlim = lim, ylim = lim, xlab = sc$xlab[1], ylab = sc$ylab[1],
+                 ...)
+  graphics::title(main = sprintf("Biplot (%s)", x$method), line = 3)
+  if (labels) graphics::text(S, labels = rn, col = cols, cex = cex)
+  fp_legend_outside(levels(sc$group), col = pal, pch = 19, title = "group", offset = 0.1)
+  ratio <- max(r2 / r1)
+  graphics::par(new = TRUE)
+  llim <- lim * ratio
+  graphics::plot(0, 0, type = "n", xlim = llim, ylim = llim, axes = FALSE, xlab = "", ylab = "")
+  graphics::axis(3, col = "grey40", col.axis = "grey40")
+  graphics::axis(4, col = "grey40", col.axis = "grey40")
+  graphics::arrows(0, 0, L[, 1] * 0.92, L[, 2] * 0.92, length = 0.08, col = "grey20")
+  graphics::text(L, labels = rownames(L), col = "grey20", cex = 0.8, xpd = TRUE)
   invisible(x)
+}
+
+# A right margin wide enough for a legend of `labels`, drawn outside the plot region by
+# fp_legend_outside(). Returns the old par() settings.
+fp_par_legend <- function(labels, extra = 0) {
+  op <- graphics::par(no.readonly = TRUE)
+  mar <- graphics::par("mar")
+  w <- max(nchar(c(as.character(labels), "group"))) * 0.55 + 3 + extra
+  graphics::par(mar = c(mar[1:3], max(mar[4], w + 1)))
+  op
+}
+
+fp_legend_outside <- function(labels, ..., title = NULL, offset = 0.02) {
+  usr <- graphics::par("usr")
+  xr <- usr[2] + offset * (usr[2] - usr[1])
+  graphics::legend(xr, usr[4], legend = labels, xpd = TRUE, bty = "n", title = title, xjust = 0, yjust = 1, ...)
 }
 
 #' Plot a fair PCA fit
@@ -161,71 +336,89 @@ biplot.fair_pca <- function(x, choices = 1:2, ...) {
 #' * `type = "errors"`: each group's average reconstruction error against the number of
 #'   components, for this method (solid) and standard PCA (dashed), refitting from the stored
 #'   moments for k = 1, ..., `kmax` (methods that need the rows, such as `"inlp"` and
-#'   `"mbfpca"`, cannot be refitted from moments: only the fitted k is shown);
+#'   `"mbfpca"`, cannot be refitted from moments: only the fitted k is shown); a message says
+#'   which refits it runs;
 #' * `type = "loss"`: the same for the marginal loss (error minus the group's best rank-k error);
+#' * `type = "scores"`: the training scores on two components, coloured by group;
 #' * `type = "scree"`: variances of the leading principal components of the data, with the
 #'   variances of this fit's components;
 #' * `type = "convergence"`: the objective along the iterations (iterative methods).
 #'
+#' Colours are the colour-blind-safe Okabe-Ito palette; legends are drawn outside the plot
+#' region.
+#'
 #' @param x A `fair_pca` object.
 #' @param type What to draw (see above).
 #' @param kmax Largest number of components for `"errors"`, `"loss"` and `"scree"`.
+#' @param choices The two components of the score plot.
 #' @param ... Further graphical arguments passed to [graphics::matplot()] or
 #'   [graphics::plot()].
 #' @return Invisibly, the data plotted (a data.frame or vector).
 #' @examples
 #' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
-#' plot(fit, "errors")
+#' plot(fit, "scores")
+#' plot(fit, "errors", kmax = 4)
 #' plot(fit, "scree")
 #' @export
-plot.fair_pca <- function(x, type = c("errors", "loss", "scree", "convergence"), kmax = NULL, ...) {
-  type <- match.arg(type)
+plot.fair_pca <- function(x, type = c("errors", "loss", "scores", "scree", "convergence"), kmax = NULL,
+                          choices = 1:2, ...) {
+  type <- fp_match_arg(type, c("errors", "loss", "scores", "scree", "convergence"), "type")
   d <- nrow(x$rotation)
   if (type == "convergence") {
-    h <- x$history
-    if (is.null(h)) fp_abort(sprintf("has no convergence history (method \"%s\" is not iterative)", x$method), "x")
-    y <- if (is.data.frame(h) || is.matrix(h)) as.matrix(h)[, if ("objective" %in% colnames(h)) "objective" else 1L] else h
+    y <- fp_history_objective(x)
     plot(seq_along(y), y, type = "l", xlab = "iteration", ylab = "objective", main = sprintf("Convergence (%s)", x$method), ...)
     return(invisible(y))
   }
+  if (type == "scores") {
+    sc <- fp_scores_by_group(x, choices)
+    pal <- fp_palette(nlevels(sc$group))
+    op <- fp_par_legend(levels(sc$group))
+    on.exit(graphics::par(op), add = TRUE)
+    n <- nrow(sc)
+    graphics::plot(sc$x, sc$y, pch = 19, cex = if (n > 1000) 0.4 else 0.7,
+                   col = grDevices::adjustcolor(pal[as.integer(sc$group)], alpha.f = if (n > 1000) 0.5 else 0.9),
+                   xlab = sc$xlab[1], ylab = sc$ylab[1], main = sprintf("Scores (%s) by group", x$method), ...)
+    fp_legend_outside(levels(sc$group), col = pal, pch = 19, title = "group")
+    return(invisible(sc[c("x", "y", "group")]))
+  }
   if (is.null(x$moments)) fp_abort("kept no moments: refit with keep_moments = TRUE", "x")
-  if (is.null(kmax)) kmax <- min(d, max(x$k + 3L, 10L))
-  kmax <- fp_check_count(kmax, 1L, d, "kmax")
-  prep <- fp_prepare(x$moments, if (isFALSE(x$center)) FALSE else x$center, if (isFALSE(x$scale)) FALSE else x$scale)
   if (type == "scree") {
+    if (is.null(kmax)) kmax <- min(d, max(x$k + 3L, 10L))
+    kmax <- fp_check_count(kmax, 1L, d, "kmax")
+    prep <- fp_prepare(x$moments, if (isFALSE(x$center)) FALSE else x$center, if (isFALSE(x$scale)) FALSE else x$scale)
     ev <- fp_eig_top(prep$C, kmax)$values
-    graphics::barplot(ev, names.arg = paste0("PC", seq_len(kmax)), ylab = "variance",
-                      main = "Scree plot (standard PCA)", ...)
+    op <- fp_par_legend(c("standard PCA", sprintf("%s fit", x$method)))
+    on.exit(graphics::par(op), add = TRUE)
+    mids <- graphics::barplot(ev, names.arg = paste0("PC", seq_len(kmax)), ylab = "variance",
+                              main = "Scree plot (standard PCA)", col = "grey80", ...)
     fitvar <- x$sdev[seq_len(min(length(x$sdev), kmax))]^2
-    graphics::points(seq_along(fitvar) * 1.2 - 0.5, fitvar, pch = 19, col = 2)
-    graphics::legend("topright", legend = c("standard PCA", sprintf("%s fit", x$method)),
-                     fill = c("grey", NA), border = c("black", NA), pch = c(NA, 19), col = c(NA, 2), bty = "n")
+    graphics::points(mids[seq_along(fitvar)], fitvar, pch = 19, col = fp_palette(1))
+    fp_legend_outside(c("standard PCA", sprintf("%s fit", x$method)), fill = c("grey80", NA),
+                      border = c("black", NA), pch = c(NA, 19), col = c(NA, fp_palette(1)))
     return(invisible(ev))
   }
-  ks <- seq_len(kmax)
-  rows <- lapply(ks, function(kk) {
-    f <- if (kk == x$k) x else tryCatch(
-      do.call(fair_pca, c(list(x$moments, k = kk, method = x$method, center = x$center, scale. = x$scale,
-                               keep_moments = FALSE), x$args)),
-      fairproj_error = function(e) NULL)
-    if (is.null(f)) return(NULL)
-    data.frame(k = kk, group = f$group_stats$group, fair = f$group_stats[[if (type == "errors") "error" else "loss"]],
-               standard = f$group_stats_standard[[if (type == "errors") "error" else "loss"]])
-  })
-  tab <- do.call(rbind, rows)
+  tab <- fp_errors_by_k(x, type, kmax)
   lev <- unique(tab$group)
   kk <- sort(unique(tab$k))
   fw <- matrix(sapply(lev, function(l) tab$fair[tab$group == l]), nrow = length(kk))
   sw <- matrix(sapply(lev, function(l) tab$standard[tab$group == l]), nrow = length(kk))
-  cols <- seq_along(lev) + 1L
+  cols <- fp_palette(length(lev))
   what <- if (type == "errors") "error" else "loss"
   std <- identical(x$method, "standard")
+  leg <- if (std) lev else c(lev, x$method, "standard PCA")
+  op <- fp_par_legend(leg)
+  on.exit(graphics::par(op), add = TRUE)
   graphics::matplot(kk, if (std) fw else cbind(fw, sw), type = "b",
                     lty = rep(c(1, 2), each = length(lev))[seq_len(if (std) length(lev) else 2 * length(lev))],
                     pch = rep(c(19, 1), each = length(lev)), col = c(cols, cols), xlab = "number of components k",
                     ylab = if (type == "errors") "average reconstruction error" else "marginal loss",
                     main = if (std) sprintf("Per-group %s of standard PCA", what) else
-                      sprintf("Per-group %s: %s (solid) vs standard PCA (dashed)", what, x$method), ...)
-  graphics::legend("topright", legend = lev, col = cols, lty = 1, pch = 19, bty = "n")
+                      sprintf("Per-group %s: %s vs standard PCA", what, x$method), ...)
+  if (std) {
+    fp_legend_outside(lev, col = cols, lty = 1, pch = 19, title = "group")
+  } else {
+    fp_legend_outside(leg, col = c(cols, "black", "black"), lty = c(rep(1, length(lev)), 1, 2),
+                      pch = c(rep(19, length(lev)), 19, 1), title = "group / fit")
+  }
   invisible(tab)
 }

@@ -24,7 +24,8 @@
 #' @param seed Optional integer seed for the fold assignment (the global random-number state is
 #'   restored afterwards).
 #' @return A number (the statistic) with attributes `cost` (the chosen cost) and `cv` (a
-#'   data.frame of the mean held-out statistic per cost).
+#'   data.frame of the mean held-out statistic per cost). A progress bar over the SVM fits is
+#'   shown in interactive sessions (`options(fairproj.progress = FALSE)` turns it off).
 #' @references Olfat, M. and Aswani, A. (2019). Convex formulations for fair principal component
 #'   analysis. *AAAI 2019*.
 #'
@@ -69,12 +70,20 @@ delta_f_lin <- function(object, x, group, cost = 10^c(-4, -2, 0, 2, 4), folds = 
     dv <- attr(stats::predict(fit, z[test, , drop = FALSE], decision.values = TRUE), "decision.values")
     fp_ks_groups(as.numeric(dv), g[test])
   }
+  pb <- fp_progress_bar(length(cost) * folds + 1, "delta_f_lin: SVM fits")
+  step <- 0
   cv <- vapply(cost, function(C) {
-    mean(vapply(seq_len(folds), function(f) score(fold != f, fold == f, C), numeric(1)))
+    mean(vapply(seq_len(folds), function(f) {
+      v <- score(fold != f, fold == f, C)
+      step <<- step + 1
+      pb$update(step)
+      v
+    }, numeric(1)))
   }, numeric(1))
   best <- cost[which.max(cv)]
   all <- rep(TRUE, nrow(z))
   val <- score(all, all, best)
+  pb$update(step + 1)
   structure(val, cost = best, cv = data.frame(cost = cost, statistic = cv))
 }
 

@@ -155,14 +155,26 @@ fp_as_binary <- function(y, n, arg) {
 #' @param pred,y Binary vectors (logical, 0/1, or factors with two levels; the second level is
 #'   the positive class).
 #' @param group Group labels.
+#' When every prediction is the same class, the gaps are 0 whatever the groups: a warning of
+#' class `fairproj_single_class_warning` says so (also from [downstream_metrics()], naming the
+#' classifier).
+#'
 #' @return A named numeric vector `c(accuracy, dp_gap, eo_gap)`.
 #' @examples
 #' fairness_gaps(pred = c(1, 0, 1, 1), y = c(1, 0, 0, 1), group = c("a", "a", "b", "b"))
 #' @export
 fairness_gaps <- function(pred, y, group) {
+  fp_fairness_gaps(pred, y, group, "`pred`")
+}
+
+fp_fairness_gaps <- function(pred, y, group, who) {
   n <- length(y)
   yb <- fp_as_binary(y, n, "y")
   pb <- fp_as_binary(pred, n, "pred")
+  if (n > 1L && length(unique(pb)) == 1L) {
+    fp_warn(sprintf("%s predicts one class (%d) for all %d rows: the parity gaps are 0 by construction and say nothing about fairness",
+                    who, pb[1], n), class = "fairproj_single_class_warning")
+  }
   g <- fp_as_group(group, n, "group", min_levels = 1L)
   rate <- tapply(pb, g, mean)
   tpr <- tapply(pb[yb == 1], g[yb == 1], mean)
@@ -253,7 +265,7 @@ downstream_metrics <- function(scores, y, group, classifier = c("logistic", "svm
   colnames(s) <- colnames(ts) <- paste0("s", seq_len(ncol(s)))
   rows <- lapply(classifier, function(cl) {
     pred <- fp_classify(cl, s, yb, ts, control[[cl]])
-    gaps <- fairness_gaps(pred, ty, tg)
+    gaps <- fp_fairness_gaps(pred, ty, tg, sprintf("classifier \"%s\"", cl))
     data.frame(classifier = cl, accuracy = gaps[["accuracy"]], dp_gap = gaps[["dp_gap"]],
                eo_gap = gaps[["eo_gap"]], n = nrow(ts), stringsAsFactors = FALSE)
   })

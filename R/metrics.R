@@ -14,8 +14,12 @@
 #' [reconstruct()].
 #'
 #' @param object A `fair_pca` object.
-#' @param x A numeric matrix or data.frame with the model's columns.
-#' @param group Group labels for the rows of `x`.
+#' @param x A numeric matrix or data.frame with the model's columns, matched as in
+#'   [predict.fair_pca()] (by name, or rebuilt through the terms of a formula fit from a raw
+#'   data.frame). Rows with missing values are an error.
+#' @param group Group labels for the rows of `x`; when `x` is a data.frame, also an unquoted
+#'   name or a string naming a column of `x` (that column is then not a feature). For a fit
+#'   from the formula interface it defaults to the group column used in training.
 #' @param center `"group"` or `"model"` (see Details).
 #' @return A list of class `fairproj_group_errors` with `table` (data.frame: `group`, `n`,
 #'   `error`, `best`, `loss`, `var_explained`), `ABDiff`, `ARE` and `max_loss`.
@@ -23,10 +27,27 @@
 #' train <- seq(1, 150, by = 2)
 #' fit <- fair_pca(iris[train, 1:4], iris$Species[train], k = 2)
 #' group_errors(fit, iris[-train, 1:4], iris$Species[-train])
+#' # a data.frame with the group as a column
+#' group_errors(fit, iris[-train, ], group = Species)
 #' @export
 group_errors <- function(object, x, group, center = c("group", "model")) {
   if (!inherits(object, "fair_pca")) fp_abort("must be a fair_pca object", "object")
-  center <- match.arg(center)
+  center <- fp_match_arg(center, c("group", "model"), "center")
+  gname <- NULL
+  if (is.data.frame(x)) {
+    if (missing(group)) {
+      gname <- object$group_name
+      if (is.null(gname) || !gname %in% names(x)) fp_abort("is missing: give one label per row or a column of `x`", "group")
+    } else {
+      gexpr <- substitute(group)
+      if (is.name(gexpr) && as.character(gexpr) %in% names(x)) gname <- as.character(gexpr)
+      else if (is.character(group) && length(group) == 1L && nrow(x) != 1L && group %in% names(x)) gname <- group
+    }
+  } else if (missing(group)) fp_abort("is missing: give one label per row", "group")
+  if (!is.null(gname)) {
+    group <- x[[gname]]
+    if (is.null(object$terms)) x <- x[setdiff(names(x), gname)]
+  }
   xm <- fp_newdata(object, x, "x")
   g <- fp_as_group(group, nrow(xm), "group", min_levels = 1L)
   z <- fp_transform(object, xm)

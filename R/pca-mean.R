@@ -313,7 +313,7 @@ predict.fair_pca_mean <- function(object, newdata, ...) {
   if (missing(newdata)) return(NextMethod())
   s <- NextMethod()
   if (!is.null(object$tradeoff)) {
-    z <- fp_transform(object, fp_newdata(object, newdata))
+    z <- fp_transform(object, fp_match_newdata(object, newdata))
     s <- cbind(s, (object$tradeoff^object$tradeoff_power) * (z %*% object$standard_rotation))
   }
   s

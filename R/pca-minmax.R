@@ -310,7 +310,7 @@ predict.fair_pca_minmax <- function(object, newdata, ...) {
     if (!is.null(object$x)) return(object$x)
     fp_abort("is missing and the fit kept no training scores", "newdata")
   }
-  x <- fp_newdata(object, newdata)
+  x <- fp_match_newdata(object, newdata)
   z <- fp_transform(object, x)
   s <- (z %*% object$map) %*% object$rotation
   dimnames(s) <- list(rownames(x), colnames(object$rotation))

@@ -266,7 +266,8 @@ fp_pareto_front_table <- function(runs, start_names, spec) {
 #' the disparity between the groups' excess losses (the paper's Remark 2). The group moments
 #' are computed once.
 #'
-#' @param x A numeric matrix or data.frame, or a [group_moments()] object.
+#' @param x A numeric matrix or data.frame, a [group_moments()] object, or a formula (with
+#'   `data`).
 #' @param group Group labels, one per row (not used when `x` is a `group_moments` object).
 #' @param k Target dimension.
 #' @param restarts Number of random starts (besides the start at standard PCA).
@@ -276,7 +277,10 @@ fp_pareto_front_table <- function(runs, start_names, spec) {
 #'   fits, the first from standard PCA), `table` (one row per fit: `start`, `total` (total loss),
 #'   `disparity` (largest `|E_g - E_h|`), `max_excess`, the objectives, `dominated` (whether
 #'   another fit of the set dominates it on the objective vector) and `converged`) and
-#'   `standard` (total loss and disparity of standard PCA).
+#'   `standard` (total loss and disparity of standard PCA). A warning of class
+#'   `fairproj_convergence_warning` says how many fits did not converge, and `print()` how
+#'   many did. A progress bar is shown in interactive sessions
+#'   (`options(fairproj.progress = FALSE)` turns it off).
 #' @seealso [fair_pca()], [fit_pca_pareto].
 #' @examples
 #' set.seed(1)
@@ -284,7 +288,11 @@ fp_pareto_front_table <- function(runs, start_names, spec) {
 #' pf
 #' plot(pf)
 #' @export
-pareto_front <- function(x, group, k, restarts = 10L, ...) {
+pareto_front <- function(x, ...) UseMethod("pareto_front")
+
+#' @rdname pareto_front
+#' @export
+pareto_front.default <- function(x, group, k, restarts = 10L, ...) {
   restarts <- fp_check_count(restarts, 0L, 1e4, "restarts")
   args <- list(...)
   bad <- intersect(names(args), c("start", "restarts", "init", "method"))
@@ -294,10 +302,13 @@ pareto_front <- function(x, group, k, restarts = 10L, ...) {
     if (missing(group)) fp_abort("is missing: give one group label per row", "group")
     group_moments(xm, fp_as_group(group, nrow(xm), "group", min_levels = 2L))
   }
-  one <- function(start) {
-    do.call(fair_pca, c(list(m, k = k, method = "pareto", start = start, keep_moments = FALSE), args))
+  pb <- fp_progress_bar(restarts + 1, "Pareto fair PCA fits")
+  one <- function(start, i) {
+    f <- do.call(fair_pca, c(list(m, k = k, method = "pareto", start = start, keep_moments = FALSE), args))
+    pb$update(i)
+    f
   }
-  fits <- c(list(one("pca")), lapply(seq_len(restarts), function(i) one("random")))
+  fits <- c(list(one("pca", 1)), lapply(seq_len(restarts), function(i) one("random", i + 1)))
   spec_names <- names(fits[[1]]$objectives)
   F <- do.call(rbind, lapply(fits, function(f) f$objectives))
   dominated <- vapply(seq_len(nrow(F)), function(i) {
@@ -310,6 +321,10 @@ pareto_front <- function(x, group, k, restarts = 10L, ...) {
   names(tab)[seq_len(ncol(F) - 1L) + 4L] <- spec_names[-1L]
   tab$dominated <- dominated
   tab$converged <- vapply(fits, function(f) isTRUE(f$converged), logical(1))
+  if (!all(tab$converged)) {
+    fp_warn_convergence(sprintf("%d of %d Pareto fits stopped before converging (at the iteration cap or a stall); raise `iterations` or see $table$converged",
+                                sum(!tab$converged), nrow(tab)))
+  }
   gs <- fits[[1]]$group_stats_standard
   std_total <- fits[[1]]$history$objective[1L]
   std <- c(total = if (identical(fits[[1]]$settings$start, "pca")) std_total else NA_real_,
@@ -319,7 +334,8 @@ pareto_front <- function(x, group, k, restarts = 10L, ...) {
 
 #' @export
 print.fairproj_pareto_front <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
-  cat(sprintf("<fairproj_pareto_front> %d fits of Pareto fair PCA, k = %d\n", length(x$fits), x$k))
+  cat(sprintf("<fairproj_pareto_front> %d fits of Pareto fair PCA, k = %d; %d of them converged\n",
+              length(x$fits), x$k, sum(x$table$converged)))
   cat(sprintf("standard PCA: total loss %s, disparity %s\n", format(x$standard[["total"]], digits = digits),
               format(x$standard[["disparity"]], digits = digits)))
   print(x$table[, c("start", "total", "disparity", "max_excess", "dominated", "converged")], digits = digits,
@@ -373,7 +389,7 @@ plot.fairproj_pareto_front <- function(x, main = sprintf("Pareto fair PCA, k = %
 #' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2, method = "pareto", iterations = 100)
 #' plot(fit, "convergence")
 #' @export
-plot.fair_pca_pareto <- function(x, type = c("errors", "loss", "scree", "convergence"), ...,
+plot.fair_pca_pareto <- function(x, type = c("errors", "loss", "scores", "scree", "convergence"), ...,
                                  main = "Convergence (Pareto fair PCA)") {
   type <- match.arg(type)
   if (type != "convergence") return(NextMethod())

@@ -157,11 +157,7 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
   S <- Reduce(`+`, Map(`*`, M, cons$p))
   starts <- restarts + 1L
   res <- vector("list", starts)
-  show <- fp_progress_on()
-  if (show) {
-    pb <- utils::txtProgressBar(min = 0, max = starts, style = 3)
-    on.exit(close(pb), add = TRUE)
-  }
+  pb <- fp_progress_bar(starts, "Robust fair PCA restarts")
   # largest eigenvalue of the quadratic part sum_b W(p, b) M_b over the pieces: near a
   # minimiser, a step above 1 / that value makes the iteration unstable (see Details)
   curv <- max(vapply(seq_len(nrow(cons$W)), function(pc) {
@@ -185,7 +181,7 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
     }
     res[[s]] <- .fp_robust_run(M, cons$W, cons$R, cons$kappa, X0, basis, as.integer(iterations),
                                step_norm, retraction == "polar", iterate == "best")
-    if (show) utils::setTxtProgressBar(pb, s)
+    pb$update(s)
   }
   finals <- vapply(res, `[[`, numeric(1), "value")
   finals[!is.finite(finals)] <- Inf

@@ -18,7 +18,7 @@
 #' collected and re-issued once at the end. A progress bar is shown in interactive sessions (not
 #' under knitr; `options(fairproj.progress = FALSE)` turns it off).
 #'
-#' @param x A numeric matrix or data.frame (rows are observations).
+#' @param x A numeric matrix or data.frame (rows are observations), or a formula (with `data`).
 #' @param group Group labels, one per row.
 #' @param k Target dimension.
 #' @param method A [fair_pca()] method name.
@@ -46,9 +46,16 @@
 #'                     iterations = 50, restarts = 1, seed = 1)
 #' tn
 #' tn$best
+#' # the formula interface
+#' tn2 <- tune_fair_pca(~ ., data = iris, group = Species, k = 2, method = "robust",
+#'                      grid = list(alpha = 0.1), iterations = 50, restarts = 1, seed = 1)
 #' @export
-tune_fair_pca <- function(x, group, k, method, grid, folds = 3, criterion = "ARE+ABDiff", seed = NULL,
-                          ..., center = TRUE, scale. = TRUE) {
+tune_fair_pca <- function(x, ...) UseMethod("tune_fair_pca")
+
+#' @rdname tune_fair_pca
+#' @export
+tune_fair_pca.default <- function(x, group, k, method, grid, folds = 3, criterion = "ARE+ABDiff", seed = NULL,
+                                  ..., center = TRUE, scale. = TRUE) {
   xm <- fp_as_matrix(x, "x")
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
   g <- fp_as_group(group, nrow(xm), "group", min_levels = 2L)
@@ -75,9 +82,8 @@ tune_fair_pca <- function(x, group, k, method, grid, folds = 3, criterion = "ARE
   if (show) {
     message(sprintf("Tuning method '%s' (k = %d): %d candidate(s) x %d folds, then a refit", method, k,
                     ncand, folds))
-    pb <- utils::txtProgressBar(min = 0, max = ncand * folds + 1, style = 3)
-    on.exit(close(pb), add = TRUE)
   }
+  pb <- fp_progress_bar(ncand * folds + 1, "Cross-validation fits")
   oldopt <- options(fairproj.progress = FALSE)
   on.exit(options(oldopt), add = TRUE)
   warns <- character(0)
@@ -119,7 +125,7 @@ tune_fair_pca <- function(x, group, k, method, grid, folds = 3, criterion = "ARE
       step <- step + 1
       rows[[step]] <- data.frame(fold = f, candidate = j, ARE = ge$ARE, ABDiff = ge$ABDiff,
                                  max_loss = ge$max_loss, criterion = val)
-      if (show) utils::setTxtProgressBar(pb, step)
+      pb$update(step)
     }
   }
   cv <- do.call(rbind, rows)
@@ -133,7 +139,7 @@ tune_fair_pca <- function(x, group, k, method, grid, folds = 3, criterion = "ARE
   best <- as.list(grid[best_j, , drop = FALSE])
   model <- collect(do.call(fair_pca, c(list(xm, g, k = k, method = method), best, dots,
                                        list(center = center, scale. = fp_tune_scale(xm, scale.)))))
-  if (show) utils::setTxtProgressBar(pb, ncand * folds + 1)
+  pb$update(ncand * folds + 1)
   model$call <- as.call(c(list(quote(fair_pca), quote(x), quote(group), k = k, method = method), best,
                           dots[vapply(dots, function(v) is.atomic(v) && length(v) <= 5L, logical(1))],
                           list(center = center, scale. = scale.)))

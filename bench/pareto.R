@@ -17,7 +17,7 @@ rows <- list()
 for (d in c(50, 100, 200)) for (m in c(2, 5)) {
   dat <- make(20000, d, m)
   t_mom <- time_it(mo <- group_moments(dat$x, dat$g))
-  t_std <- time_it(fair_pca(mo, k = 10))
+  t_std <- time_it(fair_pca(mo, k = 10, method = "standard"))
   it <- 300L
   t_par <- time_it(f <- fair_pca(mo, k = 10, method = "pareto", iterations = it, tol = 0))
   rows[[length(rows) + 1L]] <- data.frame(d = d, groups = m, objectives = length(f$objectives),

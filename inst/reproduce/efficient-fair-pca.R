@@ -35,7 +35,7 @@ run_split <- function(i) {
   tr <- read_split("train", i)
   te <- read_split("test", i)
   fits <- list(
-    "PCA" = fair_pca(tr$x, tr$z, k, center = FALSE),
+    "PCA" = fair_pca(tr$x, tr$z, k, center = FALSE, method = "standard"),
     "Fair PCA" = fair_pca(tr$x, tr$z, k, method = "mean", center = FALSE),
     "Fair Kernel PCA" = fair_kpca(tr$x, tr$z, k, kernel = "rbf", gamma = "scale", center = FALSE),
     "Fair PCA-S (0.5)" = fair_pca(tr$x, tr$z, k, method = "mean", center = FALSE, equalize_cov = 0.5),

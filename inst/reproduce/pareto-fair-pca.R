@@ -43,7 +43,7 @@ for (nm in sets) {
   d <- dat[[nm]]
   m <- group_moments(d$x, d$group)
   for (k in seq_len(ncol(d$x) - 1L)) {
-    fits <- list(standard = fair_pca(m, k = k))
+    fits <- list(standard = fair_pca(m, k = k, method = "standard"))
     for (v in names(variants)) {
       a <- variants[[v]]
       if (is.null(a$iterations)) a$iterations <- 2000

@@ -22,7 +22,7 @@ lfw_g <- factor(ifelse(sex == 0, "female", "male"), levels = c("female", "male")
 lfw_m <- group_moments(lfw, lfw_g)
 
 pca_errors <- function(m, ks) {
-  t(vapply(ks, function(k) fair_pca(m, k = k, keep_moments = FALSE)$group_stats$error, numeric(2)))
+  t(vapply(ks, function(k) fair_pca(m, k = k, keep_moments = FALSE, method = "standard")$group_stats$error, numeric(2)))
 }
 sweep_k <- function(m, ks, scale.) {
   do.call(rbind, lapply(ks, function(k) {

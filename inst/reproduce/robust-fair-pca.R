@@ -68,7 +68,7 @@ one <- function(name, seed) {
                   iterations = iters, restarts = 20, scale. = sc, step = "paper", keep_start = FALSE),
     warning = muffle)
   rob <- group_errors(tn$model, xte, gte)
-  std <- group_errors(fair_pca(xtr, gtr, k = 3, scale. = sc), xte, gte)
+  std <- group_errors(fair_pca(xtr, gtr, k = 3, scale. = sc, method = "standard"), xte, gte)
   row <- data.frame(data = name, split = seed, alpha = tn$best$alpha * s_avg, lambda = tn$best$lambda,
                     RFPCA_ABDiff = rob$ABDiff, RFPCA_ARE = rob$ARE, PCA_ABDiff = std$ABDiff,
                     PCA_ARE = std$ARE, lambda_fallbacks = n_warn)

@@ -2,7 +2,7 @@ test_that("standard PCA matches prcomp (subspace, sdev, signs, scores)", {
   dat <- make_groups(n = c(150, 120, 90), d = 7)
   for (sc in c(FALSE, TRUE)) for (ce in c(TRUE, FALSE)) {
     p <- prcomp(dat$x, center = ce, scale. = sc)
-    f <- fair_pca(dat$x, dat$g, k = 3, center = ce, scale. = sc)
+    f <- fair_pca(dat$x, dat$g, k = 3, center = ce, scale. = sc, method = "standard")
     expect_equal(unname(f$sdev), p$sdev[1:3], tolerance = 1e-10)
     expect_lt(subspace_dist(f$rotation, p$rotation[, 1:3]), 1e-10)
     expect_equal(crossprod(f$rotation), diag(3), tolerance = 1e-12, ignore_attr = TRUE)
@@ -18,7 +18,7 @@ test_that("standard PCA matches prcomp (subspace, sdev, signs, scores)", {
 
 test_that("group_stats are the per-group errors, best errors and losses", {
   dat <- make_groups(n = c(100, 80), d = 5)
-  f <- fair_pca(dat$x, dat$g, k = 2)
+  f <- fair_pca(dat$x, dat$g, k = 2, method = "standard")
   P <- f$rotation %*% t(f$rotation)
   for (l in levels(dat$g)) {
     xl <- scale(dat$x[dat$g == l, ], center = TRUE, scale = FALSE)
@@ -37,14 +37,14 @@ test_that("group_stats are the per-group errors, best errors and losses", {
 
 test_that("fits from moments, data and chunks agree; invariant to row order and group labels", {
   dat <- make_groups(n = c(100, 80), d = 5)
-  f1 <- fair_pca(dat$x, dat$g, k = 2)
-  f2 <- fair_pca(group_moments(dat$x, dat$g), k = 2)
+  f1 <- fair_pca(dat$x, dat$g, k = 2, method = "standard")
+  f2 <- fair_pca(group_moments(dat$x, dat$g), k = 2, method = "standard")
   expect_equal(f1$rotation, f2$rotation, tolerance = 1e-12)
   perm <- sample(nrow(dat$x))
-  f3 <- fair_pca(dat$x[perm, ], dat$g[perm], k = 2)
+  f3 <- fair_pca(dat$x[perm, ], dat$g[perm], k = 2, method = "standard")
   expect_equal(f1$rotation, f3$rotation, tolerance = 1e-10)
   relab <- factor(dat$g, levels = c("b", "a"), labels = c("B", "A"))
-  f4 <- fair_pca(dat$x, relab, k = 2)
+  f4 <- fair_pca(dat$x, relab, k = 2, method = "standard")
   expect_equal(f1$rotation, f4$rotation, tolerance = 1e-10)
   expect_error(fair_pca(group_moments(dat$x, dat$g), dat$g, k = 2), class = "fairproj_input_error")
 })
@@ -52,21 +52,22 @@ test_that("fits from moments, data and chunks agree; invariant to row order and 
 test_that("the formula interface takes the group as a column, a string or a vector", {
   df <- data.frame(make_groups(n = c(60, 50), d = 4)$x)
   df$sex <- rep(c("f", "m"), c(60, 50))
-  f1 <- fair_pca(~ ., data = df, group = sex, k = 2)
-  f2 <- fair_pca(~ ., data = df, group = "sex", k = 2)
-  f3 <- fair_pca(as.matrix(df[1:4]), df$sex, k = 2)
+  f1 <- fair_pca(~ ., data = df, group = sex, k = 2, method = "standard")
+  f2 <- fair_pca(~ ., data = df, group = "sex", k = 2, method = "standard")
+  f3 <- fair_pca(as.matrix(df[1:4]), df$sex, k = 2, method = "standard")
   expect_equal(f1$rotation, f3$rotation, tolerance = 1e-12)
   expect_equal(f2$rotation, f3$rotation, tolerance = 1e-12)
   expect_equal(rownames(f1$rotation), paste0("x", 1:4))
-  f4 <- fair_pca(~ x1 + x2 + x3, data = df, group = sex, k = 1)
+  f4 <- fair_pca(~ x1 + x2 + x3, data = df, group = sex, k = 1, method = "standard")
   expect_equal(nrow(f4$rotation), 3L)
   df2 <- df; df2$x1[3] <- NA
-  f5 <- fair_pca(~ ., data = df2, group = sex, k = 2)
+  f5 <- fair_pca(~ ., data = df2, group = sex, k = 2, method = "standard")
   expect_equal(sum(f5$groups$n), 109)
-  df$chr <- "z"
-  expect_error(fair_pca(~ ., data = df, group = sex, k = 2), "non-numeric", class = "fairproj_input_error")
-  expect_error(fair_pca(~ ., data = df, group = "nosuch", k = 2), class = "fairproj_input_error")
-  expect_error(fair_pca(y ~ ., data = df, group = sex, k = 2), class = "fairproj_input_error")
+  df$when <- Sys.Date() + seq_len(nrow(df))
+  expect_error(fair_pca(~ ., data = df, group = sex, k = 2, method = "standard"), "neither numeric nor categorical",
+               class = "fairproj_input_error")
+  expect_error(fair_pca(~ ., data = df, group = "nosuch", k = 2, method = "standard"), class = "fairproj_input_error")
+  expect_error(fair_pca(y ~ ., data = df, group = sex, k = 2, method = "standard"), class = "fairproj_input_error")
 })
 
 test_that("Lanczos and dense eigen-solvers agree", {
@@ -80,7 +81,7 @@ test_that("Lanczos and dense eigen-solvers agree", {
 
 test_that("a group with a single row is a documented, finite result for standard PCA", {
   dat <- make_groups(n = c(100, 1), d = 4)
-  f <- fair_pca(dat$x, dat$g, k = 2)
+  f <- fair_pca(dat$x, dat$g, k = 2, method = "standard")
   gs <- f$group_stats
   expect_equal(gs$n, c(100, 1))
   # one row is its own mean: zero error, zero best error, zero loss, no variance to explain
@@ -88,4 +89,14 @@ test_that("a group with a single row is a documented, finite result for standard
   expect_equal(gs$best[2], 0)
   expect_true(is.na(gs$var_explained[2]))
   expect_true(all(is.finite(f$rotation)))
+})
+
+test_that("prcomp's argument names: rank. is k, scale suggests scale.", {
+  dat <- make_groups(n = c(60, 50), d = 4)
+  f1 <- fair_pca(dat$x, dat$g, rank. = 2, method = "standard")
+  f2 <- fair_pca(dat$x, dat$g, k = 2, method = "standard")
+  expect_equal(f1$rotation, f2$rotation)
+  expect_error(fair_pca(dat$x, dat$g, k = 2, rank. = 2), "rank.", class = "fairproj_input_error")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, scale = TRUE), "scale\\.", class = "fairproj_input_error")
+  expect_error(fair_pca(dat$x, dat$g, method = "standard"), "`k` is missing", class = "fairproj_input_error")
 })

@@ -1,6 +1,6 @@
 test_that("print, summary, predict, reconstruct, as.prcomp, biplot and plot work", {
   dat <- make_groups(n = c(100, 80), d = 5)
-  f <- fair_pca(dat$x, dat$g, k = 2, scale. = TRUE)
+  f <- fair_pca(dat$x, dat$g, k = 2, scale. = TRUE, method = "standard")
   expect_output(print(f), "Per-group")
   s <- summary(f)
   expect_s3_class(s, "summary.fair_pca")
@@ -20,20 +20,22 @@ test_that("print, summary, predict, reconstruct, as.prcomp, biplot and plot work
   expect_equal(reconstruct(f, r), r, tolerance = 1e-8)
   ap <- as.prcomp(f)
   expect_s3_class(ap, "prcomp")
-  expect_equal(summary(ap)$importance[2, ], s$importance[2, ] * f$totalvar / sum(f$sdev^2), tolerance = 1e-4)
+  # the true fractions of the total variance, as summary(f)
+  expect_equal(unname(summary(ap)$importance[2, 1:2]), unname(s$importance[2, ]), tolerance = 1e-4)
+  expect_equal(sum(ap$sdev^2), f$totalvar, tolerance = 1e-10)
   pdf(NULL)
   on.exit(dev.off())
   expect_silent(biplot(f))
-  tab <- plot(f, "errors", kmax = 4)
+  expect_message(tab <- plot(f, "errors", kmax = 4), "Refitting")
   expect_equal(nrow(tab), 8L)
-  expect_silent(plot(f, "loss", kmax = 3))
+  expect_message(plot(f, "loss", kmax = 3), "k = 1, 3")
   expect_silent(plot(f, "scree"))
   expect_error(plot(f, "convergence"), class = "fairproj_input_error")
 })
 
 test_that("group_errors reproduces group_stats on the training data and gives ABDiff/ARE", {
   dat <- make_groups(n = c(100, 80), d = 5)
-  f <- fair_pca(dat$x, dat$g, k = 2)
+  f <- fair_pca(dat$x, dat$g, k = 2, method = "standard")
   ge <- group_errors(f, dat$x, dat$g)
   expect_equal(ge$table, f$group_stats, tolerance = 1e-10)
   expect_equal(ge$ABDiff, abs(diff(f$group_stats$error)))
@@ -51,6 +53,70 @@ test_that("plot shows only the fitted k when the method cannot be refitted from 
   f <- fair_pca(dat$x, dat$g, k = 2, method = "inlp")
   pdf(NULL)
   on.exit(dev.off())
-  tab <- plot(f, "errors", kmax = 4)
+  expect_message(tab <- plot(f, "errors", kmax = 4), "Refitting")
   expect_equal(unique(tab$k), 2L)
+})
+
+test_that("as.prcomp reports the true fractions of variance", {
+  dat <- make_groups(n = c(80, 70), d = 6)
+  for (meth in c("standard", "minmax")) {
+    f <- fair_pca(dat$x, dat$g, k = 2, method = meth)
+    p <- as.prcomp(f)
+    expect_s3_class(p, "prcomp")
+    expect_equal(sum(p$sdev^2), f$totalvar, tolerance = 1e-10)
+    imp <- summary(p)$importance
+    expect_equal(unname(imp["Proportion of Variance", 1:2]),
+                 unname(round(summary(f)$importance["Proportion of Variance", ], 5)))
+    # without the moments the rest is one number
+    f2 <- fair_pca(dat$x, dat$g, k = 2, method = meth, keep_moments = FALSE)
+    expect_equal(sum(as.prcomp(f2)$sdev^2), f$totalvar, tolerance = 1e-10)
+  }
+  # for standard PCA the padding is prcomp's own spectrum
+  f <- fair_pca(dat$x, dat$g, k = 2, method = "standard")
+  expect_equal(as.prcomp(f)$sdev, stats::prcomp(dat$x)$sdev, tolerance = 1e-8)
+})
+
+test_that("factoextra reports the same percentages as summary()", {
+  skip_if_not_installed("factoextra")
+  dat <- make_groups(n = c(80, 70), d = 6)
+  f <- fair_pca(dat$x, dat$g, k = 2)
+  eig <- factoextra::get_eigenvalue(as.prcomp(f))
+  expect_equal(unname(eig[1:2, "variance.percent"]),
+               unname(100 * summary(f)$importance["Proportion of Variance", ]), tolerance = 1e-8)
+})
+
+test_that("coef, loadings, fitted, residuals and nobs", {
+  dat <- make_groups(n = c(80, 70), d = 5)
+  f <- fair_pca(dat$x, dat$g, k = 2)
+  expect_identical(coef(f), f$rotation)
+  expect_s3_class(loadings(f), "loadings")
+  expect_equal(unclass(loadings(f)), f$rotation, ignore_attr = TRUE)
+  expect_identical(nobs(f), 150L)
+  expect_equal(fitted(f), reconstruct(f, dat$x), tolerance = 1e-10)
+  r <- residuals(f, dat$x)
+  expect_equal(r + fitted(f), dat$x, tolerance = 1e-10, ignore_attr = TRUE)
+  expect_error(residuals(f), class = "fairproj_input_error")
+  # a minmax fit whose output is a linear map of higher rank
+  three <- make_groups(n = c(60, 50, 40), d = 5, seed = 7)
+  fm <- fair_pca(three$x, three$g, k = 1)
+  expect_equal(fitted(fm), reconstruct(fm, three$x), tolerance = 1e-8)
+})
+
+test_that("print says what the method optimises and whether it is a projection", {
+  dat <- make_groups(n = c(80, 70), d = 5)
+  expect_output(print(fair_pca(dat$x, dat$g, k = 2)), "largest group marginal loss.*rank-2 orthogonal projection")
+  expect_output(print(fair_pca(dat$x, dat$g, k = 2, method = "standard")), "ordinary PCA")
+})
+
+test_that("base plots: scores by group, refit message, biplot without labels for many rows", {
+  dat <- make_groups(n = c(300, 250), d = 5)
+  f <- fair_pca(dat$x, dat$g, k = 2)
+  pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  sc <- plot(f, "scores")
+  expect_equal(levels(sc$group), levels(dat$g))
+  expect_equal(nrow(sc), 550L)
+  expect_message(plot(f, "errors", kmax = 3), "Refitting method \"minmax\" for k = 1, 3")
+  expect_silent(biplot(f))
+  expect_error(plot(f, "scores", choices = c(1, 3)), class = "fairproj_input_error")
 })

@@ -3,14 +3,14 @@ test_that("variance_explained is the share of test variance kept (prcomp check)"
   p <- prcomp(dat$x)
   V <- p$rotation[, 1:2]
   expect_equal(variance_explained(V, dat$x), sum(p$sdev[1:2]^2) / sum(p$sdev^2), tolerance = 1e-12)
-  fit <- fair_pca(dat$x, dat$g, k = 2)
+  fit <- fair_pca(dat$x, dat$g, k = 2, method = "standard")
   expect_equal(variance_explained(fit, dat$x), sum(p$sdev[1:2]^2) / sum(p$sdev^2), tolerance = 1e-10)
   # a non-orthonormal basis of the same span gives the same value
   expect_equal(variance_explained(V %*% matrix(c(2, 1, 0, 3), 2), dat$x), variance_explained(V, dat$x),
                tolerance = 1e-10)
   expect_equal(variance_explained(diag(6), dat$x), 1)
   # scaling of a fit is applied to new data
-  fs <- fair_pca(dat$x, dat$g, k = 2, scale. = TRUE)
+  fs <- fair_pca(dat$x, dat$g, k = 2, scale. = TRUE, method = "standard")
   ps <- prcomp(dat$x, scale. = TRUE)
   expect_equal(variance_explained(fs, dat$x), sum(ps$sdev[1:2]^2) / 6, tolerance = 1e-10)
   expect_error(variance_explained(V, dat$x[, 1:3]), class = "fairproj_input_error")
@@ -61,7 +61,8 @@ test_that("downstream_metrics: majority class on an uninformative representation
   g <- rep(0:1, each = 100)
   y <- c(rep(1, 50), rep(0, 150))
   s <- matrix(rnorm(n * 2, sd = 1e-3), n, 2)  # no usable signal
-  r <- downstream_metrics(s, y, g, classifier = c("logistic", "svm_linear"))
+  r <- suppressWarnings(downstream_metrics(s, y, g, classifier = c("logistic", "svm_linear")),
+                        classes = "fairproj_single_class_warning")
   expect_equal(r$accuracy, rep(0.75, 2))
   expect_equal(r$dp_gap, c(0, 0))
   # an informative representation: separable classes give accuracy 1 and the groups' base-rate gap
@@ -72,8 +73,10 @@ test_that("downstream_metrics: majority class on an uninformative representation
   expect_equal(r2$dp_gap, rep(0.5, 4))
   expect_equal(r2$eo_gap, rep(0, 4))
   # held-out evaluation
-  r3 <- downstream_metrics(s2[1:150, ], y[1:150], g[1:150], "logistic", newscores = s2[151:200, ],
-                           newy = y[151:200], newgroup = g[151:200])
+  # (the held-out rows are all negatives: the classifier predicts one class there, and says so)
+  expect_warning(r3 <- downstream_metrics(s2[1:150, ], y[1:150], g[1:150], "logistic", newscores = s2[151:200, ],
+                                          newy = y[151:200], newgroup = g[151:200]),
+                 class = "fairproj_single_class_warning")
   expect_equal(r3$n, 50)
   expect_error(downstream_metrics(s2, y, g, "tree"), class = "fairproj_input_error")
   expect_error(downstream_metrics(s2, y, g, "logistic", newscores = s2), class = "fairproj_input_error")
@@ -92,7 +95,20 @@ test_that("logistic_l2: the penalised optimum (gradient zero), glm without penal
   expect_lt(max(abs(grad)), 1e-6)
   expect_lt(sum(b[-1]^2), sum(b0[-1]^2))
   # a huge penalty leaves the intercept only: the majority class, Delta_DP = 0
-  r <- downstream_metrics(s, y, rep(1:2, 150), "logistic_l2", control = list(logistic_l2 = list(reg = 1e6)))
+  expect_warning(r <- downstream_metrics(s, y, rep(1:2, 150), "logistic_l2", control = list(logistic_l2 = list(reg = 1e6))),
+                 class = "fairproj_single_class_warning")
   expect_equal(r$accuracy, max(mean(y), 1 - mean(y)))
   expect_equal(r$dp_gap, 0)
+})
+
+test_that("a classifier predicting a single class is flagged", {
+  expect_warning(r <- fairness_gaps(c(1, 1, 1, 1), c(1, 0, 0, 1), c("a", "a", "b", "b")),
+                 class = "fairproj_single_class_warning")
+  expect_equal(r[["dp_gap"]], 0)
+  expect_no_warning(fairness_gaps(c(1, 0, 1, 1), c(1, 0, 0, 1), c("a", "a", "b", "b")))
+  set.seed(2)
+  s <- matrix(rnorm(200), 100, 2)
+  y <- rep(c(0, 0, 0, 1), 25)   # unrelated to the scores: logistic regression predicts 0 for all
+  expect_warning(downstream_metrics(s, y, rep(c("a", "b"), 50), classifier = "logistic"),
+                 "classifier \"logistic\" predicts one class", class = "fairproj_single_class_warning")
 })

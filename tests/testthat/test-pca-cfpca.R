@@ -27,7 +27,7 @@ test_that("the mean constraint holds at the solution and is active when binding"
     expect_true(fit$converged)
   }
   # standard PCA violates delta = 0.2, so the constraint binds: ||V'f|| = delta
-  std <- fair_pca(dd$x, dd$g, k = 2)
+  std <- fair_pca(dd$x, dd$g, k = 2, method = "standard")
   expect_gt(sqrt(sum(crossprod(std$rotation, m$f)^2)), 0.2)
   fit <- fair_pca(dd$x, dd$g, k = 2, method = "cfpca", delta = 0.2)
   expect_lt(abs(fit$mean_gap - 0.2), 1e-3)
@@ -108,7 +108,7 @@ test_that("delta = 0, mu = 0 is mean-matching fair PCA; a loose delta is standar
   expect_lt(subspace_dist(fit$rotation, V_mean), 1e-8)
   expect_lt(fit$mean_gap, 1e-10)
   loose <- fair_pca(dd$x, dd$g, k = 3, method = "cfpca", delta = sqrt(sum(m$f^2)) + 1)
-  std <- fair_pca(dd$x, dd$g, k = 3)
+  std <- fair_pca(dd$x, dd$g, k = 3, method = "standard")
   expect_lt(subspace_dist(loose$rotation, std$rotation), 1e-8)
   expect_equal(loose$nu, 0)
 })

@@ -49,7 +49,7 @@ test_that("MMD^2 at the solution is below tau and decreases with tau", {
   expect_gt(f2$mmd2_standard, f2$mmd2)
   expect_lt(f3$mmd2, f2$mmd2)
   # the price: less variance kept than standard PCA
-  std <- fair_pca(dd$x, dd$g, k = 2)
+  std <- fair_pca(dd$x, dd$g, k = 2, method = "standard")
   expect_lt(sum(f3$sdev^2), sum(std$sdev^2))
   expect_lte(sum(f3$sdev^2), sum(f2$sdev^2) + 1e-8)
   # the reported MMD^2 is that of the returned subspace
@@ -66,14 +66,14 @@ test_that("MMD^2 at the solution is below tau and decreases with tau", {
 test_that("with the fairness term off (tau above the MMD^2 of PCA) the result is standard PCA", {
   dd <- mb_data(seed = 2)
   fit <- fair_pca(dd$x, dd$g, k = 2, method = "mbfpca", tau = 10)
-  std <- fair_pca(dd$x, dd$g, k = 2)
+  std <- fair_pca(dd$x, dd$g, k = 2, method = "standard")
   expect_lt(subspace_dist(fit$rotation, std$rotation), 1e-10)
   expect_equal(fit$outer_iterations, 0L)
 })
 
 test_that("the median heuristic and subsampling follow their documentation", {
   dd <- mb_data(seed = 3, n = c(60, 40))
-  std <- fair_pca(dd$x, dd$g, k = 2)
+  std <- fair_pca(dd$x, dd$g, k = 2, method = "standard")
   fit <- fair_pca(dd$x, dd$g, k = 2, method = "mbfpca", tau = 10)
   y <- scale(dd$x, scale = FALSE) %*% std$rotation
   expect_equal(fit$sigma, sqrt(median(as.vector(dist(y))^2) / 2), tolerance = 1e-12)

@@ -38,7 +38,7 @@ test_that("the solution is PCA in the complement of the mean difference (Algorit
     A <- eigen(crossprod(R, crossprod(xc) %*% R), symmetric = TRUE)$vectors[, 1:3]
     expect_lt(subspace_dist(fit$rotation, R %*% A), 1e-9)
     # retained variance at most PCA's
-    p <- fair_pca(dat$x, dat$g, k = 3, center = ce)
+    p <- fair_pca(dat$x, dat$g, k = 3, center = ce, method = "standard")
     expect_lte(sum(fit$sdev^2), sum(p$sdev^2) + 1e-10)
     # no feasible projection does better (random feasible frames)
     C <- crossprod(xc) / (nrow(xc) - 1)
@@ -56,7 +56,7 @@ test_that("equal group means: the result is standard PCA", {
   for (l in levels(dat$g)) x[dat$g == l, ] <- scale(x[dat$g == l, ], scale = FALSE)
   x <- x + matrix(1:6, nrow(x), 6, byrow = TRUE)
   fit <- fair_pca(x, dat$g, k = 3, method = "mean")
-  std <- fair_pca(x, dat$g, k = 3)
+  std <- fair_pca(x, dat$g, k = 3, method = "standard")
   expect_equal(fit$constraint_rank, 0)
   expect_lt(subspace_dist(fit$rotation, std$rotation), 1e-10)
   expect_equal(fit$sdev, std$sdev, tolerance = 1e-10)
@@ -151,7 +151,7 @@ test_that("Fair PCA-S: means still matched, covariance bound holds, L = d - 1 gi
 
 test_that("trade-off representation: [fair, lambda^p * standard] scores", {
   dat <- make_groups(n = c(100, 100), d = 6, seed = 23)
-  std <- fair_pca(dat$x, dat$g, k = 2)
+  std <- fair_pca(dat$x, dat$g, k = 2, method = "standard")
   f0 <- fair_pca(dat$x, dat$g, k = 2, method = "mean", tradeoff = 0)
   fair <- fair_pca(dat$x, dat$g, k = 2, method = "mean")
   s0 <- predict(f0, dat$x)
@@ -203,7 +203,7 @@ test_that("retained variance equals PCA's exactly when the mean difference is or
   g <- factor(rep(c("a", "b"), each = n / 2))
   x <- matrix(rnorm(n * 5), n, 5) %*% diag(c(5, 4, 3, 2, 1))
   x[, 5] <- x[, 5] + ifelse(g == "a", 1, -1)   # shift along the smallest-variance axis only
-  std <- fair_pca(x, g, k = 2)
+  std <- fair_pca(x, g, k = 2, method = "standard")
   expect_lt(max(abs(crossprod(std$rotation, c(0, 0, 0, 0, 1)))), 0.2)  # the shift is (nearly) outside
   # make the top-2 PCA space exactly orthogonal to the mean difference: project it out
   v <- colMeans(x[g == "a", ]) - colMeans(x[g == "b", ])
@@ -218,7 +218,7 @@ test_that("retained variance equals PCA's exactly when the mean difference is or
   for (l in levels(g)) xe[g == l, 1:4] <- scale(xe[g == l, 1:4], scale = FALSE)
   xe[, 5] <- ifelse(g == "a", 1, -1) + residuals(lm(rnorm(n) ~ xe[, 1:4] - 1))
   fe <- fair_pca(xe, g, k = 2, method = "mean")
-  se <- fair_pca(xe, g, k = 2)
+  se <- fair_pca(xe, g, k = 2, method = "standard")
   ve <- colMeans(xe[g == "a", ]) - colMeans(xe[g == "b", ])
   expect_lt(max(abs(crossprod(se$rotation, ve))), 1e-8 * sqrt(sum(ve^2)))  # v is orthogonal to the PCA space
   expect_equal(sum(fe$sdev^2), sum(se$sdev^2), tolerance = 1e-10)

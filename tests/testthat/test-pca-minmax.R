@@ -184,7 +184,7 @@ test_that("reductions: identical groups give standard PCA, k = d gives zero loss
   x2 <- rbind(D$x, D$x)
   g2 <- rep(c("a", "b"), each = nrow(D$x))
   fit <- fair_pca(x2, g2, k = 2, method = "minmax")
-  std <- fair_pca(x2, g2, k = 2)
+  std <- fair_pca(x2, g2, k = 2, method = "standard")
   expect_lt(subspace_dist(fit$rotation, std$rotation), 1e-6)
   expect_equal(fit$objective, 0, tolerance = 1e-9)
   D3 <- mm_data(50, 4, 3, seed = 31)

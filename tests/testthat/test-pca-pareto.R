@@ -197,7 +197,7 @@ test_that("with normalised gradients and 1/sqrt(t) steps, psi enters only throug
 test_that("fair total loss >= PCA's, excess losses >= 0, disparity reduced for 2, 3 and 5 groups", {
   for (ng in c(2, 3, 5)) {
     dat <- make_groups(n = seq(200, by = -30, length.out = ng), d = 7, seed = 20 + ng)
-    std <- fair_pca(dat$x, dat$g, k = 2)
+    std <- fair_pca(dat$x, dat$g, k = 2, method = "standard")
     pca_total <- sum(diag(crossprod(scale(dat$x, scale = FALSE)))) / (nrow(dat$x) - 1) - sum(std$sdev^2)
     for (disp in c("pairwise", "single")) {
       f <- fair_pca(dat$x, dat$g, k = 2, method = "pareto", disparity = disp, iterations = 300)
@@ -274,4 +274,12 @@ test_that("bad arguments give classed errors naming the argument", {
   err(alpha = 1)
   expect_error(fair_pca(dat$x, dat$g, k = 4, method = "pareto"), "k")
   expect_error(pareto_front(dat$x, dat$g, k = 2, start = "pca"), class = "fairproj_input_error")
+})
+
+test_that("pareto_front says how many fits did not converge", {
+  dat <- make_groups(n = c(80, 70), d = 5)
+  set.seed(1)
+  expect_warning(pf <- pareto_front(dat$x, dat$g, k = 2, restarts = 2, iterations = 2),
+                 "3 of 3 Pareto fits stopped", class = "fairproj_convergence_warning")
+  expect_output(print(pf), "0 of them converged")
 })

@@ -27,7 +27,7 @@ direct_objective <- function(prep, V, eps, lambda) {
 
 test_that("lambda = 0 and alpha = 0 recover standard PCA", {
   dat <- make_groups(n = c(150, 100, 80), d = 7, seed = 3)
-  std <- fair_pca(dat$x, dat$g, k = 2, scale. = TRUE)
+  std <- fair_pca(dat$x, dat$g, k = 2, scale. = TRUE, method = "standard")
   set.seed(1)
   fit <- fair_pca(dat$x, dat$g, k = 2, method = "robust", scale. = TRUE, alpha = 0, lambda = 0,
                   iterations = 300, restarts = 3)

@@ -1,0 +1,155 @@
+# New data for a fitted model: one helper for predict(), reconstruct(), group_errors(),
+# variance_explained(), fitted()/residuals() and predict.fair_css().
+#
+# Rules (as stats::predict.prcomp):
+# * a fit from the formula interface rebuilds its model matrix from a raw data.frame through
+#   the stored `terms`, `xlevels` and `contrasts` (columns in any order, extra columns ignored;
+#   a missing variable or an unseen factor level is a classed error);
+# * otherwise, when the fit has column names and `newdata` has column names, columns are matched
+#   by name (any order); missing and extra columns are named in a classed error;
+# * when either has no names, columns are taken by position (the counts must agree).
+# Rows with NA give NA rows downstream (`allow_na = TRUE`); infinite values are an error.
+
+# The column names of a fit and whether they were given by the user (a matrix without column
+# names gets V1, V2, ... which are not matched by name).
+fp_fit_colnames <- function(object) {
+  nm <- if (inherits(object, "fair_css")) object$colnames else rownames(object$rotation)
+  given <- if (!is.null(object$colnames_given)) isTRUE(object$colnames_given) else
+    !identical(nm, paste0("V", seq_along(nm)))
+  list(names = nm, given = given)
+}
+
+fp_match_newdata <- function(object, newdata, arg = "newdata", allow_na = TRUE) {
+  cn <- fp_fit_colnames(object)
+  nm <- cn$names
+  d <- length(nm)
+  if (!is.null(object$terms) && is.data.frame(newdata)) {
+    x <- fp_rebuild_model_matrix(object, newdata, arg)
+  } else {
+    if (is.data.frame(newdata) || is.matrix(newdata)) {
+      newnm <- colnames(newdata)
+      if (cn$given && !is.null(newnm) && !all(newnm == "")) {
+        miss <- setdiff(nm, newnm)
+        extra <- setdiff(newnm, nm)
+        if (length(miss) || length(extra)) {
+          fp_abort(sprintf("does not have the columns the model was fitted on:%s%s",
+                           if (length(miss)) paste0(" missing ", fp_name_list(miss)) else "",
+                           if (length(extra)) paste0(if (length(miss)) ";" else "", " extra ",
+                                                     fp_name_list(extra)) else ""),
+                   arg, class = "fairproj_newdata_error")
+        }
+        newdata <- if (is.data.frame(newdata)) newdata[nm] else newdata[, nm, drop = FALSE]
+      }
+    }
+    x <- fp_as_matrix(newdata, arg, min_cols = 1L, allow_nonfinite = TRUE)
+  }
+  if (ncol(x) != d) {
+    fp_abort(sprintf("has %d columns but the model was fitted on %d", ncol(x), d), arg,
+             class = "fairproj_newdata_error")
+  }
+  if (any(is.infinite(x))) fp_abort(sprintf("contains %d infinite value(s)", sum(is.infinite(x))), arg)
+  if (!allow_na && anyNA(x)) {
+    fp_abort(sprintf("contains %d missing value(s) (NA/NaN); remove or impute them first", sum(is.na(x))), arg)
+  }
+  colnames(x) <- nm
+  x
+}
+
+fp_name_list <- function(v, max = 10L) {
+  s <- paste(utils::head(v, max), collapse = ", ")
+  if (length(v) > max) s <- sprintf("%s, ... (%d in all)", s, length(v))
+  s
+}
+
+# The model matrix of a raw data.frame through the terms of a formula fit.
+fp_rebuild_model_matrix <- function(object, newdata, arg = "newdata") {
+  tt <- stats::delete.response(object$terms)
+  vars <- all.vars(tt)
+  miss <- setdiff(vars, names(newdata))
+  if (length(miss)) {
+    fp_abort(sprintf("lacks variable(s) of the model formula: %s", fp_name_list(miss)), arg,
+             class = "fairproj_newdata_error")
+  }
+  xlev <- object$xlevels
+  for (v in intersect(names(xlev), names(newdata))) {
+    val <- newdata[[v]]
+    if (is.factor(val) || is.character(val)) {
+      new <- setdiff(unique(as.character(val[!is.na(val)])), xlev[[v]])
+      if (length(new)) {
+        fp_abort(sprintf("has level(s) of factor '%s' not seen in training: %s", v, fp_name_list(new)), arg,
+                 class = c("fairproj_new_level_error", "fairproj_newdata_error"))
+      }
+    }
+  }
+  mf <- tryCatch(stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = xlev),
+                 error = function(e) fp_abort(sprintf("cannot be turned into the model's columns: %s",
+                                                      conditionMessage(e)), arg,
+                                              class = "fairproj_newdata_error"))
+  x <- stats::model.matrix(tt, mf, contrasts.arg = object$contrasts)
+  attr(x, "assign") <- NULL
+  attr(x, "contrasts") <- NULL
+  x
+}
+
+# The formula interface shared by fair_pca(), fair_css(), tune_fair_pca(), pareto_front():
+# evaluates `formula` on `data` (without the group column) through model.frame(), turns factors
+# and transformations into a model matrix without intercept (as stats::prcomp.formula), and
+# returns the matrix, the group vector and what predict() needs to rebuild the matrix.
+# `gexpr` is the unevaluated `group` argument; `env` the caller's frame.
+fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action = NULL) {
+  if (is.null(data)) fp_abort("is missing: the formula interface needs a data.frame", "data")
+  if (!is.data.frame(data)) fp_abort("must be a data.frame", "data")
+  if (!inherits(formula, "formula")) fp_abort("must be a formula", "formula")
+  if (length(formula) != 2L) fp_abort("must have no response (e.g. ~ . or ~ a + b)", "formula")
+  gname <- NULL
+  if (is.name(gexpr) && as.character(gexpr) %in% names(data)) {
+    gname <- as.character(gexpr)
+    gval <- data[[gname]]
+  } else {
+    gval <- eval(gexpr, data, env)
+    if (is.character(gval) && length(gval) == 1L && nrow(data) != 1L) {
+      if (!gval %in% names(data)) fp_abort(sprintf("names column '%s', which `data` does not have", gval), "group")
+      gname <- gval
+      gval <- data[[gname]]
+    }
+  }
+  if (is.null(gval)) fp_abort("is missing: give a column of `data` or one label per row", "group")
+  if (length(gval) != nrow(data)) fp_abort(sprintf("has length %d but `data` has %d rows", length(gval), nrow(data)), "group")
+  feats <- if (is.null(gname)) data else data[setdiff(names(data), gname)]
+  if (!is.null(gname) && gname %in% all.vars(formula[[2L]])) {
+    fp_abort(sprintf("uses the group column '%s' as a feature", gname), "formula")
+  }
+  args <- list(formula = formula, data = feats, fp_group = gval, drop.unused.levels = TRUE)
+  if (!is.null(subset)) args$subset <- subset
+  if (!is.null(na.action)) args$na.action <- na.action
+  mf <- tryCatch(do.call(stats::model.frame, args),
+                 error = function(e) fp_abort(sprintf("cannot be evaluated on `data`: %s", conditionMessage(e)), "formula"))
+  gcol <- mf[["(fp_group)"]]
+  mt <- attr(mf, "terms")
+  attr(mt, "intercept") <- 0L
+  bad <- vapply(mf[setdiff(names(mf), "(fp_group)")], function(v) {
+    !(is.numeric(v) || is.logical(v) || is.factor(v) || is.character(v))
+  }, logical(1))
+  if (any(bad)) {
+    fp_abort(sprintf("selects column(s) that are neither numeric nor categorical: %s",
+                     fp_name_list(names(bad)[bad])), "formula")
+  }
+  x <- tryCatch(stats::model.matrix(mt, mf),
+                error = function(e) fp_abort(sprintf("cannot be expanded into columns: %s", conditionMessage(e)), "formula"))
+  ctr <- attr(x, "contrasts")
+  attr(x, "assign") <- NULL
+  attr(x, "contrasts") <- NULL
+  list(x = x, group = gcol, group_name = gname, terms = mt, xlevels = stats::.getXlevels(mt, mf),
+       contrasts = ctr, na.action = attr(mf, "na.action"))
+}
+
+# Store what predict() needs in a fit from the formula interface.
+fp_formula_attach <- function(fit, fd, call) {
+  fit$call <- call
+  fit$terms <- fd$terms
+  fit$xlevels <- fd$xlevels
+  fit$contrasts <- fd$contrasts
+  fit$group_name <- fd$group_name
+  if (!is.null(fd$na.action)) fit$na.action <- fd$na.action
+  fit
+}

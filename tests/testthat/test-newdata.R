@@ -1,0 +1,97 @@
+# Columns of new data: by name, by position, rebuilt through formula terms; NA rows.
+
+test_that("predict matches columns by name, in any order, and names missing or extra ones", {
+  dat <- make_groups(n = c(60, 50), d = 4)
+  x <- dat$x
+  colnames(x) <- c("a", "b", "c", "d")
+  f <- fair_pca(x, dat$g, k = 2, method = "standard")
+  p <- predict(f, x[1:5, ])
+  expect_equal(predict(f, x[1:5, 4:1]), p)
+  expect_equal(predict(f, as.data.frame(x[1:5, c(3, 1, 4, 2)])), p)
+  expect_equal(reconstruct(f, x[1:5, 4:1]), reconstruct(f, x[1:5, ]))
+  e <- expect_error(predict(f, x[, 1:3]), class = "fairproj_newdata_error")
+  expect_match(conditionMessage(e), "missing d")
+  x2 <- cbind(x, extra = 1)
+  e <- expect_error(predict(f, x2), class = "fairproj_newdata_error")
+  expect_match(conditionMessage(e), "extra extra")
+  expect_error(predict(f, as.data.frame(x2)), "extra", class = "fairproj_input_error")
+  # by position when either has no names
+  expect_equal(unname(predict(f, unname(x[1:5, ]))), unname(p))
+  fu <- fair_pca(unname(x), dat$g, k = 2, method = "standard")
+  expect_equal(predict(fu, x[1:5, ]), predict(fu, unname(x[1:5, ])), ignore_attr = TRUE)
+  expect_error(predict(fu, x[, 1:3]), "3 columns", class = "fairproj_newdata_error")
+})
+
+test_that("a row with NA gives an NA row of scores and reconstruction", {
+  dat <- make_groups(n = c(60, 50), d = 4)
+  f <- fair_pca(dat$x, dat$g, k = 2, method = "standard")
+  x <- dat$x[1:6, ]
+  x[3, 2] <- NA
+  s <- predict(f, x)
+  expect_true(all(is.na(s[3, ])))
+  expect_equal(s[-3, ], predict(f, dat$x[c(1, 2, 4, 5, 6), ]), ignore_attr = TRUE)
+  r <- reconstruct(f, x)
+  expect_true(all(is.na(r[3, ])))
+  expect_false(anyNA(r[-3, ]))
+  # prcomp does the same
+  pc <- stats::prcomp(dat$x)
+  expect_true(all(is.na(predict(pc, x)[3, ])))
+  # metrics that need complete rows say so
+  expect_error(group_errors(f, x, dat$g[1:6]), "missing", class = "fairproj_input_error")
+  expect_error(variance_explained(f, x), "missing", class = "fairproj_input_error")
+})
+
+test_that("group_errors and variance_explained match columns by name", {
+  dat <- make_groups(n = c(60, 50), d = 4)
+  x <- dat$x
+  colnames(x) <- c("a", "b", "c", "d")
+  f <- fair_pca(x, dat$g, k = 2, method = "standard")
+  expect_equal(group_errors(f, x[, 4:1], dat$g)$table, group_errors(f, x, dat$g)$table)
+  expect_equal(variance_explained(f, x[, c(2, 1, 4, 3)]), variance_explained(f, x))
+  expect_error(variance_explained(f, x[, 1:3]), class = "fairproj_newdata_error")
+  df <- data.frame(x, grp = dat$g)
+  expect_equal(group_errors(f, df, group = grp)$table, group_errors(f, x, dat$g)$table)
+  expect_equal(group_errors(f, df, group = "grp")$table, group_errors(f, x, dat$g)$table)
+})
+
+test_that("predict.fair_css matches columns by name and passes NA rows", {
+  dat <- make_groups(n = c(60, 50), d = 5)
+  x <- dat$x
+  colnames(x) <- letters[1:5]
+  f <- fair_css(x, dat$g, k = 2)
+  expect_equal(predict(f, x[, 5:1]), x[, f$columns, drop = FALSE])
+  expect_error(predict(f, x[, -1]), "missing a", class = "fairproj_newdata_error")
+  x[2, ] <- NA
+  expect_true(all(is.na(predict(f, x)[2, ])))
+  expect_true(all(is.na(reconstruct(f, x)[2, ])))
+})
+
+test_that("the formula interface expands factors and predict rebuilds them from raw data", {
+  set.seed(3)
+  n <- 120
+  df <- data.frame(a = rnorm(n), b = rexp(n), colour = factor(sample(c("red", "green", "blue"), n, TRUE)),
+                   size = sample(c("S", "L"), n, TRUE), sex = rep(c("f", "m"), n / 2))
+  f <- fair_pca(~ a + log(b) + colour + size, data = df, group = sex, k = 2, method = "standard")
+  mm <- model.matrix(~ a + log(b) + colour + size - 1, df)
+  expect_equal(rownames(f$rotation), colnames(mm))
+  ref <- fair_pca(mm, df$sex, k = 2, method = "standard")
+  expect_equal(f$rotation, ref$rotation, ignore_attr = TRUE)
+  expect_equal(f$xlevels$colour, levels(df$colour))
+  # columns in any order, extra columns ignored, a subset of rows keeps all factor levels
+  new <- df[c(5, 1, 9), c("sex", "size", "colour", "b", "a")]
+  expect_equal(predict(f, new), predict(ref, mm[c(5, 1, 9), ]), ignore_attr = TRUE)
+  one <- df[2, ]
+  expect_equal(predict(f, one), predict(ref, mm[2, , drop = FALSE]), ignore_attr = TRUE)
+  # unseen level, missing variable
+  bad <- df[1:3, ]
+  bad$size <- c("S", "XL", "L")
+  e <- expect_error(predict(f, bad), class = "fairproj_new_level_error")
+  expect_match(conditionMessage(e), "XL")
+  expect_error(predict(f, df[, c("a", "b", "colour")]), "size", class = "fairproj_newdata_error")
+  # NA in raw data gives an NA row
+  df2 <- df[1:4, ]
+  df2$a[2] <- NA
+  expect_true(all(is.na(predict(f, df2)[2, ])))
+  # the group column is found again by group_errors
+  expect_equal(group_errors(f, df)$table, f$group_stats, tolerance = 1e-8)
+})
