@@ -31,9 +31,10 @@
 #' @param seed Optional integer: the folds and any random restarts are drawn after
 #'   `set.seed(seed)` and the global random-number state is restored afterwards.
 #' @param ... Further arguments for the method, the same for every candidate.
-#' @param center,scale. Centring and scaling, applied with each training part's own statistics
-#'   (default: standardisation, as in the paper's protocol; with `scale. = TRUE` a column that
-#'   is constant in a training part is left unscaled, as in the authors' code).
+#' @param center,scale. Centring and scaling, applied with each training part's own statistics;
+#'   the defaults are those of [fair_pca()] (centre, do not scale). Vu et al.'s protocol
+#'   standardises: pass `scale. = TRUE` (a column that is constant in a training part is then
+#'   left unscaled, as in the authors' code).
 #' @return An object of class `fairproj_tune`: a list with `best` (a list of the chosen
 #'   parameters), `table` (one row per candidate: the parameters, mean held-out `ARE`, `ABDiff`,
 #'   `max_loss`, `criterion` and its standard error `se`), `cv` (the same per fold), `model` (the
@@ -55,7 +56,7 @@ tune_fair_pca <- function(x, ...) UseMethod("tune_fair_pca")
 #' @rdname tune_fair_pca
 #' @export
 tune_fair_pca.default <- function(x, group, k, method, grid, folds = 3, criterion = "ARE+ABDiff", seed = NULL,
-                                  ..., center = TRUE, scale. = TRUE) {
+                                  ..., center = TRUE, scale. = FALSE) {
   xm <- fp_as_matrix(x, "x")
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
   g <- fp_as_group(group, nrow(xm), "group", min_levels = 2L)

@@ -2,7 +2,7 @@ test_that("tune_fair_pca follows the cross-validation protocol and refits the ch
   dat <- make_groups(n = c(120, 80), d = 5, seed = 21)
   grid <- list(alpha = c(0, 0.15), lambda = c(0, 1))
   tn <- tune_fair_pca(dat$x, dat$g, k = 2, method = "robust", grid = grid, folds = 3, seed = 3,
-                      iterations = 60, restarts = 1)
+                      iterations = 60, restarts = 1, scale. = TRUE)
   expect_s3_class(tn, "fairproj_tune")
   expect_equal(nrow(tn$table), 4L)
   expect_equal(nrow(tn$cv), 12L)
@@ -28,7 +28,7 @@ test_that("tune_fair_pca follows the cross-validation protocol and refits the ch
   r1 <- runif(1)
   set.seed(99)
   tn2 <- tune_fair_pca(dat$x, dat$g, k = 2, method = "robust", grid = grid, folds = 3, seed = 3,
-                       iterations = 60, restarts = 1)
+                       iterations = 60, restarts = 1, scale. = TRUE)
   expect_equal(runif(1), r1)
   expect_equal(tn2$table, tn$table)
   expect_output(print(tn), "Chosen")
