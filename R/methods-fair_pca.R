@@ -179,7 +179,7 @@ biplot.fair_pca <- function(x, choices = 1:2, ...) {
 #' plot(fit, "scree")
 #' @export
 plot.fair_pca <- function(x, type = c("errors", "loss", "scree", "convergence"), kmax = NULL, ...) {
-  type <- match.arg(type)
+  type <- fp_match_arg(type, c("errors", "loss", "scree", "convergence"), "type")
   d <- nrow(x$rotation)
   if (type == "convergence") {
     h <- x$history

@@ -26,7 +26,7 @@
 #' @export
 group_errors <- function(object, x, group, center = c("group", "model")) {
   if (!inherits(object, "fair_pca")) fp_abort("must be a fair_pca object", "object")
-  center <- match.arg(center)
+  center <- fp_match_arg(center, c("group", "model"), "center")
   xm <- fp_newdata(object, x, "x")
   g <- fp_as_group(group, nrow(xm), "group", min_levels = 1L)
   z <- fp_transform(object, xm)
