@@ -178,8 +178,8 @@ fair_css.group_moments <- function(x, group = NULL, k, method = c("greedy", "low
 # For each group g, with z = (x - center) / scale, the Gram matrix G_g = t(Z_g) %*% Z_g is
 #   G_g = S_g + n_g m_g t(m_g),
 # S_g the scatter about the group mean (accurate: group_moments() accumulates it centred) and
-# m_g the group mean of z. Everything is divided by one scalar `norm` (the total of the traces,
-# the same for all groups, so that comparisons between groups are unchanged): the solvers never
+# m_g the group mean of z. Everything is divided by one scalar `norm` (a power of two near the
+# largest diagonal entry, the same for all groups, so that comparisons between groups are unchanged): the solvers never
 # see the user's units, and column choices do not depend on a global scale of the data.
 # Each group also gets a factor Y_g with t(Y_g) %*% Y_g = G_g / norm, built without forming G_g:
 #   Y_g = rbind(sqrt(n_g) t(m_g), R_g), t(R_g) R_g = S_g / norm (pivoted Cholesky),
@@ -202,14 +202,18 @@ fp_css_prepare <- function(m, k, center = TRUE, scale. = FALSE) {
   mdiag <- vapply(seq_along(m$levels), function(i) max(abs(dm[[i]]))^2 * m$n[[i]], numeric(1))
   norm <- max(sdiag, mdiag)
   if (!is.finite(norm) || norm <= 0) fp_abort("has no non-zero column (after centring): nothing to select", "x")
-  factor <- lapply(seq_along(m$levels), function(i) {
+  # a power of two: dividing by it is exact, so the normalised problem has the same digits as the
+  # user's (decisions that rounding decides, e.g. pivots among one-hot columns, do not move)
+  norm <- 2^ceiling(log2(norm))
+  scat <- lapply(seq_along(m$levels), function(i) {
     S <- m$scatter[[i]] / tcrossprod(sc) / norm
     S <- (S + t(S)) / 2
     dimnames(S) <- NULL
-    rbind(sqrt(m$n[[i]] / norm) * dm[[i]], fp_psd_factor(S))
+    S
   })
-  gram <- lapply(factor, function(Y) {
-    G <- crossprod(Y)
+  factor <- lapply(seq_along(m$levels), function(i) rbind(sqrt(m$n[[i]] / norm) * dm[[i]], fp_psd_factor(scat[[i]])))
+  gram <- lapply(seq_along(m$levels), function(i) {
+    G <- scat[[i]] + tcrossprod(dm[[i]]) * (m$n[[i]] / norm)
     (G + t(G)) / 2
   })
   names(gram) <- names(factor) <- m$levels
