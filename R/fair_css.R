@@ -8,9 +8,10 @@
 #' (Frobenius norms, not squared, as in the paper's tables). The objective `MinMaxLoss` is the
 #' largest loss over the groups ([css_loss()] evaluates it for any column set).
 #'
-#' Everything is computed from the per-group Gram matrices `G_g = t(X_g) %*% X_g` (the
-#' uncentred cross-products of [group_moments()], see [moments_crossprod()]), in C++: the data
-#' are read once. The squared error of a set is the trace of the residual Gram matrix
+#' Everything is computed from the per-group moments of [group_moments()] (the data are read
+#' once): the Gram matrices `G_g = t(X_g) %*% X_g` of the centred, scaled data (see
+#' [moments_crossprod()]) and a factor of each (see Ties and numerics below), in C++. The
+#' squared error of a set is the trace of the residual Gram matrix
 #' `G_g - G_g[, S] G_g[S, S]^+ G_g[S, ]`; adding a column is a rank-one downdate of it.
 #'
 #' Methods (arguments of each in parentheses, passed through `...`). The greedy, QR and random
