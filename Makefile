@@ -52,6 +52,7 @@ SAN_DIR := $(CURDIR)/.sanitize
 SAN_LIB := $(SAN_DIR)/lib
 sanitize: setup
 	mkdir -p $(SAN_DIR)/src/$(PKG) $(SAN_LIB)
+	rm -rf $(SAN_LIB)/00LOCK-$(PKG)
 	tar -cf - --exclude='*.o' --exclude='*.so' DESCRIPTION NAMESPACE R src inst | tar -C $(SAN_DIR)/src/$(PKG) -xf -
 	R_MAKEVARS_USER=$(CURDIR)/tools/sanitize.mk MAKEFLAGS=-j$(JOBS) $(R) CMD INSTALL --no-test-load \
 		--library=$(SAN_LIB) $(SAN_DIR)/src/$(PKG)

@@ -30,7 +30,7 @@ test_that("fair_css: classed error or valid result, invariant to the global scal
   methods <- fairproj_methods("css")
   n_err <- 0
   n_ok <- 0
-  for (i in seq_len(60)) {
+  for (i in seq_len(45)) {
     cs <- css_case(i)
     d <- ncol(cs$x)
     losses <- c()
