@@ -13,7 +13,7 @@ CHECK_ENV := TZ=$${TZ:-UTC} _R_CHECK_CRAN_INCOMING_=false _R_CHECK_CRAN_INCOMING
 	_R_CHECK_FUTURE_FILE_TIMESTAMPS_=false _R_CHECK_SYSTEM_CLOCK_=false \
 	_R_CHECK_COMPILATION_FLAGS_KNOWN_="-Wformat -Werror=format-security -Wdate-time"
 
-.PHONY: setup document build install test test-db check demo bench reproduce fuzz clean
+.PHONY: setup document build install test test-db check demo bench reproduce fuzz sanitize clean
 
 setup:
 	@bash tools/setup.sh
@@ -57,5 +57,29 @@ fuzz: install
 reproduce: install
 	@for f in inst/reproduce/*.R; do echo "== $$f"; R_LIBS=$(LIB) $(RSCRIPT) $$f || exit 1; done
 
+# Build with -fsanitize=address,undefined (tools/sanitize.mk) in a copy of the sources
+# (.sanitize/; only changed files are copied, so object files are reused between runs) into a
+# separate library, then run every C++
+# entry point through the public API on small normal, degenerate and extreme-scale inputs
+# (tools/sanitize.R) with libasan preloaded into R. Not part of `make test`. Reports go to
+# stderr; the target fails when a sanitizer reports anything.
+SAN_DIR := $(CURDIR)/.sanitize
+SAN_LIB := $(SAN_DIR)/lib
+sanitize: setup
+	mkdir -p $(SAN_DIR)/src/$(PKG) $(SAN_LIB)
+	rm -rf $(SAN_LIB)/00LOCK-$(PKG)
+	rm -rf $(SAN_DIR)/stage && mkdir -p $(SAN_DIR)/stage
+	tar -cf - --exclude='*.o' --exclude='*.so' DESCRIPTION NAMESPACE R src inst | tar -C $(SAN_DIR)/stage -xf -
+	cd $(SAN_DIR)/stage && find . -type f | while read f; do \
+		cmp -s "$$f" "../src/$(PKG)/$$f" || { mkdir -p "$$(dirname "../src/$(PKG)/$$f")"; cp "$$f" "../src/$(PKG)/$$f"; }; done
+	R_MAKEVARS_USER=$(CURDIR)/tools/sanitize.mk MAKEFLAGS=-j$(JOBS) $(R) CMD INSTALL --no-test-load \
+		--library=$(SAN_LIB) $(SAN_DIR)/src/$(PKG)
+	LD_PRELOAD=$$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0:halt_on_error=0 \
+		UBSAN_OPTIONS=print_stacktrace=1 R_LIBS=$(SAN_LIB) $(RSCRIPT) tools/sanitize.R 2> $(SAN_DIR)/report.txt; \
+		status=$$?; awk '/^## /{last=$$0; next} {if (!(last in shown)) {shown[last]=1; print last}; print}' \
+		$(SAN_DIR)/report.txt >&2; \
+		if grep -q "ERROR: AddressSanitizer\|runtime error:" $(SAN_DIR)/report.txt; then \
+		echo "sanitize: findings above (full report in .sanitize/report.txt)"; exit 1; fi; exit $$status
+
 clean:
-	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz $(LIB) demo-output src/*.o src/*.so
+	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz $(LIB) $(SAN_DIR) demo-output src/*.o src/*.so

@@ -13,24 +13,24 @@
     .Call(`_fairproj_fp_fantope_project_cpp`, X, k)
 }
 
-.fp_css_prefix_err2 <- function(grams, cols, target) {
-    .Call(`_fairproj_fp_css_prefix_err2`, grams, cols, target)
+.fp_css_prefix_err2 <- function(factors, cols, target) {
+    .Call(`_fairproj_fp_css_prefix_err2`, factors, cols, target)
 }
 
-.fp_css_greedy <- function(grams, best2, cand, target, k) {
-    .Call(`_fairproj_fp_css_greedy`, grams, best2, cand, target, k)
+.fp_css_greedy <- function(grams, factors, best2, cand, target, k) {
+    .Call(`_fairproj_fp_css_greedy`, grams, factors, best2, cand, target, k)
 }
 
-.fp_css_lowqr <- function(grams, cand, k) {
-    .Call(`_fairproj_fp_css_lowqr`, grams, cand, k)
+.fp_css_lowqr <- function(grams, factors, cand, k) {
+    .Call(`_fairproj_fp_css_lowqr`, grams, factors, cand, k)
 }
 
 .fp_css_highqr <- function(grams, cand, stop) {
     .Call(`_fairproj_fp_css_highqr`, grams, cand, stop)
 }
 
-.fp_css_exhaustive <- function(grams, best2, k) {
-    .Call(`_fairproj_fp_css_exhaustive`, grams, best2, k)
+.fp_css_exhaustive <- function(grams, factors, best2, k) {
+    .Call(`_fairproj_fp_css_exhaustive`, grams, factors, best2, k)
 }
 
 .fp_linear_classifier <- function(X, y, type, C, intercept) {

@@ -716,7 +716,7 @@ fp_read_olfat <- function(spec, dir, standardise = TRUE, drop_constant = TRUE, v
   notes <- NULL
   if (!is.null(version)) {
     if (spec$name != "skillcraft") fp_abort("is only an option of 'skillcraft'", "version")
-    version <- match.arg(version, c("drfpca", "olfat"))
+    version <- fp_match_arg(version, c("drfpca", "olfat"), "version")
     if (version == "olfat") {
       file <- "olfat/SkillCraft_Data.csv.xz"
       spec$files <- file
@@ -763,7 +763,7 @@ fp_lee_protected_col <- c(Adult = 3L, COMPAS = 2L, German = 5L)
 fp_read_lee <- function(spec, dir, split = 0L, part = c("train", "test", "full"),
                         drop_protected = FALSE) {
   split <- fp_check_split(split)
-  part <- match.arg(part)
+  part <- fp_match_arg(part, c("train", "test", "full"), "part")
   fp_check_flag(drop_protected, "drop_protected")
   rel <- if (part == "full") sprintf("lee/%s/full.csv.xz", spec$folder) else
     sprintf("lee/%s/%s_%d.csv.xz", spec$folder, part, split)
@@ -960,7 +960,7 @@ fp_read_css <- function(spec, dir, normalise = TRUE, digits = 5L) {
 
 fp_read_kamani_adult <- function(spec, dir, standardise = TRUE, encoding = c("integer", "onehot")) {
   fp_check_flag(standardise, "standardise")
-  encoding <- match.arg(encoding)
+  encoding <- fp_match_arg(encoding, c("integer", "onehot"), "encoding")
   a <- fp_read_adult_data(spec, dir)
   df <- a$df
   attr <- if (spec$name == "adult_race") "race" else "sex"

@@ -8,9 +8,10 @@
 #' (Frobenius norms, not squared, as in the paper's tables). The objective `MinMaxLoss` is the
 #' largest loss over the groups ([css_loss()] evaluates it for any column set).
 #'
-#' Everything is computed from the per-group Gram matrices `G_g = t(X_g) %*% X_g` (the
-#' uncentred cross-products of [group_moments()], see [moments_crossprod()]), in C++: the data
-#' are read once. The squared error of a set is the trace of the residual Gram matrix
+#' Everything is computed from the per-group moments of [group_moments()] (the data are read
+#' once): the Gram matrices `G_g = t(X_g) %*% X_g` of the centred, scaled data (see
+#' [moments_crossprod()]) and a factor of each (see Ties and numerics below), in C++. The
+#' squared error of a set is the trace of the residual Gram matrix
 #' `G_g - G_g[, S] G_g[S, S]^+ G_g[S, ]`; adding a column is a rank-one downdate of it.
 #'
 #' Methods (arguments of each in parentheses, passed through `...`). The greedy, QR and random
@@ -60,13 +61,26 @@
 #' group from the sum once it reaches it (for two groups this is exactly Algorithm 1). The
 #' 1.5 bound is proved for two groups only.
 #'
-#' **Ties and numerics.** Greedy: values within a relative `1e-10` of the minimum are tied and
-#' the lowest column index wins; exhaustive: the first optimal subset in lexicographic order.
-#' QR pivots: the first group wins exact ties between groups; the pivot is the first position,
-#' in the current permuted order, of the largest `|v|`. Sampler: equal scores are taken in
-#' increasing column order. A column whose residual norm is below `1e-5` of its norm (for a
-#' group) counts as dependent on the selected columns for that group. Because errors come from
-#' Gram matrices, relative errors below about `1e-7` are not resolved.
+#' **Ties and numerics.** The prepared problem is normalised before any solver runs: the
+#' groups' Gram matrices are divided by one common scalar, so column choices do not depend on
+#' the units of the data (multiplying `x` by any constant gives the same columns) and all
+#' thresholds are relative. Errors, ratios and the best rank-k errors are computed without
+#' forming the uncentred Gram matrix: each group is represented by a factor `Y_g` with
+#' `t(Y_g) %*% Y_g = G_g`, built from its mean and its centred scatter matrix (which
+#' [group_moments()] accumulates centred), and errors are sums of squares of Householder QR
+#' residuals of `Y_g`, best rank-k errors sums of its trailing squared singular values; so
+#' reported ratios stay accurate when the residual is tiny compared with the data (uncentred data
+#' with large offsets). The solvers use the residual Gram matrices for their gains and pivots and
+#' re-form them from the factor whenever the residual has shrunk by `1e-4`, so they stay accurate
+#' relative to the residual too (high QR, whose leading blocks include the selected columns,
+#' works on the normalised Gram matrix). Greedy: values within a relative `1e-10` of the minimum
+#' are tied and the lowest column index wins; exhaustive: the first optimal subset in
+#' lexicographic order. QR pivots: the first group wins exact ties between groups; the pivot is
+#' the first position, in the current permuted order, of the largest `|v|` (entries within a
+#' relative `1e-10` of it are tied). Sampler: scores equal to 10 significant digits are taken in
+#' increasing column order. Random: the first draw within a relative `1e-10` of the best. A
+#' column whose residual norm is below `1e-12` of its norm (for a group) counts as dependent on
+#' the selected columns for that group (the precision of the Householder residuals).
 #'
 #' **Cost** (d columns, m groups, after the one pass that forms the Gram matrices): greedy
 #' O(m k d^2); low QR k top-eigenvector solves (Lanczos) on d x d matrices; high QR one
@@ -76,21 +90,41 @@
 #' data, where the reference greedy did not finish in 24 hours) greedy with k = 100 takes a few
 #' seconds here (`bench/css.R` in the sources).
 #'
-#' Preprocessing: by default nothing (no centring), as in the paper, which also scales each
-#' group's columns to unit norm (do it on the data before calling, see the vignette).
-#' `center = TRUE` subtracts the overall column means first.
+#' @section Centring and scaling:
+#' The same conventions as [fair_pca()] and [stats::prcomp()]: `center = TRUE` (default)
+#' subtracts the overall column means, `scale. = TRUE` divides by the overall column standard
+#' deviations (divisor `n - 1`, about the centre used; the root mean square when
+#' `center = FALSE`), and numeric vectors give the values to use. Columns are selected, and
+#' every error and ratio is measured, on the centred and scaled data. Constant columns are
+#' handled as in [fair_pca()]: kept without scaling (after centring such a column is zero and
+#' adds nothing to any group's span), an error of class `fairproj_input_error` naming them with
+#' `scale. = TRUE` (they cannot be rescaled). A column counts as constant when its standard
+#' deviation is below `1e-12` of its mean's magnitude (or zero), whatever the units.
+#'
+#' Matakos et al. (2024) do not centre: their problem is column subset selection of the raw
+#' (per-group unit-norm) matrix. Use `center = FALSE` to reproduce the paper (the vignette and
+#' `inst/reproduce/fair-css.R` do); the paper also scales each group's columns to unit norm,
+#' which is done on the data before calling (see the vignette). Centring is the default because
+#' on data with offsets (dollars, counts, pixel values) the uncentred problem is dominated by the
+#' column means: the first selected column mostly reconstructs the offset, and adding a constant
+#' to a column changes which columns are selected. With `center = TRUE` the selection does not
+#' change when constants are added to the columns. With either setting it does not change when
+#' the data are multiplied by a constant, and the reported ratios stay accurate with large
+#' offsets (see Details, Ties and numerics).
 #'
 #' @param x A numeric matrix or data.frame, or a [group_moments()] object.
 #' @param group Group labels, one per row (not used with a `group_moments` object).
 #' @param k Target rank: a whole number below the rank of every group.
 #' @param method The method (a string); see Details.
 #' @param ... Arguments of the method (see Details).
-#' @param center `FALSE` (default), `TRUE` (subtract the overall column means) or a numeric
-#'   vector to subtract.
+#' @param center,scale. Centring and scaling of the columns, as in [stats::prcomp()] and
+#'   [fair_pca()]: `TRUE`, `FALSE` or a numeric vector (see Centring and scaling). Defaults:
+#'   `center = TRUE`, `scale. = FALSE`; `center = FALSE` is the paper's setting.
 #' @return An object of class `c("fair_css_<method>", "fair_css")`, a list with
 #'   * `columns`: the selected column indices in selection order; `column_names`;
 #'   * `k`, `c` (number of columns selected; `c > k` for the sampler), `method`;
 #'   * `loss`: MinMaxLoss of the selection;
+#'   * `center`, `scale`: the centring and scaling used (`FALSE` when none);
 #'   * `group_stats`: data.frame with, per group, `n`, `error` (`||X_g - C_g C_g^+ X_g||_F`),
 #'     `best` (`||X_g - (X_g)_k||_F`) and `ratio` (their ratio, `>= 1` for `c <= k`);
 #'   * `path`: data.frame of MinMaxLoss and per-group ratios of each prefix of `columns`;
@@ -118,14 +152,14 @@ fair_css <- function(x, ...) UseMethod("fair_css")
 #' @export
 fair_css.default <- function(x, group, k, method = c("greedy", "lowqr", "highqr", "sampler", "two_stage",
                                                      "random", "exhaustive", "standard"),
-                             ..., center = FALSE) {
+                             ..., center = TRUE, scale. = FALSE) {
   call <- match.call()
   method <- if (missing(method)) "greedy" else fp_check_method(method, "css")
   xm <- fp_as_matrix(x, "x", min_cols = 1L)
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
   g <- fp_as_group(group, nrow(xm), "group", min_levels = 1L)
   m <- group_moments(xm, g)
-  fp_fit_css(m, k, method, ..., center = center, data = list(x = xm, group = g), call = call)
+  fp_fit_css(m, k, method, ..., center = center, scale. = scale., data = list(x = xm, group = g), call = call)
 }
 
 #' @rdname fair_css
@@ -133,79 +167,159 @@ fair_css.default <- function(x, group, k, method = c("greedy", "lowqr", "highqr"
 fair_css.group_moments <- function(x, group = NULL, k, method = c("greedy", "lowqr", "highqr", "sampler",
                                                                   "two_stage", "random", "exhaustive",
                                                                   "standard"),
-                                   ..., center = FALSE) {
+                                   ..., center = TRUE, scale. = FALSE) {
   call <- match.call()
   method <- if (missing(method)) "greedy" else fp_check_method(method, "css")
   if (!is.null(group)) fp_abort("must not be given when `x` is a group_moments object (the groups are in it)", "group")
   if (any(x$n < 1)) fp_abort("has a group with no rows", "x")
-  fp_fit_css(x, k, method, ..., center = center, data = NULL, call = call)
+  fp_fit_css(x, k, method, ..., center = center, scale. = scale., data = NULL, call = call)
 }
 
-# The d x d quantities of the CSS methods: per-group Gram matrices of the (optionally
-# centred) data, their pooled sum, and each group's top-k eigenpairs and squared best rank-k
-# errors.
-fp_css_prepare <- function(m, k, center = FALSE) {
+# The prepared problem of the CSS methods (DESIGN section 8: the one place where units end).
+# For each group g, with z = (x - center) / scale, the Gram matrix G_g = t(Z_g) %*% Z_g is
+#   G_g = S_g + n_g m_g t(m_g),
+# S_g the scatter about the group mean (accurate: group_moments() accumulates it centred) and
+# m_g the group mean of z. Everything is divided by one scalar `norm` (a power of two near the
+# largest diagonal entry, the same for all groups, so that comparisons between groups are unchanged): the solvers never
+# see the user's units, and column choices do not depend on a global scale of the data.
+# Each group also gets a factor Y_g with t(Y_g) %*% Y_g = G_g / norm, built without forming G_g:
+#   Y_g = rbind(sqrt(n_g) t(m_g), R_g), t(R_g) R_g = S_g / norm (pivoted Cholesky),
+# so errors of column sets are computed by Householder QR on Y_g (no cancellation between the
+# offset and the residual, which a Gram-based tr G - tr(G_S' G_SS^+ G_S) suffers on uncentred data
+# with large offsets), and each group's best rank-k error and leverage scores come from the SVD
+# of Y_g (not from eigenvalues of G_g subtracted from its trace).
+fp_css_prepare <- function(m, k, center = TRUE, scale. = FALSE) {
   d <- length(m$colnames)
   center <- fp_check_center_scale(center, d, "center")
+  scale. <- fp_check_center_scale(scale., d, "scale.")
   if (missing(k)) fp_abort("is missing: give the target rank", "k")
   k <- fp_check_count(k, 1L, d, "k")
   mu <- moments_mean(m, pooled = TRUE)
   ctr <- if (isTRUE(center)) mu else if (isFALSE(center)) rep(0, d) else center
-  gram <- lapply(seq_along(m$levels), function(i) {
-    dv <- m$mean[, i] - ctr
-    s <- m$scatter[[i]] + tcrossprod(dv) * m$n[[i]]
-    s <- (s + t(s)) / 2
-    dimnames(s) <- NULL
-    s
+  sc <- fp_column_scale(m, ctr, scale.)
+  # one scalar for all groups: the largest diagonal entry of any G_g, taken without overflow
+  dm <- lapply(seq_along(m$levels), function(i) (m$mean[, i] - ctr) / sc)
+  sdiag <- vapply(seq_along(m$levels), function(i) max(diag(m$scatter[[i]]) / sc^2, 0), numeric(1))
+  mdiag <- vapply(seq_along(m$levels), function(i) max(abs(dm[[i]]))^2 * m$n[[i]], numeric(1))
+  norm <- max(sdiag, mdiag)
+  if (!is.finite(norm) || norm <= 0) fp_abort("has no non-zero column (after centring): nothing to select", "x")
+  # a power of two: dividing by it is exact, so the normalised problem has the same digits as the
+  # user's (decisions that rounding decides, e.g. pivots among one-hot columns, do not move)
+  norm <- 2^ceiling(log2(norm))
+  scat <- lapply(seq_along(m$levels), function(i) {
+    S <- m$scatter[[i]] / tcrossprod(sc) / norm
+    S <- (S + t(S)) / 2
+    dimnames(S) <- NULL
+    S
   })
-  names(gram) <- m$levels
+  factor <- lapply(seq_along(m$levels), function(i) rbind(sqrt(m$n[[i]] / norm) * dm[[i]], fp_psd_factor(scat[[i]])))
+  gram <- lapply(seq_along(m$levels), function(i) {
+    G <- scat[[i]] + tcrossprod(dm[[i]]) * (m$n[[i]] / norm)
+    (G + t(G)) / 2
+  })
+  names(gram) <- names(factor) <- m$levels
   pooled <- Reduce(`+`, gram)
-  eig <- lapply(gram, function(G) fp_eig_top(G, k))
-  tot <- vapply(gram, function(G) sum(diag(G)), numeric(1))
-  best2 <- vapply(seq_along(gram), function(i) max(tot[i] - sum(eig[[i]]$values), 0), numeric(1))
+  sv <- lapply(factor, function(Y) fp_css_svd(Y, k))
+  eig <- lapply(sv, function(s) list(values = s$d[seq_len(k)]^2, vectors = s$v))
+  best2 <- vapply(sv, function(s) sum(s$d[-seq_len(k)]^2), numeric(1))
+  tot <- vapply(sv, function(s) sum(s$d^2), numeric(1))
   names(best2) <- m$levels
-  low <- best2 <= 1e-12 * pmax(tot, .Machine$double.xmin)
+  low <- best2 <= 1e-24 * tot | best2 <= 0
   if (any(low)) {
     fp_abort(sprintf("= %d is not below the rank of group(s) %s (best rank-k error is 0, the ratio is undefined); choose a smaller k",
                      k, paste(shQuote(m$levels[low]), collapse = ", ")), "k")
   }
   list(d = d, k = k, levels = m$levels, n = m$n, colnames = m$colnames, center = ctr,
-       centered = !isFALSE(center), gram = gram, pooled = pooled, eig = eig, best2 = best2,
-       moments = m)
+       centered = !isFALSE(center), scale = sc, scaled = !isFALSE(scale.), norm = norm,
+       gram = gram, factor = factor, pooled = pooled, eig = eig, best2 = best2,
+       sv2 = lapply(sv, function(s) s$d^2), moments = m)
+}
+
+# Column standard deviations for scale. = TRUE (about the centre used, divisor n - 1, as
+# prcomp); 1 for FALSE; the given vector otherwise. Constant (zero-variance) columns cannot be
+# rescaled: a classed error naming them, as in fair_pca(). A column counts as constant when its
+# scale is 0 or below 1e-12 of its mean's magnitude (relative, so that data of any magnitude
+# are judged alike; with center = FALSE the scale is the root mean square, as in prcomp).
+fp_column_scale <- function(m, ctr, scale.) {
+  d <- length(m$colnames)
+  if (isFALSE(scale.)) return(rep(1, d))
+  if (is.numeric(scale.)) return(scale.)
+  ntot <- sum(m$n)
+  if (ntot < 2) fp_abort("= TRUE needs at least 2 rows", "scale.")
+  mu <- moments_mean(m, pooled = TRUE)
+  within <- Reduce(`+`, lapply(seq_along(m$levels), function(i) diag(m$scatter[[i]])))
+  between <- Reduce(`+`, lapply(seq_along(m$levels), function(i) (m$mean[, i] - mu)^2 * m$n[[i]]))
+  var_mu <- (within + between) / (ntot - 1)
+  sc <- sqrt(var_mu + (mu - ctr)^2 * ntot / (ntot - 1))
+  zero <- !(sc > 1e-12 * abs(mu))
+  if (any(zero)) {
+    fp_abort(sprintf("= TRUE cannot rescale constant (zero-variance) column(s): %s",
+                     paste(utils::head(m$colnames[zero], 5), collapse = ", ")), "scale.")
+  }
+  sc
+}
+
+# A factor R (r x d, r <= d) with t(R) %*% R = S for a symmetric positive semi-definite S (of
+# order 1: the prepared problem is normalised), by pivoted Cholesky (LAPACK dpstrf) with its
+# default rank tolerance; the eigendecomposition if that fails.
+fp_psd_factor <- function(S) {
+  d <- nrow(S)
+  if (!any(diag(S) > 0)) return(matrix(0, 0, d))
+  R <- tryCatch(suppressWarnings(chol(S, pivot = TRUE)), error = function(e) NULL)
+  if (!is.null(R)) {
+    r <- attr(R, "rank")
+    piv <- attr(R, "pivot")
+    out <- R[seq_len(r), order(piv), drop = FALSE]
+    attributes(out) <- list(dim = dim(out))
+    return(out)
+  }
+  e <- eigen(S, symmetric = TRUE)
+  keep <- e$values > 0
+  t(e$vectors[, keep, drop = FALSE]) * sqrt(e$values[keep])
+}
+
+# Singular values of a group factor (all of them: the best rank-k error is the sum of the
+# squares beyond the k-th, without cancellation) and its top-k right singular vectors.
+fp_css_svd <- function(Y, k) {
+  d <- ncol(Y)
+  if (nrow(Y) < d) Y <- rbind(Y, matrix(0, d - nrow(Y), d))
+  s <- svd(Y, nu = 0, nv = k)
+  list(d = s$d, v = s$v[, seq_len(k), drop = FALSE])
 }
 
 # Top-k eigenpairs and squared best rank-k error of all rows together (the unfair problem);
-# computed only by the methods that need them.
+# computed only by the methods that need them (from the stacked group factors).
 fp_css_pooled <- function(prep) {
-  e <- fp_eig_top(prep$pooled, prep$k)
-  b2 <- max(sum(diag(prep$pooled)) - sum(e$values), 0)
-  if (b2 <= 1e-12 * sum(diag(prep$pooled))) {
+  Y <- do.call(rbind, unname(prep$factor))
+  s <- fp_css_svd(Y, prep$k)
+  b2 <- sum(s$d[-seq_len(prep$k)]^2)
+  if (b2 <= 1e-24 * sum(s$d^2) || b2 <= 0) {
     fp_abort(sprintf("= %d is not below the rank of the whole matrix", prep$k), "k")
   }
-  list(eig = e, best2 = b2)
+  list(eig = list(values = s$d[seq_len(prep$k)]^2, vectors = s$v), best2 = b2, factor = Y)
 }
 
-fp_fit_css <- function(m, k, method, ..., center, data, call) {
-  prep <- fp_css_prepare(m, k, center)
+fp_fit_css <- function(m, k, method, ..., center, scale., data, call) {
+  prep <- fp_css_prepare(m, k, center, scale.)
   fit <- fp_call_solver("css", method, prep, prep$k, list(...), data)
   obj <- new_fair_css(fit, prep, prep$k, method, call)
   obj$args <- list(...)
   obj
 }
 
-# Per-prefix squared errors (c x m) of a column sequence (1-based) from the Gram matrices.
-fp_css_prefix <- function(grams, columns, target = integer(0)) {
-  .fp_css_prefix_err2(unname(grams), as.integer(columns) - 1L, as.integer(target) - 1L)
+# Per-prefix squared errors (c x m) of a column sequence (1-based) from the group factors
+# (Householder QR; in the normalised units of the prepared problem).
+fp_css_prefix <- function(factors, columns, target = integer(0)) {
+  fp_cpp(.fp_css_prefix_err2(unname(factors), as.integer(columns) - 1L, as.integer(target) - 1L))
 }
 
-# Least-squares coefficients W (c x d) with X ~ X[, S] W, from a Gram matrix.
-fp_css_coef <- function(G, S) {
-  A <- G[S, S, drop = FALSE]
-  e <- eigen((A + t(A)) / 2, symmetric = TRUE)
-  keep <- e$values > max(e$values[1], 0) * 1e-12 * length(S)
-  if (!any(keep)) return(matrix(0, length(S), ncol(G)))
-  Ainv <- e$vectors[, keep, drop = FALSE] %*% (t(e$vectors[, keep, drop = FALSE]) / e$values[keep])
-  Ainv %*% G[S, , drop = FALSE]
+# Least-squares coefficients W (c x d) with Z ~ Z[, S] W (Z the centred, scaled data), from a
+# group factor Y (t(Y) Y = t(Z) Z): QR of Y[, S]; columns dependent on earlier ones get 0.
+fp_css_coef <- function(Y, S) {
+  if (nrow(Y) < length(S)) Y <- rbind(Y, matrix(0, length(S) - nrow(Y), ncol(Y)))
+  W <- qr.coef(qr(Y[, S, drop = FALSE], tol = 1e-10), Y)
+  W[is.na(W)] <- 0
+  W
 }
 
 # The result constructor shared by all CSS methods. `fit$columns` are 1-based indices in
@@ -215,22 +329,25 @@ new_fair_css <- function(fit, prep, k, method, call) {
   if (!length(cols) || anyNA(cols) || any(cols < 1L | cols > prep$d) || anyDuplicated(cols)) {
     stop("internal error: solver returned no valid column set")
   }
-  e2 <- fp_css_prefix(prep$gram, cols)
+  e2 <- fp_css_prefix(prep$factor, cols)
   best <- sqrt(prep$best2)
   ratio <- sqrt(pmax(e2, 0)) / matrix(best, nrow(e2), ncol(e2), byrow = TRUE)
   colnames(ratio) <- prep$levels
   last <- nrow(e2)
-  gs <- data.frame(group = prep$levels, n = as.numeric(prep$n), error = sqrt(pmax(e2[last, ], 0)),
-                   best = best, ratio = ratio[last, ], row.names = NULL, stringsAsFactors = FALSE)
+  # errors in the units of the (centred, scaled) data; ratios are unit-free
+  unit <- sqrt(prep$norm)
+  gs <- data.frame(group = prep$levels, n = as.numeric(prep$n), error = sqrt(pmax(e2[last, ], 0)) * unit,
+                   best = best * unit, ratio = ratio[last, ], row.names = NULL, stringsAsFactors = FALSE)
   path <- data.frame(columns = seq_len(last), loss = apply(ratio, 1L, max), ratio, check.names = FALSE)
-  coef <- lapply(prep$gram, fp_css_coef, S = cols)
-  coef$.pooled <- fp_css_coef(prep$pooled, cols)
+  coef <- lapply(prep$factor, fp_css_coef, S = cols)
+  coef$.pooled <- fp_css_coef(do.call(rbind, unname(prep$factor)), cols)
   extra <- fit[setdiff(names(fit), "columns")]
   obj <- c(list(columns = cols, column_names = prep$colnames[cols], k = k, c = length(cols),
                 method = method, loss = max(gs$ratio), group_stats = gs, path = path,
                 groups = data.frame(group = prep$levels, n = as.numeric(prep$n), stringsAsFactors = FALSE),
                 colnames = prep$colnames,
                 center = if (prep$centered) stats::setNames(prep$center, prep$colnames) else FALSE,
+                scale = if (prep$scaled) stats::setNames(prep$scale, prep$colnames) else FALSE,
                 coef = coef, call = call), extra)
   class(obj) <- c(paste0("fair_css_", method), "fair_css")
   obj
@@ -246,7 +363,7 @@ new_fair_css <- function(fit, prep, k, method, call) {
 #' @param group Group labels, one per row (not used with a `group_moments` object).
 #' @param columns Column indices or names.
 #' @param k Target rank of the denominators (below the rank of every group).
-#' @param center As in [fair_css()].
+#' @param center,scale. As in [fair_css()].
 #' @return The MinMaxLoss (a number) with attribute `group_stats` (a data.frame with `group`,
 #'   `n`, `error`, `best` and `ratio`).
 #' @examples
@@ -255,7 +372,7 @@ new_fair_css <- function(fit, prep, k, method, call) {
 #' g <- rep(1:2, 50)
 #' css_loss(x, g, columns = c(1, 4), k = 2)
 #' @export
-css_loss <- function(x, group = NULL, columns, k, center = FALSE) {
+css_loss <- function(x, group = NULL, columns, k, center = TRUE, scale. = FALSE) {
   if (inherits(x, "group_moments")) {
     if (!is.null(group)) fp_abort("must not be given when `x` is a group_moments object", "group")
     m <- x
@@ -264,12 +381,13 @@ css_loss <- function(x, group = NULL, columns, k, center = FALSE) {
     g <- fp_as_group(group, nrow(xm), "group", min_levels = 1L)
     m <- group_moments(xm, g)
   }
-  prep <- fp_css_prepare(m, k, center)
+  prep <- fp_css_prepare(m, k, center, scale.)
   cols <- fp_css_columns(columns, prep$colnames, "columns")
-  e2 <- fp_css_prefix(prep$gram, cols)
+  e2 <- fp_css_prefix(prep$factor, cols)
   best <- sqrt(prep$best2)
   err <- sqrt(pmax(e2[nrow(e2), ], 0))
-  gs <- data.frame(group = prep$levels, n = as.numeric(prep$n), error = err, best = best,
+  unit <- sqrt(prep$norm)
+  gs <- data.frame(group = prep$levels, n = as.numeric(prep$n), error = err * unit, best = best * unit,
                    ratio = err / best, row.names = NULL, stringsAsFactors = FALSE)
   structure(max(gs$ratio), group_stats = gs)
 }
@@ -311,7 +429,8 @@ fp_css_sampler <- function(scores, theta, max_columns = nrow(scores)) {
   active <- sums < theta
   while (any(active) && length(sel) < max_columns && length(left)) {
     key <- rowSums(scores[left, active, drop = FALSE])
-    ord <- left[order(-key, left)]
+    # scores equal to 10 significant digits are tied (e.g. duplicated columns): column order
+    ord <- left[order(-signif(key, 10), left)]
     for (i in ord) {
       if (length(sel) >= max_columns) break
       sel <- c(sel, i)
@@ -327,10 +446,10 @@ fp_css_sampler <- function(scores, theta, max_columns = nrow(scores)) {
 # ---- solvers --------------------------------------------------------------------------------
 
 fit_css_greedy <- function(prep, k, denominators = c("k", "step"), n_columns = k, data = NULL) {
-  denominators <- match.arg(denominators)
+  denominators <- fp_match_arg(denominators, c("k", "step"), "denominators")
   n_columns <- fp_check_count(n_columns, 1L, prep$d, "n_columns")
   b2 <- fp_css_best2_matrix(prep, k, n_columns, denominators)
-  res <- .fp_css_greedy(unname(prep$gram), b2, seq_len(prep$d) - 1L, integer(0), n_columns)
+  res <- fp_cpp(.fp_css_greedy(unname(prep$gram), unname(prep$factor), b2, seq_len(prep$d) - 1L, integer(0), n_columns))
   list(columns = res$columns + 1L, objective = res$objective, denominators = denominators)
 }
 
@@ -340,22 +459,21 @@ fp_css_best2_matrix <- function(prep, k, steps, denominators = "k") {
   m <- length(prep$gram)
   if (denominators == "k") return(matrix(prep$best2, steps, m, byrow = TRUE))
   vapply(seq_len(m), function(i) {
-    G <- prep$gram[[i]]
-    ev <- if (steps - 1L <= k) prep$eig[[i]]$values else fp_eig_top(G, min(steps, prep$d))$values
-    cs <- c(0, cumsum(ev))[seq_len(steps)]
-    pmax(sum(diag(G)) - cs, .Machine$double.xmin)
+    s2 <- prep$sv2[[i]]
+    tail <- rev(cumsum(rev(s2)))   # tail[t] = squared rank-(t - 1) error, without cancellation
+    pmax(tail[seq_len(steps)], .Machine$double.xmin, na.rm = TRUE)
   }, numeric(steps))
 }
 
 fit_css_lowqr <- function(prep, k, n_columns = k, data = NULL) {
   n_columns <- fp_check_count(n_columns, 1L, prep$d, "n_columns")
-  res <- .fp_css_lowqr(unname(prep$gram), seq_len(prep$d) - 1L, n_columns)
+  res <- fp_cpp(.fp_css_lowqr(unname(prep$gram), unname(prep$factor), seq_len(prep$d) - 1L, n_columns))
   list(columns = res$columns + 1L, pivot_group = prep$levels[res$group], sigma = res$sigma)
 }
 
 fit_css_highqr <- function(prep, k, n_columns = k, data = NULL) {
   n_columns <- fp_check_count(n_columns, 1L, prep$d, "n_columns")
-  res <- .fp_css_highqr(unname(prep$gram), seq_len(prep$d) - 1L, 1L)
+  res <- fp_cpp(.fp_css_highqr(unname(prep$gram), seq_len(prep$d) - 1L, 1L))
   list(columns = res$order[seq_len(n_columns)] + 1L, order = res$order + 1L)
 }
 
@@ -375,8 +493,8 @@ fit_css_sampler <- function(prep, k, theta = k - 0.5, max_columns = NULL, data =
 
 fit_css_two_stage <- function(prep, k, stage2 = c("lowqr", "highqr", "greedy"), theta = k - 0.5,
                               objective = c("sampled", "full"), data = NULL) {
-  stage2 <- match.arg(stage2)
-  objective <- match.arg(objective)
+  stage2 <- fp_match_arg(stage2, c("lowqr", "highqr", "greedy"), "stage2")
+  objective <- fp_match_arg(objective, c("sampled", "full"), "objective")
   theta <- fp_check_theta(theta, k)
   sc <- fp_css_leverage(prep)
   s1 <- fp_css_sampler(sc, theta)
@@ -385,12 +503,12 @@ fit_css_two_stage <- function(prep, k, stage2 = c("lowqr", "highqr", "greedy"), 
   }
   cand <- sort(s1)
   cols <- switch(stage2,
-    lowqr = .fp_css_lowqr(unname(prep$gram), cand - 1L, k)$columns + 1L,
-    highqr = .fp_css_highqr(unname(prep$gram), cand - 1L, 1L)$order[seq_len(k)] + 1L,
+    lowqr = fp_cpp(.fp_css_lowqr(unname(prep$gram), unname(prep$factor), cand - 1L, k))$columns + 1L,
+    highqr = fp_cpp(.fp_css_highqr(unname(prep$gram), cand - 1L, 1L))$order[seq_len(k)] + 1L,
     greedy = {
       b2 <- matrix(prep$best2, k, length(prep$gram), byrow = TRUE)
       tg <- if (objective == "sampled") cand - 1L else integer(0)
-      .fp_css_greedy(unname(prep$gram), b2, cand - 1L, tg, k)$columns + 1L
+      fp_cpp(.fp_css_greedy(unname(prep$gram), unname(prep$factor), b2, cand - 1L, tg, k))$columns + 1L
     })
   list(columns = cols, stage2 = stage2, objective_scope = objective,
        sampler = list(scores = sc, theta = theta, columns = s1, c = length(s1),
@@ -406,10 +524,10 @@ fit_css_random <- function(prep, k, r = 50L, n_columns = k, data = NULL) {
   b <- sqrt(prep$best2)
   for (i in seq_len(r)) {
     s <- sample.int(prep$d, n_columns)
-    e2 <- fp_css_prefix(prep$gram, s)
+    e2 <- fp_css_prefix(prep$factor, s)
     l <- max(sqrt(pmax(e2[n_columns, ], 0)) / b)
     losses[i] <- l
-    if (l < best) {
+    if (l < best * (1 - 1e-10)) {
       best <- l
       bestset <- s
     }
@@ -424,34 +542,37 @@ fit_css_exhaustive <- function(prep, k, max_subsets = 1e7, data = NULL) {
     fp_abort(sprintf("is %s but there are choose(%d, %d) = %s subsets; raise it or use a heuristic",
                      format(max_subsets), prep$d, k, format(nsub, big.mark = ",")), "max_subsets")
   }
-  fair <- .fp_css_exhaustive(unname(prep$gram), unname(prep$best2), k)
+  fair <- fp_cpp(.fp_css_exhaustive(unname(prep$gram), unname(prep$factor), unname(prep$best2), k))
   pp <- fp_css_pooled(prep)
-  unf <- .fp_css_exhaustive(list(prep$pooled), pp$best2, k)
+  unf <- fp_cpp(.fp_css_exhaustive(list(prep$pooled), list(pp$factor), pp$best2, k))
   ucols <- unf$columns + 1L
-  e2 <- fp_css_prefix(prep$gram, ucols)
+  e2 <- fp_css_prefix(prep$factor, ucols)
   uerr <- sqrt(pmax(e2[k, ], 0))
-  unfair <- list(columns = ucols, column_names = prep$colnames[ucols], loss_pooled = unf$objective,
-                 group_stats = data.frame(group = prep$levels, n = as.numeric(prep$n), error = uerr,
-                                          best = sqrt(prep$best2), ratio = uerr / sqrt(prep$best2),
+  unit <- sqrt(prep$norm)
+  unfair <- list(columns = ucols, column_names = prep$colnames[ucols],
+                 loss_pooled = sqrt(max(fp_css_prefix(list(pp$factor), ucols)[k, 1], 0) / pp$best2),
+                 group_stats = data.frame(group = prep$levels, n = as.numeric(prep$n), error = uerr * unit,
+                                          best = sqrt(prep$best2) * unit, ratio = uerr / sqrt(prep$best2),
                                           row.names = NULL, stringsAsFactors = FALSE))
-  fe2 <- fp_css_prefix(list(prep$pooled), fair$columns + 1L)
+  fe2 <- fp_css_prefix(list(pp$factor), fair$columns + 1L)
   list(columns = fair$columns + 1L, objective = fair$objective, subsets = fair$subsets,
        loss_pooled = sqrt(max(fe2[k, 1], 0) / pp$best2), unfair = unfair)
 }
 
 fit_css_standard <- function(prep, k, algorithm = c("greedy", "qr", "leverage"), theta = k - 0.5, data = NULL) {
-  algorithm <- match.arg(algorithm)
+  algorithm <- fp_match_arg(algorithm, c("greedy", "qr", "leverage"), "algorithm")
   G <- list(prep$pooled)
   pp <- fp_css_pooled(prep)
+  Y <- list(pp$factor)
   cols <- switch(algorithm,
-    greedy = .fp_css_greedy(G, matrix(pp$best2, k, 1), seq_len(prep$d) - 1L, integer(0), k)$columns + 1L,
-    qr = .fp_css_lowqr(G, seq_len(prep$d) - 1L, k)$columns + 1L,
+    greedy = fp_cpp(.fp_css_greedy(G, Y, matrix(pp$best2, k, 1), seq_len(prep$d) - 1L, integer(0), k))$columns + 1L,
+    qr = fp_cpp(.fp_css_lowqr(G, Y, seq_len(prep$d) - 1L, k))$columns + 1L,
     leverage = {
       theta <- fp_check_theta(theta, k)
       sc <- matrix(rowSums(pp$eig$vectors^2), ncol = 1L)
       fp_css_sampler(sc, theta)
     })
-  e2 <- fp_css_prefix(list(prep$pooled), cols)
+  e2 <- fp_css_prefix(Y, cols)
   list(columns = cols, algorithm = algorithm,
        loss_pooled = sqrt(max(e2[nrow(e2), 1], 0) / pp$best2))
 }

@@ -149,7 +149,7 @@ fair_pca.formula <- function(formula, data = NULL, group, k, method = "minmax", 
 #' fairproj_methods()
 #' @export
 fairproj_methods <- function(kind = c("pca", "css")) {
-  kind <- match.arg(kind)
+  kind <- fp_match_arg(kind, c("pca", "css"), "kind")
   ns <- asNamespace("fairproj")
   pat <- paste0("^fit_", kind, "_")
   sort(sub(pat, "", ls(ns, pattern = pat)))

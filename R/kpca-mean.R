@@ -138,12 +138,23 @@ fair_kpca <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "l
   kpar <- list(kernel = kernel, gamma = gam, degree = degree, coef0 = coef0)
 
   K <- fp_kernel(zf, zf, kpar)
+  if (!all(is.finite(K))) {
+    fp_abort(sprintf("gives a kernel matrix with non-finite entries (overflow) at gamma = %s, degree = %s, coef0 = %s: the kernel parameters do not fit the scale of the data; use gamma = \"scale\" (relative to the data's variance, the default) or standardise `x`",
+                     format(gam, digits = 4), format(degree), format(coef0)), "kernel")
+  }
   kmeans <- colMeans(K)
   grand <- mean(kmeans)
   if (kernel_center) {
     K <- K - outer(kmeans, kmeans, `+`) + grand
     K <- (K + t(K)) / 2
   }
+  # normalise the kernel matrix by one scalar before the solver (DESIGN section 8): the
+  # eigenvectors do not change, eigenvalues and coefficients are mapped back below
+  kscale <- max(abs(K))
+  if (!is.finite(kscale) || kscale <= 0) {
+    fp_abort("gives a kernel matrix that is zero after centring: nothing to project (constant data?)", "x")
+  }
+  K <- K / kscale
   # centred group indicators (and the columns of extra attributes)
   Z <- matrix(0, n, 0)
   if (use_group) {
@@ -174,13 +185,13 @@ fair_kpca <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "l
   e <- solve_top(Kt, k)
   A <- e$vectors
   alpha <- A - Z %*% (Gp %*% crossprod(M, A))
-  alpha <- sweep(alpha, 2L, sqrt(e$values), `/`)
+  alpha <- sweep(alpha, 2L, sqrt(e$values * kscale), `/`)
   # deterministic signs: the largest training score of each component positive
   emb <- sweep(A, 2L, sqrt(e$values), `*`)
   for (j in seq_len(k)) if (emb[which.max(abs(emb[, j])), j] < 0) alpha[, j] <- -alpha[, j]
   colnames(alpha) <- paste0("KPC", seq_len(k))
 
-  obj <- list(alpha = alpha, eigenvalues = e$values, k = k, kernel = kpar, kernel_center = kernel_center,
+  obj <- list(alpha = alpha, eigenvalues = e$values * kscale, k = k, kernel = kpar, kernel_center = kernel_center,
               center = ctr, scale = sc, train = zf, kernel_colmeans = kmeans, kernel_mean = grand,
               constraint = constraint, constraint_rank = sum(pos), n_train = n,
               groups = data.frame(group = levels(gf), n = as.numeric(table(gf)), stringsAsFactors = FALSE),
@@ -188,7 +199,7 @@ fair_kpca <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "l
   if (!is.null(tradeoff)) {
     es <- fp_eig_top_wide(K, k)
     es$values <- pmax(es$values, .Machine$double.xmin)
-    as <- sweep(es$vectors, 2L, sqrt(es$values), `/`)
+    as <- sweep(es$vectors, 2L, sqrt(es$values * kscale), `/`)
     for (j in seq_len(k)) if (es$vectors[which.max(abs(es$vectors[, j])), j] < 0) as[, j] <- -as[, j]
     colnames(as) <- paste0("STD", seq_len(k))
     obj$alpha_standard <- as
@@ -225,7 +236,7 @@ fp_attribute_indicators <- function(attributes, keep, n_all) {
 
 # Top-k eigenpairs of an n x n kernel matrix (Lanczos with a wide subspace; see src/mean.cpp).
 fp_eig_top_wide <- function(A, k) {
-  .fp_eig_top_wide(A, as.integer(k), as.integer(max(60L, 4L * k)))
+  fp_cpp(.fp_eig_top_wide(A, as.integer(k), as.integer(max(60L, 4L * k))), "the kernel eigensolver")
 }
 
 # Kernel matrix between the rows of a and b.

@@ -102,7 +102,8 @@ reconstruct.fair_css <- function(object, newdata, group = NULL, ...) {
   if (missing(newdata)) fp_abort("is missing", "newdata")
   x <- fp_css_newdata(object, newdata)
   ct <- if (isFALSE(object$center)) rep(0, ncol(x)) else object$center
-  z <- sweep(x, 2L, ct, `-`)
+  sc <- if (is.null(object$scale) || isFALSE(object$scale)) rep(1, ncol(x)) else object$scale
+  z <- sweep(sweep(x, 2L, ct, `-`), 2L, sc, `/`)
   C <- z[, object$columns, drop = FALSE]
   if (is.null(group)) {
     out <- C %*% object$coef$.pooled
@@ -116,7 +117,7 @@ reconstruct.fair_css <- function(object, newdata, group = NULL, ...) {
       out[rows, ] <- C[rows, , drop = FALSE] %*% object$coef[[l]]
     }
   }
-  out <- sweep(out, 2L, ct, `+`)
+  out <- sweep(sweep(out, 2L, sc, `*`), 2L, ct, `+`)
   dimnames(out) <- dimnames(x)
   out
 }

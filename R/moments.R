@@ -179,7 +179,7 @@ moments_mean <- function(m, pooled = FALSE) {
 #' @export
 moments_cov <- function(m, center = c("group", "global", "none"), pooled = FALSE, unbiased = FALSE) {
   fp_check_moments(m, "m")
-  center <- match.arg(center)
+  center <- fp_match_arg(center, c("group", "global", "none"), "center")
   fp_check_flag(pooled, "pooled")
   fp_check_flag(unbiased, "unbiased")
   mu <- moments_mean(m, pooled = TRUE)
@@ -224,7 +224,7 @@ moments_sums <- function(m) {
 #' @export
 moments_best_error <- function(m, k, center = c("group", "global", "none")) {
   fp_check_moments(m, "m")
-  center <- match.arg(center)
+  center <- fp_match_arg(center, c("group", "global", "none"), "center")
   d <- length(m$colnames)
   if (!is.numeric(k) || length(k) < 1L || anyNA(k) || any(k != round(k)) || any(k < 0 | k > d)) {
     fp_abort(sprintf("must be whole numbers between 0 and %d", d), "k")

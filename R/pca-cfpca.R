@@ -79,7 +79,7 @@ fit_pca_cfpca <- function(prep, k, delta = 0, mu = 0, phi = NULL, scaling = c("n
   fp_check_number(tol, "tol", 0, 1, open_lower = TRUE)
   maxit <- fp_check_count(maxit, 1L, .Machine$integer.max, "maxit")
   if (!is.character(scaling)) fp_abort("must be \"none\" or \"fairml\"", "scaling")
-  scaling <- tryCatch(match.arg(scaling), error = function(e) fp_abort("must be \"none\" or \"fairml\"", "scaling"))
+  scaling <- fp_match_arg(scaling, c("none", "fairml"), "scaling")
   d <- prep$d
   if (k >= d) fp_abort(sprintf("must be smaller than the number of columns (%d) for method 'cfpca'", d), "k")
   unit <- prep$unit  # delta (a distance) and phi (a variance) are given in the data's units

@@ -42,7 +42,7 @@ fit_pca_inlp <- function(prep, k, classifier = c("logistic", "svm"), C = 1, inte
   }
   if (length(prep$levels) != 2L) fp_abort("must have exactly 2 groups for method 'inlp'", "group")
   if (!is.character(classifier)) fp_abort("must be \"logistic\" or \"svm\"", "classifier")
-  classifier <- tryCatch(match.arg(classifier), error = function(e) fp_abort("must be \"logistic\" or \"svm\"", "classifier"))
+  classifier <- fp_match_arg(classifier, c("logistic", "svm"), "classifier")
   fp_check_number(C, "C", 0, Inf, open_lower = TRUE)
   fp_check_flag(intercept, "intercept")
   fp_check_flag(stop_at_majority, "stop_at_majority")

@@ -188,7 +188,7 @@ fp_pareto_random <- function(d, k) {
 
 # The objective list: type 0 = total loss, 1 = pair (g1, g2), 2 = single g1 (0-based groups).
 fp_pareto_spec <- function(levels, disparity = c("pairwise", "single", "none")) {
-  disparity <- match.arg(disparity)
+  disparity <- fp_match_arg(disparity, c("pairwise", "single", "none"), "disparity")
   m <- length(levels)
   type <- 0L
   g1 <- 0L
@@ -391,7 +391,7 @@ plot.fairproj_pareto_front <- function(x, main = sprintf("Pareto fair PCA, k = %
 #' @export
 plot.fair_pca_pareto <- function(x, type = c("errors", "loss", "scores", "scree", "convergence"), ...,
                                  main = "Convergence (Pareto fair PCA)") {
-  type <- match.arg(type)
+  type <- fp_match_arg(type, c("errors", "loss", "scree", "convergence"), "type")
   if (type != "convergence") return(NextMethod())
   h <- x$history
   cols <- c("objective", names(x$objectives)[-1L])

@@ -65,7 +65,13 @@ tune_fair_pca.default <- function(x, group, k, method, grid, folds = 3, criterio
   if (missing(method)) fp_abort("is missing: give a fair_pca() method", "method")
   method <- fp_check_method(method, "pca")
   grid <- fp_tune_grid(grid)
-  folds <- fp_check_count(folds, 2L, min(tabulate(g)), "folds")
+  folds <- fp_check_count(folds, 2L, .Machine$integer.max, "folds")
+  sizes <- tabulate(g, nlevels(g))
+  if (folds > min(sizes)) {
+    small <- which.min(sizes)
+    fp_abort(sprintf("= %d is more than the %d row(s) of the smallest group ('%s'): the folds are stratified, so every fold needs a row of every group; use fewer folds (at most %d) or merge small groups",
+                     folds, sizes[small], levels(g)[small], max(min(sizes), 1L)), "folds")
+  }
   crit_fun <- fp_tune_criterion(criterion)
   crit_name <- if (is.character(criterion)) criterion else "custom"
   dots <- list(...)

@@ -171,3 +171,15 @@ fp_match_arg <- function(x, choices, arg) {
 fp_warn_convergence <- function(message) {
   fp_warn(message, class = "fairproj_convergence_warning")
 }
+
+# Evaluate a call into compiled code and turn any error it raises (a C++ exception that Rcpp
+# converted, or an R error from inside) into a classed condition: class
+# "fairproj_numerical_error" (and "fairproj_error"), so that no unclassed error from C++
+# reaches the user. Conditions that are already fairproj_error pass through unchanged.
+fp_cpp <- function(expr, what = "the solver") {
+  tryCatch(expr, error = function(e) {
+    if (inherits(e, "fairproj_error")) stop(e)
+    stop(errorCondition(sprintf("%s failed in compiled code: %s", what, conditionMessage(e)),
+                        class = c("fairproj_numerical_error", "fairproj_error"), call = NULL))
+  })
+}

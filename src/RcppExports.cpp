@@ -58,43 +58,45 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_css_prefix_err2
-NumericMatrix fp_css_prefix_err2(const List& grams, const IntegerVector& cols, const IntegerVector& target);
-RcppExport SEXP _fairproj_fp_css_prefix_err2(SEXP gramsSEXP, SEXP colsSEXP, SEXP targetSEXP) {
+NumericMatrix fp_css_prefix_err2(const List& factors, const IntegerVector& cols, const IntegerVector& target);
+RcppExport SEXP _fairproj_fp_css_prefix_err2(SEXP factorsSEXP, SEXP colsSEXP, SEXP targetSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const List& >::type grams(gramsSEXP);
+    Rcpp::traits::input_parameter< const List& >::type factors(factorsSEXP);
     Rcpp::traits::input_parameter< const IntegerVector& >::type cols(colsSEXP);
     Rcpp::traits::input_parameter< const IntegerVector& >::type target(targetSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_css_prefix_err2(grams, cols, target));
+    rcpp_result_gen = Rcpp::wrap(fp_css_prefix_err2(factors, cols, target));
     return rcpp_result_gen;
 END_RCPP
 }
 // fp_css_greedy
-List fp_css_greedy(const List& grams, const NumericMatrix& best2, const IntegerVector& cand, const IntegerVector& target, int k);
-RcppExport SEXP _fairproj_fp_css_greedy(SEXP gramsSEXP, SEXP best2SEXP, SEXP candSEXP, SEXP targetSEXP, SEXP kSEXP) {
+List fp_css_greedy(const List& grams, const List& factors, const NumericMatrix& best2, const IntegerVector& cand, const IntegerVector& target, int k);
+RcppExport SEXP _fairproj_fp_css_greedy(SEXP gramsSEXP, SEXP factorsSEXP, SEXP best2SEXP, SEXP candSEXP, SEXP targetSEXP, SEXP kSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< const List& >::type grams(gramsSEXP);
+    Rcpp::traits::input_parameter< const List& >::type factors(factorsSEXP);
     Rcpp::traits::input_parameter< const NumericMatrix& >::type best2(best2SEXP);
     Rcpp::traits::input_parameter< const IntegerVector& >::type cand(candSEXP);
     Rcpp::traits::input_parameter< const IntegerVector& >::type target(targetSEXP);
     Rcpp::traits::input_parameter< int >::type k(kSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_css_greedy(grams, best2, cand, target, k));
+    rcpp_result_gen = Rcpp::wrap(fp_css_greedy(grams, factors, best2, cand, target, k));
     return rcpp_result_gen;
 END_RCPP
 }
 // fp_css_lowqr
-List fp_css_lowqr(const List& grams, const IntegerVector& cand, int k);
-RcppExport SEXP _fairproj_fp_css_lowqr(SEXP gramsSEXP, SEXP candSEXP, SEXP kSEXP) {
+List fp_css_lowqr(const List& grams, const List& factors, const IntegerVector& cand, int k);
+RcppExport SEXP _fairproj_fp_css_lowqr(SEXP gramsSEXP, SEXP factorsSEXP, SEXP candSEXP, SEXP kSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< const List& >::type grams(gramsSEXP);
+    Rcpp::traits::input_parameter< const List& >::type factors(factorsSEXP);
     Rcpp::traits::input_parameter< const IntegerVector& >::type cand(candSEXP);
     Rcpp::traits::input_parameter< int >::type k(kSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_css_lowqr(grams, cand, k));
+    rcpp_result_gen = Rcpp::wrap(fp_css_lowqr(grams, factors, cand, k));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -112,15 +114,16 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_css_exhaustive
-List fp_css_exhaustive(const List& grams, const NumericVector& best2, int k);
-RcppExport SEXP _fairproj_fp_css_exhaustive(SEXP gramsSEXP, SEXP best2SEXP, SEXP kSEXP) {
+List fp_css_exhaustive(const List& grams, const List& factors, const NumericVector& best2, int k);
+RcppExport SEXP _fairproj_fp_css_exhaustive(SEXP gramsSEXP, SEXP factorsSEXP, SEXP best2SEXP, SEXP kSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< const List& >::type grams(gramsSEXP);
+    Rcpp::traits::input_parameter< const List& >::type factors(factorsSEXP);
     Rcpp::traits::input_parameter< const NumericVector& >::type best2(best2SEXP);
     Rcpp::traits::input_parameter< int >::type k(kSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_css_exhaustive(grams, best2, k));
+    rcpp_result_gen = Rcpp::wrap(fp_css_exhaustive(grams, factors, best2, k));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -393,10 +396,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_cfpca_cpp", (DL_FUNC) &_fairproj_fp_cfpca_cpp, 12},
     {"_fairproj_fp_fantope_project_cpp", (DL_FUNC) &_fairproj_fp_fantope_project_cpp, 2},
     {"_fairproj_fp_css_prefix_err2", (DL_FUNC) &_fairproj_fp_css_prefix_err2, 3},
-    {"_fairproj_fp_css_greedy", (DL_FUNC) &_fairproj_fp_css_greedy, 5},
-    {"_fairproj_fp_css_lowqr", (DL_FUNC) &_fairproj_fp_css_lowqr, 3},
+    {"_fairproj_fp_css_greedy", (DL_FUNC) &_fairproj_fp_css_greedy, 6},
+    {"_fairproj_fp_css_lowqr", (DL_FUNC) &_fairproj_fp_css_lowqr, 4},
     {"_fairproj_fp_css_highqr", (DL_FUNC) &_fairproj_fp_css_highqr, 3},
-    {"_fairproj_fp_css_exhaustive", (DL_FUNC) &_fairproj_fp_css_exhaustive, 3},
+    {"_fairproj_fp_css_exhaustive", (DL_FUNC) &_fairproj_fp_css_exhaustive, 4},
     {"_fairproj_fp_linear_classifier_cpp", (DL_FUNC) &_fairproj_fp_linear_classifier_cpp, 5},
     {"_fairproj_fp_inlp_cpp", (DL_FUNC) &_fairproj_fp_inlp_cpp, 7},
     {"_fairproj_fp_mmd2_cpp", (DL_FUNC) &_fairproj_fp_mmd2_cpp, 5},

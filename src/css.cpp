@@ -13,9 +13,12 @@
 //     its smallest right singular vector is the bottom eigenvector of G_g[P,P] (high-RRQR).
 //
 // Numerical conventions (documented in ?fair_css):
-//   * a column whose residual r_j is at most kDep * G_g[j,j] (residual norm below 1e-5 of the
-//     column's norm) counts as linearly dependent on the selected columns for group g: it
-//     lowers that group's error by nothing and its residual is set to zero;
+//   * the Gram matrices and factors arrive normalised (R/fair_css.R, fp_css_prepare(): one
+//     scalar for all groups), so nothing here depends on the units of the data; all thresholds
+//     are relative;
+//   * a column whose squared residual norm (from the factor) is at most kDep * G_g[j,j]
+//     (residual norm below 1e-12 of the column's norm) counts as linearly dependent on the
+//     selected columns for group g: it lowers that group's error by nothing;
 //   * ties in the greedy and exhaustive objectives: values within a relative kTie of the
 //     minimum are tied, the lowest column index (first subset in lexicographic order) wins;
 //   * QR pivots: the group with the larger top eigenvalue (low QR) or smaller bottom eigenvalue
@@ -41,7 +44,8 @@ namespace {
 typedef fp::Mat Mat;
 typedef fp::Vec Vec;
 
-const double kDep = 1e-10;
+const double kDep = 1e-24;   // squared residual norm / squared column norm (norm ratio 1e-12)
+const double kGain = 1e-12;  // Gram-based gains need R(j,j) above this fraction of trace(R)
 const double kTie = 1e-10;
 
 std::vector<Mat> as_grams(const List& grams) {
@@ -51,27 +55,6 @@ std::vector<Mat> as_grams(const List& grams) {
     out.push_back(Eigen::Map<Mat>(a.begin(), a.nrow(), a.ncol()));
   }
   return out;
-}
-
-// Rank-one downdate of a residual Gram matrix by column j (exactly zero row/column j after).
-// Returns false when the column is dependent (nothing removed).
-bool downdate(Mat& R, int j, double orig_jj) {
-  const double rjj = R(j, j);
-  bool ok = rjj > kDep * orig_jj && rjj > 0;
-  if (ok) {
-    Vec r = R.col(j);
-    R.noalias() -= (r / rjj) * r.transpose();
-  }
-  R.row(j).setZero();
-  R.col(j).setZero();
-  return ok;
-}
-
-double masked_trace(const Mat& R, const std::vector<char>& target) {
-  double s = 0;
-  for (int i = 0; i < R.rows(); ++i)
-    if (target[i]) s += std::max(R(i, i), 0.0);
-  return s;
 }
 
 // Squared column norms of R over the target rows.
@@ -92,6 +75,103 @@ std::vector<char> make_target(const IntegerVector& target, int d) {
   std::vector<char> t(d, target.size() == 0 ? 1 : 0);
   for (R_xlen_t i = 0; i < target.size(); ++i) t[target[i]] = 1;
   return t;
+}
+
+std::vector<Mat> as_mats(const List& mats) { return as_grams(mats); }
+
+// Apply the Householder reflection that zeroes column j of T below row p (rows p.. of T hold the
+// residual of the group's factor after the columns selected so far). Returns false (and
+// changes nothing) when the column's residual norm is at most sqrt(kDep) of its original norm
+// (`orig2` = its squared norm in the untransformed factor): the column is then dependent.
+bool householder(Mat& T, int& p, int j, double orig2) {
+  const int r = static_cast<int>(T.rows()), d = static_cast<int>(T.cols());
+  if (p >= r) return false;
+  Vec v = T.col(j).segment(p, r - p);
+  const double a2 = v.squaredNorm();
+  if (!(a2 > kDep * orig2) || !(a2 > 0)) return false;
+  const double a = std::sqrt(a2);
+  const double alpha = v(0) >= 0 ? -a : a;
+  v(0) -= alpha;
+  const double vn2 = v.squaredNorm();
+  if (vn2 > 0) {
+    Eigen::RowVectorXd w = (v.transpose() * T.block(p, 0, r - p, d)) * (2.0 / vn2);
+    T.block(p, 0, r - p, d).noalias() -= v * w;
+  }
+  T(p, j) = alpha;
+  if (r - p > 1) T.col(j).segment(p + 1, r - p - 1).setZero();
+  ++p;
+  return true;
+}
+
+// The residual of one group after a set of selected columns, kept two ways: the residual Gram
+// matrix R (d x d; cheap rank-one downdates, used for the greedy gains and QR pivots) and the
+// Householder-transformed factor T (rows p.. are the residual of Y with t(Y) Y = G; errors are
+// sums of squares of these rows, without cancellation). When the residual has shrunk by the
+// factor kRefresh since R was last formed, R is recomputed from T, so that R stays accurate
+// relative to its own size (downdates lose the digits that the removed part had: on uncentred
+// data with large offsets, all of them after the first column).
+const double kRefresh = 1e-4;
+struct Resid {
+  Mat R, T;
+  Vec orig;   // squared column norms of the original factor (diagonal of G)
+  int p;
+  double ref;
+  std::vector<char> selected;
+  Resid(const Mat& G, const Mat& Y) : R(G), T(Y), orig(G.diagonal()), p(0), ref(0),
+                                      selected(G.rows(), 0) {
+    ref = residual_norms().sum();
+  }
+  // squared norms of the columns of the residual (accurate)
+  Vec residual_norms() const {
+    const int r = static_cast<int>(T.rows());
+    if (p >= r) return Vec::Zero(T.cols());
+    return T.bottomRows(r - p).colwise().squaredNorm().transpose();
+  }
+  // add column j; returns false when it is dependent on the selected ones
+  bool add(int j) {
+    const bool ok = householder(T, p, j, orig(j));
+    selected[j] = 1;
+    const double now = residual_norms().sum();
+    bool refresh = now < kRefresh * ref;
+    if (ok && !refresh) {
+      const double rjj = R(j, j);
+      if (rjj > kGain * R.trace()) {
+        Vec r = R.col(j);
+        R.noalias() -= (r / rjj) * r.transpose();
+      } else {
+        refresh = true;  // R(j,j) is not resolved by the Gram matrix: re-form it from T
+      }
+    }
+    R.row(j).setZero();
+    R.col(j).setZero();
+    if (refresh) {
+      const int r = static_cast<int>(T.rows());
+      if (p < r) {
+        Mat B = T.bottomRows(r - p);
+        R.noalias() = B.transpose() * B;
+      } else {
+        R.setZero();
+      }
+      for (int i = 0; i < R.rows(); ++i)
+        if (selected[i]) {
+          R.row(i).setZero();
+          R.col(i).setZero();
+        }
+      ref = now;
+    }
+    return ok;
+  }
+};
+
+// The pivot of the QR variants: the first position q in [from, to) whose |v[perm[q]]| is within
+// a relative kTie of the largest (so that exactly tied entries, e.g. of duplicated columns, are
+// decided by position and not by rounding).
+int first_max(const Vec& v, const std::vector<int>& perm, int from, int to) {
+  double vmax = 0;
+  for (int q = from; q < to; ++q) vmax = std::max(vmax, std::abs(v(perm[q])));
+  for (int q = from; q < to; ++q)
+    if (std::abs(v(perm[q])) >= vmax * (1 - kTie)) return q;
+  return from;
 }
 
 // Top eigenpair of a symmetric matrix; Lanczos (Spectra) warm-started from `start` (the
@@ -148,31 +228,30 @@ double bottom_eigpair(const Mat& A, Vec& vec) {
 }  // namespace
 
 // Squared projection error of every prefix of `cols` (0-based), per group: a c x m matrix
-// (row t = error after the first t + 1 columns), by the factored Gram-Schmidt in Gram space
-// (O(c^2 d) per group). `target` (0-based, empty = all columns) restricts the error to those
-// columns of X_g.
+// (row t = error after the first t + 1 columns), by Householder QR of each group's factor Y_g
+// (t(Y_g) Y_g = G_g): the error is the sum of squares of the rows below the selected ones, so it
+// is accurate however small it is relative to the size of the data (O(c r d) per group).
+// `target` (0-based, empty = all columns) restricts the error to those columns of X_g.
 // [[Rcpp::export(.fp_css_prefix_err2)]]
-NumericMatrix fp_css_prefix_err2(const List& grams, const IntegerVector& cols, const IntegerVector& target) {
-  std::vector<Mat> G = as_grams(grams);
-  const int m = static_cast<int>(G.size()), c = cols.size();
-  const int d = m ? static_cast<int>(G[0].rows()) : 0;
-  std::vector<char> tg = make_target(target, d);
+NumericMatrix fp_css_prefix_err2(const List& factors, const IntegerVector& cols, const IntegerVector& target) {
+  std::vector<Mat> Y = as_mats(factors);
+  const int m = static_cast<int>(Y.size()), c = cols.size();
   NumericMatrix out(c, m);
   for (int g = 0; g < m; ++g) {
-    Mat L = Mat::Zero(d, c);
-    Vec diag = G[g].diagonal();
+    Mat T = Y[g];
+    const int d = static_cast<int>(T.cols()), r = static_cast<int>(T.rows());
+    std::vector<char> tg = make_target(target, d);
+    Vec orig = T.colwise().squaredNorm().transpose();
+    int p = 0;
     for (int t = 0; t < c; ++t) {
       const int j = cols[t];
-      Vec r = G[g].col(j);
-      if (t > 0) r.noalias() -= L.leftCols(t) * L.row(j).leftCols(t).transpose();
-      const double rjj = r(j);
-      if (rjj > kDep * G[g](j, j) && rjj > 0) {
-        L.col(t) = r / std::sqrt(rjj);
-        diag -= L.col(t).cwiseAbs2();
-      }
+      if (j < 0 || j >= d) Rcpp::stop("column index out of range");
+      householder(T, p, j, orig(j));
       double s = 0;
-      for (int i = 0; i < d; ++i)
-        if (tg[i]) s += std::max(diag(i), 0.0);
+      if (p < r) {
+        for (int i = 0; i < d; ++i)
+          if (tg[i]) s += T.col(i).tail(r - p).squaredNorm();
+      }
       out(t, g) = s;
     }
   }
@@ -184,32 +263,42 @@ NumericMatrix fp_css_prefix_err2(const List& grams, const IntegerVector& cols, c
 // denominators per step; cand: sorted 0-based candidates; target: rows of the error (empty =
 // all). Returns 0-based columns in selection order and the objective after each step.
 // [[Rcpp::export(.fp_css_greedy)]]
-List fp_css_greedy(const List& grams, const NumericMatrix& best2, const IntegerVector& cand,
+List fp_css_greedy(const List& grams, const List& factors, const NumericMatrix& best2, const IntegerVector& cand,
                    const IntegerVector& target, int k) {
-  std::vector<Mat> G = as_grams(grams);
-  const int m = static_cast<int>(G.size()), d = static_cast<int>(G[0].rows());
+  std::vector<Mat> G = as_grams(grams), Y = as_mats(factors);
+  const int m = static_cast<int>(G.size());
+  if (m == 0 || static_cast<int>(Y.size()) != m || best2.ncol() != m || best2.nrow() < k) Rcpp::stop("bad arguments");
+  const int d = static_cast<int>(G[0].rows());
   std::vector<char> tg = make_target(target, d);
   const bool all = target.size() == 0;
-  std::vector<Mat> R = G;
-  std::vector<double> err2(m);
-  for (int g = 0; g < m; ++g) err2[g] = masked_trace(R[g], tg);
+  std::vector<Resid> R;
+  for (int g = 0; g < m; ++g) R.push_back(Resid(G[g], Y[g]));
   std::vector<char> used(d, 0);
   IntegerVector sel(k);
   NumericVector obj(k);
   const int nc = cand.size();
+  if (k > nc) Rcpp::stop("fewer candidate columns than requested");
   Vec vals(nc);
   for (int t = 0; t < k; ++t) {
     vals.setConstant(R_PosInf);
-    std::vector<Vec> cn(m);
-    for (int g = 0; g < m; ++g) cn[g] = masked_colnorms(R[g], tg, all);
+    std::vector<Vec> cn(m), rn(m);
+    std::vector<double> err2(m);
+    for (int g = 0; g < m; ++g) {
+      cn[g] = masked_colnorms(R[g].R, tg, all);
+      rn[g] = R[g].residual_norms();
+      double e = 0;
+      for (int i = 0; i < d; ++i)
+        if (tg[i]) e += rn[g](i);
+      err2[g] = e;
+    }
     for (int a = 0; a < nc; ++a) {
       const int j = cand[a];
       if (used[j]) continue;
       double v = 0;
       for (int g = 0; g < m; ++g) {
         double e = err2[g];
-        const double rjj = R[g](j, j);
-        if (rjj > kDep * G[g](j, j) && rjj > 0) e -= cn[g](j) / rjj;
+        const double rjj = rn[g](j);
+        if (rjj > kDep * G[g](j, j) && rjj > 0 && R[g].R(j, j) > kGain * err2[g]) e -= cn[g](j) / R[g].R(j, j);
         v = std::max(v, std::sqrt(std::max(e, 0.0) / best2(t, g)));
       }
       vals(a) = v;
@@ -225,10 +314,7 @@ List fp_css_greedy(const List& grams, const NumericMatrix& best2, const IntegerV
     }
     used[pick] = 1;
     sel[t] = pick;
-    for (int g = 0; g < m; ++g) {
-      downdate(R[g], pick, G[g](pick, pick));
-      err2[g] = masked_trace(R[g], tg);
-    }
+    for (int g = 0; g < m; ++g) R[g].add(pick);
     obj[t] = vmin;
     Rcpp::checkUserInterrupt();
   }
@@ -241,16 +327,21 @@ List fp_css_greedy(const List& grams, const NumericMatrix& best2, const IntegerV
 // With one Gram matrix this is Chan & Hansen's L-RRQR. Returns the first k columns (0-based,
 // in selection order) and the top eigenvalues seen.
 // [[Rcpp::export(.fp_css_lowqr)]]
-List fp_css_lowqr(const List& grams, const IntegerVector& cand, int k) {
-  std::vector<Mat> G0 = as_grams(grams);
+List fp_css_lowqr(const List& grams, const List& factors, const IntegerVector& cand, int k) {
+  std::vector<Mat> G0 = as_grams(grams), Y0 = as_mats(factors);
   const int m = static_cast<int>(G0.size()), n = cand.size();
-  std::vector<Mat> R(m, Mat(n, n));
-  std::vector<Vec> orig(m);
+  if (m == 0 || static_cast<int>(Y0.size()) != m || k > n) Rcpp::stop("bad arguments");
+  std::vector<Resid> R;
   for (int g = 0; g < m; ++g) {
-    for (int b = 0; b < n; ++b)
-      for (int a = 0; a < n; ++a) R[g](a, b) = G0[g](cand[a], cand[b]);
-    orig[g] = R[g].diagonal();
+    Mat Gc(n, n), Yc(Y0[g].rows(), n);
+    for (int b = 0; b < n; ++b) {
+      for (int a = 0; a < n; ++a) Gc(a, b) = G0[g](cand[a], cand[b]);
+      Yc.col(b) = Y0[g].col(cand[b]);
+    }
+    R.push_back(Resid(Gc, Yc));
   }
+  double tot = 0;
+  for (int g = 0; g < m; ++g) tot = std::max(tot, R[g].orig.sum());
   std::vector<int> perm(n);
   for (int i = 0; i < n; ++i) perm[i] = i;
   std::vector<Vec> warm(m);
@@ -263,7 +354,7 @@ List fp_css_lowqr(const List& grams, const IntegerVector& cand, int k) {
     Vec v;
     for (int g = 0; g < m; ++g) {
       Vec vg;
-      const double lam = top_eigpair(R[g], warm[g], vg);
+      const double lam = top_eigpair(R[g].R, warm[g], vg);
       warm[g] = vg;
       if (lam > best) {
         best = lam;
@@ -271,22 +362,11 @@ List fp_css_lowqr(const List& grams, const IntegerVector& cand, int k) {
         v = vg;
       }
     }
-    double tot = 0;
-    for (int g = 0; g < m; ++g) tot = std::max(tot, orig[g].sum());
     int p = i;
-    if (best > 1e-14 * tot) {
-      double vmax = -1;
-      for (int q = i; q < n; ++q) {
-        const double a = std::abs(v(perm[q]));
-        if (a > vmax) {
-          vmax = a;
-          p = q;
-        }
-      }
-    }
+    if (best > 1e-14 * tot) p = first_max(v, perm, i, n);
     std::swap(perm[i], perm[p]);
     const int j = perm[i];
-    for (int g = 0; g < m; ++g) downdate(R[g], j, orig[g](j));
+    for (int g = 0; g < m; ++g) R[g].add(j);
     sel[i] = cand[j];
     who[i] = bg + 1;
     sig[i] = std::sqrt(std::max(best, 0.0));
@@ -324,15 +404,9 @@ List fp_css_highqr(const List& grams, const IntegerVector& cand, int stop) {
         v = vg;
       }
     }
-    int p = 0;
-    double vmax = -1;
-    for (int q = 0; q < i; ++q) {
-      const double a = std::abs(v(q));
-      if (a > vmax) {
-        vmax = a;
-        p = q;
-      }
-    }
+    std::vector<int> ident(i);
+    for (int q = 0; q < i; ++q) ident[q] = q;
+    const int p = first_max(v, ident, 0, i);
     std::swap(perm[p], perm[i - 1]);
     Rcpp::checkUserInterrupt();
   }
@@ -352,15 +426,20 @@ struct Exhaustive {
   double count, max_count;
   long long tick;
 
-  void leaf(const std::vector<Mat>& R, const std::vector<double>& err2, int from) {
-    std::vector<Vec> cn(m);
-    for (int g = 0; g < m; ++g) cn[g] = R[g].colwise().squaredNorm().transpose();
+  void leaf(const std::vector<Resid>& R, int from) {
+    std::vector<Vec> cn(m), rn(m);
+    std::vector<double> err2(m);
+    for (int g = 0; g < m; ++g) {
+      cn[g] = R[g].R.colwise().squaredNorm().transpose();
+      rn[g] = R[g].residual_norms();
+      err2[g] = rn[g].sum();
+    }
     for (int j = from; j < d; ++j) {
       double v = 0;
       for (int g = 0; g < m; ++g) {
         double e = err2[g];
-        const double rjj = R[g](j, j);
-        if (rjj > kDep * G[g](j, j) && rjj > 0) e -= cn[g](j) / rjj;
+        const double rjj = rn[g](j);
+        if (rjj > kDep * G[g](j, j) && rjj > 0 && R[g].R(j, j) > kGain * err2[g]) e -= cn[g](j) / R[g].R(j, j);
         v = std::max(v, std::sqrt(std::max(e, 0.0) / best2[g]));
       }
       count += 1;
@@ -372,17 +451,15 @@ struct Exhaustive {
     }
   }
 
-  void rec(const std::vector<Mat>& R, int from, int depth) {
-    std::vector<double> err2(m);
-    for (int g = 0; g < m; ++g) err2[g] = std::max(R[g].trace(), 0.0);
+  void rec(const std::vector<Resid>& R, int from, int depth) {
     if (depth == k - 1) {
-      leaf(R, err2, from);
+      leaf(R, from);
       if (++tick % 64 == 0) Rcpp::checkUserInterrupt();
       return;
     }
     for (int j = from; j <= d - (k - depth); ++j) {
-      std::vector<Mat> R2 = R;
-      for (int g = 0; g < m; ++g) downdate(R2[g], j, G[g](j, j));
+      std::vector<Resid> R2 = R;
+      for (int g = 0; g < m; ++g) R2[g].add(j);
       cur.push_back(j);
       rec(R2, j + 1, depth + 1);
       cur.pop_back();
@@ -397,18 +474,23 @@ struct Exhaustive {
 // Lexicographic enumeration; a later subset replaces the incumbent only when smaller by a
 // relative kTie, so the first optimal subset in lexicographic order is returned.
 // [[Rcpp::export(.fp_css_exhaustive)]]
-List fp_css_exhaustive(const List& grams, const NumericVector& best2, int k) {
+List fp_css_exhaustive(const List& grams, const List& factors, const NumericVector& best2, int k) {
   Exhaustive ex;
   ex.G = as_grams(grams);
+  std::vector<Mat> Y = as_mats(factors);
   ex.m = static_cast<int>(ex.G.size());
+  if (ex.m == 0 || static_cast<int>(Y.size()) != ex.m || best2.size() != ex.m) Rcpp::stop("bad arguments");
   ex.d = static_cast<int>(ex.G[0].rows());
+  if (k < 1 || k > ex.d) Rcpp::stop("k out of range");
   ex.k = k;
   ex.best2.assign(best2.begin(), best2.end());
   ex.best_val = R_PosInf;
   ex.count = 0;
   ex.max_count = R_PosInf;
   ex.tick = 0;
-  ex.rec(ex.G, 0, 0);
+  std::vector<Resid> R0;
+  for (int g = 0; g < ex.m; ++g) R0.push_back(Resid(ex.G[g], Y[g]));
+  ex.rec(R0, 0, 0);
   IntegerVector out(ex.best_set.begin(), ex.best_set.end());
   return List::create(Rcpp::Named("columns") = out, Rcpp::Named("objective") = ex.best_val,
                       Rcpp::Named("subsets") = ex.count);

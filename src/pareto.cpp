@@ -211,6 +211,8 @@ Mat retract(const Mat& V, int retraction) {
 
 // [[Rcpp::export(.fp_pareto_min_norm)]]
 Rcpp::List fp_pareto_min_norm(const Eigen::MatrixXd& M, double tol, int maxit) {
+  if (M.rows() != M.cols() || M.rows() < 1 || !M.allFinite())
+    Rcpp::stop("the Gram matrix of the gradients must be a finite, non-empty square matrix");
   MinNormResult r = min_norm_simplex(M, tol, maxit);
   return Rcpp::List::create(Rcpp::Named("lambda") = r.lambda, Rcpp::Named("iterations") = r.iterations,
                             Rcpp::Named("gap") = r.gap);

@@ -141,15 +141,15 @@ css_table2 <- function(name, dir = Sys.getenv("FAIRPROJ_DATA"), r = 50L, ks = NU
   if (is.null(ks)) ks <- css_geomspace(10, maxk, 3)
   # the authors' Greedy: run once to max_k with rank-(i-1) denominators at step i, prefixes
   # evaluated with rank-k denominators
-  gcode <- fair_css(m, k = max(ks), method = "greedy", denominators = "step", n_columns = max(ks))$columns
+  gcode <- fair_css(m, k = max(ks), method = "greedy", denominators = "step", n_columns = max(ks), center = FALSE)$columns
   rows <- lapply(ks, function(k) {
-    two <- function(s2) fair_css(m, k = k, method = "two_stage", stage2 = s2)
+    two <- function(s2) fair_css(m, k = k, method = "two_stage", stage2 = s2, center = FALSE)
     sl <- two("lowqr"); sh <- two("highqr"); sg <- two("greedy")
-    rnd <- fair_css(m, k = k, method = "random", r = r)
+    rnd <- fair_css(m, k = k, method = "random", r = r, center = FALSE)
     data.frame(dataset = name, c = sl$sampler$c, k = k, S_LowQR = sl$loss, S_HighQR = sh$loss,
-               S_Greedy = sg$loss, LowQR = fair_css(m, k = k, method = "lowqr")$loss,
-               Greedy = fair_css(m, k = k, method = "greedy")$loss,
-               Greedy_code = as.numeric(css_loss(m, columns = gcode[seq_len(k)], k = k)),
+               S_Greedy = sg$loss, LowQR = fair_css(m, k = k, method = "lowqr", center = FALSE)$loss,
+               Greedy = fair_css(m, k = k, method = "greedy", center = FALSE)$loss,
+               Greedy_code = as.numeric(css_loss(m, columns = gcode[seq_len(k)], k = k, center = FALSE)),
                Random_mean = rnd$random_mean, Random_best = rnd$loss)
   })
   do.call(rbind, rows)

@@ -39,12 +39,12 @@ for (nm in c("communities", "compas", "adult")) {
   cs <- css_geomspace(k, ncol(d$x) - 1, 10)
   cap <- min(max(cs), min(css_group_ranks(m)))
   pre <- function(fit, cc) fit$path$loss[pmin(cc, nrow(fit$path))]
-  times <- c(lowqr = tm(lq <- fair_css(m, k = k, method = "lowqr", n_columns = cap)),
-             highqr = tm(hq <- fair_css(m, k = k, method = "highqr", n_columns = cap)),
-             greedy = tm(gr <- fair_css(m, k = k, method = "greedy", n_columns = max(cs))),
-             sampler = tm(sa <- fair_css(m, k = k, method = "sampler", theta = k, max_columns = max(cs))))
+  times <- c(lowqr = tm(lq <- fair_css(m, k = k, method = "lowqr", n_columns = cap, center = FALSE)),
+             highqr = tm(hq <- fair_css(m, k = k, method = "highqr", n_columns = cap, center = FALSE)),
+             greedy = tm(gr <- fair_css(m, k = k, method = "greedy", n_columns = max(cs), center = FALSE)),
+             sampler = tm(sa <- fair_css(m, k = k, method = "sampler", theta = k, max_columns = max(cs), center = FALSE)))
   set.seed(1)
-  rnd <- vapply(cs, function(cc) fair_css(m, k = k, method = "random", n_columns = cc)$random_mean, numeric(1))
+  rnd <- vapply(cs, function(cc) fair_css(m, k = k, method = "random", n_columns = cc, center = FALSE)$random_mean, numeric(1))
   tab <- data.frame(c = cs, LowQR = ifelse(cs <= cap, pre(lq, cs), NA), HighQR = ifelse(cs <= cap, pre(hq, cs), NA),
                     Greedy = pre(gr, cs), Sampler = pre(sa, cs), Random = rnd)
   cat(sprintf("-- %s (seconds: %s)\n", nm, paste(names(times), round(times, 2), sep = " = ", collapse = ", ")))
@@ -59,14 +59,14 @@ pof <- function(name, ks, budget = 600) {
   out <- NULL
   for (k in ks) {
     t <- tm({
-      fair <- fair_css(d$x, d$group, k = k, method = "exhaustive", max_subsets = 1e9)
-      van <- fair_css(raw$x, rep("all", nrow(raw$x)), k = k, method = "exhaustive", max_subsets = 1e9)
+      fair <- fair_css(d$x, d$group, k = k, method = "exhaustive", max_subsets = 1e9, center = FALSE)
+      van <- fair_css(raw$x, rep("all", nrow(raw$x)), k = k, method = "exhaustive", max_subsets = 1e9, center = FALSE)
     })
-    gv <- attr(css_loss(d$x, d$group, van$columns, k), "group_stats")$ratio
+    gv <- attr(css_loss(d$x, d$group, van$columns, k, center = FALSE), "group_stats")$ratio
     row <- data.frame(dataset = name, k = k, subsets = choose(ncol(d$x), k), seconds = round(t, 1),
                       fair_A = fair$group_stats$ratio[1], fair_B = fair$group_stats$ratio[2],
                       vanilla_A = gv[1], vanilla_B = gv[2],
-                      M_fair = as.numeric(css_loss(raw$x, rep("all", nrow(raw$x)), fair$columns, k)),
+                      M_fair = as.numeric(css_loss(raw$x, rep("all", nrow(raw$x)), fair$columns, k, center = FALSE)),
                       M_vanilla = van$loss)
     print(row, digits = 5, row.names = FALSE)
     out <- rbind(out, row)

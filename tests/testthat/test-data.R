@@ -78,7 +78,7 @@ test_that("bad names, options and missing files give classed errors", {
   expect_error(fairproj_data("lee_adult", dir = d, part = "full"), "lee/Adult/full.csv.xz",
                class = "fairproj_data_error")
   expect_error(fairproj_data("lee_adult", dir = d, split = 10), "`split`", class = "fairproj_input_error")
-  expect_error(fairproj_data("lee_adult", dir = d, part = "dev"), "should be one of")
+  expect_error(fairproj_data("lee_adult", dir = d, part = "dev"), "`part` 'dev' is not one of", class = "fairproj_input_error")
 })
 
 test_that("credit: Samadi et al. features, education groups, standardisation", {

@@ -1,3 +1,9 @@
+# The paper's problem is uncentred; the reference implementations below work on the raw rows,
+# so the tests of the algorithms call fair_css() and css_loss() with center = FALSE unless they
+# say otherwise (the defaults are tested at the end).
+fair_css <- function(..., center = FALSE) fairproj::fair_css(..., center = center)
+css_loss <- function(..., center = FALSE) fairproj::css_loss(..., center = center)
+
 # Direct reference implementations from the definitions (on the rows, with SVD/QR), against
 # which the Gram-matrix implementations in src/css.cpp are checked.
 
@@ -350,4 +356,134 @@ test_that("input errors are classed and name the argument", {
   expect_error(fair_css(group_moments(dat$x, dat$g), dat$g, k = 2), class = "fairproj_input_error")
   expect_true(all(c("greedy", "lowqr", "highqr", "sampler", "two_stage", "random", "exhaustive", "standard") %in%
                     fairproj_methods("css")))
+})
+
+test_that("defaults: centring and scaling as in fair_pca (prcomp conventions)", {
+  dat <- make_css(n = c(40, 30), d = 6, seed = 21)
+  x <- dat$x + rep(c(5, -3, 100, 0, 2, 7), each = nrow(dat$x))
+  f <- fairproj::fair_css(x, dat$g, k = 3)
+  xc <- sweep(x, 2, colMeans(x))
+  expect_identical(f$columns, fair_css(xc, dat$g, k = 3)$columns)
+  expect_equal(f$group_stats$ratio, unname(ref_group_losses(split_groups(xc, dat$g), f$columns, 3)), tolerance = 1e-8)
+  expect_equal(unname(f$center), unname(colMeans(x)))
+  expect_false(f$scale)
+  fs <- fairproj::fair_css(x, dat$g, k = 3, method = "lowqr", scale. = TRUE)
+  xs <- scale(x)
+  expect_identical(fs$columns, fair_css(xs, dat$g, k = 3, method = "lowqr")$columns)
+  expect_equal(unname(fs$scale), unname(apply(x, 2, sd)))
+  expect_equal(fs$group_stats$ratio, unname(ref_group_losses(split_groups(xs, dat$g), fs$columns, 3)), tolerance = 1e-8)
+  r <- reconstruct(fs, x, group = dat$g)
+  expect_equal(sqrt(sum(((x - r) / rep(fs$scale, each = nrow(x)))[dat$g == "a", ]^2)), fs$group_stats$error[1], tolerance = 1e-8)
+  expect_equal(as.numeric(fairproj::css_loss(x, dat$g, fs$columns, 3, scale. = TRUE)), fs$loss, tolerance = 1e-10)
+  # constant columns: kept without scaling, a classed error naming them with scale. = TRUE (as fair_pca)
+  xk <- cbind(x, const = 3)
+  fk <- fairproj::fair_css(xk, dat$g, k = 3)
+  expect_false(7L %in% fk$columns)
+  expect_error(fairproj::fair_css(xk, dat$g, k = 3, scale. = TRUE), class = "fairproj_input_error")
+  expect_error(fairproj::fair_css(xk, dat$g, k = 3, scale. = TRUE), "`scale.`.*const")
+  expect_error(fair_pca(xk, dat$g, k = 2, scale. = TRUE), class = "fairproj_input_error")
+  # tiny but not constant data are not called constant
+  expect_identical(fairproj::fair_css(x * 1e-150, dat$g, k = 3, scale. = TRUE)$columns,
+                   fairproj::fair_css(x, dat$g, k = 3, scale. = TRUE)$columns)
+})
+
+test_that("issue 12: the same columns at every scale; exhaustive is the optimum", {
+  set.seed(1)
+  xc <- matrix(rnorm(480), 60) %*% matrix(rnorm(64), 8)
+  g <- rep(c("a", "b"), c(35, 25))
+  f1 <- fairproj::fair_css(xc, g, k = 3)
+  for (cc in c(1e-100, 1e-8, 1e-3, 1e3, 1e8, 1e100)) {
+    for (ctr in c(TRUE, FALSE)) {
+      for (m in c("greedy", "lowqr", "highqr", "exhaustive", "standard", "two_stage")) {
+        a <- fairproj::fair_css(xc, g, k = 3, method = m, center = ctr)
+        b <- fairproj::fair_css(xc * cc, g, k = 3, method = m, center = ctr)
+        expect_identical(b$columns, a$columns, info = paste(m, cc, ctr))
+        expect_equal(b$loss, a$loss, tolerance = 1e-10, info = paste(m, cc, ctr))
+        expect_equal(b$group_stats$error, a$group_stats$error * cc, tolerance = 1e-10, info = paste(m, cc, ctr))
+      }
+    }
+  }
+  # centred: an offset does not change the selection
+  for (m in c("greedy", "lowqr", "exhaustive")) {
+    expect_identical(fairproj::fair_css(xc + 1e8, g, k = 3, method = m)$columns,
+                     fairproj::fair_css(xc, g, k = 3, method = m)$columns, info = m)
+  }
+  ex <- fairproj::fair_css(xc * 1e100, g, k = 3, method = "exhaustive")
+  for (m in c("greedy", "lowqr", "highqr", "two_stage", "standard")) {
+    expect_lte(ex$loss, fairproj::fair_css(xc * 1e100, g, k = 3, method = m)$loss * (1 + 1e-12))
+  }
+  cb <- utils::combn(8, 3)
+  Xs <- split_groups(sweep(xc, 2, colMeans(xc)), g)
+  v <- apply(cb, 2, function(S) ref_minmax(Xs, S, 3))
+  expect_equal(ex$loss, min(v), tolerance = 1e-8)
+  expect_identical(sort(ex$columns), cb[, which.min(v)])
+})
+
+test_that("issue 12: ratios on uncentred data with large offsets match an SVD reference", {
+  for (seed in 1:3) {
+    set.seed(seed)
+    n <- c(35, 25)
+    base <- matrix(rnorm(60 * 6), 60) %*% matrix(rnorm(36), 6)
+    g <- rep(c("a", "b"), n)
+    for (off in c(1e4, 1e8)) {
+      x <- base + rep(off * runif(6, 0.5, 2), each = 60)
+      Xs <- split_groups(x, g)
+      for (m in c("greedy", "lowqr", "exhaustive", "random")) {
+        f <- fairproj::fair_css(x, g, k = 3, method = m, center = FALSE)
+        ref <- ref_group_losses(Xs, f$columns, 3)
+        expect_lt(max(abs(f$group_stats$ratio / ref - 1)), 1e-6)
+        expect_lt(max(abs(f$group_stats$best / vapply(Xs, ref_best, numeric(1), k = 3) - 1)), 1e-6)
+        expect_equal(f$path$loss, vapply(seq_along(f$columns), function(j) ref_minmax(Xs, f$columns[seq_len(j)], 3), numeric(1)),
+                     tolerance = 1e-6)
+      }
+      # exhaustive is still the optimum of the uncentred problem
+      ex <- fairproj::fair_css(x, g, k = 3, method = "exhaustive", center = FALSE)
+      v <- apply(utils::combn(6, 3), 2, function(S) ref_minmax(Xs, S, 3))
+      expect_equal(ex$loss, min(v), tolerance = 1e-6)
+      l <- fairproj::css_loss(x, g, c(1, 2, 4), 3, center = FALSE)
+      expect_lt(abs(as.numeric(l) / ref_minmax(Xs, c(1, 2, 4), 3) - 1), 1e-6)
+    }
+  }
+})
+
+test_that("issue 12: every choice argument is a classed error that names it", {
+  dat <- make_css()
+  chk <- function(expr, arg) {
+    e <- tryCatch(expr, error = function(e) e)
+    expect_s3_class(e, "fairproj_input_error")
+    expect_match(conditionMessage(e), paste0("`", arg, "`"), fixed = TRUE)
+  }
+  chk(fairproj_methods("foo"), "kind")
+  chk(fair_css(dat$x, dat$g, 2, denominators = "foo"), "denominators")
+  chk(fair_css(dat$x, dat$g, 2, method = "standard", algorithm = "foo"), "algorithm")
+  chk(fair_css(dat$x, dat$g, 2, method = "two_stage", stage2 = "foo"), "stage2")
+  chk(fair_css(dat$x, dat$g, 2, method = "two_stage", objective = "foo"), "objective")
+  m <- group_moments(dat$x, dat$g)
+  chk(moments_cov(m, center = "median"), "center")
+  chk(moments_best_error(m, 1, center = "median"), "center")
+  f <- fair_pca(dat$x, dat$g, k = 2)
+  chk(group_errors(f, dat$x, dat$g, center = "foo"), "center")
+  pdf(NULL)
+  on.exit(grDevices::dev.off())
+  chk(plot(f, "foo"), "type")
+  chk(fair_pca(dat$x, dat$g, k = 2, method = "cfpca", scaling = "foo"), "scaling")
+  chk(fair_pca(dat$x, dat$g, k = 2, method = "inlp", classifier = "foo"), "classifier")
+  chk(fair_pca(dat$x, dat$g, k = 2, method = "mbfpca", init = "foo"), "init")
+  chk(fair_pca(dat$x, dat$g, k = 2, method = "mbfpca", solver = "foo"), "solver")
+  chk(fairproj:::fp_pareto_spec(c("a", "b"), "foo"), "disparity")
+  chk(fairproj:::fp_read_lee(list(), tempdir(), part = "foo"), "part")
+  chk(fairproj:::fp_read_kamani_adult(list(), tempdir(), encoding = "foo"), "encoding")
+  chk(fairproj:::fp_read_olfat(list(name = "skillcraft", files = "x"), tempdir(), version = "foo"), "version")
+  # partial matching and the default still work
+  expect_identical(fairproj_methods("cs"), fairproj_methods("css"))
+  expect_identical(fairproj_methods(), fairproj_methods("pca"))
+})
+
+test_that("errors from compiled code reach the user classed", {
+  e <- tryCatch(fairproj:::fp_cpp(stop("boom")), error = function(e) e)
+  expect_s3_class(e, "fairproj_error")
+  expect_s3_class(e, "fairproj_numerical_error")
+  e <- tryCatch(fairproj:::fp_css_prefix(list(diag(3)), 5L), error = function(e) e)
+  expect_s3_class(e, "fairproj_numerical_error")
+  expect_match(conditionMessage(e), "out of range")
 })

@@ -116,3 +116,23 @@ test_that("fair_kpca with extra and continuous attributes", {
   expect_error(fair_kpca(dat$x, dat$g, k = 3, use_group = FALSE), class = "fairproj_input_error")
   expect_error(fair_kpca(dat$x, dat$g, k = 3, attributes = age[-1]), "attributes")
 })
+
+test_that("fair_kpca at extreme scales: same embedding or a classed error, never an overflow", {
+  x <- as.matrix(iris[, 1:4])
+  g <- iris$Species == "setosa"
+  for (kern in c("rbf", "polynomial", "sigmoid", "linear")) {
+    f1 <- fair_kpca(x, g, k = 2, kernel = kern)
+    for (cc in c(1e-100, 1e60, 1e100)) {
+      f <- fair_kpca(x * cc, g, k = 2, kernel = kern)
+      s1 <- predict(f1, x)
+      s <- predict(f, x * cc)
+      # gamma = "scale" makes rbf, polynomial and sigmoid scale-free; linear scores scale with cc
+      sc <- if (kern == "linear") cc else 1
+      expect_equal(s / sc, s1, tolerance = 1e-6, info = paste(kern, cc))
+    }
+  }
+  # fixed parameters that do not fit the data's scale: a classed error naming the kernel
+  e <- tryCatch(fair_kpca(x * 1e60, g, k = 2, kernel = "polynomial", gamma = "auto"), error = function(e) e)
+  expect_s3_class(e, "fairproj_input_error")
+  expect_match(conditionMessage(e), "`kernel`.*non-finite")
+})

@@ -52,3 +52,15 @@ test_that("tune_fair_pca takes data.frame grids and custom criteria, and validat
   expect_error(tune_fair_pca(dat$x, dat$g, k = 1, method = "robust", grid = list(foo = 1)),
                class = "fairproj_input_error", regexp = "foo")
 })
+
+test_that("folds: the bound is the smallest group's size, and the message says so", {
+  set.seed(1)
+  x <- matrix(rnorm(101 * 4), 101)
+  g <- c(rep(1, 99), 2, 2)
+  e <- tryCatch(tune_fair_pca(x, g, k = 1, method = "standard", grid = data.frame(dummy = 1), folds = 3),
+                error = function(e) e)
+  expect_s3_class(e, "fairproj_input_error")
+  expect_match(conditionMessage(e), "`folds` = 3 is more than the 2 row\\(s\\) of the smallest group \\('2'\\)")
+  expect_error(tune_fair_pca(x, g, k = 1, method = "standard", grid = data.frame(dummy = 1), folds = 1),
+               "`folds` must be between 2")
+})
