@@ -16,6 +16,11 @@ for (s in seq(seed0, length.out = cases)) {
     v <- fz_check(meth, cs, equivariance = TRUE)
     if (length(v)) viol <- c(viol, paste0("seed ", s, ": ", v))
   }
+  if ((s - seed0 + 1L) %% 250L == 0L) {
+    cat(sprintf("fuzz: %d cases, %d fits, %d violations, %.0f s\n", s - seed0 + 1L, tried, length(viol),
+                proc.time()[[3]] - t0))
+    flush.console()
+  }
 }
 cat(sprintf("fuzz: %d cases x %d methods = %d fits in %.0f s; violations: %d\n", cases, length(methods),
             tried, proc.time()[[3]] - t0, length(viol)))
