@@ -45,8 +45,8 @@
     .Call(`_fairproj_fp_mmd2_cpp`, X, g, V, sigma, gradient)
 }
 
-.fp_mbfpca <- function(X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver) {
-    .Call(`_fairproj_fp_mbfpca_cpp`, X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver)
+.fp_mbfpca <- function(X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver, progress = NULL) {
+    .Call(`_fairproj_fp_mbfpca_cpp`, X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver, progress)
 }
 
 .fp_eig_top_wide <- function(A, k, ncv) {

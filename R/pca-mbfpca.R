@@ -21,6 +21,9 @@
 #' is computed on a random subsample of `max_rows` rows drawn within each group in proportion to
 #' its size (R's RNG: use `set.seed()`); the variance term always uses all rows.
 #'
+#' In interactive sessions a progress bar counts the penalty updates (turn it off with
+#' `options(fairproj.progress = FALSE)`).
+#'
 #' **Defaults** follow the authors' code for the UCI experiments: `sigma` by the median heuristic
 #' \eqn{\sqrt{\mathrm{median}\|y_i - y_j\|^2 / 2}} on the standard-PCA projection of the (subsampled)
 #' rows (on at most 2000 rows), \eqn{\rho_0 = 1/\mathrm{MMD}^2} of standard PCA, and the start from
@@ -32,7 +35,7 @@
 #' @param prep,data Supplied by [fair_pca()].
 #' @param k Target dimension.
 #' @param tau Target level of \eqn{\mathrm{MMD}^2} (> 0).
-#' @param sigma Kernel bandwidth (> 0); `NULL` for the median heuristic.
+#' @param sigma Kernel bandwidth (> 0, in the data's units); `NULL` for the median heuristic.
 #' @param rho0 Initial penalty weight (> 0); `NULL` for \eqn{1/\mathrm{MMD}^2} of standard PCA.
 #' @param init `"fair"` or `"pca"`: the starting point (see Defaults).
 #' @param solver Inner solver: `"lbfgs"` or `"cg"`.
@@ -87,8 +90,11 @@ fit_pca_mbfpca <- function(prep, k, tau = 1e-3, sigma = NULL, rho0 = NULL, init 
                                      grad_norm = NA_real_, inner_iterations = 0L)))
   }
   if (is.null(rho0)) rho0 <- 1 / max(m_pca, 1e-12)
+  pb <- fp_progress_bar(maxit_outer, "MbF-PCA penalty updates")
   res <- .fp_mbfpca(z, gi, prep$C, Vp, sigma, rho0, tau, 1e10, maxit_outer, maxit_inner,
-                    1e-1, 1e-6, 1e-6, init == "fair", if (solver == "lbfgs") 0L else 1L)
+                    1e-1, 1e-6, 1e-6, init == "fair", if (solver == "lbfgs") 0L else 1L,
+                    if (fp_progress_on()) function(i) pb$update(i) else NULL)
+  pb$done()
   if (!res$converged) {
     fp_warn_convergence(sprintf("method 'mbfpca' stopped with MMD^2 = %.3g (tau = %.3g) after %d penalty updates; increase `maxit_outer`",
                     res$mmd2, tau, res$outer_iterations))

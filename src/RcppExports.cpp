@@ -175,8 +175,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_mbfpca_cpp
-Rcpp::List fp_mbfpca_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<int>& g, const Eigen::Map<Eigen::MatrixXd> A, const Eigen::Map<Eigen::MatrixXd> V0, double sigma, double rho0, double tau, double rho_max, int maxit_outer, int maxit_inner, double tol_inner0, double tol_inner_min, double tol_v, bool fair_init, int solver);
-RcppExport SEXP _fairproj_fp_mbfpca_cpp(SEXP XSEXP, SEXP gSEXP, SEXP ASEXP, SEXP V0SEXP, SEXP sigmaSEXP, SEXP rho0SEXP, SEXP tauSEXP, SEXP rho_maxSEXP, SEXP maxit_outerSEXP, SEXP maxit_innerSEXP, SEXP tol_inner0SEXP, SEXP tol_inner_minSEXP, SEXP tol_vSEXP, SEXP fair_initSEXP, SEXP solverSEXP) {
+Rcpp::List fp_mbfpca_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<int>& g, const Eigen::Map<Eigen::MatrixXd> A, const Eigen::Map<Eigen::MatrixXd> V0, double sigma, double rho0, double tau, double rho_max, int maxit_outer, int maxit_inner, double tol_inner0, double tol_inner_min, double tol_v, bool fair_init, int solver, Rcpp::Nullable<Rcpp::Function> progress);
+RcppExport SEXP _fairproj_fp_mbfpca_cpp(SEXP XSEXP, SEXP gSEXP, SEXP ASEXP, SEXP V0SEXP, SEXP sigmaSEXP, SEXP rho0SEXP, SEXP tauSEXP, SEXP rho_maxSEXP, SEXP maxit_outerSEXP, SEXP maxit_innerSEXP, SEXP tol_inner0SEXP, SEXP tol_inner_minSEXP, SEXP tol_vSEXP, SEXP fair_initSEXP, SEXP solverSEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -195,7 +195,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type tol_v(tol_vSEXP);
     Rcpp::traits::input_parameter< bool >::type fair_init(fair_initSEXP);
     Rcpp::traits::input_parameter< int >::type solver(solverSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_mbfpca_cpp(X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver));
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::Function> >::type progress(progressSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_mbfpca_cpp(X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver, progress));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -403,7 +404,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_linear_classifier_cpp", (DL_FUNC) &_fairproj_fp_linear_classifier_cpp, 5},
     {"_fairproj_fp_inlp_cpp", (DL_FUNC) &_fairproj_fp_inlp_cpp, 7},
     {"_fairproj_fp_mmd2_cpp", (DL_FUNC) &_fairproj_fp_mmd2_cpp, 5},
-    {"_fairproj_fp_mbfpca_cpp", (DL_FUNC) &_fairproj_fp_mbfpca_cpp, 15},
+    {"_fairproj_fp_mbfpca_cpp", (DL_FUNC) &_fairproj_fp_mbfpca_cpp, 16},
     {"_fairproj_fp_eig_top_wide", (DL_FUNC) &_fairproj_fp_eig_top_wide, 3},
     {"_fairproj_fp_minmax_exact", (DL_FUNC) &_fairproj_fp_minmax_exact, 7},
     {"_fairproj_fp_minmax_mw", (DL_FUNC) &_fairproj_fp_minmax_mw, 7},

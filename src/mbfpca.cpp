@@ -262,7 +262,8 @@ Rcpp::List fp_mbfpca_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<
                          const Eigen::Map<Eigen::MatrixXd> A, const Eigen::Map<Eigen::MatrixXd> V0,
                          double sigma, double rho0, double tau, double rho_max, int maxit_outer,
                          int maxit_inner, double tol_inner0, double tol_inner_min, double tol_v,
-                         bool fair_init, int solver) {
+                         bool fair_init, int solver,
+                         Rcpp::Nullable<Rcpp::Function> progress = R_NilValue) {
   Mat Xm = X, Am = A;
   MMD mmd(Xm, g, sigma);
   Objective obj{0, Am, Am.trace(), mmd, 1.0, rho0};
@@ -297,6 +298,10 @@ Rcpp::List fp_mbfpca_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<
     h_var.push_back(var);
     h_gn.push_back(r.gnorm);
     h_it.push_back(r.iters);
+    if (progress.isNotNull()) {  // one penalty update done
+      Rcpp::Function cb(progress.get());
+      cb(outer);
+    }
     if (m <= tau && (change <= tol_v || tol_in <= tol_inner_min)) { converged = true; break; }
     if (m > tau) rho = std::min(rho_max, 2.0 * rho);
     tol_in = std::max(tol_inner_min, 0.1 * tol_in);

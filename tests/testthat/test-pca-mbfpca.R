@@ -95,3 +95,18 @@ test_that("mbfpca needs the rows and validates its inputs", {
   g3 <- factor(rep(1:3, length.out = nrow(dd$x)))
   expect_error(fair_pca(dd$x, g3, k = 2, method = "mbfpca"), class = "fairproj_input_error")
 })
+
+test_that("the C++ loop reports each penalty update to a progress callback", {
+  set.seed(1)
+  x <- matrix(rnorm(400), 100)
+  x[1:50, 1] <- x[1:50, 1] + 2
+  gi <- rep(0:1, each = 50)
+  z <- scale(x, scale = FALSE)
+  C <- crossprod(z) / 99
+  V0 <- eigen(C, symmetric = TRUE)$vectors[, 1:2]
+  seen <- integer(0)
+  res <- fairproj:::.fp_mbfpca(z, gi, C, V0, 1, 1, 1e-6, 1e10, 4L, 50L, 0.1, 1e-6, 1e-6, TRUE, 0L,
+                               function(i) seen <<- c(seen, i))
+  expect_gte(res$outer_iterations, 1)
+  expect_equal(seen, seq_len(res$outer_iterations))
+})
