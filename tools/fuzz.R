@@ -14,7 +14,10 @@ for (s in seq(seed0, length.out = cases)) {
   for (meth in methods) {
     tried <- tried + 1L
     v <- fz_check(meth, cs, equivariance = TRUE)
-    if (length(v)) viol <- c(viol, paste0("seed ", s, ": ", v))
+    if (length(v)) {
+      viol <- c(viol, paste0("seed ", s, ": ", v))
+      cat(paste0("seed ", s, ": ", v, "\n"), sep = "")
+    }
   }
   if ((s - seed0 + 1L) %% 250L == 0L) {
     cat(sprintf("fuzz: %d cases, %d fits, %d violations, %.0f s\n", s - seed0 + 1L, tried, length(viol),
