@@ -24,7 +24,13 @@
 #'
 #' Centring and scaling follow [stats::prcomp()]: `center = TRUE` subtracts the overall column
 #' means, `scale. = TRUE` divides by the overall column standard deviations (divisor `n - 1`);
-#' numeric vectors give the values to use. Per-group diagnostics (`group_stats`) measure each
+#' numeric vectors give the values to use. The same defaults (`center = TRUE, scale. = FALSE`)
+#' and the same rule for constant columns hold in [fair_css()] and [tune_fair_pca()]: a
+#' constant column is kept when not scaling (it carries no variance) and is a classed error
+#' naming it with `scale. = TRUE` (a column is constant when its standard deviation is at most
+#' 1e-12 times its mean's magnitude, so tiny but varying data are not). Papers that standardise
+#' (Vu et al., Kamani et al.) are reproduced with `scale. = TRUE`; Matakos et al.'s column
+#' selection with `center = FALSE`. Per-group diagnostics (`group_stats`) measure each
 #' group's reconstruction error on the group centred at its own mean, as in Samadi et al.
 #' (2018); see [group_errors()] for other data and other centrings.
 #'
