@@ -209,22 +209,7 @@ fp_prepare <- function(m, center = TRUE, scale. = FALSE) {
   ntot <- sum(m$n)
   mu <- moments_mean(m, pooled = TRUE)
   ctr <- if (isTRUE(center)) mu else if (isFALSE(center)) rep(0, d) else center
-  sc <- rep(1, d)
-  if (isTRUE(scale.)) {
-    if (ntot < 2) fp_abort("= TRUE needs at least 2 rows", "scale.")
-    # sd about the overall mean (divisor n - 1); prcomp scales about the centre it uses
-    tot <- Reduce(`+`, lapply(seq_along(m$levels), function(i) {
-      diag(m$scatter[[i]]) + (m$mean[, i] - ctr)^2 * m$n[[i]]
-    }))
-    sc <- sqrt(tot / (ntot - 1))  # as scale(): root mean square about the centre, divisor n - 1
-    zero <- sc <= 1e-12 * abs(mu) | sc < 1e-290
-    if (any(zero)) {
-      fp_abort(sprintf("= TRUE cannot rescale constant (zero-variance) column(s): %s",
-                       paste(utils::head(m$colnames[zero], 5), collapse = ", ")), "scale.")
-    }
-  } else if (is.numeric(scale.)) {
-    sc <- scale.
-  }
+  sc <- fp_column_scale(m, ctr, scale.)  # the one rule for scaling and constant columns (fair_css.R)
   inv <- 1 / sc
   mean <- sweep(m$mean - ctr, 1L, inv, `*`)
   cov <- lapply(seq_along(m$levels), function(i) {
