@@ -53,8 +53,8 @@
     .Call(`_fairproj_fp_eig_top_wide`, A, k, ncv)
 }
 
-.fp_minmax_exact <- function(covs, a_, k, tol, maxit, lp_round, smooth = 0.5) {
-    .Call(`_fairproj_fp_minmax_exact`, covs, a_, k, tol, maxit, lp_round, smooth)
+.fp_minmax_exact <- function(covs, a_, k, tol, maxit, lp_round, smooth = 0.5, dual = 1L) {
+    .Call(`_fairproj_fp_minmax_exact`, covs, a_, k, tol, maxit, lp_round, smooth, dual)
 }
 
 .fp_minmax_mw <- function(covs, a_, k, eta, iterations, keep, lp_round) {

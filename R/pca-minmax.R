@@ -28,14 +28,27 @@
 #'   built by rotating inside the subspace where the projections on its two sides differ
 #'   (closed form: eigenvectors of the restricted `C_1 - C_2` are swapped one at a time, the
 #'   last one by a partial rotation). If that fails the LP rounding below is used (rank
-#'   `k + 1`). More groups: Kelley's
-#'   cutting-plane method (master problem solved exactly by a simplex method), stabilised by
-#'   Wentges smoothing (each query point lies between the master's solution and the best
-#'   weights so far, with a fall-back to the master's point when its cut does not cut it off) to the relative
-#'   gap `tol` (default `1e-8` when more than two groups) or `maxit` evaluations (`converged`
-#'   says which; Kelley's method slows down with many groups: about 25 evaluations for 3
-#'   groups, 45 for 5, 80 for 8 and 100 to 220 for 12 at this tolerance in our tests, half of
-#'   plain Kelley's); the primal
+#'   `k + 1`). More groups (`dual = "interior"`, the default): the sum of the `k` largest
+#'   eigenvalues is smoothed by the Fermi-Dirac entropy with parameter `mu` (its maximiser
+#'   `X_mu = U diag(sigma((l_i - nu) / mu)) U'` lies in the Fantope), a log barrier keeps the
+#'   weights inside the simplex, and Newton steps (exact Hessian of the spectral function, one
+#'   eigendecomposition each) follow the path `mu -> 0`. Every iterate gives an exact lower bound
+#'   `g(w)`. The primal is recovered on a subspace: the eigenvectors that carry `X_mu`, plus two,
+#'   span a small problem (`r x r` matrices) solved by a primal barrier method on the Fantope,
+#'   whose solution is feasible for the full problem and whose multipliers are checked by one
+#'   more eigendecomposition of the full weighted sum. When `d` is large (Lanczos territory:
+#'   `d >= 120` and `3k < d`) the same small problems are solved on a subspace grown by column
+#'   generation: each full top-`(k + p)` eigensolve at the restricted problem's weights gives the
+#'   exact lower bound and the eigenvectors added to the subspace. Typical numbers of full
+#'   eigensolves at the default `tol = 1e-8`: 5 to 10 for 3 groups, 8 to 15 for 5, 15 to 25
+#'   for 8, 20 to 40 for 12 and 30 to 90 for 20 groups of small `d`; 6 to 15 at large `d`
+#'   (`inner_eigensolves` counts the small ones). If this does not certify within `maxit`,
+#'   Kelley's cutting-plane method takes over from its evaluations. `dual = "kelley"` uses
+#'   Kelley's method alone (master problem solved exactly by a simplex method, stabilised by
+#'   Wentges smoothing towards the best weights so far, with a fall-back to the master's point
+#'   when its cut does not cut it off), about 25 evaluations for 3 groups, 45 for 5, 80 for 8
+#'   and 100 to 220 for 12. Both stop at the relative gap `tol` (default `1e-8` when more than
+#'   two groups) or after `maxit` evaluations (`converged` says which). The primal
 #'   combination is then rounded by Samadi et al.'s linear programme on its eigenbasis, solved
 #'   to a **vertex** (at most m fractional weights, so rank at most `k + m - 1`), and then
 #'   reduced iteratively (`reduce_rank`, after Tantipongpipat et al. 2019): inside the span of
@@ -91,6 +104,7 @@
 #' * `tol`: Relative duality gap at which the exact solver stops; default `1e-9` for two
 #'  groups, `1e-8` for more.
 #' * `maxit`: Largest number of dual evaluations (eigensolves) of the exact solver.
+#' * `dual`: For more than two groups, `"interior"` (default) or `"kelley"` (see Details).
 #' * `eta`, `iterations`: Step size and number of iterations of `"mw"`.
 #' * `keep`: Which MW iterate to keep: `"better"`, `"average"` or `"last"`.
 #' * `reduce_rank`: Logical; reduce the rank of a fractional solution to the bound of
@@ -106,7 +120,9 @@
 #'   dual group weights), `lower_bound` (the dual value), `duality_gap` (objective minus the
 #'   dual bound, for `"variance"` the bound minus the objective), `history` (data.frame with
 #'   `objective` per iteration), `converged`, `rank`, `lambda` (the LP weights on the basis
-#'   when rounded), `map` (when `rank > k`), `solver`, `eigensolves`, `returned` (which
+#'   when rounded), `map` (when `rank > k`), `solver`, `eigensolves` (full eigensolves),
+#'   `inner_eigensolves` and `dual` (the exact solver's dual method: `"secant"` for two
+#'   groups, `"interior"`, `"interior+kelley"` or `"kelley"`), `returned` (which
 #'   candidate was returned, see Details), `rank_before_reduction`.
 #' @references Samadi, S., Tantipongpipat, U., Morgenstern, J., Singh, M. and Vempala, S.
 #'   (2018). The price of fair PCA: one extra dimension. NeurIPS 31.
@@ -130,8 +146,9 @@ NULL
 fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("loss", "variance"),
                            centering = c("group", "global"), tol = NULL, maxit = 300L, eta = 1,
                            iterations = 10L, keep = c("better", "average", "last"), lp = TRUE,
-                           reduce_rank = NULL, data = NULL) {
+                           reduce_rank = NULL, dual = c("interior", "kelley"), data = NULL) {
   solver <- fp_match_arg(solver, c("exact", "mw"), "solver")
+  dual <- fp_match_arg(dual, c("interior", "kelley"), "dual")
   objective <- fp_match_arg(objective, c("loss", "variance"), "objective")
   centering <- fp_match_arg(centering, c("group", "global"), "centering")
   keep <- fp_match_arg(keep, c("better", "average", "last"), "keep")
@@ -152,10 +169,11 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
   if (solver == "exact") {
     # the solver stops at half the tolerance, so that the certificate of the returned (rounded)
     # solution stays within `tol`
-    # m > 2: Kelley's cutting planes with Wentges smoothing towards the best weights so far
-    # (weight 0.4 for 3 groups, 0.8 from 5 on: about half the evaluations of plain Kelley)
+    # m > 2: the interior (smoothed dual) method with subspace primal recovery; Kelley's
+    # cutting planes with Wentges smoothing (weight 0.4 for 3 groups, 0.8 from 5 on) as the
+    # fall-back or with dual = "kelley"
     res <- .fp_minmax_exact(covs, shift, as.integer(k), 0.5 * tol, as.integer(maxit), lp,
-                            min(0.8, 0.2 * (m - 1)))
+                            min(0.8, 0.2 * (m - 1)), if (dual == "interior") 1L else 0L)
     hist <- data.frame(iteration = seq_along(res$history_upper), objective = res$history_upper,
                        lower = res$history_lower)
   } else {
@@ -265,6 +283,10 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
   u <- prep$unit
   for (f in c("objective", "losses", "variances", "best_variance", "lower_bound", "duality_gap")) out[[f]] <- out[[f]] * u
   for (f in intersect(names(hist), c("objective", "lower", "last", "average"))) out$history[[f]] <- hist[[f]] * u
+  if (solver == "exact") {
+    out$dual <- if (is.null(res$dual)) "secant" else res$dual
+    out$inner_eigensolves <- if (is.null(res$inner_eigensolves)) 0L else res$inner_eigensolves
+  }
   if (!is.null(map)) {
     out$map <- map
     out$rounding <- "sqrt"

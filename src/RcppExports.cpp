@@ -214,8 +214,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_minmax_exact
-Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, double tol, int maxit, bool lp_round, double smooth);
-RcppExport SEXP _fairproj_fp_minmax_exact(SEXP covsSEXP, SEXP a_SEXP, SEXP kSEXP, SEXP tolSEXP, SEXP maxitSEXP, SEXP lp_roundSEXP, SEXP smoothSEXP) {
+Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, double tol, int maxit, bool lp_round, double smooth, int dual);
+RcppExport SEXP _fairproj_fp_minmax_exact(SEXP covsSEXP, SEXP a_SEXP, SEXP kSEXP, SEXP tolSEXP, SEXP maxitSEXP, SEXP lp_roundSEXP, SEXP smoothSEXP, SEXP dualSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -226,7 +226,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type maxit(maxitSEXP);
     Rcpp::traits::input_parameter< bool >::type lp_round(lp_roundSEXP);
     Rcpp::traits::input_parameter< double >::type smooth(smoothSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_minmax_exact(covs, a_, k, tol, maxit, lp_round, smooth));
+    Rcpp::traits::input_parameter< int >::type dual(dualSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_minmax_exact(covs, a_, k, tol, maxit, lp_round, smooth, dual));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -406,7 +407,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_mmd2_cpp", (DL_FUNC) &_fairproj_fp_mmd2_cpp, 5},
     {"_fairproj_fp_mbfpca_cpp", (DL_FUNC) &_fairproj_fp_mbfpca_cpp, 16},
     {"_fairproj_fp_eig_top_wide", (DL_FUNC) &_fairproj_fp_eig_top_wide, 3},
-    {"_fairproj_fp_minmax_exact", (DL_FUNC) &_fairproj_fp_minmax_exact, 7},
+    {"_fairproj_fp_minmax_exact", (DL_FUNC) &_fairproj_fp_minmax_exact, 8},
     {"_fairproj_fp_minmax_mw", (DL_FUNC) &_fairproj_fp_minmax_mw, 7},
     {"_fairproj_fp_minmax_dual", (DL_FUNC) &_fairproj_fp_minmax_dual, 4},
     {"_fairproj_fp_minmax_lp", (DL_FUNC) &_fairproj_fp_minmax_lp, 4},
