@@ -107,25 +107,34 @@
 #' @name fit_pca_pareto
 #' @aliases fair_pca_pareto
 fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c("square", "absolute"),
-                           step = c("sqrt", "armijo"), retraction = c("polar", "qr"), iterations = 500L,
+                           step = c("armijo", "sqrt"), retraction = c("polar", "qr"), iterations = NULL,
                            tol = 1e-6, normalize = TRUE, start = c("pca", "random"), restarts = 0L, ...,
-                           gradient = c("euclidean", "riemannian"), eta = 1, beta = 1e-4,
-                           max_backtrack = 40L, init = NULL, data = NULL) {
+                           gradient = NULL, eta = 1, beta = 1e-4, max_backtrack = 60L, init = NULL,
+                           alpha = 0, balance = TRUE, tol_balance = 1e-8, data = NULL) {
   if (...length()) fp_abort("must be empty: name the arguments of method 'pareto'", "...")
   disparity <- fp_match_arg(disparity, c("pairwise", "single"), "disparity")
   psi <- fp_match_arg(psi, c("square", "absolute"), "psi")
-  step <- fp_match_arg(step, c("sqrt", "armijo"), "step")
+  step <- fp_match_arg(step, c("armijo", "sqrt"), "step")
   retraction <- fp_match_arg(retraction, c("polar", "qr"), "retraction")
   start <- fp_match_arg(start, c("pca", "random"), "start")
+  if (is.null(gradient)) gradient <- if (step == "armijo") "riemannian" else "euclidean"
   gradient <- fp_match_arg(gradient, c("euclidean", "riemannian"), "gradient")
+  if (step == "armijo" && gradient == "euclidean") {
+    fp_abort("must be \"riemannian\" with step = \"armijo\" (a Euclidean direction is not a descent direction on the manifold; use step = \"sqrt\" for the paper's iteration)", "gradient")
+  }
+  if (is.null(iterations)) iterations <- if (step == "armijo") 5000L else 500L
   iterations <- fp_check_count(iterations, 0L, 1e7, "iterations")
   restarts <- fp_check_count(restarts, 0L, 1e4, "restarts")
   max_backtrack <- fp_check_count(max_backtrack, 0L, 200L, "max_backtrack")
   fp_check_number(tol, "tol", lower = 0)
+  fp_check_number(tol_balance, "tol_balance", lower = 0, upper = 1)
   fp_check_number(eta, "eta", lower = 0, open_lower = TRUE)
   fp_check_number(beta, "beta", lower = 0, upper = 1, open_lower = TRUE, open_upper = TRUE)
   fp_check_flag(normalize, "normalize")
+  fp_check_flag(balance, "balance")
   if (k >= prep$d) fp_abort(sprintf("must be smaller than the number of columns (%d) for method 'pareto'", prep$d), "k")
+  spec <- fp_pareto_spec(prep$levels, disparity)
+  alpha_used <- fp_pareto_alpha(alpha, prep, spec)
   starts <- list()
   if (!is.null(init)) {
     if (!is.numeric(init) || !is.matrix(init) || nrow(init) != prep$d || ncol(init) != k || anyNA(init) ||
@@ -145,13 +154,12 @@ fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c
     starts[[length(starts) + 1L]] <- fp_pareto_random(prep$d, k)
     names(starts)[length(starts)] <- paste0("random", r)
   }
-  spec <- fp_pareto_spec(prep$levels, disparity)
   runs <- lapply(starts, function(U0) {
     fp_pareto_run(prep, k, U0, spec, psi = psi, gradient = gradient, normalize = normalize, step = step,
                   retraction = retraction, iterations = iterations, tol = tol, eta = eta, beta = beta,
-                  max_backtrack = max_backtrack)
+                  max_backtrack = max_backtrack, alpha = alpha_used, balance = balance, tol_balance = tol_balance)
   })
-  runs <- lapply(runs, fp_pareto_units, spec = spec, psi = psi, unit = prep$unit)
+  runs <- lapply(runs, fp_pareto_units, spec = spec, psi = psi, unit = prep$unit, alpha = alpha_used, k = k)
   pick <- 1L
   front <- NULL
   if (length(runs) > 1L) {
@@ -164,15 +172,47 @@ fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c
   if (!isTRUE(run$converged)) {
     fp_warn_convergence(sprintf(paste0(
       "method 'pareto' stopped (%s) after %d iterations without reaching the stationarity tolerance ",
-      "tol = %.3g; increase `iterations` or use step = \"armijo\""), run$status, run$steps, tol))
+      "tol = %.3g (stationarity measure %.3g)%s"), run$status, run$steps, tol,
+      utils::tail(run$history$stationarity, 1L),
+      if (step == "sqrt") "; the paper's step 1/sqrt(t) need not converge: use step = \"armijo\" (the default)" else
+        "; increase `iterations`"))
+  }
+  if (isTRUE(run$dominated_by_start)) {
+    fp_warn_convergence(paste0("method 'pareto' returns a subspace that its start dominates (no objective is ",
+                               "lower, at least one is higher): the start is better on every objective"))
   }
   out <- list(rotation = run$U, history = run$history, objectives = run$objectives, excess = run$excess,
               converged = run$converged, status = run$status, iterations = run$steps,
+              stationarity = utils::tail(run$history$stationarity, 1L), balanced_at = run$switched,
               settings = list(disparity = disparity, psi = psi, step = step, retraction = retraction,
                               gradient = gradient, normalize = normalize, eta = eta, beta = beta, tol = tol,
+                              alpha = alpha_used * prep$unit, balance = balance, tol_balance = tol_balance,
                               start = names(starts)[pick]))
   if (!is.null(front)) out$front <- front
   out
+}
+
+# The eq. 19 regulariser alpha ||U||_F^2, one alpha per objective in normalised units. `alpha` is
+# a number (data units, the units of the covariance), a vector (one per objective), or a rule:
+# "paper": the printed rule alpha >= max_{g,h} gamma_min(A_g) - gamma_max(A_h) (floored at 0),
+# "smooth": the self-consistent one, max_{g != h} gamma_max(A_g) - gamma_min(A_h) (the same for
+#   every objective; with it every pair objective E_g - E_h + alpha ||U||^2 has a PSD Hessian).
+fp_pareto_alpha <- function(alpha, prep, spec) {
+  M <- length(spec$type)
+  if (is.character(alpha)) {
+    rule <- fp_match_arg(alpha, c("paper", "smooth"), "alpha")
+    ev <- lapply(prep$cov, function(s) range(eigen((s + t(s)) / 2, symmetric = TRUE, only.values = TRUE)$values))
+    lo <- vapply(ev, `[`, numeric(1), 1L)
+    hi <- vapply(ev, `[`, numeric(1), 2L)
+    pairs <- expand.grid(g = seq_along(ev), h = seq_along(ev))
+    pairs <- pairs[pairs$g != pairs$h, , drop = FALSE]
+    val <- if (rule == "paper") max(lo[pairs$g] - hi[pairs$h]) else max(hi[pairs$g] - lo[pairs$h])
+    return(rep(max(val, 0), M))
+  }
+  if (!is.numeric(alpha) || !(length(alpha) %in% c(1L, M)) || anyNA(alpha) || any(!is.finite(alpha)) || any(alpha < 0)) {
+    fp_abort(sprintf("must be \"paper\", \"smooth\", or non-negative numbers (one, or one per objective: %d)", M), "alpha")
+  }
+  rep_len(as.numeric(alpha), M) / prep$unit
 }
 
 fp_pareto_orth <- function(V, arg) {
@@ -211,31 +251,41 @@ fp_pareto_spec <- function(levels, disparity = c("pairwise", "single", "none")) 
 
 # One run of the C++ solver from U0; `trace = TRUE` also returns every iterate, the
 # (normalised) gradients, the direction and the weights (a hook for the tests).
-fp_pareto_run <- function(prep, k, U0, spec, psi = "square", gradient = "euclidean", normalize = TRUE,
-                          step = "sqrt", retraction = "polar", iterations = 500L, tol = 1e-6, eta = 1,
-                          beta = 1e-4, max_backtrack = 40L, qp_tol = 1e-13, trace = FALSE) {
+fp_pareto_run <- function(prep, k, U0, spec, psi = "square", gradient = "riemannian", normalize = TRUE,
+                          step = "armijo", retraction = "polar", iterations = 5000L, tol = 1e-6, eta = 1,
+                          beta = 1e-4, max_backtrack = 60L, qp_tol = 1e-13, alpha = 0, balance = TRUE,
+                          tol_balance = 1e-8, trace = FALSE) {
   best <- fp_group_best(prep, k)
   A <- unname(lapply(prep$cov, function(s) (s + t(s)) / 2))
+  alpha <- rep_len(as.numeric(alpha), length(spec$type))
   res <- .fp_pareto_cpp(unname((prep$C + t(prep$C)) / 2), A, unname(best), unname(U0),
                         as.integer(spec$type), as.integer(spec$g1), as.integer(spec$g2),
                         match(psi, c("square", "absolute")) - 1L, gradient == "riemannian", isTRUE(normalize),
                         match(step, c("sqrt", "armijo")) - 1L, match(retraction, c("polar", "qr")) - 1L,
-                        as.integer(iterations), tol, eta, beta, as.integer(max_backtrack), qp_tol, isTRUE(trace))
+                        as.integer(iterations), tol, eta, beta, as.integer(max_backtrack), qp_tol, alpha,
+                        isTRUE(balance), tol_balance, isTRUE(trace))
   f <- res$f
   colnames(f) <- spec$names
   E <- res$E_history
   disp <- if (ncol(E) > 1L) apply(E, 1L, function(e) diff(range(e))) else rep(0, nrow(E))
   hist <- data.frame(iteration = seq_len(nrow(f)) - 1L, objective = f[, 1L], disparity = disp, check.names = FALSE)
   hist <- cbind(hist, as.data.frame(f[, -1L, drop = FALSE], optional = TRUE),
-                data.frame(norm_D = res$norm_D, moved = res$moved, step = res$step, descent = res$descent))
+                data.frame(norm_D = res$norm_D, moved = res$moved, step = res$step, descent = res$descent,
+                           stationarity = res$stationarity, held = as.integer(res$held),
+                           phase = as.integer(res$phase)))
   names(hist)[seq_len(ncol(f) - 1L) + 3L] <- spec$names[-1L]
   objectives <- stats::setNames(res$f_final, spec$names)
   excess <- stats::setNames(res$E, spec$levels)
+  f0 <- f[1L, ]
+  dominated <- all(f0 <= objectives + 1e-12 * (abs(objectives) + 1)) && any(f0 < objectives - 1e-12 * (abs(objectives) + 1))
   out <- list(U = res$U, history = hist, objectives = objectives, excess = excess,
-              converged = res$converged, status = c("iterations", "stationary", "line_search", "no_decrease")[res$status + 1L],
-              steps = res$steps)
+              converged = res$converged,
+              status = c("iterations", "stationary", "line_search", "fixed_point")[res$status + 1L],
+              steps = res$steps, switched = if (res$switched >= 0) res$switched else NA_integer_,
+              dominated_by_start = dominated)
   if (trace) {
-    out$trace <- list(U = res$trace_U, G = res$trace_G, D = res$trace_D, lambda = res$trace_lambda)
+    out$trace <- list(U = res$trace_U, G = res$trace_G, D = res$trace_D, Dr = res$trace_Dr,
+                      lambda = res$trace_lambda)
   }
   out
 }
@@ -427,16 +477,18 @@ print.fair_pca_pareto <- function(x, digits = max(3L, getOption("digits") - 3L),
 
 # Values of a run back in the data's units (the run worked on the normalised problem of
 # fp_normalise()): losses scale with `unit`, squared disparities with `unit^2`.
-fp_pareto_units <- function(run, spec, psi, unit) {
+fp_pareto_units <- function(run, spec, psi, unit, alpha = 0, k = 0) {
   if (unit == 1) return(run)
   pw <- if (psi == "square") 2 else 1
   sc <- c(unit, rep(unit^pw, length(spec$names) - 1L))
-  run$objectives <- run$objectives * sc
+  # the eq. 19 term alpha ||U||^2 (= alpha k on the manifold) has the units of a variance
+  ak <- rep_len(alpha, length(sc)) * k
+  run$objectives <- (run$objectives - ak) * sc + ak * unit
   run$excess <- run$excess * unit
   h <- run$history
-  h$objective <- h$objective * unit
+  h$objective <- (h$objective - ak[1L]) * unit + ak[1L] * unit
   h$disparity <- h$disparity * unit
-  for (nm in spec$names[-1L]) h[[nm]] <- h[[nm]] * unit^pw
+  for (i in seq_along(spec$names)[-1L]) h[[spec$names[i]]] <- (h[[spec$names[i]]] - ak[i]) * unit^pw + ak[i] * unit
   run$history <- h
   run
 }
