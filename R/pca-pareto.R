@@ -195,22 +195,26 @@ fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c
 # The eq. 19 regulariser alpha ||U||_F^2, one alpha per objective in normalised units. `alpha` is
 # a number (data units, the units of the covariance), a vector (one per objective), or a rule:
 # "paper": the printed rule alpha >= max_{g,h} gamma_min(A_g) - gamma_max(A_h) (floored at 0),
-# "smooth": the self-consistent one, max_{g != h} gamma_max(A_g) - gamma_min(A_h) (the same for
-#   every objective; with it every pair objective E_g - E_h + alpha ||U||^2 has a PSD Hessian).
+# "convex": the smallest alpha making every pair objective E_g - E_h + alpha ||U||^2 convex in U
+#   (its Hessian is 2 (alpha I - (A_g - A_h)) (x) I_k): max over ordered pairs of
+#   gamma_max(A_g - A_h) (floored at 0), the same for every objective.
 fp_pareto_alpha <- function(alpha, prep, spec) {
   M <- length(spec$type)
   if (is.character(alpha)) {
-    rule <- fp_match_arg(alpha, c("paper", "smooth"), "alpha")
-    ev <- lapply(prep$cov, function(s) range(eigen((s + t(s)) / 2, symmetric = TRUE, only.values = TRUE)$values))
-    lo <- vapply(ev, `[`, numeric(1), 1L)
-    hi <- vapply(ev, `[`, numeric(1), 2L)
-    pairs <- expand.grid(g = seq_along(ev), h = seq_along(ev))
-    pairs <- pairs[pairs$g != pairs$h, , drop = FALSE]
-    val <- if (rule == "paper") max(lo[pairs$g] - hi[pairs$h]) else max(hi[pairs$g] - lo[pairs$h])
+    rule <- fp_match_arg(alpha, c("paper", "convex"), "alpha")
+    A <- lapply(prep$cov, function(s) (s + t(s)) / 2)
+    ev <- function(S) eigen(S, symmetric = TRUE, only.values = TRUE)$values
+    m <- length(A)
+    val <- -Inf
+    for (g in seq_len(m)) for (h in seq_len(m)) {
+      if (g == h) next
+      v <- if (rule == "paper") min(ev(A[[g]])) - max(ev(A[[h]])) else max(ev(A[[g]] - A[[h]]))
+      val <- max(val, v)
+    }
     return(rep(max(val, 0), M))
   }
   if (!is.numeric(alpha) || !(length(alpha) %in% c(1L, M)) || anyNA(alpha) || any(!is.finite(alpha)) || any(alpha < 0)) {
-    fp_abort(sprintf("must be \"paper\", \"smooth\", or non-negative numbers (one, or one per objective: %d)", M), "alpha")
+    fp_abort(sprintf("must be \"paper\", \"convex\", or non-negative numbers (one, or one per objective: %d)", M), "alpha")
   }
   rep_len(as.numeric(alpha), M) / prep$unit
 }
@@ -280,7 +284,7 @@ fp_pareto_run <- function(prep, k, U0, spec, psi = "square", gradient = "riemann
   dominated <- all(f0 <= objectives + 1e-12 * (abs(objectives) + 1)) && any(f0 < objectives - 1e-12 * (abs(objectives) + 1))
   out <- list(U = res$U, history = hist, objectives = objectives, excess = excess,
               converged = res$converged,
-              status = c("iterations", "stationary", "line_search", "fixed_point")[res$status + 1L],
+              status = c("iterations", "stationary", "line_search", "fixed_point", "rounding")[res$status + 1L],
               steps = res$steps, switched = if (res$switched >= 0) res$switched else NA_integer_,
               dominated_by_start = dominated)
   if (trace) {
@@ -354,7 +358,10 @@ pareto_front.default <- function(x, group, k, restarts = 10L, ...) {
   }
   pb <- fp_progress_bar(restarts + 1, "Pareto fair PCA fits")
   one <- function(start, i) {
-    f <- do.call(fair_pca, c(list(m, k = k, method = "pareto", start = start, keep_moments = FALSE), args))
+    # one summary warning below instead of one per fit
+    f <- withCallingHandlers(
+      do.call(fair_pca, c(list(m, k = k, method = "pareto", start = start, keep_moments = FALSE), args)),
+      fairproj_convergence_warning = function(w) invokeRestart("muffleWarning"))
     pb$update(i)
     f
   }

@@ -348,7 +348,7 @@ Rcpp::List fp_pareto_min_norm(const Eigen::MatrixXd& M, double tol, int maxit) {
 // step: 0 = the paper's iteration (eta / sqrt(t), normalised Euclidean or Riemannian gradients),
 //       1 = the converging method (Armijo on every free objective, held balanced pairs).
 // status: 0 iteration cap, 1 stationary (theta <= tol), 2 line search failed, 3 fixed point of
-//         the paper's iteration that is not stationary.
+//         the paper's iteration that is not stationary, 4 no decrease beyond rounding.
 // [[Rcpp::export(.fp_pareto_cpp)]]
 Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Eigen::VectorXd& best,
                          const Eigen::MatrixXd& U0, const Rcpp::IntegerVector& type,
@@ -486,7 +486,7 @@ Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Ei
     double eta = eta0 / std::max(dir.theta, 1e-300);  // a move of about eta0 radians
     if (eta_prev > 0) eta = std::min(eta, 2.0 * eta_prev);
     if (dir.theta == 0) eta = 0;
-    bool ok = false;
+    bool ok = false, strict = true;
     Mat Unew;
     for (int p = 0; p <= max_backtrack; ++p) {
       // the retraction followed by the restoration is a retraction onto the held constraints
@@ -496,13 +496,17 @@ Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Ei
       if (dir.nheld > 0) Unew = restore(P, Unew, dir.held, eps, retraction, nullptr);
       Local Ln = local_values(P, Unew, false);
       ok = true;
+      strict = true;
       for (int a = 0; a < M && ok; ++a) {
         if (dir.held[a]) {
           if (std::abs(Ln.z(a)) > eps * P.scale) ok = false;
         } else if (dir.use[a]) {
           const double Fa = F_value(P, L, a);
           const double allow = 1e-13 * (std::abs(Fa) + P.scale);
-          if (F_value(P, Ln, a) > Fa + beta * eta * slope[a] + std::max(0.0, rslope[a]) + allow) ok = false;
+          const double bound = Fa + beta * eta * slope[a] + std::max(0.0, rslope[a]);
+          const double Fn = F_value(P, Ln, a);
+          if (Fn > bound + allow) ok = false;
+          else if (Fn > bound) strict = false;
         }
       }
       if (ok) break;
@@ -510,6 +514,13 @@ Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Ei
     }
     if (!ok) {
       status = 2;
+      hstep.push_back(0);
+      break;
+    }
+    if (!strict) {
+      // the step decreases some objective only within rounding of its value: the stationarity
+      // tolerance is below what the objective values can resolve; stop here (not converged)
+      status = 4;
       hstep.push_back(0);
       break;
     }
