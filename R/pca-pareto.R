@@ -1,7 +1,7 @@
 #' Pareto fair PCA (Kamani et al.)
 #'
-#' Fair PCA as a multi-objective problem, solved by multiple-gradient descent on the set of
-#' d x k matrices with orthonormal columns (Kamani, Haddadpour, Forsati and Mahdavi, 2022).
+#' Fair PCA as a multi-objective problem on the set of d x k matrices with orthonormal columns
+#' (Kamani, Haddadpour, Forsati and Mahdavi, 2022), solved by multiple-gradient descent.
 #' Called through `fair_pca(x, group, k, method = "pareto", ...)`; the arguments below (other
 #' than `prep`, `k` and `data`) are passed in `...` of [fair_pca()].
 #'
@@ -17,49 +17,62 @@
 #' * `disparity = "single"` (eq. 9): the total loss and `psi(E_g)` for every group: 1 + m
 #'   objectives;
 #'
-#' with `psi(z) = z^2 / 2` (`"square"`) or `|z|` (`"absolute"`). With normalised gradients the
-#' penalty enters the direction only through the sign of `psi'(z)`, so with `step = "sqrt"` both
-#' penalties give the same iterates; they differ in the objective values (Armijo steps, the
-#' front). With `psi = "square"` every subspace on which two groups have equal excess losses
-#' is Pareto stationary (the gradient of that pair's objective vanishes there), so the exact
-#' method (Riemannian gradients, Armijo) stops at the first such subspace it reaches.
+#' with `psi(z) = z^2 / 2` (`"square"`) or `|z|` (`"absolute"`), and, as in the paper's eq. 19,
+#' `alpha ||U||_F^2` added to every objective (`alpha`, default 0). On the manifold
+#' `||U||_F^2 = k`, so the regulariser adds the constant `alpha k` to every reported objective
+#' and changes nothing but the Euclidean gradients (by `2 alpha U`, normal to the manifold): it
+#' changes the paper's iteration (`step = "sqrt"` with Euclidean gradients), not the default
+#' one. `alpha = "paper"` is the printed rule `alpha = max(0, max_{g,h} gamma_min(A_g) -
+#' gamma_max(A_h))` (almost always 0: the sign is flipped with respect to the paper's own
+#' derivation in its Appendix C); `alpha = "convex"` is the smallest alpha that makes every
+#' pair objective `E_g - E_h + alpha ||U||^2` convex in U, `max(0, max_{g != h}
+#' gamma_max(A_g - A_h))`. A number is in the data's units (those of a variance); a vector
+#' gives one alpha per objective (the paper's Appendix C allows this).
 #'
-#' **Iteration.** At `U_t` the gradient `G_a` of every objective is formed from the moments
-#' (each is `S U` with S a d x d symmetric matrix, `O(m d^2 k)` per iteration); with
-#' `normalize = TRUE` each is divided by its Frobenius norm (the paper's Remark 1, which leaves
-#' the form open: without it the step size would depend on the scale of the data and the
-#' objectives with the largest gradients would dominate). The common direction is
-#' `D = -sum_a lambda_a G_a`, where `lambda` minimises `||sum_a lambda_a G_a||_F` over the
-#' simplex (the paper's eq. 37: minus the minimum-norm point of the convex hull of the
-#' gradients), solved exactly by Wolfe's nearest-point algorithm on the Gram matrix of the
-#' gradients in C++. By construction `<D, G_a> <= -||D||^2` for every objective a. The step is
-#' `eta / sqrt(t)` (`step = "sqrt"`, the paper's experiments) or the largest `eta 2^-p`
-#' satisfying the Armijo condition `f_a(U_new) <= f_a(U_t) + beta eta s_a` for **all**
-#' objectives at once (`step = "armijo"`), where `U_new` is the re-orthonormalised trial point
-#' and `s_a = <G_a, (I - U U') D>` the slope of `f_a` along it (the paper evaluates its
-#' unconstrained objectives at the un-projected point instead, where the total loss falls just
-#' by growing `U`). `U_new` is the polar factor (the nearest orthonormal matrix) or the Q of a
-#' QR decomposition of `U_t + eta D`; both give the same subspace, hence the same
-#' trajectory of subspaces and objective values (only the basis differs).
+#' **The converging iteration (`step = "armijo"`, default).** Standard PCA minimises the total
+#' loss, so it is itself Pareto optimal and any method that never increases an objective stays
+#' there. The default therefore runs in two phases, both monotone descent methods on the
+#' manifold with the same direction rule:
+#' 1. (`balance = TRUE`) from the start, descend the disparity objectives only (the total loss
+#'    may rise) until every pair is balanced (`|E_g - E_h| <= tol_balance tr(C)`) or the
+#'    disparity objectives are Pareto stationary to `sqrt(tol)`;
+#' 2. descend all objectives.
 #'
-#' **Gradients.** `gradient = "euclidean"` (default) uses the Euclidean gradients of the trace
-#' forms, `-2 S U`, as the paper (eq. 14). They have a component `U (U'G)` normal to the
-#' manifold that does not change any objective; it makes the normalisation weigh the
-#' objectives differently, and it is what lets the iteration leave the standard PCA
-#' solution, where the Riemannian gradient of the total loss vanishes.
-#' `gradient = "riemannian"` projects them on the tangent space, `(I - UU')G`: `D` is then a
-#' true common descent direction on the manifold, but the standard PCA subspace is already
-#' Pareto stationary (the total loss has zero gradient there), so use it with random starts.
+#' At every iterate the Riemannian gradients `(I - UU') G` of the total loss and of `|z_a|`
+#' (`z_a = E_g - E_h` or `E_g`; psi is increasing in `|z|`, so the Pareto set and this
+#' iteration do not depend on psi) are divided by the fixed objective scale `tr(C)`. A pair
+#' that is balanced is *held*: the direction is projected on the orthogonal complement of the
+#' gradients of the held `z_a` (so it keeps them at 0 to first order) and a Gauss-Newton
+#' correction restores them after each step. The direction `D` is minus the minimum-norm point
+#' of the convex hull of the projected gradients of the other objectives (the paper's eq. 37,
+#' solved exactly by Wolfe's nearest-point algorithm in C++), so `<D, g_a> <= -||D||^2` for
+#' every free objective a. The step is the largest `eta 2^-p / ||D||` (a move of at most `eta`
+#' radians) satisfying the Armijo condition `F_a(U_new) <= F_a(U) + beta t <g_a, D>` for all
+#' free objectives at once at the retracted (and restored) point. **Convergence:** the
+#' iteration stops with `converged = TRUE` when the stationarity measure `||D||` (scale-free: a
+#' gradient norm relative to `tr(C)`) is at most `tol` in phase 2. There, no direction that keeps
+#' the balanced pairs balanced decreases all the other objectives to first order; with every
+#' pair balanced this is the first-order condition of "minimise the total loss subject to equal
+#' excess losses" (the end of the Pareto front that the paper's iteration drifts towards). It
+#' stops unconverged (with a `fairproj_convergence_warning`) at the iteration cap, when no step
+#' passes the Armijo test (`status = "line_search"`), or when a step decreases an objective only
+#' within rounding (`status = "rounding"`: `tol` is below what the objective values resolve).
+#' With `balance = FALSE` only phase 2 runs: standard PCA is then returned at once (it is
+#' Pareto stationary), and from random starts every objective is non-increasing.
 #'
-#' **Stopping.** The iteration stops at a Pareto-stationary point, when `||D||_F <= tol` or when
-#' the part of `D` that moves the subspace, `||(I - UU')D||_F`, is `<= tol` (with Euclidean
-#' gradients `D` itself never vanishes), or after `iterations` steps. With Armijo steps it also
-#' stops (`converged = TRUE`) when the subspace moves by less than `tol` in a step or when the
-#' accepted step decreases the objectives only within rounding error (status `"no_decrease"`:
-#' normalised directions keep unit length, so near a stationary point the step, not `D`, goes
-#' to zero), and it stops unconverged (status `"line_search"`) if no step longer than
-#' `eta 2^-max_backtrack` decreases all objectives. The Armijo search starts from
-#' `min(eta, 2 eta_prev)`, `eta_prev` being the previous accepted step.
+#' **The paper's iteration (`step = "sqrt"`).** Algorithm 1 as the experiments ran it: the
+#' Euclidean gradients of the eq. 19 objectives (`gradient = "euclidean"`, the default with this
+#' step; `"riemannian"` projects them), each normalised to unit Frobenius norm (`normalize =
+#' TRUE`, the paper's Remark 1), the min-norm direction `D`, the step `eta / sqrt(t)` and
+#' re-orthonormalisation. It is not a descent method (from standard PCA it raises the total
+#' loss) and its unit-length directions zigzag around the balanced subspaces with an amplitude
+#' decaying like `1/sqrt(t)`; it is tested for convergence with the same stationarity measure
+#' (from its first step on) and usually stops at the iteration cap with a warning. The last
+#' iterate is returned, as in Algorithm 1; a warning also says when its start dominates it.
+#'
+#' `U_new` is the polar factor (the nearest orthonormal matrix) or the Q of a QR decomposition of
+#' `U + eta D` (`retraction`); both give the same subspace, hence the same trajectory of
+#' subspaces and objective values (only the basis differs).
 #'
 #' **Starts.** `start = "pca"` starts from standard PCA, `"random"` from an orthonormalised
 #' Gaussian matrix drawn with R's RNG (so [set.seed()] reproduces); `init` gives a d x k start
@@ -73,34 +86,52 @@
 #' @param k Target dimension.
 #' @param disparity `"pairwise"` or `"single"` (see Details).
 #' @param psi Penalty: `"square"` (`z^2/2`) or `"absolute"` (`|z|`).
-#' @param step `"sqrt"` (`eta / sqrt(t)`) or `"armijo"` (backtracking on all objectives).
+#' @param step `"armijo"` (default: the converging iteration) or `"sqrt"` (the paper's
+#'   `eta / sqrt(t)`).
 #' @param retraction Re-orthonormalisation: `"polar"` or `"qr"`.
-#' @param iterations Largest number of steps.
-#' @param tol Stop when `||D||_F` or its subspace-moving part is at most `tol`.
-#' @param normalize Logical; normalise every gradient to unit Frobenius norm.
+#' @param iterations Largest number of steps (default 20000 with `step = "armijo"`, 500 with
+#'   `"sqrt"`).
+#' @param tol Stationarity tolerance: converged when the norm of the min-norm common descent
+#'   direction (gradients relative to `tr(C)`, so scale-free) is at most `tol`.
+#' @param normalize Logical; normalise every gradient to unit Frobenius norm (the paper's
+#'   iteration only).
 #' @param start `"pca"` or `"random"`.
 #' @param restarts Number of additional random starts.
 #' @param ... Must be empty (further arguments are named).
-#' @param gradient `"euclidean"` (paper) or `"riemannian"` (tangent-projected gradients).
-#' @param eta Initial step size (the step is `eta / sqrt(t)`, or `eta 2^-p` with Armijo).
+#' @param gradient `"euclidean"` or `"riemannian"` (tangent-projected) gradients for the
+#'   paper's iteration; `NULL` (default) uses `"riemannian"` with `step = "armijo"` (the only
+#'   choice there) and `"euclidean"` with `step = "sqrt"`.
+#' @param eta Step size: the step is `eta / sqrt(t)` with `"sqrt"`; with `"armijo"`, the
+#'   backtracking starts from a move of `eta` radians (or twice the previous step).
 #' @param beta Armijo sufficient-decrease constant in (0, 1).
 #' @param max_backtrack Largest number of step halvings in the Armijo search.
 #' @param init Optional d x k start matrix (orthonormalised; overrides `start`).
+#' @param alpha The eq. 19 regulariser: a non-negative number (data units) or one per
+#'   objective, or the rule `"paper"` or `"convex"` (see Details).
+#' @param balance Logical; with `step = "armijo"`, first descend the disparity objectives alone
+#'   until the pairs are balanced (default `TRUE`); `FALSE` descends all objectives from the
+#'   start.
+#' @param tol_balance A pair counts as balanced, and is then held, when `|E_g - E_h| <=
+#'   tol_balance tr(C)` (or `E_g <= tol_balance tr(C)` for single objectives).
 #' @param data Unused (the method works from the moments).
-#' @return A list for [fair_pca()] (which adds the common fields): `rotation`, `history` (data.frame with one row per
-#'   iterate: `iteration`, `objective` (the total loss), `disparity` (largest pairwise
-#'   `|E_g - E_h|`), one column per objective, `norm_D` (`||D||_F`), `moved`
-#'   (`||(I - UU')D||_F`), `step` (the step taken from this iterate) and `descent`
-#'   (`max_a <D, G_a> + ||D||^2` over the gradients used, `<= 0` up to rounding: the check that
-#'   `D` is a common descent direction)), `objectives`
-#'   (final values), `excess` (final `E_g`), `converged`, `status`, `iterations`, `settings` and,
-#'   with restarts, `front`.
+#' @return A list for [fair_pca()] (which adds the common fields): `rotation`, `history`
+#'   (data.frame with one row per iterate: `iteration`, `objective` (the total loss),
+#'   `disparity` (largest pairwise `|E_g - E_h|`), one column per objective, `norm_D` (norm of
+#'   the direction used), `moved` (its part that moves the subspace), `step` (the step taken from
+#'   this iterate), `descent` (`max_a <D, g_a> + ||D||^2` over the gradients used, `<= 0` up to
+#'   rounding: the check that `D` is a common descent direction), `stationarity` (the
+#'   convergence measure), `held` (number of held pairs) and `phase`), `objectives` (final
+#'   values), `excess` (final `E_g`), `converged` (whether the returned subspace meets the
+#'   stationarity tolerance), `stationarity`, `status`, `iterations`, `balanced_at` (the
+#'   iteration at which phase 2 began), `settings` (with `alpha` in the data's units) and, with
+#'   restarts, `front`.
 #' @references Kamani, M. M., Haddadpour, F., Forsati, R. and Mahdavi, M. (2022). Efficient fair
 #'   principal component analysis. *Machine Learning* 111, 3671-3702.
 #'   \doi{10.1007/s10994-021-06100-9}
 #' @seealso [fair_pca()], [pareto_front()].
 #' @examples
-#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2, method = "pareto", iterations = 200)
+#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2, method = "pareto")
+#' fit$converged
 #' fit$group_stats
 #' fit$group_stats_standard
 #' plot(fit, "convergence")
@@ -122,7 +153,7 @@ fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c
   if (step == "armijo" && gradient == "euclidean") {
     fp_abort("must be \"riemannian\" with step = \"armijo\" (a Euclidean direction is not a descent direction on the manifold; use step = \"sqrt\" for the paper's iteration)", "gradient")
   }
-  if (is.null(iterations)) iterations <- if (step == "armijo") 5000L else 500L
+  if (is.null(iterations)) iterations <- if (step == "armijo") 20000L else 500L
   iterations <- fp_check_count(iterations, 0L, 1e7, "iterations")
   restarts <- fp_check_count(restarts, 0L, 1e4, "restarts")
   max_backtrack <- fp_check_count(max_backtrack, 0L, 200L, "max_backtrack")
@@ -338,7 +369,7 @@ fp_pareto_front_table <- function(runs, start_names, spec) {
 #' @seealso [fair_pca()], [fit_pca_pareto].
 #' @examples
 #' set.seed(1)
-#' pf <- pareto_front(iris[, 1:4], iris$Species, k = 2, restarts = 3, iterations = 100)
+#' pf <- pareto_front(iris[, 1:4], iris$Species, k = 2, restarts = 3)
 #' pf
 #' plot(pf)
 #' @export
@@ -413,7 +444,7 @@ print.fairproj_pareto_front <- function(x, digits = max(3L, getOption("digits") 
 #' @return Invisibly, `x$table`.
 #' @examples
 #' set.seed(2)
-#' plot(pareto_front(iris[, 1:4], iris$Species, k = 1, restarts = 4, iterations = 100))
+#' plot(pareto_front(iris[, 1:4], iris$Species, k = 1, restarts = 4))
 #' @export
 plot.fairproj_pareto_front <- function(x, main = sprintf("Pareto fair PCA, k = %d", x$k), legend = "topright", ...) {
   tab <- x$table
@@ -443,7 +474,7 @@ plot.fairproj_pareto_front <- function(x, main = sprintf("Pareto fair PCA, k = %
 #' @param main Title of the convergence plot.
 #' @return Invisibly, the data plotted.
 #' @examples
-#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2, method = "pareto", iterations = 100)
+#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2, method = "pareto")
 #' plot(fit, "convergence")
 #' @export
 plot.fair_pca_pareto <- function(x, type = c("errors", "loss", "scores", "scree", "convergence"), ...,
@@ -473,8 +504,16 @@ print.fair_pca_pareto <- function(x, digits = max(3L, getOption("digits") - 3L),
   s <- x$settings
   cat(sprintf("\nObjectives (%s disparity, psi = %s):\n", s$disparity, s$psi))
   print(signif(x$objectives, digits))
-  cat(sprintf("Stopped after %d steps (%s gradients, %s steps): %s%s\n", x$iterations, s$gradient, s$step,
-              x$status, if (isTRUE(x$converged)) ", converged" else ""))
+  cat(sprintf("Stopped after %d steps (%s gradients, %s steps): %s, stationarity %s (tol %s)%s\n", x$iterations,
+              s$gradient, s$step, x$status, format(x$stationarity, digits = 3), format(s$tol, digits = 3),
+              if (isTRUE(x$converged)) ", converged" else ", NOT converged"))
+  h <- x$history
+  if (nrow(h) > 1L) {
+    cat(sprintf("Total loss %s%% %s its start (%s); largest disparity %s -> %s\n",
+                format(abs(100 * (h$objective[nrow(h)] / h$objective[1L] - 1)), digits = 3),
+                if (h$objective[nrow(h)] >= h$objective[1L]) "above" else "below", s$start,
+                format(h$disparity[1L], digits = digits), format(h$disparity[nrow(h)], digits = digits)))
+  }
   if (!is.null(x$front)) {
     cat(sprintf("%d starts; the selected end point is the non-dominated one with the smallest disparity (see $front)\n",
                 nrow(x$front)))

@@ -296,7 +296,7 @@ Mat retract(const Mat& V, int retraction) {
 }
 
 // Gauss-Newton restoration of the held constraints z_a = 0 at a (trial) point: minimum-norm
-// tangent corrections, retracted, until |z_a| <= 1e-3 eps tr(C) (at most 6 corrections).
+// tangent corrections, retracted, until |z_a| <= 1e-14 tr(C) or no longer halving (at most 8).
 // Returns the retracted point; `moved` accumulates the corrections (for the Armijo allowance).
 Mat restore(const Problem& P, Mat U, const std::vector<char>& held, double eps, int retraction, Mat* moved) {
   const int M = static_cast<int>(P.type.size());
@@ -306,7 +306,8 @@ Mat restore(const Problem& P, Mat U, const std::vector<char>& held, double eps, 
     if (held[a]) hidx.push_back(a);
   const int nh = static_cast<int>(hidx.size());
   if (nh == 0) return U;
-  for (int it = 0; it < 6; ++it) {
+  double last = INFINITY;
+  for (int it = 0; it < 8; ++it) {
     Local L = local_values(P, U, true);
     double worst = 0;
     Mat Jt(d * k, nh);
@@ -317,7 +318,10 @@ Mat restore(const Problem& P, Mat U, const std::vector<char>& held, double eps, 
       Mat tz = tangent(U, L.gz[hidx[i]]);
       Jt.col(i) = Eigen::Map<const Vec>(tz.data(), d * k);
     }
-    if (worst <= 1e-3 * eps * P.scale) break;
+    // to rounding level: a residual left in a held constraint would cost the free objectives a
+    // first-order amount at every step (through its multiplier) and mask their decrease
+    if (worst <= 1e-14 * P.scale || !(worst < 0.5 * last)) break;
+    last = worst;
     Eigen::JacobiSVD<Mat> svd(Jt, Eigen::ComputeThinU | Eigen::ComputeThinV);
     const Vec sv = svd.singularValues();
     const double smax = sv.size() ? sv(0) : 0.0;
@@ -392,7 +396,9 @@ Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Ei
     if (t % 50 == 0) Rcpp::checkUserInterrupt();
     Local L = local_values(P, U, true);
     Direction dir = pareto_direction(P, U, L, phase, eps, qp_tol);
-    if (step == 1 && phase == 1 && (dir.nfree == 0 || dir.theta <= tol)) {
+    // phase 1 is a warm start: it ends when the pairs are balanced or the disparity objectives
+    // are stationary to sqrt(tol) (phase 2 keeps descending them, with the total loss)
+    if (step == 1 && phase == 1 && (dir.nfree == 0 || dir.theta <= std::sqrt(tol))) {
       phase = 2;  // balanced (or the disparity objectives are stationary): descend all objectives
       switched = t;
       eta_prev = 0;
@@ -496,28 +502,30 @@ Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Ei
       if (dir.nheld > 0) Unew = restore(P, Unew, dir.held, eps, retraction, nullptr);
       Local Ln = local_values(P, Unew, false);
       ok = true;
-      strict = true;
-      for (int a = 0; a < M && ok; ++a) {
+      bool within = true;  // passes when rounding of the objective values is allowed for
+      for (int a = 0; a < M && within; ++a) {
         if (dir.held[a]) {
-          if (std::abs(Ln.z(a)) > eps * P.scale) ok = false;
+          if (std::abs(Ln.z(a)) > eps * P.scale) ok = within = false;
         } else if (dir.use[a]) {
           const double Fa = F_value(P, L, a);
           const double allow = 1e-13 * (std::abs(Fa) + P.scale);
           const double bound = Fa + beta * eta * slope[a] + std::max(0.0, rslope[a]);
           const double Fn = F_value(P, Ln, a);
-          if (Fn > bound + allow) ok = false;
-          else if (Fn > bound) strict = false;
+          if (Fn > bound + allow) within = false;
+          if (Fn > bound) ok = false;
         }
       }
+      if (!within) ok = false;
+      if (within && !ok) strict = false;  // some step length decreases only within rounding
       if (ok) break;
       eta *= 0.5;
     }
-    if (!ok) {
+    if (!ok && strict) {
       status = 2;
       hstep.push_back(0);
       break;
     }
-    if (!strict) {
+    if (!ok) {
       // the step decreases some objective only within rounding of its value: the stationarity
       // tolerance is below what the objective values can resolve; stop here (not converged)
       status = 4;
