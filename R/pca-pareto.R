@@ -325,14 +325,26 @@ fp_pareto_run <- function(prep, k, U0, spec, psi = "square", gradient = "riemann
   out
 }
 
+# Rows of F (objective vectors) that another row dominates by more than rounding: no objective
+# higher, one lower by more than 1e-9 of the objective's scale (differences at rounding level
+# between fits that reached the same point do not count).
+fp_pareto_dominated <- function(F, ref = NULL) {
+  # scale of each objective: its largest value over the fits and the reference (the start)
+  sc <- pmax(apply(abs(rbind(F, ref)), 2L, max), .Machine$double.xmin)
+  tol <- 1e-9 * sc
+  vapply(seq_len(nrow(F)), function(i) {
+    any(vapply(seq_len(nrow(F)), function(j) {
+      j != i && all(F[j, ] <= F[i, ] + tol) && any(F[j, ] < F[i, ] - tol)
+    }, logical(1)))
+  }, logical(1))
+}
+
 fp_pareto_front_table <- function(runs, start_names, spec) {
   F <- do.call(rbind, lapply(runs, function(r) r$objectives))
   disp <- vapply(runs, function(r) diff(range(r$excess)), numeric(1))
-  dominated <- vapply(seq_len(nrow(F)), function(i) {
-    any(vapply(seq_len(nrow(F)), function(j) {
-      j != i && all(F[j, ] <= F[i, ]) && any(F[j, ] < F[i, ])
-    }, logical(1)))
-  }, logical(1))
+  dominated <- fp_pareto_dominated(F, ref = do.call(rbind, lapply(runs, function(r) {
+    unlist(r$history[1L, c("objective", spec$names[-1L])])
+  })))
   tab <- data.frame(start = start_names, total = F[, 1L], disparity = disp, check.names = FALSE,
                     stringsAsFactors = FALSE)
   tab <- cbind(tab, as.data.frame(F[, -1L, drop = FALSE], optional = TRUE))
@@ -348,8 +360,12 @@ fp_pareto_front_table <- function(runs, start_names, spec) {
 #' Runs Pareto fair PCA ([fit_pca_pareto]) from standard PCA and from `restarts` random starts
 #' (R's RNG, so [set.seed()] reproduces); different starts end at different Pareto-stationary
 #' subspaces, which together sketch the trade-off between the total reconstruction loss and
-#' the disparity between the groups' excess losses (the paper's Remark 2). The group moments
-#' are computed once.
+#' the disparity between the groups' excess losses (the paper's Remark 2). The fit from
+#' standard PCA balances the groups first (the default `balance = TRUE`: the fair end of the
+#' front); the fits from random starts descend all objectives at once (`balance = FALSE`), so
+#' no objective ends above its value at the start. Give `balance` to use one setting for all.
+#' Standard PCA itself (the other end of the front) is in `standard`. The group moments are
+#' computed once.
 #'
 #' @param x A numeric matrix or data.frame, a [group_moments()] object, or a formula (with
 #'   `data`).
@@ -361,7 +377,8 @@ fp_pareto_front_table <- function(runs, start_names, spec) {
 #' @return An object of class `fairproj_pareto_front`: a list with `fits` (the `fair_pca_pareto`
 #'   fits, the first from standard PCA), `table` (one row per fit: `start`, `total` (total loss),
 #'   `disparity` (largest `|E_g - E_h|`), `max_excess`, the objectives, `dominated` (whether
-#'   another fit of the set dominates it on the objective vector) and `converged`) and
+#'   another fit of the set dominates it on the objective vector, by more than 1e-9 of each
+#'   objective's scale) and `converged`) and
 #'   `standard` (total loss and disparity of standard PCA). A warning of class
 #'   `fairproj_convergence_warning` says how many fits did not converge, and `print()` how
 #'   many did. A progress bar is shown in interactive sessions
@@ -388,20 +405,23 @@ pareto_front.default <- function(x, group, k, restarts = 10L, ...) {
     group_moments(xm, fp_as_group(group, nrow(xm), "group", min_levels = 2L))
   }
   pb <- fp_progress_bar(restarts + 1, "Pareto fair PCA fits")
-  one <- function(start, i) {
+  one <- function(start, i, balance = NULL) {
+    a <- args
+    if (!is.null(balance) && is.null(a$balance)) a$balance <- balance
     # one summary warning below instead of one per fit
     f <- withCallingHandlers(
-      do.call(fair_pca, c(list(m, k = k, method = "pareto", start = start, keep_moments = FALSE), args)),
+      do.call(fair_pca, c(list(m, k = k, method = "pareto", start = start, keep_moments = FALSE), a)),
       fairproj_convergence_warning = function(w) invokeRestart("muffleWarning"))
     pb$update(i)
     f
   }
-  fits <- c(list(one("pca", 1)), lapply(seq_len(restarts), function(i) one("random", i + 1)))
+  # from standard PCA the default balances first (the fair end of the front); from random starts
+  # every objective is descended at once (balance = FALSE), so the fits end at different
+  # Pareto-stationary points (the paper's Remark 2), unless `balance` is given
+  fits <- c(list(one("pca", 1)), lapply(seq_len(restarts), function(i) one("random", i + 1, FALSE)))
   spec_names <- names(fits[[1]]$objectives)
   F <- do.call(rbind, lapply(fits, function(f) f$objectives))
-  dominated <- vapply(seq_len(nrow(F)), function(i) {
-    any(vapply(seq_len(nrow(F)), function(j) j != i && all(F[j, ] <= F[i, ]) && any(F[j, ] < F[i, ]), logical(1)))
-  }, logical(1))
+  dominated <- fp_pareto_dominated(F, ref = unlist(fits[[1]]$history[1L, c("objective", spec_names[-1L])]))
   tab <- data.frame(start = c("pca", rep("random", restarts)), total = F[, 1L],
                     disparity = vapply(fits, function(f) diff(range(f$excess)), numeric(1)),
                     max_excess = vapply(fits, function(f) max(f$excess), numeric(1)), stringsAsFactors = FALSE)
