@@ -122,7 +122,9 @@
 #'   rounding: the check that `D` is a common descent direction), `stationarity` (the
 #'   convergence measure), `held` (number of held pairs) and `phase`), `objectives` (final
 #'   values), `excess` (final `E_g`), `converged` (whether the returned subspace meets the
-#'   stationarity tolerance), `stationarity`, `status`, `iterations`, `balanced_at` (the
+#'   stationarity tolerance), `stationarity`, `status` (`"stationary"` (converged),
+#'   `"iterations"` (cap reached), `"line_search"`, `"rounding"`, or `"fixed_point"` (the
+#'   paper's iteration stopped moving away from a stationary point)), `iterations`, `balanced_at` (the
 #'   iteration at which phase 2 began), `settings` (with `alpha` in the data's units) and, with
 #'   restarts, `front`.
 #' @references Kamani, M. M., Haddadpour, F., Forsati, R. and Mahdavi, M. (2022). Efficient fair
