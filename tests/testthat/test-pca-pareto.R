@@ -228,7 +228,7 @@ test_that("every step is a common descent direction, iterates stay orthonormal",
           if (st == "armijo" && lam[a] == 0) return(-Inf)  # held or unused objectives
           if (sum(G^2) > 0) sum(D * G) else -Inf
         }, numeric(1))
-        if (st == "armijo") max(ip) + sum(D^2) - 1e-12 * 0 else max(ip) + sum(D^2)
+        max(ip) + sum(D^2)
       }, numeric(1))
       expect_lt(max(viol), 1e-10)
       orth <- vapply(r$trace$U, function(U) max(abs(crossprod(U) - diag(2))), numeric(1))
@@ -286,6 +286,28 @@ test_that("the paper's step says when it does not converge; `converged` describe
   expect_true(f$converged)
   expect_lte(f$stationarity, f$settings$tol)
   expect_warning(fair_pca(dat$x, dat$g, k = 2, method = "pareto", iterations = 1), class = "fairproj_convergence_warning")
+})
+
+test_that("a fit that its start dominates says so", {
+  dat <- make_groups(n = c(150, 100), d = 6, seed = 13)
+  for (eta in c(5, 20)) {
+    w <- character(0)
+    f <- withCallingHandlers(
+      fair_pca(dat$x, dat$g, k = 2, method = "pareto", step = "sqrt", iterations = 1, eta = eta),
+      warning = function(x) {
+        expect_s3_class(x, "fairproj_convergence_warning")
+        w <<- c(w, conditionMessage(x))
+        invokeRestart("muffleWarning")
+      })
+    start <- unlist(f$history[1, c("objective", names(f$objectives)[-1])])
+    dominated <- all(start <= f$objectives) && any(start < f$objectives)
+    expect_identical(any(grepl("dominates", w)), dominated)
+    expect_true(dominated)  # a step of 5 or 20 radians from standard PCA lands far off the front
+  }
+  # the converging iteration never returns a point its start dominates
+  g <- expect_silent(fair_pca(dat$x, dat$g, k = 2, method = "pareto"))
+  start <- unlist(g$history[1, c("objective", names(g$objectives)[-1])])
+  expect_false(all(start <= g$objectives) && any(start < g$objectives))
 })
 
 test_that("fair total loss >= PCA's, excess losses >= 0, disparity reduced for 2, 3 and 5 groups", {
