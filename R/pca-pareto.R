@@ -89,7 +89,7 @@
 #' @param step `"armijo"` (default: the converging iteration) or `"sqrt"` (the paper's
 #'   `eta / sqrt(t)`).
 #' @param retraction Re-orthonormalisation: `"polar"` or `"qr"`.
-#' @param iterations Largest number of steps (default 20000 with `step = "armijo"`, 500 with
+#' @param iterations Largest number of steps (default 50000 with `step = "armijo"`, 500 with
 #'   `"sqrt"`).
 #' @param tol Stationarity tolerance: converged when the norm of the min-norm common descent
 #'   direction (gradients relative to `tr(C)`, so scale-free) is at most `tol`.
@@ -155,7 +155,7 @@ fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c
   if (step == "armijo" && gradient == "euclidean") {
     fp_abort("must be \"riemannian\" with step = \"armijo\" (a Euclidean direction is not a descent direction on the manifold; use step = \"sqrt\" for the paper's iteration)", "gradient")
   }
-  if (is.null(iterations)) iterations <- if (step == "armijo") 20000L else 500L
+  if (is.null(iterations)) iterations <- if (step == "armijo") 50000L else 500L
   iterations <- fp_check_count(iterations, 0L, 1e7, "iterations")
   restarts <- fp_check_count(restarts, 0L, 1e4, "restarts")
   max_backtrack <- fp_check_count(max_backtrack, 0L, 200L, "max_backtrack")
