@@ -85,8 +85,8 @@
     .Call(`_fairproj_fp_pareto_min_norm`, M, tol, maxit)
 }
 
-.fp_pareto_cpp <- function(C, A, best, U0, type, g1, g2, psi, riemannian, normalize, step, retraction, iterations, tol, eta0, beta, max_backtrack, qp_tol, trace) {
-    .Call(`_fairproj_fp_pareto_cpp`, C, A, best, U0, type, g1, g2, psi, riemannian, normalize, step, retraction, iterations, tol, eta0, beta, max_backtrack, qp_tol, trace)
+.fp_pareto_cpp <- function(C, A, best, U0, type, g1, g2, psi, riemannian, normalize, step, retraction, iterations, tol, eta0, beta, max_backtrack, qp_tol, alpha, balance, eps, trace) {
+    .Call(`_fairproj_fp_pareto_cpp`, C, A, best, U0, type, g1, g2, psi, riemannian, normalize, step, retraction, iterations, tol, eta0, beta, max_backtrack, qp_tol, alpha, balance, eps, trace)
 }
 
 .fp_robust_run <- function(M, W, R, kappa, X0, basis, iterations, step, polar, keep_best) {

@@ -1,7 +1,7 @@
 #' Pareto fair PCA (Kamani et al.)
 #'
-#' Fair PCA as a multi-objective problem, solved by multiple-gradient descent on the set of
-#' d x k matrices with orthonormal columns (Kamani, Haddadpour, Forsati and Mahdavi, 2022).
+#' Fair PCA as a multi-objective problem on the set of d x k matrices with orthonormal columns
+#' (Kamani, Haddadpour, Forsati and Mahdavi, 2022), solved by multiple-gradient descent.
 #' Called through `fair_pca(x, group, k, method = "pareto", ...)`; the arguments below (other
 #' than `prep`, `k` and `data`) are passed in `...` of [fair_pca()].
 #'
@@ -17,49 +17,62 @@
 #' * `disparity = "single"` (eq. 9): the total loss and `psi(E_g)` for every group: 1 + m
 #'   objectives;
 #'
-#' with `psi(z) = z^2 / 2` (`"square"`) or `|z|` (`"absolute"`). With normalised gradients the
-#' penalty enters the direction only through the sign of `psi'(z)`, so with `step = "sqrt"` both
-#' penalties give the same iterates; they differ in the objective values (Armijo steps, the
-#' front). With `psi = "square"` every subspace on which two groups have equal excess losses
-#' is Pareto stationary (the gradient of that pair's objective vanishes there), so the exact
-#' method (Riemannian gradients, Armijo) stops at the first such subspace it reaches.
+#' with `psi(z) = z^2 / 2` (`"square"`) or `|z|` (`"absolute"`), and, as in the paper's eq. 19,
+#' `alpha ||U||_F^2` added to every objective (`alpha`, default 0). On the manifold
+#' `||U||_F^2 = k`, so the regulariser adds the constant `alpha k` to every reported objective
+#' and changes nothing but the Euclidean gradients (by `2 alpha U`, normal to the manifold): it
+#' changes the paper's iteration (`step = "sqrt"` with Euclidean gradients), not the default
+#' one. `alpha = "paper"` is the printed rule `alpha = max(0, max_{g,h} gamma_min(A_g) -
+#' gamma_max(A_h))` (almost always 0: the sign is flipped with respect to the paper's own
+#' derivation in its Appendix C); `alpha = "convex"` is the smallest alpha that makes every
+#' pair objective `E_g - E_h + alpha ||U||^2` convex in U, `max(0, max_{g != h}
+#' gamma_max(A_g - A_h))`. A number is in the data's units (those of a variance); a vector
+#' gives one alpha per objective (the paper's Appendix C allows this).
 #'
-#' **Iteration.** At `U_t` the gradient `G_a` of every objective is formed from the moments
-#' (each is `S U` with S a d x d symmetric matrix, `O(m d^2 k)` per iteration); with
-#' `normalize = TRUE` each is divided by its Frobenius norm (the paper's Remark 1, which leaves
-#' the form open: without it the step size would depend on the scale of the data and the
-#' objectives with the largest gradients would dominate). The common direction is
-#' `D = -sum_a lambda_a G_a`, where `lambda` minimises `||sum_a lambda_a G_a||_F` over the
-#' simplex (the paper's eq. 37: minus the minimum-norm point of the convex hull of the
-#' gradients), solved exactly by Wolfe's nearest-point algorithm on the Gram matrix of the
-#' gradients in C++. By construction `<D, G_a> <= -||D||^2` for every objective a. The step is
-#' `eta / sqrt(t)` (`step = "sqrt"`, the paper's experiments) or the largest `eta 2^-p`
-#' satisfying the Armijo condition `f_a(U_new) <= f_a(U_t) + beta eta s_a` for **all**
-#' objectives at once (`step = "armijo"`), where `U_new` is the re-orthonormalised trial point
-#' and `s_a = <G_a, (I - U U') D>` the slope of `f_a` along it (the paper evaluates its
-#' unconstrained objectives at the un-projected point instead, where the total loss falls just
-#' by growing `U`). `U_new` is the polar factor (the nearest orthonormal matrix) or the Q of a
-#' QR decomposition of `U_t + eta D`; both give the same subspace, hence the same
-#' trajectory of subspaces and objective values (only the basis differs).
+#' **The converging iteration (`step = "armijo"`, default).** Standard PCA minimises the total
+#' loss, so it is itself Pareto optimal and any method that never increases an objective stays
+#' there. The default therefore runs in two phases, both monotone descent methods on the
+#' manifold with the same direction rule:
+#' 1. (`balance = TRUE`) from the start, descend the disparity objectives only (the total loss
+#'    may rise) until every pair is balanced (`|E_g - E_h| <= tol_balance tr(C)`) or the
+#'    disparity objectives are Pareto stationary to `sqrt(tol)`;
+#' 2. descend all objectives.
 #'
-#' **Gradients.** `gradient = "euclidean"` (default) uses the Euclidean gradients of the trace
-#' forms, `-2 S U`, as the paper (eq. 14). They have a component `U (U'G)` normal to the
-#' manifold that does not change any objective; it makes the normalisation weigh the
-#' objectives differently, and it is what lets the iteration leave the standard PCA
-#' solution, where the Riemannian gradient of the total loss vanishes.
-#' `gradient = "riemannian"` projects them on the tangent space, `(I - UU')G`: `D` is then a
-#' true common descent direction on the manifold, but the standard PCA subspace is already
-#' Pareto stationary (the total loss has zero gradient there), so use it with random starts.
+#' At every iterate the Riemannian gradients `(I - UU') G` of the total loss and of `|z_a|`
+#' (`z_a = E_g - E_h` or `E_g`; psi is increasing in `|z|`, so the Pareto set and this
+#' iteration do not depend on psi) are divided by the fixed objective scale `tr(C)`. A pair
+#' that is balanced is *held*: the direction is projected on the orthogonal complement of the
+#' gradients of the held `z_a` (so it keeps them at 0 to first order) and a Gauss-Newton
+#' correction restores them after each step. The direction `D` is minus the minimum-norm point
+#' of the convex hull of the projected gradients of the other objectives (the paper's eq. 37,
+#' solved exactly by Wolfe's nearest-point algorithm in C++), so `<D, g_a> <= -||D||^2` for
+#' every free objective a. The step is the largest `eta 2^-p / ||D||` (a move of at most `eta`
+#' radians) satisfying the Armijo condition `F_a(U_new) <= F_a(U) + beta t <g_a, D>` for all
+#' free objectives at once at the retracted (and restored) point. **Convergence:** the
+#' iteration stops with `converged = TRUE` when the stationarity measure `||D||` (scale-free: a
+#' gradient norm relative to `tr(C)`) is at most `tol` in phase 2. There, no direction that keeps
+#' the balanced pairs balanced decreases all the other objectives to first order; with every
+#' pair balanced this is the first-order condition of "minimise the total loss subject to equal
+#' excess losses" (the end of the Pareto front that the paper's iteration drifts towards). It
+#' stops unconverged (with a `fairproj_convergence_warning`) at the iteration cap, when no step
+#' passes the Armijo test (`status = "line_search"`), or when a step decreases an objective only
+#' within rounding (`status = "rounding"`: `tol` is below what the objective values resolve).
+#' With `balance = FALSE` only phase 2 runs: standard PCA is then returned at once (it is
+#' Pareto stationary), and from random starts every objective is non-increasing.
 #'
-#' **Stopping.** The iteration stops at a Pareto-stationary point, when `||D||_F <= tol` or when
-#' the part of `D` that moves the subspace, `||(I - UU')D||_F`, is `<= tol` (with Euclidean
-#' gradients `D` itself never vanishes), or after `iterations` steps. With Armijo steps it also
-#' stops (`converged = TRUE`) when the subspace moves by less than `tol` in a step or when the
-#' accepted step decreases the objectives only within rounding error (status `"no_decrease"`:
-#' normalised directions keep unit length, so near a stationary point the step, not `D`, goes
-#' to zero), and it stops unconverged (status `"line_search"`) if no step longer than
-#' `eta 2^-max_backtrack` decreases all objectives. The Armijo search starts from
-#' `min(eta, 2 eta_prev)`, `eta_prev` being the previous accepted step.
+#' **The paper's iteration (`step = "sqrt"`).** Algorithm 1 as the experiments ran it: the
+#' Euclidean gradients of the eq. 19 objectives (`gradient = "euclidean"`, the default with this
+#' step; `"riemannian"` projects them), each normalised to unit Frobenius norm (`normalize =
+#' TRUE`, the paper's Remark 1), the min-norm direction `D`, the step `eta / sqrt(t)` and
+#' re-orthonormalisation. It is not a descent method (from standard PCA it raises the total
+#' loss) and its unit-length directions zigzag around the balanced subspaces with an amplitude
+#' decaying like `1/sqrt(t)`; it is tested for convergence with the same stationarity measure
+#' (from its first step on) and usually stops at the iteration cap with a warning. The last
+#' iterate is returned, as in Algorithm 1; a warning also says when its start dominates it.
+#'
+#' `U_new` is the polar factor (the nearest orthonormal matrix) or the Q of a QR decomposition of
+#' `U + eta D` (`retraction`); both give the same subspace, hence the same trajectory of
+#' subspaces and objective values (only the basis differs).
 #'
 #' **Starts.** `start = "pca"` starts from standard PCA, `"random"` from an orthonormalised
 #' Gaussian matrix drawn with R's RNG (so [set.seed()] reproduces); `init` gives a d x k start
@@ -73,59 +86,88 @@
 #' @param k Target dimension.
 #' @param disparity `"pairwise"` or `"single"` (see Details).
 #' @param psi Penalty: `"square"` (`z^2/2`) or `"absolute"` (`|z|`).
-#' @param step `"sqrt"` (`eta / sqrt(t)`) or `"armijo"` (backtracking on all objectives).
+#' @param step `"armijo"` (default: the converging iteration) or `"sqrt"` (the paper's
+#'   `eta / sqrt(t)`).
 #' @param retraction Re-orthonormalisation: `"polar"` or `"qr"`.
-#' @param iterations Largest number of steps.
-#' @param tol Stop when `||D||_F` or its subspace-moving part is at most `tol`.
-#' @param normalize Logical; normalise every gradient to unit Frobenius norm.
+#' @param iterations Largest number of steps (default 50000 with `step = "armijo"`, 500 with
+#'   `"sqrt"`).
+#' @param tol Stationarity tolerance: converged when the norm of the min-norm common descent
+#'   direction (gradients relative to `tr(C)`, so scale-free) is at most `tol`.
+#' @param normalize Logical; normalise every gradient to unit Frobenius norm (the paper's
+#'   iteration only).
 #' @param start `"pca"` or `"random"`.
 #' @param restarts Number of additional random starts.
 #' @param ... Must be empty (further arguments are named).
-#' @param gradient `"euclidean"` (paper) or `"riemannian"` (tangent-projected gradients).
-#' @param eta Initial step size (the step is `eta / sqrt(t)`, or `eta 2^-p` with Armijo).
+#' @param gradient `"euclidean"` or `"riemannian"` (tangent-projected) gradients for the
+#'   paper's iteration; `NULL` (default) uses `"riemannian"` with `step = "armijo"` (the only
+#'   choice there) and `"euclidean"` with `step = "sqrt"`.
+#' @param eta Step size: the step is `eta / sqrt(t)` with `"sqrt"`; with `"armijo"`, the
+#'   backtracking starts from a move of `eta` radians (or twice the previous step).
 #' @param beta Armijo sufficient-decrease constant in (0, 1).
 #' @param max_backtrack Largest number of step halvings in the Armijo search.
 #' @param init Optional d x k start matrix (orthonormalised; overrides `start`).
+#' @param alpha The eq. 19 regulariser: a non-negative number (data units) or one per
+#'   objective, or the rule `"paper"` or `"convex"` (see Details).
+#' @param balance Logical; with `step = "armijo"`, first descend the disparity objectives alone
+#'   until the pairs are balanced (default `TRUE`); `FALSE` descends all objectives from the
+#'   start.
+#' @param tol_balance A pair counts as balanced, and is then held, when `|E_g - E_h| <=
+#'   tol_balance tr(C)` (or `E_g <= tol_balance tr(C)` for single objectives).
 #' @param data Unused (the method works from the moments).
-#' @return A list for [fair_pca()] (which adds the common fields): `rotation`, `history` (data.frame with one row per
-#'   iterate: `iteration`, `objective` (the total loss), `disparity` (largest pairwise
-#'   `|E_g - E_h|`), one column per objective, `norm_D` (`||D||_F`), `moved`
-#'   (`||(I - UU')D||_F`), `step` (the step taken from this iterate) and `descent`
-#'   (`max_a <D, G_a> + ||D||^2` over the gradients used, `<= 0` up to rounding: the check that
-#'   `D` is a common descent direction)), `objectives`
-#'   (final values), `excess` (final `E_g`), `converged`, `status`, `iterations`, `settings` and,
-#'   with restarts, `front`.
+#' @return A list for [fair_pca()] (which adds the common fields): `rotation`, `history`
+#'   (data.frame with one row per iterate: `iteration`, `objective` (the total loss),
+#'   `disparity` (largest pairwise `|E_g - E_h|`), one column per objective, `norm_D` (norm of
+#'   the direction used), `moved` (its part that moves the subspace), `step` (the step taken from
+#'   this iterate), `descent` (`max_a <D, g_a> + ||D||^2` over the gradients used, `<= 0` up to
+#'   rounding: the check that `D` is a common descent direction), `stationarity` (the
+#'   convergence measure), `held` (number of held pairs) and `phase`), `objectives` (final
+#'   values), `excess` (final `E_g`), `converged` (whether the returned subspace meets the
+#'   stationarity tolerance), `stationarity`, `status` (`"stationary"` (converged),
+#'   `"iterations"` (cap reached), `"line_search"`, `"rounding"`, or `"fixed_point"` (the
+#'   paper's iteration stopped moving away from a stationary point)), `iterations`, `balanced_at` (the
+#'   iteration at which phase 2 began), `settings` (with `alpha` in the data's units) and, with
+#'   restarts, `front`.
 #' @references Kamani, M. M., Haddadpour, F., Forsati, R. and Mahdavi, M. (2022). Efficient fair
 #'   principal component analysis. *Machine Learning* 111, 3671-3702.
 #'   \doi{10.1007/s10994-021-06100-9}
 #' @seealso [fair_pca()], [pareto_front()].
 #' @examples
-#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2, method = "pareto", iterations = 200)
+#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2, method = "pareto")
+#' fit$converged
 #' fit$group_stats
 #' fit$group_stats_standard
 #' plot(fit, "convergence")
 #' @name fit_pca_pareto
 #' @aliases fair_pca_pareto
 fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c("square", "absolute"),
-                           step = c("sqrt", "armijo"), retraction = c("polar", "qr"), iterations = 500L,
+                           step = c("armijo", "sqrt"), retraction = c("polar", "qr"), iterations = NULL,
                            tol = 1e-6, normalize = TRUE, start = c("pca", "random"), restarts = 0L, ...,
-                           gradient = c("euclidean", "riemannian"), eta = 1, beta = 1e-4,
-                           max_backtrack = 40L, init = NULL, data = NULL) {
+                           gradient = NULL, eta = 1, beta = 1e-4, max_backtrack = 60L, init = NULL,
+                           alpha = 0, balance = TRUE, tol_balance = 1e-8, data = NULL) {
   if (...length()) fp_abort("must be empty: name the arguments of method 'pareto'", "...")
   disparity <- fp_match_arg(disparity, c("pairwise", "single"), "disparity")
   psi <- fp_match_arg(psi, c("square", "absolute"), "psi")
-  step <- fp_match_arg(step, c("sqrt", "armijo"), "step")
+  step <- fp_match_arg(step, c("armijo", "sqrt"), "step")
   retraction <- fp_match_arg(retraction, c("polar", "qr"), "retraction")
   start <- fp_match_arg(start, c("pca", "random"), "start")
+  if (is.null(gradient)) gradient <- if (step == "armijo") "riemannian" else "euclidean"
   gradient <- fp_match_arg(gradient, c("euclidean", "riemannian"), "gradient")
+  if (step == "armijo" && gradient == "euclidean") {
+    fp_abort("must be \"riemannian\" with step = \"armijo\" (a Euclidean direction is not a descent direction on the manifold; use step = \"sqrt\" for the paper's iteration)", "gradient")
+  }
+  if (is.null(iterations)) iterations <- if (step == "armijo") 50000L else 500L
   iterations <- fp_check_count(iterations, 0L, 1e7, "iterations")
   restarts <- fp_check_count(restarts, 0L, 1e4, "restarts")
   max_backtrack <- fp_check_count(max_backtrack, 0L, 200L, "max_backtrack")
   fp_check_number(tol, "tol", lower = 0)
+  fp_check_number(tol_balance, "tol_balance", lower = 0, upper = 1)
   fp_check_number(eta, "eta", lower = 0, open_lower = TRUE)
   fp_check_number(beta, "beta", lower = 0, upper = 1, open_lower = TRUE, open_upper = TRUE)
   fp_check_flag(normalize, "normalize")
+  fp_check_flag(balance, "balance")
   if (k >= prep$d) fp_abort(sprintf("must be smaller than the number of columns (%d) for method 'pareto'", prep$d), "k")
+  spec <- fp_pareto_spec(prep$levels, disparity)
+  alpha_used <- fp_pareto_alpha(alpha, prep, spec)
   starts <- list()
   if (!is.null(init)) {
     if (!is.numeric(init) || !is.matrix(init) || nrow(init) != prep$d || ncol(init) != k || anyNA(init) ||
@@ -145,13 +187,12 @@ fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c
     starts[[length(starts) + 1L]] <- fp_pareto_random(prep$d, k)
     names(starts)[length(starts)] <- paste0("random", r)
   }
-  spec <- fp_pareto_spec(prep$levels, disparity)
   runs <- lapply(starts, function(U0) {
     fp_pareto_run(prep, k, U0, spec, psi = psi, gradient = gradient, normalize = normalize, step = step,
                   retraction = retraction, iterations = iterations, tol = tol, eta = eta, beta = beta,
-                  max_backtrack = max_backtrack)
+                  max_backtrack = max_backtrack, alpha = alpha_used, balance = balance, tol_balance = tol_balance)
   })
-  runs <- lapply(runs, fp_pareto_units, spec = spec, psi = psi, unit = prep$unit)
+  runs <- lapply(runs, fp_pareto_units, spec = spec, psi = psi, unit = prep$unit, alpha = alpha_used, k = k)
   pick <- 1L
   front <- NULL
   if (length(runs) > 1L) {
@@ -164,15 +205,51 @@ fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c
   if (!isTRUE(run$converged)) {
     fp_warn_convergence(sprintf(paste0(
       "method 'pareto' stopped (%s) after %d iterations without reaching the stationarity tolerance ",
-      "tol = %.3g; increase `iterations` or use step = \"armijo\""), run$status, run$steps, tol))
+      "tol = %.3g (stationarity measure %.3g)%s"), run$status, run$steps, tol,
+      utils::tail(run$history$stationarity, 1L),
+      if (step == "sqrt") "; the paper's step 1/sqrt(t) need not converge: use step = \"armijo\" (the default)" else
+        "; increase `iterations`"))
+  }
+  if (isTRUE(run$dominated_by_start)) {
+    fp_warn_convergence(paste0("method 'pareto' returns a subspace that its start dominates (no objective is ",
+                               "lower, at least one is higher): the start is better on every objective"))
   }
   out <- list(rotation = run$U, history = run$history, objectives = run$objectives, excess = run$excess,
               converged = run$converged, status = run$status, iterations = run$steps,
+              stationarity = utils::tail(run$history$stationarity, 1L), balanced_at = run$switched,
               settings = list(disparity = disparity, psi = psi, step = step, retraction = retraction,
                               gradient = gradient, normalize = normalize, eta = eta, beta = beta, tol = tol,
+                              alpha = alpha_used * prep$unit, balance = balance, tol_balance = tol_balance,
                               start = names(starts)[pick]))
   if (!is.null(front)) out$front <- front
   out
+}
+
+# The eq. 19 regulariser alpha ||U||_F^2, one alpha per objective in normalised units. `alpha` is
+# a number (data units, the units of the covariance), a vector (one per objective), or a rule:
+# "paper": the printed rule alpha >= max_{g,h} gamma_min(A_g) - gamma_max(A_h) (floored at 0),
+# "convex": the smallest alpha making every pair objective E_g - E_h + alpha ||U||^2 convex in U
+#   (its Hessian is 2 (alpha I - (A_g - A_h)) (x) I_k): max over ordered pairs of
+#   gamma_max(A_g - A_h) (floored at 0), the same for every objective.
+fp_pareto_alpha <- function(alpha, prep, spec) {
+  M <- length(spec$type)
+  if (is.character(alpha)) {
+    rule <- fp_match_arg(alpha, c("paper", "convex"), "alpha")
+    A <- lapply(prep$cov, function(s) (s + t(s)) / 2)
+    ev <- function(S) eigen(S, symmetric = TRUE, only.values = TRUE)$values
+    m <- length(A)
+    val <- -Inf
+    for (g in seq_len(m)) for (h in seq_len(m)) {
+      if (g == h) next
+      v <- if (rule == "paper") min(ev(A[[g]])) - max(ev(A[[h]])) else max(ev(A[[g]] - A[[h]]))
+      val <- max(val, v)
+    }
+    return(rep(max(val, 0), M))
+  }
+  if (!is.numeric(alpha) || !(length(alpha) %in% c(1L, M)) || anyNA(alpha) || any(!is.finite(alpha)) || any(alpha < 0)) {
+    fp_abort(sprintf("must be \"paper\", \"convex\", or non-negative numbers (one, or one per objective: %d)", M), "alpha")
+  }
+  rep_len(as.numeric(alpha), M) / prep$unit
 }
 
 fp_pareto_orth <- function(V, arg) {
@@ -211,43 +288,65 @@ fp_pareto_spec <- function(levels, disparity = c("pairwise", "single", "none")) 
 
 # One run of the C++ solver from U0; `trace = TRUE` also returns every iterate, the
 # (normalised) gradients, the direction and the weights (a hook for the tests).
-fp_pareto_run <- function(prep, k, U0, spec, psi = "square", gradient = "euclidean", normalize = TRUE,
-                          step = "sqrt", retraction = "polar", iterations = 500L, tol = 1e-6, eta = 1,
-                          beta = 1e-4, max_backtrack = 40L, qp_tol = 1e-13, trace = FALSE) {
+fp_pareto_run <- function(prep, k, U0, spec, psi = "square", gradient = "riemannian", normalize = TRUE,
+                          step = "armijo", retraction = "polar", iterations = 5000L, tol = 1e-6, eta = 1,
+                          beta = 1e-4, max_backtrack = 60L, qp_tol = 1e-13, alpha = 0, balance = TRUE,
+                          tol_balance = 1e-8, trace = FALSE) {
   best <- fp_group_best(prep, k)
   A <- unname(lapply(prep$cov, function(s) (s + t(s)) / 2))
+  alpha <- rep_len(as.numeric(alpha), length(spec$type))
   res <- .fp_pareto_cpp(unname((prep$C + t(prep$C)) / 2), A, unname(best), unname(U0),
                         as.integer(spec$type), as.integer(spec$g1), as.integer(spec$g2),
                         match(psi, c("square", "absolute")) - 1L, gradient == "riemannian", isTRUE(normalize),
                         match(step, c("sqrt", "armijo")) - 1L, match(retraction, c("polar", "qr")) - 1L,
-                        as.integer(iterations), tol, eta, beta, as.integer(max_backtrack), qp_tol, isTRUE(trace))
+                        as.integer(iterations), tol, eta, beta, as.integer(max_backtrack), qp_tol, alpha,
+                        isTRUE(balance), tol_balance, isTRUE(trace))
   f <- res$f
   colnames(f) <- spec$names
   E <- res$E_history
   disp <- if (ncol(E) > 1L) apply(E, 1L, function(e) diff(range(e))) else rep(0, nrow(E))
   hist <- data.frame(iteration = seq_len(nrow(f)) - 1L, objective = f[, 1L], disparity = disp, check.names = FALSE)
   hist <- cbind(hist, as.data.frame(f[, -1L, drop = FALSE], optional = TRUE),
-                data.frame(norm_D = res$norm_D, moved = res$moved, step = res$step, descent = res$descent))
+                data.frame(norm_D = res$norm_D, moved = res$moved, step = res$step, descent = res$descent,
+                           stationarity = res$stationarity, held = as.integer(res$held),
+                           phase = as.integer(res$phase)))
   names(hist)[seq_len(ncol(f) - 1L) + 3L] <- spec$names[-1L]
   objectives <- stats::setNames(res$f_final, spec$names)
   excess <- stats::setNames(res$E, spec$levels)
+  f0 <- f[1L, ]
+  dominated <- all(f0 <= objectives + 1e-12 * (abs(objectives) + 1)) && any(f0 < objectives - 1e-12 * (abs(objectives) + 1))
   out <- list(U = res$U, history = hist, objectives = objectives, excess = excess,
-              converged = res$converged, status = c("iterations", "stationary", "line_search", "no_decrease")[res$status + 1L],
-              steps = res$steps)
+              converged = res$converged,
+              status = c("iterations", "stationary", "line_search", "fixed_point", "rounding")[res$status + 1L],
+              steps = res$steps, switched = if (res$switched >= 0) res$switched else NA_integer_,
+              dominated_by_start = dominated)
   if (trace) {
-    out$trace <- list(U = res$trace_U, G = res$trace_G, D = res$trace_D, lambda = res$trace_lambda)
+    out$trace <- list(U = res$trace_U, G = res$trace_G, D = res$trace_D, Dr = res$trace_Dr,
+                      lambda = res$trace_lambda)
   }
   out
+}
+
+# Rows of F (objective vectors) that another row dominates by more than rounding: no objective
+# higher, one lower by more than 1e-9 of the objective's scale (differences at rounding level
+# between fits that reached the same point do not count).
+fp_pareto_dominated <- function(F, ref = NULL) {
+  # scale of each objective: its largest value over the fits and the reference (the start)
+  sc <- pmax(apply(abs(rbind(F, ref)), 2L, max), .Machine$double.xmin)
+  tol <- 1e-9 * sc
+  vapply(seq_len(nrow(F)), function(i) {
+    any(vapply(seq_len(nrow(F)), function(j) {
+      j != i && all(F[j, ] <= F[i, ] + tol) && any(F[j, ] < F[i, ] - tol)
+    }, logical(1)))
+  }, logical(1))
 }
 
 fp_pareto_front_table <- function(runs, start_names, spec) {
   F <- do.call(rbind, lapply(runs, function(r) r$objectives))
   disp <- vapply(runs, function(r) diff(range(r$excess)), numeric(1))
-  dominated <- vapply(seq_len(nrow(F)), function(i) {
-    any(vapply(seq_len(nrow(F)), function(j) {
-      j != i && all(F[j, ] <= F[i, ]) && any(F[j, ] < F[i, ])
-    }, logical(1)))
-  }, logical(1))
+  dominated <- fp_pareto_dominated(F, ref = do.call(rbind, lapply(runs, function(r) {
+    unlist(r$history[1L, c("objective", spec$names[-1L])])
+  })))
   tab <- data.frame(start = start_names, total = F[, 1L], disparity = disp, check.names = FALSE,
                     stringsAsFactors = FALSE)
   tab <- cbind(tab, as.data.frame(F[, -1L, drop = FALSE], optional = TRUE))
@@ -263,8 +362,12 @@ fp_pareto_front_table <- function(runs, start_names, spec) {
 #' Runs Pareto fair PCA ([fit_pca_pareto]) from standard PCA and from `restarts` random starts
 #' (R's RNG, so [set.seed()] reproduces); different starts end at different Pareto-stationary
 #' subspaces, which together sketch the trade-off between the total reconstruction loss and
-#' the disparity between the groups' excess losses (the paper's Remark 2). The group moments
-#' are computed once.
+#' the disparity between the groups' excess losses (the paper's Remark 2). The fit from
+#' standard PCA balances the groups first (the default `balance = TRUE`: the fair end of the
+#' front); the fits from random starts descend all objectives at once (`balance = FALSE`), so
+#' no objective ends above its value at the start. Give `balance` to use one setting for all.
+#' Standard PCA itself (the other end of the front) is in `standard`. The group moments are
+#' computed once.
 #'
 #' @param x A numeric matrix or data.frame, a [group_moments()] object, or a formula (with
 #'   `data`).
@@ -276,7 +379,8 @@ fp_pareto_front_table <- function(runs, start_names, spec) {
 #' @return An object of class `fairproj_pareto_front`: a list with `fits` (the `fair_pca_pareto`
 #'   fits, the first from standard PCA), `table` (one row per fit: `start`, `total` (total loss),
 #'   `disparity` (largest `|E_g - E_h|`), `max_excess`, the objectives, `dominated` (whether
-#'   another fit of the set dominates it on the objective vector) and `converged`) and
+#'   another fit of the set dominates it on the objective vector, by more than 1e-9 of each
+#'   objective's scale) and `converged`) and
 #'   `standard` (total loss and disparity of standard PCA). A warning of class
 #'   `fairproj_convergence_warning` says how many fits did not converge, and `print()` how
 #'   many did. A progress bar is shown in interactive sessions
@@ -284,7 +388,7 @@ fp_pareto_front_table <- function(runs, start_names, spec) {
 #' @seealso [fair_pca()], [fit_pca_pareto].
 #' @examples
 #' set.seed(1)
-#' pf <- pareto_front(iris[, 1:4], iris$Species, k = 2, restarts = 3, iterations = 100)
+#' pf <- pareto_front(iris[, 1:4], iris$Species, k = 2, restarts = 3)
 #' pf
 #' plot(pf)
 #' @export
@@ -303,17 +407,23 @@ pareto_front.default <- function(x, group, k, restarts = 10L, ...) {
     group_moments(xm, fp_as_group(group, nrow(xm), "group", min_levels = 2L))
   }
   pb <- fp_progress_bar(restarts + 1, "Pareto fair PCA fits")
-  one <- function(start, i) {
-    f <- do.call(fair_pca, c(list(m, k = k, method = "pareto", start = start, keep_moments = FALSE), args))
+  one <- function(start, i, balance = NULL) {
+    a <- args
+    if (!is.null(balance) && is.null(a$balance)) a$balance <- balance
+    # one summary warning below instead of one per fit
+    f <- withCallingHandlers(
+      do.call(fair_pca, c(list(m, k = k, method = "pareto", start = start, keep_moments = FALSE), a)),
+      fairproj_convergence_warning = function(w) invokeRestart("muffleWarning"))
     pb$update(i)
     f
   }
-  fits <- c(list(one("pca", 1)), lapply(seq_len(restarts), function(i) one("random", i + 1)))
+  # from standard PCA the default balances first (the fair end of the front); from random starts
+  # every objective is descended at once (balance = FALSE), so the fits end at different
+  # Pareto-stationary points (the paper's Remark 2), unless `balance` is given
+  fits <- c(list(one("pca", 1)), lapply(seq_len(restarts), function(i) one("random", i + 1, FALSE)))
   spec_names <- names(fits[[1]]$objectives)
   F <- do.call(rbind, lapply(fits, function(f) f$objectives))
-  dominated <- vapply(seq_len(nrow(F)), function(i) {
-    any(vapply(seq_len(nrow(F)), function(j) j != i && all(F[j, ] <= F[i, ]) && any(F[j, ] < F[i, ]), logical(1)))
-  }, logical(1))
+  dominated <- fp_pareto_dominated(F, ref = unlist(fits[[1]]$history[1L, c("objective", spec_names[-1L])]))
   tab <- data.frame(start = c("pca", rep("random", restarts)), total = F[, 1L],
                     disparity = vapply(fits, function(f) diff(range(f$excess)), numeric(1)),
                     max_excess = vapply(fits, function(f) max(f$excess), numeric(1)), stringsAsFactors = FALSE)
@@ -356,7 +466,7 @@ print.fairproj_pareto_front <- function(x, digits = max(3L, getOption("digits") 
 #' @return Invisibly, `x$table`.
 #' @examples
 #' set.seed(2)
-#' plot(pareto_front(iris[, 1:4], iris$Species, k = 1, restarts = 4, iterations = 100))
+#' plot(pareto_front(iris[, 1:4], iris$Species, k = 1, restarts = 4))
 #' @export
 plot.fairproj_pareto_front <- function(x, main = sprintf("Pareto fair PCA, k = %d", x$k), legend = "topright", ...) {
   tab <- x$table
@@ -386,7 +496,7 @@ plot.fairproj_pareto_front <- function(x, main = sprintf("Pareto fair PCA, k = %
 #' @param main Title of the convergence plot.
 #' @return Invisibly, the data plotted.
 #' @examples
-#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2, method = "pareto", iterations = 100)
+#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2, method = "pareto")
 #' plot(fit, "convergence")
 #' @export
 plot.fair_pca_pareto <- function(x, type = c("errors", "loss", "scores", "scree", "convergence"), ...,
@@ -416,8 +526,16 @@ print.fair_pca_pareto <- function(x, digits = max(3L, getOption("digits") - 3L),
   s <- x$settings
   cat(sprintf("\nObjectives (%s disparity, psi = %s):\n", s$disparity, s$psi))
   print(signif(x$objectives, digits))
-  cat(sprintf("Stopped after %d steps (%s gradients, %s steps): %s%s\n", x$iterations, s$gradient, s$step,
-              x$status, if (isTRUE(x$converged)) ", converged" else ""))
+  cat(sprintf("Stopped after %d steps (%s gradients, %s steps): %s, stationarity %s (tol %s)%s\n", x$iterations,
+              s$gradient, s$step, x$status, format(x$stationarity, digits = 3), format(s$tol, digits = 3),
+              if (isTRUE(x$converged)) ", converged" else ", NOT converged"))
+  h <- x$history
+  if (nrow(h) > 1L) {
+    cat(sprintf("Total loss %s%% %s its start (%s); largest disparity %s -> %s\n",
+                format(abs(100 * (h$objective[nrow(h)] / h$objective[1L] - 1)), digits = 3),
+                if (h$objective[nrow(h)] >= h$objective[1L]) "above" else "below", s$start,
+                format(h$disparity[1L], digits = digits), format(h$disparity[nrow(h)], digits = digits)))
+  }
   if (!is.null(x$front)) {
     cat(sprintf("%d starts; the selected end point is the non-dominated one with the smallest disparity (see $front)\n",
                 nrow(x$front)))
@@ -427,16 +545,18 @@ print.fair_pca_pareto <- function(x, digits = max(3L, getOption("digits") - 3L),
 
 # Values of a run back in the data's units (the run worked on the normalised problem of
 # fp_normalise()): losses scale with `unit`, squared disparities with `unit^2`.
-fp_pareto_units <- function(run, spec, psi, unit) {
+fp_pareto_units <- function(run, spec, psi, unit, alpha = 0, k = 0) {
   if (unit == 1) return(run)
   pw <- if (psi == "square") 2 else 1
   sc <- c(unit, rep(unit^pw, length(spec$names) - 1L))
-  run$objectives <- run$objectives * sc
+  # the eq. 19 term alpha ||U||^2 (= alpha k on the manifold) has the units of a variance
+  ak <- rep_len(alpha, length(sc)) * k
+  run$objectives <- (run$objectives - ak) * sc + ak * unit
   run$excess <- run$excess * unit
   h <- run$history
-  h$objective <- h$objective * unit
+  h$objective <- (h$objective - ak[1L]) * unit + ak[1L] * unit
   h$disparity <- h$disparity * unit
-  for (nm in spec$names[-1L]) h[[nm]] <- h[[nm]] * unit^pw
+  for (i in seq_along(spec$names)[-1L]) h[[spec$names[i]]] <- (h[[spec$names[i]]] - ak[i]) * unit^pw + ak[i] * unit
   run$history <- h
   run
 }

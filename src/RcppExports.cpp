@@ -328,8 +328,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_pareto_cpp
-Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Eigen::VectorXd& best, const Eigen::MatrixXd& U0, const Rcpp::IntegerVector& type, const Rcpp::IntegerVector& g1, const Rcpp::IntegerVector& g2, int psi, bool riemannian, bool normalize, int step, int retraction, int iterations, double tol, double eta0, double beta, int max_backtrack, double qp_tol, bool trace);
-RcppExport SEXP _fairproj_fp_pareto_cpp(SEXP CSEXP, SEXP ASEXP, SEXP bestSEXP, SEXP U0SEXP, SEXP typeSEXP, SEXP g1SEXP, SEXP g2SEXP, SEXP psiSEXP, SEXP riemannianSEXP, SEXP normalizeSEXP, SEXP stepSEXP, SEXP retractionSEXP, SEXP iterationsSEXP, SEXP tolSEXP, SEXP eta0SEXP, SEXP betaSEXP, SEXP max_backtrackSEXP, SEXP qp_tolSEXP, SEXP traceSEXP) {
+Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Eigen::VectorXd& best, const Eigen::MatrixXd& U0, const Rcpp::IntegerVector& type, const Rcpp::IntegerVector& g1, const Rcpp::IntegerVector& g2, int psi, bool riemannian, bool normalize, int step, int retraction, int iterations, double tol, double eta0, double beta, int max_backtrack, double qp_tol, const Eigen::VectorXd& alpha, bool balance, double eps, bool trace);
+RcppExport SEXP _fairproj_fp_pareto_cpp(SEXP CSEXP, SEXP ASEXP, SEXP bestSEXP, SEXP U0SEXP, SEXP typeSEXP, SEXP g1SEXP, SEXP g2SEXP, SEXP psiSEXP, SEXP riemannianSEXP, SEXP normalizeSEXP, SEXP stepSEXP, SEXP retractionSEXP, SEXP iterationsSEXP, SEXP tolSEXP, SEXP eta0SEXP, SEXP betaSEXP, SEXP max_backtrackSEXP, SEXP qp_tolSEXP, SEXP alphaSEXP, SEXP balanceSEXP, SEXP epsSEXP, SEXP traceSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -351,8 +351,11 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type beta(betaSEXP);
     Rcpp::traits::input_parameter< int >::type max_backtrack(max_backtrackSEXP);
     Rcpp::traits::input_parameter< double >::type qp_tol(qp_tolSEXP);
+    Rcpp::traits::input_parameter< const Eigen::VectorXd& >::type alpha(alphaSEXP);
+    Rcpp::traits::input_parameter< bool >::type balance(balanceSEXP);
+    Rcpp::traits::input_parameter< double >::type eps(epsSEXP);
     Rcpp::traits::input_parameter< bool >::type trace(traceSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_pareto_cpp(C, A, best, U0, type, g1, g2, psi, riemannian, normalize, step, retraction, iterations, tol, eta0, beta, max_backtrack, qp_tol, trace));
+    rcpp_result_gen = Rcpp::wrap(fp_pareto_cpp(C, A, best, U0, type, g1, g2, psi, riemannian, normalize, step, retraction, iterations, tol, eta0, beta, max_backtrack, qp_tol, alpha, balance, eps, trace));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -415,7 +418,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_eig_top", (DL_FUNC) &_fairproj_fp_eig_top, 2},
     {"_fairproj_fp_gram_kernel", (DL_FUNC) &_fairproj_fp_gram_kernel, 2},
     {"_fairproj_fp_pareto_min_norm", (DL_FUNC) &_fairproj_fp_pareto_min_norm, 3},
-    {"_fairproj_fp_pareto_cpp", (DL_FUNC) &_fairproj_fp_pareto_cpp, 19},
+    {"_fairproj_fp_pareto_cpp", (DL_FUNC) &_fairproj_fp_pareto_cpp, 22},
     {"_fairproj_fp_robust_run", (DL_FUNC) &_fairproj_fp_robust_run, 10},
     {"_fairproj_fp_robust_eval", (DL_FUNC) &_fairproj_fp_robust_eval, 6},
     {NULL, NULL, 0}

@@ -5,10 +5,15 @@
 //   f_total(U) = tr(C) - tr(U'CU)                          (total reconstruction loss)
 //   E_g(U)     = tr(A_g) - tr(U'A_gU) - best_g               (excess loss of group g)
 //   pair (g,h): psi(E_g - E_h);  single g: psi(E_g);  psi(z) = z^2/2 or |z|.
-// Each iteration: gradients (Euclidean, -2 S U, or their tangent projections), normalised to
-// unit Frobenius norm, the common direction D = - (min-norm point of the convex hull of the
-// gradients) from Wolfe's nearest-point algorithm on the Gram matrix, step 1/sqrt(t) or Armijo
-// backtracking on all objectives at the retracted point, retraction by polar factor or QR.
+//   plus alpha ||U||_F^2 on every objective (the paper's eq. 19; constant on the manifold).
+// Two iterations, both with the common direction D = - (min-norm point of the convex hull of
+// the gradients) from Wolfe's nearest-point algorithm on their Gram matrix:
+//  * the paper's (step = 0): Euclidean (or tangent) gradients of the eq. 19 objectives,
+//    normalised to unit Frobenius norm, step eta / sqrt(t), re-orthonormalisation;
+//  * the converging one (step = 1): Riemannian gradients of f_total and |z| scaled by tr(C),
+//    balanced pairs held as constraints, Armijo backtracking on every free objective at the
+//    retracted point (see pareto_direction()).
+// Convergence test (both): the scale-free stationarity measure theta = ||Dt|| <= tol.
 // Cost per iteration: one product A_g U per group (O(m d^2 k)) plus O(M^2 d k) for the Gram
 // matrix of the M objectives.
 #include "linalg.h"
@@ -116,6 +121,7 @@ MinNormResult min_norm_simplex(const Mat& M, double tol, int maxit) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The problem, from the moments (normalised coordinates, see fp_normalise()).
 struct Problem {
   Mat C;                     // total-loss matrix
   std::vector<Mat> A;        // group matrices
@@ -125,14 +131,18 @@ struct Problem {
   std::vector<int> type;     // 0 total, 1 pair (g, h), 2 single g
   std::vector<int> g1, g2;
   int psi;                   // 0 square, 1 absolute
-  bool riemannian;
-  bool normalize;
+  Vec alpha;                 // eq. 19 regulariser alpha_a ||U||_F^2, one per objective
+  double scale;              // objective scale: tr(C) (the total loss of the zero subspace)
 };
 
-struct Eval {
-  Vec f;                     // objective values
-  Vec E;                     // excess losses
-  std::vector<Mat> G;        // gradients (as used: Euclidean or projected)
+// Values at U (on or off the manifold: the trace forms of the paper).
+//   z_a: the "inner" value of objective a: the total loss (a of type 0), E_g - E_h or E_g;
+//   f_a: the reported objective, f_total or psi(z_a), plus alpha_a ||U||_F^2 (eq. 19);
+//   gz_a: the Euclidean gradient of z_a (-2 S U).
+struct Local {
+  Vec E, z, f;
+  std::vector<Mat> gz;
+  double normU2;
 };
 
 double psi_val(double z, int psi) { return psi == 0 ? 0.5 * z * z : std::abs(z); }
@@ -140,72 +150,193 @@ double psi_der(double z, int psi) {
   if (psi == 0) return z;
   return z > 0 ? 1.0 : (z < 0 ? -1.0 : 0.0);
 }
+double sgn(double z) { return z > 0 ? 1.0 : (z < 0 ? -1.0 : 0.0); }
 
-// Objective values only (for line searches).
-Vec objectives(const Problem& P, const Mat& U, Vec* Eout = nullptr) {
-  const int ng = static_cast<int>(P.A.size());
-  Vec E(ng);
-  for (int g = 0; g < ng; ++g) E(g) = P.trA(g) - (U.array() * (P.A[g] * U).array()).sum() - P.best(g);
-  const double ftot = P.trC - (U.array() * (P.C * U).array()).sum();
-  const int M = static_cast<int>(P.type.size());
-  Vec f(M);
-  for (int a = 0; a < M; ++a) {
-    if (P.type[a] == 0) f(a) = ftot;
-    else if (P.type[a] == 1) f(a) = psi_val(E(P.g1[a]) - E(P.g2[a]), P.psi);
-    else f(a) = psi_val(E(P.g1[a]), P.psi);
-  }
-  if (Eout) *Eout = E;
-  return f;
-}
-
-Eval evaluate(const Problem& P, const Mat& U) {
+Local local_values(const Problem& P, const Mat& U, bool grads) {
   const int ng = static_cast<int>(P.A.size());
   const int M = static_cast<int>(P.type.size());
-  Eval ev;
+  Local L;
   std::vector<Mat> AU(ng);
-  ev.E.resize(ng);
+  L.E.resize(ng);
   for (int g = 0; g < ng; ++g) {
     AU[g] = P.A[g] * U;
-    ev.E(g) = P.trA(g) - (U.array() * AU[g].array()).sum() - P.best(g);
+    L.E(g) = P.trA(g) - (U.array() * AU[g].array()).sum() - P.best(g);
   }
-  Mat CU;
-  bool needC = false;
-  for (int a = 0; a < M; ++a)
-    if (P.type[a] == 0) needC = true;
-  double ftot = 0;
-  if (needC) {
-    CU = P.C * U;
-    ftot = P.trC - (U.array() * CU.array()).sum();
-  }
-  ev.f.resize(M);
-  ev.G.resize(M);
+  Mat CU = P.C * U;
+  const double f0 = P.trC - (U.array() * CU.array()).sum();
+  L.normU2 = U.squaredNorm();
+  L.z.resize(M);
+  L.f.resize(M);
+  if (grads) L.gz.resize(M);
   for (int a = 0; a < M; ++a) {
     if (P.type[a] == 0) {
-      ev.f(a) = ftot;
-      ev.G[a] = -2.0 * CU;
+      L.z(a) = f0;
+      L.f(a) = f0;
+      if (grads) L.gz[a] = -2.0 * CU;
     } else if (P.type[a] == 1) {
-      const double z = ev.E(P.g1[a]) - ev.E(P.g2[a]);
-      ev.f(a) = psi_val(z, P.psi);
-      ev.G[a] = (-2.0 * psi_der(z, P.psi)) * (AU[P.g1[a]] - AU[P.g2[a]]);
+      L.z(a) = L.E(P.g1[a]) - L.E(P.g2[a]);
+      L.f(a) = psi_val(L.z(a), P.psi);
+      if (grads) L.gz[a] = -2.0 * (AU[P.g1[a]] - AU[P.g2[a]]);
     } else {
-      const double z = ev.E(P.g1[a]);
-      ev.f(a) = psi_val(z, P.psi);
-      ev.G[a] = (-2.0 * psi_der(z, P.psi)) * AU[P.g1[a]];
+      L.z(a) = L.E(P.g1[a]);
+      L.f(a) = psi_val(L.z(a), P.psi);
+      if (grads) L.gz[a] = -2.0 * AU[P.g1[a]];
     }
-    if (P.riemannian) {
-      // tangent projection; U'G is symmetric for every gradient of the form S U
-      const double full = ev.G[a].norm();
-      ev.G[a] -= U * (U.transpose() * ev.G[a]);
-      // what is left of a gradient that vanishes on the manifold is rounding noise
-      if (ev.G[a].norm() <= 1e-11 * full) ev.G[a].setZero();
+    L.f(a) += P.alpha(a) * L.normU2;
+  }
+  return L;
+}
+
+// Euclidean gradient of the reported objective a (eq. 19 form): psi'(z) grad z + 2 alpha U.
+Mat euclidean_gradient(const Problem& P, const Local& L, const Mat& U, int a) {
+  const double w = P.type[a] == 0 ? 1.0 : psi_der(L.z(a), P.psi);
+  Mat G = w * L.gz[a];
+  if (P.alpha(a) != 0) G += (2.0 * P.alpha(a)) * U;
+  return G;
+}
+
+Mat tangent(const Mat& U, const Mat& G) { return G - U * (U.transpose() * G); }
+
+// ---------------------------------------------------------------------------------------------
+// The converging direction. Objectives are compared through F_a = f_total and |z_a| (psi is
+// increasing in |z|, so the Pareto set is that of the paper's vector whatever psi), their
+// Riemannian gradients divided by the fixed objective scale tr(C). A disparity objective whose
+// value is within eps tr(C) of its minimum 0 is *held*: its constraint z_a = 0 is kept to first
+// order (the direction is projected on the orthogonal complement of the held gradients) and
+// restored by a minimum-norm Gauss-Newton correction Dr. The direction Dt is minus the
+// minimum-norm point of the convex hull of the projected scaled gradients of the free
+// objectives (phase 1: the disparity objectives only; phase 2: the total loss as well);
+// theta = ||Dt|| is the (scale-free) stationarity measure.
+struct Direction {
+  Mat Dt, Dr;
+  double theta = 0, desc = -INFINITY;
+  int nheld = 0, nfree = 0;
+  std::vector<char> held, use;
+  Vec lambda;
+  std::vector<Mat> tz;  // tangent gradients of z_a
+};
+
+Direction pareto_direction(const Problem& P, const Mat& U, const Local& L, int phase, double eps, double qp_tol) {
+  const int M = static_cast<int>(P.type.size());
+  const int d = static_cast<int>(U.rows()), k = static_cast<int>(U.cols());
+  const double s = P.scale;
+  Direction dir;
+  dir.held.assign(M, 0);
+  dir.use.assign(M, 0);
+  dir.tz.resize(M);
+  dir.lambda = Vec::Zero(M);
+  dir.Dt = Mat::Zero(d, k);
+  dir.Dr = Mat::Zero(d, k);
+  std::vector<int> hidx;
+  for (int a = 0; a < M; ++a) {
+    dir.tz[a] = tangent(U, L.gz[a]);
+    if (P.type[a] != 0 && std::abs(L.z(a)) <= eps * s) {
+      dir.held[a] = 1;
+      hidx.push_back(a);
+    } else if (P.type[a] != 0 || phase == 2) {
+      dir.use[a] = 1;
     }
   }
-  return ev;
+  dir.nheld = static_cast<int>(hidx.size());
+  Mat Q(d * k, 0);
+  if (dir.nheld > 0) {
+    Mat Jt(d * k, dir.nheld);
+    Vec zh(dir.nheld);
+    for (int i = 0; i < dir.nheld; ++i) {
+      Jt.col(i) = Eigen::Map<const Vec>(dir.tz[hidx[i]].data(), d * k);
+      zh(i) = L.z(hidx[i]);
+    }
+    Eigen::JacobiSVD<Mat> svd(Jt, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    const Vec sv = svd.singularValues();
+    int r = 0;
+    const double smax = sv.size() ? sv(0) : 0.0;
+    for (int i = 0; i < sv.size(); ++i)
+      if (sv(i) > 1e-10 * std::max(smax, 1e-300) && sv(i) > 0) ++r;
+    if (r > 0) {
+      Q = svd.matrixU().leftCols(r);
+      // minimum-norm x with Jt' x = -zh: x = Q S^-1 V' (-zh)
+      Vec y = svd.matrixV().leftCols(r).transpose() * (-zh);
+      for (int i = 0; i < r; ++i) y(i) /= sv(i);
+      Vec x = Q * y;
+      dir.Dr = Eigen::Map<Mat>(x.data(), d, k);
+    }
+  }
+  std::vector<int> fidx;
+  std::vector<Mat> ph;
+  for (int a = 0; a < M; ++a) {
+    if (!dir.use[a]) continue;
+    Mat h = (P.type[a] == 0 ? 1.0 : sgn(L.z(a))) / s * dir.tz[a];
+    if (Q.cols() > 0) {
+      Eigen::Map<Vec> hv(h.data(), d * k);
+      Vec c = Q.transpose() * hv;
+      hv -= Q * c;
+    }
+    fidx.push_back(a);
+    ph.push_back(h);
+  }
+  dir.nfree = static_cast<int>(fidx.size());
+  if (dir.nfree == 0) return dir;
+  const int m = dir.nfree;
+  Mat Gram(m, m);
+  for (int i = 0; i < m; ++i)
+    for (int j = i; j < m; ++j) Gram(i, j) = Gram(j, i) = (ph[i].array() * ph[j].array()).sum();
+  MinNormResult qp = min_norm_simplex(Gram, qp_tol, 100 * (m + 5));
+  for (int i = 0; i < m; ++i) {
+    dir.lambda(fidx[i]) = qp.lambda(i);
+    if (qp.lambda(i) != 0) dir.Dt -= qp.lambda(i) * ph[i];
+  }
+  dir.theta = dir.Dt.norm();
+  const double t2 = dir.theta * dir.theta;
+  for (int i = 0; i < m; ++i) dir.desc = std::max(dir.desc, (dir.Dt.array() * ph[i].array()).sum() + t2);
+  return dir;
 }
 
 Mat retract(const Mat& V, int retraction) {
   return retraction == 0 ? fp::polar_orthonormal(V) : fp::qr_orthonormal(V);
 }
+
+// Gauss-Newton restoration of the held constraints z_a = 0 at a (trial) point: minimum-norm
+// tangent corrections, retracted, until |z_a| <= 1e-14 tr(C) or no longer halving (at most 8).
+// Returns the retracted point; `moved` accumulates the corrections (for the Armijo allowance).
+Mat restore(const Problem& P, Mat U, const std::vector<char>& held, double eps, int retraction, Mat* moved) {
+  const int M = static_cast<int>(P.type.size());
+  const int d = static_cast<int>(U.rows()), k = static_cast<int>(U.cols());
+  std::vector<int> hidx;
+  for (int a = 0; a < M; ++a)
+    if (held[a]) hidx.push_back(a);
+  const int nh = static_cast<int>(hidx.size());
+  if (nh == 0) return U;
+  double last = INFINITY;
+  for (int it = 0; it < 8; ++it) {
+    Local L = local_values(P, U, true);
+    double worst = 0;
+    Mat Jt(d * k, nh);
+    Vec zh(nh);
+    for (int i = 0; i < nh; ++i) {
+      zh(i) = L.z(hidx[i]);
+      worst = std::max(worst, std::abs(zh(i)));
+      Mat tz = tangent(U, L.gz[hidx[i]]);
+      Jt.col(i) = Eigen::Map<const Vec>(tz.data(), d * k);
+    }
+    // to rounding level: a residual left in a held constraint would cost the free objectives a
+    // first-order amount at every step (through its multiplier) and mask their decrease
+    if (worst <= 1e-14 * P.scale || !(worst < 0.5 * last)) break;
+    last = worst;
+    Eigen::JacobiSVD<Mat> svd(Jt, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    const Vec sv = svd.singularValues();
+    const double smax = sv.size() ? sv(0) : 0.0;
+    Vec x = Vec::Zero(d * k);
+    Vec y = svd.matrixV().transpose() * (-zh);
+    for (int i = 0; i < sv.size(); ++i)
+      if (sv(i) > 1e-10 * std::max(smax, 1e-300) && sv(i) > 0) x += svd.matrixU().col(i) * (y(i) / sv(i));
+    Mat X = Eigen::Map<Mat>(x.data(), d, k);
+    if (moved) *moved += X;
+    U = retract(U + X, retraction);
+  }
+  return U;
+}
+
+double F_value(const Problem& P, const Local& L, int a) { return P.type[a] == 0 ? L.z(a) : std::abs(L.z(a)); }
 
 }  // namespace
 
@@ -218,16 +349,21 @@ Rcpp::List fp_pareto_min_norm(const Eigen::MatrixXd& M, double tol, int maxit) {
                             Rcpp::Named("gap") = r.gap);
 }
 
+// step: 0 = the paper's iteration (eta / sqrt(t), normalised Euclidean or Riemannian gradients),
+//       1 = the converging method (Armijo on every free objective, held balanced pairs).
+// status: 0 iteration cap, 1 stationary (theta <= tol), 2 line search failed, 3 fixed point of
+//         the paper's iteration that is not stationary, 4 no decrease beyond rounding.
 // [[Rcpp::export(.fp_pareto_cpp)]]
 Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Eigen::VectorXd& best,
                          const Eigen::MatrixXd& U0, const Rcpp::IntegerVector& type,
                          const Rcpp::IntegerVector& g1, const Rcpp::IntegerVector& g2, int psi,
                          bool riemannian, bool normalize, int step, int retraction, int iterations,
                          double tol, double eta0, double beta, int max_backtrack, double qp_tol,
-                         bool trace) {
+                         const Eigen::VectorXd& alpha, bool balance, double eps, bool trace) {
   Problem P;
   P.C = C;
   P.trC = C.trace();
+  P.scale = std::max(P.trC, 1e-300);
   const int ng = A.size();
   P.A.resize(ng);
   P.trA.resize(ng);
@@ -243,59 +379,88 @@ Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Ei
     P.g2.push_back(g2[a]);
   }
   P.psi = psi;
-  P.riemannian = riemannian;
-  P.normalize = normalize;
+  P.alpha = alpha;
 
   Mat U = U0;
   const int d = static_cast<int>(U.rows()), k = static_cast<int>(U.cols());
-  // history: f (M columns), norm_D, moved, step, gap, qp_iterations
   std::vector<Vec> hf, hE;
-  std::vector<double> hnorm, hmoved, hstep, hgap, hqp, hdesc;
-  Rcpp::List tr_U, tr_G, tr_D, tr_lambda;
+  std::vector<double> hnorm, hmoved, hstep, hdesc, htheta, hheld, hphase;
+  Rcpp::List tr_U, tr_G, tr_D, tr_lambda, tr_Dr;
   bool converged = false;
-  int status = 0;  // 0 iterations exhausted, 1 stationary, 2 line search failed, 3 no measurable decrease
-  int t = 0;
+  int status = 0;
+  int phase = (step == 1 && balance) ? 1 : 2;
+  int switched = (phase == 2) ? 0 : -1;
   double eta_prev = 0;
-  bool rounding = false;
+  int t = 0;
   for (t = 0; t <= iterations; ++t) {
     if (t % 50 == 0) Rcpp::checkUserInterrupt();
-    Eval ev = evaluate(P, U);
-    std::vector<Mat> Gh(M);
-    Vec gn(M);
-    for (int a = 0; a < M; ++a) {
-      gn(a) = ev.G[a].norm();
-      if (normalize) Gh[a] = gn(a) > 0 ? Mat(ev.G[a] / gn(a)) : ev.G[a];
-      else Gh[a] = ev.G[a];
+    Local L = local_values(P, U, true);
+    Direction dir = pareto_direction(P, U, L, phase, eps, qp_tol);
+    // phase 1 is a warm start: it ends when the pairs are balanced or the disparity objectives
+    // are stationary to sqrt(tol) (phase 2 keeps descending them, with the total loss)
+    if (step == 1 && phase == 1 && (dir.nfree == 0 || dir.theta <= std::sqrt(tol))) {
+      phase = 2;  // balanced (or the disparity objectives are stationary): descend all objectives
+      switched = t;
+      eta_prev = 0;
+      dir = pareto_direction(P, U, L, phase, eps, qp_tol);
     }
-    Mat Gram(M, M);
-    for (int a = 0; a < M; ++a)
-      for (int b = a; b < M; ++b) Gram(a, b) = Gram(b, a) = (Gh[a].array() * Gh[b].array()).sum();
-    MinNormResult qp = min_norm_simplex(Gram, qp_tol, 100 * (M + 5));
-    Mat D = Mat::Zero(d, k);
-    for (int a = 0; a < M; ++a)
-      if (qp.lambda(a) != 0) D -= qp.lambda(a) * Gh[a];
-    const double nD = D.norm();
-    Mat Dh = D - U * (U.transpose() * D);  // the part that moves the subspace
-    const double moved = Dh.norm();
-    // descent check: max_a <D, G_a> + ||D||^2 (<= 0 up to the QP tolerance)
-    double desc = -INFINITY;
-    for (int a = 0; a < M; ++a) desc = std::max(desc, (D.array() * Gh[a].array()).sum() + nD * nD);
-    hf.push_back(ev.f);
-    hE.push_back(ev.E);
+    Mat D;
+    double nD, moved, desc;
+    std::vector<Mat> Gh;
+    if (step == 0) {
+      // the paper's direction: min-norm point of the (normalised) gradients of the eq. 19 objectives
+      Gh.resize(M);
+      for (int a = 0; a < M; ++a) {
+        Mat G = euclidean_gradient(P, L, U, a);
+        if (riemannian) {
+          const double full = G.norm();
+          G = tangent(U, G);
+          if (G.norm() <= 1e-11 * full) G.setZero();
+        }
+        const double gn = G.norm();
+        Gh[a] = (normalize && gn > 0) ? Mat(G / gn) : G;
+      }
+      Mat Gram(M, M);
+      for (int a = 0; a < M; ++a)
+        for (int b = a; b < M; ++b) Gram(a, b) = Gram(b, a) = (Gh[a].array() * Gh[b].array()).sum();
+      MinNormResult qp = min_norm_simplex(Gram, qp_tol, 100 * (M + 5));
+      D = Mat::Zero(d, k);
+      for (int a = 0; a < M; ++a)
+        if (qp.lambda(a) != 0) D -= qp.lambda(a) * Gh[a];
+      nD = D.norm();
+      moved = tangent(U, D).norm();
+      desc = -INFINITY;
+      for (int a = 0; a < M; ++a) desc = std::max(desc, (D.array() * Gh[a].array()).sum() + nD * nD);
+      if (trace) tr_lambda.push_back(qp.lambda);
+    } else {
+      D = dir.Dt;
+      nD = dir.theta;
+      moved = nD;
+      desc = dir.desc;
+      if (trace) tr_lambda.push_back(dir.lambda);
+    }
+    hf.push_back(L.f);
+    hE.push_back(L.E);
     hnorm.push_back(nD);
     hmoved.push_back(moved);
-    hgap.push_back(qp.gap);
-    hqp.push_back(qp.iterations);
     hdesc.push_back(desc);
+    htheta.push_back(dir.theta);
+    hheld.push_back(dir.nheld);
+    hphase.push_back(phase);
     if (trace) {
       tr_U.push_back(U);
       Rcpp::List gl(M);
-      for (int a = 0; a < M; ++a) gl[a] = Gh[a];
+      for (int a = 0; a < M; ++a) {
+        if (step == 0) gl[a] = Gh[a];
+        else gl[a] = Mat((P.type[a] == 0 ? 1.0 : sgn(L.z(a))) / P.scale * dir.tz[a]);
+      }
       tr_G.push_back(gl);
       tr_D.push_back(D);
-      tr_lambda.push_back(qp.lambda);
+      tr_Dr.push_back(dir.Dr);
     }
-    if (nD <= tol || moved <= tol) {
+    // Stationarity of the iterate (the same test for both step rules). The paper's iteration
+    // starts by leaving its start, so it is tested from its first step on.
+    if (phase == 2 && dir.theta <= tol && (step == 1 || t > 0)) {
       converged = true;
       status = 1;
       hstep.push_back(0);
@@ -305,66 +470,71 @@ Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Ei
       hstep.push_back(0);
       break;
     }
-    double eta = eta0;
-    if (step == 1 && eta_prev > 0) eta = std::min(eta0, 2.0 * eta_prev);  // warm start
-    Mat Unew;
     if (step == 0) {
-      eta = eta0 / std::sqrt(static_cast<double>(t + 1));
-      Unew = retract(U + eta * D, retraction);
-    } else {
-      // Armijo on every objective at once. Riemannian gradients: at the retracted trial point,
-      // the slope of f_a along the retraction curve being <G_a, D> (D is tangent). Euclidean
-      // gradients (the paper's Algorithm 1): the trace-form objectives at the un-projected
-      // trial point U + eta D, with slope <G_a, D>, which the QP makes negative.
-      Vec slope(M);
-      for (int a = 0; a < M; ++a) slope(a) = (ev.G[a].array() * D.array()).sum();
-      bool ok = false;
-      rounding = false;
-      for (int p = 0; p <= max_backtrack; ++p) {
-        Mat V = U + eta * D;
-        Unew = retract(V, retraction);
-        Vec fn = objectives(P, riemannian ? Unew : V);
-        ok = true;
-        bool strict = true;
-        for (int a = 0; a < M; ++a) {
-          const double allow = 1e-13 * (std::abs(ev.f(a)) + 1.0);
-          const double bound = ev.f(a) + beta * eta * slope(a);
-          if (fn(a) > bound + allow) {
-            ok = false;
-            break;
-          }
-          if (fn(a) > bound) strict = false;
-        }
-        // accepted only within rounding of the objective values: no measurable decrease left
-        if (ok && !strict) rounding = true;
-        if (ok) break;
-        eta *= 0.5;
-      }
-      if (!ok) {
-        status = 2;
+      if (moved <= 1e-15) {
+        status = 3;
         hstep.push_back(0);
         break;
       }
+      const double eta = eta0 / std::sqrt(static_cast<double>(t + 1));
+      hstep.push_back(eta);
+      U = retract(U + eta * D, retraction);
+      continue;
+    }
+    // Armijo backtracking on every free objective at the retracted trial point; held objectives
+    // must stay held. Slopes along Dt are <grad F_a, Dt> <= -tr(C) ||Dt||^2 (QP optimality).
+    std::vector<double> slope(M, 0.0), rslope(M, 0.0);
+    for (int a = 0; a < M; ++a) {
+      const Mat ga = (P.type[a] == 0 ? 1.0 : sgn(L.z(a))) * dir.tz[a];
+      slope[a] = (ga.array() * dir.Dt.array()).sum();
+      rslope[a] = (ga.array() * dir.Dr.array()).sum();
+    }
+    double eta = eta0 / std::max(dir.theta, 1e-300);  // a move of about eta0 radians
+    if (eta_prev > 0) eta = std::min(eta, 2.0 * eta_prev);
+    if (dir.theta == 0) eta = 0;
+    bool ok = false, strict = true;
+    Mat Unew;
+    for (int p = 0; p <= max_backtrack; ++p) {
+      // the retraction followed by the restoration is a retraction onto the held constraints
+      // (the restoration of the step is O(eta^2)); only the correction Dr of the current point
+      // (non-zero when a pair has just been reached) may cost a first-order amount, allowed for
+      Unew = retract(U + eta * dir.Dt + dir.Dr, retraction);
+      if (dir.nheld > 0) Unew = restore(P, Unew, dir.held, eps, retraction, nullptr);
+      Local Ln = local_values(P, Unew, false);
+      ok = true;
+      bool within = true;  // passes when rounding of the objective values is allowed for
+      for (int a = 0; a < M && within; ++a) {
+        if (dir.held[a]) {
+          if (std::abs(Ln.z(a)) > eps * P.scale) ok = within = false;
+        } else if (dir.use[a]) {
+          const double Fa = F_value(P, L, a);
+          const double allow = 1e-13 * (std::abs(Fa) + P.scale);
+          const double bound = Fa + beta * eta * slope[a] + std::max(0.0, rslope[a]);
+          const double Fn = F_value(P, Ln, a);
+          if (Fn > bound + allow) within = false;
+          if (Fn > bound) ok = false;
+        }
+      }
+      if (!within) ok = false;
+      if (within && !ok) strict = false;  // some step length decreases only within rounding
+      if (ok) break;
+      eta *= 0.5;
+    }
+    if (!ok && strict) {
+      status = 2;
+      hstep.push_back(0);
+      break;
+    }
+    if (!ok) {
+      // the step decreases some objective only within rounding of its value: the stationarity
+      // tolerance is below what the objective values can resolve; stop here (not converged)
+      status = 4;
+      hstep.push_back(0);
+      break;
     }
     hstep.push_back(eta);
     eta_prev = eta;
-    const double change = std::sqrt(2.0) * (Unew - U * (U.transpose() * Unew)).norm();  // ||UU' - VV'||_F
     U = Unew;
-    if (step == 1 && (change <= tol || rounding)) {  // Armijo: no further measurable progress
-      Vec El;
-      Vec fl = objectives(P, U, &El);
-      hf.push_back(fl);
-      hE.push_back(El);
-      hnorm.push_back(NAN);
-      hmoved.push_back(NAN);
-      hgap.push_back(NAN);
-      hqp.push_back(NAN);
-      hdesc.push_back(NAN);
-      hstep.push_back(0);
-      converged = true;
-      status = 3;
-      break;
-    }
   }
   const int rows = static_cast<int>(hf.size());
   Rcpp::NumericMatrix F(rows, M);
@@ -373,19 +543,18 @@ Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Ei
   Rcpp::NumericMatrix EH(rows, ng);
   for (int i = 0; i < rows; ++i)
     for (int g = 0; g < ng; ++g) EH(i, g) = hE[i](g);
-  Vec Efinal;
-  Vec ffinal = objectives(P, U, &Efinal);
+  Local Lf = local_values(P, U, false);
   Rcpp::List out = Rcpp::List::create(
-      Rcpp::Named("U") = U, Rcpp::Named("f") = F, Rcpp::Named("E_history") = EH,
-      Rcpp::Named("norm_D") = hnorm,
-      Rcpp::Named("moved") = hmoved, Rcpp::Named("step") = hstep, Rcpp::Named("qp_gap") = hgap,
-      Rcpp::Named("qp_iterations") = hqp, Rcpp::Named("descent") = hdesc,
-      Rcpp::Named("converged") = converged, Rcpp::Named("status") = status,
-      Rcpp::Named("steps") = (rows - 1), Rcpp::Named("E") = Efinal, Rcpp::Named("f_final") = ffinal);
+      Rcpp::Named("U") = U, Rcpp::Named("f") = F, Rcpp::Named("E_history") = EH, Rcpp::Named("norm_D") = hnorm,
+      Rcpp::Named("moved") = hmoved, Rcpp::Named("step") = hstep, Rcpp::Named("descent") = hdesc,
+      Rcpp::Named("stationarity") = htheta, Rcpp::Named("held") = hheld, Rcpp::Named("phase") = hphase,
+      Rcpp::Named("converged") = converged, Rcpp::Named("status") = status, Rcpp::Named("switched") = switched,
+      Rcpp::Named("steps") = (rows - 1), Rcpp::Named("E") = Lf.E, Rcpp::Named("f_final") = Lf.f);
   if (trace) {
     out["trace_U"] = tr_U;
     out["trace_G"] = tr_G;
     out["trace_D"] = tr_D;
+    out["trace_Dr"] = tr_Dr;
     out["trace_lambda"] = tr_lambda;
   }
   return out;
