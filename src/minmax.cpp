@@ -649,25 +649,38 @@ SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, double tol
     int r = k;
     while (r < d && xx(r) > 1e-8) ++r;
     r = std::min(d, r + 2);
-    if (r >= d || eig_calls >= max_eigs) return false;
-    Mat Q = q.U.leftCols(r);
+    // the leading eigenvectors whose weight is 1 to 8 digits are kept in the projection; the
+    // rest of the subspace (the cluster around the k-th eigenvalue) carries the small problem
+    // (only when the whole subspace is too large for a cheap solve: 16 columns)
+    int pin = 0;
+    if (r > 16)
+      while (pin < k - 1 && xx(pin) >= 1.0 - 1e-8) ++pin;
+    const int c = r - pin, kc = k - pin;
+    if (kc <= 0 || kc >= c || c > 40 || eig_calls >= max_eigs) return false;
+    Mat Qin = q.U.leftCols(pin), Q = q.U.middleCols(pin, c);
     std::vector<Mat> Ch(m);
-    for (int g = 0; g < m; ++g) Ch[g] = Q.transpose() * C[g] * Q;
-    for (int g = 0; g < m; ++g) Ch[g] = (Ch[g] + Ch[g].transpose()) / 2.0;
+    Vec ac(m);
+    for (int g = 0; g < m; ++g) {
+      Ch[g] = Q.transpose() * C[g] * Q;
+      Ch[g] = (Ch[g] + Ch[g].transpose()) / 2.0;
+      ac(g) = a(g) - (pin > 0 ? (Qin.transpose() * C[g] * Qin).trace() : 0.0);
+    }
     RestrictedOut ro;
     const double tol_abs = 0.25 * tol * std::max(std::abs(out.lb), 1e-12 * scale);
-    if (!restricted_sdp(Ch, a, k, tol_abs, ro) || ro.X.rows() == 0 || ro.w.size() != m) return false;
+    if (!restricted_sdp(Ch, ac, kc, tol_abs, ro) || ro.X.rows() == 0 || ro.w.size() != m) return false;
     fp::EigResult ex = fp::eig_sym_full(ro.X);
     Mat Bq = ex.vectors;
     Vec lq = ex.values.cwiseMax(0.0).cwiseMin(1.0);
-    if (lq.sum() > k) lq *= k / lq.sum();
+    if (lq.sum() > kc) lq *= kc / lq.sum();
     Vec wq = ro.w;
     Vec Lq(m);
-    for (int g = 0; g < m; ++g) Lq(g) = a(g) - ((Bq.transpose() * Ch[g] * Bq).diagonal().array() * lq.array()).sum();
+    for (int g = 0; g < m; ++g) Lq(g) = ac(g) - ((Bq.transpose() * Ch[g] * Bq).diagonal().array() * lq.array()).sum();
     if (Lq.maxCoeff() < out.ub) {
       out.ub = Lq.maxCoeff();
-      out.U = Q * Bq;
-      out.x = lq;
+      out.U.resize(d, pin + c);
+      out.U << Qin, Q * Bq;
+      out.x.resize(pin + c);
+      out.x << Vec::Ones(pin), lq;
     }
     if (gap_ok()) return true;
     wq = wq.cwiseMax(0.0);
