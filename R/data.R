@@ -278,7 +278,11 @@ fairproj_datasets <- function() {
 #'   female 2962 / male 10270, pixel values divided by 255. The file stores integers k with
 #'   pixel value k / 3; `exact = TRUE` uses `lfw/value_map.csv` to return the float32 values of
 #'   the original text files bit for bit. Options: `scale = TRUE` (divide by 255),
-#'   `exact = FALSE`, `center_groups = FALSE`. Reading takes a few seconds.
+#'   `exact = FALSE`, `center_groups = FALSE`. Reading takes a few seconds. The element
+#'   `attributes` is a data.frame of the attributes the data offer for intersectional groups:
+#'   `sex` and the binary race flags `asian`, `black`, `white` (factors "no"/"yes"; they overlap,
+#'   28 images have none and 779 all three), e.g.
+#'   `fair_pca(d$x, d$attributes[c("sex", "white")], k = 10)`.
 #' * `lfw576`: the Vu et al. (2022) variant: 2000 female and 2000 male faces drawn at random
 #'   with `seed` (R's Mersenne-Twister with "Rejection" sampling, set locally; the random state
 #'   of the session is restored), in the original row order, each image resized from 49 x 36 to
@@ -627,8 +631,25 @@ fp_read_lfw <- function(spec, dir, scale = TRUE, exact = FALSE, center_groups = 
     x <- fp_data_center_groups(x, group)
     pre <- c(pre, "each group's rows centred at the group mean (Samadi et al.'s LFW script)")
   }
-  new_fairproj_data(x, group, NULL, spec, files, c(pre, "columns: pixel (row, column) of the 49 x 36 image, row-major"),
-                    list(scale = scale, exact = exact, center_groups = center_groups))
+  out <- new_fairproj_data(x, group, NULL, spec, files, c(pre, "columns: pixel (row, column) of the 49 x 36 image, row-major"),
+                           list(scale = scale, exact = exact, center_groups = center_groups))
+  out$attributes <- fp_lfw_attributes(dir, group)
+  out
+}
+
+# The attributes the LFW data offer beside sex: the binary race flags of lfw/asian.txt,
+# black.txt and white.txt (same row order; they overlap), for intersectional groups, e.g.
+# fair_pca(d$x, d$attributes[c("sex", "white")]). NULL when the files are absent.
+fp_lfw_attributes <- function(dir, group) {
+  flags <- c("asian", "black", "white")
+  paths <- file.path(dir, "lfw", paste0(flags, ".txt"))
+  if (!all(file.exists(paths))) return(NULL)
+  vals <- lapply(paths, function(p) scan(p, what = integer(), quiet = TRUE))
+  if (any(lengths(vals) != length(group)) || any(!unlist(vals) %in% c(0L, 1L))) {
+    fp_data_abort("the LFW race flag files do not match the images (one 0/1 value per image expected)")
+  }
+  names(vals) <- flags
+  data.frame(sex = group, lapply(vals, function(v) factor(v, levels = c(0L, 1L), labels = c("no", "yes"))))
 }
 
 # Area-averaging weights resizing n_in pixels to n_out: row j = output pixel, entries = share of

@@ -109,12 +109,11 @@ cat(sprintf("same objective in %d of %d, converged in %d of %d\n", sum(sweep$sam
             sum(sweep$converged), nrow(sweep)))
 
 # ---- Many groups at large d: LFW 13232 x 1764, k = 10 ----------------------------------------
-# sex crossed with the race flags of the data (lfw/asian.txt, black.txt, white.txt: the same row
-# order as sex.txt), cells with at least 30 rows; the certified solution against one standard PCA
-# on the same moments.
-lfw <- fairproj_data("lfw")
-rd <- function(f) scan(file.path(dir, "lfw", f), quiet = TRUE)
-lattr <- data.frame(sex = lfw$group, asian = rd("asian.txt"), black = rd("black.txt"), white = rd("white.txt"))
+# sex crossed with the race flags the reader exposes (`attributes`: lfw/asian.txt, black.txt,
+# white.txt), cells with at least 30 rows; the certified solution against one standard PCA on
+# the same moments.
+lfw <- fairproj_data("lfw", dir = dir)
+lattr <- lfw$attributes
 for (cols in list("sex", c("sex", "white"), c("sex", "asian", "white"), c("sex", "asian", "black", "white"))) {
   cell <- interaction(lattr[cols], drop = TRUE)
   ok <- cell %in% names(which(table(cell) >= 30))

@@ -137,6 +137,17 @@ test_that("lfw: scan of the xz matrix, sex groups, /255 and the exact value map"
   expect_false(identical(unname(ex$x), K / 3))  # float32 text values, not k/3 exactly
   cg <- fairproj_data("lfw", dir = d, center_groups = TRUE)
   expect_equal(unname(colMeans(cg$x[cg$group == "male", ])), rep(0, 1764))
+  # attributes for intersectional groups: absent without the race flag files, then read
+  expect_null(r$attributes)
+  writeLines(c("1", "0", "0", "1", "1", "0"), file.path(d, "lfw", "asian.txt"))
+  writeLines(c("0", "0", "1", "0", "0", "0"), file.path(d, "lfw", "black.txt"))
+  writeLines(c("0", "1", "0", "1", "0", "1"), file.path(d, "lfw", "white.txt"))
+  ra <- fairproj_data("lfw", dir = d)
+  expect_equal(names(ra$attributes), c("sex", "asian", "black", "white"))
+  expect_identical(ra$attributes$sex, ra$group)
+  expect_equal(as.character(ra$attributes$white), c("no", "yes", "no", "yes", "no", "yes"))
+  writeLines(c("1", "0"), file.path(d, "lfw", "white.txt"))
+  expect_error(fairproj_data("lfw", dir = d), "race flag", class = "fairproj_data_error")
   # wrong width
   d2 <- new_data_dir()
   write_xz(d2, "lfw/lfw_1764.csv.xz", paste(1:10, collapse = ","))
