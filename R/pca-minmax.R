@@ -34,7 +34,7 @@
 #'   weights inside the simplex, and Newton steps (exact Hessian of the spectral function, one
 #'   eigendecomposition each) follow the path `mu -> 0`. Every iterate gives an exact lower bound
 #'   `g(w)`. The primal is recovered on a subspace: the eigenvectors that carry `X_mu`, plus two,
-#'   span a small problem (`r x r` matrices) solved by a primal barrier method on the Fantope,
+#'   span a small problem (r-by-r matrices) solved by a primal barrier method on the Fantope,
 #'   whose solution is feasible for the full problem and whose multipliers are checked by one
 #'   more eigendecomposition of the full weighted sum. When `d` is large (Lanczos territory:
 #'   `d >= 120` and `3k < d`) the same small problems are solved on a subspace grown by column
