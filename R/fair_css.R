@@ -69,8 +69,10 @@
 #' * `"exhaustive"` (`search`, `max_nodes`, `max_subsets`, `unfair`): exact minimiser of
 #'   MinMaxLoss over all `choose(d, k)` subsets, and (with `unfair = TRUE`) the exact unfair
 #'   optimum (smallest error of all rows together, `||X - C C^+ X||_F / ||X - X_k||_F`, stored in
-#'   `unfair`). `search = "bnb"` (default) is a branch and bound over the subsets in lexicographic
-#'   order, started from the greedy value: a partial set `S` whose every completion from the
+#'   `unfair`). `search = "bnb"` (default) is a branch and bound over the subsets, with the
+#'   columns searched in an order that puts the greedy set's columns first, then the others by
+#'   decreasing summed leverage score, and the greedy value as the first incumbent (ties: the
+#'   first optimal set in that order): a partial set `S` whose every completion from the
 #'   remaining columns `P` provably loses is skipped. The bound: adding `r` more columns lowers a
 #'   group's squared error by at most the sum of the `r` largest eigenvalues of its residual
 #'   projected on the span of the residual columns `P` (Eckart-Young). After `max_nodes` bound
@@ -101,9 +103,10 @@
 #' with large offsets). The solvers use the residual Gram matrices for their gains and pivots and
 #' re-form them from the factor whenever the residual has shrunk by `1e-4`, so they stay accurate
 #' relative to the residual too (high QR, whose leading blocks include the selected columns,
-#' works on the normalised Gram matrix). Greedy: values within a relative `1e-10` of the minimum
-#' are tied and the lowest column index wins; exhaustive: the first optimal subset in
-#' lexicographic order. QR pivots: the first group wins exact ties between groups; the pivot is
+#' works on the normalised Gram matrix). Greedy (`rule = "exact"`): values within a relative
+#' `1e-10` of the minimum are tied and the lowest column index wins; exhaustive with
+#' `search = "enumerate"`: the first optimal subset in lexicographic order (`"bnb"`: in its search
+#' order). QR pivots: the first group wins exact ties between groups; the pivot is
 #' the first position, in the current permuted order, of the largest `|v|` (entries within a
 #' relative `1e-10` of it are tied). Sampler: scores equal to 10 significant digits are taken in
 #' increasing column order. Random: the first draw within a relative `1e-10` of the best. A
