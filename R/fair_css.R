@@ -114,12 +114,15 @@
 #' the selected columns for that group (the precision of the Householder residuals).
 #'
 #' **Cost** (d columns, m groups, after the one pass that forms the Gram matrices): greedy
-#' O(m k d^2); low QR k top-eigenvector solves (Lanczos) on d x d matrices; high QR one
-#' smallest-eigenpair solve on each leading block, O(m d^4) in all; the sampler one top-k
-#' eigendecomposition per group; exhaustive `choose(d, k)` evaluations of O(m d) each after
-#' shared downdates. On a 35427 x 1247 matrix with two groups (the size of the paper's MEPS
-#' data, where the reference greedy did not finish in 24 hours) greedy with k = 100 takes a few
-#' seconds here (`bench/css.R` in the sources).
+#' O(m k d^2) per run (the default `denominators = "best"` runs twice); low QR k
+#' top-eigenvector solves (Lanczos) on d x d matrices; high QR one smallest-eigenpair solve on
+#' each leading block, O(m d^4) in all; the sampler one top-k eigendecomposition per group;
+#' exhaustive with `search = "enumerate"` `choose(d, k)` evaluations of O(m d) each after shared
+#' downdates, with `"bnb"` an O(m d^3) bound per internal node on top (it pays off only when it
+#' prunes; on one-hot data, whose optimal losses are close to 1, it prunes little and the node
+#' budget is reached from about k = 6 with 60 columns). On a 35427 x 1247 matrix with two groups
+#' (the size of the paper's MEPS data, where the reference greedy did not finish in 24 hours)
+#' greedy with k = 100 takes seconds to a minute here (`bench/css.R` in the sources).
 #'
 #' @section Centring and scaling:
 #' The same conventions as [fair_pca()] and [stats::prcomp()]: `center = TRUE` (default)
