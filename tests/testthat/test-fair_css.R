@@ -614,3 +614,19 @@ test_that("issue 16: the new choice and number arguments are classed errors nami
   chk(fair_css(dat$x, dat$g, 2, "exhaustive", max_nodes = 0), "max_nodes")
   chk(fair_css(dat$x, dat$g, 2, "exhaustive", unfair = NA), "unfair")
 })
+
+test_that("real data (german, Table 2): default greedy <= published; rule = 'authors' reproduces S-Greedy", {
+  dir <- Sys.getenv("FAIRPROJ_DATA")
+  skip_if(!nzchar(dir) || !dir.exists(file.path(dir, "css")), "FAIRPROJ_DATA not set")
+  d <- fairproj_data("css_german", dir = dir)
+  m <- group_moments(d$x, d$group)
+  pub_greedy <- c(`10` = 1.07349, `15` = 1.11088, `24` = 1.18624)
+  pub_sgreedy <- c(`10` = 1.08488, `15` = 1.11798, `24` = 1.192)
+  for (k in c(10, 15, 24)) {
+    kk <- as.character(k)
+    expect_lte(round(fair_css(m, k = k)$loss, 5), pub_greedy[[kk]])
+    sa <- fair_css(m, k = k, method = "two_stage", stage2 = "greedy", rule = "authors")
+    expect_equal(round(sa$loss, 5), pub_sgreedy[[kk]])
+    expect_lte(fair_css(m, k = k, method = "two_stage", stage2 = "greedy")$loss, sa$loss + 1e-12)
+  }
+})
