@@ -567,8 +567,8 @@ struct Exhaustive {
 // Exhaustive search over all k-subsets for the smallest max_g sqrt(error_g / best2_g).
 // Lexicographic enumeration; a later subset replaces the incumbent only when smaller by a
 // relative kTie, so the first optimal subset in lexicographic order is returned.
-// With bnb = true, a branch and bound: `incumbent` (a value reached by some k-subset, e.g. the
-// greedy one; Inf if none) bounds the search, and a subtree is skipped when the bound of
+// With bnb = true, a branch and bound: `incumbent` (the value of the first k columns, which the
+// caller makes a good set, e.g. the greedy one) bounds the search, and a subtree is skipped when the bound of
 // pool_bound() on every completion exceeds the best value found so far (by a relative 1e-9).
 // After `max_nodes` bound evaluations the search stops descending: the best set found is
 // returned with a certified lower bound on the optimum (`lower`; equal to the objective when the
@@ -598,7 +598,13 @@ List fp_css_exhaustive(const List& grams, const List& factors, const NumericVect
   std::vector<Resid> R0;
   for (int g = 0; g < ex.m; ++g) R0.push_back(Resid(ex.G[g], Y[g]));
   ex.rec(R0, 0, 0);
-  if (ex.best_set.empty()) Rcpp::stop("branch and bound found no subset at or below the incumbent");
+  if (ex.best_set.empty()) {
+    // nothing below the incumbent was reached (possible only when stopped early): the caller
+    // passes the incumbent set as the first k columns
+    if (!bnb || !ex.out) Rcpp::stop("branch and bound found no subset at or below the incumbent");
+    for (int j = 0; j < k; ++j) ex.best_set.push_back(j);
+    ex.best_val = incumbent;
+  }
   IntegerVector out(ex.best_set.begin(), ex.best_set.end());
   const double lower = ex.out ? std::min(ex.lower, ex.best_val) : ex.best_val;
   return List::create(Rcpp::Named("columns") = out, Rcpp::Named("objective") = ex.best_val,

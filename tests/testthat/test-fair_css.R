@@ -630,3 +630,11 @@ test_that("real data (german, Table 2): default greedy <= published; rule = 'aut
     expect_lte(fair_css(m, k = k, method = "two_stage", stage2 = "greedy")$loss, sa$loss + 1e-12)
   }
 })
+
+test_that("summary reports the greedy variant and the branch and bound status", {
+  dat <- make_css(n = c(40, 30), d = 12, seed = 9, rank = 6)
+  expect_output(print(summary(fair_css(dat$x, dat$g, 3))), "Greedy denominators")
+  expect_output(print(summary(fair_css(dat$x, dat$g, 3, "exhaustive"))), "certified")
+  fs <- suppressWarnings(fair_css(dat$x, dat$g, 5, "exhaustive", max_nodes = 2))
+  expect_output(print(summary(fs)), "at least")
+})
