@@ -90,15 +90,20 @@ if ("figure1" %in% parts) {
 # ---- Figures 2-3: exact fair and vanilla optima (branch and bound), price of fairness ----------
 if ("figure23" %in% parts) {
   cat("\n== Figures 2-3 (exact optima; group losses of the fair and vanilla optima; error of M)\n")
-  for (nm in c("heart", "student", "german")) {
+  # FAIRPROJ_CSS_NODES: bound evaluations per problem (default 1.5e5); FAIRPROJ_CSS_SETS and
+  # FAIRPROJ_CSS_K (comma separated) restrict the data sets and k, to rerun cells with more nodes
+  nodes <- as.numeric(Sys.getenv("FAIRPROJ_CSS_NODES", "1.5e5"))
+  sets <- strsplit(Sys.getenv("FAIRPROJ_CSS_SETS", "heart,student,german"), ",")[[1]]
+  kset <- as.integer(strsplit(Sys.getenv("FAIRPROJ_CSS_K", "3,4,5,6,7,8,9,10"), ",")[[1]])
+  for (nm in sets) {
     d <- css_read(nm, dir)
     raw <- css_read(nm, dir, normalize = "global")
     one <- rep("all", nrow(raw$x))
-    for (k in 3:10) {
+    for (k in kset) {
       t <- tm({
-        fair <- suppressWarnings(fair_css(d$x, d$group, k = k, method = "exhaustive", max_nodes = 1.5e5, unfair = FALSE,
+        fair <- suppressWarnings(fair_css(d$x, d$group, k = k, method = "exhaustive", max_nodes = nodes, unfair = FALSE,
                                           center = FALSE))
-        van <- suppressWarnings(fair_css(raw$x, one, k = k, method = "exhaustive", max_nodes = 1.5e5, unfair = FALSE,
+        van <- suppressWarnings(fair_css(raw$x, one, k = k, method = "exhaustive", max_nodes = nodes, unfair = FALSE,
                                          center = FALSE))
       })
       gv <- attr(css_loss(d$x, d$group, van$columns, k, center = FALSE), "group_stats")$ratio
