@@ -17,8 +17,8 @@
     .Call(`_fairproj_fp_css_prefix_err2`, factors, cols, target)
 }
 
-.fp_css_greedy <- function(grams, factors, best2, cand, target, k) {
-    .Call(`_fairproj_fp_css_greedy`, grams, factors, best2, cand, target, k)
+.fp_css_greedy <- function(grams, factors, best2, cand, target, k, scan = FALSE, digits = -1L, tol = 0) {
+    .Call(`_fairproj_fp_css_greedy`, grams, factors, best2, cand, target, k, scan, digits, tol)
 }
 
 .fp_css_lowqr <- function(grams, factors, cand, k) {
@@ -29,8 +29,8 @@
     .Call(`_fairproj_fp_css_highqr`, grams, cand, stop)
 }
 
-.fp_css_exhaustive <- function(grams, factors, best2, k) {
-    .Call(`_fairproj_fp_css_exhaustive`, grams, factors, best2, k)
+.fp_css_exhaustive <- function(grams, factors, best2, k, bnb = FALSE, incumbent = 1e308, max_nodes = 1e308) {
+    .Call(`_fairproj_fp_css_exhaustive`, grams, factors, best2, k, bnb, incumbent, max_nodes)
 }
 
 .fp_linear_classifier <- function(X, y, type, C, intercept) {

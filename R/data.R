@@ -840,6 +840,7 @@ fp_read_css <- function(spec, dir, normalise = TRUE, digits = 5L) {
   fp_check_flag(normalise, "normalise")
   digits <- fp_check_digits(digits)
   name <- spec$name
+  extra <- list()
   files <- character(0)
   pre <- character(0)
   if (name == "css_heart") {
@@ -914,6 +915,9 @@ fp_read_css <- function(spec, dir, normalise = TRUE, digits = 5L) {
     }
     df <- raw[keep]
     ok <- stats::complete.cases(df)
+    # the evidence for the row count (Table 1 of the paper counts the raw rows)
+    extra <- list(raw_rows = nrow(raw), raw_group_sizes = c(table(factor(raw$sex, levels = c("Male", "Female")))),
+                  missing_by_column = colSums(is.na(df)))
     df <- df[ok, , drop = FALSE]
     pre <- c("8 date columns converted to days since 1900-01-01",
              "the 30 columns of the authors' loader kept",
@@ -972,7 +976,7 @@ fp_read_css <- function(spec, dir, normalise = TRUE, digits = 5L) {
       pre <- c(pre, sprintf("rounded to %d decimals", digits))
     }
   }
-  new_fairproj_data(x, group, y, spec, files, pre, list(normalise = normalise, digits = digits))
+  new_fairproj_data(x, group, y, spec, files, pre, list(normalise = normalise, digits = digits), extra = extra)
 }
 
 # ---------------------------------------------------------------------------------------------

@@ -17,10 +17,20 @@
 #' Methods (arguments of each in parentheses, passed through `...`). The greedy, QR and random
 #' methods take `n_columns` (default `k`): the number of columns to select, which may exceed
 #' `k` (the losses keep the rank-k denominators; used for the paper's Figure 1).
-#' * `"greedy"` (`denominators`): `k` steps, each adding the column that minimises MinMaxLoss
-#'   (the paper's Greedy). `denominators = "step"` reproduces the authors' code, which at step
-#'   `i` (with `i` columns chosen) divides by the rank-`i` residuals instead of the rank-`k` ones.
-#' * `"lowqr"`: fair low-rank-revealing QR (Algorithm 2): a QR factorisation of all groups with
+#' * `"greedy"` (`denominators`, `rule`): `k` steps, each adding the column that minimises
+#'   MinMaxLoss. The paper defines the step with the rank-k denominators of the losses
+#'   (`denominators = "k"`); the authors' code divides at step `i` (with `i` columns chosen) by
+#'   the rank-`i` residuals instead (`denominators = "step"`). Neither is better on every data
+#'   set (on the paper's Table 2 the rank-k variant is worse than the published Greedy on most
+#'   rows and the per-step variant on none, but the rank-k variant wins elsewhere; see the
+#'   vignette), so the default `denominators = "best"` runs both and keeps the set with the
+#'   smaller MinMaxLoss (the rank-k one on ties); `denominators` and `candidates` in the result
+#'   say which won and the loss of each. `rule = "authors"` reproduces the authors' code
+#'   exactly: per-step denominators, candidates scanned in column order, and every candidate
+#'   whose value is at most the running value (which starts at the value of the current set)
+#'   accepted, so the last of tied candidates is added (with `rule = "exact"`, the default, the
+#'   first).
+#' #' * `"lowqr"`: fair low-rank-revealing QR (Algorithm 2): a QR factorisation of all groups with
 #'   one shared column permutation; at each step the group whose trailing block has the larger
 #'   spectral norm gives its top right singular vector `v`, and the column at `max |v|` is moved
 #'   forward. Computed as the top eigenvector of the group's residual Gram matrix.
@@ -38,18 +48,38 @@
 #'   `theta = k - 0.5`). `max_columns` caps the number of columns (the authors' `max_limit`;
 #'   with `theta = k` it returns the top `max_columns` columns by the sum of scores, as in the
 #'   paper's Figure 1).
-#' * `"two_stage"` (`stage2`, `theta`, `objective`): the sampler, then `"lowqr"`, `"highqr"` or
-#'   `"greedy"` on the sampled columns (the paper's S-Low QR, S-High QR, S-Greedy). The second
-#'   stage works on the sampled submatrix (`objective = "sampled"`, the paper: greedy measures
-#'   the error of the sampled columns, divided by each group's best rank-k error of the full
-#'   data); `objective = "full"` makes S-Greedy minimise the MinMaxLoss of the whole data over
-#'   the sampled candidates.
+#' * `"two_stage"` (`stage2`, `theta`, `objective`, `rule`): the sampler, then `"lowqr"`,
+#'   `"highqr"` or `"greedy"` on the sampled columns (the paper's S-Low QR, S-High QR,
+#'   S-Greedy). The second stage works on the sampled submatrix (`objective = "sampled"`, the
+#'   paper: greedy measures the error of the sampled columns, divided by each group's best
+#'   rank-k error of the full data); `objective = "full"` makes S-Greedy minimise the MinMaxLoss
+#'   of the whole data over the sampled candidates. With the default `rule = "exact"` the
+#'   second-stage greedy is an exact argmin (ties: lowest column index); this is this package's
+#'   S-Greedy, not the one the paper ran, and it is as good or better on the paper's data.
+#'   `rule = "authors"` reproduces the S-Greedy of the authors' code, which produced the paper's
+#'   numbers: the sampled columns are taken in the sampler's order (also for the QR stages), each
+#'   candidate's value is rounded to 5 decimals, the running value starts at the rounded value of
+#'   the current set, and a candidate is accepted (and becomes the running value) when its value
+#'   is at most the running value + 0.001; the last accepted candidate is added. (The authors'
+#'   code also stopped each run after 60 seconds and reported the partial set; that is not
+#'   reproduced.)
 #' * `"random"` (`r`): `r` random k-subsets; the best one is returned (the paper), and the
 #'   mean MinMaxLoss of the `r` draws (the number the authors' code reports) is kept as
 #'   `random_mean`. Uses R's RNG (`set.seed()` reproduces).
-#' * `"exhaustive"` (`max_subsets`): exact minimiser of MinMaxLoss over all `choose(d, k)`
-#'   subsets, and the exact unfair optimum (smallest error of all rows together,
-#'   `||X - C C^+ X||_F / ||X - X_k||_F`, stored in `unfair`). For small problems.
+#' * `"exhaustive"` (`search`, `max_nodes`, `max_subsets`, `unfair`): exact minimiser of
+#'   MinMaxLoss over all `choose(d, k)` subsets, and (with `unfair = TRUE`) the exact unfair
+#'   optimum (smallest error of all rows together, `||X - C C^+ X||_F / ||X - X_k||_F`, stored in
+#'   `unfair`). `search = "bnb"` (default) is a branch and bound over the subsets, with the
+#'   columns searched in an order that puts the greedy set's columns first, then the others by
+#'   decreasing summed leverage score, and the greedy value as the first incumbent (ties: the
+#'   first optimal set in that order): a partial set `S` whose every completion from the
+#'   remaining columns `P` provably loses is skipped. The bound: adding `r` more columns lowers a
+#'   group's squared error by at most the sum of the `r` largest eigenvalues of its residual
+#'   projected on the span of the residual columns `P` (Eckart-Young). After `max_nodes` bound
+#'   evaluations (default `1e6`) the search stops with a warning of class
+#'   `fairproj_convergence_warning`; the result then has `complete = FALSE` and `lower`, a
+#'   certified lower bound on the optimum (`lower` equals the objective when complete).
+#'   `search = "enumerate"` evaluates every subset (an error beyond `max_subsets`).
 #' * `"standard"` (`algorithm`, `theta`): the unfair counterparts on all rows together (the
 #'   pooled Gram matrix): `"greedy"`, `"qr"` (low-rank-revealing QR) or `"leverage"` (columns
 #'   by decreasing rank-k leverage score until their sum reaches `theta`).
@@ -73,9 +103,10 @@
 #' with large offsets). The solvers use the residual Gram matrices for their gains and pivots and
 #' re-form them from the factor whenever the residual has shrunk by `1e-4`, so they stay accurate
 #' relative to the residual too (high QR, whose leading blocks include the selected columns,
-#' works on the normalised Gram matrix). Greedy: values within a relative `1e-10` of the minimum
-#' are tied and the lowest column index wins; exhaustive: the first optimal subset in
-#' lexicographic order. QR pivots: the first group wins exact ties between groups; the pivot is
+#' works on the normalised Gram matrix). Greedy (`rule = "exact"`): values within a relative
+#' `1e-10` of the minimum are tied and the lowest column index wins; exhaustive with
+#' `search = "enumerate"`: the first optimal subset in lexicographic order (`"bnb"`: in its search
+#' order). QR pivots: the first group wins exact ties between groups; the pivot is
 #' the first position, in the current permuted order, of the largest `|v|` (entries within a
 #' relative `1e-10` of it are tied). Sampler: scores equal to 10 significant digits are taken in
 #' increasing column order. Random: the first draw within a relative `1e-10` of the best. A
@@ -83,12 +114,15 @@
 #' the selected columns for that group (the precision of the Householder residuals).
 #'
 #' **Cost** (d columns, m groups, after the one pass that forms the Gram matrices): greedy
-#' O(m k d^2); low QR k top-eigenvector solves (Lanczos) on d x d matrices; high QR one
-#' smallest-eigenpair solve on each leading block, O(m d^4) in all; the sampler one top-k
-#' eigendecomposition per group; exhaustive `choose(d, k)` evaluations of O(m d) each after
-#' shared downdates. On a 35427 x 1247 matrix with two groups (the size of the paper's MEPS
-#' data, where the reference greedy did not finish in 24 hours) greedy with k = 100 takes a few
-#' seconds here (`bench/css.R` in the sources).
+#' O(m k d^2) per run (the default `denominators = "best"` runs twice); low QR k
+#' top-eigenvector solves (Lanczos) on d x d matrices; high QR one smallest-eigenpair solve on
+#' each leading block, O(m d^4) in all; the sampler one top-k eigendecomposition per group;
+#' exhaustive with `search = "enumerate"` `choose(d, k)` evaluations of O(m d) each after shared
+#' downdates, with `"bnb"` an O(m d^3) bound per internal node on top (it pays off only when it
+#' prunes; on one-hot data, whose optimal losses are close to 1, it prunes little and the node
+#' budget is reached from about k = 6 with 60 columns). On a 35427 x 1247 matrix with two groups
+#' (the size of the paper's MEPS data, where the reference greedy did not finish in 24 hours)
+#' greedy with k = 100 takes seconds to a minute here (`bench/css.R` in the sources).
 #'
 #' @section Centring and scaling:
 #' The same conventions as [fair_pca()] and [stats::prcomp()]: `center = TRUE` (default)
@@ -445,12 +479,50 @@ fp_css_sampler <- function(scores, theta, max_columns = nrow(scores)) {
 
 # ---- solvers --------------------------------------------------------------------------------
 
-fit_css_greedy <- function(prep, k, denominators = c("k", "step"), n_columns = k, data = NULL) {
-  denominators <- fp_match_arg(denominators, c("k", "step"), "denominators")
+fit_css_greedy <- function(prep, k, denominators = c("best", "k", "step"), rule = c("exact", "authors"),
+                           n_columns = k, data = NULL) {
+  rule <- fp_match_arg(rule, c("exact", "authors"), "rule")
+  den_given <- !missing(denominators)
+  denominators <- fp_match_arg(denominators, c("best", "k", "step"), "denominators")
   n_columns <- fp_check_count(n_columns, 1L, prep$d, "n_columns")
-  b2 <- fp_css_best2_matrix(prep, k, n_columns, denominators)
-  res <- fp_cpp(.fp_css_greedy(unname(prep$gram), unname(prep$factor), b2, seq_len(prep$d) - 1L, integer(0), n_columns))
-  list(columns = res$columns + 1L, objective = res$objective, denominators = denominators)
+  cand <- seq_len(prep$d) - 1L
+  run <- function(den, scan = FALSE) {
+    b2 <- fp_css_best2_matrix(prep, k, n_columns, den)
+    res <- fp_cpp(.fp_css_greedy(unname(prep$gram), unname(prep$factor), b2, cand, integer(0), n_columns,
+                                 scan, -1L, 0))
+    cols <- res$columns + 1L
+    list(columns = cols, objective = res$objective, loss = fp_css_set_loss(prep, cols))
+  }
+  if (rule == "authors") {
+    if (den_given && denominators != "step") {
+      fp_abort("must be \"step\" (or left out) with rule = \"authors\": the authors' greedy divides by the rank-i residuals at step i", "denominators")
+    }
+    r <- run("step", scan = TRUE)
+    return(list(columns = r$columns, objective = r$objective, denominators = "step", rule = rule))
+  }
+  if (denominators != "best") {
+    r <- run(denominators)
+    return(list(columns = r$columns, objective = r$objective, denominators = denominators, rule = rule))
+  }
+  # both denominators; keep the set with the smaller MinMaxLoss (rank-k denominators), "k" on ties
+  rk <- run("k")
+  rs <- run("step")
+  use_step <- rs$loss < rk$loss * (1 - 1e-12)
+  r <- if (use_step) rs else rk
+  list(columns = r$columns, objective = r$objective, denominators = if (use_step) "step" else "k", rule = rule,
+       candidates = data.frame(denominators = c("k", "step"), loss = c(rk$loss, rs$loss)))
+}
+
+# MinMaxLoss of a column set from group factors and squared denominators.
+fp_css_loss_of <- function(factors, best2, cols) {
+  e2 <- fp_css_prefix(factors, cols)
+  max(sqrt(pmax(e2[nrow(e2), ], 0) / best2))
+}
+
+# MinMaxLoss of a column set (rank-k denominators of the prepared problem).
+fp_css_set_loss <- function(prep, cols) {
+  e2 <- fp_css_prefix(prep$factor, cols)
+  max(sqrt(pmax(e2[nrow(e2), ], 0)) / sqrt(prep$best2))
 }
 
 # steps x m matrix of squared denominators per greedy step: rank-k, or rank-(step - 1) as in
@@ -492,25 +564,36 @@ fit_css_sampler <- function(prep, k, theta = k - 0.5, max_columns = NULL, data =
 }
 
 fit_css_two_stage <- function(prep, k, stage2 = c("lowqr", "highqr", "greedy"), theta = k - 0.5,
-                              objective = c("sampled", "full"), data = NULL) {
+                              objective = c("sampled", "full"), rule = c("exact", "authors"), data = NULL) {
   stage2 <- fp_match_arg(stage2, c("lowqr", "highqr", "greedy"), "stage2")
+  obj_given <- !missing(objective)
   objective <- fp_match_arg(objective, c("sampled", "full"), "objective")
+  rule <- fp_match_arg(rule, c("exact", "authors"), "rule")
+  if (rule == "authors" && obj_given && objective != "sampled") {
+    fp_abort("must be \"sampled\" (or left out) with rule = \"authors\"", "objective")
+  }
   theta <- fp_check_theta(theta, k)
   sc <- fp_css_leverage(prep)
   s1 <- fp_css_sampler(sc, theta)
   if (length(s1) < k) {
     fp_abort(sprintf("= %s made the sampler return %d < k = %d columns; raise theta", format(theta), length(s1), k), "theta")
   }
-  cand <- sort(s1)
+  # the authors' code runs stage 2 on the sampled columns in the sampler's order (this decides
+  # ties); "exact" uses increasing column order
+  cand <- if (rule == "authors") s1 else sort(s1)
   cols <- switch(stage2,
     lowqr = fp_cpp(.fp_css_lowqr(unname(prep$gram), unname(prep$factor), cand - 1L, k))$columns + 1L,
     highqr = fp_cpp(.fp_css_highqr(unname(prep$gram), cand - 1L, 1L))$order[seq_len(k)] + 1L,
     greedy = {
       b2 <- matrix(prep$best2, k, length(prep$gram), byrow = TRUE)
-      tg <- if (objective == "sampled") cand - 1L else integer(0)
-      fp_cpp(.fp_css_greedy(unname(prep$gram), unname(prep$factor), b2, cand - 1L, tg, k))$columns + 1L
+      tg <- if (objective == "sampled") sort(cand) - 1L else integer(0)
+      if (rule == "authors") {
+        fp_cpp(.fp_css_greedy(unname(prep$gram), unname(prep$factor), b2, cand - 1L, tg, k, TRUE, 5L, 1e-3))$columns + 1L
+      } else {
+        fp_cpp(.fp_css_greedy(unname(prep$gram), unname(prep$factor), b2, cand - 1L, tg, k, FALSE, -1L, 0))$columns + 1L
+      }
     })
-  list(columns = cols, stage2 = stage2, objective_scope = objective,
+  list(columns = cols, stage2 = stage2, objective_scope = objective, rule = rule,
        sampler = list(scores = sc, theta = theta, columns = s1, c = length(s1),
                       sums = colSums(sc[s1, , drop = FALSE])))
 }
@@ -535,27 +618,75 @@ fit_css_random <- function(prep, k, r = 50L, n_columns = k, data = NULL) {
   list(columns = bestset, random_losses = losses, random_mean = mean(losses))
 }
 
-fit_css_exhaustive <- function(prep, k, max_subsets = 1e7, data = NULL) {
+fit_css_exhaustive <- function(prep, k, search = c("bnb", "enumerate"), max_subsets = 1e7, max_nodes = 1e6,
+                               unfair = TRUE, data = NULL) {
+  search <- fp_match_arg(search, c("bnb", "enumerate"), "search")
+  unfair <- fp_check_flag(unfair, "unfair")
   max_subsets <- fp_check_number(max_subsets, "max_subsets", 1)
+  max_nodes <- fp_check_number(max_nodes, "max_nodes", 1)
   nsub <- choose(prep$d, k)
-  if (nsub > max_subsets) {
-    fp_abort(sprintf("is %s but there are choose(%d, %d) = %s subsets; raise it or use a heuristic",
+  if (search == "enumerate" && nsub > max_subsets) {
+    fp_abort(sprintf("is %s but there are choose(%d, %d) = %s subsets; raise it or use search = \"bnb\"",
                      format(max_subsets), prep$d, k, format(nsub, big.mark = ",")), "max_subsets")
   }
-  fair <- fp_cpp(.fp_css_exhaustive(unname(prep$gram), unname(prep$factor), unname(prep$best2), k))
   pp <- fp_css_pooled(prep)
-  unf <- fp_cpp(.fp_css_exhaustive(list(prep$pooled), list(pp$factor), pp$best2, k))
+  # The branch and bound searches the columns in an order that puts the promising ones first
+  # (the incumbent's columns, then by decreasing leverage score summed over the groups): the
+  # subtrees of the later columns then draw on weak columns only, whose bound prunes them.
+  solve <- function(grams, factors, best2, inc, lev) {
+    if (search == "enumerate") {
+      r <- fp_cpp(.fp_css_exhaustive(grams, factors, best2, k))
+      r$complete <- TRUE
+      r$lower <- r$objective
+      return(r)
+    }
+    ord <- c(inc, setdiff(order(-lev, seq_along(lev)), inc))
+    gp <- lapply(grams, function(G) G[ord, ord, drop = FALSE])
+    fpm <- lapply(factors, function(Y) Y[, ord, drop = FALSE])
+    r <- fp_cpp(.fp_css_exhaustive(gp, fpm, best2, k, TRUE, fp_css_loss_of(fpm, best2, seq_len(k)), max_nodes))
+    r$columns <- ord[r$columns + 1L] - 1L
+    r
+  }
+  # incumbents of the branch and bound: the better greedy of the two denominators
+  inc_fair <- if (search == "bnb") fit_css_greedy(prep, k)$columns else NULL
+  fair <- solve(unname(prep$gram), unname(prep$factor), unname(prep$best2), inc_fair,
+                if (search == "bnb") rowSums(fp_css_leverage(prep)))
+  if (!unfair) {
+    if (!isTRUE(fair$complete)) {
+      fp_warn_convergence(sprintf(paste(
+        "the branch and bound stopped after max_nodes = %s bound evaluations: the returned set is the best",
+        "found, and the optimum is at least `lower` (%.6g); raise max_nodes for a certified optimum"),
+        format(max_nodes), fair$lower))
+    }
+    fe2 <- fp_css_prefix(list(pp$factor), fair$columns + 1L)
+    return(list(columns = fair$columns + 1L, objective = fair$objective, subsets = fair$subsets, search = search,
+                nodes = if (is.null(fair$nodes)) NA_real_ else fair$nodes, lower = fair$lower,
+                complete = fair$complete, loss_pooled = sqrt(max(fe2[k, 1], 0) / pp$best2)))
+  }
+  inc_unf <- if (search == "bnb") {
+    fp_cpp(.fp_css_greedy(list(prep$pooled), list(pp$factor), matrix(pp$best2, k, 1), seq_len(prep$d) - 1L,
+                          integer(0), k))$columns + 1L
+  }
+  unf <- solve(list(prep$pooled), list(pp$factor), pp$best2, inc_unf, rowSums(pp$eig$vectors^2))
+  if (!isTRUE(fair$complete) || !isTRUE(unf$complete)) {
+    fp_warn_convergence(sprintf(paste(
+      "the branch and bound stopped after max_nodes = %s bound evaluations: the returned set is the best",
+      "found, and the optimum is at least `lower` (fair %.6g, unfair %.6g); raise max_nodes for a certified optimum"),
+      format(max_nodes), fair$lower, unf$lower))
+  }
   ucols <- unf$columns + 1L
   e2 <- fp_css_prefix(prep$factor, ucols)
   uerr <- sqrt(pmax(e2[k, ], 0))
   unit <- sqrt(prep$norm)
   unfair <- list(columns = ucols, column_names = prep$colnames[ucols],
                  loss_pooled = sqrt(max(fp_css_prefix(list(pp$factor), ucols)[k, 1], 0) / pp$best2),
+                 lower = unf$lower, complete = unf$complete,
                  group_stats = data.frame(group = prep$levels, n = as.numeric(prep$n), error = uerr * unit,
                                           best = sqrt(prep$best2) * unit, ratio = uerr / sqrt(prep$best2),
                                           row.names = NULL, stringsAsFactors = FALSE))
   fe2 <- fp_css_prefix(list(pp$factor), fair$columns + 1L)
-  list(columns = fair$columns + 1L, objective = fair$objective, subsets = fair$subsets,
+  list(columns = fair$columns + 1L, objective = fair$objective, subsets = fair$subsets, search = search,
+       nodes = if (is.null(fair$nodes)) NA_real_ else fair$nodes, lower = fair$lower, complete = fair$complete,
        loss_pooled = sqrt(max(fe2[k, 1], 0) / pp$best2), unfair = unfair)
 }
 

@@ -20,8 +20,9 @@ print.fair_css <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
 #' @param ... Unused.
 #' @return An object of class `summary.fair_css`: `groups` (per-group error, best rank-k
 #'   error and ratio), `loss` (MinMaxLoss), `columns`, `path` (MinMaxLoss of each prefix of the
-#'   selection), the sampler's `c` and `theta` where a sampler was used, and, for the
-#'   exhaustive method, the unfair optimum's per-group table.
+#'   selection), the sampler's `c` and `theta` where a sampler was used, for greedy the
+#'   denominators used, and, for the exhaustive method, the unfair optimum's per-group table and
+#'   whether the branch and bound completed (`bnb`: `complete`, `lower`).
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(100 * 6), 100, 6) %*% matrix(rnorm(36), 6)
@@ -31,7 +32,10 @@ summary.fair_css <- function(object, ...) {
   structure(list(method = object$method, k = object$k, c = object$c, loss = object$loss,
                  columns = object$column_names, groups = object$group_stats, path = object$path,
                  sampler = if (!is.null(object$sampler)) object$sampler[c("c", "theta", "sums")],
-                 random_mean = object$random_mean, unfair = object$unfair, call = object$call),
+                 random_mean = object$random_mean, unfair = object$unfair,
+                 denominators = object$denominators, rule = object$rule,
+                 bnb = if (identical(object$search, "bnb")) list(complete = object$complete, lower = object$lower),
+                 call = object$call),
             class = "summary.fair_css")
 }
 
@@ -47,6 +51,14 @@ print.summary.fair_css <- function(x, digits = max(3L, getOption("digits") - 3L)
   if (!is.null(x$sampler)) {
     cat(sprintf("Sampler: c = %d columns, theta = %s, score sums: %s\n", x$sampler$c, format(x$sampler$theta),
                 paste(format(x$sampler$sums, digits = digits), collapse = ", ")))
+  }
+  if (!is.null(x$denominators)) {
+    cat(sprintf("Greedy denominators: %s%s\n", x$denominators,
+                if (identical(x$rule, "authors")) " (rule = \"authors\": the authors' code)" else ""))
+  }
+  if (!is.null(x$bnb)) {
+    if (isTRUE(x$bnb$complete)) cat("Branch and bound: completed, the optimum is certified\n")
+    else cat(sprintf("Branch and bound: stopped at max_nodes; the optimum is at least %s\n", format(x$bnb$lower, digits = digits)))
   }
   if (!is.null(x$random_mean)) cat(sprintf("Mean MinMaxLoss of the random draws: %s\n", format(x$random_mean, digits = digits)))
   if (!is.null(x$unfair)) {

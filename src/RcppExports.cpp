@@ -71,8 +71,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_css_greedy
-List fp_css_greedy(const List& grams, const List& factors, const NumericMatrix& best2, const IntegerVector& cand, const IntegerVector& target, int k);
-RcppExport SEXP _fairproj_fp_css_greedy(SEXP gramsSEXP, SEXP factorsSEXP, SEXP best2SEXP, SEXP candSEXP, SEXP targetSEXP, SEXP kSEXP) {
+List fp_css_greedy(const List& grams, const List& factors, const NumericMatrix& best2, const IntegerVector& cand, const IntegerVector& target, int k, bool scan, int digits, double tol);
+RcppExport SEXP _fairproj_fp_css_greedy(SEXP gramsSEXP, SEXP factorsSEXP, SEXP best2SEXP, SEXP candSEXP, SEXP targetSEXP, SEXP kSEXP, SEXP scanSEXP, SEXP digitsSEXP, SEXP tolSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -82,7 +82,10 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const IntegerVector& >::type cand(candSEXP);
     Rcpp::traits::input_parameter< const IntegerVector& >::type target(targetSEXP);
     Rcpp::traits::input_parameter< int >::type k(kSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_css_greedy(grams, factors, best2, cand, target, k));
+    Rcpp::traits::input_parameter< bool >::type scan(scanSEXP);
+    Rcpp::traits::input_parameter< int >::type digits(digitsSEXP);
+    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_css_greedy(grams, factors, best2, cand, target, k, scan, digits, tol));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -114,8 +117,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_css_exhaustive
-List fp_css_exhaustive(const List& grams, const List& factors, const NumericVector& best2, int k);
-RcppExport SEXP _fairproj_fp_css_exhaustive(SEXP gramsSEXP, SEXP factorsSEXP, SEXP best2SEXP, SEXP kSEXP) {
+List fp_css_exhaustive(const List& grams, const List& factors, const NumericVector& best2, int k, bool bnb, double incumbent, double max_nodes);
+RcppExport SEXP _fairproj_fp_css_exhaustive(SEXP gramsSEXP, SEXP factorsSEXP, SEXP best2SEXP, SEXP kSEXP, SEXP bnbSEXP, SEXP incumbentSEXP, SEXP max_nodesSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -123,7 +126,10 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const List& >::type factors(factorsSEXP);
     Rcpp::traits::input_parameter< const NumericVector& >::type best2(best2SEXP);
     Rcpp::traits::input_parameter< int >::type k(kSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_css_exhaustive(grams, factors, best2, k));
+    Rcpp::traits::input_parameter< bool >::type bnb(bnbSEXP);
+    Rcpp::traits::input_parameter< double >::type incumbent(incumbentSEXP);
+    Rcpp::traits::input_parameter< double >::type max_nodes(max_nodesSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_css_exhaustive(grams, factors, best2, k, bnb, incumbent, max_nodes));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -401,10 +407,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_cfpca_cpp", (DL_FUNC) &_fairproj_fp_cfpca_cpp, 12},
     {"_fairproj_fp_fantope_project_cpp", (DL_FUNC) &_fairproj_fp_fantope_project_cpp, 2},
     {"_fairproj_fp_css_prefix_err2", (DL_FUNC) &_fairproj_fp_css_prefix_err2, 3},
-    {"_fairproj_fp_css_greedy", (DL_FUNC) &_fairproj_fp_css_greedy, 6},
+    {"_fairproj_fp_css_greedy", (DL_FUNC) &_fairproj_fp_css_greedy, 9},
     {"_fairproj_fp_css_lowqr", (DL_FUNC) &_fairproj_fp_css_lowqr, 4},
     {"_fairproj_fp_css_highqr", (DL_FUNC) &_fairproj_fp_css_highqr, 3},
-    {"_fairproj_fp_css_exhaustive", (DL_FUNC) &_fairproj_fp_css_exhaustive, 4},
+    {"_fairproj_fp_css_exhaustive", (DL_FUNC) &_fairproj_fp_css_exhaustive, 7},
     {"_fairproj_fp_linear_classifier_cpp", (DL_FUNC) &_fairproj_fp_linear_classifier_cpp, 5},
     {"_fairproj_fp_inlp_cpp", (DL_FUNC) &_fairproj_fp_inlp_cpp, 7},
     {"_fairproj_fp_mmd2_cpp", (DL_FUNC) &_fairproj_fp_mmd2_cpp, 5},

@@ -262,9 +262,14 @@ NumericMatrix fp_css_prefix_err2(const List& factors, const IntegerVector& cols,
 // sqrt(error_g / best2[t, g])" (t = step). grams: list of d x d; best2: k x m matrix of squared
 // denominators per step; cand: sorted 0-based candidates; target: rows of the error (empty =
 // all). Returns 0-based columns in selection order and the objective after each step.
+// scan = false: the candidate with the smallest value (ties within a relative kTie: the first in
+// `cand`). scan = true (the rule of the authors' code): values rounded to `digits` decimals
+// (digits < 0: not rounded); the running value starts at the (rounded) objective of the current
+// set; candidates are scanned in the order of `cand` and each one whose value is at most the
+// running value + tol is accepted and becomes the running value; the last accepted one is added.
 // [[Rcpp::export(.fp_css_greedy)]]
 List fp_css_greedy(const List& grams, const List& factors, const NumericMatrix& best2, const IntegerVector& cand,
-                   const IntegerVector& target, int k) {
+                   const IntegerVector& target, int k, bool scan = false, int digits = -1, double tol = 0) {
   std::vector<Mat> G = as_grams(grams), Y = as_mats(factors);
   const int m = static_cast<int>(G.size());
   if (m == 0 || static_cast<int>(Y.size()) != m || best2.ncol() != m || best2.nrow() < k) Rcpp::stop("bad arguments");
@@ -306,16 +311,37 @@ List fp_css_greedy(const List& grams, const List& factors, const NumericMatrix& 
     const double vmin = vals.minCoeff();
     if (!std::isfinite(vmin)) Rcpp::stop("no candidate column left");
     int pick = -1;
-    for (int a = 0; a < nc; ++a) {
-      if (vals(a) <= vmin + kTie * std::abs(vmin)) {
-        pick = cand[a];
-        break;
+    if (scan) {
+      const double p10 = digits >= 0 ? std::pow(10.0, digits) : 1.0;
+      auto rnd = [&](double x) { return digits >= 0 ? std::nearbyint(x * p10) / p10 : x; };
+      double cur = 0;
+      for (int g = 0; g < m; ++g) cur = std::max(cur, std::sqrt(std::max(err2[g], 0.0) / best2(t, g)));
+      double run = rnd(cur);
+      for (int a = 0; a < nc; ++a) {
+        if (used[cand[a]]) continue;
+        const double v = rnd(vals(a));
+        if (v <= run + tol) {
+          pick = cand[a];
+          run = v;
+        }
+      }
+      if (pick < 0) {  // no candidate within tol of the current value (cannot happen in exact arithmetic)
+        for (int a = 0; a < nc; ++a)
+          if (!used[cand[a]] && vals(a) == vmin) { pick = cand[a]; break; }
+      }
+    } else {
+      for (int a = 0; a < nc; ++a) {
+        if (vals(a) <= vmin + kTie * std::abs(vmin)) {
+          pick = cand[a];
+          break;
+        }
       }
     }
     used[pick] = 1;
     sel[t] = pick;
     for (int g = 0; g < m; ++g) R[g].add(pick);
-    obj[t] = vmin;
+    for (int a = 0; a < nc; ++a)
+      if (cand[a] == pick) obj[t] = vals(a);
     Rcpp::checkUserInterrupt();
   }
   return List::create(Rcpp::Named("columns") = sel, Rcpp::Named("objective") = obj);
@@ -417,6 +443,38 @@ List fp_css_highqr(const List& grams, const IntegerVector& cand, int stop) {
 
 namespace {
 
+// Lower bound on the squared error of a group after adding r more columns from the pool P to the
+// selected set: with E the current residual (R = E'E), the error after adding the columns T is
+// ||E||^2 - ||P_W E||^2 with W = span(E[:, T]), a subspace of dimension <= r of span(E[:, P]);
+// so it is at least ||E||^2 minus the sum of the r largest eigenvalues of E' P_{span E_P} E,
+// which are the squared singular values of R[:, P] R[P, P]^{+1/2}.
+double pool_bound(const Mat& R, const std::vector<int>& pool, int r) {
+  const int q = static_cast<int>(pool.size()), d = static_cast<int>(R.rows());
+  const double tr = R.trace();
+  if (q == 0 || r <= 0) return tr;
+  Mat S(q, q), C(d, q);
+  for (int b = 0; b < q; ++b) {
+    C.col(b) = R.col(pool[b]);
+    for (int a = 0; a < q; ++a) S(a, b) = R(pool[a], pool[b]);
+  }
+  Eigen::SelfAdjointEigenSolver<Mat> es(S);
+  const Vec& ev = es.eigenvalues();
+  const double emax = ev.size() ? ev(ev.size() - 1) : 0;
+  if (!(emax > 0)) return tr;
+  std::vector<int> keep;
+  for (int i = 0; i < q; ++i)
+    if (ev(i) > 1e-12 * emax) keep.push_back(i);
+  Mat W(q, keep.size());
+  for (size_t i = 0; i < keep.size(); ++i) W.col(i) = es.eigenvectors().col(keep[i]) / std::sqrt(ev(keep[i]));
+  Mat Z = C * W;
+  Mat N = Z.transpose() * Z;
+  Eigen::SelfAdjointEigenSolver<Mat> en(N, Eigen::EigenvaluesOnly);
+  const Vec& lam = en.eigenvalues();  // ascending
+  double top = 0;
+  for (int i = 0; i < r && i < lam.size(); ++i) top += std::max(lam(lam.size() - 1 - i), 0.0);
+  return tr - top;
+}
+
 struct Exhaustive {
   std::vector<Mat> G;
   std::vector<double> best2;
@@ -425,6 +483,10 @@ struct Exhaustive {
   std::vector<int> cur, best_set;
   double count, max_count;
   long long tick;
+  // branch and bound
+  bool bnb;
+  double nodes, max_nodes, pruned, lower;
+  bool out;
 
   void leaf(const std::vector<Resid>& R, int from) {
     std::vector<Vec> cn(m), rn(m);
@@ -443,12 +505,26 @@ struct Exhaustive {
         v = std::max(v, std::sqrt(std::max(e, 0.0) / best2[g]));
       }
       count += 1;
-      if (best_set.empty() || v < best_val - kTie * std::abs(best_val)) {
+      if (out) lower = std::min(lower, v);
+      const bool better = best_set.empty() ? v <= best_val : v < best_val - kTie * std::abs(best_val);
+      if (better) {
         best_val = v;
         best_set = cur;
         best_set.push_back(j);
       }
     }
+  }
+
+  // largest over the groups of the bound on the ratio after adding r more columns from j + 1 ..
+  double bound(const std::vector<Resid>& R, int from, int r) {
+    std::vector<int> pool;
+    for (int j = from; j < d; ++j) pool.push_back(j);
+    double v = 0;
+    for (int g = 0; g < m; ++g) {
+      const double lb = pool_bound(R[g].R, pool, r);
+      v = std::max(v, std::sqrt(std::max(lb, 0.0) / best2[g]));
+    }
+    return v;
   }
 
   void rec(const std::vector<Resid>& R, int from, int depth) {
@@ -460,6 +536,24 @@ struct Exhaustive {
     for (int j = from; j <= d - (k - depth); ++j) {
       std::vector<Resid> R2 = R;
       for (int g = 0; g < m; ++g) R2[g].add(j);
+      const int left = k - depth - 1;  // columns still to add after j
+      if (bnb && left >= 2) {
+        const double lb = bound(R2, j + 1, left);
+        nodes += 1;
+        if (lb > best_val * (1 + 1e-9)) {
+          pruned += 1;
+          continue;
+        }
+        if (out) {
+          lower = std::min(lower, lb);
+          continue;
+        }
+        if (nodes > max_nodes) {
+          out = true;
+          lower = std::min(lower, lb);
+          continue;
+        }
+      }
       cur.push_back(j);
       rec(R2, j + 1, depth + 1);
       cur.pop_back();
@@ -473,8 +567,15 @@ struct Exhaustive {
 // Exhaustive search over all k-subsets for the smallest max_g sqrt(error_g / best2_g).
 // Lexicographic enumeration; a later subset replaces the incumbent only when smaller by a
 // relative kTie, so the first optimal subset in lexicographic order is returned.
+// With bnb = true, a branch and bound: `incumbent` (the value of the first k columns, which the
+// caller makes a good set, e.g. the greedy one) bounds the search, and a subtree is skipped when the bound of
+// pool_bound() on every completion exceeds the best value found so far (by a relative 1e-9).
+// After `max_nodes` bound evaluations the search stops descending: the best set found is
+// returned with a certified lower bound on the optimum (`lower`; equal to the objective when the
+// search completed).
 // [[Rcpp::export(.fp_css_exhaustive)]]
-List fp_css_exhaustive(const List& grams, const List& factors, const NumericVector& best2, int k) {
+List fp_css_exhaustive(const List& grams, const List& factors, const NumericVector& best2, int k,
+                       bool bnb = false, double incumbent = 1e308, double max_nodes = 1e308) {
   Exhaustive ex;
   ex.G = as_grams(grams);
   std::vector<Mat> Y = as_mats(factors);
@@ -484,14 +585,30 @@ List fp_css_exhaustive(const List& grams, const List& factors, const NumericVect
   if (k < 1 || k > ex.d) Rcpp::stop("k out of range");
   ex.k = k;
   ex.best2.assign(best2.begin(), best2.end());
-  ex.best_val = R_PosInf;
+  ex.best_val = bnb ? incumbent * (1 + 1e-9) : R_PosInf;
   ex.count = 0;
   ex.max_count = R_PosInf;
   ex.tick = 0;
+  ex.bnb = bnb;
+  ex.nodes = 0;
+  ex.pruned = 0;
+  ex.max_nodes = max_nodes;
+  ex.lower = R_PosInf;
+  ex.out = false;
   std::vector<Resid> R0;
   for (int g = 0; g < ex.m; ++g) R0.push_back(Resid(ex.G[g], Y[g]));
   ex.rec(R0, 0, 0);
+  if (ex.best_set.empty()) {
+    // nothing below the incumbent was reached (possible only when stopped early): the caller
+    // passes the incumbent set as the first k columns
+    if (!bnb || !ex.out) Rcpp::stop("branch and bound found no subset at or below the incumbent");
+    for (int j = 0; j < k; ++j) ex.best_set.push_back(j);
+    ex.best_val = incumbent;
+  }
   IntegerVector out(ex.best_set.begin(), ex.best_set.end());
+  const double lower = ex.out ? std::min(ex.lower, ex.best_val) : ex.best_val;
   return List::create(Rcpp::Named("columns") = out, Rcpp::Named("objective") = ex.best_val,
-                      Rcpp::Named("subsets") = ex.count);
+                      Rcpp::Named("subsets") = ex.count, Rcpp::Named("nodes") = ex.nodes,
+                      Rcpp::Named("pruned") = ex.pruned, Rcpp::Named("complete") = !ex.out,
+                      Rcpp::Named("lower") = lower);
 }
