@@ -6,8 +6,8 @@
 # sections: any of "sweep", "downstream" (default: both). Results are stored with the shared
 # convention of results-io.R (long CSV: dataset, method, metric, split, value, published, plus
 # provenance and the extra columns k, group, classifier) in inst/reproduce/results/:
-#   pareto-fair-pca-sweep.csv       every k = 1, ..., d - 1 on the four datasets
-#   pareto-fair-pca-downstream.csv  k = 10, five random 70/30 splits, logistic regression and
+#   pareto-fair-pca-sweep.csv.gz       every k = 1, ..., d - 1 on the four datasets
+#   pareto-fair-pca-downstream.csv.gz  k = 10, five random 70/30 splits, logistic regression and
 #                                   a linear SVM
 # The paper publishes no numbers (figures only), so `published` is NA throughout; its claims
 # are checked by pareto_repro_claims() below, which the vignette "pareto-fair-pca" evaluates on

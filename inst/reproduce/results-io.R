@@ -1,7 +1,8 @@
 # Shared convention for the stored full-protocol results of inst/reproduce/.
 #
-# Every script writes long-format CSVs to inst/reproduce/results/<name>.csv (or the directory in
-# FAIRPROJ_RESULTS) with the columns
+# Every script writes long-format CSVs, gzip-compressed (the provenance columns repeat on every
+# row; read.csv() reads them as they are), to inst/reproduce/results/<name>.csv.gz (or the
+# directory in FAIRPROJ_RESULTS) with the columns
 #   dataset, method, metric, split, value, published, commit, date, machine
 # `split` is the split index (0-based) or "mean"/"sd" for aggregates; `published` is the paper's
 # number for that cell (NA where the paper gives none). Partial results are appended as each
@@ -37,7 +38,15 @@ repro_provenance <- function() {
                          R.version.string))
 }
 
-# Append (replacing rows with the same `replace_by` key values) to results/<name>.csv.
+# The stored file of table `name` in the results directory: <name>.csv.gz, or an older plain
+# <name>.csv when only that exists.
+repro_path <- function(name, dir = repro_results_dir()) {
+  gz <- file.path(dir, paste0(name, ".csv.gz"))
+  plain <- file.path(dir, paste0(name, ".csv"))
+  if (!file.exists(gz) && file.exists(plain)) plain else gz
+}
+
+# Append (replacing rows with the same `replace_by` key values) to results/<name>.csv.gz.
 repro_write <- function(df, name, replace_by = "dataset") {
   need <- c("dataset", "method", "metric", "split", "value", "published")
   miss <- setdiff(need, names(df))
@@ -46,7 +55,7 @@ repro_write <- function(df, name, replace_by = "dataset") {
   df$split <- as.character(df$split)
   df$commit <- pv$commit; df$date <- pv$date; df$machine <- pv$machine
   df <- df[c(need, "commit", "date", "machine", setdiff(names(df), c(need, "commit", "date", "machine")))]
-  path <- file.path(repro_results_dir(), paste0(name, ".csv"))
+  path <- repro_path(name)
   if (file.exists(path)) {
     old <- utils::read.csv(path, stringsAsFactors = FALSE, colClasses = c(split = "character"))
     key_old <- do.call(paste, c(old[replace_by], sep = "\r"))
@@ -57,17 +66,21 @@ repro_write <- function(df, name, replace_by = "dataset") {
     for (cn in setdiff(cols, names(df))) df[[cn]] <- NA
     df <- rbind(old[cols], df[cols])
   }
-  utils::write.csv(df, path, row.names = FALSE)
-  invisible(path)
+  out <- file.path(repro_results_dir(), paste0(name, ".csv.gz"))
+  con <- gzfile(out, "w")
+  utils::write.csv(df, con, row.names = FALSE)
+  close(con)
+  if (path != out) unlink(path)  # a plain CSV of an older run is replaced by the compressed one
+  invisible(out)
 }
 
 # Read a stored table: from the installed package (vignettes) or a source checkout.
 repro_read <- function(name) {
-  f <- paste0(name, ".csv")
-  cand <- c(file.path(Sys.getenv("FAIRPROJ_RESULTS", ""), f),
-            file.path("inst", "reproduce", "results", f),
-            system.file("reproduce", "results", f, package = "fairproj"))
-  cand <- cand[nzchar(cand) & file.exists(cand)]
+  dirs <- c(Sys.getenv("FAIRPROJ_RESULTS", ""), file.path("inst", "reproduce", "results"),
+            system.file("reproduce", "results", package = "fairproj"))
+  dirs <- dirs[nzchar(dirs)]
+  cand <- unlist(lapply(dirs, function(d) file.path(d, paste0(name, c(".csv.gz", ".csv")))))
+  cand <- cand[file.exists(cand)]
   if (!length(cand)) return(NULL)
   utils::read.csv(cand[1], stringsAsFactors = FALSE, colClasses = c(split = "character"))
 }

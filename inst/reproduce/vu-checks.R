@@ -10,7 +10,7 @@
 #    FairPCA is refitted with the step the cross-validation chose, keeping the average and the
 #    last iterate, and the one the port's rule picks is evaluated.
 #
-# Output: vu-checks.csv (results-io.R convention): method as in vu-table1.csv, metric
+# Output: vu-checks.csv.gz (results-io.R convention): method as in vu-table1.csv.gz, metric
 # "ABDiff" or "ARE", column `check`, `split` "mean" (10-split means, with the published Table 1
 # value and `n_splits`).
 # Needs FAIRPROJ_DATA. Run after robust-fair-pca.R: Rscript inst/reproduce/vu-checks.R
@@ -24,7 +24,7 @@ local({
 })
 options(fairproj.progress = FALSE)
 fdir <- file.path(repro_results_dir(), "vu-fits")
-t1_path <- file.path(repro_results_dir(), "vu-table1.csv")
+t1_path <- repro_path("vu-table1")
 if (!file.exists(t1_path)) stop("run robust-fair-pca.R first")
 t1 <- utils::read.csv(t1_path, stringsAsFactors = FALSE, colClasses = c(split = "character"))
 split_train <- function(group, frac, seed) {

@@ -9,7 +9,7 @@
 # 5-fold CV maximising the held-out statistic, and Delta F_Lin is the largest |TPR - FPR| over
 # the thresholds of its decision values. Needs e1071 and FAIRPROJ_DATA.
 #
-# Output: vu-table4.csv (results-io.R convention), resumable (a stored dataset x split is
+# Output: vu-table4.csv.gz (results-io.R convention), resumable (a stored dataset x split is
 # skipped). Environment: FAIRPROJ_SETS (comma-separated), FAIRPROJ_SPLITS (default 10).
 suppressPackageStartupMessages(library(fairproj))
 if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
@@ -51,7 +51,7 @@ as_k_projection <- function(fit) {
   fit
 }
 stored <- function() {
-  p <- file.path(repro_results_dir(), "vu-table4.csv")
+  p <- repro_path("vu-table4")
   if (file.exists(p)) utils::read.csv(p, stringsAsFactors = FALSE, colClasses = c(split = "character")) else NULL
 }
 fdir <- file.path(repro_results_dir(), "vu-fits")
