@@ -70,7 +70,9 @@
 #' **What is returned.** The candidates are the solver's solution (rounded as below), for the
 #' exact solver its best rank-`k` oracle projection, and standard PCA; the best of them is
 #' returned (`returned` says which), so the largest marginal loss is never above standard
-#' PCA's. `duality_gap` is the returned objective minus the dual bound, and `converged` is
+#' PCA's. `fallback = FALSE` returns the solver's own solution whatever its value (as the
+#' papers' code does, e.g. to reproduce MW's published numbers), with a warning when it is
+#' worse than standard PCA. `duality_gap` is the returned objective minus the dual bound, and `converged` is
 #' `TRUE` when it is at most `tol` times the larger of the objective and 1% of the largest
 #' group's best rank-`k` variance (a loss a million times smaller than the variances it is
 #' the difference of cannot be certified to `tol` of itself in double precision). Otherwise,
@@ -105,6 +107,8 @@
 #'  groups, `1e-8` for more.
 #' * `maxit`: Largest number of dual evaluations (eigensolves) of the exact solver.
 #' * `dual`: For more than two groups, `"interior"` (default) or `"kelley"` (see Details).
+#' * `fallback`: Logical; return the best of the candidates (default `TRUE`) or the solver's own
+#'  solution (`FALSE`, see Details).
 #' * `eta`, `iterations`: Step size and number of iterations of `"mw"`.
 #' * `keep`: Which MW iterate to keep: `"better"`, `"average"` or `"last"`.
 #' * `reduce_rank`: Logical; reduce the rank of a fractional solution to the bound of
@@ -146,13 +150,15 @@ NULL
 fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("loss", "variance"),
                            centering = c("group", "global"), tol = NULL, maxit = 300L, eta = 1,
                            iterations = 10L, keep = c("better", "average", "last"), lp = TRUE,
-                           reduce_rank = NULL, dual = c("interior", "kelley"), data = NULL) {
+                           reduce_rank = NULL, dual = c("interior", "kelley"), fallback = TRUE,
+                           data = NULL) {
   solver <- fp_match_arg(solver, c("exact", "mw"), "solver")
   dual <- fp_match_arg(dual, c("interior", "kelley"), "dual")
   objective <- fp_match_arg(objective, c("loss", "variance"), "objective")
   centering <- fp_match_arg(centering, c("group", "global"), "centering")
   keep <- fp_match_arg(keep, c("better", "average", "last"), "keep")
   fp_check_flag(lp, "lp")
+  fp_check_flag(fallback, "fallback")
   if (is.null(reduce_rank)) reduce_rank <- solver == "exact"
   fp_check_flag(reduce_rank, "reduce_rank")
   m <- length(prep$levels)
@@ -225,11 +231,16 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
   # cannot be certified to 1e-8 of itself in double precision)
   gscale <- function(v) max(abs(v), 0.01 * max(abs(best)), 1e-300)
   pick <- 1L
-  for (i in seq_along(cand)[-1L]) {
-    # switch only on a clear improvement (the solver's own solution is preferred at ties)
-    if (isTRUE(better(vals[i], vals[pick])) && abs(vals[i] - vals[pick]) > 1e-12 * gscale(vals[pick])) pick <- i
+  if (fallback || names(cand)[1L] != "solver") {
+    for (i in seq_along(cand)[-1L]) {
+      # switch only on a clear improvement (the solver's own solution is preferred at ties)
+      if (isTRUE(better(vals[i], vals[pick])) && abs(vals[i] - vals[pick]) > 1e-12 * gscale(vals[pick])) pick <- i
+    }
   }
   chosen <- names(cand)[pick]
+  worse_than_pca <- !fallback && chosen == "solver" && "standard" %in% names(cand) &&
+    isTRUE(better(vals[["standard"]], vals[pick])) &&
+    abs(vals[["standard"]] - vals[pick]) > 1e-12 * gscale(vals[pick])
   V <- cand[[pick]]$V
   lambda <- cand[[pick]]$lambda
   rank_before <- ncol(V)
@@ -264,6 +275,10 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
       "method 'minmax' (solver '%s'): the solver's solution was worse than standard PCA, which is returned instead (relative duality gap %.3g); %s",
       solver, gap / gscale(obj),
       if (solver == "mw") "use solver = \"exact\" or more `iterations`" else "increase `maxit` or loosen `tol`"))
+  } else if (worse_than_pca) {
+    fp_warn_convergence(sprintf(
+      "method 'minmax' (solver '%s', fallback = FALSE): the returned solution has a larger largest loss than standard PCA (relative duality gap %.3g)",
+      solver, gap / gscale(obj)))
   } else if (!converged) {
     fp_warn_convergence(sprintf(
       "method 'minmax' (solver '%s') stopped with a relative duality gap of %.3g above tol = %.3g; %s",

@@ -332,3 +332,20 @@ test_that("large d: the subspace (column generation) dual agrees with Kelley's a
   expect_lte(fi$rank, k + floor(sqrt(2 * m + 1 / 4) - 3 / 2))
   expect_error(fair_pca(x, g, k = k, method = "minmax", dual = "bundle"), class = "fairproj_input_error")
 })
+
+test_that("fallback = FALSE returns MW's own solution, with a warning when PCA is better", {
+  D <- mm_data(80, 6, 3, seed = 13)  # a case where MW's solution is worse than PCA
+  # one MW step with a large eta: a poor solution that the default replaces by a better candidate
+  f1 <- suppressWarnings(fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "mw", eta = 50, iterations = 1))
+  f0 <- fair_pca(D$x, D$g, k = 2, method = "standard")
+  expect_lte(f1$objective, max(f0$group_stats$loss) * (1 + 1e-10))
+  w <- NULL
+  f2 <- withCallingHandlers(
+    fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "mw", eta = 50, iterations = 1, fallback = FALSE),
+    warning = function(cnd) { w <<- c(w, class(cnd)[1]); invokeRestart("muffleWarning") })
+  expect_equal(f1$returned, "standard")
+  expect_equal(f2$returned, "solver")
+  expect_gt(f2$objective, max(f0$group_stats$loss) * (1 + 1e-6))
+  expect_true("fairproj_convergence_warning" %in% w)
+  expect_error(fair_pca(D$x, D$g, k = 2, method = "minmax", fallback = NA), "fallback", class = "fairproj_input_error")
+})
