@@ -37,7 +37,8 @@
 #' @param batch_size Rows per mini-batch (at most `n`).
 #' @param lambda L2 penalty of the classifiers (>= 0).
 #' @param eval_every Evaluate (round, refit a classifier, keep the best) every this many steps.
-#' @param tol Stop once the refitted classifier's accuracy is at most the majority rate plus `tol`.
+#' @param tol Stop once the refitted classifier's accuracy is at most the majority rate plus `tol`;
+#'   `NULL` plays all `n_iter` steps (and keeps the best evaluated projection).
 #' @param seed `NULL` (use the current random stream) or an integer seed for the mini-batches.
 #' @return The fields added to the [fair_pca()] result: `rotation`, `removed` (d x `rank`
 #'   orthonormal basis of the removed subspace, in the centred and scaled coordinates), `P` (the
@@ -57,8 +58,8 @@
 #' @name rlace
 NULL
 
-fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.01, lr_clf = 0.05,
-                          clf_steps = 5L, batch_size = 256L, lambda = 1e-4, eval_every = 100L,
+fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_clf = 0.05,
+                          clf_steps = 20L, batch_size = 256L, lambda = 1e-4, eval_every = 100L,
                           tol = 0.001, seed = NULL, data = NULL) {
   if (is.null(data)) {
     fp_abort("must hold the data rows for method 'rlace' (the classifier is fitted on them); a group_moments object is not enough", "x")
@@ -71,7 +72,7 @@ fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.01, lr_
   fp_check_number(lr_P, "lr_P", 0, Inf, open_lower = TRUE)
   fp_check_number(lr_clf, "lr_clf", 0, Inf, open_lower = TRUE)
   fp_check_number(lambda, "lambda", 0, Inf)
-  fp_check_number(tol, "tol", 0, 1)
+  if (!is.null(tol)) fp_check_number(tol, "tol", 0, 1)
   eval_every <- fp_check_count(eval_every, 1L, 1e7, "eval_every")
   clf_steps <- fp_check_count(clf_steps, 1L, 1e4, "clf_steps")
   restore <- fp_set_seed(seed)
@@ -126,7 +127,7 @@ fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.01, lr_
       ev <- fp_rlace_evaluate(P, z, y, rank, lambda)
       hist[[length(hist) + 1L]] <- c(iteration = it, loss = ev$loss, accuracy = ev$accuracy)
       if (is.null(best) || ev$loss > best$loss) best <- ev
-      if (ev$accuracy - majority <= tol) break
+      if (!is.null(tol) && ev$accuracy - majority <= tol) break
     }
   }
   Q <- best$Q

@@ -30,7 +30,7 @@ fitters <- function(k) list(
   "MbF-PCA (1e-6)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mbfpca", tau = 1e-6),
   "INLP" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "inlp", classifier = "svm",
                                    intercept = FALSE),
-  "RLACE" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "rlace", n_iter = 10000L, seed = 1),
+  "RLACE" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "rlace", n_iter = 10000L, tol = NULL, seed = 1),
   "Fair PCA" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mean"),
   "Fair Kernel PCA" = function(x, z) fair_kpca(x, z, k, kernel = "rbf", gamma = "scale", center = FALSE),
   "Fair PCA-S (0.5)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mean", equalize_cov = 0.5),

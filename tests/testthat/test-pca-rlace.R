@@ -4,7 +4,7 @@ rlace_data <- function(n = 400, d = 6, seed = 1) {
   x <- matrix(rnorm(n * d), n, d) %*% diag(seq(2, 1, length.out = d))
   # the groups differ along one direction mixing the first two axes
   v <- c(1, 1, rep(0, d - 2)) / sqrt(2)
-  x[g == "b", ] <- x[g == "b", ] + 2 * matrix(v, n / 2, d, byrow = TRUE)
+  x[g == "b", ] <- x[g == "b", ] + 3 * matrix(v, n / 2, d, byrow = TRUE)
   list(x = x, g = g, v = v)
 }
 
@@ -17,7 +17,7 @@ group_accuracy <- function(s, g) {
 test_that("rlace removes the linearly decodable group information", {
   dat <- rlace_data()
   before <- group_accuracy(dat$x, dat$g)
-  expect_gt(before, 0.8)  # the group is easy to decode from the raw data
+  expect_gt(before, 0.75)  # the group is easy to decode from the raw data
   fit <- fair_pca(dat$x, dat$g, k = 3, method = "rlace", rank = 1, n_iter = 1500, seed = 1)
   s <- predict(fit, dat$x)
   after <- group_accuracy(s, dat$g)
@@ -28,7 +28,7 @@ test_that("rlace removes the linearly decodable group information", {
   expect_gt(abs(sum(fit$removed[, 1] * dat$v)), 0.95)
   # standard PCA with the same k keeps the group information
   pca <- fair_pca(dat$x, dat$g, k = 3, method = "standard")
-  expect_gt(group_accuracy(predict(pca, dat$x), dat$g), 0.75)
+  expect_gt(group_accuracy(predict(pca, dat$x), dat$g), 0.7)
 })
 
 test_that("the removed subspace has the requested rank and is orthogonal to the components", {
@@ -78,6 +78,8 @@ test_that("rlace is reproducible with a seed and validates its arguments", {
   expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", lr_P = -1), class = "fairproj_input_error")
   expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", n_iter = 1.5), class = "fairproj_input_error")
   expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", tol = 2), class = "fairproj_input_error")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", clf_steps = 0), class = "fairproj_input_error")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", batch_size = 0), class = "fairproj_input_error")
   g3 <- factor(rep(c("a", "b", "c"), length.out = 200))
   expect_error(fair_pca(dat$x, g3, k = 2, method = "rlace"), class = "fairproj_input_error")
   m <- group_moments(dat$x, dat$g)
