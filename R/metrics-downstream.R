@@ -37,84 +37,66 @@ fp_logistic_predict <- function(xtrain, ytrain, xtest) {
   as.numeric(eta > 0)
 }
 
-# A multilayer perceptron with scikit-learn's MLPClassifier defaults, the downstream classifier of
-# Lee et al. (2022) and Kleindessner et al. (2023): `MLPClassifier(hidden_layer_sizes = (10, 5),
-# random_state = 999, max_iter = 10000)`, i.e. ReLU hidden layers, Adam (learning rate 1e-3,
-# beta = (0.9, 0.999)), mini-batches of min(200, n) rows reshuffled every epoch, L2 penalty
-# alpha = 1e-4 on the batch-mean log-loss, and scikit-learn's stopping rule: stop when the epoch
-# loss has not decreased by more than `tol` = 1e-4 below the best so far for more than
-# `n_iter_no_change` = 10 consecutive epochs, or after `max_iter` epochs. The network is ANN2's
-# (a maintained C++ implementation supporting several hidden layers, ReLU and Adam; suggested
-# package), trained one epoch at a time so that the stopping rule is scikit-learn's; the epoch
-# loss is the row-weighted mean of ANN2's per-batch losses, as scikit-learn accumulates it.
-# ANN2 uses a two-unit softmax output (equivalent to scikit-learn's single logistic unit) and
-# its own weight initialisation. Returns 0/1 predictions for `ts`, plus the number of epochs as
-# attribute "epochs".
-fp_mlp_sklearn <- function(s, y, ts, hidden = c(10, 5), learning_rate = 1e-3, alpha = 1e-4,
-                           batch_size = 200, max_iter = 10000, tol = 1e-4, n_iter_no_change = 10) {
-  if (!requireNamespace("ANN2", quietly = TRUE)) {
-    fp_abort("needs the suggested package 'ANN2' for classifier \"mlp_sklearn\"; install it", "classifier")
+# The two-hidden-layer network of Lee et al. (2022) and Kleindessner et al. (2023), who use
+# scikit-learn's `MLPClassifier(hidden_layer_sizes = (10, 5), random_state = 999,
+# max_iter = 10000)`, fitted with the suggested package RSNNS (the SNNS simulator; a maintained
+# package supporting several hidden layers): hidden layers of `size` = c(10, 5) logistic units,
+# one logistic output unit, the inputs as given (as scikit-learn), weights initialised
+# uniformly in [-0.3, 0.3], standard on-line
+# backpropagation (learning rate `learning_rate` = 0.2) over the rows in a new random order
+# every epoch. What differs from scikit-learn, which RSNNS cannot do: logistic instead of ReLU
+# hidden units, squared error instead of log-loss, on-line backpropagation instead of Adam on
+# mini-batches of 200. The stopping rule is scikit-learn's, applied to RSNNS's per-epoch
+# training error (mean squared error per row): stop after the first epoch at which the error
+# has not fallen by more than `tol` = 1e-4 below the best so far for more than
+# `n_iter_no_change` = 10 consecutive epochs, or after `max_iter` epochs. RSNNS trains a fixed
+# number of epochs, so the network is trained once for `max_iter` epochs to find that epoch and
+# then again, from the same seed, for exactly that many epochs. The seed is drawn from R's
+# random stream (call set.seed() first). Returns 0/1 predictions for `ts` with the number of
+# epochs as attribute "epochs".
+fp_mlp2 <- function(s, y, ts, size = c(10, 5), learning_rate = 0.2, max_iter = 2000,
+                    tol = 1e-4, n_iter_no_change = 10) {
+  if (!requireNamespace("RSNNS", quietly = TRUE)) {
+    fp_abort("needs the suggested package 'RSNNS' for classifier \"mlp2\"; install it", "classifier")
   }
-  hidden <- fp_check_mlp_hidden(hidden)
-  for (a in c("learning_rate", "batch_size", "max_iter", "tol", "n_iter_no_change")) {
-    v <- get(a)
-    if (!is.numeric(v) || length(v) != 1L || !is.finite(v) || v < 0 || (a != "tol" && v <= 0)) {
-      fp_abort("must be one positive number", a)
-    }
-  }
-  if (!is.numeric(alpha) || length(alpha) != 1L || !is.finite(alpha) || alpha < 0) {
-    fp_abort("must be one non-negative number", "alpha")
-  }
+  size <- fp_check_mlp_size(size)
+  fp_check_number(learning_rate, "learning_rate", 0, Inf, open_lower = TRUE)
+  max_iter <- fp_check_count(max_iter, 1L, 1e6, "max_iter")
+  fp_check_number(tol, "tol", 0, Inf)
+  n_iter_no_change <- fp_check_count(n_iter_no_change, 1L, 1e6, "n_iter_no_change")
   s <- as.matrix(s)
-  n <- nrow(s)
-  bs <- as.integer(min(batch_size, n))
-  sizes <- c(rep(bs, n %/% bs), if (n %% bs) n %% bs)
-  # ANN2 resets R's random-number stream from its `random.seed`: draw the seeds from the
-  # caller's stream, so that set.seed() makes a fit reproducible and the stream moves on.
-  seeds <- sample.int(.Machine$integer.max, 2L)
-  old_seed <- seeds[2]
-  lab <- factor(y, levels = c(0, 1))
-  # sklearn's alpha penalises 0.5 * alpha * |W|^2 / batch rows; ANN2 adds L2 * W to the
-  # gradient of the batch-mean loss (taken from its documentation of L2 as a weight penalty), so
-  # the same penalty is L2 = alpha / batch rows (5e-7 here: negligible either way).
-  nn <- ANN2::neuralnetwork(s, lab, hidden.layers = hidden, regression = FALSE, standardize = FALSE,
-                            loss.type = "log", activ.functions = "relu", optim.type = "adam",
-                            learn.rates = learning_rate, L2 = alpha / bs, adam.beta1 = 0.9,
-                            adam.beta2 = 0.999, n.epochs = 1L, batch.size = bs, drop.last = FALSE,
-                            val.prop = 0, verbose = FALSE, random.seed = seeds[1])
-  # Per-epoch losses of the last `m` epochs: row-weighted means of ANN2's per-batch losses.
-  epoch_losses <- function(m) {
-    h <- utils::tail(nn$Rcpp_ANN$getTrainHistory()$train_loss, m * length(sizes))
-    colSums(matrix(h, length(sizes)) * sizes) / n
+  ts <- as.matrix(ts)
+  seed <- sample.int(.Machine$integer.max, 1L)
+  train <- function(epochs) {
+    RSNNS::setSnnsRSeedValue(seed)
+    RSNNS::mlp(s, as.numeric(y), size = size, maxit = epochs, initFunc = "Randomize_Weights",
+               initFuncParams = c(-0.3, 0.3), learnFunc = "Std_Backpropagation",
+               learnFuncParams = c(learning_rate, 0), hiddenActFunc = "Act_Logistic",
+               shufflePatterns = TRUE, linOut = FALSE)
   }
-  best <- epoch_losses(1L)
+  fit <- train(max_iter)
+  err <- fit$IterativeFitError / nrow(s)
+  best <- Inf
   no_improve <- 0L
-  epochs <- 1L
-  # scikit-learn stops after the first epoch at which `no_improve` exceeds `n_iter_no_change`.
-  # The count grows by at most one per epoch, so no stop can happen within the next
-  # n_iter_no_change + 1 - no_improve epochs: train them in one call (ANN2's per-call overhead
-  # dominates single epochs) and apply the rule epoch by epoch afterwards. This stops at
-  # exactly scikit-learn's epoch.
-  while (epochs < max_iter && no_improve <= n_iter_no_change) {
-    m <- as.integer(min(n_iter_no_change + 1L - no_improve, max_iter - epochs))
-    old_seed <- (old_seed %% 2147483646L) + 1L
-    ANN2::train(nn, s, lab, n.epochs = m, batch.size = bs, drop.last = FALSE, val.prop = 0,
-                random.seed = old_seed)
-    epochs <- epochs + m
-    for (l in epoch_losses(m)) {
-      no_improve <- if (l > best - tol) no_improve + 1L else 0L
-      if (l < best) best <- l
+  stop_at <- length(err)
+  for (e in seq_along(err)) {
+    no_improve <- if (err[e] > best - tol) no_improve + 1L else 0L
+    if (err[e] < best) best <- err[e]
+    if (no_improve > n_iter_no_change) {
+      stop_at <- e
+      break
     }
   }
-  p <- stats::predict(nn, as.matrix(ts))$probabilities
-  out <- as.integer(p[, ncol(p)] >= 0.5)
-  attr(out, "epochs") <- epochs
+  if (stop_at < length(err)) fit <- train(stop_at)
+  p <- stats::predict(fit, ts)
+  out <- as.integer(p[, 1] >= 0.5)
+  attr(out, "epochs") <- stop_at
   out
 }
 
-fp_check_mlp_hidden <- function(hidden) {
-  if (!is.numeric(hidden) || !length(hidden) || anyNA(hidden) || any(hidden < 1) || any(hidden %% 1 != 0)) {
-    fp_abort("must be a vector of positive whole numbers (units per hidden layer)", "hidden")
+fp_check_mlp_size <- function(size) {
+  if (!is.numeric(size) || !length(size) || anyNA(size) || any(size < 1) || any(size %% 1 != 0)) {
+    fp_abort("must be a vector of positive whole numbers (units per hidden layer)", "size")
   }
-  as.integer(hidden)
+  as.integer(size)
 }
