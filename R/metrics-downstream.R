@@ -51,7 +51,8 @@ fp_logistic_predict <- function(xtrain, ytrain, xtest) {
 # has not fallen by more than `tol` = 1e-4 below the best so far for more than
 # `n_iter_no_change` = 10 consecutive epochs, or after `max_iter` epochs. RSNNS trains a fixed
 # number of epochs, so the network is trained once for `max_iter` epochs to find that epoch and
-# then again, from the same seed, for exactly that many epochs. The seed is drawn from R's
+# then again, from the same seed (RSNNS draws its weights and orders from R's stream), for
+# exactly that many epochs. The seed is drawn from R's
 # random stream (call set.seed() first). Returns 0/1 predictions for `ts` with the number of
 # epochs as attribute "epochs".
 fp_mlp2 <- function(s, y, ts, size = c(10, 5), learning_rate = 0.2, max_iter = 2000,
@@ -68,7 +69,8 @@ fp_mlp2 <- function(s, y, ts, size = c(10, 5), learning_rate = 0.2, max_iter = 2
   ts <- as.matrix(ts)
   seed <- sample.int(.Machine$integer.max, 1L)
   train <- function(epochs) {
-    RSNNS::setSnnsRSeedValue(seed)
+    restore <- fp_set_seed(seed)  # RSNNS draws from R's random stream
+    on.exit(restore())
     RSNNS::mlp(s, as.numeric(y), size = size, maxit = epochs, initFunc = "Randomize_Weights",
                initFuncParams = c(-0.3, 0.3), learnFunc = "Std_Backpropagation",
                learnFuncParams = c(learning_rate, 0), hiddenActFunc = "Act_Logistic",
