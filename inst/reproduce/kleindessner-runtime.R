@@ -1,7 +1,10 @@
 # Runtime comparison of Kleindessner et al. (2023): every method of their Adult table, fitted
 # once each on the same data on the same machine, one after the other in one R process.
 #
-#   FAIRPROJ_DATA=/path/to/data Rscript inst/reproduce/kleindessner-runtime.R [methods] [lib]
+#   FAIRPROJ_DATA=/path/to/data Rscript inst/reproduce/kleindessner-runtime.R [methods] [lib] [data]
+#
+#   methods  regular expression selecting methods (default: all)
+#   data     regular expression selecting the data sets "Adult", "synthetic d = 20", ... (default: all)
 #
 # Data: (a) Adult, Lee et al.'s split 0 (train part: n = 1582, d = 97), k = 10, the setting of
 # the table; (b) the paper's runtime figure: Gaussian data in the style of Lee et al.'s synthetic
@@ -10,10 +13,12 @@
 # of the fit, no repetition): timings on a shared machine are noisy to a few tens of per cent.
 #
 # Results: inst/reproduce/results/kleindessner-runtime.csv (results-io.R format: metric
-# "seconds", split "0", dataset "Adult" or "synthetic d = ..."), written after each dataset.
+# "seconds", split "0", dataset "Adult (split 0)" or "synthetic d = ..."), written after each
+# fit (several processes may run at once: writes are serialised by a lock directory).
 args <- commandArgs(trailingOnly = TRUE)
 pick <- if (length(args) >= 1L && nzchar(args[1])) args[1] else "."
-if (length(args) >= 2L) library(fairproj, lib.loc = args[2]) else library(fairproj)
+if (length(args) >= 2L && nzchar(args[2])) library(fairproj, lib.loc = args[2]) else library(fairproj)
+pick_data <- if (length(args) >= 3L && nzchar(args[3])) args[3] else "."
 script_dir <- local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
   if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")
@@ -36,21 +41,26 @@ fitters <- function(k) list(
   "Fair PCA-S (0.5)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mean", equalize_cov = 0.5),
   "Fair PCA-S (0.85)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mean", equalize_cov = 0.85))
 
+with_lock <- function(expr) {
+  lock <- file.path(repro_results_dir(), ".kleindessner-runtime.lock")
+  for (i in 1:600) if (dir.create(lock, showWarnings = FALSE)) break else Sys.sleep(1)
+  on.exit(unlink(lock, recursive = TRUE))
+  expr
+}
 time_all <- function(label, x, z, k) {
+  if (!grepl(pick_data, label)) return(invisible(NULL))
   fs <- fitters(k)
   fs <- fs[grep(pick, names(fs))]
-  secs <- vapply(names(fs), function(nm) {
+  for (nm in names(fs)) {
     gc()
     t0 <- proc.time()[["elapsed"]]
     suppressWarnings(fs[[nm]](x, z))
     s <- proc.time()[["elapsed"]] - t0
     cat(sprintf("%-22s %-18s %8.2f s\n", label, nm, s))
-    s
-  }, numeric(1))
-  df <- data.frame(dataset = label, method = names(fs), metric = "seconds", split = 0, value = unname(secs),
-                   published = NA_real_, n = nrow(x), d = ncol(x), k = k)
-  repro_write(df, "kleindessner-runtime", replace_by = c("dataset", "method"))
-  df
+    df <- data.frame(dataset = label, method = nm, metric = "seconds", split = 0, value = s,
+                     published = NA_real_, n = nrow(x), d = ncol(x), k = k)
+    with_lock(repro_write(df, "kleindessner-runtime", replace_by = c("dataset", "method")))
+  }
 }
 
 data_dir <- Sys.getenv("FAIRPROJ_DATA")
