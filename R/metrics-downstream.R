@@ -42,26 +42,26 @@ fp_logistic_predict <- function(xtrain, ytrain, xtest) {
 # max_iter = 10000)`, fitted with the suggested package RSNNS (the SNNS simulator; a maintained
 # package supporting several hidden layers): hidden layers of `size` = c(10, 5) logistic units,
 # one logistic output unit, the inputs as given (as scikit-learn), weights initialised
-# uniformly in [-0.3, 0.3], standard on-line
-# backpropagation (learning rate `learning_rate` = 0.2) over the rows in a new random order
-# every epoch. What differs from scikit-learn, which RSNNS cannot do: logistic instead of ReLU
-# hidden units, squared error instead of log-loss, on-line backpropagation instead of Adam on
-# mini-batches of 200. The stopping rule is scikit-learn's, applied to RSNNS's per-epoch
-# training error (mean squared error per row): stop after the first epoch at which the error
-# has not fallen by more than `tol` = 1e-4 below the best so far for more than
-# `n_iter_no_change` = 10 consecutive epochs, or after `max_iter` epochs. RSNNS trains a fixed
-# number of epochs, so the network is trained once for `max_iter` epochs to find that epoch and
-# then again, from the same seed (RSNNS draws its weights and orders from R's stream), for
-# exactly that many epochs. The seed is drawn from R's
-# random stream (call set.seed() first). Returns 0/1 predictions for `ts` with the number of
-# epochs as attribute "epochs".
-fp_mlp2 <- function(s, y, ts, size = c(10, 5), learning_rate = 0.2, max_iter = 2000,
+# uniformly in [-0.3, 0.3], trained by resilient backpropagation (Rprop, SNNS's defaults:
+# initial step 0.1, largest step 50, weight decay 1e-4, one full-batch update per epoch). What
+# differs from scikit-learn, which RSNNS cannot do: logistic instead of ReLU hidden units,
+# squared error instead of log-loss, Rprop instead of Adam on mini-batches of 200 (both adapt
+# a step size per weight, so neither depends much on the scale of the inputs; plain
+# backpropagation stalls on the majority-class plateau for small-scale representations). The
+# stopping rule is scikit-learn's, applied to RSNNS's per-epoch training error (mean squared
+# error per row): stop after the first epoch at which the error has not fallen by more than
+# `tol` = 1e-4 below the best so far for more than `n_iter_no_change` = 10 consecutive epochs,
+# or after `max_iter` epochs. RSNNS trains a fixed number of epochs, so the network is trained
+# once for `max_iter` epochs to find that epoch and then again, from the same seed (RSNNS draws
+# its weights from R's stream), for exactly that many epochs. The seed is drawn from R's random
+# stream (call set.seed() first). Returns 0/1 predictions for `ts` with the number of epochs as
+# attribute "epochs".
+fp_mlp2 <- function(s, y, ts, size = c(10, 5), max_iter = 2000,
                     tol = 1e-4, n_iter_no_change = 10) {
   if (!requireNamespace("RSNNS", quietly = TRUE)) {
     fp_abort("needs the suggested package 'RSNNS' for classifier \"mlp2\"; install it", "classifier")
   }
   size <- fp_check_mlp_size(size)
-  fp_check_number(learning_rate, "learning_rate", 0, Inf, open_lower = TRUE)
   max_iter <- fp_check_count(max_iter, 1L, 1e6, "max_iter")
   fp_check_number(tol, "tol", 0, Inf)
   n_iter_no_change <- fp_check_count(n_iter_no_change, 1L, 1e6, "n_iter_no_change")
@@ -72,8 +72,8 @@ fp_mlp2 <- function(s, y, ts, size = c(10, 5), learning_rate = 0.2, max_iter = 2
     restore <- fp_set_seed(seed)  # RSNNS draws from R's random stream
     on.exit(restore())
     RSNNS::mlp(s, as.numeric(y), size = size, maxit = epochs, initFunc = "Randomize_Weights",
-               initFuncParams = c(-0.3, 0.3), learnFunc = "Std_Backpropagation",
-               learnFuncParams = c(learning_rate, 0), hiddenActFunc = "Act_Logistic",
+               initFuncParams = c(-0.3, 0.3), learnFunc = "Rprop",
+               learnFuncParams = c(0.1, 50, 4), hiddenActFunc = "Act_Logistic",
                shufflePatterns = TRUE, linOut = FALSE)
   }
   fit <- train(max_iter)

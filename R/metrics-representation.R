@@ -214,10 +214,10 @@ fp_fairness_gaps <- function(pred, y, group, who) {
 #'   initial weights are random: call [set.seed()] first for reproducible results.
 #' * `"mlp2"`: the papers' two-hidden-layer network, sizes (10, 5) (scikit-learn's
 #'   `MLPClassifier(hidden_layer_sizes = (10, 5))` there), with the suggested package RSNNS:
-#'   logistic units, on-line backpropagation (learning rate 0.2) and scikit-learn's stopping rule
+#'   logistic units, resilient backpropagation (Rprop, SNNS defaults) and scikit-learn's stopping rule
 #'   on the training error (no decrease by more than 1e-4 for more than 10 epochs; at most 2000
 #'   epochs). Not scikit-learn's ReLU, log-loss and Adam (RSNNS has none of them). `control =
-#'   list(mlp2 = list(size = c(10, 5), learning_rate = , max_iter = , tol = ,
+#'   list(mlp2 = list(size = c(10, 5), max_iter = , tol = ,
 #'   n_iter_no_change = ))`. Random initial weights and shuffles: call [set.seed()] first.
 #'
 #' e1071 is a suggested package: the SVM classifiers need it installed. nnet is a recommended

@@ -56,6 +56,6 @@ test_that("the two-hidden-layer MLP fits a non-linear rule, stops by its rule an
   expect_equal(dm$accuracy, mean(p == y))
   expect_error(fairproj:::fp_mlp2(x, y, x, size = c(10, 0)), class = "fairproj_input_error")
   expect_error(fairproj:::fp_mlp2(x, y, x, tol = -1), class = "fairproj_input_error")
-  expect_error(downstream_metrics(x, y, g, "mlp2", control = list(mlp2 = list(learning_rate = 0))),
+  expect_error(downstream_metrics(x, y, g, "mlp2", control = list(mlp2 = list(max_iter = 0))),
                class = "fairproj_input_error")
 })
