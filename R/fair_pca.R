@@ -17,7 +17,8 @@
 #'   [fit_pca_robust] and [tune_fair_pca()] for its cross-validation.
 #' * Baselines of the papers: `"cfpca"`, convex fair PCA (Olfat and Aswani 2019), see [cfpca];
 #'   `"mbfpca"`, MMD-penalised fair PCA (Lee et al. 2022), see [mbfpca]; `"inlp"`, iterative
-#'   nullspace projection (Ravfogel et al. 2020), see [inlp]. The last two need the rows.
+#'   nullspace projection (Ravfogel et al. 2020), see [inlp]; `"rlace"`, relaxed linear
+#'   adversarial concept erasure (Ravfogel et al. 2022), see [rlace]. The last three need the rows.
 #'
 #' [fairproj_methods()] lists the methods available in this version; column subset selection
 #' is [fair_css()].

@@ -212,6 +212,13 @@ fp_fairness_gaps <- function(pred, y, group, who) {
 #'   `MLPClassifier(hidden_layer_sizes = (10, 5))` (two hidden layers, Adam); nnet has one hidden
 #'   layer and fits by BFGS, so MLP numbers are comparable in spirit, not digit for digit. The
 #'   initial weights are random: call [set.seed()] first for reproducible results.
+#' * `"mlp2"`: the papers' two-hidden-layer network, sizes (10, 5) (scikit-learn's
+#'   `MLPClassifier(hidden_layer_sizes = (10, 5))` there), with the suggested package RSNNS:
+#'   logistic units, resilient backpropagation (Rprop, SNNS defaults) and scikit-learn's stopping rule
+#'   on the training error (no decrease by more than 1e-4 for more than 10 epochs; at most 2000
+#'   epochs). Not scikit-learn's ReLU, log-loss and Adam (RSNNS has none of them). `control =
+#'   list(mlp2 = list(size = c(10, 5), max_iter = , tol = ,
+#'   n_iter_no_change = ))`. Random initial weights and shuffles: call [set.seed()] first.
 #'
 #' e1071 is a suggested package: the SVM classifiers need it installed. nnet is a recommended
 #' package shipped with R.
@@ -220,7 +227,8 @@ fp_fairness_gaps <- function(pred, y, group, who) {
 #' @param y Binary label of the training rows (logical, 0/1, or a two-level factor whose second
 #'   level is the positive class).
 #' @param group Group labels of the training rows.
-#' @param classifier One or more of `"logistic"`, `"logistic_l2"`, `"svm_linear"`, `"svm_rbf"`, `"mlp"`.
+#' @param classifier One or more of `"logistic"`, `"logistic_l2"`, `"svm_linear"`, `"svm_rbf"`, `"mlp"`,
+#'   `"mlp2"`.
 #' @param newscores,newy,newgroup Optional evaluation rows (all three or none).
 #' @param control A named list of per-classifier argument lists overriding the defaults, e.g.
 #'   `list(svm_rbf = list(gamma = 0.1), mlp = list(size = 5), logistic_l2 = list(reg = 0.1))`.
@@ -241,7 +249,7 @@ downstream_metrics <- function(scores, y, group, classifier = c("logistic", "svm
   if (!is.character(classifier) || length(classifier) < 1L || anyNA(classifier)) {
     fp_abort("must be a character vector of classifier names", "classifier")
   }
-  known <- c("logistic", "logistic_l2", "svm_linear", "svm_rbf", "mlp")
+  known <- c("logistic", "logistic_l2", "svm_linear", "svm_rbf", "mlp", "mlp2")
   bad <- setdiff(classifier, known)
   if (length(bad)) {
     fp_abort(sprintf("has unknown name(s) %s; choose from %s", paste(bad, collapse = ", "),
@@ -308,6 +316,7 @@ fp_classify <- function(cl, s, y, ts, ctrl = NULL) {
     p <- stats::predict(fit, ts, type = "raw")
     return(as.integer(p >= 0.5))
   }
+  if (cl == "mlp2") return(do.call(fp_mlp2, c(list(s, y, ts), ctrl)))
   stop("internal error: unknown classifier")
 }
 

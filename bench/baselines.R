@@ -1,4 +1,6 @@
-# Time of each baseline relative to the closed-form reference on the same data:
+# Time of each baseline relative to the closed-form reference on the same data (the stored
+# one-run comparison of every method of Kleindessner et al.'s table is
+# inst/reproduce/kleindessner-runtime.R):
 # mean-matching fair PCA (method "mean", Kleindessner et al.) when this version has it, else
 # standard PCA. Printed as ratios (baseline time / reference time), as in Kleindessner et al.'s
 # runtime figure. Usage: Rscript bench/baselines.R   (uses FAIRPROJ_DATA for Adult split 0 and
@@ -27,7 +29,8 @@ base_methods <- list(
   "cfpca mean (delta = 0.1)" = list(method = "cfpca", delta = 0.1, reps = 3L),
   "cfpca both (0, 0.01, fairml)" = list(method = "cfpca", delta = 0, mu = 0.01, scaling = "fairml", tol = 1e-4),
   "mbfpca (tau = 1e-3)" = list(method = "mbfpca", tau = 1e-3),
-  "inlp (svm)" = list(method = "inlp", classifier = "svm", intercept = FALSE))
+  "inlp (svm)" = list(method = "inlp", classifier = "svm", intercept = FALSE),
+  "rlace (2000 steps)" = list(method = "rlace", n_iter = 2000L, seed = 1L))
 
 data_dir <- Sys.getenv("FAIRPROJ_DATA")
 adult <- file.path(data_dir, "lee", "Adult", "train_0.csv.xz")

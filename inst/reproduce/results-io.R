@@ -57,7 +57,7 @@ repro_write <- function(df, name, replace_by = "dataset") {
   df <- df[c(need, "commit", "date", "machine", setdiff(names(df), c(need, "commit", "date", "machine")))]
   path <- repro_path(name)
   if (file.exists(path)) {
-    old <- utils::read.csv(path, stringsAsFactors = FALSE, colClasses = c(split = "character"))
+    old <- utils::read.csv(path, stringsAsFactors = FALSE, colClasses = c(split = "character", commit = "character"))
     key_old <- do.call(paste, c(old[replace_by], sep = "\r"))
     key_new <- unique(do.call(paste, c(df[replace_by], sep = "\r")))
     old <- old[!key_old %in% key_new, , drop = FALSE]
@@ -82,7 +82,7 @@ repro_read <- function(name) {
   cand <- unlist(lapply(dirs, function(d) file.path(d, paste0(name, c(".csv.gz", ".csv")))))
   cand <- cand[file.exists(cand)]
   if (!length(cand)) return(NULL)
-  utils::read.csv(cand[1], stringsAsFactors = FALSE, colClasses = c(split = "character"))
+  utils::read.csv(cand[1], stringsAsFactors = FALSE, colClasses = c(split = "character", commit = "character"))
 }
 
 # One line describing where and when a stored table was computed, for vignette captions.

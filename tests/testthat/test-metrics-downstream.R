@@ -28,3 +28,34 @@ test_that("the logistic-regression helper matches glm", {
   expect_equal(ours$deo, dm$eo_gap)
   expect_equal(ours$table$accuracy[3], dm$accuracy)
 })
+
+test_that("the two-hidden-layer MLP fits a non-linear rule, stops by its rule and is seeded", {
+  skip_if_not_installed("RSNNS")
+  set.seed(1)
+  x <- matrix(rnorm(600), 300, 2)
+  y <- as.numeric(rowSums(x^2) > 1.4)  # a circle: no linear rule does well
+  g <- rep(c("a", "b"), 150)
+  # trained for 500 epochs (no early stop), the network learns the circle
+  set.seed(2)
+  p500 <- fairproj:::fp_mlp2(x, y, x, max_iter = 500, n_iter_no_change = 1e5)
+  expect_equal(attr(p500, "epochs"), 500L)
+  lin <- downstream_metrics(x, y, g, "logistic")$accuracy
+  expect_gt(mean(p500 == y), 0.85)
+  expect_gt(mean(p500 == y), lin + 0.15)
+  # with the default rule it stops early
+  set.seed(2)
+  p <- suppressWarnings(fairproj:::fp_mlp2(x, y, x))
+  expect_lt(attr(p, "epochs"), 2000)
+  set.seed(2)
+  expect_identical(fairproj:::fp_mlp2(x, y, x), p)
+  # max_iter caps the epochs
+  expect_equal(attr(fairproj:::fp_mlp2(x, y, x, max_iter = 5), "epochs"), 5L)
+  # through downstream_metrics
+  set.seed(2)
+  dm <- suppressWarnings(downstream_metrics(x, y, g, "mlp2"))
+  expect_equal(dm$accuracy, mean(p == y))
+  expect_error(fairproj:::fp_mlp2(x, y, x, size = c(10, 0)), class = "fairproj_input_error")
+  expect_error(fairproj:::fp_mlp2(x, y, x, tol = -1), class = "fairproj_input_error")
+  expect_error(downstream_metrics(x, y, g, "mlp2", control = list(mlp2 = list(max_iter = 0))),
+               class = "fairproj_input_error")
+})

@@ -1,0 +1,186 @@
+#' Relaxed linear adversarial concept erasure (RLACE; Ravfogel et al. 2022) as a fair PCA baseline
+#'
+#' `fair_pca(x, group, k, method = "rlace")` removes a subspace of rank `rank` (default `d - k`)
+#' chosen by a game between a projection and a linear classifier of the group. With `P` the
+#' orthogonal projection onto the removed subspace and \eqn{\ell} the logistic loss, RLACE
+#' solves
+#' \deqn{\max_{P} \min_{\theta, b} \frac1n \sum_i \ell\big(z_i, \theta^\top (I - P) x_i + b\big)
+#'   + \lambda \|\theta\|^2}
+#' over the rank-`rank` projections, relaxed to their convex hull, the Fantope
+#' \eqn{\{P = P^\top: 0 \preceq P \preceq I, \mathrm{tr}\,P = \mathrm{rank}\}}. The game is played
+#' by alternating stochastic gradient steps on mini-batches: `clf_steps` Adam descent steps for the classifier
+#' \eqn{(\theta, b)}, and projected Adam ascent steps for `P` (after each step `P` is projected
+#' back onto the Fantope: its eigenvalues \eqn{\gamma_j} become \eqn{\min(\max(\gamma_j - s, 0), 1)}
+#' with the shift `s` found by bisection so that they sum to `rank`). The gradient with respect to
+#' `P` is \eqn{-\mathrm{sym}(X^\top g\, \theta^\top)/n}, `g` the residuals of the classifier.
+#'
+#' Every `eval_every` steps the relaxed `P` is rounded to the projection onto its top-`rank`
+#' eigenvectors, a fresh L2-penalised logistic regression (penalty `lambda`, Newton's method) is
+#' fitted on the data with that subspace removed, and the rounded projection whose classifier has
+#' the largest training log-loss (the least group information left) is kept; the game stops early
+#' once that classifier's training accuracy is within `tol` of the majority rate. The
+#' components are then the top-k principal directions of the data in the orthogonal complement of
+#' the removed subspace: with `rank = d - k` (Kleindessner et al. 2023 ran RLACE so) the
+#' complement is the k-dimensional span returned.
+#'
+#' Two groups only. **Needs the rows** (the classifier is fitted on them); a step costs
+#' \eqn{O(b d + d^3)} for a batch of `b` rows (the Fantope projection is an eigendecomposition).
+#' The mini-batches and nothing else are random: pass `seed` (or call [set.seed()]) for
+#' reproducible fits.
+#'
+#' @param prep,data Supplied by [fair_pca()].
+#' @param k Target dimension.
+#' @param rank Rank of the removed subspace, between 1 and `d - k`; `NULL` for `d - k`.
+#' @param n_iter Number of game steps (each: one classifier step and one projection step).
+#' @param lr_P,lr_clf Adam learning rates of the projection and of the classifier (> 0).
+#' @param clf_steps Classifier steps per projection step.
+#' @param batch_size Rows per mini-batch (at most `n`).
+#' @param lambda L2 penalty of the classifiers (>= 0).
+#' @param eval_every Evaluate (round, refit a classifier, keep the best) every this many steps.
+#' @param tol Stop once the refitted classifier's accuracy is at most the majority rate plus `tol`;
+#'   `NULL` plays all `n_iter` steps (and keeps the best evaluated projection).
+#' @param seed `NULL` (use the current random stream) or an integer seed for the mini-batches.
+#' @return The fields added to the [fair_pca()] result: `rotation`, `removed` (d x `rank`
+#'   orthonormal basis of the removed subspace, in the centred and scaled coordinates), `P` (the
+#'   relaxed projection at the end of the game), `rank`, `accuracy` (training accuracy of the
+#'   refitted classifier on the kept projection), `majority` (the majority rate), `iterations`,
+#'   `history` (data.frame: `iteration`, `loss` and `accuracy` of the refitted classifier).
+#' @references Ravfogel, S., Twiton, M., Goldberg, Y. and Cotterell, R. (2022). Linear
+#'   adversarial concept erasure. ICML 2022, PMLR 162, 18400-18421.
+#' @examples
+#' set.seed(1)
+#' g <- factor(rep(c("a", "b"), each = 100))
+#' x <- matrix(rnorm(200 * 5), 200, 5)
+#' x[g == "b", 1] <- x[g == "b", 1] + 2          # the groups differ along the first axis
+#' fit <- fair_pca(x, g, k = 2, method = "rlace", rank = 1, n_iter = 500, seed = 1)
+#' round(abs(fit$removed[, 1]), 2)              # removes (mostly) the first axis
+#' c(accuracy = fit$accuracy, majority = fit$majority)
+#' @name rlace
+NULL
+
+fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_clf = 0.05,
+                          clf_steps = 20L, batch_size = 256L, lambda = 1e-4, eval_every = 100L,
+                          tol = 0.001, seed = NULL, data = NULL) {
+  if (is.null(data)) {
+    fp_abort("must hold the data rows for method 'rlace' (the classifier is fitted on them); a group_moments object is not enough", "x")
+  }
+  if (length(prep$levels) != 2L) fp_abort("must have exactly 2 groups for method 'rlace'", "group")
+  d <- prep$d
+  if (k >= d) fp_abort(sprintf("must be below d = %d for method 'rlace' (at least one direction is removed)", d), "k")
+  rank <- if (is.null(rank)) d - k else fp_check_count(rank, 1L, d - k, "rank")
+  n_iter <- fp_check_count(n_iter, 1L, 1e7, "n_iter")
+  fp_check_number(lr_P, "lr_P", 0, Inf, open_lower = TRUE)
+  fp_check_number(lr_clf, "lr_clf", 0, Inf, open_lower = TRUE)
+  fp_check_number(lambda, "lambda", 0, Inf)
+  if (!is.null(tol)) fp_check_number(tol, "tol", 0, 1)
+  eval_every <- fp_check_count(eval_every, 1L, 1e7, "eval_every")
+  clf_steps <- fp_check_count(clf_steps, 1L, 1e4, "clf_steps")
+  restore <- fp_set_seed(seed)
+  on.exit(restore(), add = TRUE)
+  z <- fp_transform(prep, data$x)
+  n <- nrow(z)
+  batch_size <- fp_check_count(batch_size, 1L, .Machine$integer.max, "batch_size")
+  batch_size <- min(batch_size, n)
+  y <- as.numeric(data$group == prep$levels[2])
+  majority <- max(mean(y), 1 - mean(y))
+
+  # Adam state for theta = (w, b) and for P
+  adam <- function(dim) list(m = array(0, dim), v = array(0, dim), t = 0L)
+  step_adam <- function(st, grad, lr) {
+    st$t <- st$t + 1L
+    st$m <- 0.9 * st$m + 0.1 * grad
+    st$v <- 0.999 * st$v + 0.001 * grad^2
+    st$step <- lr * (st$m / (1 - 0.9^st$t)) / (sqrt(st$v / (1 - 0.999^st$t)) + 1e-8)
+    st
+  }
+  P <- diag(rank / d, d)  # the centre of the Fantope
+  w <- numeric(d)
+  b <- 0
+  st_w <- adam(d + 1L)
+  st_P <- adam(c(d, d))
+  best <- NULL
+  hist <- list()
+  it <- 0L
+  while (it < n_iter) {
+    it <- it + 1L
+    idx <- sample.int(n, batch_size)
+    xb <- z[idx, , drop = FALSE]
+    yb <- y[idx]
+    # classifier steps (descent) on (I - P) x
+    for (j in seq_len(clf_steps)) {
+      u <- w - drop(P %*% w)                  # (I - P) w, so that s = x'(I - P)w + b
+      g <- stats::plogis(drop(xb %*% u) + b) - yb
+      xg <- drop(crossprod(xb, g)) / batch_size
+      grad_w <- c(xg - drop(P %*% xg) + 2 * lambda * w, mean(g))
+      st_w <- step_adam(st_w, grad_w, lr_clf)
+      w <- w - st_w$step[seq_len(d)]
+      b <- b - st_w$step[d + 1L]
+    }
+    # projection step (ascent), then back onto the Fantope
+    u <- w - drop(P %*% w)
+    g <- stats::plogis(drop(xb %*% u) + b) - yb
+    xg <- drop(crossprod(xb, g)) / batch_size
+    grad_P <- -(tcrossprod(xg, w) + tcrossprod(w, xg)) / 2
+    st_P <- step_adam(st_P, grad_P, lr_P)
+    P <- fp_fantope_project(P + st_P$step, rank)
+    if (it %% eval_every == 0L || it == n_iter) {
+      ev <- fp_rlace_evaluate(P, z, y, rank, lambda)
+      hist[[length(hist) + 1L]] <- c(iteration = it, loss = ev$loss, accuracy = ev$accuracy)
+      if (is.null(best) || ev$loss > best$loss) best <- ev
+      if (!is.null(tol) && ev$accuracy - majority <= tol) break
+    }
+  }
+  Q <- best$Q
+  # the kept space: the orthogonal complement of the removed subspace, PCA inside it
+  Bk <- fp_orth_complement(Q)
+  A <- crossprod(Bk, prep$C %*% Bk)
+  V <- Bk %*% fp_eig_top((A + t(A)) / 2, k)$vectors
+  hist <- as.data.frame(do.call(rbind, hist))
+  list(rotation = V, removed = Q, P = P, rank = rank, accuracy = best$accuracy, majority = majority,
+       iterations = it, history = hist)
+}
+
+# Euclidean projection of a symmetric matrix onto the Fantope {0 <= P <= I, tr P = r}: shift
+# the eigenvalues by the s with sum(clip(gamma - s, 0, 1)) = r (bisection) and clip them.
+fp_fantope_project <- function(P, r) {
+  e <- eigen((P + t(P)) / 2, symmetric = TRUE)
+  gam <- e$values
+  f <- function(s) sum(pmin(pmax(gam - s, 0), 1))
+  lo <- min(gam) - 1
+  hi <- max(gam)
+  for (i in seq_len(100L)) {
+    mid <- (lo + hi) / 2
+    if (f(mid) > r) lo <- mid else hi <- mid
+    if (hi - lo < 1e-12) break
+  }
+  lam <- pmin(pmax(gam - (lo + hi) / 2, 0), 1)
+  e$vectors %*% (lam * t(e$vectors))
+}
+
+# Round a relaxed P to the projection onto its top-r eigenvectors, remove that subspace from z
+# and refit an L2-penalised logistic regression of y; its training log-loss and accuracy.
+fp_rlace_evaluate <- function(P, z, y, r, lambda) {
+  Q <- eigen((P + t(P)) / 2, symmetric = TRUE)$vectors[, seq_len(r), drop = FALSE]
+  zk <- z - (z %*% Q) %*% t(Q)
+  X <- cbind(1, zk)
+  beta <- numeric(ncol(X))
+  pen <- c(0, rep(2 * lambda * nrow(X), ncol(zk))) + 1e-8  # Newton on the summed loss
+  for (i in seq_len(50L)) {
+    p <- stats::plogis(drop(X %*% beta))
+    grad <- drop(crossprod(X, p - y)) + pen * beta
+    H <- crossprod(X, X * (p * (1 - p))) + diag(pen)
+    step <- tryCatch(solve(H, grad), error = function(e) qr.solve(H, grad, tol = 1e-12))
+    beta <- beta - step
+    if (max(abs(step)) < 1e-8) break
+  }
+  eta <- drop(X %*% beta)
+  loss <- mean(pmax(eta, 0) + log1p(exp(-abs(eta))) - y * eta)
+  list(Q = Q, loss = loss, accuracy = mean((eta > 0) == (y == 1)))
+}
+
+# Orthonormal basis of the orthogonal complement of span(Q) (Q with orthonormal columns).
+fp_orth_complement <- function(Q) {
+  d <- nrow(Q)
+  qrq <- qr(Q)
+  qr.Q(qrq, complete = TRUE)[, seq.int(ncol(Q) + 1L, length.out = d - ncol(Q)), drop = FALSE]
+}

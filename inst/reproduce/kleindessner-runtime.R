@@ -1,0 +1,84 @@
+# Runtime comparison of Kleindessner et al. (2023): every method of their Adult table, fitted
+# once each on the same data on the same machine, one after the other in one R process.
+#
+#   FAIRPROJ_DATA=/path/to/data Rscript inst/reproduce/kleindessner-runtime.R [methods] [lib] [data]
+#
+#   methods  regular expression selecting methods (default: all)
+#   data     regular expression selecting the data sets "Adult", "synthetic d = 20", ... (default: all)
+#
+# Data: (a) Adult, Lee et al.'s split 0 (train part: n = 1582, d = 97), k = 10, the setting of
+# the table; (b) the paper's runtime figure: Gaussian data in the style of Lee et al.'s synthetic
+# set (two groups that differ in mean and covariance; n = 1000 rows), d = 20, 60, 100 and
+# k = 5. Method settings are those of efficient-fair-pca.R. One run per cell (wall-clock seconds
+# of the fit, no repetition): timings on a shared machine are noisy to a few tens of per cent.
+#
+# Results: inst/reproduce/results/kleindessner-runtime.csv (results-io.R format: metric
+# "seconds", split "0", dataset "Adult (split 0)" or "synthetic d = ..."), written after each
+# fit (several processes may run at once: writes are serialised by a lock directory).
+args <- commandArgs(trailingOnly = TRUE)
+pick <- if (length(args) >= 1L && nzchar(args[1])) args[1] else "."
+if (length(args) >= 2L && nzchar(args[2])) library(fairproj, lib.loc = args[2]) else library(fairproj)
+pick_data <- if (length(args) >= 3L && nzchar(args[3])) args[3] else "."
+script_dir <- local({
+  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")
+})
+source(file.path(script_dir, "results-io.R"))
+
+fitters <- function(k) list(
+  "PCA" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "standard"),
+  "FPCA (0.1, 0.01)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "cfpca", delta = 0.1,
+                                               mu = 0.01, scaling = "fairml", tol = 1e-4),
+  "FPCA (0, 0.01)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "cfpca", delta = 0,
+                                             mu = 0.01, scaling = "fairml", tol = 1e-4),
+  "MbF-PCA (1e-3)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mbfpca", tau = 1e-3),
+  "MbF-PCA (1e-6)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mbfpca", tau = 1e-6),
+  "INLP" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "inlp", classifier = "svm",
+                                   intercept = FALSE),
+  "RLACE" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "rlace", n_iter = 10000L, tol = NULL, seed = 1),
+  "Fair PCA" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mean"),
+  "Fair Kernel PCA" = function(x, z) fair_kpca(x, z, k, kernel = "rbf", gamma = "scale", center = FALSE),
+  "Fair PCA-S (0.5)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mean", equalize_cov = 0.5),
+  "Fair PCA-S (0.85)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mean", equalize_cov = 0.85))
+
+with_lock <- function(expr) {
+  lock <- file.path(repro_results_dir(), ".kleindessner-runtime.lock")
+  for (i in 1:600) if (dir.create(lock, showWarnings = FALSE)) break else Sys.sleep(1)
+  on.exit(unlink(lock, recursive = TRUE))
+  expr
+}
+time_all <- function(label, x, z, k) {
+  if (!grepl(pick_data, label)) return(invisible(NULL))
+  fs <- fitters(k)
+  fs <- fs[grep(pick, names(fs))]
+  for (nm in names(fs)) {
+    gc()
+    t0 <- proc.time()[["elapsed"]]
+    suppressWarnings(fs[[nm]](x, z))
+    s <- proc.time()[["elapsed"]] - t0
+    cat(sprintf("%-22s %-18s %8.2f s\n", label, nm, s))
+    df <- data.frame(dataset = label, method = nm, metric = "seconds", split = 0, value = s,
+                     published = NA_real_, n = nrow(x), d = ncol(x), k = k)
+    with_lock(repro_write(df, "kleindessner-runtime", replace_by = c("dataset", "method")))
+  }
+}
+
+data_dir <- Sys.getenv("FAIRPROJ_DATA")
+adult <- file.path(data_dir, "lee", "Adult", "train_0.csv.xz")
+if (nzchar(data_dir) && file.exists(adult)) {
+  m <- as.matrix(utils::read.csv(xzfile(adult), header = FALSE))
+  p <- ncol(m) - 2L
+  time_all("Adult (split 0)", m[, seq_len(p)], m[, p + 2L], 10)
+} else {
+  message("FAIRPROJ_DATA/lee/Adult not found: timing the synthetic data only")
+}
+set.seed(1)
+for (d in c(20L, 60L, 100L)) {
+  n <- 1000L
+  z <- rep(0:1, c(600L, 400L))
+  x <- matrix(rnorm(n * d), n, d) %*% matrix(rnorm(d * d), d) / sqrt(d)
+  x[z == 1, ] <- x[z == 1, ] %*% diag(seq(1.5, 0.5, length.out = d))   # covariances differ
+  x[z == 1, 1:3] <- x[z == 1, 1:3] + 1                                   # means differ
+  x <- scale(x)
+  time_all(sprintf("synthetic d = %d", d), x, z, 5)
+}

@@ -1,0 +1,87 @@
+rlace_data <- function(n = 400, d = 6, seed = 1) {
+  set.seed(seed)
+  g <- factor(rep(c("a", "b"), each = n / 2))
+  x <- matrix(rnorm(n * d), n, d) %*% diag(seq(2, 1, length.out = d))
+  # the groups differ along one direction mixing the first two axes
+  v <- c(1, 1, rep(0, d - 2)) / sqrt(2)
+  x[g == "b", ] <- x[g == "b", ] + 3 * matrix(v, n / 2, d, byrow = TRUE)
+  list(x = x, g = g, v = v)
+}
+
+# training accuracy of a logistic regression of the group on a representation
+group_accuracy <- function(s, g) {
+  f <- suppressWarnings(glm(g ~ s, family = binomial()))
+  mean((fitted(f) > 0.5) == (g == levels(g)[2]))
+}
+
+test_that("rlace removes the linearly decodable group information", {
+  dat <- rlace_data()
+  before <- group_accuracy(dat$x, dat$g)
+  expect_gt(before, 0.75)  # the group is easy to decode from the raw data
+  fit <- fair_pca(dat$x, dat$g, k = 3, method = "rlace", rank = 1, n_iter = 1500, seed = 1)
+  s <- predict(fit, dat$x)
+  after <- group_accuracy(s, dat$g)
+  expect_lt(after, 0.6)  # near chance (0.5) on the representation
+  expect_lt(fit$accuracy, 0.6)
+  expect_equal(fit$majority, 0.5)
+  # the removed direction is the one separating the groups
+  expect_gt(abs(sum(fit$removed[, 1] * dat$v)), 0.95)
+  # standard PCA with the same k keeps the group information
+  pca <- fair_pca(dat$x, dat$g, k = 3, method = "standard")
+  expect_gt(group_accuracy(predict(pca, dat$x), dat$g), 0.7)
+})
+
+test_that("the removed subspace has the requested rank and is orthogonal to the components", {
+  dat <- rlace_data(d = 8, seed = 2)
+  for (r in c(1L, 3L)) {
+    fit <- fair_pca(dat$x, dat$g, k = 2, method = "rlace", rank = r, n_iter = 300, seed = 3)
+    expect_equal(dim(fit$removed), c(8L, r))
+    expect_equal(crossprod(fit$removed), diag(r), tolerance = 1e-8)
+    expect_lt(max(abs(crossprod(fit$removed, fit$rotation))), 1e-8)
+    expect_equal(fit$rank, r)
+    # the relaxed P lies in the Fantope of rank r
+    ev <- eigen(fit$P, symmetric = TRUE)$values
+    expect_equal(sum(ev), r, tolerance = 1e-6)
+    expect_true(all(ev > -1e-8 & ev < 1 + 1e-8))
+  }
+  # default rank: d - k, so the kept space is exactly the span of the components
+  fit <- fair_pca(dat$x, dat$g, k = 2, method = "rlace", n_iter = 200, seed = 3)
+  expect_equal(ncol(fit$removed), 6L)
+  expect_equal(qr(cbind(fit$removed, fit$rotation))$rank, 8L)
+})
+
+test_that("the Fantope projection is the Euclidean projection", {
+  set.seed(4)
+  A <- crossprod(matrix(rnorm(25), 5)) / 3
+  P <- fairproj:::fp_fantope_project(A, 2)
+  e <- eigen(P, symmetric = TRUE)$values
+  expect_equal(sum(e), 2, tolerance = 1e-9)
+  expect_true(all(e > -1e-9 & e < 1 + 1e-9))
+  # a Fantope member is its own projection
+  Q <- qr.Q(qr(matrix(rnorm(10), 5)))
+  expect_equal(fairproj:::fp_fantope_project(tcrossprod(Q), 2), tcrossprod(Q), tolerance = 1e-9)
+  # no random Fantope point is closer to A than P
+  for (i in 1:20) {
+    R <- fairproj:::fp_fantope_project(crossprod(matrix(rnorm(25), 5)), 2)
+    expect_gte(sum((A - R)^2), sum((A - P)^2) - 1e-9)
+  }
+})
+
+test_that("rlace is reproducible with a seed and validates its arguments", {
+  dat <- rlace_data(n = 200, seed = 5)
+  f1 <- fair_pca(dat$x, dat$g, k = 2, method = "rlace", rank = 1, n_iter = 100, seed = 9)
+  f2 <- fair_pca(dat$x, dat$g, k = 2, method = "rlace", rank = 1, n_iter = 100, seed = 9)
+  expect_equal(f1$rotation, f2$rotation)
+  expect_true("rlace" %in% fairproj_methods())
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", rank = 5), class = "fairproj_input_error")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", rank = 0), class = "fairproj_input_error")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", lr_P = -1), class = "fairproj_input_error")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", n_iter = 1.5), class = "fairproj_input_error")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", tol = 2), class = "fairproj_input_error")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", clf_steps = 0), class = "fairproj_input_error")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", batch_size = 0), class = "fairproj_input_error")
+  g3 <- factor(rep(c("a", "b", "c"), length.out = 200))
+  expect_error(fair_pca(dat$x, g3, k = 2, method = "rlace"), class = "fairproj_input_error")
+  m <- group_moments(dat$x, dat$g)
+  expect_error(fair_pca(m, k = 2, method = "rlace"), class = "fairproj_input_error")
+})
