@@ -12,7 +12,7 @@
 # k = 5. Method settings are those of efficient-fair-pca.R. One run per cell (wall-clock seconds
 # of the fit, no repetition): timings on a shared machine are noisy to a few tens of per cent.
 #
-# Results: inst/reproduce/results/kleindessner-runtime.csv (results-io.R format: metric
+# Results: inst/reproduce/results/kleindessner-runtime.csv.gz (results-io.R format: metric
 # "seconds", split "0", dataset "Adult (split 0)" or "synthetic d = ..."), written after each
 # fit (several processes may run at once: writes are serialised by a lock directory).
 args <- commandArgs(trailingOnly = TRUE)
