@@ -6,7 +6,10 @@
 #               solver = "mw", 1000 iterations, the step eta by cross-validation over the
 #               paper's 18 values, the better of the average and last iterate, and the
 #               square-root map applied to the MW matrix (lp = FALSE: the non-projection
-#               "affine" output I - (I - P)^(1/2), which is what is evaluated);
+#               "affine" output I - (I - P)^(1/2), which is what is evaluated), kept even
+#               when standard PCA is better (fallback = FALSE, as the paper's code does; rows
+#               stored before fallback existed used the package's default, which returned
+#               standard PCA in some splits: see `returned` in the setting column);
 #   CFPCA-Mean  Olfat and Aswani's convex fair PCA with the mean constraint (method = "cfpca",
 #               scaling of the authors' code), delta by cross-validation;
 #   CFPCA-Both  the same with the covariance term: delta = 0, mu by cross-validation;
@@ -171,7 +174,8 @@ run_split <- function(ds, name, seed) {
   if ("FairPCA" %in% methods) {
     tn <- timed("FairPCA", quiet(tune_fair_pca(xtr, gtr, k = 3, method = "minmax", grid = grid_mw,
                                                folds = folds, seed = seed, solver = "mw", iterations = iters,
-                                               keep = "better", lp = FALSE, scale. = sc)))
+                                               keep = "better", lp = FALSE, scale. = sc,
+                                               fallback = FALSE)))
     fits$FairPCA <- tn$model
     setting$FairPCA <- sprintf("eta=%g;rank=%d;returned=%s", tn$best$eta, tn$model$rank, tn$model$returned)
   }
