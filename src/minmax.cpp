@@ -555,6 +555,21 @@ struct SmoothOut {
   int steps = 0;
 };
 
+// Account one evaluation of the dual at ww: the rank-k cut (top-k eigenvectors Vk, whose losses
+// are the supergradient), the lower bound g(ww) = ww.a - (sum of the k largest eigenvalues) and
+// the projection onto span(Vk) as an upper-bound candidate.
+void note_cut(SmoothOut& out, const std::vector<Mat>& C, const Vec& a, const Vec& ww, const Mat& Vk,
+              double topk_sum, const std::function<void(const Mat&, const Vec&, const Vec&)>& record) {
+  const int m = static_cast<int>(C.size());
+  const int k = static_cast<int>(Vk.cols());
+  Vec L(m);
+  for (int g = 0; g < m; ++g) L(g) = a(g) - (Vk.transpose() * C[g] * Vk).trace();
+  record(Vk, L, ww);
+  const double g_w = ww.dot(a) - topk_sum;
+  if (g_w > out.lb) { out.lb = g_w; out.w = ww; }
+  if (L.maxCoeff() < out.ub) { out.ub = L.maxCoeff(); out.U = Vk; out.x = Vec::Ones(k); }
+}
+
 inline double sigmoid(double t) {
   if (t >= 0) return 1.0 / (1.0 + std::exp(-t));
   const double e = std::exp(t);
@@ -608,13 +623,7 @@ SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, double tol
     p.w = ww;
     p.lam = e.values;
     p.U = e.vectors;
-    Mat Vk = p.U.leftCols(k);
-    Vec L(m);
-    for (int g = 0; g < m; ++g) L(g) = a(g) - (Vk.transpose() * C[g] * Vk).trace();
-    record(Vk, L, ww);
-    const double g_w = ww.dot(a) - p.lam.head(k).sum();
-    if (g_w > out.lb) { out.lb = g_w; out.w = ww; }
-    if (L.maxCoeff() < out.ub) { out.ub = L.maxCoeff(); out.U = Vk; out.x = Vec::Ones(k); }
+    note_cut(out, C, a, ww, p.U.leftCols(k), p.lam.head(k).sum(), record);
     return e.values.allFinite() && e.vectors.allFinite();
   };
   auto gap_ok = [&]() {
@@ -869,13 +878,7 @@ SmoothOut subspace_dual(const std::vector<Mat>& C, const Vec& a, int k, double t
       if (ww(g) != 0.0) M.noalias() += ww(g) * C[g];
     fp::EigResult e = fp::eig_sym_top(M, kp);
     ++eig_calls;
-    Mat Vk = e.vectors.leftCols(k);
-    Vec L(m);
-    for (int g = 0; g < m; ++g) L(g) = a(g) - (Vk.transpose() * C[g] * Vk).trace();
-    record(Vk, L, ww);
-    const double g_w = ww.dot(a) - e.values.head(k).sum();
-    if (g_w > out.lb) { out.lb = g_w; out.w = ww; }
-    if (L.maxCoeff() < out.ub) { out.ub = L.maxCoeff(); out.U = Vk; out.x = Vec::Ones(k); }
+    note_cut(out, C, a, ww, e.vectors.leftCols(k), e.values.head(k).sum(), record);
     return e.vectors;
   };
   Vec w = out.w;
