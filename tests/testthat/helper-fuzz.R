@@ -36,7 +36,8 @@ fz_args <- list(
   robust = list(iterations = 60L, restarts = 1L),
   cfpca = list(maxit = 300L),
   mbfpca = list(maxit_outer = 3L, maxit_inner = 20L),
-  inlp = list(n_iter = 2L)
+  inlp = list(n_iter = 2L),
+  rlace = list(n_iter = 300L)
 )
 
 fz_fit <- function(method, x, g, k) {
