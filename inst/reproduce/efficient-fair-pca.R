@@ -43,6 +43,7 @@ script_dir <- local({
   if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")
 })
 source(file.path(script_dir, "results-io.R"))
+source(file.path(script_dir, "kleindessner-methods.R"))
 
 data_dir <- Sys.getenv("FAIRPROJ_DATA")
 if (!nzchar(data_dir) || !dir.exists(file.path(data_dir, "lee", "Adult"))) {
@@ -56,21 +57,7 @@ read_split <- function(part, i) {
 }
 
 k <- 10
-fits <- list(
-  "PCA" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "standard"),
-  "FPCA (0.1, 0.01)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "cfpca", delta = 0.1,
-                                               mu = 0.01, scaling = "fairml", tol = 1e-4),
-  "FPCA (0, 0.01)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "cfpca", delta = 0,
-                                             mu = 0.01, scaling = "fairml", tol = 1e-4),
-  "MbF-PCA (1e-3)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mbfpca", tau = 1e-3),
-  "MbF-PCA (1e-6)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mbfpca", tau = 1e-6),
-  "INLP" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "inlp", classifier = "svm",
-                                   intercept = FALSE),
-  "RLACE" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "rlace", n_iter = 10000L, tol = NULL, seed = 1),
-  "Fair PCA" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mean"),
-  "Fair Kernel PCA" = function(x, z) fair_kpca(x, z, k, kernel = "rbf", gamma = "scale", center = FALSE),
-  "Fair PCA-S (0.5)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mean", equalize_cov = 0.5),
-  "Fair PCA-S (0.85)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mean", equalize_cov = 0.85))
+fits <- kleindessner_fitters(k)
 
 # Published mean (sd) over the 10 splits (the poster's table, transcribed as printed).
 metrics <- c("var", "mmd2", "ksvm_acc", "ksvm_dp", "lsvm_acc", "lsvm_dp", "mlp_acc", "mlp_dp")

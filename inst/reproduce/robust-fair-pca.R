@@ -49,6 +49,7 @@ local({
   io <- if (length(f)) file.path(dirname(f[1]), "results-io.R") else ""
   if (!nzchar(io) || !file.exists(io)) io <- system.file("reproduce", "results-io.R", package = "fairproj")
   source(io, local = globalenv())
+  source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, as_k_projection
 })
 options(fairproj.progress = FALSE)
 splits <- as.integer(Sys.getenv("FAIRPROJ_SPLITS", "10"))
@@ -118,26 +119,7 @@ grid_mw <- list(eta = c(0.1, seq(0.25, 4.25, by = 0.25)))
 grid_cf_mean <- list(delta = c(0, 0.1, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9))
 grid_cf_both <- list(mu = c(1e-4, 1e-3, 0.01, 0.05, 0.5))
 
-split_train <- function(group, frac, seed) {
-  set.seed(seed)
-  unlist(lapply(split(seq_along(group), group), function(i) i[sample.int(length(i), floor(frac * length(i)))]),
-         use.names = FALSE)
-}
 
-# A fit whose output is a non-projection map (FairPCA's affine output) is evaluated with the map
-# for ABDiff and ARE; Delta F_Lin needs k coordinates, and the paper takes the top-k
-# eigenvectors of the map.
-as_k_projection <- function(fit) {
-  if (is.null(fit$map)) return(fit)
-  e <- eigen(fit$map, symmetric = TRUE)
-  rot <- e$vectors[, seq_len(fit$k), drop = FALSE]
-  rownames(rot) <- rownames(fit$rotation)
-  fit$rotation <- rot
-  fit$map <- NULL
-  fit$rank <- fit$k
-  class(fit) <- setdiff(class(fit), "fair_pca_minmax")
-  fit
-}
 
 run_split <- function(ds, name, seed) {
   lfw <- name == "lfw576"

@@ -21,17 +21,13 @@ local({
   io <- if (length(f)) file.path(dirname(f[1]), "results-io.R") else ""
   if (!nzchar(io) || !file.exists(io)) io <- system.file("reproduce", "results-io.R", package = "fairproj")
   source(io, local = globalenv())
+  source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train
 })
 options(fairproj.progress = FALSE)
 fdir <- file.path(repro_results_dir(), "vu-fits")
 t1_path <- repro_path("vu-table1")
 if (!file.exists(t1_path)) stop("run robust-fair-pca.R first")
 t1 <- utils::read.csv(t1_path, stringsAsFactors = FALSE, colClasses = c(split = "character"))
-split_train <- function(group, frac, seed) {
-  set.seed(seed)
-  unlist(lapply(split(seq_along(group), group), function(i) i[sample.int(length(i), floor(frac * length(i)))]),
-         use.names = FALSE)
-}
 # the matrix a fit reconstructs with (in its centred and scaled coordinates)
 recon_matrix <- function(fit) if (!is.null(fit$map)) fit$map else tcrossprod(fit$rotation)
 coords <- function(fit, x) sweep(sweep(x, 2L, fit$center), 2L, fit$scale, "/")

@@ -23,15 +23,11 @@ local({
   io <- if (length(f)) file.path(dirname(f[1]), "results-io.R") else ""
   if (!nzchar(io) || !file.exists(io)) io <- system.file("reproduce", "results-io.R", package = "fairproj")
   source(io, local = globalenv())
+  source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train
 })
 options(fairproj.progress = FALSE)
 sets <- c("biodeg", "default_credit", "ecoli", "magic", "steel", "wine_quality")
 if (nzchar(Sys.getenv("FAIRPROJ_SETS"))) sets <- strsplit(Sys.getenv("FAIRPROJ_SETS"), ",")[[1]]
-split_train <- function(group, frac, seed) {
-  set.seed(seed)
-  unlist(lapply(split(seq_along(group), group), function(i) i[sample.int(length(i), floor(frac * length(i)))]),
-         use.names = FALSE)
-}
 for (nm in sets) {
   t0 <- proc.time()[["elapsed"]]
   ds <- fairproj_data(nm)

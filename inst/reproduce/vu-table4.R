@@ -19,6 +19,7 @@ local({
   io <- if (length(f)) file.path(dirname(f[1]), "results-io.R") else ""
   if (!nzchar(io) || !file.exists(io)) io <- system.file("reproduce", "results-io.R", package = "fairproj")
   source(io, local = globalenv())
+  source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, as_k_projection
 })
 options(fairproj.progress = FALSE)
 splits <- as.integer(Sys.getenv("FAIRPROJ_SPLITS", "10"))
@@ -34,22 +35,6 @@ tab4 <- matrix(c(
   0.0604, 0.0535, 0.0391, 0.0370,  0.9699, 0.4639, 0.2192, 0.0817),
   nrow = 14, byrow = TRUE, dimnames = list(sets_all, c("RFPCA", "FairPCA", "CFPCA-Mean", "CFPCA-Both")))
 
-split_train <- function(group, frac, seed) {
-  set.seed(seed)
-  unlist(lapply(split(seq_along(group), group), function(i) i[sample.int(length(i), floor(frac * length(i)))]),
-         use.names = FALSE)
-}
-as_k_projection <- function(fit) {
-  if (is.null(fit$map)) return(fit)
-  e <- eigen(fit$map, symmetric = TRUE)
-  rot <- e$vectors[, seq_len(fit$k), drop = FALSE]
-  rownames(rot) <- rownames(fit$rotation)
-  fit$rotation <- rot
-  fit$map <- NULL
-  fit$rank <- fit$k
-  class(fit) <- setdiff(class(fit), "fair_pca_minmax")
-  fit
-}
 stored <- function() {
   p <- repro_path("vu-table4")
   if (file.exists(p)) utils::read.csv(p, stringsAsFactors = FALSE, colClasses = c(split = "character")) else NULL
