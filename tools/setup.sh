@@ -43,7 +43,8 @@ if (length(miss)) {
   if (file.access(lib, 2) != 0) { lib <- Sys.getenv('R_LIBS_USER'); dir.create(lib, recursive = TRUE, showWarnings = FALSE); .libPaths(c(lib, .libPaths())) }
   message('setup: installing from CRAN: ', paste(miss, collapse = ' '))
   repos <- getOption('repos')
-  if (is.null(repos) || any(repos == '@CRAN@')) stop('setup: no CRAN mirror is configured: set options(repos = ...) in Rprofile.site')
+  # --vanilla skips Rprofile.site, where a machine usually sets its mirror: use CRAN's cloud
+  if (is.null(repos) || any(repos == '@CRAN@')) repos <- c(CRAN = Sys.getenv('FAIRPROJ_CRAN', 'https://cloud.r-project.org'))
   install.packages(miss, lib = lib, repos = repos, Ncpus = 2)
 }
 still <- p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)]
