@@ -38,7 +38,13 @@
 #'   the group whose leading block has the smaller smallest singular value gives its smallest
 #'   right singular vector `v`, and the column at `max |v|` is moved to the back; the first `k`
 #'   positions are the selection. Computed as the bottom eigenvector of `G_g[P, P]`; costs
-#'   O(d^4) in all, slow beyond a few hundred columns (as in the paper).
+#'   O(d^4) in all, slow beyond a few hundred columns (as in the paper). Where a leading block
+#'   is numerically singular (its smallest singular value below `1e-4` of its largest, as with
+#'   one-hot columns) its smallest singular vector is not unique and `max |v|` would depend on
+#'   rounding; the pivot is then the column that lies most in the null spaces (the largest
+#'   squared row norm of the null-space bases, summed over the singular groups), which does not
+#'   depend on the basis. This is a deterministic reading of the paper's rule; the authors' code
+#'   took whatever vector its SVD returned.
 #' * `"sampler"` (`theta`, `max_columns`): FairScoresSampler (Algorithm 1) on the groups' rank-k
 #'   leverage scores: columns by decreasing sum of the groups' scores until one group's
 #'   scores reach `theta`, then by the other group's score until it does too. Returns `c >= k`

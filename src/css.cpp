@@ -197,34 +197,6 @@ double top_eigpair(const Mat& A, const Vec& start, Vec& vec) {
   return e.values(0);
 }
 
-// Smallest eigenpair of a symmetric matrix: LAPACK dsyevr for that one pair (tridiagonal
-// reduction plus one eigenvector), Eigen's dense solver if LAPACK fails.
-double bottom_eigpair(const Mat& A, Vec& vec) {
-  int n = static_cast<int>(A.rows());
-  Mat a = A;
-  const char jobz = 'V', range = 'I', uplo = 'L';
-  int il = 1, iu = 1, m = 0, info = 0, lwork = -1, liwork = -1, iwq = 0;
-  double vl = 0, vu = 0, abstol = 2 * DBL_MIN, wq = 0;
-  Vec w(n);
-  vec.resize(n);
-  std::vector<int> isuppz(2);
-  F77_CALL(dsyevr)(&jobz, &range, &uplo, &n, a.data(), &n, &vl, &vu, &il, &iu, &abstol, &m, w.data(),
-                   vec.data(), &n, isuppz.data(), &wq, &lwork, &iwq, &liwork, &info FCONE FCONE FCONE);
-  if (info == 0) {
-    lwork = static_cast<int>(wq);
-    liwork = iwq;
-    std::vector<double> work(lwork);
-    std::vector<int> iwork(liwork);
-    F77_CALL(dsyevr)(&jobz, &range, &uplo, &n, a.data(), &n, &vl, &vu, &il, &iu, &abstol, &m, w.data(),
-                     vec.data(), &n, isuppz.data(), work.data(), &lwork, iwork.data(), &liwork,
-                     &info FCONE FCONE FCONE);
-    if (info == 0 && m == 1) return w(0);
-  }
-  Eigen::SelfAdjointEigenSolver<Mat> es(A);  // ascending
-  vec = es.eigenvectors().col(0);
-  return es.eigenvalues()(0);
-}
-
 }  // namespace
 
 // Squared projection error of every prefix of `cols` (0-based), per group: a c x m matrix
@@ -406,8 +378,18 @@ List fp_css_lowqr(const List& grams, const List& factors, const IntegerVector& c
 // leading block (first i positions) has the smaller smallest eigenvalue of G_g[P,P] gives the
 // bottom eigenvector v, and the column at the first position of max |v| is swapped to position
 // i. Returns the whole final ordering (0-based); its first k entries are the selection.
+//
+// Degenerate blocks: when a group's leading block is numerically singular (eigenvalues of
+// G_g[P,P] at most kNull times its largest, i.e. singular values of the block below 1e-4 of the
+// largest) its smallest singular vector is any vector of a null space that is often of
+// dimension > 1 (one-hot blocks, data given to 5 digits), and "max |v|" depends on the basis
+// the eigensolver happens to return: rounding decides it. On the paper's Table 2 the results
+// are the same for kNull from 3e-9 to 1e-8 (1e-10 sits on an eigenvalue of the COMPAS data). Then the pivot is the column with the largest squared norm of its row in the null-space
+// bases, summed over the singular groups: the column that lies most in the null spaces, which
+// does not depend on the basis (with a one-dimensional null space of one group it is max |v|).
 // [[Rcpp::export(.fp_css_highqr)]]
 List fp_css_highqr(const List& grams, const IntegerVector& cand, int stop) {
+  const double kNull = 1e-8;
   std::vector<Mat> G0 = as_grams(grams);
   const int m = static_cast<int>(G0.size()), n = cand.size();
   std::vector<Mat> G(m, Mat(n, n));
@@ -416,29 +398,38 @@ List fp_css_highqr(const List& grams, const IntegerVector& cand, int stop) {
       for (int a = 0; a < n; ++a) G[g](a, b) = G0[g](cand[a], cand[b]);
   std::vector<int> perm(n);
   for (int i = 0; i < n; ++i) perm[i] = i;
+  int degenerate = 0;
   for (int i = n; i > std::max(stop, 1); --i) {
     double best = R_PosInf;
-    Vec v;
+    Vec v, w = Vec::Zero(i);
+    bool singular = false;
     for (int g = 0; g < m; ++g) {
       Mat L(i, i);
       for (int b = 0; b < i; ++b)
         for (int a = 0; a < i; ++a) L(a, b) = G[g](perm[a], perm[b]);
-      Vec vg;
-      const double lam = bottom_eigpair(L, vg);
+      Eigen::SelfAdjointEigenSolver<Mat> es(L);  // ascending
+      if (es.info() != Eigen::Success) Rcpp::stop("eigendecomposition failed in high QR");
+      const Vec& ev = es.eigenvalues();
+      const double lam = ev(0), top = std::max(ev(i - 1), 0.0);
       if (lam < best) {
         best = lam;
-        v = vg;
+        v = es.eigenvectors().col(0);
+      }
+      if (lam <= kNull * top) {
+        singular = true;
+        for (int q = 0; q < i && ev(q) <= kNull * top; ++q) w += es.eigenvectors().col(q).cwiseAbs2();
       }
     }
     std::vector<int> ident(i);
     for (int q = 0; q < i; ++q) ident[q] = q;
-    const int p = first_max(v, ident, 0, i);
+    const int p = first_max(singular ? w : v, ident, 0, i);
+    degenerate += singular;
     std::swap(perm[p], perm[i - 1]);
     Rcpp::checkUserInterrupt();
   }
   IntegerVector out(n);
   for (int i = 0; i < n; ++i) out[i] = cand[perm[i]];
-  return List::create(Rcpp::Named("order") = out);
+  return List::create(Rcpp::Named("order") = out, Rcpp::Named("degenerate") = degenerate);
 }
 
 namespace {

@@ -631,6 +631,61 @@ test_that("real data (german, Table 2): default greedy <= published; rule = 'aut
   }
 })
 
+test_that("high QR on singular leading blocks pivots on the column most in the null spaces", {
+  # the reference: SVD of the R factors; a block with smallest singular value below 1e-4 of its
+  # largest is singular, and the pivot maximises the summed squared rows of the null-space bases
+  ref_highqr_null <- function(Xs, k, tol = 1e-4) {
+    n <- ncol(Xs[[1]])
+    perm <- seq_len(n)
+    for (i in n:2) {
+      # the leading block of the permuted QR has the singular values and right singular
+      # vectors of the first i permuted columns
+      sv <- lapply(Xs, function(z) svd(z[, perm[seq_len(i)], drop = FALSE]))
+      sig <- vapply(sv, function(s) s$d[i], numeric(1))
+      w <- numeric(i)
+      for (s in sv) {
+        null <- s$d <= tol * s$d[1]
+        if (any(null)) w <- w + rowSums(s$v[, null, drop = FALSE]^2)
+      }
+      v <- if (any(w > 0)) w else abs(sv[[which.min(sig)]]$v[, i])
+      j <- which(v >= max(v) * (1 - 1e-10))[1]
+      perm[c(j, i)] <- perm[c(i, j)]
+    }
+    perm[seq_len(k)]
+  }
+  for (seed in 1:6) {
+    set.seed(seed)
+    n <- c(50, 40)
+    g <- factor(rep(c("a", "b"), n))
+    lev <- sample(1:4, sum(n), replace = TRUE)
+    onehot <- outer(lev, 1:4, `==`) + 0                  # sums to one: dependent on an intercept
+    base <- matrix(rnorm(sum(n) * 4), sum(n))
+    x <- cbind(1, base, onehot, base[, 1:2] %*% c(1, -2), base[, 3])  # two more dependencies
+    Xs <- split_groups(x, g)
+    rk <- min(vapply(Xs, function(z) qr(z)$rank, numeric(1)))
+    f <- fair_css(x, g, rk - 1, "highqr", center = FALSE)
+    expect_identical(f$columns, as.integer(ref_highqr_null(Xs, rk - 1)))
+    # rank revealing: the leading rank(X) positions of the ordering are independent in every group
+    expect_identical(f$order[seq_len(rk)], as.integer(ref_highqr_null(Xs, rk)))
+    for (z in Xs) expect_equal(qr(z[, f$order[seq_len(rk)]])$rank, rk)
+  }
+})
+
+test_that("real data (student, Table 2): S-High QR is at or below the published values", {
+  dir <- Sys.getenv("FAIRPROJ_DATA")
+  skip_if(!nzchar(dir) || !dir.exists(file.path(dir, "css")), "FAIRPROJ_DATA not set")
+  for (nm in c("student", "german")) {
+    d <- fairproj_data(paste0("css_", nm), dir = dir)
+    m <- group_moments(d$x, d$group)
+    pub <- list(student = c(`10` = 1.42094, `14` = 1.39265, `21` = 1.5756),
+                german = c(`10` = 1.30176, `15` = 1.34599, `24` = 1.38489))[[nm]]
+    for (kk in names(pub)) {
+      f <- fair_css(m, k = as.integer(kk), method = "two_stage", stage2 = "highqr", center = FALSE)
+      expect_lte(round(f$loss, 5), pub[[kk]])
+    }
+  }
+})
+
 test_that("summary reports the greedy variant and the branch and bound status", {
   dat <- make_css(n = c(40, 30), d = 12, seed = 9, rank = 6)
   expect_output(print(summary(fair_css(dat$x, dat$g, 3))), "Greedy denominators")
