@@ -321,8 +321,11 @@ fairproj_datasets <- function() {
 #'   credit with its 23 features (ID and label dropped). Their encoding and scaling are not
 #'   stated; by default categorical columns are coded as integers (sorted levels, from 0) and
 #'   every column is standardised (divisor n - 1). Options: `standardise = TRUE`,
-#'   `encoding = c("integer", "onehot")` (Adult), `drop_unknown = TRUE` (`credit_marriage`: drop
-#'   the 54 rows with MARRIAGE = 0).
+#'   `encoding = c("integer", "onehot")` (Adult), `part = c("train", "test")` (Adult: `"test"`
+#'   reads the official test file `adult.test`, 16281 rows, coded and standardised with the
+#'   levels, means and standard deviations of `adult.data`, so that a model fitted on the
+#'   training data applies to it), `drop_unknown = TRUE` (`credit_marriage`: drop the 54 rows
+#'   with MARRIAGE = 0).
 #'
 #' @param name Dataset name, one of `fairproj_datasets()$name`.
 #' @param dir Directory holding the data files (the layout of the data README: `credit/`,
@@ -827,12 +830,14 @@ fp_adult_names <- c("age", "workclass", "fnlwgt", "education", "education-num", 
                     "occupation", "relationship", "race", "sex", "capital-gain", "capital-loss",
                     "hours-per-week", "native-country", "income")
 
-fp_read_adult_data <- function(spec, dir) {
-  path <- fp_data_file(spec, dir, "css/adult.data.xz")
+fp_read_adult_data <- function(spec, dir, test = FALSE) {
+  path <- fp_data_file(spec, dir, if (test) "css/adult.test.xz" else "css/adult.data.xz")
+  # adult.test starts with a line "|1x3 Cross validator" and ends its labels with a full stop
   df <- fp_data_read_csv(path, header = FALSE, strip.white = TRUE, col.names = fp_adult_names,
                          check.names = FALSE, stringsAsFactors = FALSE, na.strings = character(0),
-                         blank.lines.skip = TRUE)
+                         blank.lines.skip = TRUE, skip = if (test) 1L else 0L)
   if (ncol(df) != 15L) fp_data_abort(sprintf("'%s' should have 15 columns, has %d", path, ncol(df)))
+  if (test) df$income <- sub("\\.$", "", df$income)
   list(df = df, path = path)
 }
 
@@ -983,28 +988,65 @@ fp_read_css <- function(spec, dir, normalise = TRUE, digits = 5L) {
 # Kamani et al. multi-group data
 # ---------------------------------------------------------------------------------------------
 
-fp_read_kamani_adult <- function(spec, dir, standardise = TRUE, encoding = c("integer", "onehot")) {
+fp_read_kamani_adult <- function(spec, dir, standardise = TRUE, encoding = c("integer", "onehot"),
+                                 part = c("train", "test")) {
   fp_check_flag(standardise, "standardise")
   encoding <- fp_match_arg(encoding, c("integer", "onehot"), "encoding")
+  part <- fp_match_arg(part, c("train", "test"), "part")
   a <- fp_read_adult_data(spec, dir)
   df <- a$df
-  attr <- if (spec$name == "adult_race") "race" else "sex"
-  group <- fp_data_group(df[[attr]], spec$levels, spec$levels, a$path, attr)
-  y <- as.numeric(df$income == ">50K")
   df$income <- NULL
-  if (encoding == "integer") {
-    x <- fp_data_integer_codes(df)
-    pre <- "the 14 features of adult.data (label dropped; sex and race kept); categorical columns coded as integers 0, 1, ... in sorted level order"
-  } else {
-    x <- fp_data_onehot(df)
-    pre <- "the 14 features of adult.data (label dropped; sex and race kept); categorical columns one-hot encoded"
+  # the codes (and the standardisation) of the test file are those of the training file
+  lev <- lapply(df, function(v) if (is.character(v)) sort(unique(v), method = "radix") else NULL)
+  src <- "adult.data"
+  path <- a$path
+  if (part == "test") {
+    train <- df
+    a <- fp_read_adult_data(spec, dir, test = TRUE)
+    df <- a$df
+    df$income <- NULL
+    path <- a$path
+    src <- "adult.test (the official test file; codes and standardisation of adult.data)"
   }
+  attr <- if (spec$name == "adult_race") "race" else "sex"
+  group <- fp_data_group(df[[attr]], spec$levels, spec$levels, path, attr)
+  y <- as.numeric(a$df$income == ">50K")
+  code <- function(d) {
+    if (encoding == "integer") {
+      for (nm in names(d)) if (!is.null(lev[[nm]])) d[[nm]] <- match(d[[nm]], lev[[nm]]) - 1
+      x <- as.matrix(d)
+      storage.mode(x) <- "double"
+    } else {
+      num <- as.matrix(d[vapply(lev, is.null, logical(1))])
+      storage.mode(num) <- "double"
+      blocks <- lapply(names(d)[!vapply(lev, is.null, logical(1))], function(nm) {
+        m <- outer(d[[nm]], lev[[nm]], "==") * 1
+        colnames(m) <- paste0(nm, "_", lev[[nm]])
+        m
+      })
+      x <- cbind(num, do.call(cbind, blocks))
+    }
+    x
+  }
+  x <- code(df)
+  if (anyNA(x)) {
+    bad <- names(which(colSums(is.na(x)) > 0))
+    fp_data_abort(sprintf("'%s' has levels not in adult.data in column(s) %s", path, paste(bad, collapse = ", ")))
+  }
+  pre <- sprintf("the 14 features of %s (label dropped; sex and race kept); categorical columns %s", src,
+                 if (encoding == "integer") "coded as integers 0, 1, ... in sorted level order" else "one-hot encoded")
   if (standardise) {
-    x <- fp_data_standardise(x)
-    pre <- c(pre, "each column centred and divided by its standard deviation (divisor n - 1)")
+    xt <- if (part == "test") code(train) else x
+    mu <- colMeans(xt)
+    sdv <- sqrt(colSums(sweep(xt, 2L, mu)^2) / (nrow(xt) - 1))
+    sdv[sdv == 0] <- 1
+    x <- sweep(sweep(x, 2L, mu), 2L, sdv, "/")
+    pre <- c(pre, sprintf("each column centred and divided by its standard deviation (divisor n - 1)%s",
+                          if (part == "test") ", both of adult.data" else ""))
   }
-  new_fairproj_data(x, group, y, spec, a$path, pre,
-                    list(standardise = standardise, encoding = encoding))
+  if (part == "test") spec$n <- nrow(x)
+  new_fairproj_data(x, group, y, spec, path, pre,
+                    list(standardise = standardise, encoding = encoding, part = part))
 }
 
 fp_read_kamani_credit <- function(spec, dir, standardise = TRUE, drop_unknown = TRUE) {
