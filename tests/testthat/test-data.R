@@ -437,6 +437,27 @@ test_that("Kamani et al. data: adult race / sex and credit marriage / sex", {
   expect_equal(unname(colMeans(s$x)), rep(0, 14))
   oh <- fairproj_data("adult_sex", dir = d, encoding = "onehot", standardise = FALSE)
   expect_true("race_White" %in% colnames(oh$x))
+  # the official test file: a header line, labels ending in ".", codes and standardisation of
+  # the training file (a level missing from the test rows keeps its training code)
+  write_xz(d, "css/adult.test.xz", c("|1x3 Cross validator",
+    "25, Private, 226802, 11th, 7, Never-married, Adm-clerical, Not-in-family, Black, Male, 0, 0, 40, United-States, <=50K.",
+    "44, State-gov, 160323, Masters, 14, Married-civ-spouse, Exec-managerial, Wife, White, Female, 7688, 0, 40, Cuba, >50K.", ""))
+  te <- fairproj_data("adult_sex", dir = d, part = "test", standardise = FALSE)
+  expect_equal(dim(te$x), c(2L, 14L))
+  expect_equal(te$y, c(0, 1))
+  expect_equal(as.character(te$group), c("Male", "Female"))
+  expect_equal(unname(te$x[, "workclass"]), c(1, 3))        # the training codes
+  expect_equal(unname(te$x[, "native-country"]), c(2, 1))   # ?, Cuba, United-States
+  tr <- fairproj_data("adult_sex", dir = d, standardise = FALSE)
+  tes <- fairproj_data("adult_sex", dir = d, part = "test")
+  mu <- colMeans(tr$x); sdv <- apply(tr$x, 2, stats::sd); sdv[sdv == 0] <- 1
+  expect_equal(unname(tes$x), unname(sweep(sweep(te$x, 2, mu), 2, sdv, "/")))
+  teo <- fairproj_data("adult_sex", dir = d, part = "test", encoding = "onehot", standardise = FALSE)
+  expect_identical(colnames(teo$x), colnames(oh$x))
+  expect_error(fairproj_data("adult_sex", dir = d, part = "validation"), class = "fairproj_input_error")
+  write_xz(d, "css/adult.test.xz", c("|1x3 Cross validator",
+    "25, Never-worked, 226802, 11th, 7, Never-married, Adm-clerical, Not-in-family, Black, Male, 0, 0, 40, United-States, <=50K.", ""))
+  expect_error(fairproj_data("adult_sex", dir = d, part = "test"), "workclass")
 
   cc <- data.frame(ID = 1:6, LIMIT_BAL = c(2e4, 1e5, 5e4, 3e4, 1e4, 7e4), SEX = c(2, 1, 2, 2, 1, 1),
                    MARRIAGE = c(1, 2, 3, 0, 2, 1), AGE = c(24, 26, 34, 37, 57, 29),
@@ -552,6 +573,10 @@ test_that("real data: Kamani et al. multi-group data", {
   # Kamani et al. print 3047 / 27994 / 312 / 962 / 246; UCI adult.data has these counts instead
   expect_equal(counts(a), c(3124L, 27816L, 1039L, 311L, 271L))
   expect_false(identical(counts(a), c(3047L, 27994L, 312L, 962L, 246L)))
+  te <- fairproj_data("adult_sex", part = "test")   # UCI adult.test: 16281 rows, 5421 / 10860
+  expect_equal(dim(te$x), c(16281L, 14L))
+  expect_equal(counts(te), c(5421L, 10860L))
+  expect_equal(sum(te$y), 3846)
   expect_match(paste(a$info$notes, collapse = " "), "do not match")
   expect_equal(counts(fairproj_data("adult_sex")), c(10771L, 21790L))
 })
