@@ -31,7 +31,7 @@
 # Output (the shared convention of results-io.R; FAIRPROJ_RESULTS or inst/reproduce/results):
 #   vu-table1.csv.gz  out-of-sample ABDiff / ARE per dataset x method x split, plus "mean" and "sd"
 #   vu-table3.csv.gz  in-sample ABDiff / ARE, same layout
-#   vu-table4.csv.gz  out-of-sample Delta F_Lin (delta_f_lin(), needs e1071), same layout
+#   vu-table4.csv.gz  out-of-sample Delta F_Lin (delta_f_lin(): the exact SVM, needs ECOSolveR), same layout
 # with the published value beside every mean, the chosen parameters (`setting`) and the seconds
 # each method took. Each (dataset, split) is written as soon as it is done, and the run is
 # resumable: a (dataset, split) already stored in vu-table1.csv.gz is skipped, so rerunning the
@@ -53,7 +53,7 @@ local({
 })
 options(fairproj.progress = FALSE)
 splits <- as.integer(Sys.getenv("FAIRPROJ_SPLITS", "10"))
-do_flin <- Sys.getenv("FAIRPROJ_VU_FLIN", "1") != "0" && requireNamespace("e1071", quietly = TRUE)
+do_flin <- Sys.getenv("FAIRPROJ_VU_FLIN", "1") != "0" && requireNamespace("ECOSolveR", quietly = TRUE)
 all_methods <- c("RFPCA", "FairPCA", "CFPCA-Mean", "CFPCA-Both", "MinMax", "PCA")
 methods <- all_methods
 if (nzchar(Sys.getenv("FAIRPROJ_VU_METHODS"))) methods <- strsplit(Sys.getenv("FAIRPROJ_VU_METHODS"), ",")[[1]]

@@ -7,13 +7,16 @@
 # each model (FairPCA: the top 3 eigenvectors of its affine map), the projections are z-scored,
 # a soft-margin linear SVM predicts the group with C in {1e-4, 1e-2, 1, 1e2, 1e4} chosen by
 # 5-fold CV maximising the held-out statistic, and Delta F_Lin is the largest |TPR - FPR| over
-# the thresholds of its decision values. Needs e1071 and FAIRPROJ_DATA.
+# the thresholds of its decision values. The SVM is solved exactly (delta_f_lin()'s default
+# solver "ecos": the quadratic program as a cone program, as the paper's code handed it to
+# MOSEK); libsvm (solver = "e1071") reaches its iteration limit at the large costs and takes
+# hours on the big test sets. Needs ECOSolveR and FAIRPROJ_DATA.
 #
 # Output: vu-table4.csv.gz (results-io.R convention), resumable (a stored dataset x split is
 # skipped). Environment: FAIRPROJ_SETS (comma-separated), FAIRPROJ_SPLITS (default 10).
 suppressPackageStartupMessages(library(fairproj))
 if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
-if (!requireNamespace("e1071", quietly = TRUE)) stop("needs the package e1071")
+if (!requireNamespace("ECOSolveR", quietly = TRUE)) stop("needs the package ECOSolveR")
 local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
   io <- if (length(f)) file.path(dirname(f[1]), "results-io.R") else ""
