@@ -24,7 +24,9 @@
 #' @param method A [fair_pca()] method name.
 #' @param grid The candidate parameters: a data.frame (one candidate per row, columns named as
 #'   the method's arguments) or a named list of vectors, expanded to all combinations.
-#' @param folds Number of cross-validation folds (at least 2).
+#' @param folds Number of cross-validation folds (at least 2; stratified by group), or the fold
+#'   of each row (a vector as long as the rows, e.g. the folds another program drew, to repeat
+#'   its cross-validation exactly; every fold must hold every group on both sides).
 #' @param criterion What to minimise on the held-out folds: `"ARE+ABDiff"` (the paper's),
 #'   `"ABDiff"`, `"ARE"`, `"max_loss"`, or a function taking a [group_errors()] result and
 #'   returning one number.
@@ -65,24 +67,46 @@ tune_fair_pca.default <- function(x, group, k, method, grid, folds = 3, criterio
   if (missing(method)) fp_abort("is missing: give a fair_pca() method", "method")
   method <- fp_check_method(method, "pca")
   grid <- fp_tune_grid(grid)
-  folds <- fp_check_count(folds, 2L, .Machine$integer.max, "folds")
-  sizes <- tabulate(g, nlevels(g))
-  if (folds > min(sizes)) {
-    small <- which.min(sizes)
-    fp_abort(sprintf("= %d is more than the %d row(s) of the smallest group ('%s'): the folds are stratified, so every fold needs a row of every group; use fewer folds (at most %d) or merge small groups",
-                     folds, sizes[small], levels(g)[small], max(min(sizes), 1L)), "folds")
+  given <- NULL
+  if (length(folds) > 1L) {
+    # the fold of each row, given (e.g. another program's folds)
+    if (length(folds) != nrow(xm) || anyNA(folds) || (is.numeric(folds) && any(!is.finite(folds)))) {
+      fp_abort(sprintf("must be one number (how many folds) or the fold of each of the %d rows, without NA", nrow(xm)), "folds")
+    }
+    given <- as.integer(factor(folds))
+    if (max(given) < 2L) fp_abort("must give at least 2 distinct folds", "folds")
+    for (f in seq_len(max(given))) {
+      miss <- levels(g)[tabulate(g[given == f], nlevels(g)) == 0L | tabulate(g[given != f], nlevels(g)) == 0L]
+      if (length(miss)) {
+        fp_abort(sprintf("fold %d leaves group(s) %s out of its held-out or its training rows; every fold needs every group on both sides",
+                         f, paste(shQuote(miss), collapse = ", ")), "folds")
+      }
+    }
+    folds <- max(given)
+  } else {
+    folds <- fp_check_count(folds, 2L, .Machine$integer.max, "folds")
+    sizes <- tabulate(g, nlevels(g))
+    if (folds > min(sizes)) {
+      small <- which.min(sizes)
+      fp_abort(sprintf("= %d is more than the %d row(s) of the smallest group ('%s'): the folds are stratified, so every fold needs a row of every group; use fewer folds (at most %d) or merge small groups",
+                       folds, sizes[small], levels(g)[small], max(min(sizes), 1L)), "folds")
+    }
   }
   crit_fun <- fp_tune_criterion(criterion)
   crit_name <- if (is.character(criterion)) criterion else "custom"
   dots <- list(...)
   restore_seed <- fp_set_seed(seed)
   on.exit(restore_seed(), add = TRUE)
-  # stratified folds
-  fold <- integer(nrow(xm))
-  for (lev in levels(g)) {
-    idx <- which(g == lev)
-    idx <- idx[sample.int(length(idx))]
-    fold[idx] <- rep_len(seq_len(folds), length(idx))
+  # stratified folds, unless given
+  if (!is.null(given)) {
+    fold <- given
+  } else {
+    fold <- integer(nrow(xm))
+    for (lev in levels(g)) {
+      idx <- which(g == lev)
+      idx <- idx[sample.int(length(idx))]
+      fold[idx] <- rep_len(seq_len(folds), length(idx))
+    }
   }
   ncand <- nrow(grid)
   show <- fp_progress_on()

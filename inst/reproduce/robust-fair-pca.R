@@ -50,10 +50,14 @@ local({
   if (!nzchar(io) || !file.exists(io)) io <- system.file("reproduce", "results-io.R", package = "fairproj")
   source(io, local = globalenv())
   source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, as_k_projection
+  assign("vu_dir", dirname(io), globalenv())
 })
 options(fairproj.progress = FALSE)
 splits <- as.integer(Sys.getenv("FAIRPROJ_SPLITS", "10"))
 do_flin <- Sys.getenv("FAIRPROJ_VU_FLIN", "1") != "0" && requireNamespace("ECOSolveR", quietly = TRUE)
+# FAIRPROJ_VU_SPLITS = "numpy": the authors' splits and CV folds, drawn with numpy's streams
+# (split_numpy(), kfold_numpy() in vu-common.R); default "r": R's generator, stratified folds
+numpy_splits <- Sys.getenv("FAIRPROJ_VU_SPLITS", "r") == "numpy"
 all_methods <- c("RFPCA", "FairPCA", "CFPCA-Mean", "CFPCA-Both", "MinMax", "PCA")
 methods <- all_methods
 if (nzchar(Sys.getenv("FAIRPROJ_VU_METHODS"))) methods <- strsplit(Sys.getenv("FAIRPROJ_VU_METHODS"), ",")[[1]]
@@ -124,10 +128,16 @@ grid_cf_both <- list(mu = c(1e-4, 1e-3, 0.01, 0.05, 0.5))
 run_split <- function(ds, name, seed) {
   lfw <- name == "lfw576"
   sc <- !lfw
-  tr <- split_train(ds$group, 0.3, seed)
+  folds <- if (lfw) 2 else 3
+  if (numpy_splits) {
+    sp <- split_numpy(ds$group, 0.3, seed)
+    tr <- sp$train
+    folds <- kfold_numpy(length(tr), folds, seed)
+  } else {
+    tr <- split_train(ds$group, 0.3, seed)
+  }
   keep <- apply(ds$x[tr, ], 2, stats::sd) > 0
   xtr <- ds$x[tr, keep]; gtr <- ds$group[tr]; xte <- ds$x[-tr, keep]; gte <- ds$group[-tr]
-  folds <- if (lfw) 2 else 3
   iters <- if (lfw) 500 else 1000
   n_warn <- 0
   muffle <- function(w) { n_warn <<- n_warn + 1; invokeRestart("muffleWarning") }

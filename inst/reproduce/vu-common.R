@@ -22,3 +22,38 @@ as_k_projection <- function(fit) {
   class(fit) <- setdiff(class(fit), "fair_pca_minmax")
   fit
 }
+
+# The authors' splits and folds, drawn with numpy's own streams (numpy-rng.cpp, compiled on first
+# use): per split one numpy.random.default_rng(seed); the rows of each group (S = 0 first, the
+# first level of fairproj_data()'s factor) shuffled by it and the first floor(frac * N_a) to
+# train; then the train and the test order shuffled by the same stream. Cross-validation folds
+# as sklearn's KFold(n_splits, shuffle = True, random_state = seed) on the training order:
+# RandomState(seed).shuffle(0:(n - 1)), consecutive blocks of sizes n %/% k (+1 for the first
+# n %% k). Returns list(train, test) (1-based row numbers, in that order).
+# (`vu_dir`, the directory of these scripts, is set by the script that sources this file)
+load_numpy_rng <- function() {
+  if (!exists("np_default_rng", mode = "function")) {
+    Rcpp::sourceCpp(file.path(get0("vu_dir", ifnotfound = "."), "numpy-rng.cpp"), env = globalenv())
+  }
+}
+split_numpy <- function(group, frac, seed) {
+  load_numpy_rng()
+  rng <- np_default_rng(seed)
+  tr <- integer(0); te <- integer(0)
+  for (lev in levels(group)) {
+    idx <- np_rng_shuffle(rng, which(group == lev) - 1L)
+    n_tr <- floor(frac * length(idx))
+    tr <- c(tr, idx[seq_len(n_tr)])
+    te <- c(te, idx[setdiff(seq_along(idx), seq_len(n_tr))])
+  }
+  list(train = np_rng_shuffle(rng, tr) + 1L, test = np_rng_shuffle(rng, te) + 1L)
+}
+kfold_numpy <- function(n, k, seed) {
+  load_numpy_rng()
+  idx <- np_randomstate_shuffle(seed, 0:(n - 1L))
+  sizes <- rep(n %/% k, k)
+  sizes[seq_len(n %% k)] <- sizes[seq_len(n %% k)] + 1L
+  fold <- integer(n)
+  fold[idx + 1L] <- rep(seq_len(k), sizes)
+  fold
+}
