@@ -17,7 +17,9 @@
 #   PCA         extra: standard PCA of the training part.
 #
 # Protocol (the paper's, Section 5 and Appendix D; settings checked against the paper's text):
-# 10 train/test splits (seeds 0-9), 30 % train stratified by group; k = 3; the training part is
+# 10 train/test splits (seeds 0-9), 30 % train stratified by group, drawn as the authors' code
+# draws them (numpy.random.default_rng(seed) per split; folds by sklearn's KFold with
+# random_state = seed; see split_numpy()); k = 3; the training part is
 # standardised with its own statistics (LFW: pixels / 255, centred, not scaled); the parameters
 # of each method are chosen by 3-fold cross-validation on the training part minimising the mean
 # held-out ARE + ABDiff (tune_fair_pca()) and the chosen setting is refitted on the whole
@@ -55,9 +57,11 @@ local({
 options(fairproj.progress = FALSE)
 splits <- as.integer(Sys.getenv("FAIRPROJ_SPLITS", "10"))
 do_flin <- Sys.getenv("FAIRPROJ_VU_FLIN", "1") != "0" && requireNamespace("ECOSolveR", quietly = TRUE)
-# FAIRPROJ_VU_SPLITS = "numpy": the authors' splits and CV folds, drawn with numpy's streams
-# (split_numpy(), kfold_numpy() in vu-common.R); default "r": R's generator, stratified folds
-numpy_splits <- Sys.getenv("FAIRPROJ_VU_SPLITS", "r") == "numpy"
+# FAIRPROJ_VU_SPLITS = "numpy" (the default): the authors' splits and CV folds, drawn with
+# numpy's own streams (split_numpy(), kfold_numpy() in vu-common.R; needs a C++ compiler for
+# Rcpp::sourceCpp()); "r": R's generator and stratified folds (the stored results before
+# 2026-11-25)
+numpy_splits <- Sys.getenv("FAIRPROJ_VU_SPLITS", "numpy") == "numpy"
 all_methods <- c("RFPCA", "FairPCA", "CFPCA-Mean", "CFPCA-Both", "MinMax", "PCA")
 methods <- all_methods
 if (nzchar(Sys.getenv("FAIRPROJ_VU_METHODS"))) methods <- strsplit(Sys.getenv("FAIRPROJ_VU_METHODS"), ",")[[1]]

@@ -13,7 +13,8 @@
 # hours on the big test sets. Needs ECOSolveR and FAIRPROJ_DATA.
 #
 # Output: vu-table4.csv.gz (results-io.R convention), resumable (a stored dataset x split is
-# skipped). Environment: FAIRPROJ_SETS (comma-separated), FAIRPROJ_SPLITS (default 10).
+# skipped). Environment: FAIRPROJ_SETS (comma-separated), FAIRPROJ_SPLITS (default 10),
+# FAIRPROJ_VU_SPLITS (numpy, the default, or r: must be those the fits were made with).
 suppressPackageStartupMessages(library(fairproj))
 if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
 if (!requireNamespace("ECOSolveR", quietly = TRUE)) stop("needs the package ECOSolveR")
@@ -23,7 +24,10 @@ local({
   if (!nzchar(io) || !file.exists(io)) io <- system.file("reproduce", "results-io.R", package = "fairproj")
   source(io, local = globalenv())
   source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, as_k_projection
+  assign("vu_dir", dirname(io), globalenv())
 })
+# the splits of the stored fits: FAIRPROJ_VU_SPLITS as for robust-fair-pca.R
+numpy_splits <- Sys.getenv("FAIRPROJ_VU_SPLITS", "numpy") == "numpy"
 options(fairproj.progress = FALSE)
 splits <- as.integer(Sys.getenv("FAIRPROJ_SPLITS", "10"))
 sets_all <- c("default_credit", "biodeg", "ecoli", "energy", "german_credit", "image", "letter",
@@ -53,7 +57,7 @@ for (nm in sets) {
     if (!file.exists(f) || (!is.null(old) && any(old$dataset == nm & old$split == as.character(s)))) next
     if (is.null(ds)) ds <- fairproj_data(nm)
     fits <- readRDS(f)
-    tr <- split_train(ds$group, 0.3, s)
+    tr <- if (numpy_splits) split_numpy(ds$group, 0.3, s)$train else split_train(ds$group, 0.3, s)
     keep <- apply(ds$x[tr, ], 2, stats::sd) > 0
     xte <- ds$x[-tr, keep]; gte <- ds$group[-tr]
     rows <- lapply(names(fits), function(m) {
