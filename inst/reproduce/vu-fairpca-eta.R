@@ -2,7 +2,8 @@
 # multiplicative weights exactly as robust-fair-pca.R runs it (1000 iterations, the better of the
 # average and last iterate, the affine output, kept even when standard PCA is better), but with
 # each eta of the paper's grid {0.1, 0.25, 0.5, ..., 4.25} fixed instead of chosen by
-# cross-validation, on the same 10 splits (30 % train, k = 3, training part standardised).
+# cross-validation, on the same 10 splits (30 % train, k = 3, training part standardised; the
+# authors' numpy splits, or R's with FAIRPROJ_VU_SPLITS = r).
 # If no eta of the grid brings the 10-split mean near the published value, the step size (and
 # so the cross-validation) cannot be what differs from the paper's run.
 #
@@ -17,8 +18,10 @@ local({
   io <- if (length(f)) file.path(dirname(f[1]), "results-io.R") else ""
   if (!nzchar(io) || !file.exists(io)) io <- system.file("reproduce", "results-io.R", package = "fairproj")
   source(io, local = globalenv())
-  source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train
+  source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, split_numpy
+  assign("vu_dir", dirname(io), globalenv())
 })
+numpy_splits <- Sys.getenv("FAIRPROJ_VU_SPLITS", "numpy") == "numpy"
 options(fairproj.progress = FALSE)
 etas <- c(0.1, seq(0.25, 4.25, by = 0.25))
 sets <- c("ecoli", "energy", "magic", "wine_quality", "letter", "skillcraft", "image", "parkinsons",
@@ -29,14 +32,18 @@ published <- function(nm, metric) {
   v <- t1$published[t1$dataset == nm & t1$method == "FairPCA" & t1$metric == metric & t1$split == "mean"]
   if (length(v)) v[1] else NA_real_
 }
+stored <- function() {  # what this run's results directory holds (not the package's copy)
+  p <- repro_path("vu-fairpca-eta")
+  if (file.exists(p)) utils::read.csv(p, stringsAsFactors = FALSE, colClasses = c(split = "character")) else NULL
+}
 for (nm in sets) {
-  old <- repro_read("vu-fairpca-eta")
+  old <- stored()
   if (!is.null(old) && any(old$dataset == nm & old$split == "mean")) next
   ds <- fairproj_data(nm)
   t0 <- proc.time()[["elapsed"]]
   rows <- list()
   for (s in 0:9) {
-    tr <- split_train(ds$group, 0.3, s)
+    tr <- if (numpy_splits) split_numpy(ds$group, 0.3, s)$train else split_train(ds$group, 0.3, s)
     keep <- apply(ds$x[tr, ], 2, stats::sd) > 0
     xtr <- ds$x[tr, keep]; gtr <- ds$group[tr]; xte <- ds$x[-tr, keep]; gte <- ds$group[-tr]
     for (e in etas) {
