@@ -57,11 +57,10 @@ local({
 options(fairproj.progress = FALSE)
 splits <- as.integer(Sys.getenv("FAIRPROJ_SPLITS", "10"))
 do_flin <- Sys.getenv("FAIRPROJ_VU_FLIN", "1") != "0" && requireNamespace("ECOSolveR", quietly = TRUE)
-# FAIRPROJ_VU_SPLITS = "numpy" (the default): the authors' splits and CV folds, drawn with
-# numpy's own streams (split_numpy(), kfold_numpy() in vu-common.R; needs a C++ compiler for
-# Rcpp::sourceCpp()); "r": R's generator and stratified folds (the stored results before
-# 2026-11-25)
-numpy_splits <- Sys.getenv("FAIRPROJ_VU_SPLITS", "numpy") == "numpy"
+# FAIRPROJ_VU_SPLITS = "numpy" (the default; `numpy_splits` in vu-common.R): the authors' splits
+# and CV folds, drawn with numpy's own streams (split_numpy(), kfold_numpy(); needs a C++
+# compiler for Rcpp::sourceCpp()); "r": R's generator and stratified folds (the stored results
+# before 2026-11-25)
 all_methods <- c("RFPCA", "FairPCA", "CFPCA-Mean", "CFPCA-Both", "MinMax", "PCA")
 methods <- all_methods
 if (nzchar(Sys.getenv("FAIRPROJ_VU_METHODS"))) methods <- strsplit(Sys.getenv("FAIRPROJ_VU_METHODS"), ",")[[1]]

@@ -24,8 +24,6 @@ local({
   source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, split_numpy
   assign("vu_dir", dirname(io), globalenv())
 })
-# the authors' numpy splits (FAIRPROJ_VU_SPLITS = r: R's generator), as robust-fair-pca.R
-numpy_splits <- Sys.getenv("FAIRPROJ_VU_SPLITS", "numpy") == "numpy"
 options(fairproj.progress = FALSE)
 fdir <- file.path(repro_results_dir(), "vu-fits")
 t1_path <- repro_path("vu-table1")
@@ -63,7 +61,7 @@ for (nm in sets) {
     f <- file.path(fdir, sprintf("%s-%d.rds", nm, s))
     if (!file.exists(f)) next
     fits <- readRDS(f)
-    tr <- if (numpy_splits) split_numpy(ds$group, 0.3, s)$train else split_train(ds$group, 0.3, s)
+    tr <- vu_train_rows(ds$group, 0.3, s)
     keep <- apply(ds$x[tr, ], 2, stats::sd) > 0
     xtr <- ds$x[tr, keep]; gtr <- ds$group[tr]; xte <- ds$x[-tr, keep]; gte <- ds$group[-tr]
     for (m in intersect(c("RFPCA", "FairPCA", "CFPCA-Mean", "CFPCA-Both"), names(fits))) {

@@ -30,7 +30,13 @@ as_k_projection <- function(fit) {
 # as sklearn's KFold(n_splits, shuffle = True, random_state = seed) on the training order:
 # RandomState(seed).shuffle(0:(n - 1)), consecutive blocks of sizes n %/% k (+1 for the first
 # n %% k). Returns list(train, test) (1-based row numbers, in that order).
-# (`vu_dir`, the directory of these scripts, is set by the script that sources this file)
+# FAIRPROJ_VU_SPLITS = "numpy" (the default) draws the authors' splits, "r" R's own
+# (split_train()); vu_train_rows() gives the training rows either way. (`vu_dir`, the
+# directory of these scripts, is set by the script that sources this file.)
+numpy_splits <- Sys.getenv("FAIRPROJ_VU_SPLITS", "numpy") == "numpy"
+vu_train_rows <- function(group, frac, seed) {
+  if (numpy_splits) split_numpy(group, frac, seed)$train else split_train(group, frac, seed)
+}
 load_numpy_rng <- function() {
   if (!exists("np_default_rng", mode = "function")) {
     Rcpp::sourceCpp(file.path(get0("vu_dir", ifnotfound = "."), "numpy-rng.cpp"), env = globalenv())

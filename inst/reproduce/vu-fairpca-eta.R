@@ -21,7 +21,6 @@ local({
   source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, split_numpy
   assign("vu_dir", dirname(io), globalenv())
 })
-numpy_splits <- Sys.getenv("FAIRPROJ_VU_SPLITS", "numpy") == "numpy"
 options(fairproj.progress = FALSE)
 etas <- c(0.1, seq(0.25, 4.25, by = 0.25))
 sets <- c("ecoli", "energy", "magic", "wine_quality", "letter", "skillcraft", "image", "parkinsons",
@@ -43,7 +42,7 @@ for (nm in sets) {
   t0 <- proc.time()[["elapsed"]]
   rows <- list()
   for (s in 0:9) {
-    tr <- if (numpy_splits) split_numpy(ds$group, 0.3, s)$train else split_train(ds$group, 0.3, s)
+    tr <- vu_train_rows(ds$group, 0.3, s)
     keep <- apply(ds$x[tr, ], 2, stats::sd) > 0
     xtr <- ds$x[tr, keep]; gtr <- ds$group[tr]; xte <- ds$x[-tr, keep]; gte <- ds$group[-tr]
     for (e in etas) {

@@ -26,8 +26,6 @@ local({
   source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, split_numpy
   assign("vu_dir", dirname(io), globalenv())
 })
-# the authors' numpy splits (FAIRPROJ_VU_SPLITS = r: R's generator), as robust-fair-pca.R
-numpy_splits <- Sys.getenv("FAIRPROJ_VU_SPLITS", "numpy") == "numpy"
 options(fairproj.progress = FALSE)
 sets <- c("biodeg", "default_credit", "ecoli", "magic", "steel", "wine_quality")
 if (nzchar(Sys.getenv("FAIRPROJ_SETS"))) sets <- strsplit(Sys.getenv("FAIRPROJ_SETS"), ",")[[1]]
@@ -36,7 +34,7 @@ for (nm in sets) {
   ds <- fairproj_data(nm)
   rows <- list()
   for (s in 0:4) {
-    tr <- if (numpy_splits) split_numpy(ds$group, 0.5, s)$train else split_train(ds$group, 0.5, s)
+    tr <- vu_train_rows(ds$group, 0.5, s)
     keep <- apply(ds$x[tr, ], 2, stats::sd) > 0
     xtr <- ds$x[tr, keep]; gtr <- ds$group[tr]; xte <- ds$x[-tr, keep]; gte <- ds$group[-tr]
     for (k in seq(2, 20, by = 2)[seq(2, 20, by = 2) < ncol(xtr)]) {

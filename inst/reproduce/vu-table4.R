@@ -26,8 +26,6 @@ local({
   source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, as_k_projection
   assign("vu_dir", dirname(io), globalenv())
 })
-# the splits of the stored fits: FAIRPROJ_VU_SPLITS as for robust-fair-pca.R
-numpy_splits <- Sys.getenv("FAIRPROJ_VU_SPLITS", "numpy") == "numpy"
 options(fairproj.progress = FALSE)
 splits <- as.integer(Sys.getenv("FAIRPROJ_SPLITS", "10"))
 sets_all <- c("default_credit", "biodeg", "ecoli", "energy", "german_credit", "image", "letter",
@@ -57,7 +55,7 @@ for (nm in sets) {
     if (!file.exists(f) || (!is.null(old) && any(old$dataset == nm & old$split == as.character(s)))) next
     if (is.null(ds)) ds <- fairproj_data(nm)
     fits <- readRDS(f)
-    tr <- if (numpy_splits) split_numpy(ds$group, 0.3, s)$train else split_train(ds$group, 0.3, s)
+    tr <- vu_train_rows(ds$group, 0.3, s)
     keep <- apply(ds$x[tr, ], 2, stats::sd) > 0
     xte <- ds$x[-tr, keep]; gte <- ds$group[-tr]
     rows <- lapply(names(fits), function(m) {
