@@ -25,8 +25,17 @@
 #'
 #' Two groups only. **Needs the rows** (the classifier is fitted on them); a step costs
 #' \eqn{O(b d + d^3)} for a batch of `b` rows (the Fantope projection is an eigendecomposition).
-#' The mini-batches and nothing else are random: pass `seed` (or call [set.seed()]) for
-#' reproducible fits.
+#' The mini-batches (and, with `init = "random"`, the starting `P`) are random: pass `seed` (or
+#' call [set.seed()]) for reproducible fits.
+#'
+#' The defaults (Adam, several classifier steps per projection step, `P` started at the centre of
+#' the Fantope) are this package's: they converge in far fewer steps. Ravfogel et al.'s code plays
+#' the game with plain stochastic gradient steps (`optimizer = "sgd"`, `lr_P = lr_clf = 0.005`,
+#' `weight_decay = 1e-4`, `clf_steps = 1`, `batch_size = 128`, `eval_every = 1000`) from a random
+#' Gaussian `P` (`init = "random"`, entries of sd 0.1). The difference matters where the removed
+#' rank exceeds what the group information needs (e.g. `rank = d - k` with small `k`): the extra
+#' removed directions are then not determined by the data but by the starting point and the
+#' optimiser.
 #'
 #' @param prep,data Supplied by [fair_pca()].
 #' @param k Target dimension.
@@ -40,6 +49,12 @@
 #' @param tol Stop once the refitted classifier's accuracy is at most the majority rate plus `tol`;
 #'   `NULL` plays all `n_iter` steps (and keeps the best evaluated projection).
 #' @param seed `NULL` (use the current random stream) or an integer seed for the mini-batches.
+#' @param optimizer `"adam"` (default) or `"sgd"` (plain stochastic gradient steps, as Ravfogel et
+#'   al.'s code) for both players.
+#' @param weight_decay Weight decay (>= 0) of both players' steps, added to the gradients as in
+#'   torch's optimisers (the classifier's on top of `lambda`).
+#' @param init Starting `P`: `"centre"` (default; `rank / d` times the identity, the centre of the
+#'   Fantope) or `"random"` (Gaussian entries of sd 0.1, as Ravfogel et al.'s code).
 #' @return The fields added to the [fair_pca()] result: `rotation`, `removed` (d x `rank`
 #'   orthonormal basis of the removed subspace, in the centred and scaled coordinates), `P` (the
 #'   relaxed projection at the end of the game), `rank`, `accuracy` (training accuracy of the
@@ -60,7 +75,8 @@ NULL
 
 fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_clf = 0.05,
                           clf_steps = 20L, batch_size = 256L, lambda = 1e-4, eval_every = 100L,
-                          tol = 0.001, seed = NULL, data = NULL) {
+                          tol = 0.001, seed = NULL, optimizer = c("adam", "sgd"),
+                          weight_decay = 0, init = c("centre", "random"), data = NULL) {
   if (is.null(data)) {
     fp_abort("must hold the data rows for method 'rlace' (the classifier is fitted on them); a group_moments object is not enough", "x")
   }
@@ -75,6 +91,9 @@ fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_c
   if (!is.null(tol)) fp_check_number(tol, "tol", 0, 1)
   eval_every <- fp_check_count(eval_every, 1L, 1e7, "eval_every")
   clf_steps <- fp_check_count(clf_steps, 1L, 1e4, "clf_steps")
+  optimizer <- fp_match_arg(optimizer, c("adam", "sgd"), "optimizer")
+  init <- fp_match_arg(init, c("centre", "random"), "init")
+  fp_check_number(weight_decay, "weight_decay", 0, Inf)
   restore <- fp_set_seed(seed)
   on.exit(restore(), add = TRUE)
   z <- fp_transform(prep, data$x)
@@ -87,13 +106,21 @@ fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_c
   # Adam state for theta = (w, b) and for P
   adam <- function(dim) list(m = array(0, dim), v = array(0, dim), t = 0L)
   step_adam <- function(st, grad, lr) {
+    if (optimizer == "sgd") {
+      st$step <- lr * grad
+      return(st)
+    }
     st$t <- st$t + 1L
     st$m <- 0.9 * st$m + 0.1 * grad
     st$v <- 0.999 * st$v + 0.001 * grad^2
     st$step <- lr * (st$m / (1 - 0.9^st$t)) / (sqrt(st$v / (1 - 0.999^st$t)) + 1e-8)
     st
   }
-  P <- diag(rank / d, d)  # the centre of the Fantope
+  P <- if (init == "centre") {
+    diag(rank / d, d)  # the centre of the Fantope
+  } else {
+    matrix(stats::rnorm(d * d, sd = 0.1), d, d)  # as Ravfogel et al.'s code; projected after the first step
+  }
   w <- numeric(d)
   b <- 0
   st_w <- adam(d + 1L)
@@ -111,7 +138,7 @@ fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_c
       u <- w - drop(P %*% w)                  # (I - P) w, so that s = x'(I - P)w + b
       g <- stats::plogis(drop(xb %*% u) + b) - yb
       xg <- drop(crossprod(xb, g)) / batch_size
-      grad_w <- c(xg - drop(P %*% xg) + 2 * lambda * w, mean(g))
+      grad_w <- c(xg - drop(P %*% xg) + (2 * lambda + weight_decay) * w, mean(g) + weight_decay * b)
       st_w <- step_adam(st_w, grad_w, lr_clf)
       w <- w - st_w$step[seq_len(d)]
       b <- b - st_w$step[d + 1L]
@@ -120,7 +147,7 @@ fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_c
     u <- w - drop(P %*% w)
     g <- stats::plogis(drop(xb %*% u) + b) - yb
     xg <- drop(crossprod(xb, g)) / batch_size
-    grad_P <- -(tcrossprod(xg, w) + tcrossprod(w, xg)) / 2
+    grad_P <- -(tcrossprod(xg, w) + tcrossprod(w, xg)) / 2 - weight_decay * P
     st_P <- step_adam(st_P, grad_P, lr_P)
     P <- fp_fantope_project(P + st_P$step, rank)
     if (it %% eval_every == 0L || it == n_iter) {

@@ -10,7 +10,10 @@ kleindessner_fitters <- function(k) list(
   "MbF-PCA (1e-6)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mbfpca", tau = 1e-6),
   "INLP" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "inlp", classifier = "svm",
                                    intercept = FALSE),
-  "RLACE" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "rlace", n_iter = 10000L, tol = NULL, seed = 1),
+  # Ravfogel et al.'s game (their code's SGD settings, random start), 10000 steps as Kleindessner et al.
+  "RLACE" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "rlace", n_iter = 10000L, tol = NULL, seed = 1,
+                                    optimizer = "sgd", init = "random", weight_decay = 1e-4, lr_P = 0.005,
+                                    lr_clf = 0.005, clf_steps = 1L, batch_size = 128L, eval_every = 1000L),
   "Fair PCA" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mean"),
   "Fair Kernel PCA" = function(x, z) fair_kpca(x, z, k, kernel = "rbf", gamma = "scale", center = FALSE),
   "Fair PCA-S (0.5)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mean", equalize_cov = 0.5),

@@ -85,3 +85,35 @@ test_that("rlace is reproducible with a seed and validates its arguments", {
   m <- group_moments(dat$x, dat$g)
   expect_error(fair_pca(m, k = 2, method = "rlace"), class = "fairproj_input_error")
 })
+
+test_that("rlace with Ravfogel et al.'s SGD game from a random start removes the group direction", {
+  dat <- rlace_data(n = 400, d = 6, seed = 6)
+  fits <- lapply(c(1, 2), function(s) {
+    fair_pca(dat$x, dat$g, k = 2, method = "rlace", rank = 3, n_iter = 1500, seed = s, optimizer = "sgd",
+             init = "random", weight_decay = 1e-4, lr_P = 0.05, lr_clf = 0.05, clf_steps = 1L,
+             batch_size = 128L, eval_every = 250L, tol = NULL)
+  })
+  for (fit in fits) {
+    # the group direction lies in the removed subspace and the group is no longer decodable
+    expect_gt(sqrt(sum(crossprod(fit$removed, dat$v)^2)), 0.95)
+    expect_lt(group_accuracy(predict(fit, dat$x), dat$g), 0.6)
+    ev <- eigen(fit$P, symmetric = TRUE)$values
+    expect_equal(sum(ev), 3, tolerance = 1e-6)
+    expect_true(all(ev > -1e-8 & ev < 1 + 1e-8))
+  }
+  # the two removed directions the group does not need are set by the random start
+  p1 <- tcrossprod(fits[[1]]$removed)
+  p2 <- tcrossprod(fits[[2]]$removed)
+  expect_gt(max(abs(p1 - p2)), 1e-3)
+  # the default game (Adam from the centre of the Fantope) is unaffected by the new arguments
+  a <- fair_pca(dat$x, dat$g, k = 2, method = "rlace", rank = 1, n_iter = 100, seed = 9)
+  b <- fair_pca(dat$x, dat$g, k = 2, method = "rlace", rank = 1, n_iter = 100, seed = 9, optimizer = "adam",
+                init = "centre", weight_decay = 0)
+  expect_equal(a$rotation, b$rotation)
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", optimizer = "rmsprop"),
+               class = "fairproj_input_error", regexp = "optimizer")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", init = 1), class = "fairproj_input_error",
+               regexp = "init")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", weight_decay = -1),
+               class = "fairproj_input_error", regexp = "weight_decay")
+})
