@@ -92,12 +92,15 @@
 #' @param iterate `"last"` (the paper's output: the last iterate of each run) or `"best"` (the
 #'   iterate of smallest objective of each run, at no extra cost). With a constant step the
 #'   subgradient method oscillates around a nonsmooth minimiser (where \eqn{J_0 = J_1}), so the
-#'   best iterate is usually a little better than the last one.
+#'   best iterate is usually a little better than the last one. The oscillation grows with
+#'   `lambda`: when the last iterate returned is more than 1\% above the best iterate visited
+#'   (`best_visited`), a warning of class `fairproj_convergence_warning` says so.
 #' @return Besides the fields of every [fair_pca()] fit: `objective` (the robust objective of the
 #'   returned subspace), `pieces` (the values of all pieces \eqn{J}, in the order (1,2), (1,3),
 #'   ..., (2,1), ... of the pairs of groups), `history` (data.frame: `iteration`, `objective`,
 #'   active `piece` of the kept run), `restart_objectives` (objective of the output of each run,
-#'   the standard-PCA start first), `best_start`, `best_iterate` (iteration of the output), `lambda`, `lambda_requested`, `alpha`, `radius`,
+#'   the standard-PCA start first), `best_visited` (the smallest objective of any iterate of any
+#'   run), `best_start`, `best_iterate` (iteration of the output), `lambda`, `lambda_requested`, `alpha`, `radius`,
 #'   `exact` (whether the exactness condition held for the requested `lambda`), `iterations`,
 #'   `step` (the step used, in the data's units), `step_rule` (`"auto"`, `"paper"` or `"given"`),
 #'   `returned` (`"descent"`, or `"start"` when the standard-PCA start was returned), `step_limit` (\eqn{1/\max_a \lambda_{\max}(\sum_b |W_{ab}| M_b)}, the stability bound
@@ -202,8 +205,21 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
       finals[best] * unit, start_value * unit,
       if (fell_back) ", so the start is returned" else " (returned, keep_start = FALSE)", step_limit / unit))
   }
+  # the paper's output is the last iterate; with a constant step it can sit far above the best
+  # iterate the runs visited (the iteration jumps across a kink J_0 = J_1, more so for large
+  # lambda): say so rather than return it silently
+  visited <- min(vapply(res, function(r) min(r$history[is.finite(r$history)], Inf), numeric(1)))
+  if (!fell_back && iterate == "last" && is.finite(visited) &&
+      finals[best] > visited + 0.01 * abs(visited) + 1e-12) {
+    fp_warn_convergence(sprintf(paste0(
+      "method 'robust': the last iterate returned (objective %.6g) is %.1f%% above the best iterate ",
+      "visited (%.6g): the constant step oscillates across a kink of the objective; use iterate = \"best\", ",
+      "a smaller `step` or more `iterations`"),
+      finals[best] * unit, 100 * (finals[best] - visited) / abs(visited), visited * unit))
+  }
   ev <- .fp_robust_eval(M, cons$W, cons$R, cons$kappa, V, TRUE)
   list(rotation = V, objective = ev$value * unit, pieces = ev$pieces * unit,
+       best_visited = visited * unit,
        history = data.frame(iteration = 0:iterations, objective = res[[best]]$history * unit,
                             piece = res[[best]]$piece),
        restart_objectives = finals * unit, best_start = best, best_iterate = res[[best]]$iterate,

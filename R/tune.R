@@ -15,7 +15,8 @@
 #'
 #' Each fold's group moments are computed once and reused for all grid points when the method
 #' works from moments (methods that need the rows get them). Warnings raised by the fits are
-#' collected and re-issued once at the end. A progress bar is shown in interactive sessions (not
+#' collected and re-issued at the end, once per kind (messages that differ only in their numbers
+#' count as one, with the number of fits that raised it). A progress bar is shown in interactive sessions (not
 #' under knitr; `options(fairproj.progress = FALSE)` turns it off).
 #'
 #' @param x A numeric matrix or data.frame (rows are observations), or a formula (with `data`).
@@ -46,12 +47,12 @@
 #' @examples
 #' tn <- tune_fair_pca(iris[, 1:4], iris$Species == "setosa", k = 2, method = "robust",
 #'                     grid = list(alpha = c(0.05, 0.15), lambda = c(0, 0.5)),
-#'                     iterations = 50, restarts = 1, seed = 1)
+#'                     iterations = 50, restarts = 1, iterate = "best", seed = 1)
 #' tn
 #' tn$best
 #' # the formula interface
 #' tn2 <- tune_fair_pca(~ ., data = iris, group = Species, k = 2, method = "robust",
-#'                      grid = list(alpha = 0.1), iterations = 50, restarts = 1, seed = 1)
+#'                      grid = list(alpha = 0.1), iterations = 50, restarts = 1, iterate = "best", seed = 1)
 #' @export
 tune_fair_pca <- function(x, ...) UseMethod("tune_fair_pca")
 
@@ -176,9 +177,13 @@ tune_fair_pca.default <- function(x, group, k, method, grid, folds = 3, criterio
                           list(center = center, scale. = scale.)))
   cv <- cbind(grid[cv$candidate, , drop = FALSE], cv)
   rownames(cv) <- NULL
-  for (w in unique(warns)) {
-    n_w <- sum(warns == w)
-    warning(warningCondition(sprintf("%s%s", w, if (n_w > 1) sprintf(" [%d fits]", n_w) else ""),
+  # one warning per kind: messages that differ only in their numbers are reported once, with the
+  # first message's numbers and the count of fits
+  kind <- gsub("[-+]?[0-9][0-9.eE+-]*", "#", warns)
+  for (w in unique(kind)) {
+    n_w <- sum(kind == w)
+    first <- warns[match(w, kind)]
+    warning(warningCondition(sprintf("%s%s", first, if (n_w > 1) sprintf(" [%d fits, first shown]", n_w) else ""),
                              class = c("fairproj_tune_warning", "fairproj_warning")))
   }
   res <- list(best = best, table = table, cv = cv, model = model, criterion = crit_name,

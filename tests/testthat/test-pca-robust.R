@@ -234,3 +234,55 @@ test_that("step_limit marks where the constant-step iteration becomes unstable",
   expect_lte(dflt$step, dflt$step_limit)
   expect_equal(dflt$objective, base$objective, tolerance = 1e-8)
 })
+
+test_that("on the paper's Figure 1 toy data RFPCA moves from PCA (no penalty) to FairPCA (heavy penalty)", {
+  rgauss <- function(n, S) matrix(stats::rnorm(n * 2), n, 2) %*% chol(S)
+  set.seed(1)
+  x <- rbind(rgauss(200, diag(c(4, 0.2))), rgauss(100, matrix(c(0.2, 0.4, 0.4, 3), 2)))
+  g <- rep(0:1, c(200, 100))
+  angle <- function(u, v) acos(min(1, abs(sum(u * v)))) * 180 / pi
+  pca <- fair_pca(x, g, 1, method = "standard", center = FALSE)$rotation[, 1]
+  mm <- fair_pca(x, g, 1, method = "minmax", center = FALSE)$rotation[, 1]
+  expect_gt(angle(pca, mm), 20)  # the two ends are far apart
+  r0 <- fair_pca(x, g, 1, method = "robust", lambda = 0, alpha = 0, center = FALSE)$rotation[, 1]
+  expect_lt(angle(r0, pca), 1e-3)
+  ang_fair <- vapply(c(0.5, 1, 2.5), function(l) {
+    angle(fair_pca(x, g, 1, method = "robust", lambda = l, alpha = 0, center = FALSE,
+                   iterate = "best")$rotation[, 1], mm)
+  }, numeric(1))
+  expect_true(all(ang_fair < 1))
+  # in between, the direction lies between the two ends
+  mid <- fair_pca(x, g, 1, method = "robust", lambda = 0.1, alpha = 0, center = FALSE, iterate = "best")$rotation[, 1]
+  expect_gt(angle(mid, pca), 2)
+  expect_gt(angle(mid, mm), 2)
+  expect_equal(angle(mid, pca) + angle(mid, mm), angle(pca, mm), tolerance = 1e-6)
+})
+
+test_that("a last iterate far above the best iterate visited is returned with a warning", {
+  rgauss <- function(n, S) matrix(stats::rnorm(n * 2), n, 2) %*% chol(S)
+  set.seed(1)
+  x <- rbind(rgauss(200, diag(c(4, 0.2))), rgauss(100, matrix(c(0.2, 0.4, 0.4, 3), 2)))
+  g <- rep(0:1, c(200, 100))
+  # lambda = 2.5: the constant step jumps across the kink J_0 = J_1 (the paper's last iterate)
+  warned <- 0L
+  for (s in 1:6) {
+    set.seed(s)
+    w <- NULL
+    f <- withCallingHandlers(fair_pca(x, g, 1, method = "robust", lambda = 2.5, alpha = 0, center = FALSE),
+                             fairproj_convergence_warning = function(cnd) {
+                               w <<- conditionMessage(cnd)
+                               invokeRestart("muffleWarning")
+                             })
+    expect_lte(f$best_visited, f$objective * (1 + 1e-10))
+    far <- f$objective > f$best_visited * 1.01
+    expect_identical(!is.null(w), far)
+    if (far) expect_match(w, "best iterate visited")
+    warned <- warned + far
+    set.seed(s)
+    fb <- expect_no_warning(fair_pca(x, g, 1, method = "robust", lambda = 2.5, alpha = 0, center = FALSE,
+                                     iterate = "best"))
+    expect_equal(fb$objective, fb$best_visited, tolerance = 1e-8)
+    expect_lte(fb$objective, f$objective * (1 + 1e-10))
+  }
+  expect_gt(warned, 0L)  # the case occurs on these data
+})

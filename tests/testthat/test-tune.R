@@ -94,3 +94,21 @@ test_that("tune_fair_pca takes the fold of each row, uses it as given, and check
   expect_error(tune_fair_pca(dat$x, dat$g, k = 2, method = "minmax", grid = list(tol = 1e-8), folds = bad),
                class = "fairproj_input_error", regexp = "every fold needs every group")
 })
+
+test_that("tune_fair_pca reports each kind of fit warning once, with the number of fits", {
+  dat <- make_groups(n = c(90, 60), d = 5, seed = 23)
+  ws <- character(0)
+  withCallingHandlers(
+    tune_fair_pca(dat$x, dat$g, k = 2, method = "robust", grid = list(lambda = c(0.5, 1, 2.5)), folds = 3,
+                  seed = 3, iterations = 40, restarts = 1, scale. = TRUE),
+    warning = function(w) {
+      expect_s3_class(w, "fairproj_tune_warning")
+      ws <<- c(ws, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    })
+  expect_gt(length(ws), 0L)
+  kinds <- gsub("[-+]?[0-9][0-9.eE+-]*", "#", ws)
+  expect_identical(anyDuplicated(kinds), 0L)
+  # the fits of this grid (3 candidates x 3 folds + the final fit) raise the same kind repeatedly
+  expect_true(any(grepl("\\[[0-9]+ fits, first shown\\]", ws)))
+})
