@@ -13,7 +13,7 @@ CHECK_ENV := TZ=$${TZ:-UTC} _R_CHECK_CRAN_INCOMING_=false _R_CHECK_CRAN_INCOMING
 	_R_CHECK_FUTURE_FILE_TIMESTAMPS_=false _R_CHECK_SYSTEM_CLOCK_=false \
 	_R_CHECK_COMPILATION_FLAGS_KNOWN_="-Wformat -Werror=format-security -Wdate-time"
 
-.PHONY: setup document build install test test-db check demo bench reproduce fuzz sanitize clean
+.PHONY: setup setup-reproduce document build install test test-db check demo bench reproduce fuzz sanitize clean
 
 setup:
 	@bash tools/setup.sh
@@ -54,7 +54,18 @@ FUZZ_CASES ?= 5000
 fuzz: install
 	R_LIBS=$(LIB) $(RSCRIPT) tools/fuzz.R $(FUZZ_CASES)
 
-reproduce: install
+# The full protocols also run scikit-learn's MLP (Kleindessner et al.'s table) through Python:
+# Debian's python3-sklearn, installed here when no python3 imports sklearn (FAIRPROJ_PYTHON
+# names another interpreter). Not needed by `make test`.
+setup-reproduce:
+	@if [ -n "$$FAIRPROJ_PYTHON" ] || python3 -c 'import sklearn' 2>/dev/null || /usr/bin/python3 -c 'import sklearn' 2>/dev/null; then \
+	  echo "setup-reproduce: scikit-learn found"; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+	  SUDO=""; [ "$$(id -u)" = "0" ] || SUDO=sudo; \
+	  $$SUDO apt-get install -y -qq --no-install-recommends python3-sklearn || echo "setup-reproduce: could not install python3-sklearn"; \
+	else echo "setup-reproduce: no scikit-learn; the MLP columns of kleindessner-adult will not be computed"; fi
+
+reproduce: install setup-reproduce
 	@for f in inst/reproduce/*.R; do echo "== $$f"; R_LIBS=$(LIB) $(RSCRIPT) $$f || exit 1; done
 
 # Build with -fsanitize=address,undefined (tools/sanitize.mk) in a copy of the sources
