@@ -52,7 +52,8 @@
 #' tn$best
 #' # the formula interface
 #' tn2 <- tune_fair_pca(~ ., data = iris, group = Species, k = 2, method = "robust",
-#'                      grid = list(alpha = 0.1), iterations = 50, restarts = 1, iterate = "best", seed = 1)
+#'                      grid = list(alpha = 0.1), iterations = 50, restarts = 1,
+#'                      iterate = "best", seed = 1)
 #' @export
 tune_fair_pca <- function(x, ...) UseMethod("tune_fair_pca")
 
