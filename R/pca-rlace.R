@@ -37,6 +37,11 @@
 #' removed directions are then not determined by the data but by the starting point and the
 #' optimiser.
 #'
+#' Plain SGD steps are not bounded: with learning rates too large for the data the game diverges.
+#' The fit then stops with a warning of class `fairproj_convergence_warning` and returns the best
+#' projection evaluated before, or fails with an error of class `fairproj_numerical_error` when
+#' none was evaluated yet.
+#'
 #' @param prep,data Supplied by [fair_pca()].
 #' @param k Target dimension.
 #' @param rank Rank of the removed subspace, between 1 and `d - k`; `NULL` for `d - k`.
@@ -85,15 +90,15 @@ fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_c
   if (k >= d) fp_abort(sprintf("must be below d = %d for method 'rlace' (at least one direction is removed)", d), "k")
   rank <- if (is.null(rank)) d - k else fp_check_count(rank, 1L, d - k, "rank")
   n_iter <- fp_check_count(n_iter, 1L, 1e7, "n_iter")
-  fp_check_number(lr_P, "lr_P", 0, Inf, open_lower = TRUE)
-  fp_check_number(lr_clf, "lr_clf", 0, Inf, open_lower = TRUE)
-  fp_check_number(lambda, "lambda", 0, Inf)
+  fp_check_number(lr_P, "lr_P", 0, Inf, open_lower = TRUE, open_upper = TRUE)
+  fp_check_number(lr_clf, "lr_clf", 0, Inf, open_lower = TRUE, open_upper = TRUE)
+  fp_check_number(lambda, "lambda", 0, Inf, open_upper = TRUE)
   if (!is.null(tol)) fp_check_number(tol, "tol", 0, 1)
   eval_every <- fp_check_count(eval_every, 1L, 1e7, "eval_every")
   clf_steps <- fp_check_count(clf_steps, 1L, 1e4, "clf_steps")
   optimizer <- fp_match_arg(optimizer, c("adam", "sgd"), "optimizer")
   init <- fp_match_arg(init, c("centre", "random"), "init")
-  fp_check_number(weight_decay, "weight_decay", 0, Inf)
+  fp_check_number(weight_decay, "weight_decay", 0, Inf, open_upper = TRUE)
   restore <- fp_set_seed(seed)
   on.exit(restore(), add = TRUE)
   z <- fp_transform(prep, data$x)
@@ -149,7 +154,22 @@ fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_c
     xg <- drop(crossprod(xb, g)) / batch_size
     grad_P <- -(tcrossprod(xg, w) + tcrossprod(w, xg)) / 2 - weight_decay * P
     st_P <- step_adam(st_P, grad_P, lr_P)
-    P <- fp_fantope_project(P + st_P$step, rank)
+    P_new <- P + st_P$step
+    if (!all(is.finite(P_new)) || !all(is.finite(w)) || !is.finite(b)) {
+      # the game diverged (steps too large for the data): keep what was evaluated before
+      if (is.null(best)) {
+        stop(errorCondition(sprintf(paste0(
+          "method 'rlace': the game diverged at step %d (non-finite iterates) before any projection was ",
+          "evaluated; use smaller `lr_P` / `lr_clf` or `weight_decay`"), it),
+          class = c("fairproj_numerical_error", "fairproj_error"), call = NULL))
+      }
+      fp_warn_convergence(sprintf(paste0(
+        "method 'rlace': the game diverged at step %d (non-finite iterates); the best projection evaluated ",
+        "before (step %d) is returned; use smaller `lr_P` / `lr_clf` or `weight_decay`"),
+        it, as.integer(hist[[which.max(vapply(hist, `[[`, 0, "loss"))]][["iteration"]])))
+      break
+    }
+    P <- fp_fantope_project(P_new, rank)
     if (it %% eval_every == 0L || it == n_iter) {
       ev <- fp_rlace_evaluate(P, z, y, rank, lambda)
       hist[[length(hist) + 1L]] <- c(iteration = it, loss = ev$loss, accuracy = ev$accuracy)

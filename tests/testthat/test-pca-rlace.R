@@ -116,4 +116,26 @@ test_that("rlace with Ravfogel et al.'s SGD game from a random start removes the
                regexp = "init")
   expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", weight_decay = -1),
                class = "fairproj_input_error", regexp = "weight_decay")
+  for (a in c("weight_decay", "lr_P", "lr_clf", "lambda")) {
+    expect_error(do.call(fair_pca, c(list(dat$x, dat$g, k = 2, method = "rlace"), stats::setNames(list(Inf), a))),
+                 class = "fairproj_input_error", regexp = a)
+  }
+})
+
+test_that("a diverging rlace game is an error, or a warning with the best projection evaluated before", {
+  dat <- rlace_data(n = 200, d = 4, seed = 7)
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", n_iter = 50, optimizer = "sgd",
+                        lr_P = 1e300, lr_clf = 1e300), class = "fairproj_numerical_error", regexp = "diverged")
+  w <- NULL
+  fit <- withCallingHandlers(
+    fair_pca(dat$x, dat$g, k = 2, method = "rlace", n_iter = 50, optimizer = "sgd", lr_P = 1e6,
+             lr_clf = 1e6, eval_every = 1L, seed = 1),
+    fairproj_convergence_warning = function(cnd) {
+      w <<- conditionMessage(cnd)
+      invokeRestart("muffleWarning")
+    })
+  expect_match(w, "diverged")
+  expect_true(all(is.finite(fit$rotation)))
+  expect_equal(unname(crossprod(fit$rotation)), diag(2), tolerance = 1e-8)
+  expect_lt(fit$iterations, 50L)
 })
