@@ -33,9 +33,13 @@
 # Method settings: FPCA (delta, mu) on the scale of the authors' code (cfpca, scaling = "fairml");
 # MbF-PCA tau = 1e-3 / 1e-6 (Lee et al.'s settings, mbfpca defaults otherwise); INLP with a linear
 # SVM without intercept removing d - k directions; RLACE removing rank d - k with 10000 game
-# steps (as Kleindessner et al. ran it; all played, the best evaluated projection kept, rlace's
-# other defaults); Fair Kernel PCA: RBF kernel, gamma = "scale"; Fair PCA-S
-# (f): equalize_cov = f (L = floor(f d)). `seconds` is the wall time of the fit.
+# steps (as Kleindessner et al. ran it; all played, the best evaluated projection kept) played
+# as Ravfogel et al.'s code plays it: SGD (learning rates 0.005, weight decay 1e-4, batches of
+# 128, one classifier step per projection step, evaluation every 1000 steps) from a random P;
+# Fair Kernel PCA: RBF kernel, gamma = "scale"; Fair PCA-S (f): equalize_cov = f
+# (L = floor(f d)). `seconds` is the wall time of the fit. For INLP the script also stores
+# `var_arbitrary_basis`, the expected %Var of a random k-subspace of the space INLP keeps (see
+# var_arbitrary() below).
 args <- commandArgs(trailingOnly = TRUE)
 splits <- if (length(args) >= 1L && nzchar(args[1])) eval(parse(text = args[1])) else 0:9
 pick <- if (length(args) >= 2L && nzchar(args[2])) args[2] else "."
