@@ -110,7 +110,7 @@ fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_c
 
   # Adam state for theta = (w, b) and for P
   adam <- function(dim) list(m = array(0, dim), v = array(0, dim), t = 0L)
-  step_adam <- function(st, grad, lr) {
+  step_opt <- function(st, grad, lr) {
     if (optimizer == "sgd") {
       st$step <- lr * grad
       return(st)
@@ -144,7 +144,7 @@ fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_c
       g <- stats::plogis(drop(xb %*% u) + b) - yb
       xg <- drop(crossprod(xb, g)) / batch_size
       grad_w <- c(xg - drop(P %*% xg) + (2 * lambda + weight_decay) * w, mean(g) + weight_decay * b)
-      st_w <- step_adam(st_w, grad_w, lr_clf)
+      st_w <- step_opt(st_w, grad_w, lr_clf)
       w <- w - st_w$step[seq_len(d)]
       b <- b - st_w$step[d + 1L]
     }
@@ -153,7 +153,7 @@ fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_c
     g <- stats::plogis(drop(xb %*% u) + b) - yb
     xg <- drop(crossprod(xb, g)) / batch_size
     grad_P <- -(tcrossprod(xg, w) + tcrossprod(w, xg)) / 2 - weight_decay * P
-    st_P <- step_adam(st_P, grad_P, lr_P)
+    st_P <- step_opt(st_P, grad_P, lr_P)
     P_new <- P + st_P$step
     if (!all(is.finite(P_new)) || !all(is.finite(w)) || !is.finite(b)) {
       # the game diverged (steps too large for the data): keep what was evaluated before
@@ -166,14 +166,14 @@ fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_c
       fp_warn_convergence(sprintf(paste0(
         "method 'rlace': the game diverged at step %d (non-finite iterates); the best projection evaluated ",
         "before (step %d) is returned; use smaller `lr_P` / `lr_clf` or `weight_decay`"),
-        it, as.integer(hist[[which.max(vapply(hist, `[[`, 0, "loss"))]][["iteration"]])))
+        it, best$iteration))
       break
     }
     P <- fp_fantope_project(P_new, rank)
     if (it %% eval_every == 0L || it == n_iter) {
       ev <- fp_rlace_evaluate(P, z, y, rank, lambda)
       hist[[length(hist) + 1L]] <- c(iteration = it, loss = ev$loss, accuracy = ev$accuracy)
-      if (is.null(best) || ev$loss > best$loss) best <- ev
+      if (is.null(best) || ev$loss > best$loss) best <- c(ev, iteration = it)
       if (!is.null(tol) && ev$accuracy - majority <= tol) break
     }
   }
