@@ -25,11 +25,13 @@ generics::augment
 #'   and cumulative fraction of the total variance (`PC`, `std.dev`, `percent`, `cumulative`);
 #'   `"groups"`: the per-group table of [summary.fair_pca()] (error, marginal loss and
 #'   variance kept, with standard PCA's beside); `"scores"` (also `"x"`, `"u"`): the training
-#'   scores in long form (`row`, `PC`, `value`).
+#'   scores in long form (`row`, `PC`, `value`); `"plot"`: the data of a plot of
+#'   [plot.fair_pca()] (give its `type` and arguments in `...`, e.g. `type = "loss"`).
 #' @param data For `augment()`: the training data (a data.frame with one row per training row)
 #'   to append the training scores to.
 #' @param newdata For `augment()`: new data; its scores ([predict.fair_pca()]) are appended.
-#' @param ... Unused.
+#' @param ... For `tidy(matrix = "plot")`: `type` and the plot type's arguments; otherwise
+#'   unused.
 #' @return A data.frame. `glance()`: one row with `method`, `k`, `nobs`, `ncol`, `max_loss`,
 #'   `loss_gap` (largest minus smallest marginal loss), the same two for standard PCA,
 #'   `var_explained` (fraction of the total variance kept) and `converged` (`NA` for
@@ -45,7 +47,8 @@ generics::augment
 #' @export
 tidy.fair_pca <- function(x, matrix = "rotation", ...) {
   matrix <- fp_match_arg(matrix, c("rotation", "loadings", "v", "eigenvalues", "pcs", "d", "groups",
-                                   "scores", "x", "u"), "matrix")
+                                   "scores", "x", "u", "plot"), "matrix")
+  if (matrix == "plot") return(fp_plot_tidy(x, ...))
   V <- x$rotation
   if (matrix %in% c("rotation", "loadings", "v")) {
     return(data.frame(column = rep(rownames(V), ncol(V)), PC = rep(seq_len(ncol(V)), each = nrow(V)),

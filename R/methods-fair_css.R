@@ -136,31 +136,60 @@ reconstruct.fair_css <- function(object, newdata, group = NULL, ...) {
 
 #' Plot a fair column subset selection
 #'
-#' Draws MinMaxLoss (thick line) and each group's loss (thin lines) of the first `j` selected
-#' columns against `j`, with the rank-k denominators of the fit; a dotted line marks loss 1
-#' (each group's best rank-k error) and a vertical line the target `k`.
+#' Draws each group's loss (its error over its best rank-k error) of the first `j` selected
+#' columns against `j`, with MinMaxLoss (the largest of them) as a wide grey band behind; the
+#' x axis names the column added at each step (up to 30 columns). A dotted line marks loss 1
+#' (each group's best rank-k error) and another the target `k`. `plot()` draws with base
+#' graphics, `autoplot()` with ggplot2, from the same data (`tidy(x, matrix = "plot")`), in the
+#' colour-blind-safe Okabe-Ito palette.
 #'
 #' @param x A `fair_css` object.
-#' @param log Passed to [graphics::matplot()] (e.g. `"y"`).
-#' @param ... Further graphical arguments passed to [graphics::matplot()].
-#' @return Invisibly, the data plotted (`x$path`).
+#' @param type The plot type: `"path"` (the only one).
+#' @param ... For `plot()`, `legend = FALSE` drops the legend.
+#' @param main,xlab,ylab Replace the title and axis labels.
+#' @return `plot()`: invisibly, the data drawn (one row per group and number of columns).
+#'   `autoplot()`: a `ggplot` object.
+#' @seealso [fair_css()], [tidy.fair_css()], [plot.fair_pca()].
+#' @family plots
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(100 * 8), 100, 8) %*% matrix(rnorm(64), 8)
 #' plot(fair_css(x, rep(1:2, 50), k = 3, method = "sampler", theta = 2.9))
 #' @export
-plot.fair_css <- function(x, log = "", ...) {
-  p <- x$path
-  lev <- x$groups$group
-  y <- cbind(p$loss, as.matrix(p[, lev, drop = FALSE]))
-  cols <- c(1L, seq_along(lev) + 1L)
-  graphics::matplot(p$columns, y, type = "b", lty = c(1, rep(2, length(lev))), lwd = c(2, rep(1, length(lev))),
-                    pch = c(19, rep(1, length(lev))), col = cols, log = log, xlab = "number of columns",
-                    ylab = "loss (error / best rank-k error)",
-                    main = sprintf("Fair CSS (%s), k = %d", x$method, x$k), ...)
-  graphics::abline(h = 1, lty = 3)
-  graphics::abline(v = x$k, lty = 3, col = "grey")
-  graphics::legend("topright", legend = c("MinMaxLoss", lev), col = cols, lty = c(1, rep(2, length(lev))),
-                   lwd = c(2, rep(1, length(lev))), bty = "n")
-  invisible(p)
+plot.fair_css <- function(x, type = NULL, ..., main = NULL, xlab = NULL, ylab = NULL) {
+  fp_plot_base(x, type, ..., main = main, xlab = xlab, ylab = ylab)
+}
+
+#' Tidy a fair column subset selection (broom conventions)
+#'
+#' @param x A `fair_css` object.
+#' @param matrix What to return: `"columns"` (the selected columns in selection order:
+#'   `order`, `column`, `index`, and `loss`, the MinMaxLoss of the first `order` columns),
+#'   `"groups"` (the per-group table: error, best rank-k error, ratio), `"path"` (each group's
+#'   loss of the first j columns, in long form: `columns`, `group`, `loss`) or `"plot"` (the
+#'   data of [plot.fair_css()]).
+#' @param ... Unused.
+#' @return A tibble when tibble is installed, otherwise a data.frame.
+#' @seealso [fair_css()], [summary.fair_css()], [plot.fair_css()].
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(100 * 6), 100, 6) %*% matrix(rnorm(36), 6)
+#' fit <- fair_css(x, rep(1:2, 50), k = 2)
+#' tidy(fit)
+#' tidy(fit, "groups")
+#' @export
+tidy.fair_css <- function(x, matrix = "columns", ...) {
+  matrix <- fp_match_arg(matrix, c("columns", "groups", "path", "plot"), "matrix")
+  out <- switch(matrix,
+    columns = data.frame(order = seq_along(x$columns), column = x$column_names, index = x$columns,
+                         loss = x$path$loss[seq_along(x$columns)], stringsAsFactors = FALSE),
+    groups = x$group_stats,
+    path = {
+      lev <- as.character(x$groups$group)
+      p <- x$path
+      data.frame(columns = rep(p$columns, length(lev)), group = rep(lev, each = nrow(p)),
+                 loss = as.vector(as.matrix(p[, lev, drop = FALSE])), stringsAsFactors = FALSE)
+    },
+    plot = return(fp_plot_tidy(x, ...)))
+  fp_tibble(out)
 }

@@ -261,7 +261,8 @@ nobs.fair_pca <- function(object, ...) as.integer(sum(object$groups$n))
 #' Draws the scores of the training rows and the loadings as arrows, scaled as
 #' [stats::biplot.prcomp()] (`scale = 1`); the scores must have been kept (`retx = TRUE`, the
 #' default when rows were given). Points are coloured by group (colour-blind-safe Okabe-Ito
-#' colours); row labels are drawn only up to `max_labels` rows, points beyond.
+#' colours, the palette of [plot.fair_pca()]); row labels are drawn only up to `max_labels`
+#' rows, points beyond.
 #'
 #' @param x A `fair_pca` object.
 #' @param choices The two components to plot.
@@ -269,6 +270,7 @@ nobs.fair_pca <- function(object, ...) as.integer(sum(object$groups$n))
 #' @param cex Size of the points or row labels (by default smaller for many rows).
 #' @param ... Further graphical arguments passed to [graphics::plot()].
 #' @return Invisibly, `x`.
+#' @seealso [plot.fair_pca()] for the other pictures of a fit, [stats::biplot.prcomp()].
 #' @examples
 #' fit <- fair_pca(USArrests, rep(c("a", "b"), 25), k = 2, scale. = TRUE)
 #' biplot(fit)
@@ -282,11 +284,16 @@ biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...)
   lam <- x$sdev[choices] * sqrt(n)
   S <- cbind(sc$x, sc$y) / rep(lam, each = n)
   L <- x$rotation[, choices, drop = FALSE] * rep(lam, each = nrow(x$rotation))
-  pal <- fp_palette(nlevels(sc$group))
+  lev <- levels(sc$group)
+  pal <- fp_palette(length(lev))
   cols <- pal[as.integer(sc$group)]
-  op <- fp_par_legend(levels(sc$group), extra = 2.5)
+  op <- graphics::par(no.readonly = TRUE)
   on.exit(graphics::par(op), add = TRUE)
-  graphics::par(mar = pmax(graphics::par("mar"), c(0, 0, 5, 0)))
+  cex_leg <- 0.8
+  lay <- fp_legend_layout(list(list(title = "group", labels = lev, col = pal, pch = rep(19L, length(lev)),
+                                    lty = rep(0L, length(lev)), lwd = rep(1, length(lev)))),
+                          graphics::par("fin")[1] - 0.3, cex_leg)
+  graphics::par(mar = c(3.3 + lay$height_in / graphics::par("csi"), 4.1, 4.6, 2.6), mgp = c(2.3, 0.7, 0))
   # as stats::biplot.default: one range for both axes of the scores, the loadings' axes
   # rescaled by the largest ratio of the two ranges so that every arrow fits
   urange <- function(v) c(-abs(min(v, 0)), abs(max(v, 0)))
@@ -301,9 +308,9 @@ biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...)
                  col = grDevices::adjustcolor(cols, alpha.f = if (n > 1000) 0.5 else 0.9),
                  xlim = lim, ylim = lim, xlab = sc$xlab[1], ylab = sc$ylab[1],
                  ...)
-  graphics::title(main = sprintf("Biplot (%s)", x$method), line = 3)
+  graphics::mtext(sprintf("Biplot (%s)", fp_fit_label(x$method)), side = 3, line = 2.6, font = 2, cex = 1.2)
   if (labels) graphics::text(S, labels = rn, col = cols, cex = cex)
-  fp_legend_outside(levels(sc$group), col = pal, pch = 19, title = "group", offset = 0.1)
+  fp_base_legends(lay, cex_leg, top_line = 3.3)
   ratio <- max(r2 / r1)
   graphics::par(new = TRUE)
   llim <- lim * ratio
@@ -315,110 +322,45 @@ biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...)
   invisible(x)
 }
 
-# A right margin wide enough for a legend of `labels`, drawn outside the plot region by
-# fp_legend_outside(). Returns the old par() settings.
-fp_par_legend <- function(labels, extra = 0) {
-  op <- graphics::par(no.readonly = TRUE)
-  mar <- graphics::par("mar")
-  w <- max(nchar(c(as.character(labels), "group"))) * 0.55 + 3 + extra
-  graphics::par(mar = c(mar[1:3], max(mar[4], w + 1)))
-  op
-}
-
-fp_legend_outside <- function(labels, ..., title = NULL, offset = 0.02) {
-  usr <- graphics::par("usr")
-  xr <- usr[2] + offset * (usr[2] - usr[1])
-  graphics::legend(xr, usr[4], legend = labels, xpd = TRUE, bty = "n", title = title, xjust = 0, yjust = 1, ...)
-}
-
 #' Plot a fair PCA fit
 #'
-#' * `type = "errors"`: each group's average reconstruction error against the number of
-#'   components, for this method (solid) and standard PCA (dashed), refitting from the stored
+#' `plot()` draws with base graphics and `autoplot()` with ggplot2 (when installed); both draw
+#' the same data with the same colours (the colour-blind-safe Okabe-Ito palette), shapes and
+#' labels, and `tidy(x, matrix = "plot", type = )` returns that data. Types:
+#' * `"errors"` (the default): each group's average reconstruction error against the number of
+#'   components k, for this method (solid) and standard PCA (dashed), refitting from the stored
 #'   moments for k = 1, ..., `kmax` (methods that need the rows, such as `"inlp"` and
 #'   `"mbfpca"`, cannot be refitted from moments: only the fitted k is shown); a message says
-#'   which refits it runs;
-#' * `type = "loss"`: the same for the marginal loss (error minus the group's best rank-k error);
-#' * `type = "scores"`: the training scores on two components, coloured by group;
-#' * `type = "scree"`: variances of the leading principal components of the data, with the
-#'   variances of this fit's components;
-#' * `type = "convergence"`: the objective along the iterations (iterative methods).
-#'
-#' Colours are the colour-blind-safe Okabe-Ito palette; legends are drawn outside the plot
-#' region.
+#'   which refits it runs. Colour and point shape mark the group; where the groups' values are
+#'   equal (min-max equalises the marginal losses) the points are set side by side so that
+#'   every group shows;
+#' * `"loss"`: the same for the marginal loss (error minus the group's best rank-k error);
+#' * `"scores"`: the training scores on two components, coloured by group;
+#' * `"scree"`: variances of the leading principal components of the data (bars), with the
+#'   variances of this fit's components (points);
+#' * `"convergence"`: the objective along the iterations (iterative methods); for Pareto fits
+#'   every objective, each rescaled to \[0, 1\] over the run.
 #'
 #' @param x A `fair_pca` object.
-#' @param type What to draw (see above).
-#' @param kmax Largest number of components for `"errors"`, `"loss"` and `"scree"`.
-#' @param choices The two components of the score plot.
-#' @param ... Further graphical arguments passed to [graphics::matplot()] or
-#'   [graphics::plot()].
-#' @return Invisibly, the data plotted (a data.frame or vector).
+#' @param type What to draw (see above); by default the first, `"errors"`.
+#' @param ... Arguments of the plot type: `kmax` (largest number of components for `"errors"`,
+#'   `"loss"` and `"scree"`), `choices` (the two components of `"scores"`); for `plot()`,
+#'   `legend = FALSE` drops the legend.
+#' @param main,xlab,ylab Replace the title and axis labels.
+#' @return `plot()`: invisibly, the data drawn (a data.frame with the drawing specification in
+#'   an attribute). `autoplot()`: a `ggplot` object.
+#' @seealso [tidy.fair_pca()] for the data of each plot, [biplot.fair_pca()],
+#'   [as.prcomp()] for prcomp's plots (scree and biplot of factoextra), [pareto_front()].
+#' @family plots
 #' @examples
 #' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
 #' plot(fit, "scores")
 #' plot(fit, "errors", kmax = 4)
 #' plot(fit, "scree")
+#' if (requireNamespace("ggplot2", quietly = TRUE)) {
+#'   ggplot2::autoplot(fit, "loss", kmax = 3)
+#' }
 #' @export
-plot.fair_pca <- function(x, type = c("errors", "loss", "scores", "scree", "convergence"), kmax = NULL,
-                          choices = 1:2, ...) {
-  type <- fp_match_arg(type, c("errors", "loss", "scores", "scree", "convergence"), "type")
-  d <- nrow(x$rotation)
-  if (type == "convergence") {
-    y <- fp_history_objective(x)
-    plot(seq_along(y), y, type = "l", xlab = "iteration", ylab = "objective", main = sprintf("Convergence (%s)", x$method), ...)
-    return(invisible(y))
-  }
-  if (type == "scores") {
-    sc <- fp_scores_by_group(x, choices)
-    pal <- fp_palette(nlevels(sc$group))
-    op <- fp_par_legend(levels(sc$group))
-    on.exit(graphics::par(op), add = TRUE)
-    n <- nrow(sc)
-    graphics::plot(sc$x, sc$y, pch = 19, cex = if (n > 1000) 0.4 else 0.7,
-                   col = grDevices::adjustcolor(pal[as.integer(sc$group)], alpha.f = if (n > 1000) 0.5 else 0.9),
-                   xlab = sc$xlab[1], ylab = sc$ylab[1], main = sprintf("Scores (%s) by group", x$method), ...)
-    fp_legend_outside(levels(sc$group), col = pal, pch = 19, title = "group")
-    return(invisible(sc[c("x", "y", "group")]))
-  }
-  if (is.null(x$moments)) fp_abort("kept no moments: refit with keep_moments = TRUE", "x")
-  if (type == "scree") {
-    if (is.null(kmax)) kmax <- min(d, max(x$k + 3L, 10L))
-    kmax <- fp_check_count(kmax, 1L, d, "kmax")
-    prep <- fp_prepare(x$moments, if (isFALSE(x$center)) FALSE else x$center, if (isFALSE(x$scale)) FALSE else x$scale)
-    ev <- fp_eig_top(prep$C, kmax)$values
-    op <- fp_par_legend(c("standard PCA", sprintf("%s fit", x$method)))
-    on.exit(graphics::par(op), add = TRUE)
-    mids <- graphics::barplot(ev, names.arg = paste0("PC", seq_len(kmax)), ylab = "variance",
-                              main = "Scree plot (standard PCA)", col = "grey80", ...)
-    fitvar <- x$sdev[seq_len(min(length(x$sdev), kmax))]^2
-    graphics::points(mids[seq_along(fitvar)], fitvar, pch = 19, col = fp_palette(1))
-    fp_legend_outside(c("standard PCA", sprintf("%s fit", x$method)), fill = c("grey80", NA),
-                      border = c("black", NA), pch = c(NA, 19), col = c(NA, fp_palette(1)))
-    return(invisible(ev))
-  }
-  tab <- fp_errors_by_k(x, type, kmax)
-  lev <- unique(tab$group)
-  kk <- sort(unique(tab$k))
-  fw <- matrix(sapply(lev, function(l) tab$fair[tab$group == l]), nrow = length(kk))
-  sw <- matrix(sapply(lev, function(l) tab$standard[tab$group == l]), nrow = length(kk))
-  cols <- fp_palette(length(lev))
-  what <- if (type == "errors") "error" else "loss"
-  std <- identical(x$method, "standard")
-  leg <- if (std) lev else c(lev, x$method, "standard PCA")
-  op <- fp_par_legend(leg)
-  on.exit(graphics::par(op), add = TRUE)
-  graphics::matplot(kk, if (std) fw else cbind(fw, sw), type = "b",
-                    lty = rep(c(1, 2), each = length(lev))[seq_len(if (std) length(lev) else 2 * length(lev))],
-                    pch = rep(c(19, 1), each = length(lev)), col = c(cols, cols), xlab = "number of components k",
-                    ylab = if (type == "errors") "average reconstruction error" else "marginal loss",
-                    main = if (std) sprintf("Per-group %s of standard PCA", what) else
-                      sprintf("Per-group %s: %s vs standard PCA", what, x$method), ...)
-  if (std) {
-    fp_legend_outside(lev, col = cols, lty = 1, pch = 19, title = "group")
-  } else {
-    fp_legend_outside(leg, col = c(cols, "black", "black"), lty = c(rep(1, length(lev)), 1, 2),
-                      pch = c(rep(19, length(lev)), 19, 1), title = "group / fit")
-  }
-  invisible(tab)
+plot.fair_pca <- function(x, type = NULL, ..., main = NULL, xlab = NULL, ylab = NULL) {
+  fp_plot_base(x, type, ..., main = main, xlab = xlab, ylab = ylab)
 }

@@ -227,14 +227,3 @@ fp_tune_criterion <- function(criterion) {
          "ARE" = function(e) e$ARE,
          "max_loss" = function(e) e$max_loss)
 }
-
-#' @export
-print.fairproj_tune <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
-  cat(sprintf("Cross-validated tuning of fair_pca(method = \"%s\"): %d folds, criterion %s\n\n",
-              x$method, max(x$folds), x$criterion))
-  tab <- x$table
-  tab$chosen <- ifelse(seq_len(nrow(tab)) == which.min(tab$criterion), "*", "")
-  print(tab, digits = digits, row.names = FALSE)
-  cat("\nChosen:", paste(names(x$best), vapply(x$best, format, character(1)), sep = " = ", collapse = ", "), "\n")
-  invisible(x)
-}

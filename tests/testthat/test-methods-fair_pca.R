@@ -27,7 +27,7 @@ test_that("print, summary, predict, reconstruct, as.prcomp, biplot and plot work
   on.exit(dev.off())
   expect_silent(biplot(f))
   expect_message(tab <- plot(f, "errors", kmax = 4), "Refitting")
-  expect_equal(nrow(tab), 8L)
+  expect_equal(nrow(tab), 8L)  # standard PCA: one fit, 4 k x 2 groups
   expect_message(plot(f, "loss", kmax = 3), "k = 1, 3")
   expect_silent(plot(f, "scree"))
   expect_error(plot(f, "convergence"), class = "fairproj_input_error")

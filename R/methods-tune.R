@@ -1,0 +1,94 @@
+# Methods of tune_fair_pca() results (class fairproj_tune).
+
+#' @export
+print.fairproj_tune <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  cat(sprintf("Cross-validated tuning of fair_pca(method = \"%s\"): %d candidates, %d folds, criterion %s\n\n",
+              x$method, nrow(x$table), max(x$folds), x$criterion))
+  tab <- x$table
+  tab$chosen <- ifelse(seq_len(nrow(tab)) == which.min(tab$criterion), "*", "")
+  print(utils::head(tab, 20L), digits = digits, row.names = FALSE)
+  if (nrow(tab) > 20L) cat(sprintf("... %d more candidates (see $table or tidy())\n", nrow(tab) - 20L))
+  cat("\nChosen:", fp_tune_best_label(x$best), "\n")
+  invisible(x)
+}
+
+fp_tune_best_label <- function(best) {
+  paste(names(best), vapply(best, format, character(1)), sep = " = ", collapse = ", ")
+}
+
+#' Summarise, tidy and plot a cross-validated tuning
+#'
+#' `summary()` gives the chosen parameters, the best candidates by mean held-out criterion
+#' (with its standard error over the folds), the fold sizes per group and the refitted
+#' model's per-group table; `tidy()` returns one of the tables as a tibble (when tibble is
+#' installed); `plot()` (base graphics) and `autoplot()` (ggplot2) draw, from the same data:
+#' * `type = "criterion"` (the default): the mean held-out criterion of each candidate, with
+#'   error bars of one standard error, against the first numeric parameter of the grid (a
+#'   line per value of the other parameters); the chosen candidate is ringed;
+#' * `type = "tradeoff"`: the mean held-out ARE against ABDiff of every candidate.
+#'
+#' @param object,x A `fairproj_tune` object.
+#' @param matrix For `tidy()`: `"table"` (one row per candidate: parameters, mean held-out
+#'   ARE, ABDiff, max_loss, criterion and its standard error `se`, and `chosen`), `"cv"` (one
+#'   row per fold and candidate) or `"plot"` (the data of a plot; give `type`).
+#' @param type The plot type (see above).
+#' @param n Number of candidates `summary()` shows.
+#' @param ... For `tidy(matrix = "plot")`, `type`; otherwise unused.
+#' @param main,xlab,ylab Replace the title and axis labels.
+#' @return `summary()`: an object of class `summary.fairproj_tune`. `tidy()`: a tibble (or
+#'   data.frame). `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.
+#' @seealso [tune_fair_pca()], [group_errors()] for ARE and ABDiff.
+#' @family plots
+#' @examples
+#' tn <- tune_fair_pca(iris[, 1:4], iris$Species == "setosa", k = 2, method = "robust",
+#'                     grid = list(alpha = c(0.05, 0.15), lambda = c(0, 0.5)),
+#'                     iterations = 50, restarts = 1, iterate = "best", seed = 1)
+#' summary(tn)
+#' tidy(tn)
+#' plot(tn)
+#' plot(tn, "tradeoff")
+#' @export
+summary.fairproj_tune <- function(object, n = 5L, ...) {
+  n <- fp_check_count(n, 1L, .Machine$integer.max, "n")
+  tab <- object$table
+  tab$chosen <- seq_len(nrow(tab)) == which.min(tab$criterion)
+  top <- utils::head(tab[order(tab$criterion), , drop = FALSE], n)
+  fold_sizes <- table(fold = object$folds, group = if (!is.null(object$model$train_group))
+    object$model$train_group else rep("all", length(object$folds)))
+  structure(list(method = object$method, criterion = object$criterion, best = object$best,
+                 candidates = nrow(tab), folds = max(object$folds), top = top, fold_sizes = fold_sizes,
+                 groups = object$model$group_stats),
+            class = "summary.fairproj_tune")
+}
+
+#' @export
+print.summary.fairproj_tune <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  cat(sprintf("Cross-validated tuning of fair_pca(method = \"%s\"): %d candidates, %d folds, criterion %s\n",
+              x$method, x$candidates, x$folds, x$criterion))
+  cat("Chosen:", fp_tune_best_label(x$best), "\n\n")
+  cat(sprintf("Best %d candidates by mean held-out criterion (se: standard error over the folds):\n",
+              nrow(x$top)))
+  print(x$top, digits = digits, row.names = FALSE)
+  cat("\nRows per fold and group:\n")
+  print(x$fold_sizes)
+  cat("\nRefitted model on all rows, per group:\n")
+  print(x$groups, digits = digits, row.names = FALSE)
+  invisible(x)
+}
+
+#' @rdname summary.fairproj_tune
+#' @export
+tidy.fairproj_tune <- function(x, matrix = "table", ...) {
+  matrix <- fp_match_arg(matrix, c("table", "cv", "plot"), "matrix")
+  if (matrix == "plot") return(fp_plot_tidy(x, ...))
+  if (matrix == "cv") return(fp_tibble(x$cv))
+  tab <- x$table
+  tab$chosen <- seq_len(nrow(tab)) == which.min(tab$criterion)
+  fp_tibble(tab)
+}
+
+#' @rdname summary.fairproj_tune
+#' @export
+plot.fairproj_tune <- function(x, type = NULL, ..., main = NULL, xlab = NULL, ylab = NULL) {
+  fp_plot_base(x, type, ..., main = main, xlab = xlab, ylab = ylab)
+}

@@ -1,0 +1,170 @@
+# The plot layer: one data function per plot type, drawn by the base and ggplot2 renderers.
+
+plot_objects <- function() {
+  dat <- make_groups(n = c(80, 70), d = 5)
+  set.seed(1)
+  f <- fair_pca(dat$x, dat$g, k = 2)
+  fp <- fair_pca(dat$x, dat$g, k = 2, method = "pareto", iterations = 40)
+  css <- fair_css(dat$x, dat$g, k = 2)
+  pf <- suppressWarnings(pareto_front(dat$x, dat$g, k = 2, restarts = 2, iterations = 40),
+                         classes = "fairproj_convergence_warning")
+  tn <- suppressWarnings(tune_fair_pca(dat$x, dat$g, k = 2, method = "robust",
+                                       grid = list(alpha = c(0.05, 0.15), lambda = c(0, 0.5)),
+                                       iterations = 30, restarts = 0, seed = 1),
+                         classes = "fairproj_tune_warning")
+  list(dat = dat, fit = f, pareto_fit = fp, css = css, front = pf, tune = tn)
+}
+
+test_that("every class's types come from fp_plot_types, the first the default", {
+  o <- plot_objects()
+  expect_identical(fairproj:::fp_plot_types_of(o$fit), fairproj:::fp_plot_types$fair_pca)
+  # a subclass keeps its parent's types
+  expect_identical(fairproj:::fp_plot_types_of(o$pareto_fit), fairproj:::fp_plot_types$fair_pca)
+  expect_identical(fairproj:::fp_plot_type(o$css), "path")
+  expect_identical(fairproj:::fp_plot_type(o$tune), "criterion")
+  expect_error(fairproj:::fp_plot_type(o$fit, "nope"), class = "fairproj_input_error")
+  expect_error(fairproj:::fp_plot_data(list(), NULL), class = "fairproj_input_error")
+  # arguments a type does not take are an error naming `...`
+  expect_error(fairproj:::fp_plot_data(o$css, "path", kmax = 3), class = "fairproj_input_error")
+})
+
+test_that("errors and loss: every group and both fits at each k, equal to the fits' group tables", {
+  o <- plot_objects()
+  pd <- fairproj:::fp_plot_data(o$fit, "errors", kmax = 4, quiet = TRUE)
+  expect_true(all(c("k", "group", "fit", "value") %in% names(pd)))
+  expect_identical(levels(pd$group), levels(o$dat$g))
+  expect_identical(levels(pd$fit), c("minmax", "standard PCA"))
+  expect_setequal(pd$k, 1:4)
+  expect_equal(nrow(pd), 4L * 2L * 2L)
+  at2 <- pd[pd$k == 2 & pd$fit == "minmax", ]
+  expect_equal(at2$value, o$fit$group_stats$error[match(at2$group, o$fit$group_stats$group)])
+  at2s <- pd[pd$k == 2 & pd$fit == "standard PCA", ]
+  expect_equal(at2s$value, o$fit$group_stats_standard$error)
+  spec <- attr(pd, "fp_spec")
+  expect_identical(unname(spec$scales$colour$values), fairproj:::fp_palette(2))
+  expect_identical(spec$labels$x, "number of components k")
+  # min-max equalises the two groups' losses: the points are set side by side and said so
+  pl <- fairproj:::fp_plot_data(o$fit, "loss", kmax = 3, quiet = TRUE)
+  mm <- pl[pl$fit == "minmax" & pl$k == 2, ]
+  expect_equal(mm$value[1], mm$value[2], tolerance = 1e-6)
+  expect_match(attr(pl, "fp_spec")$labels$caption, "side by side")
+  rows <- fairproj:::fp_plot_rows(pl, attr(pl, "fp_spec"))
+  r2 <- rows[rows$fit == "minmax" & rows$k == 2, ]
+  expect_length(unique(r2$.x), 2L)
+  expect_true(all(abs(r2$.x - 2) < 0.5))
+  # standard PCA has one fit, no line-type scale
+  fs <- fair_pca(o$dat$x, o$dat$g, k = 2, method = "standard")
+  ps <- fairproj:::fp_plot_data(fs, "errors", kmax = 3, quiet = TRUE)
+  expect_identical(levels(ps$fit), "standard PCA")
+  expect_null(attr(ps, "fp_spec")$scales$linetype)
+})
+
+test_that("scores, scree and convergence frames", {
+  o <- plot_objects()
+  sc <- fairproj:::fp_plot_data(o$fit, "scores")
+  expect_equal(nrow(sc), 150L)
+  expect_identical(levels(sc$group), levels(o$dat$g))
+  expect_equal(sc$x, unname(o$fit$x[, 1]))
+  expect_match(attr(sc, "fp_spec")$labels$x, "^PC1 \\(")
+  sr <- fairproj:::fp_plot_data(o$fit, "scree", kmax = 5)
+  std <- sr[sr$fit == "standard PCA", ]
+  expect_equal(std$value, stats::prcomp(o$dat$x)$sdev^2, tolerance = 1e-8)
+  expect_equal(sr$value[sr$fit == "minmax"], o$fit$sdev^2)
+  # the y axis of the base renderer covers every bar, up to a tick
+  spec <- attr(sr, "fp_spec")
+  layers <- lapply(spec$layers, function(l) list(layer = l, rows = fairproj:::fp_plot_rows(sr, spec, l)))
+  lim <- fairproj:::fp_base_limits(layers, spec)
+  expect_gte(lim$y[2], max(sr$value))
+  expect_equal(lim$y[1], 0)
+  expect_true(lim$y[2] %in% pretty(c(0, max(sr$value))))
+  cv <- fairproj:::fp_plot_data(o$pareto_fit, "convergence")
+  expect_setequal(as.character(cv$series), c("total loss", names(o$pareto_fit$objectives)[-1]))
+  expect_true(all(cv$value >= 0 & cv$value <= 1))
+  expect_error(fairproj:::fp_plot_data(fair_pca(o$dat$x, o$dat$g, k = 2, method = "standard"), "convergence"),
+               class = "fairproj_input_error")
+})
+
+test_that("CSS path: each group, MinMaxLoss as their largest, the selected columns named", {
+  o <- plot_objects()
+  pd <- fairproj:::fp_plot_data(o$css)
+  lev <- as.character(o$css$groups$group)
+  top <- pd[pd$group == "MinMaxLoss (largest)", ]
+  grp <- pd[pd$group %in% lev, ]
+  expect_equal(top$value, as.vector(tapply(grp$value, grp$k, max)))
+  expect_equal(top$value[nrow(top)], o$css$loss)
+  spec <- attr(pd, "fp_spec")
+  expect_identical(spec$x_breaks, seq_len(o$css$c))
+  expect_true(all(vapply(o$css$column_names, function(n) any(grepl(n, spec$x_labels, fixed = TRUE)), logical(1))))
+  expect_identical(vapply(spec$ref, `[[`, character(1), "axis"), c("h", "v"))
+  expect_false(any(spec$scales$colour$values %in% c("red", "green")))
+})
+
+test_that("Pareto front relative to standard PCA, with its range stated", {
+  o <- plot_objects()
+  pd <- fairproj:::fp_plot_data(o$front)
+  s <- o$front$standard
+  fits <- pd[pd$fit != "standard PCA", ]
+  expect_equal(fits$value, 100 * (o$front$table$total / s[["total"]] - 1))
+  expect_equal(pd$value[pd$fit == "standard PCA"], 0)
+  expect_equal(pd$disparity[pd$fit == "standard PCA"], s[["disparity"]])
+  expect_match(attr(pd, "fp_spec")$labels$caption, "span")
+  expect_match(attr(pd, "fp_spec")$labels$y, "% above standard PCA")
+})
+
+test_that("tuning frames: one row per candidate, the chosen one marked", {
+  o <- plot_objects()
+  pd <- fairproj:::fp_plot_data(o$tune)
+  expect_equal(nrow(pd), nrow(o$tune$table))
+  expect_equal(sum(pd$chosen == "TRUE"), 1L)
+  expect_equal(pd$value[pd$chosen == "TRUE"], min(o$tune$table$criterion))
+  expect_equal(pd$upper - pd$lower, 2 * o$tune$table$se)
+  expect_identical(attr(pd, "fp_spec")$labels$x, "alpha")
+  expect_identical(levels(pd$series), c("lambda = 0.0", "lambda = 0.5"))
+  tr <- fairproj:::fp_plot_data(o$tune, "tradeoff")
+  expect_equal(tr$ABDiff, o$tune$table$ABDiff)
+})
+
+test_that("contract: plot, autoplot and tidy(matrix = 'plot') of every class and type draw the same frame", {
+  o <- plot_objects()
+  objs <- o[c("fit", "pareto_fit", "css", "front", "tune")]
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  for (nm in names(objs)) {
+    x <- objs[[nm]]
+    for (type in fairproj:::fp_plot_types_of(x)) {
+      if (nm == "fit" && type == "convergence") x <- o$pareto_fit
+      args <- if (type %in% c("errors", "loss", "scree")) list(kmax = 3) else list()
+      pd <- suppressMessages(do.call(plot, c(list(x, type), args)))
+      expect_s3_class(pd, "fairproj_plot_data")
+      td <- suppressMessages(do.call(tidy, c(list(x, matrix = "plot", type = type), args)))
+      expect_equal(as.data.frame(td), structure(as.data.frame(unclass(pd)), fp_spec = NULL, fp_type = NULL),
+                   ignore_attr = TRUE)
+      if (requireNamespace("tibble", quietly = TRUE)) expect_s3_class(td, "tbl_df")
+      if (requireNamespace("ggplot2", quietly = TRUE)) {
+        p <- suppressMessages(do.call(ggplot2::autoplot, c(list(x, type), args)))
+        expect_s3_class(p, "ggplot")
+        expect_identical(p$labels$title, attr(pd, "fp_spec")$labels$title)
+        b <- expect_silent(ggplot2::ggplot_build(p))
+        # the colours drawn are the specification's
+        sc <- attr(pd, "fp_spec")$scales$colour
+        if (!is.null(sc)) {
+          drawn <- unique(unlist(lapply(b$data, function(d) d$colour)))
+          expect_true(all(drawn %in% c(sc$values, "black", "grey40", "grey30")), info = paste(nm, type))
+        }
+      }
+    }
+  }
+})
+
+test_that("labels can be replaced; base plots leave par() as they found it", {
+  o <- plot_objects()
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  before <- graphics::par("mar")
+  plot(o$css, main = "my title", ylab = "loss")
+  expect_identical(graphics::par("mar"), before)
+  skip_if_not_installed("ggplot2")
+  p <- ggplot2::autoplot(o$css, main = "my title", ylab = "loss")
+  expect_identical(p$labels$title, "my title")
+  expect_identical(p$labels$y, "loss")
+})
