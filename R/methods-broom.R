@@ -16,7 +16,17 @@ generics::augment
 #'
 #' `tidy()` returns one of the fit's tables in long form; `glance()` one row summarising the
 #' fit; `augment()` appends the scores to the data. They are methods of the `generics`
-#' package's generics, used by broom and tidymodels.
+#' package's generics, used by broom and tidymodels, with broom's column names, and return
+#' tibbles when the tibble package is installed (data.frames otherwise).
+#'
+#' **Rows of `augment()`.** The training scores follow the fit's `na.action` as in
+#' [stats::prcomp()]: after `na.action = na.exclude` (formula interface) `fit$x`,
+#' `predict(fit)`, `fitted(fit)` and `augment()` have a row of `NA` for each row left out; after
+#' `na.omit` (the default) those rows are dropped. `augment(fit, data = d)` pairs the rows of `d`
+#' with the training rows by row name when `d` has row names of its own (so shuffled or
+#' subsetted rows keep their scores), otherwise by position, which needs `d` to have exactly the
+#' rows the fit was given (the rows used plus those in `na.action`); any row that cannot be
+#' paired is an error of class `fairproj_input_error`, never a silent shift.
 #'
 #' @param x A `fair_pca` object.
 #' @param matrix What `tidy()` returns: `"rotation"` (also `"loadings"`, `"v"`): one row per
@@ -27,16 +37,23 @@ generics::augment
 #'   variance kept, with standard PCA's beside); `"scores"` (also `"x"`, `"u"`): the training
 #'   scores in long form (`row`, `PC`, `value`); `"plot"`: the data of a plot of
 #'   [plot.fair_pca()] (give its `type` and arguments in `...`, e.g. `type = "loss"`).
-#' @param data For `augment()`: the training data (a data.frame with one row per training row)
-#'   to append the training scores to.
-#' @param newdata For `augment()`: new data; its scores ([predict.fair_pca()]) are appended.
+#' @param data For `augment()`: the training data (a data.frame) to append the training scores
+#'   to; see "Rows of `augment()`".
+#' @param newdata For `augment()`: new data; its scores ([predict.fair_pca()]) are appended (a
+#'   row with a missing value gets `NA` scores).
 #' @param ... For `tidy(matrix = "plot")`: `type` and the plot type's arguments; otherwise
 #'   unused.
-#' @return A data.frame. `glance()`: one row with `method`, `k`, `nobs`, `ncol`, `max_loss`,
-#'   `loss_gap` (largest minus smallest marginal loss), the same two for standard PCA,
-#'   `var_explained` (fraction of the total variance kept) and `converged` (`NA` for
-#'   closed-form methods). `augment()`: the data with columns `.fittedPC1`, `.fittedPC2`, ...
-#'   (as broom's `augment.prcomp()`).
+#' @return A tibble (or data.frame). `glance()`: one row with `method`, `k`, `nobs`, `ncol`,
+#'   `max_loss`, `loss_gap` (largest minus smallest marginal loss), the same two for standard
+#'   PCA, `var_explained` (fraction of the total variance kept) and `converged`: the solver's
+#'   own test for iterative methods (for `"robust"`, whether the descent was kept and its last
+#'   iterate is within 1\% of the best visited; for `"rlace"`, whether the classifier reached
+#'   the majority rate within `tol`, or all steps ran with `tol = NULL`; `TRUE` for `"inlp"`,
+#'   which runs a fixed number of steps), `NA` for closed-form methods. `augment()`:
+#'   `.rownames`, the data and columns `.fittedPC1`, `.fittedPC2`, ... (as broom's
+#'   `augment.prcomp()`).
+#' @seealso [broom::tidy.prcomp()], [predict.fair_pca()], [tidy.fair_css()],
+#'   [plot.fair_pca()].
 #' @examples
 #' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
 #' tidy(fit)
@@ -44,29 +61,34 @@ generics::augment
 #' tidy(fit, "groups")
 #' glance(fit)
 #' head(augment(fit, data = iris))
+#' # rows with missing values: na.exclude keeps them, with NA scores
+#' d <- iris
+#' d$Sepal.Width[c(3, 7)] <- NA
+#' fit2 <- fair_pca(~ . - Species, data = d, group = Species, k = 2, na.action = na.exclude)
+#' augment(fit2, data = d)[1:8, c(".rownames", "Sepal.Width", ".fittedPC1")]
 #' @export
 tidy.fair_pca <- function(x, matrix = "rotation", ...) {
   matrix <- fp_match_arg(matrix, c("rotation", "loadings", "v", "eigenvalues", "pcs", "d", "groups",
                                    "scores", "x", "u", "plot"), "matrix")
   if (matrix == "plot") return(fp_plot_tidy(x, ...))
   V <- x$rotation
-  if (matrix %in% c("rotation", "loadings", "v")) {
-    return(data.frame(column = rep(rownames(V), ncol(V)), PC = rep(seq_len(ncol(V)), each = nrow(V)),
-                      value = as.vector(V), stringsAsFactors = FALSE))
-  }
-  if (matrix %in% c("eigenvalues", "pcs", "d")) {
+  out <- if (matrix %in% c("rotation", "loadings", "v")) {
+    data.frame(column = rep(rownames(V), ncol(V)), PC = rep(seq_len(ncol(V)), each = nrow(V)),
+               value = as.vector(V), stringsAsFactors = FALSE)
+  } else if (matrix %in% c("eigenvalues", "pcs", "d")) {
     v <- x$sdev^2 / x$totalvar
-    return(data.frame(PC = seq_along(x$sdev), std.dev = x$sdev, percent = v, cumulative = cumsum(v)))
+    data.frame(PC = seq_along(x$sdev), std.dev = x$sdev, percent = v, cumulative = cumsum(v))
+  } else if (matrix == "groups") {
+    summary(x)$groups
+  } else {
+    if (is.null(x$x)) fp_abort("has no training scores: refit with retx = TRUE", "x")
+    S <- x$x
+    rn <- rownames(S)
+    if (is.null(rn)) rn <- as.character(seq_len(nrow(S)))
+    data.frame(row = rep(rn, ncol(S)), PC = rep(seq_len(ncol(S)), each = nrow(S)), value = as.vector(S),
+               stringsAsFactors = FALSE)
   }
-  if (matrix == "groups") {
-    return(summary(x)$groups)
-  }
-  if (is.null(x$x)) fp_abort("has no training scores: refit with retx = TRUE", "x")
-  S <- x$x
-  rn <- rownames(S)
-  if (is.null(rn)) rn <- as.character(seq_len(nrow(S)))
-  data.frame(row = rep(rn, ncol(S)), PC = rep(seq_len(ncol(S)), each = nrow(S)), value = as.vector(S),
-             stringsAsFactors = FALSE)
+  fp_tibble(out)
 }
 
 #' @rdname tidy.fair_pca
@@ -74,12 +96,37 @@ tidy.fair_pca <- function(x, matrix = "rotation", ...) {
 glance.fair_pca <- function(x, ...) {
   gs <- x$group_stats
   st <- x$group_stats_standard
-  data.frame(method = x$method, k = x$k, nobs = as.integer(sum(x$groups$n)), ncol = nrow(x$rotation),
-             max_loss = max(gs$loss), loss_gap = diff(range(gs$loss)),
-             max_loss_standard = max(st$loss), loss_gap_standard = diff(range(st$loss)),
-             var_explained = sum(x$sdev[seq_len(x$k)]^2) / x$totalvar,
-             converged = if (is.null(x$converged)) NA else isTRUE(x$converged),
-             stringsAsFactors = FALSE)
+  fp_tibble(data.frame(method = x$method, k = x$k, nobs = as.integer(sum(x$groups$n)), ncol = nrow(x$rotation),
+                       max_loss = max(gs$loss), loss_gap = diff(range(gs$loss)),
+                       max_loss_standard = max(st$loss), loss_gap_standard = diff(range(st$loss)),
+                       var_explained = sum(x$sdev[seq_len(x$k)]^2) / x$totalvar,
+                       converged = fp_converged(x), stringsAsFactors = FALSE))
+}
+
+# Whether an iterative fit met its method's stopping test; NA for closed-form methods. Solvers
+# that report `converged` are taken at their word; the others are judged by the test their
+# documentation states.
+fp_converged <- function(x) {
+  if (!is.null(x$converged)) return(isTRUE(x$converged))
+  switch(x$method,
+    # robust: a fixed number of subgradient steps; the descent counts as converged when it was
+    # kept (not the standard-PCA fallback) and its last iterate is within 1% of the best visited,
+    # the test of its oscillation warning
+    robust = identical(x$returned, "descent") &&
+      isTRUE(x$objective <= x$best_visited + 0.01 * abs(x$best_visited) + 1e-12 * max(1, abs(x$objective))),
+    # inlp: a fixed number of nullspace steps (or fewer, stopped at the majority rate): it
+    # always completes
+    inlp = TRUE,
+    # rlace: stops when the refitted classifier is within `tol` of the majority rate; with
+    # tol = NULL it plays all n_iter steps
+    rlace = {
+      tol <- x$args$tol
+      if ("tol" %in% names(x$args) && is.null(tol)) TRUE else {
+        if (is.null(tol)) tol <- formals(fit_pca_rlace)$tol
+        isTRUE(x$accuracy - x$majority <= tol)
+      }
+    },
+    NA)
 }
 
 #' @rdname tidy.fair_pca
@@ -93,19 +140,61 @@ augment.fair_pca <- function(x, data = NULL, newdata = NULL, ...) {
     if (is.null(s)) fp_abort("has no training scores: refit with retx = TRUE, or give `newdata`", "x")
     if (is.null(data)) {
       rn <- rownames(s)
-      base <- data.frame(.rownames = if (is.null(rn)) as.character(seq_len(nrow(s))) else rn,
-                         stringsAsFactors = FALSE)
+      base <- data.frame(row.names = if (is.null(rn)) seq_len(nrow(s)) else rn)
     } else {
-      base <- as.data.frame(data)
-      if (!is.null(x$na.action)) base <- base[-as.integer(x$na.action), , drop = FALSE]
-      if (nrow(base) != nrow(s)) {
-        fp_abort(sprintf("has %d rows but the fit has %d training rows", nrow(base), nrow(s)), "data")
-      }
+      al <- fp_align_rows(x, as.data.frame(data))
+      base <- al$data
+      s <- al$scores
     }
   }
   s <- as.data.frame(s)
   names(s) <- paste0(".fitted", names(s))
-  out <- cbind(base, s)
+  rownames(s) <- NULL
+  out <- cbind(data.frame(.rownames = rownames(base), stringsAsFactors = FALSE), base, s)
   rownames(out) <- NULL
-  out
+  fp_tibble(out)
+}
+
+# The rows of `data` paired with the training scores of `fit` (fit$x, padded with NA rows after
+# na.exclude). By row name when `data` has row names of its own and the scores have names; by
+# position only when the rows cannot have moved: the fit's rows carry no names or the default
+# ones ("1", "2", ... in order), and `data` holds exactly the rows the fit was given. Rows
+# omitted by na.omit are dropped; anything else is an error, never a guess.
+fp_align_rows <- function(fit, data) {
+  S <- fit$x
+  na <- fit$na.action
+  omitted <- if (!is.null(na) && !inherits(na, "exclude")) na else NULL
+  rs <- rownames(S)
+  n_given <- nrow(S) + length(omitted)
+  if (!is.null(rs) && .row_names_info(data) > 0L) {
+    rd <- rownames(data)
+    i <- match(rd, rs)
+    drop <- is.na(i) & rd %in% names(omitted)
+    bad <- is.na(i) & !drop
+    if (any(bad)) {
+      fp_abort(sprintf("has %d row(s) that are not rows the fit was given (by row name: %s); give the training data, or `newdata` for new rows",
+                       sum(bad), fp_name_list(rd[bad], 5L)), "data")
+    }
+    return(list(data = data[!drop, , drop = FALSE], scores = S[i[!drop], , drop = FALSE]))
+  }
+  if (!is.null(rs)) {
+    given <- character(n_given)
+    if (length(omitted)) {
+      given[as.integer(omitted)] <- names(omitted)
+      given[-as.integer(omitted)] <- rs
+    } else {
+      given <- rs
+    }
+    if (!identical(given, as.character(seq_len(n_given)))) {
+      fp_abort(sprintf("has no row names, and the fit's rows are named (%s): the rows may have moved, so they cannot be paired by position; give `data` the row names of the training rows",
+                       fp_name_list(utils::head(rs, 3L), 3L)), "data")
+    }
+  }
+  if (nrow(data) != n_given) {
+    fp_abort(sprintf("has %d rows but the fit was given %d (%d used%s); give the training data with its rows in the original order, or with the row names that identify them",
+                     nrow(data), n_given, sum(fit$groups$n),
+                     if (length(na)) sprintf(", %d in na.action", length(na)) else ""), "data")
+  }
+  keep <- if (length(omitted)) -as.integer(omitted) else seq_len(nrow(data))
+  list(data = data[keep, , drop = FALSE], scores = S)
 }

@@ -6,7 +6,8 @@
 #   the stored `terms`, `xlevels` and `contrasts` (columns in any order, extra columns ignored;
 #   a missing variable or an unseen factor level is a classed error);
 # * otherwise, when the fit has column names and `newdata` has column names, columns are matched
-#   by name (any order); missing and extra columns are named in a classed error;
+#   by name (any order, other columns ignored, as predict.prcomp); missing columns are named in
+#   a classed error;
 # * when either has no names, columns are taken by position (the counts must agree).
 # Rows with NA give NA rows downstream (`allow_na = TRUE`); infinite values are an error.
 
@@ -30,12 +31,8 @@ fp_match_newdata <- function(object, newdata, arg = "newdata", allow_na = TRUE) 
       newnm <- colnames(newdata)
       if (cn$given && !is.null(newnm) && !all(newnm == "")) {
         miss <- setdiff(nm, newnm)
-        extra <- setdiff(newnm, nm)
-        if (length(miss) || length(extra)) {
-          fp_abort(sprintf("does not have the columns the model was fitted on:%s%s",
-                           if (length(miss)) paste0(" missing ", fp_name_list(miss)) else "",
-                           if (length(extra)) paste0(if (length(miss)) ";" else "", " extra ",
-                                                     fp_name_list(extra)) else ""),
+        if (length(miss)) {
+          fp_abort(sprintf("does not have the columns the model was fitted on: missing %s", fp_name_list(miss)),
                    arg, class = "fairproj_newdata_error")
         }
         newdata <- if (is.data.frame(newdata)) newdata[nm] else newdata[, nm, drop = FALSE]
@@ -150,6 +147,11 @@ fp_formula_attach <- function(fit, fd, call) {
   fit$xlevels <- fd$xlevels
   fit$contrasts <- fd$contrasts
   fit$group_name <- fd$group_name
-  if (!is.null(fd$na.action)) fit$na.action <- fd$na.action
+  if (!is.null(fd$na.action)) {
+    # as prcomp.formula: with na.exclude the scores are padded with NA rows for the rows left
+    # out, so that fit$x, predict(fit), fitted(fit) and augment() line up with `data`
+    fit$na.action <- fd$na.action
+    if (!is.null(fit$x)) fit$x <- stats::napredict(fd$na.action, fit$x)
+  }
   fit
 }

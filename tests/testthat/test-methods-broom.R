@@ -16,11 +16,116 @@ test_that("tidy, glance and augment have the broom shapes", {
   expect_equal(gl$method, "minmax")
   df <- data.frame(dat$x, grp = dat$g)
   au <- augment(f, data = df)
-  expect_equal(names(au), c(names(df), ".fittedPC1", ".fittedPC2"))
+  expect_equal(names(au), c(".rownames", names(df), ".fittedPC1", ".fittedPC2"))
   expect_equal(au$.fittedPC1, unname(f$x[, 1]))
   au2 <- augment(f, newdata = dat$x[1:3, ])
   expect_equal(nrow(au2), 3L)
-  expect_error(augment(f, data = df[1:3, ]), "rows", class = "fairproj_input_error")
+  expect_error(augment(f, data = df[1:3, ]), class = "fairproj_input_error")
   skip_if_not_installed("broom")
   expect_equal(broom::tidy(f), td)
+  # broom's own prcomp tidiers give the same column names
+  p <- stats::prcomp(dat$x)
+  expect_named(tidy(f, "eigenvalues"), names(broom::tidy(p, "d")))
+  expect_named(tidy(f, "scores"), names(broom::tidy(p, "x")))
+  expect_identical(names(augment(f, data = df)), names(broom::augment(p, data = df))[1:9])
+})
+
+test_that("tidy, glance and augment return tibbles", {
+  skip_if_not_installed("tibble")
+  dat <- make_groups(n = c(40, 30), d = 4)
+  f <- fair_pca(dat$x, dat$g, k = 2)
+  for (m in c("rotation", "eigenvalues", "groups", "scores")) expect_s3_class(tidy(f, m), "tbl_df")
+  expect_s3_class(glance(f), "tbl_df")
+  expect_s3_class(augment(f, data = as.data.frame(dat$x)), "tbl_df")
+  expect_s3_class(augment(f, newdata = dat$x[1:2, ]), "tbl_df")
+})
+
+# Data with missing values in two columns, shuffled so that row names and positions differ.
+na_data <- function() {
+  dat <- make_groups(n = c(70, 60), d = 4, seed = 5)
+  d <- data.frame(dat$x, sex = dat$g)
+  d$x2[c(3, 17, 40, 99)] <- NA
+  d$x4[c(17, 120)] <- NA
+  set.seed(9)
+  d[sample(nrow(d)), ]
+}
+
+test_that("na.exclude pads fit$x, predict() and fitted() with NA rows, as prcomp does", {
+  d <- na_data()
+  f <- fair_pca(~ x1 + x2 + x3 + x4, data = d, group = sex, k = 2, method = "standard", na.action = na.exclude)
+  p <- stats::prcomp(~ x1 + x2 + x3 + x4, data = d, na.action = na.exclude)
+  expect_equal(nrow(f$x), nrow(d))
+  expect_identical(rownames(f$x), rownames(p$x))
+  expect_identical(is.na(f$x[, 1]), is.na(p$x[, 1]))
+  expect_equal(abs(unname(f$x)), abs(unname(p$x[, 1:2])), tolerance = 1e-8)
+  expect_identical(predict(f), f$x)
+  expect_equal(nrow(fitted(f)), nrow(d))
+  expect_identical(is.na(fitted(f)[, 1]), is.na(p$x[, 1]))
+  # na.omit (the default) drops those rows, as prcomp
+  f2 <- fair_pca(~ x1 + x2 + x3 + x4, data = d, group = sex, k = 2, method = "standard")
+  expect_equal(nrow(f2$x), nrow(d) - 5L)
+  expect_identical(rownames(f2$x), rownames(stats::prcomp(~ x1 + x2 + x3 + x4, data = d)$x))
+})
+
+test_that("augment(data =) pairs rows by name, follows na.action and never shifts rows", {
+  d <- na_data()
+  miss <- !stats::complete.cases(d[c("x2", "x4")])
+  f <- fair_pca(~ x1 + x2 + x3 + x4, data = d, group = sex, k = 2, na.action = na.exclude)
+  au <- augment(f, data = d)
+  expect_equal(nrow(au), nrow(d))
+  expect_identical(au$.rownames, rownames(d))
+  expect_identical(is.na(au$.fittedPC1), miss)
+  expect_equal(au$.fittedPC1[!miss], unname(predict(f, d)[!miss, 1]))
+  # the same rows in another order (or a subset) keep their scores
+  d2 <- d[order(as.integer(rownames(d))), ]
+  au2 <- augment(f, data = d2)
+  expect_equal(au2$.fittedPC1, unname(predict(f, d2)[, 1]))
+  au3 <- augment(f, data = d2[10:20, ])
+  expect_equal(au3$.fittedPC1, unname(predict(f, d2[10:20, ])[, 1]))
+  # na.omit: the omitted rows are dropped
+  fo <- fair_pca(~ x1 + x2 + x3 + x4, data = d, group = sex, k = 2)
+  ao <- augment(fo, data = d2)
+  expect_equal(nrow(ao), nrow(d) - sum(miss))
+  expect_false(anyNA(ao$.fittedPC1))
+  expect_equal(ao$.fittedPC1, unname(predict(fo, d2)[stats::complete.cases(d2), 1]))
+  # rows the fit was not given, and data without row names whose rows may have moved
+  other <- d[1:3, ]
+  rownames(other) <- c("p", "q", "r")
+  expect_error(augment(f, data = other), class = "fairproj_input_error")
+  d3 <- d
+  rownames(d3) <- NULL
+  expect_error(augment(f, data = d3), class = "fairproj_input_error")
+  # a fit given data with default row names pairs by position, with the count checked
+  fd <- fair_pca(~ x1 + x2 + x3 + x4, data = d3, group = sex, k = 2, na.action = na.exclude)
+  ad <- augment(fd, data = d3)
+  expect_identical(is.na(ad$.fittedPC1), miss)
+  short <- d3[-1, ]
+  rownames(short) <- NULL
+  expect_error(augment(fd, data = short), class = "fairproj_input_error")
+  # a subset named by row is paired by name
+  expect_equal(augment(fd, data = d3[-1, ])$.fittedPC1, ad$.fittedPC1[-1])
+  fdo <- fair_pca(~ x1 + x2 + x3 + x4, data = d3, group = sex, k = 2)
+  expect_equal(nrow(augment(fdo, data = d3)), nrow(d3) - sum(miss))
+})
+
+test_that("augment(newdata =) keeps every row of newdata, NA rows with NA scores", {
+  d <- na_data()
+  f <- fair_pca(~ x1 + x2 + x3 + x4, data = d, group = sex, k = 2)
+  an <- augment(f, newdata = d)
+  expect_equal(nrow(an), nrow(d))
+  expect_identical(is.na(an$.fittedPC1), !stats::complete.cases(d[c("x2", "x4")]))
+})
+
+test_that("glance()$converged is filled for every iterative method", {
+  dat <- make_groups(n = c(60, 50), d = 4, seed = 3)
+  conv <- function(method, ...) glance(fair_pca(dat$x, dat$g, k = 2, method = method, ...))$converged
+  expect_true(is.na(conv("standard")))
+  expect_true(is.na(conv("mean")))
+  expect_true(conv("minmax"))
+  set.seed(1)
+  r <- conv("robust", scale. = TRUE, iterations = 200, restarts = 1, iterate = "best")
+  expect_true(is.logical(r) && !is.na(r))
+  expect_true(conv("inlp"))
+  expect_false(is.na(conv("rlace", n_iter = 200, seed = 1)))
+  expect_true(conv("rlace", n_iter = 50, tol = NULL, seed = 1))
 })

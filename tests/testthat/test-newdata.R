@@ -1,6 +1,6 @@
 # Columns of new data: by name, by position, rebuilt through formula terms; NA rows.
 
-test_that("predict matches columns by name, in any order, and names missing or extra ones", {
+test_that("predict matches columns by name, in any order, ignores extra ones and names missing ones", {
   dat <- make_groups(n = c(60, 50), d = 4)
   x <- dat$x
   colnames(x) <- c("a", "b", "c", "d")
@@ -11,10 +11,14 @@ test_that("predict matches columns by name, in any order, and names missing or e
   expect_equal(reconstruct(f, x[1:5, 4:1]), reconstruct(f, x[1:5, ]))
   e <- expect_error(predict(f, x[, 1:3]), class = "fairproj_newdata_error")
   expect_match(conditionMessage(e), "missing d")
+  # extra columns are ignored, as predict.prcomp does
   x2 <- cbind(x, extra = 1)
-  e <- expect_error(predict(f, x2), class = "fairproj_newdata_error")
-  expect_match(conditionMessage(e), "extra extra")
-  expect_error(predict(f, as.data.frame(x2)), "extra", class = "fairproj_input_error")
+  expect_equal(predict(f, x2[1:5, ]), p)
+  df2 <- data.frame(sex = dat$g, x)[1:5, ]
+  expect_equal(predict(f, df2), p, ignore_attr = TRUE)
+  expect_equal(reconstruct(f, df2), reconstruct(f, x[1:5, ]), ignore_attr = TRUE)
+  pc <- stats::prcomp(x)
+  expect_equal(predict(pc, df2), predict(pc, x[1:5, ]), ignore_attr = TRUE)
   # by position when either has no names
   expect_equal(unname(predict(f, unname(x[1:5, ]))), unname(p))
   fu <- fair_pca(unname(x), dat$g, k = 2, method = "standard")
@@ -61,6 +65,7 @@ test_that("predict.fair_css matches columns by name and passes NA rows", {
   f <- fair_css(x, dat$g, k = 2)
   expect_equal(predict(f, x[, 5:1]), x[, f$columns, drop = FALSE])
   expect_error(predict(f, x[, -1]), "missing a", class = "fairproj_newdata_error")
+  expect_equal(predict(f, cbind(x, z = 0)), x[, f$columns, drop = FALSE])
   x[2, ] <- NA
   expect_true(all(is.na(predict(f, x)[2, ])))
   expect_true(all(is.na(reconstruct(f, x)[2, ])))
