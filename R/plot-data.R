@@ -689,8 +689,6 @@ fp_base_legends <- function(lay, cex, top_line) {
   lh <- graphics::par("csi")
   top_nfc <- plt[3] - top_line * lh / fig_h
   x_mid <- graphics::grconvertX(0.5, "nfc", "user")
-  x_left <- graphics::grconvertX(0.02, "nfc", "user")
-  xw <- graphics::grconvertX(1, "inches", "user") - graphics::grconvertX(0, "inches", "user")
   y <- top_nfc
   widths <- vapply(lay$blocks, `[[`, numeric(1), "width")
   start_x <- 0.5 - (sum(widths) + 0.3 * (length(widths) - 1L)) / 2 / graphics::par("fin")[1]
@@ -704,7 +702,10 @@ fp_base_legends <- function(lay, cex, top_line) {
       xx <- x_mid
       xj <- 0.5
     }
+    # columns as wide as the widest label plus a gap, so that keys never touch the text before
+    tw <- max(graphics::strwidth(b$labels, cex = cex)) + graphics::strwidth("mm", cex = cex)
     graphics::legend(xx, graphics::grconvertY(y, "nfc", "user"), legend = b$labels, col = b$col, pch = b$pch,
+                     text.width = tw,
                      lty = b$lty, lwd = b$lwd, title = b$title, title.font = 2, title.adj = 0, ncol = b$ncol,
                      xjust = xj, yjust = 1, xpd = NA, bty = "n", cex = cex, seg.len = 2.4,
                      x.intersp = 0.6, y.intersp = 1.05, pt.cex = 1.3)

@@ -6,7 +6,20 @@
 #' their [fair_pca()] scores, the fairness computed with respect to a sensitive attribute (the
 #' group) chosen by a selector. In the conventions of the recipes package: `prep()` fits the
 #' projection on the training set, `bake()` applies it to new data (the same as
-#' [predict.fair_pca()]), `tidy()` returns the loadings, and `num_comp` is tunable.
+#' [predict.fair_pca()]), `tidy()` returns the loadings, and `num_comp` and `method` are
+#' tunable.
+#'
+#' **The sensitive attribute is not a predictor.** A model fitted after the recipe would
+#' otherwise use the raw attribute beside the fair components and undo them. The step keeps
+#' the group column's data but gives it the role `group_role` (`"sensitive"`) when its role is
+#' `"predictor"` (as after `recipe(y ~ ., data)`), as [recipes::update_role()] would: models and
+#' workflows then leave it out, and `summary(prep(rec))` shows the role. A group column made by
+#' an earlier step cannot have its role changed: `prep()` then stops unless it has a role other
+#' than `"predictor"` or `keep_group = FALSE` drops it. Like every column with a role other than
+#' `"predictor"` or `"outcome"`, it is needed by `bake()` on new data.
+#'
+#' **`num_comp`** behaves as in [recipes::step_pca()]: more components than columns are capped at
+#' the number of columns, and `num_comp = 0` leaves the data unchanged.
 #'
 #' @param recipe A recipe object; the step is added to it.
 #' @param ... One or more selector functions choosing the numeric columns to project (for
@@ -15,10 +28,13 @@
 #'   the sensitive attribute (a factor, character, integer or logical column).
 #' @param role The role of the new score columns.
 #' @param trained A logical, whether the step has been trained.
-#' @param num_comp The number of components `k`.
+#' @param num_comp The number of components `k` (see Details).
 #' @param method The [fair_pca()] method (default `"minmax"`).
-#' @param options A list of further arguments of [fair_pca()] (e.g. `list(scale. = TRUE)`).
+#' @param options A list of further arguments of [fair_pca()] (e.g. `list(scale. = TRUE)`;
+#'   `list(keep_moments = TRUE)` keeps the moments, for `plot()` of the fit in `res`).
 #' @param keep_group Keep the group column in the output (`TRUE`, default) or drop it.
+#' @param group_role The role the group column gets when it is a predictor (default
+#'   `"sensitive"`); `"predictor"` leaves it a predictor, which lets a model use the attribute.
 #' @param keep_original_cols Keep the projected columns in the output as well.
 #' @param prefix Prefix of the score column names.
 #' @param res The fitted [fair_pca()] object (after `prep()`).
@@ -26,20 +42,25 @@
 #' @param group_col The name of the group column (after `prep()`).
 #' @param skip A logical, whether to skip the step when baking new data.
 #' @param id A character string that is unique to this step.
-#' @return An updated recipe. `tidy()` of the step: a data.frame with `terms` (column),
-#'   `value` (loading), `component` and `id`.
+#' @return An updated recipe. `tidy()` of the step: a tibble with `terms` (column), `value`
+#'   (loading), `component` (the names of the baked score columns) and `id`.
+#' @seealso [recipes::step_pca()] for ordinary PCA, [step_fair_css()], [fair_pca()],
+#'   `vignette("tidymodels", package = "fairproj")` for a workflow with a model.
 #' @examples
 #' if (requireNamespace("recipes", quietly = TRUE)) {
 #'   library(recipes)
-#'   rec <- recipe(Species ~ ., data = iris) |>
-#'     step_fair_pca(all_numeric_predictors(), group = Species, num_comp = 2)
-#'   prepped <- prep(rec, training = iris)
+#'   d <- data.frame(iris[, 1:4], setosa = iris$Species == "setosa",
+#'                   size = factor(ifelse(iris$Petal.Length > 4, "large", "small")))
+#'   rec <- recipe(setosa ~ ., data = d) |>
+#'     step_fair_pca(all_numeric_predictors(), group = size, num_comp = 2)
+#'   prepped <- prep(rec, training = d)
 #'   head(bake(prepped, new_data = NULL))
+#'   summary(prepped)  # `size` is kept, with the role "sensitive"
 #'   tidy(prepped, number = 1)
 #' }
 #' @export
 step_fair_pca <- function(recipe, ..., group, role = "predictor", trained = FALSE, num_comp = 2,
-                          method = "minmax", options = list(), keep_group = TRUE,
+                          method = "minmax", options = list(), keep_group = TRUE, group_role = "sensitive",
                           keep_original_cols = FALSE, prefix = "FPC", res = NULL, columns = NULL,
                           group_col = NULL, skip = FALSE, id = NULL) {
   fp_need_recipes()
@@ -47,20 +68,23 @@ step_fair_pca <- function(recipe, ..., group, role = "predictor", trained = FALS
   if (is.null(id)) id <- recipes::rand_id("fair_pca")
   fp_check_flag(keep_group, "keep_group")
   fp_check_flag(keep_original_cols, "keep_original_cols")
+  fp_step_check_role(group_role)
   if (!is.list(options)) fp_abort("must be a list of arguments of fair_pca()", "options")
+  gq <- rlang::enquo(group)
+  recipe <- fp_step_group_role(recipe, gq, group_role)
   recipes::add_step(recipe, step_fair_pca_new(
-    terms = rlang::enquos(...), group = list(rlang::enquo(group)), role = role, trained = trained,
+    terms = rlang::enquos(...), group = list(gq), role = role, trained = trained,
     num_comp = num_comp, method = method, options = options, keep_group = keep_group,
-    keep_original_cols = keep_original_cols, prefix = prefix, res = res, columns = columns,
-    group_col = group_col, skip = skip, id = id))
+    group_role = group_role, keep_original_cols = keep_original_cols, prefix = prefix, res = res,
+    columns = columns, group_col = group_col, skip = skip, id = id))
 }
 
-step_fair_pca_new <- function(terms, group, role, trained, num_comp, method, options, keep_group,
+step_fair_pca_new <- function(terms, group, role, trained, num_comp, method, options, keep_group, group_role,
                               keep_original_cols, prefix, res, columns, group_col, skip, id) {
   recipes::step(subclass = "fair_pca", terms = terms, group = group, role = role, trained = trained,
                 num_comp = num_comp, method = method, options = options, keep_group = keep_group,
-                keep_original_cols = keep_original_cols, prefix = prefix, res = res, columns = columns,
-                group_col = group_col, skip = skip, id = id)
+                group_role = group_role, keep_original_cols = keep_original_cols, prefix = prefix, res = res,
+                columns = columns, group_col = group_col, skip = skip, id = id)
 }
 
 fp_need_recipes <- function() {
@@ -70,29 +94,85 @@ fp_need_recipes <- function() {
   }
 }
 
-#' @exportS3Method recipes::prep
-prep.step_fair_pca <- function(x, training, info = NULL, ...) {
+fp_step_check_role <- function(group_role) {
+  if (!is.character(group_role) || length(group_role) != 1L || is.na(group_role) || !nzchar(group_role)) {
+    fp_abort("must be one string, a recipes role such as \"sensitive\"", "group_role")
+  }
+}
+
+# Give the group column the role `group_role` when it is an original column with the role
+# "predictor" (as recipes::update_role(), which this calls), so that no model uses the sensitive
+# attribute. Columns made by earlier steps are checked at prep() instead.
+fp_step_group_role <- function(recipe, group, group_role) {
+  if (identical(group_role, "predictor")) return(recipe)
+  info <- recipe$var_info
+  gcol <- tryCatch(recipes::recipes_eval_select(list(group), recipe$template, info),
+                   error = function(e) character(0))
+  if (length(gcol) != 1L || !any(info$variable == gcol & info$role %in% "predictor")) return(recipe)
+  recipes::update_role(recipe, !!gcol, new_role = group_role, old_role = "predictor")
+}
+
+# The group column and the projected columns of a step at prep(); the group must not stay a
+# predictor unless the user asked for that (group_role = "predictor") or it is dropped.
+fp_step_columns <- function(x, training, info) {
   gcol <- recipes::recipes_eval_select(x$group, training, info)
   if (length(gcol) != 1L) fp_abort(sprintf("must select exactly one column (selects %d)", length(gcol)), "group")
+  if (isTRUE(x$keep_group) && !identical(x$group_role, "predictor") &&
+      any(info$variable == gcol & info$role %in% "predictor")) {
+    fp_abort(sprintf("selects '%s', which has the role \"predictor\": a model would use the sensitive attribute beside the fair columns; give it another role first (recipes::update_role(rec, %s, new_role = \"sensitive\")) or drop it with keep_group = FALSE",
+                     gcol, gcol), "group")
+  }
   cols <- setdiff(recipes::recipes_eval_select(x$terms, training, info), gcol)
   if (!length(cols)) fp_abort("select no columns besides the group", "...")
-  xm <- fp_as_matrix(as.data.frame(training[cols]), "training data", min_cols = 1L)
-  fit <- do.call(fair_pca, c(list(xm, training[[gcol]], k = x$num_comp, method = x$method), x$options,
-                             list(retx = FALSE, keep_moments = FALSE)))
-  step_fair_pca_new(terms = x$terms, group = x$group, role = x$role, trained = TRUE, num_comp = x$num_comp,
+  list(group = gcol, columns = cols)
+}
+
+# num_comp as recipes::step_pca(): a whole number >= 0, capped at the number of columns.
+fp_step_num_comp <- function(num_comp, ncols) {
+  if (!is.numeric(num_comp) || length(num_comp) != 1L || is.na(num_comp) || num_comp < 0 ||
+      num_comp != round(num_comp)) {
+    fp_abort("must be a whole number, 0 or more (tuning placeholders must be finalised first)", "num_comp")
+  }
+  as.integer(min(num_comp, ncols))
+}
+
+# Call a fitting function for a step, naming the step's arguments in errors (`k` is `num_comp`).
+fp_step_fit <- function(fun, args) {
+  tryCatch(do.call(fun, args), fairproj_input_error = function(e) {
+    msg <- sub("^`k`", "`num_comp`", conditionMessage(e))
+    stop(errorCondition(msg, class = class(e), call = NULL))
+  })
+}
+
+# Names of the baked score columns: prefix and zero-padded number (FPC1 ... or FPC01 ...).
+fp_step_names <- function(prefix, r) paste0(prefix, formatC(seq_len(r), width = nchar(r), flag = "0"))
+
+#' @exportS3Method recipes::prep
+prep.step_fair_pca <- function(x, training, info = NULL, ...) {
+  sel <- fp_step_columns(x, training, info)
+  k <- fp_step_num_comp(x$num_comp, length(sel$columns))
+  fit <- NULL
+  if (k > 0L) {
+    xm <- fp_as_matrix(as.data.frame(training[sel$columns]), "training data", min_cols = 1L)
+    # the step keeps no scores and, unless `options` asks for them, no moments
+    opts <- utils::modifyList(list(retx = FALSE, keep_moments = FALSE), x$options)
+    fit <- fp_step_fit(fair_pca, c(list(xm, training[[sel$group]], k = k, method = x$method), opts))
+  }
+  step_fair_pca_new(terms = x$terms, group = x$group, role = x$role, trained = TRUE, num_comp = k,
                     method = x$method, options = x$options, keep_group = x$keep_group,
-                    keep_original_cols = x$keep_original_cols, prefix = x$prefix, res = fit,
-                    columns = cols, group_col = gcol, skip = x$skip, id = x$id)
+                    group_role = x$group_role, keep_original_cols = x$keep_original_cols, prefix = x$prefix,
+                    res = fit, columns = sel$columns, group_col = sel$group, skip = x$skip, id = x$id)
 }
 
 #' @exportS3Method recipes::bake
 bake.step_fair_pca <- function(object, new_data, ...) {
+  drop <- if (!object$keep_group) object$group_col else character(0)
+  if (is.null(object$res)) return(new_data[setdiff(names(new_data), drop)])  # num_comp = 0
   miss <- setdiff(object$columns, names(new_data))
   if (length(miss)) fp_abort(sprintf("lacks column(s) used by step_fair_pca(): %s", fp_name_list(miss)), "new_data")
   s <- predict(object$res, as.matrix(as.data.frame(new_data[object$columns])))
-  nms <- paste0(object$prefix, formatC(seq_len(ncol(s)), width = nchar(ncol(s)), flag = "0"))
-  drop <- if (object$keep_original_cols) character(0) else object$columns
-  if (!object$keep_group) drop <- c(drop, object$group_col)
+  nms <- fp_step_names(object$prefix, ncol(s))
+  if (!object$keep_original_cols) drop <- c(drop, object$columns)
   new_data <- new_data[setdiff(names(new_data), drop)]
   for (j in seq_len(ncol(s))) new_data[[nms[j]]] <- unname(s[, j])
   new_data
@@ -109,26 +189,36 @@ print.step_fair_pca <- function(x, width = max(20, options()$width - 35), ...) {
 #' @param x A `step_fair_pca` object.
 #' @export
 tidy.step_fair_pca <- function(x, ...) {
-  if (isTRUE(x$trained)) {
+  out <- if (isTRUE(x$trained) && !is.null(x$res)) {
     V <- x$res$rotation
     data.frame(terms = rep(rownames(V), ncol(V)), value = as.vector(V),
-               component = rep(colnames(V), each = nrow(V)), id = x$id, stringsAsFactors = FALSE)
+               component = rep(fp_step_names(x$prefix, ncol(V)), each = nrow(V)), id = x$id,
+               stringsAsFactors = FALSE)
   } else {
-    data.frame(terms = vapply(x$terms, function(q) rlang::as_label(q), character(1)),
-               value = NA_real_, component = NA_character_, id = x$id, stringsAsFactors = FALSE)
+    data.frame(terms = if (isTRUE(x$trained)) x$columns else fp_step_term_labels(x$terms), value = NA_real_,
+               component = NA_character_, id = x$id, stringsAsFactors = FALSE)
   }
+  fp_tibble(out)
 }
+
+fp_step_term_labels <- function(terms) vapply(terms, function(q) rlang::as_label(q), character(1))
 
 #' @rdname step_fair_pca
 #' @importFrom generics tunable
 #' @export
 tunable.step_fair_pca <- function(x, ...) {
-  out <- data.frame(name = "num_comp", source = "recipe", component = "step_fair_pca", component_id = x$id,
-                    stringsAsFactors = FALSE)
-  out$call_info <- list(list(pkg = "dials", fun = "num_comp", range = c(1L, 4L)))
-  out <- out[c("name", "call_info", "source", "component", "component_id")]
-  if (requireNamespace("tibble", quietly = TRUE)) out <- tibble::as_tibble(out)
-  out
+  fp_step_tunable(x, "step_fair_pca", c("minmax", "mean", "pareto", "robust", "standard"))
+}
+
+# The tunable parameters of a fairness step: num_comp (dials::num_comp) and method (a
+# qualitative dials parameter over `methods`).
+fp_step_tunable <- function(x, component, methods) {
+  out <- data.frame(name = c("num_comp", "method"), source = "recipe", component = component,
+                    component_id = x$id, stringsAsFactors = FALSE)
+  out$call_info <- list(list(pkg = "dials", fun = "num_comp", range = c(1L, 4L)),
+                        list(pkg = "dials", fun = "new_qual_param", type = "character", values = methods,
+                             label = c(method = "Fairness method")))
+  fp_tibble(out[c("name", "call_info", "source", "component", "component_id")])
 }
 
 #' @rdname step_fair_pca
@@ -142,17 +232,20 @@ required_pkgs.step_fair_pca <- function(x, ...) "fairproj"
 #' columns and removes the others, the fairness computed with respect to a sensitive attribute
 #' chosen by a selector. `prep()` makes the selection on the training set, `bake()` keeps the
 #' same columns of new data (the same as [predict.fair_css()]), `tidy()` lists the selected
-#' columns in selection order, and `num_comp` (the target rank `k`) is tunable.
+#' columns in selection order, and `num_comp` (the target rank `k`) and `method` are tunable.
+#' The group column keeps its data but not the role `"predictor"`, as in [step_fair_pca()].
 #'
 #' @inheritParams step_fair_pca
 #' @param num_comp The target rank `k` of [fair_css()] (as many columns are kept unless the
-#'   method or `options` say otherwise, e.g. `method = "sampler"`).
+#'   method or `options` say otherwise, e.g. `method = "sampler"`); capped at the number of
+#'   columns, and `0` leaves the data unchanged, as in [recipes::step_pca()].
 #' @param method The [fair_css()] method (default `"greedy"`).
 #' @param options A list of further arguments of [fair_css()].
 #' @param res The fitted [fair_css()] object (after `prep()`).
 #' @param columns The names of the candidate columns (after `prep()`).
-#' @return An updated recipe. `tidy()` of the step: a data.frame with `terms` (the selected
+#' @return An updated recipe. `tidy()` of the step: a tibble with `terms` (the selected
 #'   columns, in selection order), `order` and `id`.
+#' @seealso [step_fair_pca()], [recipes::step_pca()], [fair_css()].
 #' @examples
 #' if (requireNamespace("recipes", quietly = TRUE)) {
 #'   library(recipes)
@@ -164,46 +257,53 @@ required_pkgs.step_fair_pca <- function(x, ...) "fairproj"
 #' }
 #' @export
 step_fair_css <- function(recipe, ..., group, role = "predictor", trained = FALSE, num_comp = 2,
-                          method = "greedy", options = list(), keep_group = TRUE, res = NULL,
-                          columns = NULL, group_col = NULL, skip = FALSE, id = NULL) {
+                          method = "greedy", options = list(), keep_group = TRUE, group_role = "sensitive",
+                          res = NULL, columns = NULL, group_col = NULL, skip = FALSE, id = NULL) {
   fp_need_recipes()
   if (missing(group)) fp_abort("is missing: select the column of the sensitive attribute", "group")
   if (is.null(id)) id <- recipes::rand_id("fair_css")
   fp_check_flag(keep_group, "keep_group")
+  fp_step_check_role(group_role)
   if (!is.list(options)) fp_abort("must be a list of arguments of fair_css()", "options")
+  gq <- rlang::enquo(group)
+  recipe <- fp_step_group_role(recipe, gq, group_role)
   recipes::add_step(recipe, step_fair_css_new(
-    terms = rlang::enquos(...), group = list(rlang::enquo(group)), role = role, trained = trained,
-    num_comp = num_comp, method = method, options = options, keep_group = keep_group, res = res,
-    columns = columns, group_col = group_col, skip = skip, id = id))
+    terms = rlang::enquos(...), group = list(gq), role = role, trained = trained,
+    num_comp = num_comp, method = method, options = options, keep_group = keep_group,
+    group_role = group_role, res = res, columns = columns, group_col = group_col, skip = skip, id = id))
 }
 
-step_fair_css_new <- function(terms, group, role, trained, num_comp, method, options, keep_group, res,
-                              columns, group_col, skip, id) {
+step_fair_css_new <- function(terms, group, role, trained, num_comp, method, options, keep_group, group_role,
+                              res, columns, group_col, skip, id) {
   recipes::step(subclass = "fair_css", terms = terms, group = group, role = role, trained = trained,
                 num_comp = num_comp, method = method, options = options, keep_group = keep_group,
-                res = res, columns = columns, group_col = group_col, skip = skip, id = id)
+                group_role = group_role, res = res, columns = columns, group_col = group_col, skip = skip,
+                id = id)
 }
 
 #' @exportS3Method recipes::prep
 prep.step_fair_css <- function(x, training, info = NULL, ...) {
-  gcol <- recipes::recipes_eval_select(x$group, training, info)
-  if (length(gcol) != 1L) fp_abort(sprintf("must select exactly one column (selects %d)", length(gcol)), "group")
-  cols <- setdiff(recipes::recipes_eval_select(x$terms, training, info), gcol)
-  if (!length(cols)) fp_abort("select no columns besides the group", "...")
-  xm <- fp_as_matrix(as.data.frame(training[cols]), "training data", min_cols = 1L)
-  fit <- do.call(fair_css, c(list(xm, training[[gcol]], k = x$num_comp, method = x$method), x$options))
-  step_fair_css_new(terms = x$terms, group = x$group, role = x$role, trained = TRUE, num_comp = x$num_comp,
-                    method = x$method, options = x$options, keep_group = x$keep_group, res = fit,
-                    columns = cols, group_col = gcol, skip = x$skip, id = x$id)
+  sel <- fp_step_columns(x, training, info)
+  k <- fp_step_num_comp(x$num_comp, length(sel$columns))
+  fit <- NULL
+  if (k > 0L) {
+    xm <- fp_as_matrix(as.data.frame(training[sel$columns]), "training data", min_cols = 1L)
+    fit <- fp_step_fit(fair_css, c(list(xm, training[[sel$group]], k = k, method = x$method), x$options))
+  }
+  step_fair_css_new(terms = x$terms, group = x$group, role = x$role, trained = TRUE, num_comp = k,
+                    method = x$method, options = x$options, keep_group = x$keep_group,
+                    group_role = x$group_role, res = fit, columns = sel$columns, group_col = sel$group,
+                    skip = x$skip, id = x$id)
 }
 
 #' @exportS3Method recipes::bake
 bake.step_fair_css <- function(object, new_data, ...) {
+  drop <- if (!object$keep_group) object$group_col else character(0)
+  if (is.null(object$res)) return(new_data[setdiff(names(new_data), drop)])  # num_comp = 0
   keep <- object$res$column_names
   miss <- setdiff(keep, names(new_data))
   if (length(miss)) fp_abort(sprintf("lacks column(s) selected by step_fair_css(): %s", fp_name_list(miss)), "new_data")
-  drop <- setdiff(object$columns, keep)
-  if (!object$keep_group) drop <- c(drop, object$group_col)
+  drop <- c(drop, setdiff(object$columns, keep))
   new_data[setdiff(names(new_data), drop)]
 }
 
@@ -218,21 +318,20 @@ print.step_fair_css <- function(x, width = max(20, options()$width - 35), ...) {
 #' @param x A `step_fair_css` object.
 #' @export
 tidy.step_fair_css <- function(x, ...) {
-  if (isTRUE(x$trained)) {
+  out <- if (isTRUE(x$trained) && !is.null(x$res)) {
     data.frame(terms = x$res$column_names, order = seq_along(x$res$column_names), id = x$id,
                stringsAsFactors = FALSE)
   } else {
-    data.frame(terms = vapply(x$terms, function(q) rlang::as_label(q), character(1)), order = NA_integer_,
+    data.frame(terms = if (isTRUE(x$trained)) x$columns else fp_step_term_labels(x$terms), order = NA_integer_,
                id = x$id, stringsAsFactors = FALSE)
   }
+  fp_tibble(out)
 }
 
 #' @rdname step_fair_css
 #' @export
 tunable.step_fair_css <- function(x, ...) {
-  out <- tunable.step_fair_pca(x)
-  out$component <- "step_fair_css"
-  out
+  fp_step_tunable(x, "step_fair_css", setdiff(fairproj_methods("css"), "exhaustive"))
 }
 
 #' @rdname step_fair_css

@@ -16,7 +16,10 @@ test_that("step_fair_pca: prep/bake on new data equals predict of the same fit",
   # tidy: loadings after prep, the selectors before
   td <- recipes::tidy(pr, number = 1)
   expect_equal(nrow(td), 10L)
-  expect_equal(td$value[td$component == "PC1"], unname(fit$rotation[, 1]), tolerance = 1e-8)
+  expect_equal(td$value[td$component == "FPC1"], unname(fit$rotation[, 1]), tolerance = 1e-8)
+  # the components are named as the baked columns, in a tibble
+  expect_setequal(unique(td$component), grep("^FPC", names(baked), value = TRUE))
+  if (requireNamespace("tibble", quietly = TRUE)) expect_s3_class(td, "tbl_df")
   expect_equal(nrow(recipes::tidy(rec, number = 1)), 1L)
   # drop the group, keep the originals, other method and options
   rec2 <- step_fair_pca(recipes::recipe(y ~ ., data = train), recipes::all_numeric_predictors(),
@@ -30,7 +33,8 @@ test_that("step_fair_pca: prep/bake on new data equals predict of the same fit",
   expect_equal(as.matrix(b2[c("FPC1", "FPC2", "FPC3")]), ref2, ignore_attr = TRUE, tolerance = 1e-8)
   # tunable num_comp
   tn <- generics::tunable(rec2$steps[[1]])
-  expect_equal(tn$name, "num_comp")
+  expect_equal(tn$name, c("num_comp", "method"))
+  expect_true(all(tn$call_info[[2]]$values %in% fairproj_methods("pca")))
   expect_error(step_fair_pca(recipes::recipe(y ~ ., data = train), recipes::all_numeric_predictors()),
                class = "fairproj_input_error")
 })
@@ -55,5 +59,98 @@ test_that("step_fair_css keeps the columns fair_css selects on the training set"
                         group = sex, num_comp = 3, keep_group = FALSE)
   b2 <- recipes::bake(recipes::prep(rec2, training = train), new_data = test)
   expect_false("sex" %in% names(b2))
-  expect_equal(generics::tunable(rec2$steps[[1]])$component, "step_fair_css")
+  expect_equal(unique(generics::tunable(rec2$steps[[1]])$component), "step_fair_css")
+})
+
+test_that("the sensitive attribute is kept but is never a predictor by default", {
+  skip_if_not_installed("recipes")
+  dat <- make_groups(n = c(80, 70), d = 5)
+  df <- data.frame(dat$x, sex = dat$g, y = factor(rep(c("no", "yes"), 75)))
+  rec <- step_fair_pca(recipes::recipe(y ~ ., data = df), recipes::all_numeric_predictors(), group = sex,
+                       num_comp = 2)
+  roles <- summary(recipes::prep(rec, training = df))
+  expect_identical(roles$role[roles$variable == "sex"], "sensitive")
+  expect_setequal(roles$variable[roles$role == "predictor"], c("FPC1", "FPC2"))
+  expect_identical(roles$role[roles$variable == "y"], "outcome")
+  baked <- recipes::bake(recipes::prep(rec, training = df), new_data = df)
+  expect_identical(baked$sex, df$sex)
+  # the predictors a model receives
+  pred <- recipes::bake(recipes::prep(rec, training = df), new_data = df, recipes::all_predictors())
+  expect_setequal(names(pred), c("FPC1", "FPC2"))
+  # a role the user chose is kept; an outcome stays an outcome
+  rec_own <- recipes::update_role(recipes::recipe(y ~ ., data = df), sex, new_role = "protected")
+  r2 <- summary(recipes::prep(step_fair_pca(rec_own, recipes::all_numeric_predictors(), group = sex), df))
+  expect_identical(r2$role[r2$variable == "sex"], "protected")
+  r3 <- summary(recipes::prep(step_fair_pca(recipes::recipe(sex ~ ., data = df[names(df) != "y"]),
+                                            recipes::all_numeric_predictors(), group = sex), df))
+  expect_identical(r3$role[r3$variable == "sex"], "outcome")
+  # asking for it as a predictor is possible, and explicit
+  r4 <- summary(recipes::prep(step_fair_pca(recipes::recipe(y ~ ., data = df), recipes::all_numeric_predictors(),
+                                            group = sex, group_role = "predictor"), df))
+  expect_identical(r4$role[r4$variable == "sex"], "predictor")
+  # the CSS step too
+  r5 <- summary(recipes::prep(step_fair_css(recipes::recipe(y ~ ., data = df), recipes::all_numeric_predictors(),
+                                            group = sex, num_comp = 2), df))
+  expect_identical(r5$role[r5$variable == "sex"], "sensitive")
+  expect_error(step_fair_pca(recipes::recipe(y ~ ., data = df), recipes::all_numeric_predictors(), group = sex,
+                             group_role = NA), class = "fairproj_input_error")
+})
+
+test_that("a derived group column that is a predictor stops prep() unless dropped", {
+  skip_if_not_installed("recipes")
+  dat <- make_groups(n = c(80, 70), d = 4)
+  df <- data.frame(dat$x, y = rep(c(0, 1), 75), s = as.integer(dat$g))
+  rec <- recipes::recipe(y ~ ., data = df) |>
+    recipes::step_mutate(grp = factor(s)) |>
+    recipes::step_rm(s)
+  bad <- step_fair_pca(rec, recipes::all_numeric_predictors(), group = grp)
+  expect_error(recipes::prep(bad, training = df), class = "fairproj_input_error")
+  ok <- step_fair_pca(rec, recipes::all_numeric_predictors(), group = grp, keep_group = FALSE)
+  expect_false("grp" %in% names(recipes::bake(recipes::prep(ok, training = df), new_data = NULL)))
+})
+
+test_that("num_comp behaves as step_pca's: capped at the columns, 0 does nothing", {
+  skip_if_not_installed("recipes")
+  dat <- make_groups(n = c(80, 70), d = 4)
+  df <- data.frame(dat$x, sex = dat$g, y = rep(c(0, 1), 75))
+  big <- recipes::prep(step_fair_pca(recipes::recipe(y ~ ., data = df), recipes::all_numeric_predictors(),
+                                     group = sex, num_comp = 10, method = "standard"), df)
+  expect_equal(big$steps[[1]]$num_comp, 4L)
+  expect_setequal(grep("^FPC", names(recipes::bake(big, NULL)), value = TRUE), paste0("FPC", 1:4))
+  ref <- recipes::prep(recipes::step_pca(recipes::recipe(y ~ ., data = df), recipes::all_numeric_predictors(),
+                                         num_comp = 10), df)
+  expect_equal(ref$steps[[1]]$num_comp, big$steps[[1]]$num_comp)
+  zero <- recipes::prep(step_fair_pca(recipes::recipe(y ~ ., data = df), recipes::all_numeric_predictors(),
+                                      group = sex, num_comp = 0), df)
+  expect_identical(names(recipes::bake(zero, NULL)), names(recipes::bake(recipes::prep(recipes::recipe(y ~ ., df)), NULL)))
+  expect_equal(nrow(recipes::tidy(zero, 1)), 4L)
+  # an error of the method names the step's argument, not fair_pca()'s `k`
+  e <- expect_error(recipes::prep(step_fair_pca(recipes::recipe(y ~ ., data = df), recipes::all_numeric_predictors(),
+                                                group = sex, num_comp = 4, method = "robust"), df),
+                    class = "fairproj_input_error")
+  expect_match(conditionMessage(e), "`num_comp` must")
+  expect_no_match(conditionMessage(e), "`k`")
+  expect_error(recipes::prep(step_fair_pca(recipes::recipe(y ~ ., data = df), recipes::all_numeric_predictors(),
+                                           group = sex, num_comp = -1), df), class = "fairproj_input_error")
+  # CSS caps too (k = d itself may be undefined for the method: then the error names num_comp)
+  css <- tryCatch(recipes::prep(step_fair_css(recipes::recipe(y ~ ., data = df), recipes::all_numeric_predictors(),
+                                              group = sex, num_comp = 9), df),
+                  error = function(e) e)
+  if (inherits(css, "error")) expect_match(conditionMessage(css), "`num_comp`") else
+    expect_equal(css$steps[[1]]$num_comp, 4L)
+})
+
+test_that("a workflow with a model uses the fair components and not the attribute", {
+  skip_if_not_installed("recipes")
+  skip_if_not_installed("parsnip")
+  skip_if_not_installed("workflows")
+  dat <- make_groups(n = c(80, 70), d = 5)
+  df <- data.frame(dat$x, sex = dat$g, y = factor(rep(c("no", "yes"), 75)))
+  rec <- step_fair_pca(recipes::recipe(y ~ ., data = df), recipes::all_numeric_predictors(), group = sex,
+                       num_comp = 2)
+  wf <- workflows::add_model(workflows::add_recipe(workflows::workflow(), rec), parsnip::logistic_reg())
+  fitted_wf <- parsnip::fit(wf, data = df)
+  terms <- names(stats::coef(workflows::extract_fit_engine(fitted_wf)))
+  expect_setequal(terms, c("(Intercept)", "FPC1", "FPC2"))
+  expect_equal(nrow(stats::predict(fitted_wf, new_data = df)), nrow(df))
 })
