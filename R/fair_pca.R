@@ -46,6 +46,9 @@
 #' variance, which is 1 after `scale. = TRUE`). Data whose squares overflow, or with no
 #' variation at all, give a classed error.
 #'
+#' A group with fewer than 2 rows is fitted but warned about (class
+#' `fairproj_small_group_warning`): its covariance is zero, so its errors say nothing.
+#'
 #' **Honest results.** Iterative solvers that stop before their convergence test holds, or
 #' that return a fallback (the standard-PCA start for the robust method, standard PCA for
 #' min-max), warn with the one class `fairproj_convergence_warning`; `converged` and duality
@@ -63,7 +66,9 @@
 #' @param ... Arguments of the chosen method.
 #' @param center,scale. As in [stats::prcomp()]: `TRUE`, `FALSE` or a numeric vector. (`scale =`
 #'   without the dot is an error that points to `scale.`.)
-#' @param rank. prcomp's name for `k`: give one of them.
+#' @param rank. prcomp's name for `k`: give one of them. (prcomp's `tol`, which omits small
+#'   components, is an error: a fit keeps exactly `k` components. Solvers name their own
+#'   tolerances, e.g. `gap_tol` of `"minmax"`; see each method's page.)
 #' @param retx Logical; keep the scores of the training rows in `$x` (when rows are given).
 #' @param keep_moments Logical; keep the group moments in the result (used by `plot()` to refit
 #'   for other k and by `summary()`). They take d x d x (number of groups) numbers.
@@ -301,6 +306,7 @@ fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, re
   if ("scale" %in% names(dots)) {
     fp_abort("is not an argument of fair_pca(): did you mean `scale.` (with a dot, as in prcomp())?", "scale")
   }
+  if ("tol" %in% names(dots)) fp_check_prcomp_tol(method)
   fp_check_flag(retx, "retx")
   fp_check_flag(keep_moments, "keep_moments")
   if (!is.null(rank.)) {
@@ -308,6 +314,7 @@ fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, re
     k <- rank.
   }
   prep <- fp_prepare(m, center, scale.)
+  fp_warn_small_groups(prep$n, prep$levels)
   if (missing(k)) fp_abort("is missing: give the target dimension (or prcomp's `rank.`)", "k")
   k <- fp_check_count(k, 1L, prep$d, "k")
   fit <- fp_call_solver("pca", method, fp_normalise(prep), k, dots, data)
@@ -319,6 +326,30 @@ fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, re
   }
   if (keep_moments) obj$moments <- m
   obj
+}
+
+# `tol` in stats::prcomp() omits components whose standard deviation is at most `tol` times the
+# first's; fair_pca() keeps exactly k components, so `tol` is an error that says so, unless the
+# method documents a `tol` of its own. Solver tolerances have their own names (`gap_tol`).
+fp_check_prcomp_tol <- function(method) {
+  solver <- get(paste0("fit_pca_", method), envir = asNamespace("fairproj"), mode = "function")
+  known <- names(formals(solver))
+  if ("tol" %in% known) return(invisible())
+  own <- grep("tol", setdiff(known, "tol"), value = TRUE)
+  fp_abort(sprintf("is prcomp()'s threshold for omitting small components, which fair_pca() does not apply: it keeps exactly `k` components (choose k, e.g. from plot(fit, \"scree\"))%s",
+                   if (length(own)) sprintf("; the tolerance of method '%s' is `%s`", method, own[1L]) else ""), "tol")
+}
+
+# A group of one row has no spread of its own: its covariance is zero, so its errors and losses
+# (and any fairness between it and the others) say nothing. A classed warning, not an error:
+# the fit itself is well defined.
+fp_warn_small_groups <- function(n, levels) {
+  small <- which(n < 2)
+  if (length(small)) {
+    fp_warn(sprintf("group(s) %s have fewer than 2 rows: their covariance is zero, so their errors and losses say nothing about them; merge small groups or collect more rows",
+                    paste(sprintf("'%s' (%d)", levels[small], as.integer(n[small])), collapse = ", ")),
+            class = "fairproj_small_group_warning")
+  }
 }
 
 # The result constructor shared by all methods. `fit` is what a solver returns: a list with

@@ -108,12 +108,17 @@ fp_newdata <- function(object, newdata, arg = "newdata", allow_na = FALSE) {
 #' position, as [stats::predict.prcomp()] does. A row with a missing value gives a row of
 #' `NA` scores (and reconstruction).
 #'
-#' **`as.prcomp()`** keeps the `k` components and pads `sdev` with the standard deviations of
-#' the variance the fit leaves out (the eigenvalues of the residual covariance when the moments
-#' were kept, otherwise one number), so that the squares of `sdev` sum to the total variance
-#' `totalvar`: [stats::summary.prcomp()], scree plots and axis labels of prcomp consumers
-#' (factoextra, ggfortify) then report the true fractions of variance explained, the same as
-#' [summary.fair_pca()]. `rotation` and `x` have `k` columns.
+#' **`as.prcomp()`** keeps the `k` components (`rotation` and `x` have `k` columns) and, as
+#' `prcomp(rank. = k)` does, gives `sdev` entries beyond them, holding the variance the fit
+#' leaves out, so that the squares of `sdev` sum to the total variance `totalvar`:
+#' [stats::summary.prcomp()], scree plots and axis labels of prcomp consumers (factoextra,
+#' ggfortify) then report the true fractions of variance explained, the same as
+#' [summary.fair_pca()]. **The entries after `k` are padding, not components**: a fair fit
+#' can leave out a direction with more variance than its last component, so the padding is
+#' the spectrum of the left-out variance clipped at the last component's variance, the clipped
+#' part spread over the smaller entries (and over more entries than `d - k` if it needs them).
+#' `sdev` therefore decreases and a scree plot shows no left-out bar above the fitted ones;
+#' the true spectrum of what was left out is `residual_sdev`, and `fitted_components` is `k`.
 #'
 #' @param object A `fair_pca` object.
 #' @param newdata A numeric matrix or data.frame with the columns the model was fitted on (see
@@ -121,7 +126,8 @@ fp_newdata <- function(object, newdata, arg = "newdata", allow_na = FALSE) {
 #'   scores when kept.
 #' @param ... Unused.
 #' @return `predict()`: an n x r matrix of scores. `reconstruct()`: an n x d matrix.
-#'   `as.prcomp()`: an object of class `prcomp`.
+#'   `as.prcomp()`: an object of class `prcomp`, with the extra fields `fitted_components` and
+#'   `residual_sdev`.
 #' @examples
 #' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
 #' head(predict(fit, iris[1:5, 1:4]))
@@ -171,31 +177,56 @@ as.prcomp <- function(x, ...) UseMethod("as.prcomp")
 #' @rdname predict.fair_pca
 #' @export
 as.prcomp.fair_pca <- function(x, ...) {
-  structure(list(sdev = fp_padded_sdev(x), rotation = x$rotation, center = x$center, scale = x$scale,
-                 x = x$x, totalvar = x$totalvar), class = "prcomp")
+  pad <- fp_padded_sdev(x)
+  structure(list(sdev = pad$sdev, rotation = x$rotation, center = x$center, scale = x$scale,
+                 x = x$x, totalvar = x$totalvar, fitted_components = ncol(x$rotation),
+                 residual_sdev = pad$residual),
+            class = "prcomp")
 }
 
-# The fit's standard deviations followed by those of the variance left out, so that the
-# squares sum to `totalvar`: the eigenvalues of the residual covariance (I - P) C (I - P) when
-# the moments were kept, otherwise the residual variance as one number.
+# The fit's standard deviations followed by the variance it leaves out (totalvar minus the fit's
+# variances), so that the squares sum to `totalvar` and prcomp consumers report true fractions.
+# The padding never exceeds the last component's variance, so that `sdev` decreases and no
+# padded entry looks like a component the fit missed: the residual spectrum (eigenvalues of
+# (I - P) C (I - P) when the moments were kept) is clipped at that level and the clipped
+# variance spread over the smaller entries (water-filling); more entries than d - r only when
+# the variance left out needs them. `residual` holds the true residual spectrum.
 fp_padded_sdev <- function(x) {
   rest <- max(x$totalvar - sum(x$sdev^2), 0)
   d <- nrow(x$rotation)
   r <- ncol(x$rotation)
-  if (r >= d) return(x$sdev)
+  if (r >= d || !(rest > 0)) return(list(sdev = x$sdev, residual = numeric(0)))
   ev <- NULL
   if (!is.null(x$moments)) {
     prep <- fp_prepare(x$moments, if (isFALSE(x$center)) FALSE else x$center,
                        if (isFALSE(x$scale)) FALSE else x$scale)
     Q <- diag(d) - tcrossprod(x$rotation)
     R <- Q %*% prep$C %*% Q
-    ev <- eigen((R + t(R)) / 2, symmetric = TRUE, only.values = TRUE)$values[seq_len(d - r)]
-    ev <- pmax(ev, 0)
-    # rescale rounding so that the total is exact
-    if (sum(ev) > 0) ev <- ev * rest / sum(ev)
+    ev <- pmax(eigen((R + t(R)) / 2, symmetric = TRUE, only.values = TRUE)$values[seq_len(d - r)], 0)
+    if (sum(ev) > 0) ev <- ev * rest / sum(ev)  # rescale rounding so that the total is exact
   }
-  if (is.null(ev) || !(sum(ev) > 0)) ev <- rest
-  c(x$sdev, sqrt(ev))
+  if (is.null(ev) || !(sum(ev) > 0)) ev <- rep(rest / (d - r), d - r)
+  cap <- x$sdev[r]^2
+  list(sdev = c(x$sdev, sqrt(fp_water_fill(ev, rest, cap))), residual = sqrt(ev))
+}
+
+# A non-increasing vector with entries at most `cap` and sum `total`: min(cap, max(v, level))
+# for the level that makes the sum right, over as many entries as needed (at least length(v);
+# v sorted decreasingly). Falls back to v when `cap` is too small to matter (below 1e-12 of
+# the total per entry, or more than 100 entries per residual dimension would be needed).
+fp_water_fill <- function(v, total, cap) {
+  if (!(cap > 0)) return(v)
+  if (total > length(v) * cap) {
+    n <- ceiling(total / cap)
+    if (n * cap < total) n <- n + 1
+    if (n > 100 * length(v)) return(v)
+    v <- c(v, rep(0, n - length(v)))
+  }
+  f <- function(level) sum(pmin(cap, pmax(v, level))) - total
+  if (f(0) >= 0) return(pmin(cap, v))
+  level <- stats::uniroot(f, c(0, cap), tol = cap * 1e-12)$root
+  out <- pmin(cap, pmax(v, level))
+  out * total / sum(out)
 }
 
 #' Coefficients, loadings, fitted values and residuals of a fair PCA fit

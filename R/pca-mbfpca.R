@@ -21,7 +21,7 @@
 #' is computed on a random subsample of `max_rows` rows drawn within each group in proportion to
 #' its size (R's RNG: use `set.seed()`); the variance term always uses all rows.
 #'
-#' In interactive sessions a progress bar counts the penalty updates (turn it off with
+#' In interactive sessions an indeterminate progress bar counts the penalty updates (turn it off with
 #' `options(fairproj.progress = FALSE)`).
 #'
 #' **Defaults** follow the authors' code for the UCI experiments: `sigma` by the median heuristic
@@ -90,7 +90,8 @@ fit_pca_mbfpca <- function(prep, k, tau = 1e-3, sigma = NULL, rho0 = NULL, init 
                                      grad_norm = NA_real_, inner_iterations = 0L)))
   }
   if (is.null(rho0)) rho0 <- 1 / max(m_pca, 1e-12)
-  pb <- fp_progress_bar(maxit_outer, "MbF-PCA penalty updates")
+  # the number of penalty updates is not known in advance (maxit_outer is only a cap)
+  pb <- fp_progress_bar(NA, "MbF-PCA penalty updates")
   res <- .fp_mbfpca(z, gi, prep$C, Vp, sigma, rho0, tau, 1e10, maxit_outer, maxit_inner,
                     1e-1, 1e-6, 1e-6, init == "fair", if (solver == "lbfgs") 0L else 1L,
                     if (fp_progress_on()) function(i) pb$update(i) else NULL)

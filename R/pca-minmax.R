@@ -21,7 +21,7 @@
 #'   bound). Two groups: secant steps on the supergradient `D(t) = loss_1 - loss_2` of the
 #'   one weight `t`, safeguarded by the bracket `D(t_lo) > 0 > D(t_hi)`, cutting-plane and
 #'   bisection steps, until one oracle projection (rank `k`) is certified to the relative gap
-#'   `tol` (default `1e-9`; typically 5 to 20 eigensolves, warm-started Lanczos when `k` is
+#'   `gap_tol` (default `1e-9`; typically 5 to 20 eigensolves, warm-started Lanczos when `k` is
 #'   small relative to `d`). When the optimal weight sits at a tie between the k-th and
 #'   (k+1)-th eigenvalues (a kink of the dual, where no single oracle projection is optimal),
 #'   the bracket is shrunk around the kink and a rank-`k` basis with equal group losses is
@@ -40,14 +40,14 @@
 #'   `d >= 120` and `3k < d`) the same small problems are solved on a subspace grown by column
 #'   generation: each full top-`(k + p)` eigensolve at the restricted problem's weights gives the
 #'   exact lower bound and the eigenvectors added to the subspace. Typical numbers of full
-#'   eigensolves at the default `tol = 1e-8`: 5 to 10 for 3 groups, 8 to 15 for 5, 15 to 25
+#'   eigensolves at the default `gap_tol = 1e-8`: 5 to 10 for 3 groups, 8 to 15 for 5, 15 to 25
 #'   for 8, 20 to 40 for 12 and 30 to 90 for 20 groups of small `d`; 6 to 15 at large `d`
 #'   (`inner_eigensolves` counts the small ones). If this does not certify within `maxit`,
 #'   Kelley's cutting-plane method takes over from its evaluations. `dual = "kelley"` uses
 #'   Kelley's method alone (master problem solved exactly by a simplex method, stabilised by
 #'   Wentges smoothing towards the best weights so far, with a fall-back to the master's point
 #'   when its cut does not cut it off), about 25 evaluations for 3 groups, 45 for 5, 80 for 8
-#'   and 100 to 220 for 12. Both stop at the relative gap `tol` (default `1e-8` when more than
+#'   and 100 to 220 for 12. Both stop at the relative gap `gap_tol` (default `1e-8` when more than
 #'   two groups) or after `maxit` evaluations (`converged` says which). The primal
 #'   combination is then rounded by Samadi et al.'s linear programme on its eigenbasis, solved
 #'   to a **vertex** (at most m fractional weights, so rank at most `k + m - 1`), and then
@@ -56,7 +56,7 @@
 #'   loss and the trace fixed until a weight reaches 0 or 1, while r fractional weights satisfy
 #'   `r(r + 1)/2 > m`. This reaches their bound `k + floor(sqrt(2m + 1/4) - 3/2)` (k + 1 for
 #'   3 to 5 groups, k + 2 for 6 to 9) at the same objective; each move is checked to leave the
-#'   largest loss unchanged to a tenth of `tol`.
+#'   largest loss unchanged to a tenth of `gap_tol`.
 #' * `solver = "mw"`: multiplicative weights exactly as in Samadi et al.'s Appendix A: start
 #'   from uniform weights, the oracle returns the top-`k` eigenvectors of `sum_g w_g C_g`,
 #'   weights are updated by `w_g <- w_g exp(eta * loss_g)` and renormalised, for `iterations`
@@ -73,9 +73,9 @@
 #' PCA's. `fallback = FALSE` returns the solver's own solution whatever its value (as the
 #' papers' code does, e.g. to reproduce MW's published numbers), with a warning when it is
 #' worse than standard PCA. `duality_gap` is the returned objective minus the dual bound, and `converged` is
-#' `TRUE` when it is at most `tol` times the larger of the objective and 1% of the largest
+#' `TRUE` when it is at most `gap_tol` times the larger of the objective and 1% of the largest
 #' group's best rank-`k` variance (a loss a million times smaller than the variances it is
-#' the difference of cannot be certified to `tol` of itself in double precision). Otherwise,
+#' the difference of cannot be certified to `gap_tol` of itself in double precision). Otherwise,
 #' and whenever standard PCA had to be returned, a warning of class
 #' `fairproj_convergence_warning` is given. MW's `eta` multiplies losses in the data's units
 #' (the paper's convention), so it must be scaled with the data; the exact solver has no
@@ -103,7 +103,8 @@
 #' * `solver`: `"exact"` or `"mw"` (see Details).
 #' * `objective`: `"loss"` (min-max marginal loss) or `"variance"` (max-min variance).
 #' * `centering`: `"group"` (the paper's) or `"global"` (see Details).
-#' * `tol`: Relative duality gap at which the exact solver stops; default `1e-9` for two
+#' * `gap_tol`: Relative duality gap at which the exact solver stops (not `tol`, which in
+#'   [stats::prcomp()] omits small components); default `1e-9` for two
 #'  groups, `1e-8` for more.
 #' * `maxit`: Largest number of dual evaluations (eigensolves) of the exact solver.
 #' * `dual`: For more than two groups, `"interior"` (default) or `"kelley"` (see Details).
@@ -148,7 +149,7 @@
 NULL
 
 fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("loss", "variance"),
-                           centering = c("group", "global"), tol = NULL, maxit = 300L, eta = 1,
+                           centering = c("group", "global"), gap_tol = NULL, maxit = 300L, eta = 1,
                            iterations = 10L, keep = c("better", "average", "last"), lp = TRUE,
                            reduce_rank = NULL, dual = c("interior", "kelley"), fallback = TRUE,
                            data = NULL) {
@@ -162,8 +163,8 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
   if (is.null(reduce_rank)) reduce_rank <- solver == "exact"
   fp_check_flag(reduce_rank, "reduce_rank")
   m <- length(prep$levels)
-  if (is.null(tol)) tol <- if (m == 2L) 1e-9 else 1e-8
-  fp_check_number(tol, "tol", 0, 1)
+  tol <- if (is.null(gap_tol)) (if (m == 2L) 1e-9 else 1e-8) else gap_tol
+  fp_check_number(tol, "gap_tol", 0, 1)
   maxit <- fp_check_count(maxit, 1L, 1e6, "maxit")
   fp_check_number(eta, "eta", 0, Inf, open_lower = TRUE)
   iterations <- fp_check_count(iterations, 1L, 1e7, "iterations")
@@ -274,14 +275,14 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
     fp_warn_convergence(sprintf(
       "method 'minmax' (solver '%s'): the solver's solution was worse than standard PCA, which is returned instead (relative duality gap %.3g); %s",
       solver, gap / gscale(obj),
-      if (solver == "mw") "use solver = \"exact\" or more `iterations`" else "increase `maxit` or loosen `tol`"))
+      if (solver == "mw") "use solver = \"exact\" or more `iterations`" else "increase `maxit` or loosen `gap_tol`"))
   } else if (worse_than_pca) {
     fp_warn_convergence(sprintf(
       "method 'minmax' (solver '%s', fallback = FALSE): the returned solution has a larger largest loss than standard PCA (relative duality gap %.3g)",
       solver, gap / gscale(obj)))
   } else if (!converged) {
     fp_warn_convergence(sprintf(
-      "method 'minmax' (solver '%s') stopped with a relative duality gap of %.3g above tol = %.3g; %s",
+      "method 'minmax' (solver '%s') stopped with a relative duality gap of %.3g above gap_tol = %.3g; %s",
       solver, gap / gscale(obj), tol,
       if (solver == "mw") "use solver = \"exact\" or more `iterations`" else "increase `maxit`"))
   }

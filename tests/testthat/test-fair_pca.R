@@ -81,7 +81,7 @@ test_that("Lanczos and dense eigen-solvers agree", {
 
 test_that("a group with a single row is a documented, finite result for standard PCA", {
   dat <- make_groups(n = c(100, 1), d = 4)
-  f <- fair_pca(dat$x, dat$g, k = 2, method = "standard")
+  expect_warning(f <- fair_pca(dat$x, dat$g, k = 2, method = "standard"), class = "fairproj_small_group_warning")
   gs <- f$group_stats
   expect_equal(gs$n, c(100, 1))
   # one row is its own mean: zero error, zero best error, zero loss, no variance to explain
@@ -99,4 +99,29 @@ test_that("prcomp's argument names: rank. is k, scale suggests scale.", {
   expect_error(fair_pca(dat$x, dat$g, k = 2, rank. = 2), "rank.", class = "fairproj_input_error")
   expect_error(fair_pca(dat$x, dat$g, k = 2, scale = TRUE), "scale\\.", class = "fairproj_input_error")
   expect_error(fair_pca(dat$x, dat$g, method = "standard"), "`k` is missing", class = "fairproj_input_error")
+})
+
+test_that("`tol` keeps prcomp's meaning or is an error; the min-max solver tolerance is gap_tol", {
+  dat <- make_groups(n = c(60, 50), d = 4)
+  for (m in c("minmax", "standard", "robust")) {
+    e <- expect_error(fair_pca(dat$x, dat$g, k = 2, method = m, tol = 0.1), class = "fairproj_input_error")
+    expect_match(conditionMessage(e), "^`tol`")
+  }
+  expect_match(tryCatch(fair_pca(dat$x, dat$g, k = 2, tol = 0.1), error = conditionMessage), "gap_tol")
+  # gap_tol is the certified relative duality gap
+  loose <- fair_pca(dat$x, dat$g, k = 2, gap_tol = 1e-3)
+  tight <- fair_pca(dat$x, dat$g, k = 2, gap_tol = 1e-12)
+  expect_lte(tight$duality_gap, 1e-12 * max(abs(tight$objective), 1e-12) * 10)
+  expect_lte(tight$objective, loose$objective + 1e-12)
+  expect_error(fair_pca(dat$x, dat$g, k = 2, gap_tol = -1), class = "fairproj_input_error")
+})
+
+test_that("a group with fewer than 2 rows is a classed warning", {
+  dat <- make_groups(n = c(60, 1), d = 4)
+  expect_warning(f <- fair_pca(dat$x, dat$g, k = 2, method = "standard"), class = "fairproj_small_group_warning")
+  expect_s3_class(f, "fair_pca")
+  expect_warning(fair_pca(group_moments(dat$x, dat$g), k = 2, method = "standard"),
+                 class = "fairproj_small_group_warning")
+  expect_silent(fair_pca(make_groups(n = c(60, 2), d = 4)$x, make_groups(n = c(60, 2), d = 4)$g, k = 2,
+                         method = "standard"))
 })

@@ -120,3 +120,30 @@ test_that("base plots: scores by group, refit message, biplot without labels for
   expect_silent(biplot(f))
   expect_error(plot(f, "scores", choices = c(1, 3)), class = "fairproj_input_error")
 })
+
+test_that("as.prcomp: sdev decreases, sums to the total variance, and the padding is labelled", {
+  dat <- make_groups(n = c(80, 70), d = 6)
+  for (meth in c("minmax", "mean", "standard")) {
+    f <- fair_pca(dat$x, dat$g, k = 2, method = meth)
+    p <- as.prcomp(f)
+    expect_true(all(diff(p$sdev) <= 1e-12 * p$sdev[1]), info = meth)
+    expect_equal(p$sdev[1:2], f$sdev)
+    expect_equal(sum(p$sdev^2), f$totalvar, tolerance = 1e-10)
+    expect_identical(p$fitted_components, 2L)
+    # the true spectrum of what the fit leaves out
+    Q <- diag(6) - tcrossprod(f$rotation)
+    C <- stats::cov(dat$x)
+    ev <- eigen(Q %*% C %*% Q, symmetric = TRUE)$values[1:4]
+    expect_equal(p$residual_sdev, sqrt(pmax(ev, 0)), tolerance = 1e-6)
+  }
+  # iris: min-max leaves out a direction with more variance than its second component
+  f <- fair_pca(iris[, 1:4], iris$Species, k = 2)
+  p <- as.prcomp(f)
+  expect_gt(p$residual_sdev[1], f$sdev[2])
+  expect_true(all(p$sdev[-(1:2)] <= f$sdev[2] * (1 + 1e-12)))
+  expect_equal(sum(p$sdev^2), f$totalvar, tolerance = 1e-10)
+  skip_if_not_installed("factoextra")
+  eig <- factoextra::get_eigenvalue(p)
+  expect_true(all(diff(eig$eigenvalue) <= 1e-12))
+  expect_equal(eig$cumulative.variance.percent[nrow(eig)], 100)
+})

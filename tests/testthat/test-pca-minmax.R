@@ -37,7 +37,7 @@ test_that("exact solver is never worse than brute force (d = 2, 3; 2 and 3 group
                    c(d = 3, k = 1, m = 3), c(d = 3, k = 2, m = 3))) {
     for (seed in 1:2) {
       D <- mm_data(60, cfg[["d"]], cfg[["m"]], seed = seed)
-      fit <- fair_pca(D$x, D$g, k = cfg[["k"]], method = "minmax", tol = 1e-11)
+      fit <- fair_pca(D$x, D$g, k = cfg[["k"]], method = "minmax", gap_tol = 1e-11)
       covs <- mm_covs(D$x, D$g)
       bf <- mm_brute(covs, cfg[["k"]], nrand = 1500)
       expect_lte(fit$objective, bf + 1e-8)
@@ -249,7 +249,7 @@ test_that("global centring option and input errors", {
   expect_error(fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "sdp"), class = "fairproj_input_error")
   expect_error(fair_pca(D$x, D$g, k = 2, method = "minmax", eta = -1), class = "fairproj_input_error")
   expect_error(fair_pca(D$x, D$g, k = 2, method = "minmax", iterations = 0), class = "fairproj_input_error")
-  expect_error(fair_pca(D$x, D$g, k = 2, method = "minmax", tol = 2), class = "fairproj_input_error")
+  expect_error(fair_pca(D$x, D$g, k = 2, method = "minmax", gap_tol = 2), class = "fairproj_input_error")
   expect_error(fair_pca(D$x, D$g, k = 2, method = "minmax", bogus = 1), class = "fairproj_input_error")
   expect_output(print(fair_pca(D$x, D$g, k = 2, method = "minmax")), "duality gap")
 })

@@ -76,22 +76,22 @@ test_that("tune_fair_pca takes the fold of each row, uses it as given, and check
   expect_equal(nrow(tn$cv), 6L)
   # the criterion of a deterministic method (exact min-max) against a direct computation on the
   # given folds
-  tm <- tune_fair_pca(dat$x, dat$g, k = 2, method = "minmax", grid = list(tol = 1e-8), folds = fv)
+  tm <- tune_fair_pca(dat$x, dat$g, k = 2, method = "minmax", grid = list(gap_tol = 1e-8), folds = fv)
   manual <- mean(vapply(1:3, function(f) {
     tr <- tm$folds != f
-    e <- group_errors(fair_pca(dat$x[tr, ], dat$g[tr], k = 2, method = "minmax", tol = 1e-8), dat$x[!tr, ], dat$g[!tr])
+    e <- group_errors(fair_pca(dat$x[tr, ], dat$g[tr], k = 2, method = "minmax", gap_tol = 1e-8), dat$x[!tr, ], dat$g[!tr])
     e$ARE + e$ABDiff
   }, numeric(1)))
   expect_equal(tm$table$criterion, manual, tolerance = 1e-8)
   # checks: length, NA, one fold, a fold without a group on one side
-  expect_error(tune_fair_pca(dat$x, dat$g, k = 2, method = "minmax", grid = list(tol = 1e-8), folds = fv[-1]),
+  expect_error(tune_fair_pca(dat$x, dat$g, k = 2, method = "minmax", grid = list(gap_tol = 1e-8), folds = fv[-1]),
                class = "fairproj_input_error", regexp = "`folds`")
-  expect_error(tune_fair_pca(dat$x, dat$g, k = 2, method = "minmax", grid = list(tol = 1e-8), folds = replace(fv, 2, NA)),
+  expect_error(tune_fair_pca(dat$x, dat$g, k = 2, method = "minmax", grid = list(gap_tol = 1e-8), folds = replace(fv, 2, NA)),
                class = "fairproj_input_error", regexp = "`folds`")
-  expect_error(tune_fair_pca(dat$x, dat$g, k = 2, method = "minmax", grid = list(tol = 1e-8), folds = rep(1, n)),
+  expect_error(tune_fair_pca(dat$x, dat$g, k = 2, method = "minmax", grid = list(gap_tol = 1e-8), folds = rep(1, n)),
                class = "fairproj_input_error", regexp = "`folds`")
   bad <- ifelse(as.integer(factor(dat$g)) == 1L, 1L, 2L)    # each fold holds one group only
-  expect_error(tune_fair_pca(dat$x, dat$g, k = 2, method = "minmax", grid = list(tol = 1e-8), folds = bad),
+  expect_error(tune_fair_pca(dat$x, dat$g, k = 2, method = "minmax", grid = list(gap_tol = 1e-8), folds = bad),
                class = "fairproj_input_error", regexp = "every fold needs every group")
 })
 
