@@ -24,7 +24,8 @@ fair_css.formula <- function(formula, data = NULL, group, k, method, ..., subset
 #' @param formula,data,subset,na.action The formula interface, as in [fair_pca()]: a one-sided
 #'   formula on the columns of the data.frame `data`, with `group` a column of `data`.
 #' @export
-tune_fair_pca.formula <- function(formula, data = NULL, group, k, method, grid, ..., subset, na.action) {
+tune_fair_pca.formula <- function(formula, data = NULL, group, k, method = "robust", grid = NULL, ..., subset,
+                                  na.action) {
   if (missing(group)) fp_abort("is missing: give a column of `data` or one label per row", "group")
   fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
                         subset = if (!missing(subset)) eval(substitute(subset), data, parent.frame()),

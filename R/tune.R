@@ -22,9 +22,12 @@
 #' @param x A numeric matrix or data.frame (rows are observations), or a formula (with `data`).
 #' @param group Group labels, one per row.
 #' @param k Target dimension.
-#' @param method A [fair_pca()] method name.
+#' @param method A [fair_pca()] method name; default `"robust"`, the method whose paper
+#'   defines this protocol.
 #' @param grid The candidate parameters: a data.frame (one candidate per row, columns named as
-#'   the method's arguments) or a named list of vectors, expanded to all combinations.
+#'   the method's arguments) or a named list of vectors, expanded to all combinations. By
+#'   default the paper's grid for `"robust"`: `alpha` in 0.05, 0.1, 0.15 and `lambda` in 0,
+#'   0.5, ..., 2.5 (18 candidates); other methods need a grid.
 #' @param folds Number of cross-validation folds (at least 2; stratified by group), or the fold
 #'   of each row (a vector as long as the rows, e.g. the folds another program drew, to repeat
 #'   its cross-validation exactly; every fold must hold every group on both sides).
@@ -38,12 +41,15 @@
 #'   the defaults are those of [fair_pca()] (centre, do not scale). Vu et al.'s protocol
 #'   standardises: pass `scale. = TRUE` (a column that is constant in a training part is then
 #'   left unscaled, as in the authors' code).
-#' @return An object of class `fairproj_tune`: a list with `best` (a list of the chosen
+#' @return An object of class `fairproj_tune` (with `print()`, [summary()][summary.fairproj_tune],
+#'   `tidy()`, `plot()` and `autoplot()` methods): a list with `best` (a list of the chosen
 #'   parameters), `table` (one row per candidate: the parameters, mean held-out `ARE`, `ABDiff`,
 #'   `max_loss`, `criterion` and its standard error `se`), `cv` (the same per fold), `model` (the
 #'   refitted [fair_pca()] object), `criterion`, `method` and `folds` (the fold of each row).
 #' @references Vu, H., Tran, T., Yue, M.-C. and Nguyen, V. A. (2022). Distributionally robust
 #'   fair principal components via geodesic descents. *ICLR 2022*.
+#' @seealso [summary.fairproj_tune()] for its summary, tables and plots, [fit_pca_robust] for
+#'   the robust method's parameters, [group_errors()] for ARE and ABDiff.
 #' @examples
 #' tn <- tune_fair_pca(iris[, 1:4], iris$Species == "setosa", k = 2, method = "robust",
 #'                     grid = list(alpha = c(0.05, 0.15), lambda = c(0, 0.5)),
@@ -59,16 +65,15 @@ tune_fair_pca <- function(x, ...) UseMethod("tune_fair_pca")
 
 #' @rdname tune_fair_pca
 #' @export
-tune_fair_pca.default <- function(x, group, k, method, grid, folds = 3, criterion = "ARE+ABDiff", seed = NULL,
-                                  ..., center = TRUE, scale. = FALSE) {
+tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, folds = 3, criterion = "ARE+ABDiff",
+                                  seed = NULL, ..., center = TRUE, scale. = FALSE) {
   xm <- fp_as_matrix(x, "x")
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
   g <- fp_as_group(group, nrow(xm), "group", min_levels = 2L)
   if (missing(k)) fp_abort("is missing: give the target dimension", "k")
   k <- fp_check_count(k, 1L, ncol(xm), "k")
-  if (missing(method)) fp_abort("is missing: give a fair_pca() method", "method")
   method <- fp_check_method(method, "pca")
-  grid <- fp_tune_grid(grid)
+  grid <- fp_tune_grid(grid, method)
   given <- NULL
   if (length(folds) > 1L) {
     # the fold of each row, given (e.g. another program's folds)
@@ -203,8 +208,20 @@ fp_tune_scale <- function(x, scale.) {
   s
 }
 
-fp_tune_grid <- function(grid) {
-  if (missing(grid) || is.null(grid)) fp_abort("is missing: give the candidate parameters", "grid")
+# Default grids: the paper's where a paper tunes the method (Vu et al. 2022, section 5: alpha in
+# {0.05, 0.1, 0.15}, lambda in {0, 0.5, ..., 2.5}, 18 candidates).
+fp_tune_default_grids <- list(
+  robust = list(alpha = c(0.05, 0.1, 0.15), lambda = seq(0, 2.5, by = 0.5))
+)
+
+fp_tune_grid <- function(grid, method = NULL) {
+  if (is.null(grid)) {
+    grid <- fp_tune_default_grids[[method]]
+    if (is.null(grid)) {
+      fp_abort(sprintf("is missing and method '%s' has no default grid; give the candidate parameters (default grids exist for: %s)",
+                       method, paste(names(fp_tune_default_grids), collapse = ", ")), "grid")
+    }
+  }
   if (is.list(grid) && !is.data.frame(grid)) {
     if (is.null(names(grid)) || any(names(grid) == "")) fp_abort("must be a named list or a data.frame", "grid")
     grid <- expand.grid(grid, KEEP.OUT.ATTRS = FALSE, stringsAsFactors = FALSE)

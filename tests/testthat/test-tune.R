@@ -2,7 +2,7 @@ test_that("tune_fair_pca follows the cross-validation protocol and refits the ch
   dat <- make_groups(n = c(120, 80), d = 5, seed = 21)
   grid <- list(alpha = c(0, 0.15), lambda = c(0, 1))
   tn <- tune_fair_pca(dat$x, dat$g, k = 2, method = "robust", grid = grid, folds = 3, seed = 3,
-                      iterations = 60, restarts = 1, scale. = TRUE)
+                      iterations = 60, restarts = 1, scale. = TRUE, iterate = "best")
   expect_s3_class(tn, "fairproj_tune")
   expect_equal(nrow(tn$table), 4L)
   expect_equal(nrow(tn$cv), 12L)
@@ -28,7 +28,7 @@ test_that("tune_fair_pca follows the cross-validation protocol and refits the ch
   r1 <- runif(1)
   set.seed(99)
   tn2 <- tune_fair_pca(dat$x, dat$g, k = 2, method = "robust", grid = grid, folds = 3, seed = 3,
-                       iterations = 60, restarts = 1, scale. = TRUE)
+                       iterations = 60, restarts = 1, scale. = TRUE, iterate = "best")
   expect_equal(runif(1), r1)
   expect_equal(tn2$table, tn$table)
   expect_output(print(tn), "Chosen")
@@ -38,7 +38,8 @@ test_that("tune_fair_pca takes data.frame grids and custom criteria, and validat
   dat <- make_groups(n = c(60, 50), d = 4, seed = 22)
   g <- data.frame(lambda = c(0, 0.5, 2))
   tn <- tune_fair_pca(dat$x, dat$g, k = 1, method = "robust", grid = g, folds = 2,
-                      criterion = function(e) e$ABDiff, seed = 1, iterations = 30, restarts = 0)
+                      criterion = function(e) e$ABDiff, seed = 1, iterations = 30, restarts = 0,
+                      iterate = "best", scale. = TRUE)
   expect_equal(tn$table$criterion, tn$table$ABDiff)
   expect_equal(tn$criterion, "custom")
   expect_error(tune_fair_pca(dat$x, dat$g, k = 1, method = "robust", grid = list(1:2)),
@@ -71,7 +72,7 @@ test_that("tune_fair_pca takes the fold of each row, uses it as given, and check
   n <- nrow(dat$x)
   fv <- rep(c("a", "b", "c"), length.out = n)          # unstratified, labelled folds
   tn <- tune_fair_pca(dat$x, dat$g, k = 2, method = "robust", grid = grid, folds = fv, seed = 3,
-                      iterations = 40, restarts = 1, scale. = TRUE)
+                      iterations = 40, restarts = 1, scale. = TRUE, iterate = "best")
   expect_identical(tn$folds, as.integer(factor(fv)))
   expect_equal(nrow(tn$cv), 6L)
   # the criterion of a deterministic method (exact min-max) against a direct computation on the
@@ -111,4 +112,42 @@ test_that("tune_fair_pca reports each kind of fit warning once, with the number 
   expect_identical(anyDuplicated(kinds), 0L)
   # the fits of this grid (3 candidates x 3 folds + the final fit) raise the same kind repeatedly
   expect_true(any(grepl("\\[[0-9]+ fits, first shown\\]", ws)))
+})
+
+test_that("default method and grid: robust over the paper's 18 candidates", {
+  dat <- make_groups(n = c(40, 30), d = 4, seed = 24)
+  tn <- suppressWarnings(tune_fair_pca(dat$x, dat$g, k = 2, seed = 1, iterations = 20, restarts = 0,
+                                       iterate = "best", scale. = TRUE),
+                         classes = "fairproj_tune_warning")
+  expect_identical(tn$method, "robust")
+  expect_equal(nrow(tn$table), 18L)
+  expect_setequal(tn$table$alpha, c(0.05, 0.1, 0.15))
+  expect_setequal(tn$table$lambda, seq(0, 2.5, by = 0.5))
+  e <- expect_error(tune_fair_pca(dat$x, dat$g, k = 2, method = "mean"), class = "fairproj_input_error")
+  expect_match(conditionMessage(e), "^`grid`")
+})
+
+test_that("tuning results print, summarise, tidy and plot", {
+  dat <- make_groups(n = c(60, 50), d = 4, seed = 25)
+  tn <- tune_fair_pca(dat$x, dat$g, k = 2, grid = list(alpha = c(0.05, 0.15), lambda = c(0, 0.5)), seed = 1,
+                      iterations = 40, restarts = 0, iterate = "best", scale. = TRUE)
+  expect_output(print(tn), "Chosen: alpha")
+  s <- summary(tn, n = 2)
+  expect_s3_class(s, "summary.fairproj_tune")
+  expect_equal(nrow(s$top), 2L)
+  expect_equal(s$top$criterion[1], min(tn$table$criterion))
+  expect_equal(sum(s$fold_sizes), nrow(dat$x))
+  expect_output(print(s), "Rows per fold and group")
+  td <- tidy(tn)
+  expect_equal(nrow(td), 4L)
+  expect_equal(sum(td$chosen), 1L)
+  expect_equal(nrow(tidy(tn, "cv")), 4L * 3L)
+  expect_equal(nrow(tidy(tn, "plot")), 4L)
+  expect_error(tidy(tn, "nope"), class = "fairproj_input_error")
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_s3_class(plot(tn), "fairproj_plot_data")
+  expect_s3_class(plot(tn, "tradeoff"), "fairproj_plot_data")
+  skip_if_not_installed("ggplot2")
+  expect_s3_class(ggplot2::autoplot(tn), "ggplot")
 })
