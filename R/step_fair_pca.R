@@ -109,20 +109,20 @@ fp_step_group_role <- function(recipe, group, group_role) {
   gcol <- tryCatch(recipes::recipes_eval_select(list(group), recipe$template, info),
                    error = function(e) character(0))
   if (length(gcol) != 1L || !any(info$variable == gcol & info$role %in% "predictor")) return(recipe)
-  recipes::update_role(recipe, !!gcol, new_role = group_role, old_role = "predictor")
+  recipes::update_role(recipe, !!unname(gcol), new_role = group_role, old_role = "predictor")
 }
 
 # The group column and the projected columns of a step at prep(); the group must not stay a
 # predictor unless the user asked for that (group_role = "predictor") or it is dropped.
 fp_step_columns <- function(x, training, info) {
-  gcol <- recipes::recipes_eval_select(x$group, training, info)
+  gcol <- unname(recipes::recipes_eval_select(x$group, training, info))
   if (length(gcol) != 1L) fp_abort(sprintf("must select exactly one column (selects %d)", length(gcol)), "group")
   if (isTRUE(x$keep_group) && !identical(x$group_role, "predictor") &&
       any(info$variable == gcol & info$role %in% "predictor")) {
     fp_abort(sprintf("selects '%s', which has the role \"predictor\": a model would use the sensitive attribute beside the fair columns; give it another role first (recipes::update_role(rec, %s, new_role = \"sensitive\")) or drop it with keep_group = FALSE",
                      gcol, gcol), "group")
   }
-  cols <- setdiff(recipes::recipes_eval_select(x$terms, training, info), gcol)
+  cols <- setdiff(unname(recipes::recipes_eval_select(x$terms, training, info)), gcol)
   if (!length(cols)) fp_abort("select no columns besides the group", "...")
   list(group = gcol, columns = cols)
 }
