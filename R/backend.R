@@ -23,6 +23,7 @@
 #'   or `"calibration"`), `blas` (the BLAS library path and its kind: `"optimized"`,
 #'   `"reference"` or `"unknown"`) and, after a calibration, the `timings` (seconds) of both
 #'   kernels.
+#' @seealso [group_moments()], [fair_pca()].
 #' @examples
 #' fairproj_backend()
 #' @export

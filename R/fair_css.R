@@ -406,6 +406,7 @@ new_fair_css <- function(fit, prep, k, method, call) {
 #' @param center,scale. As in [fair_css()].
 #' @return The MinMaxLoss (a number) with attribute `group_stats` (a data.frame with `group`,
 #'   `n`, `error`, `best` and `ratio`).
+#' @seealso [fair_css()], [summary.fair_css()].
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(100 * 6), 100, 6)

@@ -89,7 +89,30 @@
 #'     (objective, weights, convergence history, ...);
 #'   * from the formula interface, `terms`, `xlevels`, `contrasts` and `group_name`, used by
 #'     `predict()` to rebuild the columns from a raw data.frame.
-#' @seealso [group_moments()], [group_errors()], [predict.fair_pca()], [plot.fair_pca()].
+#' @references
+#' Samadi, S., Tantipongpipat, U., Morgenstern, J., Singh, M. and Vempala, S. (2018). The price
+#' of fair PCA: one extra dimension. *NeurIPS 31*. \doi{10.48550/arXiv.1811.00103}
+#'
+#' Kamani, M. M., Haddadpour, F., Forsati, R. and Mahdavi, M. (2022). Efficient fair principal
+#' component analysis. *Machine Learning* 111, 3671-3702. \doi{10.1007/s10994-021-06100-9}
+#'
+#' Kleindessner, M., Donini, M., Russell, C. and Zafar, M. B. (2023). Efficient fair PCA for
+#' fair representation learning. *AISTATS*, PMLR 206, 5250-5270.
+#' \doi{10.48550/arXiv.2302.13319}
+#'
+#' Vu, H., Tran, T., Yue, M.-C. and Nguyen, V. A. (2022). Distributionally robust fair
+#' principal components via geodesic descents. *ICLR 2022*. \doi{10.48550/arXiv.2202.03071}
+#'
+#' Olfat, M. and Aswani, A. (2019). Convex formulations for fair principal component analysis.
+#' *AAAI* 33, 663-670. Lee, J., Kim, G., Olfat, M., Hasegawa-Johnson, M. and Yoo, C. D.
+#' (2022). Fast and efficient MMD-based fair PCA via optimization over Stiefel manifold. *AAAI*
+#' 36, 7363-7371. Ravfogel, S., Elazar, Y., Gonen, H., Twiton, M. and Goldberg, Y. (2020). Null
+#' it out: guarding protected attributes by iterative nullspace projection. *ACL 2020*,
+#' 7237-7256. Ravfogel, S., Twiton, M., Goldberg, Y. and Cotterell, R. (2022). Linear
+#' adversarial concept erasure. *ICML 2022*, PMLR 162, 18400-18421.
+#' @seealso [group_moments()], [group_errors()], [predict.fair_pca()], [plot.fair_pca()],
+#'   [tidy.fair_pca()], [fair_css()], [tune_fair_pca()], [pareto_front()], [step_fair_pca()];
+#'   [stats::prcomp()] for ordinary PCA.
 #' @examples
 #' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
 #' fit
@@ -157,6 +180,7 @@ fair_pca.formula <- function(formula, data = NULL, group, k, method = "minmax", 
 #'
 #' @param kind `"pca"` for [fair_pca()] methods, `"css"` for column subset selection.
 #' @return A character vector of method names.
+#' @seealso [fair_pca()], [fair_css()].
 #' @examples
 #' fairproj_methods()
 #' @export

@@ -1,18 +1,31 @@
 #' fairproj: fair principal component analysis and fair column subset selection
 #'
-#' Every method of the package depends on the data only through per-group sufficient
-#' statistics (counts, means, centred cross-products), computed in one pass over the rows by
-#' [group_moments()]. Solvers then work on d x d matrices and never touch the rows again.
+#' Fair dimensionality reduction and fair column subset selection behind one interface, for
+#' reduced data that serve every demographic group about equally well. Every method depends on
+#' the data only through per-group sufficient statistics (counts, means, centred
+#' cross-products), computed in one pass over the rows by [group_moments()]; solvers then work
+#' on d x d matrices and never touch the rows again.
 #'
-#' * [fair_pca()]: fair dimensionality reduction (standard PCA and the fair methods).
-#' * [group_moments()]: the one pass over the data; moments of chunks combine with `c()` or `+`.
-#' * [group_errors()]: per-group reconstruction errors, marginal losses, ABDiff and ARE.
-#' * [fairproj_backend()]: which linear-algebra kernels (R's BLAS or Eigen) are used.
+#' @section Main entry points:
+#' * [fair_pca()]: fair PCA (min-max, mean-matching, Pareto, distributionally robust and the
+#'   papers' baselines; `method = "standard"` is ordinary PCA), with `print()`, `summary()`,
+#'   `predict()`, [plot()][plot.fair_pca], [biplot()][biplot.fair_pca],
+#'   [as.prcomp()][predict.fair_pca] and broom's [tidy()][tidy.fair_pca].
+#' * [fair_css()]: fair column subset selection.
+#' * [tune_fair_pca()]: cross-validated tuning of a method's parameters; [pareto_front()]: the
+#'   trade-off between total loss and disparity.
+#' * [group_errors()], [fairness_gaps()]: per-group errors, marginal losses and downstream
+#'   fairness metrics.
+#' * [step_fair_pca()], [step_fair_css()]: recipes steps for tidymodels workflows.
+#' * [group_moments()]: the one pass over the data; moments of chunks, files and databases
+#'   combine with `c()` or `+`.
+#' * [fairproj_methods()], [fairproj_backend()]: the methods available and the linear-algebra
+#'   kernels used (an optimised BLAS such as OpenBLAS speeds every method up; see
+#'   `sessionInfo()` for the BLAS your R uses).
 #'
-#' An optimised BLAS (OpenBLAS, MKL, Accelerate) speeds up every method; see
-#' `sessionInfo()` for the BLAS your R uses.
+#' Start with `vignette("getting-started", package = "fairproj")`.
 #'
-#' @keywords internal
+#' @seealso [fair_pca()], [fair_css()], [group_moments()].
 #' @useDynLib fairproj, .registration = TRUE
 #' @importFrom Rcpp sourceCpp
 #' @importFrom stats model.frame model.matrix terms setNames sd predict

@@ -16,6 +16,7 @@
 #' @param min_cell Smallest allowed number of rows in a non-empty cell.
 #' @return A factor (one level per non-empty cell) with attribute `"cells"`, a data.frame of the
 #'   attribute values of each level.
+#' @seealso [fair_pca()], [group_moments()].
 #' @examples
 #' g <- intersect_groups(sex = rep(c("F", "M"), 6), band = rep(c("young", "old", "old"), 4))
 #' table(g)

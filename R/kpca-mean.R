@@ -259,6 +259,7 @@ fp_kernel <- function(a, b, kpar) {
 #'   named). If missing, the training scores.
 #' @param ... Unused.
 #' @return An n x k matrix of scores (n x 2k with the trade-off).
+#' @seealso [fair_kpca()], [predict.fair_pca()].
 #' @examples
 #' x <- as.matrix(iris[, 1:4])
 #' fit <- fair_kpca(x[1:100, ], iris$Species[1:100], k = 2)

@@ -23,6 +23,7 @@ print.fair_css <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
 #'   selection), the sampler's `c` and `theta` where a sampler was used, for greedy the
 #'   denominators used, and, for the exhaustive method, the unfair optimum's per-group table and
 #'   whether the branch and bound completed (`bnb`: `complete`, `lower`).
+#' @seealso [fair_css()], [tidy.fair_css()], [plot.fair_css()].
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(100 * 6), 100, 6) %*% matrix(rnorm(36), 6)
@@ -89,6 +90,7 @@ print.summary.fair_css <- function(x, digits = max(3L, getOption("digits") - 3L)
 #'   of the training groups).
 #' @param ... Unused.
 #' @return `predict()`: the n x c matrix of selected columns. `reconstruct()`: an n x d matrix.
+#' @seealso [fair_css()], [tidy.fair_css()], [step_fair_css()].
 #' @examples
 #' set.seed(1)
 #' x <- matrix(rnorm(100 * 6), 100, 6) %*% matrix(rnorm(36), 6)

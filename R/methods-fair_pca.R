@@ -50,6 +50,7 @@ fp_method_line <- function(x) {
 #'   proportion of each component) and `groups`, a data.frame with the per-group error, marginal
 #'   loss and variance explained of this fit side by side with standard PCA at the same k, plus
 #'   the largest loss and the loss gap (largest minus smallest) of both.
+#' @seealso [fair_pca()], [tidy.fair_pca()], [plot.fair_pca()], [stats::summary.prcomp()].
 #' @examples
 #' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
 #' summary(fit)
@@ -128,6 +129,7 @@ fp_newdata <- function(object, newdata, arg = "newdata", allow_na = FALSE) {
 #' @return `predict()`: an n x r matrix of scores. `reconstruct()`: an n x d matrix.
 #'   `as.prcomp()`: an object of class `prcomp`, with the extra fields `fitted_components` and
 #'   `residual_sdev`.
+#' @seealso [fair_pca()], [coef.fair_pca()], [tidy.fair_pca()], [stats::predict.prcomp()].
 #' @examples
 #' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
 #' head(predict(fit, iris[1:5, 1:4]))
@@ -243,6 +245,7 @@ fp_water_fill <- function(v, total, cap) {
 #' @param ... Unused.
 #' @return `coef()`: a d x k matrix. `fitted()`, `residuals()`: n x d matrices. `nobs()`: an
 #'   integer.
+#' @seealso [predict.fair_pca()], [reconstruct()], [stats::prcomp()].
 #' @examples
 #' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
 #' coef(fit)

@@ -39,6 +39,7 @@
 #'
 #'   Vu, H., Tran, T., Yue, M.-C. and Nguyen, V. A. (2022). Distributionally robust fair
 #'   principal components via geodesic descents. *ICLR 2022*.
+#' @seealso [fairness_gaps()], [group_errors()], [fair_pca()].
 #' @examples
 #' if (requireNamespace("ECOSolveR", quietly = TRUE)) {
 #'   grp <- iris$Species == "setosa"

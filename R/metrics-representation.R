@@ -160,6 +160,7 @@ fp_as_binary <- function(y, n, arg) {
 #' classifier).
 #'
 #' @return A named numeric vector `c(accuracy, dp_gap, eo_gap)`.
+#' @seealso [delta_f_lin()], [group_errors()], [step_fair_pca()] for fair features in a model.
 #' @examples
 #' fairness_gaps(pred = c(1, 0, 1, 1), y = c(1, 0, 0, 1), group = c("a", "a", "b", "b"))
 #' @export

@@ -23,6 +23,7 @@
 #' @param center `"group"` or `"model"` (see Details).
 #' @return A list of class `fairproj_group_errors` with `table` (data.frame: `group`, `n`,
 #'   `error`, `best`, `loss`, `var_explained`), `ABDiff`, `ARE` and `max_loss`.
+#' @seealso [fair_pca()], [tune_fair_pca()] (which minimises ARE + ABDiff), [fairness_gaps()].
 #' @examples
 #' train <- seq(1, 150, by = 2)
 #' fit <- fair_pca(iris[train, 1:4], iris$Species[train], k = 2)

@@ -156,6 +156,7 @@ print.group_moments <- function(x, ...) {
 #' @param pooled Logical; `TRUE` returns the quantity over all rows instead of one per group.
 #' @return `moments_mean()`: a d x m matrix (one column per group), or a vector when
 #'   `pooled = TRUE`.
+#' @seealso [group_moments()], [fair_pca()].
 #' @examples
 #' m <- group_moments(iris[, 1:4], iris$Species)
 #' moments_mean(m)

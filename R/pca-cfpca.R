@@ -61,6 +61,8 @@
 #'   solution), `mean_gap` (\eqn{\|V^\top f\|} of the returned components), `history`.
 #' @references Olfat, M. and Aswani, A. (2019). Convex formulations for fair principal component
 #'   analysis. AAAI 33, 663-670.
+#' @seealso [fair_pca()], [fair_pca_mean] for the closed-form mean-matching method,
+#'   [delta_f_lin()].
 #' @examples
 #' x <- as.matrix(iris[iris$Species != "setosa", 1:4])
 #' g <- droplevels(iris$Species[iris$Species != "setosa"])

@@ -27,6 +27,7 @@
 #'   `iterations`, `history`.
 #' @references Ravfogel, S., Elazar, Y., Gonen, H., Twiton, M. and Goldberg, Y. (2020). Null it
 #'   out: guarding protected attributes by iterative nullspace projection. ACL 2020, 7237-7256.
+#' @seealso [fair_pca()], [rlace], [delta_f_lin()].
 #' @examples
 #' x <- as.matrix(iris[iris$Species != "setosa", 1:4])
 #' g <- droplevels(iris$Species[iris$Species != "setosa"])

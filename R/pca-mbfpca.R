@@ -47,6 +47,7 @@
 #'   (data.frame: `rho`, `objective`, `mmd2`, `var_ratio`, `grad_norm`, `inner_iterations`).
 #' @references Lee, J., Kim, G., Olfat, M., Hasegawa-Johnson, M. and Yoo, C. D. (2022). Fast and
 #'   efficient MMD-based fair PCA via optimization over Stiefel manifold. AAAI 36, 7363-7371.
+#' @seealso [fair_pca()], [fair_pca_mean], [cfpca].
 #' @examples
 #' set.seed(1)
 #' x <- as.matrix(iris[iris$Species != "setosa", 1:4])

@@ -134,6 +134,7 @@
 #'
 #'   Tantipongpipat, U., Samadi, S., Singh, M., Morgenstern, J. and Vempala, S. (2019).
 #'   Multi-criteria dimensionality reduction with applications to fairness. NeurIPS 32.
+#' @seealso [fair_pca()], [plot.fair_pca()] (`type = "loss"`), [group_errors()].
 #' @examples
 #' x <- as.matrix(iris[, 1:4])
 #' fit <- fair_pca(x, iris$Species == "setosa", k = 1, method = "minmax")

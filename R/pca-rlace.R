@@ -67,6 +67,7 @@
 #'   `history` (data.frame: `iteration`, `loss` and `accuracy` of the refitted classifier).
 #' @references Ravfogel, S., Twiton, M., Goldberg, Y. and Cotterell, R. (2022). Linear
 #'   adversarial concept erasure. ICML 2022, PMLR 162, 18400-18421.
+#' @seealso [fair_pca()], [inlp], [delta_f_lin()].
 #' @examples
 #' set.seed(1)
 #' g <- factor(rep(c("a", "b"), each = 100))
