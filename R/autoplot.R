@@ -5,32 +5,32 @@
 #' @param object A `fair_pca` object (for `autoplot()`).
 #' @method autoplot fair_pca
 #' @exportS3Method ggplot2::autoplot fair_pca
-autoplot.fair_pca <- function(object, type = NULL, ..., main = NULL, xlab = NULL, ylab = NULL) {
-  fp_plot_gg(object, type, ..., main = main, xlab = xlab, ylab = ylab)
+autoplot.fair_pca <- function(object, type = NULL, ...) {
+  fp_plot_gg(object, type, ...)  # `...`: the type's arguments and main, xlab, ylab
 }
 
 #' @rdname plot.fair_css
 #' @param object A `fair_css` object (for `autoplot()`).
 #' @method autoplot fair_css
 #' @exportS3Method ggplot2::autoplot fair_css
-autoplot.fair_css <- function(object, type = NULL, ..., main = NULL, xlab = NULL, ylab = NULL) {
-  fp_plot_gg(object, type, ..., main = main, xlab = xlab, ylab = ylab)
+autoplot.fair_css <- function(object, type = NULL, ...) {
+  fp_plot_gg(object, type, ...)  # `...`: the type's arguments and main, xlab, ylab
 }
 
 #' @rdname plot.fairproj_pareto_front
 #' @param object A `fairproj_pareto_front` object (for `autoplot()`).
 #' @method autoplot fairproj_pareto_front
 #' @exportS3Method ggplot2::autoplot fairproj_pareto_front
-autoplot.fairproj_pareto_front <- function(object, type = NULL, ..., main = NULL, xlab = NULL, ylab = NULL) {
-  fp_plot_gg(object, type, ..., main = main, xlab = xlab, ylab = ylab)
+autoplot.fairproj_pareto_front <- function(object, type = NULL, ...) {
+  fp_plot_gg(object, type, ...)  # `...`: the type's arguments and main, xlab, ylab
 }
 
 #' @rdname summary.fairproj_tune
 #' @param object A `fairproj_tune` object (for `autoplot()`).
 #' @method autoplot fairproj_tune
 #' @exportS3Method ggplot2::autoplot fairproj_tune
-autoplot.fairproj_tune <- function(object, type = NULL, ..., main = NULL, xlab = NULL, ylab = NULL) {
-  fp_plot_gg(object, type, ..., main = main, xlab = xlab, ylab = ylab)
+autoplot.fairproj_tune <- function(object, type = NULL, ...) {
+  fp_plot_gg(object, type, ...)  # `...`: the type's arguments and main, xlab, ylab
 }
 
 fp_need_ggplot2 <- function() {
@@ -49,10 +49,7 @@ fp_plot_gg <- function(x, type, ..., main = NULL, xlab = NULL, ylab = NULL) {
 # Draw a plot frame with ggplot2: the same layers, scales and labels as fp_render_base().
 fp_render_gg <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
   spec <- attr(data, "fp_spec")
-  lab <- spec$labels
-  if (!is.null(main)) lab$title <- main
-  if (!is.null(xlab)) lab$x <- xlab
-  if (!is.null(ylab)) lab$y <- ylab
+  lab <- fp_plot_labels(spec, main, xlab, ylab)
   wrap <- function(s, w) if (is.null(s)) NULL else paste(strwrap(s, w), collapse = "\n")
   gg <- ggplot2::ggplot()
   fixed_name <- c(colour = "colour", shape = "shape", linetype = "lty")

@@ -148,7 +148,7 @@ reconstruct.fair_css <- function(object, newdata, group = NULL, ...) {
 #' @param x A `fair_css` object.
 #' @param type The plot type: `"path"` (the only one).
 #' @param ... For `plot()`, `legend = FALSE` drops the legend.
-#' @param main,xlab,ylab Replace the title and axis labels.
+#' @param main,xlab,ylab Replace the title and axis labels (also for `autoplot()`, through `...`).
 #' @return `plot()`: invisibly, the data drawn (one row per group and number of columns).
 #'   `autoplot()`: a `ggplot` object.
 #' @seealso [fair_css()], [tidy.fair_css()], [plot.fair_pca()].

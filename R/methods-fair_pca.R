@@ -380,7 +380,7 @@ biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...)
 #' @param ... Arguments of the plot type: `kmax` (largest number of components for `"errors"`,
 #'   `"loss"` and `"scree"`), `choices` (the two components of `"scores"`); for `plot()`,
 #'   `legend = FALSE` drops the legend.
-#' @param main,xlab,ylab Replace the title and axis labels.
+#' @param main,xlab,ylab Replace the title and axis labels (also for `autoplot()`, through `...`).
 #' @return `plot()`: invisibly, the data drawn (a data.frame with the drawing specification in
 #'   an attribute). `autoplot()`: a `ggplot` object.
 #' @seealso [tidy.fair_pca()] for the data of each plot, [biplot.fair_pca()],

@@ -13,7 +13,7 @@
 #' @param x A `fairproj_pareto_front` object.
 #' @param type The plot type: `"front"` (the only one).
 #' @param ... For `plot()`, `legend = FALSE` drops the legend.
-#' @param main,xlab,ylab Replace the title and axis labels.
+#' @param main,xlab,ylab Replace the title and axis labels (also for `autoplot()`, through `...`).
 #' @return `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.
 #' @seealso [pareto_front()], [summary.fairproj_pareto_front()], [plot.fair_pca()].
 #' @family plots

@@ -34,7 +34,7 @@ fp_tune_best_label <- function(best) {
 #' @param type The plot type (see above).
 #' @param n Number of candidates `summary()` shows.
 #' @param ... For `tidy(matrix = "plot")`, `type`; otherwise unused.
-#' @param main,xlab,ylab Replace the title and axis labels.
+#' @param main,xlab,ylab Replace the title and axis labels (also for `autoplot()`, through `...`).
 #' @return `summary()`: an object of class `summary.fairproj_tune`. `tidy()`: a tibble (or
 #'   data.frame). `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.
 #' @seealso [tune_fair_pca()], [group_errors()] for ARE and ABDiff.

@@ -552,13 +552,19 @@ fp_base_limits <- function(layers, spec) {
   list(x = xlim, y = ylim, bars = bars)
 }
 
-# Draw a plot frame with base graphics. `main`, `xlab`, `ylab` replace the frame's labels.
-fp_render_base <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
-  spec <- attr(data, "fp_spec")
+# The labels of a specification, with the user's title and axis labels where given.
+fp_plot_labels <- function(spec, main = NULL, xlab = NULL, ylab = NULL) {
   lab <- spec$labels
   if (!is.null(main)) lab$title <- main
   if (!is.null(xlab)) lab$x <- xlab
   if (!is.null(ylab)) lab$y <- ylab
+  lab
+}
+
+# Draw a plot frame with base graphics. `main`, `xlab`, `ylab` replace the frame's labels.
+fp_render_base <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
+  spec <- attr(data, "fp_spec")
+  lab <- fp_plot_labels(spec, main, xlab, ylab)
   op <- graphics::par(no.readonly = TRUE)
   on.exit(graphics::par(op), add = TRUE)
   fin <- graphics::par("fin")

@@ -149,19 +149,26 @@ fp_step_names <- function(prefix, r) paste0(prefix, formatC(seq_len(r), width = 
 
 #' @exportS3Method recipes::prep
 prep.step_fair_pca <- function(x, training, info = NULL, ...) {
+  # the step keeps no scores and, unless `options` asks for them, no moments
+  p <- fp_step_prep(x, training, info, fair_pca,
+                    utils::modifyList(list(retx = FALSE, keep_moments = FALSE), x$options))
+  step_fair_pca_new(terms = x$terms, group = x$group, role = x$role, trained = TRUE, num_comp = p$k,
+                    method = x$method, options = x$options, keep_group = x$keep_group,
+                    group_role = x$group_role, keep_original_cols = x$keep_original_cols, prefix = x$prefix,
+                    res = p$fit, columns = p$columns, group_col = p$group, skip = x$skip, id = x$id)
+}
+
+# The training part of a fairness step's prep(): its columns, num_comp as step_pca's, and the fit
+# of `fun` (fair_pca or fair_css) with `opts`, NULL when num_comp is 0.
+fp_step_prep <- function(x, training, info, fun, opts) {
   sel <- fp_step_columns(x, training, info)
   k <- fp_step_num_comp(x$num_comp, length(sel$columns))
   fit <- NULL
   if (k > 0L) {
     xm <- fp_as_matrix(as.data.frame(training[sel$columns]), "training data", min_cols = 1L)
-    # the step keeps no scores and, unless `options` asks for them, no moments
-    opts <- utils::modifyList(list(retx = FALSE, keep_moments = FALSE), x$options)
-    fit <- fp_step_fit(fair_pca, c(list(xm, training[[sel$group]], k = k, method = x$method), opts))
+    fit <- fp_step_fit(fun, c(list(xm, training[[sel$group]], k = k, method = x$method), opts))
   }
-  step_fair_pca_new(terms = x$terms, group = x$group, role = x$role, trained = TRUE, num_comp = k,
-                    method = x$method, options = x$options, keep_group = x$keep_group,
-                    group_role = x$group_role, keep_original_cols = x$keep_original_cols, prefix = x$prefix,
-                    res = fit, columns = sel$columns, group_col = sel$group, skip = x$skip, id = x$id)
+  list(group = sel$group, columns = sel$columns, k = k, fit = fit)
 }
 
 #' @exportS3Method recipes::bake
@@ -283,16 +290,10 @@ step_fair_css_new <- function(terms, group, role, trained, num_comp, method, opt
 
 #' @exportS3Method recipes::prep
 prep.step_fair_css <- function(x, training, info = NULL, ...) {
-  sel <- fp_step_columns(x, training, info)
-  k <- fp_step_num_comp(x$num_comp, length(sel$columns))
-  fit <- NULL
-  if (k > 0L) {
-    xm <- fp_as_matrix(as.data.frame(training[sel$columns]), "training data", min_cols = 1L)
-    fit <- fp_step_fit(fair_css, c(list(xm, training[[sel$group]], k = k, method = x$method), x$options))
-  }
-  step_fair_css_new(terms = x$terms, group = x$group, role = x$role, trained = TRUE, num_comp = k,
+  p <- fp_step_prep(x, training, info, fair_css, x$options)
+  step_fair_css_new(terms = x$terms, group = x$group, role = x$role, trained = TRUE, num_comp = p$k,
                     method = x$method, options = x$options, keep_group = x$keep_group,
-                    group_role = x$group_role, res = fit, columns = sel$columns, group_col = sel$group,
+                    group_role = x$group_role, res = p$fit, columns = p$columns, group_col = p$group,
                     skip = x$skip, id = x$id)
 }
 
