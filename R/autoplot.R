@@ -125,8 +125,10 @@ fp_render_gg <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
   for (a in names(spec$scales)) {
     sc <- spec$scales[[a]]
     present <- names(sc$values)[names(sc$values) %in% as.character(data[[sc$column]])]
+    # legend rows so that long labels fit the width of a default device (about 70 characters)
+    rows <- max(1L, ceiling(sum(nchar(present) + 6L) / 70))
     gg <- gg + scale_fun[[a]](values = sc$values, limits = names(sc$values), breaks = present, name = sc$title,
-                              guide = if (isTRUE(spec$legend)) "legend" else "none")
+                              guide = if (isTRUE(spec$legend)) ggplot2::guide_legend(nrow = rows) else "none")
   }
   if (!is.null(spec$x_breaks)) {
     gg <- gg + ggplot2::scale_x_continuous(breaks = spec$x_breaks,
