@@ -13,7 +13,7 @@ CHECK_ENV := TZ=$${TZ:-UTC} _R_CHECK_CRAN_INCOMING_=false _R_CHECK_CRAN_INCOMING
 	_R_CHECK_FUTURE_FILE_TIMESTAMPS_=false _R_CHECK_SYSTEM_CLOCK_=false \
 	_R_CHECK_COMPILATION_FLAGS_KNOWN_="-Wformat -Werror=format-security -Wdate-time"
 
-.PHONY: setup setup-reproduce document build install test test-db check demo bench reproduce fuzz sanitize clean
+.PHONY: setup setup-reproduce document build install test test-db test-tidymodels check demo bench reproduce fuzz sanitize clean
 
 setup:
 	@bash tools/setup.sh
@@ -42,6 +42,15 @@ check: test
 test-db: install
 	@bash tools/setup-db.sh
 	R_LIBS=$(LIB) $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "$(PKG)", load_package = "installed", filter = "moments-db")'
+
+# The recipe steps inside a parsnip/workflows model fit (tools/test-workflows.R). parsnip and
+# workflows are not fairproj dependencies; they are installed, with the newer tidyverse
+# foundations they need, into a private library (.lib-extra) that shadows nothing else.
+EXTRA_LIB := $(CURDIR)/.lib-extra
+test-tidymodels: install
+	mkdir -p $(EXTRA_LIB)
+	R_LIBS=$(EXTRA_LIB):$(LIB) $(RSCRIPT) -e 'p <- c("parsnip", "workflows"); m <- p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)]; if (length(m)) install.packages(m, lib = "$(EXTRA_LIB)", Ncpus = 2)'
+	TZ=$${TZ:-UTC} R_LIBS=$(EXTRA_LIB):$(LIB) $(RSCRIPT) tools/test-workflows.R
 
 demo: install
 	R_LIBS=$(LIB) $(RSCRIPT) tools/demo.R demo-output
@@ -93,4 +102,4 @@ sanitize: setup
 		echo "sanitize: findings above (full report in .sanitize/report.txt)"; exit 1; fi; exit $$status
 
 clean:
-	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz $(LIB) $(SAN_DIR) demo-output src/*.o src/*.so
+	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz $(LIB) $(EXTRA_LIB) $(SAN_DIR) demo-output src/*.o src/*.so

@@ -139,18 +139,3 @@ test_that("num_comp behaves as step_pca's: capped at the columns, 0 does nothing
   if (inherits(css, "error")) expect_match(conditionMessage(css), "`num_comp`") else
     expect_equal(css$steps[[1]]$num_comp, 4L)
 })
-
-test_that("a workflow with a model uses the fair components and not the attribute", {
-  skip_if_not_installed("recipes")
-  skip_if_not_installed("parsnip")
-  skip_if_not_installed("workflows")
-  dat <- make_groups(n = c(80, 70), d = 5)
-  df <- data.frame(dat$x, sex = dat$g, y = factor(rep(c("no", "yes"), 75)))
-  rec <- step_fair_pca(recipes::recipe(y ~ ., data = df), recipes::all_numeric_predictors(), group = sex,
-                       num_comp = 2)
-  wf <- workflows::add_model(workflows::add_recipe(workflows::workflow(), rec), parsnip::logistic_reg())
-  fitted_wf <- parsnip::fit(wf, data = df)
-  terms <- names(stats::coef(workflows::extract_fit_engine(fitted_wf)))
-  expect_setequal(terms, c("(Intercept)", "FPC1", "FPC2"))
-  expect_equal(nrow(stats::predict(fitted_wf, new_data = df)), nrow(df))
-})
