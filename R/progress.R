@@ -1,8 +1,9 @@
 # Progress bars for long loops (restarts, cross-validation grids, Pareto fronts, SVM fits):
-# shown in interactive sessions only (fp_progress_on()), drawn by cli when it is installed,
-# otherwise by utils::txtProgressBar(). `env` is the frame whose exit ends the bar.
-fp_progress_bar <- function(total, label, env = parent.frame()) {
-  if (!fp_progress_on()) return(list(update = function(i) invisible(NULL), done = function() invisible(NULL)))
+# shown in interactive sessions only (fp_progress_on()) unless `show` says otherwise, drawn by
+# cli when it is installed, otherwise by utils::txtProgressBar(). `env` is the frame whose exit
+# ends the bar.
+fp_progress_bar <- function(total, label, env = parent.frame(), show = fp_progress_on()) {
+  if (!show) return(list(update = function(i) invisible(NULL), done = function() invisible(NULL)))
   if (requireNamespace("cli", quietly = TRUE)) {
     id <- cli::cli_progress_bar(label, total = total, .envir = env)
     return(list(update = function(i) cli::cli_progress_update(id = id, set = i, .envir = env),
