@@ -91,7 +91,9 @@
 #'   * `groups` (levels, sizes, share and `small`: fewer than 5 rows per column), `k`,
 #'     `k_focus` (the smallest audited k at which standard PCA keeps 80% of the variance, or
 #'     the largest audited k), `methods`, `n`, `d`, `colnames`, `scaled`, `centered`,
-#'     `outcome` (a list: `name`, `type`, `positive_rate` or `mean`, or `NULL`), `n_dropped`
+#'     `outcome` (a list: `name`, `type`, `n_train`, `n_test`, `test_fraction`, `test_rows`
+#'     (the held-out rows, numbered after rows with missing values are dropped), `positive`
+#'     and `positive_rate` or `mean`; or `NULL`), `n_dropped`
 #'     (rows dropped for missing values by the formula interface), `fits` (the fits, as
 #'     `fits[[method]][[as.character(k)]]`), `time` (seconds in all), `call`.
 #' @seealso [summary.fairproj_audit()], [plot.fairproj_audit()], [fair_pca()],
@@ -472,7 +474,7 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
     out$downstream <- do.call(rbind, down)
     out$downstream_reference <- fp_audit_reference(xm, y, g, held)
     out$outcome <- c(list(name = NULL, type = y$type, n_train = sum(!held), n_test = sum(held),
-                          test_fraction = test_fraction),
+                          test_fraction = test_fraction, test_rows = which(held)),
                      if (y$type == "binary") list(positive = y$positive, positive_rate = mean(y$y)) else
                        list(mean = mean(y$y)))
   } else {
