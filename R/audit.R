@@ -538,9 +538,9 @@ fp_audit_check_k <- function(x, k) {
 
 #' @export
 print.fairproj_audit <- function(x, ...) {
-  cat(sprintf("Fairness audit of PCA: %d methods at k = %s, %s rows x %d columns%s, %d groups\n",
-              length(x$methods), fp_name_list(x$k), format(x$n, big.mark = ","), x$d,
+  cat(sprintf("Fairness audit of PCA: %s rows x %d columns%s, %d groups\n", format(x$n, big.mark = ","), x$d,
               if (x$scaled) " (scaled)" else "", nrow(x$groups)))
+  cat(sprintf("Methods: %s; k = %s\n", paste(x$methods, collapse = ", "), fp_audit_k_label(x$k)))
   gr <- x$groups
   cat(sprintf("Groups: %s\n", paste(sprintf("%s %s (%s)", gr$group, format(gr$n, big.mark = ",", trim = TRUE),
                                             fp_pct(gr$share, 2)), collapse = ", ")))
@@ -554,8 +554,9 @@ print.fairproj_audit <- function(x, ...) {
     cat(sprintf("\nDownstream checks: not run (%s).\n", x$downstream_note))
   } else {
     dn <- x$downstream[x$downstream$k == x$k_focus, , drop = FALSE]
-    cat(sprintf("\nDownstream (%s on the k scores, %s held-out rows):\n", fp_audit_learner(x),
-                format(dn$n_test[1L], big.mark = ",")))
+    cat(sprintf("\nDownstream (%s on the k scores, %s held-out rows%s):\n", fp_audit_learner(x),
+                format(dn$n_test[1L], big.mark = ","),
+                if (identical(x$outcome$type, "binary")) "; gaps in percentage points" else ""))
     print(fp_audit_downstream_view(x, dn), row.names = FALSE)
     n1 <- sum(x$downstream$one_class, na.rm = TRUE)
     if (n1) cat(sprintf("%d of %d fits' models predict one class for every held-out row (gaps 0 by construction).\n",
@@ -563,6 +564,11 @@ print.fairproj_audit <- function(x, ...) {
   }
   cat("\nsummary() for every k; tidy() for the tables; plot() for the curves.\n")
   invisible(x)
+}
+
+# "1 to 8" for a run of whole numbers, else a list.
+fp_audit_k_label <- function(k) {
+  if (length(k) > 2L && all(diff(k) == 1L)) sprintf("%d to %d", k[1L], k[length(k)]) else fp_name_list(k)
 }
 
 fp_audit_focus_reason <- function(x) {
@@ -577,8 +583,8 @@ fp_audit_learner <- function(x) {
 
 fp_audit_downstream_view <- function(x, dn) {
   if (identical(x$outcome$type, "binary")) {
-    data.frame(method = dn$method, accuracy = fp_pct(dn$accuracy), dp_gap = fp_pct(dn$dp_gap),
-               eo_gap = fp_pct(dn$eo_gap), one_class = dn$one_class, stringsAsFactors = FALSE)
+    data.frame(method = dn$method, accuracy = fp_pct(dn$accuracy), dp_gap = fp_num(100 * dn$dp_gap),
+               eo_gap = fp_num(100 * dn$eo_gap), one_class = dn$one_class, stringsAsFactors = FALSE)
   } else {
     data.frame(method = dn$method, rmse = signif(dn$error, 3), mean_prediction_gap = signif(dn$dp_gap, 3),
                stringsAsFactors = FALSE)

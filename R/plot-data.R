@@ -865,8 +865,8 @@ fp_plot_audit_downstream <- function(x, type, methods) {
   spec <- fp_spec("k", "value", list(fp_layer("line"), fp_layer("point", cex = 1.1)), scales,
                   title = "Fairness of downstream predictions", subtitle = learner,
                   xlab = "number of components k",
-                  ylab = if (binary) "gap between groups (percentage points)" else
-                    "gap between group mean predictions (outcome units)",
+                  ylab = if (binary) "gap (percentage points)" else
+                    "mean-prediction gap (outcome units)",
                   caption = if (binary) sprintf("Model on all %d columns: parity gap %.1f, opportunity gap %.1f points",
                                                 x$d, 100 * ref$dp_gap[1L], 100 * ref$eo_gap[1L]) else
                     sprintf("Model on all %d columns: %.3g", x$d, ref$dp_gap[1L]),
