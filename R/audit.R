@@ -312,7 +312,13 @@ fp_audit_fit <- function(moments, k, method, margs, center, scale.) {
       warns[[length(warns) + 1L]] <<- w
       invokeRestart("muffleWarning")
     })
-  list(fit = fit, error = err, seconds = proc.time()[["elapsed"]] - t0, warnings = warns)
+  secs <- proc.time()[["elapsed"]] - t0
+  # the call do.call() recorded holds the moments themselves: name them instead
+  if (!is.null(fit)) {
+    fit$call <- as.call(c(list(quote(fair_pca), quote(moments), k = k, method = method, center = center,
+                               scale. = scale.), margs))
+  }
+  list(fit = fit, error = err, seconds = secs, warnings = warns)
 }
 
 # The method x k row of a fit (NA values and the error in `state` when it failed).
@@ -394,8 +400,7 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
     if (!is.null(y)) {
       fp_check_number(test_fraction, "test_fraction", 0, 1, open_lower = TRUE, open_upper = TRUE)
       restore_seed <- fp_set_seed(seed)
-      held <- fp_audit_split(g, test_fraction)
-      restore_seed()
+      held <- tryCatch(fp_audit_split(g, test_fraction), finally = restore_seed())
       # one pass: moments of each group's training and held-out rows, then their sum
       gi <- factor(2L * (as.integer(g) - 1L) + 1L + held, levels = seq_len(2L * nlevels(g)))
       mm <- fp_moments_dense(xm, gi, cn, "x")

@@ -38,6 +38,8 @@ test_that("every method at every k, each row equal to a separate fair_pca() fit"
     expect_equal(row$var_kept, sum(f$sdev^2) / f$totalvar, tolerance = 1e-8)
     expect_lt(subspace_dist(a$fits[[m]][[as.character(k)]]$rotation, f$rotation), 1e-6)
   }
+  # the kept fits name the moments in their call instead of holding a copy
+  expect_identical(a$fits$minmax[["2"]]$call[[2]], quote(moments))
   std <- a$table[a$table$method == "standard", ]
   for (m in a$methods) {
     t <- a$table[a$table$method == m, ]
