@@ -622,9 +622,9 @@ fp_audit_downstream_view <- function(x, dn) {
 #' @param matrix For `tidy()`: `"table"` (method x k), `"groups"` (method x k x group),
 #'   `"downstream"` (method x k) or `"plot"` (the data of a plot; give `type`).
 #' @param type The plot type (see above).
-#' @param methods For the plots: the methods to draw (default all; standard PCA is always
-#'   drawn in `"losses"` and `"errors"`, dashed, for comparison).
-#' @param ... For `tidy(matrix = "plot")`: `type` and `methods`; otherwise unused.
+#' @param ... For `plot()` and `autoplot()`: `methods`, the methods to draw (default all;
+#'   standard PCA is always drawn in `"losses"` and `"errors"`, dashed, for comparison). For
+#'   `tidy(matrix = "plot")`: `type` and `methods`. Otherwise unused.
 #' @param main,xlab,ylab Replace the title and axis labels.
 #' @return `summary()`: an object of class `summary.fairproj_audit`. `tidy()`: a tibble (or
 #'   data.frame). `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.
