@@ -26,7 +26,6 @@ autoplot.fairproj_pareto_front <- function(object, type = NULL, ...) {
 }
 
 #' @rdname summary.fairproj_tune
-#' @param object A `fairproj_tune` object (for `autoplot()`).
 #' @method autoplot fairproj_tune
 #' @exportS3Method ggplot2::autoplot fairproj_tune
 autoplot.fairproj_tune <- function(object, type = NULL, ...) {

@@ -1,11 +1,12 @@
 # Progress bars for long loops (restarts, cross-validation grids, Pareto fronts, SVM fits):
-# shown in interactive sessions only (fp_progress_on()), drawn by cli when it is installed,
-# otherwise by utils::txtProgressBar(). `total` is the work to do; `NA` when it is not known in
-# advance (iterations until convergence), for an indeterminate bar that counts steps (cli only:
-# txtProgressBar has no such bar, so none is shown). `env` is the frame whose exit ends the bar.
-fp_progress_bar <- function(total, label, env = parent.frame()) {
+# shown in interactive sessions only (fp_progress_on()) unless `show` says otherwise, drawn by
+# cli when it is installed, otherwise by utils::txtProgressBar(). `total` is the work to do; `NA`
+# when it is not known in advance (iterations until convergence), for an indeterminate bar that
+# counts steps (cli only: txtProgressBar has no such bar, so none is shown). `env` is the frame
+# whose exit ends the bar.
+fp_progress_bar <- function(total, label, env = parent.frame(), show = fp_progress_on()) {
   none <- list(update = function(i) invisible(NULL), done = function() invisible(NULL))
-  if (!fp_progress_on()) return(none)
+  if (!show) return(none)
   if (is.na(total) && !requireNamespace("cli", quietly = TRUE)) return(none)
   if (requireNamespace("cli", quietly = TRUE)) {
     id <- cli::cli_progress_bar(label, total = total, .envir = env)
