@@ -114,7 +114,14 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
   if (length(gval) != nrow(data)) fp_abort(sprintf("has length %d but `data` has %d rows", length(gval), nrow(data)), "group")
   feats <- if (is.null(gname)) data else data[setdiff(names(data), gname)]
   if (!is.null(gname) && gname %in% all.vars(formula[[2L]])) {
-    fp_abort(sprintf("uses the group column '%s' as a feature", gname), "formula")
+    # named in the formula: an error when it is used as a feature; when it is only removed
+    # (prcomp's `~ . - group`), the remaining terms, with `.` expanded on the other columns
+    tl <- tryCatch(attr(stats::terms(formula, data = data), "term.labels"),
+                   error = function(e) fp_abort(sprintf("cannot be read: %s", conditionMessage(e)), "formula"))
+    uses <- vapply(tl, function(l) gname %in% all.vars(str2lang(l)), logical(1))
+    if (any(uses)) fp_abort(sprintf("uses the group column '%s' as a feature", gname), "formula")
+    if (!length(tl)) fp_abort("selects no feature columns", "formula")
+    formula <- stats::reformulate(tl, env = environment(formula))
   }
   args <- list(formula = formula, data = feats, fp_group = gval, drop.unused.levels = TRUE)
   if (!is.null(subset)) args$subset <- subset

@@ -18,3 +18,20 @@ test_that("fair_css, tune_fair_pca and pareto_front have formula interfaces", {
   expect_s3_class(pf, "fairproj_pareto_front")
   expect_equal(dim(predict(pf$fits[[1]], df[1:2, ])), c(2L, 2L))
 })
+
+test_that("the group column may be removed from a formula (prcomp's `~ . - group`) but not used", {
+  fit <- fair_pca(~ . - Species, data = iris, group = Species, k = 2)
+  ref <- fair_pca(~ ., data = iris, group = Species, k = 2)
+  expect_equal(fit$rotation, ref$rotation)
+  expect_identical(rownames(fit$rotation), names(iris)[1:4])
+  fit2 <- fair_pca(~ . - Species - Petal.Width, data = iris, group = Species, k = 2)
+  expect_identical(rownames(fit2$rotation), names(iris)[1:3])
+  expect_error(fair_pca(~ Sepal.Length + Species, data = iris, group = Species, k = 1),
+               class = "fairproj_input_error")
+  expect_error(fair_pca(~ Sepal.Length:Species + Sepal.Width, data = iris, group = Species, k = 1),
+               class = "fairproj_input_error")
+  expect_error(fair_pca(~ . - Species - Sepal.Length - Sepal.Width - Petal.Length - Petal.Width,
+                        data = iris, group = Species, k = 1), class = "fairproj_input_error")
+  # predict() rebuilds the features of new data from the same terms
+  expect_equal(predict(fit, iris[1:5, ]), predict(ref, iris[1:5, ]))
+})
