@@ -573,7 +573,8 @@ fp_render_base <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
   cex_leg <- 0.8
   title_lines <- fp_wrap_to(lab$title, width_in, 1.2, font = 2)
   sub_lines <- fp_wrap_to(lab$subtitle, width_in, 0.85)
-  cap_lines <- fp_wrap_to(lab$caption, width_in, 0.75)
+  # the caption is right-aligned at the panel's edge in italic: wrapped to that font, short of the right margin
+  cap_lines <- fp_wrap_to(lab$caption, width_in - 0.4, 0.75, font = 3)
   lay <- fp_legend_layout(fp_legend_blocks(data, spec), width_in, cex_leg)
   # bottom margin: tick labels, axis title, legend and caption
   xlab_lines <- 0
