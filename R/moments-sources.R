@@ -128,7 +128,8 @@ fp_sort_levels <- function(m) {
   num <- suppressWarnings(as.numeric(lv))
   ord <- if (!anyNA(num)) order(num) else order(lv)
   if (identical(ord, seq_along(lv))) return(m)
-  fp_new_moments(m$n[ord], m$mean[, ord, drop = FALSE], m$scatter[ord], lv[ord], m$colnames)
+  fp_new_moments(m$n[ord], m$mean[, ord, drop = FALSE], m$scatter[ord], lv[ord], m$colnames,
+                 mean_lo = fp_mean_lo(m)[, ord, drop = FALSE])
 }
 
 # One file, in chunks of chunk_rows records after the header, through readr's record-aware
@@ -277,7 +278,7 @@ fp_moments_dense <- function(x, g, colnames, arg = "x", block = 0L) {
   fp_backend_for(as.numeric(nrow(x)) * ncol(x)^2)
   res <- .fp_moments_cpp(x, as.integer(g) - 1L, nlevels(g), block)
   fp_check_nonfinite_counts(res$n_na, res$n_inf, arg)
-  out <- fp_new_moments(res$n, res$mean, res$scatter, levels(g), colnames)
+  out <- fp_new_moments(res$n, res$mean, res$scatter, levels(g), colnames, mean_lo = res$mean_lo)
   if (!is.null(attr(g, "cells"))) out$cells <- attr(g, "cells")  # intersectional groups
   out
 }
