@@ -224,9 +224,13 @@ fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state)
 #' O(d^2) per group.
 #'
 #' The scatter is obtained as `crossprod(x_g) - n_g mean_g mean_g'`, since centring would make
-#' the matrix dense. This is accurate for the usual sparse data (counts, indicators, tf-idf),
-#' whose column means are not large relative to their spread; a column with a large constant
-#' offset is not sparse in the first place.
+#' the matrix dense. This is exact for the usual sparse data (counts, indicators, tf-idf), whose
+#' column means are not large relative to their spread. A column whose mean is larger than its
+#' standard deviation within a group (`n mean^2 > scatter`, both at hand), such as one with a
+#' large constant offset, would lose digits to cancellation; such columns are dense anyway, so
+#' they are centred densely (two passes, as for a dense matrix) and their cross-products with
+#' the other columns are computed against the centred values. Memory is then the non-zeros plus
+#' one dense copy of those columns per group.
 #'
 #' @param x A sparse matrix (`Matrix::sparseMatrix`, e.g. a `dgCMatrix`).
 #' @param group Group labels, one per row.
@@ -260,16 +264,44 @@ group_moments.sparseMatrix <- function(x, group, ...) {
   n <- tabulate(g, length(lv))
   mean <- matrix(0, d, length(lv))
   scatter <- vector("list", length(lv))
+  mean_lo <- matrix(0, d, length(lv))
   for (c in seq_along(lv)) {
     xg <- x[which(as.integer(g) == c), , drop = FALSE]
     s <- Matrix::colSums(xg)
     cp <- as.matrix(Matrix::crossprod(xg))
-    rm(xg)
     mean[, c] <- s / n[c]
     sc <- cp - tcrossprod(s) / n[c]
+    dense <- which(s != 0 & s^2 / n[c] > diag(sc))  # |mean| > sd: cancellation would cost digits
+    if (length(dense)) {
+      cc <- fp_sparse_dense_cols(xg, dense, s)
+      sc[dense, dense] <- cc$scatter
+      sc[-dense, dense] <- cc$cross
+      sc[dense, -dense] <- t(cc$cross)
+      mean[dense, c] <- cc$mean
+      mean_lo[dense, c] <- cc$mean_lo
+    }
+    rm(xg)
     scatter[[c]] <- (sc + t(sc)) / 2
   }
-  fp_new_moments(n, mean, scatter, lv, cn)
+  fp_new_moments(n, mean, scatter, lv, cn, mean_lo = mean_lo)
+}
+
+# The scatter of the columns `dense` of the sparse rows `xg`, centred densely in two passes
+# (plain means, then the residual sums r correct them: scatter = Z'Z - r r' / n), their exact
+# means (hi + lo) and their cross-products with the other columns, X_P' (Z - 1 r' / n) =
+# X_P' Z - s_P r' / n (the centred columns sum to zero, so the other columns need no centring).
+fp_sparse_dense_cols <- function(xg, dense, s) {
+  n <- nrow(xg)
+  z <- as.matrix(xg[, dense, drop = FALSE])
+  plain <- s[dense] / n
+  z <- z - rep(plain, each = n)
+  r <- colSums(z)
+  hi <- plain + r / n
+  other <- seq_len(ncol(xg))[-dense]
+  cross <- if (length(other)) {
+    as.matrix(Matrix::crossprod(xg[, other, drop = FALSE], z)) - tcrossprod(s[other], r) / n
+  } else matrix(0, 0, length(dense))
+  list(scatter = crossprod(z) - tcrossprod(r) / n, mean = hi, mean_lo = r / n - (hi - plain), cross = cross)
 }
 
 # Moments of a dense double matrix in one C++ pass, which also counts NA/NaN and Inf entries
