@@ -22,7 +22,9 @@
 #'
 #' Column types are fixed before reading: the group column is text (so that `"1"` is the same
 #' group in every chunk), a feature column is a number, or a logical (`TRUE`/`FALSE`, used as 1/0)
-#' when its first 1000 records look logical; other columns are not read.
+#' when its first 1000 records look logical; other columns are not read. readr's number parser
+#' reads values written with up to 14 significant digits exactly; with 15 to 17 digits a value
+#' may come out one unit in the last place away from R's correctly rounded [as.numeric()].
 #'
 #' A list is reduced element by element: each element may be anything `group_moments()`
 #' accepts with the same `group` argument (a path, a data.frame holding the group column, a
