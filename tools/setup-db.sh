@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what `make test-db` needs beyond tools/setup.sh, only when missing: the PostgreSQL
-# server binaries and the RPostgreSQL client (Debian packages), and duckdb (CRAN source build).
+# server binaries and the RPostgreSQL client (Debian packages); with FAIRPROJ_DUCKDB=1 also
+# duckdb (a long CRAN source build; its tests are skipped without it).
 set -u
 SUDO=""
 if [ "$(id -u)" != "0" ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
@@ -20,7 +21,7 @@ if [ -n "${debs// /}" ]; then
     echo "setup-db: install$debs with your system's package manager"
   fi
 fi
-if ! has_r duckdb; then
+if [ "${FAIRPROJ_DUCKDB:-0}" = "1" ] && ! has_r duckdb; then
   echo "setup-db: installing duckdb from CRAN (a long compile)"
   Rscript --vanilla -e "
 lib <- .libPaths()[1]
