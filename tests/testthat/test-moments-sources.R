@@ -93,6 +93,20 @@ test_that("files: blank lines, quoted line breaks, CRLF and no final newline cou
   }
 })
 
+test_that("files: one pass over each file, whatever the number of chunks", {
+  skip_if_not_installed("readr")
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  utils::write.csv(iris, path, row.names = FALSE)
+  calls <- 0
+  trace("read_delim_chunked", where = asNamespace("readr"), tracer = function() calls <<- calls + 1,
+        print = FALSE)
+  on.exit(untrace("read_delim_chunked", where = asNamespace("readr")), add = TRUE)
+  m <- group_moments(path, "Species", chunk_rows = 7)  # 22 chunks, one reader
+  expect_identical(calls, 1)
+  expect_lte(moments_err(m, iris_ref()), 1e-10)
+})
+
 test_that("files: a header-only file contributes nothing; alone it is a classed error", {
   skip_if_not_installed("readr")
   path <- tempfile(fileext = ".csv")
