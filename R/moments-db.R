@@ -16,7 +16,8 @@
 #' stay (Spark, warehouses), the automatic choice for every other connection. It takes two
 #' passes:
 #' 1. per group `COUNT(*)`, the `AVG` of each column, its number of `NULL`s (and, in SQLite,
-#'    whose columns hold values of any type, its number of text values);
+#'    whose columns hold values of any type, its number of text values), in one query (or one
+#'    per block of columns when d is large: two in SQLite at d = 800);
 #' 2. per group the sums of the columns shifted by the first-pass means, and of all products of
 #'    pairs of shifted columns, cast to double precision. The products are tiled in square
 #'    blocks of columns, packed in order into queries of `max_terms` result columns (the most the
@@ -231,7 +232,13 @@ fp_db_chunk_moments <- function(ch, before, group, columns) {
 # ---- push-down route -----------------------------------------------------------------------
 
 fp_db_pushdown <- function(con, x, group, columns, types, max_terms) {
-  res1 <- fp_db_query(con, fp_db_pass1(x, group, columns, types))
+  q1 <- fp_db_pass1(x, group, columns, types, max_terms)
+  res1 <- fp_db_query(con, q1[1L])
+  for (q in q1[-1L]) {  # further blocks of columns, aligned on the groups of the first
+    r <- fp_db_query(con, q)
+    r <- r[match(fp_db_key(res1[[group]]), fp_db_key(r[[group]])), setdiff(names(r), c(group, "fp_n")), drop = FALSE]
+    res1 <- cbind(res1, r)
+  }
   gv <- res1[[group]]
   if (anyNA(gv)) fp_abort(sprintf("group column '%s' has missing (NULL) values; filter them in the query", group), "x",
                           class = "fairproj_source_error")
@@ -260,7 +267,7 @@ fp_db_pushdown <- function(con, x, group, columns, types, max_terms) {
   nq <- length(plan$queries)
   if (nq > 5L) {
     fp_inform(sprintf("group_moments(): %d aggregation queries (%d full scans of the table, with the first pass); route = \"stream\" reads it once",
-                      nq, nq + 1L), class = "fairproj_db_plan_message")
+                      nq, nq + length(q1)), class = "fairproj_db_plan_message")
   }
   pb <- fp_progress_bar(nq, "Aggregation queries")
   on.exit(pb$done(), add = TRUE)
@@ -395,19 +402,25 @@ fp_db_select <- function(con, inner, group, items) {
 }
 
 # Pass 1: per group COUNT(*), AVG of each column (as a double), the number of NULLs of each
-# column and, in SQLite, the number of text values of each column.
-fp_db_pass1 <- function(x, group, columns, types = rep("number", length(columns))) {
+# column and, in SQLite, the number of text values of each column; split over several queries
+# (blocks of columns) when they would have more than `max_terms` result columns.
+fp_db_pass1 <- function(x, group, columns, types = rep("number", length(columns)), max_terms = 1000L) {
   con <- dbplyr::remote_con(x)
-  v <- fp_db_ident(con, columns)
-  j <- seq_along(columns)
-  items <- c(paste0("COUNT(*) AS ", fp_db_ident(con, "fp_n")),
-             paste0("AVG(", fp_db_num_expr(con, v, types), ") AS ", fp_db_ident(con, paste0("fp_m", j))),
-             paste0("SUM(CASE WHEN ", v, " IS NULL THEN 1 ELSE 0 END) AS ", fp_db_ident(con, paste0("fp_na", j))))
-  if (fp_db_is_sqlite(con)) {
-    items <- c(items, paste0("SUM(CASE WHEN typeof(", v, ") IN ('text', 'blob') THEN 1 ELSE 0 END) AS ",
-                             fp_db_ident(con, paste0("fp_t", j))))
-  }
-  fp_db_select(con, as.character(dbplyr::sql_render(x)), group, items)
+  sqlite <- fp_db_is_sqlite(con)
+  per <- if (sqlite) 3L else 2L
+  src <- as.character(dbplyr::sql_render(x))
+  blocks <- split(seq_along(columns), ceiling(seq_along(columns) / max(1L, (max_terms - 2L) %/% per)))
+  vapply(blocks, function(j) {
+    v <- fp_db_ident(con, columns[j])
+    items <- c(paste0("COUNT(*) AS ", fp_db_ident(con, "fp_n")),
+               paste0("AVG(", fp_db_num_expr(con, v, types[j]), ") AS ", fp_db_ident(con, paste0("fp_m", j))),
+               paste0("SUM(CASE WHEN ", v, " IS NULL THEN 1 ELSE 0 END) AS ", fp_db_ident(con, paste0("fp_na", j))))
+    if (sqlite) {
+      items <- c(items, paste0("SUM(CASE WHEN typeof(", v, ") IN ('text', 'blob') THEN 1 ELSE 0 END) AS ",
+                               fp_db_ident(con, paste0("fp_t", j))))
+    }
+    fp_db_select(con, src, group, items)
+  }, "", USE.NAMES = FALSE)
 }
 
 # The terms of pass 2 in the order of square tiles of b columns: for tiles I <= J, the sums of

@@ -197,8 +197,11 @@ fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state)
     r <- bad[1L]
     p <- probs[probs$row - pos + 1L == r, , drop = FALSE]
     detail <- if (nrow(p)) {
-      col <- if (is.na(p$col[1L])) "" else sprintf(", column '%s'", state$hdr[p$col[1L]])
-      sprintf("%s: %s expected, found '%s'", col, p$expected[1L], p$actual[1L])
+      if (is.na(p$col[1L])) {
+        sprintf(": expected %s, found %s", p$expected[1L], p$actual[1L])  # the number of fields
+      } else {
+        sprintf(", column '%s': expected %s, found '%s'", state$hdr[p$col[1L]], p$expected[1L], p$actual[1L])
+      }
     } else if (r %in% bad_g) {
       sprintf(", group column '%s': missing (empty) group label", group)
     } else {
