@@ -135,16 +135,16 @@ fp_db_stream <- function(con, x, group, columns, chunk_rows) {
                                                " FROM (\n", inner, "\n) fp_q"))[[1L]])
   sql <- paste0("SELECT ", paste(fp_db_ident(con, c(group, columns)), collapse = ", "), "\nFROM (\n", inner, "\n) fp_q")
   res <- DBI::dbSendQuery(con, sql)
-  open <- new.env(parent = emptyenv())
-  open$res <- res
-  on.exit(if (!is.null(open$res)) DBI::dbClearResult(open$res), add = TRUE)
+  cur <- new.env(parent = emptyenv())
+  cur$res <- res
+  on.exit(if (!is.null(cur$res)) DBI::dbClearResult(cur$res), add = TRUE)
   pb <- fp_progress_bar(max(1, ceiling(total / chunk_rows)), "Reading the table in chunks")
   on.exit(pb$done(), add = TRUE)
   out <- NULL
   rows <- 0
   chunks <- 0
   repeat {
-    ch <- fp_db_fetch(con, open, chunk_rows, inner, columns)
+    ch <- fp_db_fetch(con, cur, chunk_rows, inner, columns)
     if (nrow(ch)) {
       piece <- fp_db_chunk_moments(ch, rows, group, columns)
       out <- if (is.null(out)) piece else fp_merge_moments(out, piece)
@@ -163,17 +163,17 @@ fp_db_stream <- function(con, x, group, columns, chunk_rows) {
   out
 }
 
-# One chunk from the open result `open$res`. RSQLite warns when a numeric column holds text
+# One chunk from the open result `cur$res`. RSQLite warns when a numeric column holds text
 # further down ("mixed type") and coerces it; that is an error here, with the first such value
 # found by a query (after the result is closed: SQLite runs one statement at a time).
-fp_db_fetch <- function(con, open, n, inner, columns) {
-  withCallingHandlers(DBI::dbFetch(open$res, n = n), warning = function(w) {
+fp_db_fetch <- function(con, cur, n, inner, columns) {
+  withCallingHandlers(DBI::dbFetch(cur$res, n = n), warning = function(w) {
     msg <- conditionMessage(w)
     if (fp_db_is_sqlite(con) && grepl("mixed type", msg)) {
       cl <- regmatches(msg, regexpr("`[^`]+`", msg))
       cl <- if (length(cl)) gsub("`", "", cl) else columns[1L]
-      DBI::dbClearResult(open$res)
-      open$res <- NULL
+      DBI::dbClearResult(cur$res)
+      cur$res <- NULL
       fp_db_sqlite_text_error(con, inner, cl)
     }
   })

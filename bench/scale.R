@@ -88,6 +88,7 @@ measure_cpu <- function(expr) {
 }
 doors <- list()
 door <- function(task, n, d, m, scans = NA, base = NULL) {
+  on.exit(print(doors[[length(doors)]], digits = 3, row.names = FALSE))  # partial results as they come
   doors[[length(doors) + 1L]] <<- data.frame(task = task, n = n, d = d, elapsed_s = m[["elapsed"]], cpu_s = m[["cpu"]],
                                              cpu_ratio = if (is.null(base)) NA else m[["cpu"]] / base[["cpu"]],
                                              heap_MB = m[["heap_MB"]], rss_MB = m[["rss_MB"]], scans = scans)
@@ -103,14 +104,14 @@ write_csv_rows <- function(path, n, d, piece = 1e6, seed = 1) {
     done <- done + k
   }
 }
-write_sqlite_rows <- function(con, name, n, d, piece = 5e5, seed = 1) {
+write_db_rows <- function(con, name, n, d, piece = 5e5, seed = 1) {
   set.seed(seed)
   done <- 0
   while (done < n) {
     k <- min(piece, n - done)
     df <- as.data.frame(matrix(rnorm(k * d), k, d))
     df$grp <- c("a", "b", "c")[1L + (seq_len(k) + done) %% 3L]
-    DBI::dbWriteTable(con, name, df, append = done > 0, overwrite = done == 0)
+    DBI::dbWriteTable(con, name, df, append = done > 0, overwrite = done == 0, row.names = FALSE)
     done <- done + k
   }
 }
@@ -142,7 +143,7 @@ if (has("RSQLite") && has("dbplyr") && has("readr") && has("data.table")) {
   unlink(path)
   db <- tempfile(fileext = ".sqlite")
   con <- DBI::dbConnect(RSQLite::SQLite(), db)
-  write_sqlite_rows(con, "big", n, d)
+  write_db_rows(con, "big", n, d)
   door("SQLite stream route", n, d, measure_cpu(group_moments(dplyr::tbl(con, "big"), "grp", route = "stream")), 2)
   DBI::dbDisconnect(con)
   unlink(db)
@@ -153,7 +154,7 @@ db_routes <- function(con, engine, n_of_d) {
   for (d in c(50, 200, 800)) {
     n <- n_of_d[[as.character(d)]]
     name <- sprintf("fp_bench_%d", d)
-    write_sqlite_rows(con, name, n, d)
+    write_db_rows(con, name, n, d)
     tab <- suppressWarnings(dplyr::tbl(con, name))
     read <- measure_cpu(DBI::dbReadTable(con, name))
     read_m <- measure_cpu(group_moments(DBI::dbReadTable(con, name), "grp"))
@@ -163,9 +164,10 @@ db_routes <- function(con, engine, n_of_d) {
     # the full scans of the push-down are its queries, counted as they run
     qc <- new.env()
     qc$n <- 0
-    trace("fp_db_query", where = asNamespace("fairproj"), tracer = bquote(.(qc)$n <- .(qc)$n + 1), print = FALSE)
+    suppressMessages(trace("fp_db_query", where = asNamespace("fairproj"), print = FALSE,
+                           tracer = function() assign("n", get("n", envir = qc) + 1, envir = qc)))
     push <- measure_cpu(suppressMessages(group_moments(tab, "grp", route = "pushdown")))
-    untrace("fp_db_query", where = asNamespace("fairproj"))
+    suppressMessages(untrace("fp_db_query", where = asNamespace("fairproj")))
     door(sprintf("%s push-down route", engine), n, d, push, qc$n, read)
     DBI::dbRemoveTable(con, name)
   }

