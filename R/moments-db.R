@@ -25,13 +25,13 @@
 #'    columns of one or two blocks: about (d^2 / 2) / `max_terms` queries, each a full scan (204
 #'    at d = 800 in PostgreSQL). A message states the number of queries before more than five.
 #'
-#' The shift is written into the SQL as an exactly representable literal cast to double, and R
-#' adds back exactly that value, so the means and scatters are exact whatever the offset of the
-#' columns (`mean = shift + sum(x - shift) / n`, `scatter = sum((x - shift)(x - shift)') - n
-#' (mean - shift)(mean - shift)'`). Groups are matched by their exact stored value (numbers
-#' printed with enough digits to round-trip), and every query also counts the rows it used per
-#' group: a count that differs from the first pass (a label the engine could not match) is an
-#' error.
+#' The shifts are written into the SQL as exactly representable literals cast to double (a small
+#' table, one row per group, joined on the group column), and R adds back exactly those values,
+#' so the means and scatters are exact whatever the offset of the columns (`mean = shift +
+#' sum(x - shift) / n`, `scatter = sum((x - shift)(x - shift)') - n (mean - shift)(mean -
+#' shift)'`). Groups are matched by their exact stored value (numbers printed with enough digits
+#' to round-trip), and every query also counts the rows it used per group: a count that differs
+#' from the first pass (a label the engine could not match) is an error.
 #'
 #' **Exact or loud.** On both routes the columns must be numeric or logical (`TRUE`/`FALSE` are
 #' used as 1/0); text, dates and times are errors of class `fairproj_source_error` naming the
@@ -448,37 +448,46 @@ fp_db_tiles <- function(d, cap) {
   terms
 }
 
-# Pass 2: per query, the needed columns shifted by the per-group first-pass means (a CASE on
-# the group column with exact double literals; no ELSE, so a row whose label does not match
-# gives NULL and is missing from the count `fp_k` that each query returns), then per group the
-# count, the sums of the shifted columns and the sums of products of pairs of them. Returns the
-# shifts actually written (m x d) and a list of list(sql, terms).
+# Pass 2: per query, the needed columns shifted by the per-group first-pass means, then per
+# group the count, the sums of the shifted columns and the sums of products of pairs of them.
+# The shifts come from a small table of exact double literals, one row per group, joined on the
+# group column: an engine that inlines the shifted columns into every product (PostgreSQL and
+# SQLite flatten the subquery) then repeats a subtraction, not a comparison of labels, and a row
+# whose label the engine does not match exactly is dropped by the join and missing from the
+# count `fp_k` that each query returns. Returns the shifts actually written (m x d) and a list
+# of list(sql, terms).
 fp_db_pass2 <- function(x, group, columns, gv, avg, max_terms, types = rep("number", length(columns))) {
   con <- dbplyr::remote_con(x)
   d <- length(columns)
   m <- length(gv)
   g <- fp_db_ident(con, group)
-  v <- fp_db_ident(con, columns)
   cn <- fp_db_ident(con, paste0("fp_c", seq_len(d)))
+  sn <- fp_db_ident(con, paste0("fp_s", seq_len(d)))
+  gk <- fp_db_ident(con, "fp_g")
   dbl <- fp_db_double(con)
   lit <- matrix(fp_db_num_text(as.numeric(avg)), m, d)
   shift <- matrix(as.numeric(lit), m, d)
   glit <- fp_db_label_literal(con, gv)
-  num <- fp_db_num_expr(con, v, types)
-  shifted <- vapply(seq_len(d), function(j) {
-    s <- paste0("CASE", paste0(" WHEN ", g, " = ", glit, " THEN CAST(", lit[, j], " AS ", dbl, ")", collapse = ""), " END")
-    paste0(num[j], " - ", s, " AS ", cn[j])
-  }, "")
+  num <- fp_db_num_expr(con, paste0("fp_r.", fp_db_ident(con, columns)), types)
   src <- as.character(dbplyr::sql_render(x))
+  shifts <- function(need) {
+    rows <- vapply(seq_len(m), function(c) {
+      paste0("SELECT ", glit[c], " AS ", gk, ", ",
+             paste0("CAST(", lit[c, need], " AS ", dbl, ") AS ", sn[need], collapse = ", "))
+    }, "")
+    paste(rows, collapse = "\nUNION ALL\n")
+  }
   cap <- max_terms - 2L  # the group column and the count
   terms <- fp_db_tiles(d, cap)
   chunks <- split(seq_len(nrow(terms)), ceiling(seq_len(nrow(terms)) / cap))
   queries <- lapply(chunks, function(idx) {
     tt <- terms[idx, , drop = FALSE]
     need <- sort(unique(c(tt$i, tt$j[tt$j > 0L])))
-    inner <- paste0("SELECT ", g, ", ", paste(shifted[need], collapse = ", "), "\nFROM (\n", src, "\n) fp_r")
+    inner <- paste0("SELECT fp_r.", g, " AS ", g, ", ",
+                    paste0(num[need], " - fp_sh.", sn[need], " AS ", cn[need], collapse = ", "),
+                    "\nFROM (\n", src, "\n) fp_r\nINNER JOIN (\n", shifts(need), "\n) fp_sh ON fp_r.", g, " = fp_sh.", gk)
     arg <- ifelse(tt$j == 0L, cn[tt$i], paste0(cn[tt$i], " * ", cn[pmax(tt$j, 1L)]))
-    items <- c(paste0("COUNT(", cn[need[1L]], ") AS ", fp_db_ident(con, "fp_k")),
+    items <- c(paste0("COUNT(*) AS ", fp_db_ident(con, "fp_k")),
                paste0("SUM(", arg, ") AS ", fp_db_ident(con, tt$name)))
     list(sql = fp_db_select(con, inner, group, items), terms = tt)
   })

@@ -166,18 +166,23 @@ test_that("SQL for Spark: double casts, exact shifts, square tiles, engine-sized
   expect_true(all(grepl("GROUP BY `grp`", sql, fixed = TRUE)))
   lit <- fairproj:::fp_db_num_text(c(1e8 + 1 / 3, 2))
   expect_identical(as.numeric(lit), c(1e8 + 1 / 3, 2))
-  expect_match(sql[1], sprintf("CAST(`x1` AS DOUBLE) - CASE WHEN `grp` = 'a' THEN CAST(%s AS DOUBLE) WHEN `grp` = 'b' THEN CAST(%s AS DOUBLE) END AS `fp_c1`",
-                               lit[1], lit[2]), fixed = TRUE)
+  # the shifts: a table of exact double literals, one row per group, joined on the label
+  expect_match(sql[1], sprintf("SELECT 'a' AS `fp_g`, CAST(%s AS DOUBLE) AS `fp_s1`", lit[1]), fixed = TRUE)
+  expect_match(sql[1], sprintf("SELECT 'b' AS `fp_g`, CAST(%s AS DOUBLE) AS `fp_s1`", lit[2]), fixed = TRUE)
+  expect_match(sql[1], "CAST(fp_r.`x1` AS DOUBLE) - fp_sh.`fp_s1` AS `fp_c1`", fixed = TRUE)
+  expect_match(sql[1], "INNER JOIN (", fixed = TRUE)
+  expect_match(sql[1], "ON fp_r.`grp` = fp_sh.`fp_g`", fixed = TRUE)
   expect_match(sql[1], "FROM `df`", fixed = TRUE)
-  expect_match(sql[1], "COUNT(`fp_c1`) AS `fp_k`", fixed = TRUE)
-  expect_false(any(grepl("ORDER BY|LIMIT|JOIN", sql)))
+  expect_match(sql[1], "COUNT(*) AS `fp_k`", fixed = TRUE)
+  expect_false(any(grepl("ORDER BY|LIMIT", sql)))
   n_sum <- vapply(regmatches(sql, gregexpr("SUM(", sql, fixed = TRUE)), length, 1L)
   expect_identical(unname(n_sum), c(4L, 4L, 1L))
   # a query reads only the columns of its tiles: the last one (product x3 * x3) reads x3 only
   expect_false(grepl("`x1`", sql[3], fixed = TRUE))
+  expect_false(grepl("CASE", sql[3], fixed = TRUE))
   # real-valued labels are written so that they compare equal to the stored double
   p3 <- fairproj:::fp_db_pass2(lf, "grp", "x1", c(1 / 3, 0.1 + 0.2), matrix(1, 2, 1), max_terms = 100)
-  glit <- regmatches(p3$queries[[1]]$sql, gregexpr("(?<=`grp` = )[-0-9.e+]+(?= THEN)", p3$queries[[1]]$sql, perl = TRUE))[[1]]
+  glit <- regmatches(p3$queries[[1]]$sql, gregexpr("(?<=SELECT )[-0-9.e+]+(?= AS `fp_g`)", p3$queries[[1]]$sql, perl = TRUE))[[1]]
   expect_identical(as.numeric(glit), c(1 / 3, 0.1 + 0.2))
 })
 
