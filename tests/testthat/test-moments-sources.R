@@ -172,7 +172,6 @@ test_that("files: a list of file chunks on a PSOCK cluster through future", {
   skip_if_not_installed("readr")
   skip_if_not_installed("future")
   skip_if_not_installed("future.apply")
-  skip_on_cran()  # starts R processes
   dat <- mixed_scale_data(n = c(200, 150, 100), offset = 1e6, seed = 3)
   paths <- vapply(1:4, function(i) tempfile(fileext = ".csv"), "")
   on.exit(unlink(paths))
