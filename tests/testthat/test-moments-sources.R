@@ -99,9 +99,9 @@ test_that("files: one pass over each file, whatever the number of chunks", {
   on.exit(unlink(path))
   utils::write.csv(iris, path, row.names = FALSE)
   calls <- 0
-  trace("read_delim_chunked", where = asNamespace("readr"), tracer = function() calls <<- calls + 1,
-        print = FALSE)
-  on.exit(untrace("read_delim_chunked", where = asNamespace("readr")), add = TRUE)
+  suppressMessages(trace("read_delim_chunked", where = asNamespace("readr"), print = FALSE,
+                         tracer = function() calls <<- calls + 1))
+  on.exit(suppressMessages(untrace("read_delim_chunked", where = asNamespace("readr"))), add = TRUE)
   m <- group_moments(path, "Species", chunk_rows = 7)  # 22 chunks, one reader
   expect_identical(calls, 1)
   expect_lte(moments_err(m, iris_ref()), 1e-10)
