@@ -200,9 +200,10 @@ if (length(doors)) {
   print(dt, digits = 3, row.names = FALSE)
   big <- dt[dt$d == 50 & dt$task %in% c("CSV file route", "SQLite stream route"), ]
   if (nrow(big)) {
-    cat("\nCost per row per column^2 (elapsed) and what 1e8 / 1e9 rows of 50 columns would take:\n")
+    cat("\nCost per row per column^2 (CPU seconds of R; elapsed time on a shared machine varies more)",
+        "and what 1e8 / 1e9 rows of 50 columns would take:\n")
     for (i in seq_len(nrow(big))) {
-      c2 <- big$elapsed_s[i] / (big$n[i] * big$d[i]^2)
+      c2 <- big$cpu_s[i] / (big$n[i] * big$d[i]^2)
       cat(sprintf("  %-22s %.3g s/(row col^2): 1e8 rows %.0f s, 1e9 rows %.0f s; on 100 Slurm workers 1e9 rows %.0f s\n",
                   big$task[i], c2, c2 * 1e8 * 2500, c2 * 1e9 * 2500, c2 * 1e9 * 2500 / 100))
     }
