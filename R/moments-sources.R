@@ -2,10 +2,12 @@
 #'
 #' A character vector of paths to delimited text files (CSV) is read in chunks of `chunk_rows`
 #' records with the streaming reader of \pkg{readr} ([readr::read_delim_chunked()]), in one pass
-#' over each file: time is linear in the number of rows and memory is bounded by one chunk plus
-#' O(d^2 m) for the moments of m groups, whatever the size of the file. Chunks are counted in
-#' records, not lines, so quoted fields holding line breaks, blank lines (which are not records),
-#' CRLF line ends and a missing final line break are all read correctly. Each chunk is reduced to
+#' over each file: time is linear in the number of rows and R's memory is bounded by one chunk
+#' plus O(d^2 m) for the moments of m groups, whatever the size of the file (readr maps the file
+#' into memory, so the operating system may keep its pages cached; it releases them when memory
+#' is needed). Chunks are counted in records, not lines, so quoted fields holding line breaks,
+#' blank lines (which are not records), CRLF line ends and a missing final line break are all
+#' read correctly. Each chunk is reduced to
 #' its group moments in C++ and the moments are merged exactly (see [new_group_moments()]).
 #' Several files are reduced one after the other, or in parallel with `parallel = TRUE` through
 #' [future.apply::future_lapply()] on whatever [future::plan()] the user set (multisession
