@@ -161,11 +161,12 @@ db_routes <- function(con, engine, n_of_d) {
     door(sprintf("%s read table into R", engine), n, d, read, 1, read)
     door(sprintf("%s read into R + group_moments", engine), n, d, read_m, 1, read)
     door(sprintf("%s stream route", engine), n, d, measure_cpu(group_moments(tab, "grp", route = "stream")), 2, read)
-    # the full scans of the push-down are its queries, counted as they run
+    # the full scans of the push-down are its aggregation queries, counted as they run
     qc <- new.env()
     qc$n <- 0
     suppressMessages(trace("fp_db_query", where = asNamespace("fairproj"), print = FALSE,
-                           tracer = function() assign("n", get("n", envir = qc) + 1, envir = qc)))
+                           tracer = bquote(if (grepl("GROUP BY", sql, fixed = TRUE))
+                             assign("n", get("n", envir = .(qc)) + 1, envir = .(qc)))))
     push <- measure_cpu(suppressMessages(group_moments(tab, "grp", route = "pushdown")))
     suppressMessages(untrace("fp_db_query", where = asNamespace("fairproj")))
     door(sprintf("%s push-down route", engine), n, d, push, qc$n, read)
