@@ -164,9 +164,9 @@ db_routes <- function(con, engine, n_of_d) {
     # the full scans of the push-down are its aggregation queries, counted as they run
     qc <- new.env()
     qc$n <- 0
-    suppressMessages(trace("fp_db_query", where = asNamespace("fairproj"), print = FALSE,
+    invisible(suppressMessages(trace("fp_db_query", where = asNamespace("fairproj"), print = FALSE,
                            tracer = bquote(if (grepl("GROUP BY", sql, fixed = TRUE))
-                             assign("n", get("n", envir = .(qc)) + 1, envir = .(qc)))))
+                             assign("n", get("n", envir = .(qc)) + 1, envir = .(qc))))))
     push <- measure_cpu(suppressMessages(group_moments(tab, "grp", route = "pushdown")))
     suppressMessages(untrace("fp_db_query", where = asNamespace("fairproj")))
     door(sprintf("%s push-down route", engine), n, d, push, qc$n, read)
