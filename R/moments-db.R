@@ -5,7 +5,8 @@
 #' are dbplyr tables too), the per-group moments are computed by one of two routes.
 #'
 #' **`route = "stream"`** sends the query once ([DBI::dbSendQuery()]) and fetches the rows in
-#' chunks of `chunk_rows` ([DBI::dbFetch()]); each chunk is reduced to its moments in C++ and
+#' chunks of `chunk_rows` ([DBI::dbFetch()]; in PostgreSQL, whose client library would hold the
+#' whole result, through a server-side cursor in a read-only transaction); each chunk is reduced to its moments in C++ and
 #' merged exactly, as for files. One scan of the table, memory bounded by one chunk. This wins
 #' wherever moving rows to R is cheaper than the d (d + 1) / 2 sums of products the engine would
 #' compute: engines on the same machine or network (SQLite, DuckDB, PostgreSQL, MySQL/MariaDB),
@@ -105,6 +106,7 @@ fp_db_max_terms <- function(con) {
 }
 
 fp_db_is_sqlite <- function(con) inherits(con, "SQLiteConnection")
+fp_db_is_postgres <- function(con) inherits(con, c("PqConnection", "PostgreSQLConnection"))
 
 # Column types from the schema (a query that returns no rows): "number" or "logical" per
 # feature; text, dates, times and other types are an error naming the column. SQLite has no
@@ -137,10 +139,21 @@ fp_db_stream <- function(con, x, group, columns, chunk_rows) {
   total <- as.numeric(fp_db_query(con, paste0("SELECT COUNT(*) AS ", fp_db_ident(con, "fp_n"),
                                                " FROM (\n", inner, "\n) fp_q"))[[1L]])
   sql <- paste0("SELECT ", paste(fp_db_ident(con, c(group, columns)), collapse = ", "), "\nFROM (\n", inner, "\n) fp_q")
-  res <- DBI::dbSendQuery(con, sql)
   cur <- new.env(parent = emptyenv())
-  cur$res <- res
-  on.exit(if (!is.null(cur$res)) DBI::dbClearResult(cur$res), add = TRUE)
+  if (fp_db_is_postgres(con)) {
+    # PostgreSQL's client library holds a whole result set in memory: fetch through a
+    # server-side cursor instead, in a read-only transaction of its own
+    DBI::dbExecute(con, "BEGIN TRANSACTION READ ONLY")
+    on.exit(DBI::dbExecute(con, "ROLLBACK"), add = TRUE)
+    DBI::dbExecute(con, paste("DECLARE fp_cursor NO SCROLL CURSOR FOR", sql))
+    cur$fetch <- function(n) fp_db_query(con, sprintf("FETCH FORWARD %d FROM fp_cursor", n))
+    cur$done <- function(last, n) nrow(last) < n
+  } else {
+    cur$res <- DBI::dbSendQuery(con, sql)
+    on.exit(if (!is.null(cur$res)) DBI::dbClearResult(cur$res), add = TRUE)
+    cur$fetch <- function(n) DBI::dbFetch(cur$res, n = n)
+    cur$done <- function(last, n) DBI::dbHasCompleted(cur$res)
+  }
   pb <- fp_progress_bar(max(1, ceiling(total / chunk_rows)), "Reading the table in chunks")
   on.exit(pb$done(), add = TRUE)
   out <- NULL
@@ -155,7 +168,7 @@ fp_db_stream <- function(con, x, group, columns, chunk_rows) {
     }
     chunks <- chunks + 1
     pb$update(min(chunks, ceiling(total / chunk_rows)))
-    if (DBI::dbHasCompleted(res) || !nrow(ch)) break
+    if (!nrow(ch) || cur$done(ch, chunk_rows)) break
   }
   if (is.null(out)) fp_abort("has no rows", "x", class = "fairproj_source_error")
   if (rows != total || sum(out$n) != rows) {
@@ -166,11 +179,11 @@ fp_db_stream <- function(con, x, group, columns, chunk_rows) {
   out
 }
 
-# One chunk from the open result `cur$res`. RSQLite warns when a numeric column holds text
-# further down ("mixed type") and coerces it; that is an error here, with the first such value
-# found by a query (after the result is closed: SQLite runs one statement at a time).
+# One chunk from the open result or cursor `cur`. RSQLite warns when a numeric column holds
+# text further down ("mixed type") and coerces it; that is an error here, with the first such
+# value found by a query (after the result is closed: SQLite runs one statement at a time).
 fp_db_fetch <- function(con, cur, n, inner, columns) {
-  withCallingHandlers(DBI::dbFetch(cur$res, n = n), warning = function(w) {
+  withCallingHandlers(cur$fetch(n), warning = function(w) {
     msg <- conditionMessage(w)
     if (fp_db_is_sqlite(con) && grepl("mixed type", msg)) {
       cl <- regmatches(msg, regexpr("`[^`]+`", msg))
