@@ -13,7 +13,7 @@ CHECK_ENV := TZ=$${TZ:-UTC} _R_CHECK_CRAN_INCOMING_=false _R_CHECK_CRAN_INCOMING
 	_R_CHECK_FUTURE_FILE_TIMESTAMPS_=false _R_CHECK_SYSTEM_CLOCK_=false \
 	_R_CHECK_COMPILATION_FLAGS_KNOWN_="-Wformat -Werror=format-security -Wdate-time"
 
-.PHONY: setup setup-reproduce document build install test test-db test-tidymodels check demo bench reproduce fuzz sanitize clean
+.PHONY: setup setup-reproduce document build install test test-db test-dist test-tidymodels check demo bench reproduce fuzz sanitize clean
 
 setup:
 	@bash tools/setup.sh
@@ -36,12 +36,21 @@ test: build
 
 check: test
 
-# The database tests against DuckDB and PostgreSQL as well as SQLite. Installs duckdb (CRAN,
-# a long source build) and PostgreSQL with its R client (Debian packages) when missing; the
-# tests start a throw-away PostgreSQL server on 127.0.0.1 and stop it.
+# The database tests against PostgreSQL (and DuckDB) as well as SQLite, both routes. Installs
+# PostgreSQL with its R client (Debian packages) when missing, and duckdb (CRAN, a long source
+# build) with FAIRPROJ_DUCKDB=1; the tests start a throw-away PostgreSQL server on 127.0.0.1
+# and stop it.
 test-db: install
 	@bash tools/setup-db.sh
-	R_LIBS=$(LIB) $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "$(PKG)", load_package = "installed", filter = "moments-db")'
+	R_LIBS=$(LIB) $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "$(PKG)", load_package = "installed", filter = "moments-db", stop_on_failure = TRUE)'
+
+# Moments of file chunks as jobs of a real scheduler: installs Slurm, munge, batchtools and
+# future.batchtools (Debian packages) when missing; the test starts a one-node Slurm cluster on
+# 127.0.0.1 (munged, slurmctld, slurmd; needs root), runs the chunks through future.batchtools
+# and stops the cluster.
+test-dist: install
+	@bash tools/setup-dist.sh
+	FAIRPROJ_TEST_DIST=1 R_LIBS=$(LIB) $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "$(PKG)", load_package = "installed", filter = "moments-dist", stop_on_failure = TRUE)'
 
 # The recipe steps inside a parsnip/workflows model fit (tools/test-workflows.R). parsnip and
 # workflows are not fairproj dependencies; they are installed, with the newer tidyverse

@@ -6,7 +6,8 @@
 #' Every function that takes `group` accepts several attributes at once: a data.frame or a list
 #' of vectors (one value per row each, e.g. `data.frame(sex, race)`). The groups are then the
 #' non-empty cells of their cross-classification (levels named `"F:White"`, attributes in the
-#' order given); empty cells are dropped. Every cell must have at least `min_cell` rows (2 by
+#' order given; a value that contains `":"` or `"` is written in double quotes, so that labels of
+#' different cells never coincide); empty cells are dropped. Every cell must have at least `min_cell` rows (2 by
 #' default, so that each cell has a covariance), otherwise a classed error names the small cells:
 #' merge levels or use fewer attributes. Fits keep the attribute values of each cell, and
 #' [fair_pca()] adds `group_margins`: the per-group table of each attribute's margins (e.g. all
@@ -55,7 +56,7 @@ fp_intersect <- function(group, n, arg = "group", min_cell = 2L) {
     droplevels(as.factor(v))
   })
   names(fs) <- names(attrs)
-  g <- if (length(fs) == 1L) fs[[1L]] else interaction(fs, sep = ":", drop = TRUE, lex.order = TRUE)
+  g <- if (length(fs) == 1L) fs[[1L]] else fp_cells_factor(fs)
   sizes <- tabulate(g, nlevels(g))
   if (any(sizes < min_cell)) {
     small <- levels(g)[sizes < min_cell]
@@ -68,6 +69,28 @@ fp_intersect <- function(group, n, arg = "group", min_cell = 2L) {
   rownames(cells) <- levels(g)
   attr(g, "cells") <- cells
   g
+}
+
+# The cells of several factors as one factor, in lexical order of the attributes' levels. Cells
+# are identified by the attributes' integer codes, never by pasted labels, so distinct cells stay
+# distinct whatever the values; the labels join the values with ":", and a value that holds a
+# ":" or a double quote (or is empty) is written in double quotes with escapes
+# (encodeString()), so that labels cannot collide either: ("a:b", "c") is `"a:b":c`, and
+# ("a", "b:c") is `a:"b:c"`.
+fp_cells_factor <- function(fs) {
+  codes <- lapply(fs, as.integer)
+  ord <- do.call(order, unname(codes))
+  first <- ord[!duplicated(do.call(paste, c(unname(lapply(codes, function(cd) cd[ord])), sep = ".")))]
+  key <- do.call(paste, c(unname(codes), sep = "."))
+  id <- match(key, key[first])
+  label <- function(f) {
+    v <- levels(f)
+    q <- grepl("[:\"]", v) | v == ""
+    v[q] <- encodeString(v[q], quote = "\"")
+    v[as.integer(f)]
+  }
+  labs <- do.call(paste, c(unname(lapply(fs, function(f) label(f)[first])), sep = ":"))
+  factor(labs[id], levels = labs)
 }
 
 # Whether `group` holds several attributes (a data.frame or list with more than one column).

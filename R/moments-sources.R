@@ -1,35 +1,54 @@
 #' Group moments of CSV files read in chunks, and of lists of sources
 #'
 #' A character vector of paths to delimited text files (CSV) is read in chunks of `chunk_rows`
-#' rows with [data.table::fread()]; each chunk is reduced to its group moments in C++ and the
-#' moments are merged exactly (see [new_group_moments()] for the merge). Memory stays bounded by
-#' one chunk plus O(d^2 m) for the moments of m groups, whatever the size of the file. Several
-#' files are reduced one after the other, or in parallel with `parallel = TRUE` through
+#' records with the streaming reader of \pkg{readr} ([readr::read_delim_chunked()]), in one pass
+#' over each file: time is linear in the number of rows and R's memory is bounded by one chunk
+#' plus O(d^2 m) for the moments of m groups, whatever the size of the file (readr maps the file
+#' into memory, so the operating system may keep its pages cached; it releases them when memory
+#' is needed). Chunks are counted in records, not lines, so quoted fields holding line breaks,
+#' blank lines (which are not records), CRLF line ends and a missing final line break are all
+#' read correctly. Each chunk is reduced to
+#' its group moments in C++ and the moments are merged exactly (see [new_group_moments()]).
+#' Several files are reduced one after the other, or in parallel with `parallel = TRUE` through
 #' [future.apply::future_lapply()] on whatever [future::plan()] the user set (multisession
-#' workers, a cluster, a batch scheduler through `future.batchtools`).
+#' workers, a PSOCK cluster, a batch scheduler such as Slurm through \pkg{future.batchtools}).
+#'
+#' **Exact or loud.** Every record is used exactly once or the call stops: a record with too few
+#' or too many fields, a value that does not parse as a number, a missing value (`NA` or an empty
+#' field) in a feature or in the group column is an error of class `fairproj_source_error` that
+#' names the file, the data row (the record's number after the header), the column and the
+#' value. With `bad_rows = "skip"` such records are left out instead and counted, and a warning of
+#' class `fairproj_skipped_rows_warning` gives the count. A file with a header and no records
+#' contributes nothing; an error is raised only when no source holds any record. At the end, the
+#' rows used plus the rows skipped must equal the records read.
+#'
+#' Column types are fixed before reading: the group column is text (so that `"1"` is the same
+#' group in every chunk), a feature column is a number, or a logical (`TRUE`/`FALSE`, used as 1/0)
+#' when its first 1000 records look logical; other columns are not read. readr's number parser
+#' reads values written with up to 14 significant digits exactly; with 15 to 17 digits a value
+#' may come out one unit in the last place away from R's correctly rounded [as.numeric()].
 #'
 #' A list is reduced element by element: each element may be anything `group_moments()`
 #' accepts with the same `group` argument (a path, a data.frame holding the group column, a
 #' lazy database table, a `group_moments` object), and the results are merged. This is the way
-#' to combine partitions that live in different places.
-#'
-#' Every chunk is read with the header of its file, so the feature columns are found by name;
-#' the group column is read as text in every chunk (so that a label such as `"1"` is the same
-#' group whether a chunk guesses integers or text). Quoted fields with embedded line breaks are
-#' not supported (chunks are counted in lines).
+#' to combine partitions that live in different places, and to spread many files over the
+#' workers of a cluster.
 #'
 #' @param x A character vector of file paths, or a list of sources (see Details).
 #' @param group The name of the group column (a string).
 #' @param ... For lists: passed to `group_moments()` for each element. For files: passed to
-#'   [data.table::fread()] (e.g. `sep`, `dec`).
+#'   [readr::read_delim_chunked()] (e.g. `delim = ";"`, `quote`, `na`, `locale`).
 #' @param columns The feature columns (character); `NULL` for all columns but `group`.
-#' @param chunk_rows Rows per chunk.
+#' @param chunk_rows Records per chunk.
+#' @param bad_rows `"error"` (default): a malformed record, unparsable value or missing value
+#'   stops the call; `"skip"`: such records are skipped, counted and reported in a warning.
+#' @param delim The field delimiter of the files.
 #' @param parallel Logical; reduce the files (or list elements) in parallel with
 #'   [future.apply::future_lapply()] (package \pkg{future.apply} needed).
 #' @return A `group_moments` object (see [group_moments()]), levels in sorted order.
 #' @seealso [group_moments()], [group_moments_db], `vignette("large-data")`.
 #' @examples
-#' if (requireNamespace("data.table", quietly = TRUE)) {
+#' if (requireNamespace("readr", quietly = TRUE)) {
 #'   path <- tempfile(fileext = ".csv")
 #'   utils::write.csv(iris, path, row.names = FALSE)
 #'   m <- group_moments(path, group = "Species", chunk_rows = 40)
@@ -41,17 +60,32 @@
 #' }
 #' @name group_moments_files
 #' @export
-group_moments.character <- function(x, group, ..., columns = NULL, chunk_rows = 100000L, parallel = FALSE) {
+group_moments.character <- function(x, group, ..., columns = NULL, chunk_rows = 100000L,
+                                    bad_rows = c("error", "skip"), delim = ",", parallel = FALSE) {
   if (!is.null(dim(x))) return(group_moments.default(x, group, ...))
-  fp_require("data.table", "group_moments() on files")
+  if (missing(group)) group <- NULL
+  fp_check_flag(parallel, "parallel")
+  one <- fp_files_reader(x, group, columns, chunk_rows, bad_rows, delim, ...)
+  fp_reduce_sources(as.list(x), one, parallel)
+}
+
+# Check the arguments of the file route once and return the reader of one path (NULL for a file
+# without records).
+fp_files_reader <- function(x, group, columns = NULL, chunk_rows = 100000L, bad_rows = c("error", "skip"),
+                            delim = ",", ...) {
+  fp_require("readr", "group_moments() on files")
   if (length(x) < 1L || anyNA(x)) fp_abort("must be one or more file paths", "x")
   miss <- x[!file.exists(x)]
   if (length(miss)) fp_abort(sprintf("names file(s) that do not exist: %s", paste(utils::head(miss, 3), collapse = ", ")), "x")
   chunk_rows <- fp_check_count(chunk_rows, 1L, .Machine$integer.max, "chunk_rows")
-  fp_check_flag(parallel, "parallel")
-  if (missing(group)) group <- NULL
-  one <- function(path) fp_csv_moments(path, group, columns, chunk_rows, ...)
-  fp_reduce_sources(as.list(x), one, parallel)
+  bad_rows <- fp_match_arg(bad_rows, c("error", "skip"), "bad_rows")
+  if (!is.character(delim) || length(delim) != 1L || is.na(delim) || !nzchar(delim)) {
+    fp_abort("must be one character string", "delim")
+  }
+  force(columns)
+  force(group)
+  dots <- list(...)
+  function(path) fp_csv_moments(path, group, columns, chunk_rows, bad_rows, delim, dots)
 }
 
 #' @rdname group_moments_files
@@ -60,22 +94,34 @@ group_moments.list <- function(x, group, ..., parallel = FALSE) {
   if (length(x) < 1L) fp_abort("is an empty list", "x")
   fp_check_flag(parallel, "parallel")
   if (missing(group)) group <- NULL
+  dots <- list(...)
   one <- function(src) {
     if (inherits(src, "group_moments")) return(src)
-    group_moments(src, group, ...)
+    if (is.character(src) && is.null(dim(src))) {
+      # a file without records is an empty contribution here, not an error
+      read <- do.call(fp_files_reader, c(list(src, group), dots))
+      return(fp_reduce_sources(as.list(src), read, FALSE, allow_empty = TRUE))
+    }
+    do.call(group_moments, c(list(src, group), dots))
   }
   fp_reduce_sources(x, one, parallel)
 }
 
 # Apply `one` to each source (in parallel through future.apply when asked), merge in order and
-# sort the levels.
-fp_reduce_sources <- function(sources, one, parallel) {
+# sort the levels. A source without rows gives NULL; when every one does, that is an error
+# (unless `allow_empty`, for a part of a larger list).
+fp_reduce_sources <- function(sources, one, parallel, allow_empty = FALSE) {
   parts <- if (parallel) {
     fp_require("future.apply", "group_moments(parallel = TRUE)")
     future.apply::future_lapply(sources, one, future.seed = NULL,
                                 future.packages = "fairproj")
   } else {
     lapply(sources, one)
+  }
+  parts <- Filter(Negate(is.null), parts)
+  if (!length(parts)) {
+    if (allow_empty) return(NULL)
+    fp_abort("has no data rows (every source is empty)", "x", class = "fairproj_source_error")
   }
   fp_sort_levels(Reduce(fp_merge_moments, parts))
 }
@@ -86,46 +132,95 @@ fp_sort_levels <- function(m) {
   num <- suppressWarnings(as.numeric(lv))
   ord <- if (!anyNA(num)) order(num) else order(lv)
   if (identical(ord, seq_along(lv))) return(m)
-  fp_new_moments(m$n[ord], m$mean[, ord, drop = FALSE], m$scatter[ord], lv[ord], m$colnames)
+  fp_new_moments(m$n[ord], m$mean[, ord, drop = FALSE], m$scatter[ord], lv[ord], m$colnames,
+                 mean_lo = fp_mean_lo(m)[, ord, drop = FALSE])
 }
 
-# One file, in chunks of chunk_rows lines after the header.
-fp_csv_moments <- function(path, group, columns, chunk_rows, ...) {
-  # the header from the first lines only: fread(path, nrows = 0) sizes its buffers for the whole
-  # file (measured: 281 MB of R heap for a 3e6-row file), which would break the memory bound
-  hdr <- names(data.table::fread(text = readLines(path, n = 2L, warn = FALSE), nrows = 0L,
-                                 showProgress = FALSE, ...))
+# One file, in chunks of chunk_rows records after the header, through readr's record-aware
+# streaming tokenizer (one pass; readr reports each malformed record or unparsable value with
+# its row). Returns NULL for a file with a header and no records.
+fp_csv_moments <- function(path, group, columns, chunk_rows, bad_rows, delim, dots = list()) {
+  what <- sprintf("file '%s'", basename(path))
+  old <- readr::local_edition(1)  # the first edition's tokenizer streams; the spec reads 1000 rows
+  spec <- do.call(readr::spec_delim, c(list(path, delim = delim, guess_max = 1000L), dots))
+  if (is.null(spec) || !length(spec$cols)) {
+    fp_abort(sprintf("%s has no header line", what), "x", class = "fairproj_source_error")
+  }
+  hdr <- names(spec$cols)
   group <- fp_db_group_name(group, hdr)
   columns <- fp_db_columns(columns, hdr, group)
-  sel <- match(c(group, columns), hdr)
-  out <- NULL
-  skip <- 1
-  repeat {
-    ch <- fp_fread_chunk(path, skip, chunk_rows, hdr, sel, ...)
-    if (is.null(ch) || nrow(ch) == 0L) break
-    g <- as.character(ch[[group]])
-    data.table::set(ch, j = group, value = NULL)
-    xm <- fp_as_matrix(ch, sprintf("x (file %s)", basename(path)), min_cols = 1L, check_finite = FALSE)
-    rm(ch)
-    piece <- fp_moments_dense(xm, fp_as_group(g, nrow(xm), "group", min_levels = 1L), columns,
-                              sprintf("x (file %s)", basename(path)))
-    rm(xm)
-    out <- if (is.null(out)) piece else fp_merge_moments(out, piece)
-    if (sum(piece$n) < chunk_rows) break
-    skip <- skip + chunk_rows
+  types <- lapply(hdr, function(h) {
+    if (h == group) return(readr::col_character())
+    if (!h %in% columns) return(readr::col_skip())
+    if (inherits(spec$cols[[h]], "collector_logical")) readr::col_logical() else readr::col_double()
+  })
+  names(types) <- hdr
+  types <- do.call(readr::cols, types)
+  state <- new.env(parent = emptyenv())
+  state$out <- NULL
+  state$hdr <- hdr
+  state$records <- 0
+  state$skipped <- 0
+  cb <- function(ch, pos) {
+    state$records <- state$records + nrow(ch)
+    piece <- fp_csv_chunk_moments(ch, pos, group, columns, bad_rows, what, state)
+    if (!is.null(piece)) state$out <- if (is.null(state$out)) piece else fp_merge_moments(state$out, piece)
+    NULL
   }
-  if (is.null(out)) fp_abort(sprintf("file %s has no data rows", basename(path)), "x")
-  out
+  args <- c(list(path, readr::SideEffectChunkCallback$new(cb), delim = delim, chunk_size = chunk_rows,
+                 col_types = types, progress = FALSE), dots)
+  do.call(readr::read_delim_chunked, args)
+  used <- if (is.null(state$out)) 0 else sum(state$out$n)
+  if (used + state$skipped != state$records) {
+    stop(errorCondition(sprintf("%s: %s rows used and %s skipped, but %s records read", what, format(used),
+                                format(state$skipped), format(state$records)),
+                        class = c("fairproj_source_error", "fairproj_error")))
+  }
+  if (state$skipped > 0) {
+    fp_warn(sprintf("%s: skipped %s malformed record(s) or record(s) with missing values (of %s)", what,
+                    format(state$skipped), format(state$records)), class = "fairproj_skipped_rows_warning")
+  }
+  state$out
 }
 
-fp_fread_chunk <- function(path, skip, nrows, hdr, sel, ...) {
-  tryCatch(
-    data.table::fread(path, skip = skip, nrows = nrows, header = FALSE, col.names = hdr[sel],
-                      select = sel, showProgress = FALSE, data.table = TRUE, ...),
-    error = function(e) {
-      # fread errors when skip reaches the end of the file ("skip=N but the input only has N lines")
-      if (grepl("^skip=[0-9]+ but the input only has", conditionMessage(e))) NULL else stop(e)
-    })
+# The moments of one chunk of a file. Malformed records and unparsable values (readr's
+# problems, whose rows count records from the start of the data) and missing values are an
+# error naming the first of them, or are dropped and counted with bad_rows = "skip".
+fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state) {
+  probs <- readr::problems(ch)
+  bad <- integer(0)
+  if (nrow(probs)) bad <- sort(unique(probs$row - pos + 1L))
+  g <- ch[[group]]
+  bad_g <- which(is.na(g))
+  xm <- fp_as_matrix(as.data.frame(ch[columns]), what, min_cols = 1L, check_finite = FALSE)
+  na_rows <- if (anyNA(xm)) which(rowSums(is.na(xm)) > 0) else integer(0)
+  bad <- sort(unique(c(bad, bad_g, na_rows)))
+  if (length(bad) && bad_rows == "error") {
+    r <- bad[1L]
+    p <- probs[probs$row - pos + 1L == r, , drop = FALSE]
+    detail <- if (nrow(p)) {
+      if (is.na(p$col[1L])) {
+        sprintf(": expected %s, found %s", p$expected[1L], p$actual[1L])  # the number of fields
+      } else {
+        sprintf(", column '%s': expected %s, found '%s'", state$hdr[p$col[1L]], p$expected[1L], p$actual[1L])
+      }
+    } else if (r %in% bad_g) {
+      sprintf(", group column '%s': missing (empty) group label", group)
+    } else {
+      j <- which(is.na(xm[r, ]))[1L]
+      sprintf(", column '%s': missing value", columns[j])
+    }
+    fp_abort(sprintf("%s, data row %s%s; fix the file or use bad_rows = \"skip\"", what,
+                     format(pos + r - 1L, scientific = FALSE), detail), "x", class = "fairproj_source_error")
+  }
+  if (length(bad)) {
+    state$skipped <- state$skipped + length(bad)
+    if (length(bad) == nrow(ch)) return(NULL)
+    xm <- xm[-bad, , drop = FALSE]
+    g <- g[-bad]
+  }
+  if (!nrow(xm)) return(NULL)
+  fp_moments_dense(xm, fp_as_group(g, nrow(xm), "group", min_levels = 1L), columns, what)
 }
 
 #' Group moments of a sparse matrix
@@ -136,9 +231,13 @@ fp_fread_chunk <- function(path, skip, nrows, hdr, sel, ...) {
 #' O(d^2) per group.
 #'
 #' The scatter is obtained as `crossprod(x_g) - n_g mean_g mean_g'`, since centring would make
-#' the matrix dense. This is accurate for the usual sparse data (counts, indicators, tf-idf),
-#' whose column means are not large relative to their spread; a column with a large constant
-#' offset is not sparse in the first place.
+#' the matrix dense. This is exact for the usual sparse data (counts, indicators, tf-idf), whose
+#' column means are not large relative to their spread. A column whose mean is larger than its
+#' standard deviation within a group (`n mean^2 > scatter`, both at hand), such as one with a
+#' large constant offset, would lose digits to cancellation; such columns are dense anyway, so
+#' they are centred densely (two passes, as for a dense matrix) and their cross-products with
+#' the other columns are computed against the centred values. Memory is then the non-zeros plus
+#' one dense copy of those columns per group.
 #'
 #' @param x A sparse matrix (`Matrix::sparseMatrix`, e.g. a `dgCMatrix`).
 #' @param group Group labels, one per row.
@@ -172,16 +271,44 @@ group_moments.sparseMatrix <- function(x, group, ...) {
   n <- tabulate(g, length(lv))
   mean <- matrix(0, d, length(lv))
   scatter <- vector("list", length(lv))
+  mean_lo <- matrix(0, d, length(lv))
   for (c in seq_along(lv)) {
     xg <- x[which(as.integer(g) == c), , drop = FALSE]
     s <- Matrix::colSums(xg)
     cp <- as.matrix(Matrix::crossprod(xg))
-    rm(xg)
     mean[, c] <- s / n[c]
     sc <- cp - tcrossprod(s) / n[c]
+    dense <- which(s != 0 & s^2 / n[c] > diag(sc))  # |mean| > sd: cancellation would cost digits
+    if (length(dense)) {
+      cc <- fp_sparse_dense_cols(xg, dense, s)
+      sc[dense, dense] <- cc$scatter
+      sc[-dense, dense] <- cc$cross
+      sc[dense, -dense] <- t(cc$cross)
+      mean[dense, c] <- cc$mean
+      mean_lo[dense, c] <- cc$mean_lo
+    }
+    rm(xg)
     scatter[[c]] <- (sc + t(sc)) / 2
   }
-  fp_new_moments(n, mean, scatter, lv, cn)
+  fp_new_moments(n, mean, scatter, lv, cn, mean_lo = mean_lo)
+}
+
+# The scatter of the columns `dense` of the sparse rows `xg`, centred densely in two passes
+# (plain means, then the residual sums r correct them: scatter = Z'Z - r r' / n), their exact
+# means (hi + lo) and their cross-products with the other columns, X_P' (Z - 1 r' / n) =
+# X_P' Z - s_P r' / n (the centred columns sum to zero, so the other columns need no centring).
+fp_sparse_dense_cols <- function(xg, dense, s) {
+  n <- nrow(xg)
+  z <- as.matrix(xg[, dense, drop = FALSE])
+  plain <- s[dense] / n
+  z <- z - rep(plain, each = n)
+  r <- colSums(z)
+  hi <- plain + r / n
+  other <- seq_len(ncol(xg))[-dense]
+  cross <- if (length(other)) {
+    as.matrix(Matrix::crossprod(xg[, other, drop = FALSE], z)) - tcrossprod(s[other], r) / n
+  } else matrix(0, 0, length(dense))
+  list(scatter = crossprod(z) - tcrossprod(r) / n, mean = hi, mean_lo = r / n - (hi - plain), cross = cross)
 }
 
 # Moments of a dense double matrix in one C++ pass, which also counts NA/NaN and Inf entries
@@ -190,7 +317,7 @@ fp_moments_dense <- function(x, g, colnames, arg = "x", block = 0L) {
   fp_backend_for(as.numeric(nrow(x)) * ncol(x)^2)
   res <- .fp_moments_cpp(x, as.integer(g) - 1L, nlevels(g), block)
   fp_check_nonfinite_counts(res$n_na, res$n_inf, arg)
-  out <- fp_new_moments(res$n, res$mean, res$scatter, levels(g), colnames)
+  out <- fp_new_moments(res$n, res$mean, res$scatter, levels(g), colnames, mean_lo = res$mean_lo)
   if (!is.null(attr(g, "cells"))) out$cells <- attr(g, "cells")  # intersectional groups
   out
 }

@@ -65,7 +65,10 @@ group_moments.default <- function(x, group, ..., block = NULL) {
 #' @export
 group_moments.group_moments <- function(x, group, ...) x
 
-fp_new_moments <- function(n, mean, scatter, levels, colnames) {
+# `mean_lo` (optional, d x m): the part of each mean below the precision of `mean` (mean + mean_lo
+# is the mean to twice the precision), kept so that merging pieces whose columns have a large
+# offset (1e8 + noise) loses no digits of the difference of their means; absent means zero.
+fp_new_moments <- function(n, mean, scatter, levels, colnames, mean_lo = NULL) {
   n <- as.numeric(n)
   names(n) <- levels
   mean <- matrix(mean, ncol = length(levels), dimnames = list(colnames, levels))
@@ -75,9 +78,13 @@ fp_new_moments <- function(n, mean, scatter, levels, colnames) {
     s
   })
   names(scatter) <- levels
-  structure(list(n = n, mean = mean, scatter = scatter, levels = levels, colnames = colnames),
-            class = "group_moments")
+  out <- structure(list(n = n, mean = mean, scatter = scatter, levels = levels, colnames = colnames),
+                   class = "group_moments")
+  if (!is.null(mean_lo) && any(mean_lo != 0)) out$mean_lo <- matrix(mean_lo, nrow(mean), ncol(mean), dimnames = dimnames(mean))
+  out
 }
+
+fp_mean_lo <- function(m) if (is.null(m$mean_lo)) matrix(0, nrow(m$mean), ncol(m$mean), dimnames = dimnames(m$mean)) else m$mean_lo
 
 fp_check_moments <- function(m, arg = "x") {
   if (!inherits(m, "group_moments")) fp_abort("must be a group_moments object", arg)
@@ -92,8 +99,10 @@ fp_merge_moments <- function(a, b) {
     fp_abort("cover different columns: moments only combine over the same columns in the same order", "moments")
   }
   levels <- union(a$levels, b$levels)
+  lo_a <- fp_mean_lo(a)
+  lo_b <- fp_mean_lo(b)
   n <- numeric(0)
-  mean <- matrix(0, length(a$colnames), 0)
+  mean <- mean_lo <- matrix(0, length(a$colnames), 0)
   scatter <- list()
   for (l in levels) {
     ina <- l %in% a$levels
@@ -102,20 +111,29 @@ fp_merge_moments <- function(a, b) {
       na <- a$n[[l]]
       nb <- b$n[[l]]
       tot <- na + nb
-      delta <- b$mean[, l] - a$mean[, l]
-      mu <- a$mean[, l] + delta * (nb / tot)
+      # the difference of the means from their high parts (exact when they are close, as
+      # with a large common offset) plus the difference of their low parts
+      delta <- (b$mean[, l] - a$mean[, l]) + (lo_b[, l] - lo_a[, l])
+      step <- delta * (nb / tot)
+      hi <- a$mean[, l] + step
+      lo <- lo_a[, l] + ((a$mean[, l] - hi) + step)  # Fast2Sum's error term of hi (|a| >= |step|)
+      h2 <- hi + lo  # renormalised: hi is the double nearest to the mean
+      lo <- lo - (h2 - hi)
+      hi <- h2
       s <- a$scatter[[l]] + b$scatter[[l]] + tcrossprod(delta) * (na * nb / tot)
     } else {
       src <- if (ina) a else b
       tot <- src$n[[l]]
-      mu <- src$mean[, l]
+      hi <- src$mean[, l]
+      lo <- (if (ina) lo_a else lo_b)[, l]
       s <- src$scatter[[l]]
     }
     n <- c(n, tot)
-    mean <- cbind(mean, mu)
+    mean <- cbind(mean, hi)
+    mean_lo <- cbind(mean_lo, lo)
     scatter[[length(scatter) + 1L]] <- s
   }
-  fp_new_moments(n, mean, scatter, levels, a$colnames)
+  fp_new_moments(n, mean, scatter, levels, a$colnames, mean_lo = mean_lo)
 }
 
 #' @rdname group_moments

@@ -17,3 +17,12 @@ fp_progress_bar <- function(total, label, env = parent.frame(), show = fp_progre
   do.call(on.exit, list(quote(close(pb)), add = TRUE), envir = env)
   list(update = function(i) utils::setTxtProgressBar(pb, i), done = function() invisible(NULL))
 }
+
+# A classed message (class c(class, "fairproj_message")) for a plan worth knowing before it
+# runs, such as the number of queries of a database push-down; suppressMessages() or a handler
+# for the class silences it.
+fp_inform <- function(message, class = NULL) {
+  cond <- structure(class = c(class, "fairproj_message", "message", "condition"),
+                    list(message = paste0(message, "\n"), call = NULL))
+  message(cond)
+}

@@ -127,17 +127,25 @@ List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int b
     if ((r0 / L) % 256 == 255) Rcpp::checkUserInterrupt();
   }
   List scatter(m);
+  fp::Mat mean_lo = fp::Mat::Zero(d, m);
   for (int c = 0; c < m; ++c) {
     flush(c);
     S[c].triangularView<Eigen::StrictlyUpper>() = S[c].transpose();
     if (cnt[c] > 0) {
       const fp::Vec r = resid.col(c);
       S[c].noalias() -= (r * r.transpose()) / cnt[c];
-      mean.col(c) += r / cnt[c];
+      // the mean as hi + lo (Fast2Sum: |plain mean| >= |r / n|), so that merges of pieces with
+      // a large offset see the difference of their means to full precision
+      for (int j = 0; j < d; ++j) {
+        const double a = mean(j, c), b = r[j] / cnt[c], hi = a + b;
+        mean(j, c) = hi;
+        mean_lo(j, c) = b - (hi - a);
+      }
     }
     scatter[c] = Rcpp::wrap(S[c]);
   }
   return List::create(Rcpp::Named("n") = Rcpp::wrap(cnt), Rcpp::Named("mean") = Rcpp::wrap(mean),
+                      Rcpp::Named("mean_lo") = Rcpp::wrap(mean_lo),
                       Rcpp::Named("scatter") = scatter, Rcpp::Named("n_na") = n_na,
                       Rcpp::Named("n_inf") = n_inf);
 }

@@ -2,7 +2,7 @@
 # Installs what fairproj, its tests, vignettes and R CMD check need, only when missing.
 # Debian's prebuilt r-cran-* packages first (seconds), CRAN source builds as a fallback.
 set -u
-R_PKGS="Rcpp RcppEigen RcppArmadillo RSpectra roxygen2 testthat knitr rmarkdown survival MASS e1071 nnet ggplot2 DBI RSQLite dbplyr dplyr data.table Matrix future future.apply generics cli broom recipes factoextra rlang tibble RSNNS ECOSolveR"
+R_PKGS="Rcpp RcppEigen RcppArmadillo RSpectra roxygen2 testthat knitr rmarkdown survival MASS e1071 nnet ggplot2 DBI RSQLite dbplyr dplyr data.table readr Matrix future future.apply generics cli broom recipes factoextra rlang tibble RSNNS ECOSolveR"
 SYS_TOOLS="pandoc qpdf tidy"
 
 SUDO=""

@@ -35,3 +35,22 @@ test_that("fits with several attributes report the cells and each attribute's ma
   expect_error(fair_pca(iris[, 1:4], data.frame(a = iris$Species, b = seq_len(150) %% 40), k = 2, method = "minmax"),
                class = "fairproj_input_error", regexp = "intersection cell")
 })
+
+test_that("cells never collide, whatever the attribute values (labels holding ':')", {
+  a <- c("a:b", "a:b", "a", "a", "x", "x")
+  b <- c("c", "c", "b:c", "b:c", "", "")
+  g <- intersect_groups(a = a, b = b)
+  expect_identical(nlevels(g), 3L)
+  expect_equal(as.integer(table(g)), c(2L, 2L, 2L))
+  expect_false(anyDuplicated(levels(g)) > 0)
+  # readable labels: values are quoted only when they hold the separator, a quote or nothing
+  expect_setequal(levels(g), c('"a:b":c', 'a:"b:c"', 'x:""'))
+  expect_identical(attr(g, "cells")[levels(g)[as.integer(g[3])], "b"], "b:c")
+  # plain values keep plain labels
+  expect_setequal(levels(intersect_groups(s = c("F", "M", "F", "M"), r = c("W", "W", "B", "B"), min_cell = 1)),
+                  c("F:B", "F:W", "M:B", "M:W"))
+  # a fit sees two groups, not one
+  x <- matrix(rnorm(24), 6, 4)
+  m <- group_moments(x, data.frame(a = a, b = b))
+  expect_equal(unname(m$n), c(2, 2, 2))
+})

@@ -1,23 +1,14 @@
-# Moments computed inside SQL engines through DBI/dbplyr, against the in-memory pass.
-
-rel_err_moments <- function(a, b) {
-  expect_identical(a$levels, b$levels)
-  expect_identical(a$colnames, b$colnames)
-  expect_equal(a$n, b$n)
-  e_mean <- max(abs(a$mean - b$mean)) / max(abs(b$mean), 1)
-  e_sc <- max(vapply(seq_along(b$scatter), function(i) {
-    max(abs(a$scatter[[i]] - b$scatter[[i]])) / max(abs(b$scatter[[i]]))
-  }, numeric(1)))
-  max(e_mean, e_sc)
-}
+# Moments of SQL engines through DBI/dbplyr, both routes, against the in-memory pass.
 
 db_data <- function(offset = 0, n = c(400, 250, 150), d = 5) {
-  dat <- make_groups(n = n, d = d, seed = 11, shift = offset)
+  dat <- mixed_scale_data(n = n, d = d, offset = offset, seed = 11)
   df <- as.data.frame(dat$x)
   df$grp <- as.character(dat$g)
   list(df = df, ref = group_moments(dat$x, dat$g))
 }
 
+# Both routes against the in-memory moments of the values the engine stored, at offsets 0 and
+# 1e8 with columns of mixed scales; the push-down also with narrow queries (several tiles).
 check_engine <- function(con) {
   for (offset in c(0, 1e8)) {
     dd <- db_data(offset)
@@ -27,23 +18,93 @@ check_engine <- function(con) {
     # write doubles as text with 15 digits)
     stored <- DBI::dbReadTable(con, name)
     ref <- group_moments(as.matrix(stored[paste0("x", 1:5)]), stored$grp)
-    expect_lte(rel_err_moments(ref, dd$ref), 1e-6)
     tab <- suppressWarnings(dplyr::tbl(con, name))  # RPostgreSQL: "old dbplyr interface"
-    m <- group_moments(tab, "grp")
-    expect_lte(rel_err_moments(m, ref), 1e-10)
-    # products split over several narrow queries give the same result
-    m2 <- group_moments(tab, "grp", max_terms = 4)
-    expect_lte(rel_err_moments(m2, ref), 1e-10)
+    expect_lte(moments_err(group_moments(tab, "grp", route = "stream", chunk_rows = 97), ref), 1e-10)
+    expect_lte(moments_err(group_moments(tab, "grp", route = "pushdown"), ref), 1e-10)
+    expect_message(m2 <- group_moments(tab, "grp", route = "pushdown", max_terms = 5),
+                   class = "fairproj_db_plan_message")
+    expect_lte(moments_err(m2, ref), 1e-10)
+    if (offset > 0) {
+      # the fits of the report: mean-matching PCA, also on standardised columns
+      for (sc in c(FALSE, TRUE)) {
+        f_ref <- fair_pca(ref, k = 2, method = "mean", scale. = sc)
+        f_db <- fair_pca(m2, k = 2, method = "mean", scale. = sc)
+        expect_lte(subspace_dist(f_db$rotation, f_ref$rotation), 1e-7)
+      }
+    }
     DBI::dbRemoveTable(con, name)
   }
 }
 
-test_that("SQLite: moments inside the engine match the in-memory pass (also with a 1e8 offset)", {
+# Real-valued and logical group labels and boolean features: both routes agree with the
+# in-memory moments (labels as the shortest text that gives back the stored double).
+check_labels_booleans <- function(con) {
+  set.seed(12)
+  n <- 300
+  df <- data.frame(x1 = rnorm(n) + 1e8, x2 = rnorm(n), b = rep(c(TRUE, FALSE, TRUE), n / 3),
+                   g = sample(c(1 / 3, 0.1 + 0.2, 2), n, TRUE), lg = rep(c(TRUE, FALSE), n / 2))
+  DBI::dbWriteTable(con, "fp_labels", df, overwrite = TRUE, row.names = FALSE)
+  on.exit(DBI::dbRemoveTable(con, "fp_labels"))
+  stored <- DBI::dbReadTable(con, "fp_labels")
+  tab <- suppressWarnings(dplyr::tbl(con, "fp_labels"))
+  xm <- cbind(x1 = stored$x1, x2 = stored$x2, b = as.numeric(stored$b))
+  # labels: the shortest text that gives back the stored double (a driver may store 15 digits)
+  lab <- fairproj:::fp_db_label(stored$g)
+  expect_identical(as.numeric(lab), stored$g)
+  ref <- group_moments(xm, lab)
+  for (route in c("stream", "pushdown")) {
+    m <- group_moments(tab, "g", columns = c("x1", "x2", "b"), route = route)
+    expect_identical(as.numeric(m$levels), sort(unique(stored$g)))
+    expect_lte(moments_err(m, ref), 1e-10)
+    ml <- group_moments(tab, "lg", columns = c("x1", "x2", "b"), route = route)
+    expect_identical(unname(ml$n), c(150, 150))
+  }
+}
+
+test_that("SQLite: both routes match the in-memory pass (1e8 offsets, mixed scales, real labels, booleans)", {
   skip_if_not_installed("RSQLite")
   skip_if_not_installed("dbplyr")
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
   on.exit(DBI::dbDisconnect(con))
   check_engine(con)
+  check_labels_booleans(con)
+  expect_identical(fairproj:::fp_db_route_auto(con), "stream")
+})
+
+test_that("SQLite: text at row 120 of a numeric column and dates are classed errors naming the column", {
+  skip_if_not_installed("RSQLite")
+  skip_if_not_installed("dbplyr")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:", extended_types = TRUE)
+  on.exit(DBI::dbDisconnect(con))
+  dd <- db_data()
+  DBI::dbWriteTable(con, "t", dd$df)
+  DBI::dbExecute(con, "UPDATE t SET x3 = 'oops' WHERE rowid = 120")
+  tab <- dplyr::tbl(con, "t")
+  for (route in c("stream", "pushdown")) {
+    e <- expect_error(group_moments(tab, "grp", route = route, chunk_rows = 50), class = "fairproj_source_error")
+    expect_match(conditionMessage(e), "column 'x3'.*oops")
+  }
+  # without the text value, both routes run; a Date column is refused by name
+  DBI::dbExecute(con, "UPDATE t SET x3 = 0.5 WHERE rowid = 120")
+  dfd <- data.frame(dd$df, when = as.Date("2020-01-01") + seq_len(nrow(dd$df)))
+  DBI::dbWriteTable(con, "td", dfd)
+  for (route in c("stream", "pushdown")) {
+    expect_error(group_moments(dplyr::tbl(con, "td"), "grp", route = route), class = "fairproj_source_error",
+                 regexp = "'when'")
+    expect_silent(group_moments(dplyr::tbl(con, "td"), "grp", columns = paste0("x", 1:5), route = route))
+  }
+  # NULL values in a feature or the group column name the column, on both routes
+  na <- dd$df
+  na$x4[7] <- NA
+  na$grp[9] <- NA
+  DBI::dbWriteTable(con, "tn", na)
+  for (route in c("stream", "pushdown")) {
+    expect_error(group_moments(dplyr::tbl(con, "tn"), "grp", route = route), class = "fairproj_source_error",
+                 regexp = "grp|x4")
+    expect_error(group_moments(dplyr::filter(dplyr::tbl(con, "tn"), !is.na(grp)), "grp", route = route),
+                 class = "fairproj_source_error", regexp = "x4")
+  }
+  expect_error(group_moments(tab, "grp", route = "both"), class = "fairproj_input_error", regexp = "route")
 })
 
 test_that("SQLite: column selection, lazy queries, numeric groups and errors", {
@@ -57,7 +118,7 @@ test_that("SQLite: column selection, lazy queries, numeric groups and errors", {
   tab <- dplyr::tbl(con, "t")
   m <- group_moments(tab, "grp", columns = c("x2", "x4"))
   expect_identical(m$colnames, c("x2", "x4"))
-  expect_equal(m$scatter$b, dd$ref$scatter$b[c("x2", "x4"), c("x2", "x4")], tolerance = 1e-10)
+  expect_equal(unname(m$scatter$b), unname(dd$ref$scatter$b[c(2, 4), c(2, 4)]), tolerance = 1e-10)
   # a numeric group column; the levels come back in numeric order
   mc <- group_moments(tab, "code", columns = paste0("x", 1:5))
   expect_identical(mc$levels, c("10", "20", "30"))
@@ -66,7 +127,7 @@ test_that("SQLite: column selection, lazy queries, numeric groups and errors", {
   sub <- dplyr::filter(tab, grp != "c")
   ms <- group_moments(sub, "grp", columns = paste0("x", 1:5))
   expect_identical(ms$levels, c("a", "b"))
-  expect_equal(ms$scatter$a, dd$ref$scatter$a, tolerance = 1e-10)
+  expect_equal(unname(ms$scatter$a), unname(dd$ref$scatter$a), tolerance = 1e-10)
   # fits run on the result
   fit <- fair_pca(ms, k = 2, method = "mean")
   expect_s3_class(fit, "fair_pca")
@@ -80,37 +141,66 @@ test_that("SQLite: column selection, lazy queries, numeric groups and errors", {
   txt$x2 <- as.character(txt$x2)
   DBI::dbWriteTable(con, "t_txt", txt)
   expect_error(group_moments(dplyr::tbl(con, "t_txt"), "grp"), class = "fairproj_input_error", regexp = "x2")
-  na <- dd$df
-  na$x3[5] <- NA
-  DBI::dbWriteTable(con, "t_na", na)
-  expect_error(group_moments(dplyr::tbl(con, "t_na"), "grp", columns = paste0("x", 1:5)),
-               class = "fairproj_input_error", regexp = "x3")
 })
 
-test_that("SQL for Spark: aggregation queries only, split by max_terms (simulated Hive/Spark SQL)", {
+test_that("SQL for Spark: double casts, exact shifts, square tiles, engine-sized queries (rendered, not run)", {
   skip_if_not_installed("dbplyr")
-  # dbplyr translates sparklyr tables with Spark SQL (a HiveQL dialect); without a Spark
-  # cluster, the query is rendered for dbplyr's simulated Hive connection.
-  lf <- dbplyr::lazy_frame(grp = "a", x1 = 1, `x 2` = 2, x3 = 3, con = dbplyr::simulate_hive())
+  # sparklyr tables are dbplyr tables whose SQL is Spark SQL (a HiveQL dialect); without a Spark
+  # cluster, the queries are rendered for dbplyr's simulated Hive connection.
+  lf <- dbplyr::lazy_frame(grp = "a", x1 = 1L, `x 2` = 2, x3 = 3, con = dbplyr::simulate_hive())
+  con <- dbplyr::remote_con(lf)
+  expect_identical(fairproj:::fp_db_route_auto(con), "pushdown")
+  expect_identical(fairproj:::fp_db_max_terms(con), 4000L)
   q1 <- fairproj:::fp_db_pass1(lf, "grp", c("x1", "x 2", "x3"))
   expect_match(q1, "COUNT(*)", fixed = TRUE)
-  expect_match(q1, "AVG(`x 2`)", fixed = TRUE)
+  expect_match(q1, "AVG(CAST(`x 2` AS DOUBLE))", fixed = TRUE)
   expect_match(q1, "GROUP BY `grp`", fixed = TRUE)
-  shift <- matrix(c(1e8 + 0.5, 2, 3, 4, 5, 6), 2, 3)
-  qs <- fairproj:::fp_db_pass2(lf, "grp", c("x1", "x 2", "x3"), c("a", "b"), shift, max_terms = 4)
-  expect_length(qs, 3)  # 3 sums + 6 products in queries of at most 4 aggregates
+  avg <- matrix(c(1e8 + 1 / 3, 2, 3, 4, 5, 6), 2, 3)
+  p2 <- fairproj:::fp_db_pass2(lf, "grp", c("x1", "x 2", "x3"), c("a", "b"), avg, max_terms = 6)
+  # the shifts R adds back are exactly the values written into the SQL
+  expect_identical(p2$shift, avg)
+  qs <- p2$queries
+  expect_length(qs, 3)  # 3 sums + 6 products, 4 aggregates per query (6 columns less group and count)
   expect_identical(sum(vapply(qs, function(q) nrow(q$terms), 1L)), 9L)
   sql <- vapply(qs, function(q) q$sql, "")
   expect_true(all(grepl("GROUP BY `grp`", sql, fixed = TRUE)))
-  expect_true(all(grepl("CASE", sql, fixed = TRUE)))
-  expect_match(sql[1], "`x1` - CASE WHEN `grp` = 'a' THEN 100000000.5 WHEN `grp` = 'b' THEN 2.0 END AS `fp_c1`",
-               fixed = TRUE)
+  lit <- fairproj:::fp_db_num_text(c(1e8 + 1 / 3, 2))
+  expect_identical(as.numeric(lit), c(1e8 + 1 / 3, 2))
+  # the shifts: a table of exact double literals, one row per group, joined on the label
+  expect_match(sql[1], sprintf("SELECT 'a' AS `fp_g`, CAST(%s AS DOUBLE) AS `fp_s1`", lit[1]), fixed = TRUE)
+  expect_match(sql[1], sprintf("SELECT 'b' AS `fp_g`, CAST(%s AS DOUBLE) AS `fp_s1`", lit[2]), fixed = TRUE)
+  expect_match(sql[1], "CAST(fp_r.`x1` AS DOUBLE) - fp_sh.`fp_s1` AS `fp_c1`", fixed = TRUE)
+  expect_match(sql[1], "INNER JOIN (", fixed = TRUE)
+  expect_match(sql[1], "ON fp_r.`grp` = fp_sh.`fp_g`", fixed = TRUE)
   expect_match(sql[1], "FROM `df`", fixed = TRUE)
-  expect_match(sql[2], "SUM(`fp_c1` * `fp_c2`)", fixed = TRUE)
-  expect_false(any(grepl("ORDER BY|LIMIT|JOIN", sql)))
-  # one aggregate per term, nothing per row
+  expect_match(sql[1], "COUNT(*) AS `fp_k`", fixed = TRUE)
+  expect_false(any(grepl("ORDER BY|LIMIT", sql)))
   n_sum <- vapply(regmatches(sql, gregexpr("SUM(", sql, fixed = TRUE)), length, 1L)
   expect_identical(unname(n_sum), c(4L, 4L, 1L))
+  # a query reads only the columns of its tiles: the last one (product x3 * x3) reads x3 only
+  expect_false(grepl("`x1`", sql[3], fixed = TRUE))
+  expect_false(grepl("CASE", sql[3], fixed = TRUE))
+  # real-valued labels are written so that they compare equal to the stored double
+  p3 <- fairproj:::fp_db_pass2(lf, "grp", "x1", c(1 / 3, 0.1 + 0.2), matrix(1, 2, 1), max_terms = 100)
+  glit <- regmatches(p3$queries[[1]]$sql, gregexpr("(?<=SELECT )[-0-9.e+]+(?= AS `fp_g`)", p3$queries[[1]]$sql, perl = TRUE))[[1]]
+  expect_identical(as.numeric(glit), c(1 / 3, 0.1 + 0.2))
+})
+
+test_that("push-down query counts: square tiles packed to the engine's width", {
+  scans <- function(d, max_terms) {
+    terms <- fairproj:::fp_db_tiles(d, max_terms - 2L)
+    expect_identical(nrow(terms), as.integer(d + d * (d + 1) / 2))  # every sum and product once
+    expect_false(anyDuplicated(terms$name) > 0)
+    1L + as.integer(ceiling(nrow(terms) / (max_terms - 2L)))  # with the first pass
+  }
+  expect_lte(scans(200, 1664L), 15L)   # PostgreSQL
+  expect_lte(scans(800, 1664L), 220L)
+  expect_lte(scans(800, 2000L), 165L)  # SQLite takes more per query
+  # each query reads few columns: at d = 800, at most the columns of two tiles (4 x 40)
+  terms <- fairproj:::fp_db_tiles(800, 1662L)
+  q <- ceiling(seq_len(nrow(terms)) / 1662L)
+  reads <- tapply(seq_len(nrow(terms)), q, function(ix) length(unique(c(terms$i[ix], terms$j[ix][terms$j[ix] > 0]))))
+  expect_lte(max(reads), 160L)
 })
 
 test_that("DuckDB: moments inside the engine (skipped unless duckdb is installed)", {
@@ -137,4 +227,16 @@ test_that("PostgreSQL: moments inside a server started here (skipped unless avai
   con <- DBI::dbConnect(drv, host = "127.0.0.1", port = srv$port, dbname = "postgres", user = srv$user)
   on.exit(DBI::dbDisconnect(con), add = TRUE, after = FALSE)
   check_engine(con)
+  check_labels_booleans(con)
+  # a boolean column is used as 0/1 (PostgreSQL has real booleans), a date column is refused
+  DBI::dbExecute(con, "CREATE TABLE fp_types (g TEXT, x DOUBLE PRECISION, b BOOLEAN, d DATE)")
+  DBI::dbExecute(con, paste("INSERT INTO fp_types VALUES ('u', 1.5, TRUE, '2020-01-01'), ('u', 2.5, FALSE, '2020-01-02'),",
+                            "('v', 4, TRUE, '2020-01-03'), ('v', 7, TRUE, '2020-01-04')"))
+  tab <- suppressWarnings(dplyr::tbl(con, "fp_types"))
+  ref <- group_moments(cbind(x = c(1.5, 2.5, 4, 7), b = c(1, 0, 1, 1)), c("u", "u", "v", "v"))
+  for (route in c("stream", "pushdown")) {
+    expect_lte(moments_err(group_moments(tab, "g", columns = c("x", "b"), route = route), ref), 1e-12)
+    expect_error(group_moments(tab, "g", route = route), class = "fairproj_source_error", regexp = "'d'")
+  }
+  expect_identical(fairproj:::fp_db_route_auto(con), "stream")
 })

@@ -1,5 +1,5 @@
 test_that("CSV files read in chunks give the moments of the whole file", {
-  skip_if_not_installed("data.table")
+  skip_if_not_installed("readr")
   dat <- make_groups(n = c(230, 170, 101), d = 4, shift = 1e6)
   df <- data.frame(id = seq_len(nrow(dat$x)), dat$x, grp = as.character(dat$g))
   path <- tempfile(fileext = ".csv")
@@ -31,7 +31,7 @@ test_that("CSV files read in chunks give the moments of the whole file", {
 })
 
 test_that("chunked files: errors name the argument", {
-  skip_if_not_installed("data.table")
+  skip_if_not_installed("readr")
   path <- tempfile(fileext = ".csv")
   on.exit(unlink(path))
   utils::write.csv(data.frame(a = c(1, 2, NA, 4), b = 1:4, g = c("u", "v", "u", "v")), path, row.names = FALSE)
@@ -42,6 +42,149 @@ test_that("chunked files: errors name the argument", {
                regexp = "do not exist")
   expect_error(group_moments(path, "g", chunk_rows = 0), class = "fairproj_input_error", regexp = "chunk_rows")
   expect_error(group_moments(matrix("a", 2, 2), c("u", "v")), class = "fairproj_input_error", regexp = "numeric")
+})
+
+# The findings of issue #23, one test each: every record is used exactly once, or the call
+# stops with a classed error that names the file and the row.
+iris_lines <- function() {
+  path <- tempfile(fileext = ".csv")
+  utils::write.csv(iris, path, row.names = FALSE)
+  l <- readLines(path)
+  unlink(path)
+  l
+}
+iris_ref <- function() group_moments(as.matrix(iris[, 1:4]), iris$Species)
+
+test_that("files: a row with too few or too many fields is an error naming it, or skipped and counted", {
+  skip_if_not_installed("readr")
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  l <- iris_lines()
+  for (bad in c("1,2", "1,2,3,4,5,\"setosa\"")) {
+    writeLines(c(l[1:61], bad, l[62:151]), path)  # after data row 60, as in the report
+    e <- expect_error(group_moments(path, "Species"), class = "fairproj_source_error")
+    expect_match(conditionMessage(e), basename(path), fixed = TRUE)
+    expect_match(conditionMessage(e), "data row 61")
+    w <- expect_warning(m <- group_moments(path, "Species", chunk_rows = 25, bad_rows = "skip"),
+                        class = "fairproj_skipped_rows_warning")
+    expect_match(conditionMessage(w), "skipped 1 ")
+    expect_lte(moments_err(m, iris_ref()), 1e-10)
+  }
+})
+
+test_that("files: blank lines, quoted line breaks, CRLF and no final newline count every record once", {
+  skip_if_not_installed("readr")
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  df <- data.frame(iris[, 1:4], Species = as.character(iris$Species))
+  df$Species[c(3, 77, 140)] <- paste0(df$Species[c(3, 77, 140)], "\nline two")  # quoted newlines
+  utils::write.csv(df, path, row.names = FALSE)
+  l <- readLines(path)
+  l <- c(l[1:20], "", l[21:90], "", "", l[91:length(l)])
+  for (eol in c("\n", "\r\n")) {
+    writeBin(charToRaw(paste(l, collapse = eol)), path)  # no final line break
+    # the quoted line breaks are CRLF too in the CRLF file: part of the labels
+    ref <- group_moments(as.matrix(df[, 1:4]), gsub("\n", eol, df$Species, fixed = TRUE))
+    for (ch in c(7L, 50L, 1000L)) {
+      m <- group_moments(path, "Species", chunk_rows = ch)
+      expect_identical(sum(m$n), 150)
+      expect_lte(moments_err(m, ref), 1e-10)
+    }
+  }
+})
+
+test_that("files: one pass over each file, whatever the number of chunks", {
+  skip_if_not_installed("readr")
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  utils::write.csv(iris, path, row.names = FALSE)
+  calls <- 0
+  suppressMessages(trace("read_delim_chunked", where = asNamespace("readr"), print = FALSE,
+                         tracer = function() calls <<- calls + 1))
+  on.exit(suppressMessages(untrace("read_delim_chunked", where = asNamespace("readr"))), add = TRUE)
+  m <- group_moments(path, "Species", chunk_rows = 7)  # 22 chunks, one reader
+  expect_identical(calls, 1)
+  expect_lte(moments_err(m, iris_ref()), 1e-10)
+})
+
+test_that("files: a header-only file contributes nothing; alone it is a classed error", {
+  skip_if_not_installed("readr")
+  path <- tempfile(fileext = ".csv")
+  full <- tempfile(fileext = ".csv")
+  on.exit(unlink(c(path, full)))
+  writeLines(iris_lines()[1], path)
+  expect_error(group_moments(path, "Species"), class = "fairproj_source_error")
+  utils::write.csv(iris, full, row.names = FALSE)
+  expect_lte(moments_err(group_moments(c(path, full), "Species"), iris_ref()), 1e-10)
+  expect_lte(moments_err(group_moments(list(path, full), "Species"), iris_ref()), 1e-10)
+  file.create(path)  # not even a header
+  expect_error(group_moments(path, "Species"), class = "fairproj_source_error")
+})
+
+test_that("files: an empty group field, a missing value or text in a number column names the row", {
+  skip_if_not_installed("readr")
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  l <- iris_lines()
+  cases <- list(c(5, '"setosa"', ""), c(8, "^5", "NA"), c(120, "^[0-9.]+", "abc"))
+  for (cs in cases) {
+    ll <- l
+    r <- as.integer(cs[1])
+    ll[r + 1] <- sub(cs[2], cs[3], ll[r + 1])
+    writeLines(ll, path)
+    e <- expect_error(group_moments(path, "Species", chunk_rows = 40), class = "fairproj_source_error")
+    expect_match(conditionMessage(e), sprintf("data row %d[^0-9]", r))
+    expect_warning(m <- group_moments(path, "Species", bad_rows = "skip"), class = "fairproj_skipped_rows_warning")
+    expect_identical(sum(m$n), 149)
+  }
+  expect_error(group_moments(path, "Species", bad_rows = "drop"), class = "fairproj_input_error", regexp = "bad_rows")
+})
+
+test_that("files: logical columns are used as 0/1, a logical column with other values is an error", {
+  skip_if_not_installed("readr")
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  df <- data.frame(a = c(1.5, 2, 3.25, 4), b = c(TRUE, FALSE, TRUE, TRUE), g = c("u", "v", "u", "v"))
+  utils::write.csv(df, path, row.names = FALSE)
+  m <- group_moments(path, "g")
+  expect_lte(moments_err(m, group_moments(cbind(a = df$a, b = as.numeric(df$b)), df$g)), 1e-12)
+  df$b <- c("TRUE", "FALSE", "TRUE", "maybe")
+  utils::write.csv(df, path, row.names = FALSE)
+  expect_error(group_moments(path, "g"), class = "fairproj_source_error", regexp = "column 'b'")
+})
+
+test_that("files: large offsets and mixed scales stay exact over many chunks", {
+  skip_if_not_installed("readr")
+  dat <- mixed_scale_data(offset = 1e8)
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  # 12 significant digits, which readr's parser reads exactly (from 15 digits on it may be one
+  # unit in the last place off R's correctly rounded as.numeric()); the reference holds the
+  # values of the file
+  txt <- formatC(dat$x, digits = 12, format = "g")
+  utils::write.csv(data.frame(txt, grp = dat$g), path, row.names = FALSE, quote = FALSE)
+  xv <- matrix(as.numeric(txt), nrow(dat$x), dimnames = dimnames(dat$x))
+  ref <- group_moments(xv, dat$g)
+  for (ch in c(13L, 1000L)) expect_lte(moments_err(group_moments(path, "grp", chunk_rows = ch), ref), 1e-10)
+})
+
+test_that("files: a list of file chunks on a PSOCK cluster through future", {
+  skip_if_not_installed("readr")
+  skip_if_not_installed("future")
+  skip_if_not_installed("future.apply")
+  dat <- mixed_scale_data(n = c(200, 150, 100), offset = 1e6, seed = 3)
+  paths <- vapply(1:4, function(i) tempfile(fileext = ".csv"), "")
+  on.exit(unlink(paths))
+  part <- rep(1:4, length.out = nrow(dat$x))
+  dat$x[] <- signif(dat$x, 12)  # exactly as written and read (see above)
+  for (i in 1:4) {
+    utils::write.csv(data.frame(formatC(dat$x[part == i, ], digits = 12, format = "g"), grp = dat$g[part == i]),
+                     paths[i], row.names = FALSE, quote = FALSE)
+  }
+  old <- future::plan(future::cluster, workers = 2L, rscript_libs = .libPaths())
+  on.exit(future::plan(old), add = TRUE)
+  m <- group_moments(as.list(paths), "grp", chunk_rows = 30L, parallel = TRUE)
+  expect_lte(moments_err(m, group_moments(dat$x, dat$g)), 1e-10)
 })
 
 test_that("a list of sources is reduced and merged", {
@@ -83,6 +226,20 @@ test_that("sparse matrices: moments from sparse products, never densified", {
   expect_error(group_moments(bad, g), class = "fairproj_input_error", regexp = "missing value")
   bad@x[3] <- Inf
   expect_error(group_moments(bad, g), class = "fairproj_input_error", regexp = "infinite")
+})
+
+test_that("sparse: a column with a 1e8 offset is centred exactly", {
+  skip_if_not_installed("Matrix")
+  set.seed(5)
+  x <- Matrix::rsparsematrix(2000, 8, density = 0.05)
+  x[, 2] <- 1e8 + rnorm(2000)
+  x[, 5] <- 3 + rnorm(2000, sd = 1e-3)
+  g <- sample(c("p", "q", "r"), 2000, TRUE)
+  ref <- group_moments(as.matrix(x), g)
+  m <- group_moments(x, g)
+  expect_lte(moments_err(m, ref), 1e-10)
+  # sparse columns are untouched: one column that is not centred densely equals the plain path
+  expect_equal(m$scatter$p[c(1, 3), c(1, 3)], ref$scatter$p[c(1, 3), c(1, 3)], tolerance = 1e-12)
 })
 
 test_that("the backend follows the linked BLAS, deterministically", {
