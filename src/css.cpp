@@ -27,6 +27,7 @@
 #define USE_FC_LEN_T
 #include <Rconfig.h>
 #include "linalg.h"
+#include <Spectra/SymEigsSolver.h>
 #include <R_ext/Lapack.h>
 #include <cfloat>
 

@@ -22,6 +22,7 @@
 //    the eigenbasis of the primal combination, solved to a vertex by the simplex method;
 //  * multiplicative weights exactly as in Samadi et al.'s Appendix A.
 #include "linalg.h"
+#include <Spectra/SymEigsSolver.h>
 #include <Rcpp.h>
 #include <functional>
 #include <cstdlib>

@@ -1,0 +1,86 @@
+// Definitions of the kernels declared in linalg.h (see there for what each returns).
+#include "linalg.h"
+#include <Spectra/SymEigsSolver.h>
+
+namespace fp {
+
+EigResult eig_sym_full(const Mat& A) {
+  const int d = static_cast<int>(A.rows());
+  if (backend_flag() == 1 && d > 0) {
+    Vec val(d);
+    Mat vec(d, d);
+    Mat Ac = A;
+    if (lapack_eig_sym(Ac.data(), d, val.data(), vec.data())) {
+      EigResult r;
+      r.values = val.reverse();
+      r.vectors = vec.rowwise().reverse();
+      return r;
+    }
+  }
+  Eigen::SelfAdjointEigenSolver<Mat> es(A);
+  EigResult r;
+  r.values.resize(d);
+  r.vectors.resize(d, d);
+  for (int j = 0; j < d; ++j) {  // Eigen returns ascending order
+    r.values(j) = es.eigenvalues()(d - 1 - j);
+    r.vectors.col(j) = es.eigenvectors().col(d - 1 - j);
+  }
+  return r;
+}
+
+EigResult eig_sym_top(const Mat& A, int k) {
+  const int d = static_cast<int>(A.rows());
+  if (k <= 0) {
+    EigResult r;
+    r.values.resize(0);
+    r.vectors.resize(d, 0);
+    return r;
+  }
+  if (use_lanczos(d, k)) {
+    Spectra::DenseSymMatProd<double> op(A);
+    const int ncv = std::min(d, std::max(2 * k + 1, k + 20));
+    Spectra::SymEigsSolver<double, Spectra::LARGEST_ALGE, Spectra::DenseSymMatProd<double> > eigs(&op, k, ncv);
+    eigs.init();
+    eigs.compute(2000, 1e-12);
+    if (eigs.info() == Spectra::SUCCESSFUL) {
+      EigResult r;
+      r.values = eigs.eigenvalues();   // decreasing for LARGEST_ALGE
+      r.vectors = eigs.eigenvectors();
+      return r;
+    }
+  }
+  EigResult full = eig_sym_full(A);
+  EigResult r;
+  r.values = full.values.head(k);
+  r.vectors = full.vectors.leftCols(k);
+  return r;
+}
+
+EigResult eig_sym_bottom(const Mat& A, int k) {
+  Mat negA = -A;
+  EigResult r = eig_sym_top(negA, k);
+  r.values = -r.values;
+  return r;
+}
+
+Mat qr_orthonormal(const Mat& V) {
+  const int d = static_cast<int>(V.rows()), k = static_cast<int>(V.cols());
+  Eigen::HouseholderQR<Mat> qr(V);
+  Mat Q = qr.householderQ() * Mat::Identity(d, k);
+  Mat R = qr.matrixQR().topLeftCorner(k, k).triangularView<Eigen::Upper>();
+  for (int j = 0; j < k; ++j)
+    if (R(j, j) < 0) Q.col(j) *= -1.0;
+  return Q;
+}
+
+Mat polar_orthonormal(const Mat& V) {
+  Eigen::JacobiSVD<Mat> svd(V, Eigen::ComputeThinU | Eigen::ComputeThinV);
+  return svd.matrixU() * svd.matrixV().transpose();
+}
+
+double top_eig_sum(const Mat& A, int k) {
+  if (k <= 0) return 0.0;
+  return eig_sym_top(A, k).values.sum();
+}
+
+}  // namespace fp
