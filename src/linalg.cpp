@@ -2,6 +2,15 @@
 #include "linalg.h"
 #include <Spectra/SymEigsSolver.h>
 
+// The explicit instantiations declared in linalg.h.
+template class Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>;
+template Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>&
+Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>::compute<Eigen::MatrixXd>(
+    const Eigen::EigenBase<Eigen::MatrixXd>&, int);
+template class Eigen::JacobiSVD<Eigen::MatrixXd>;
+template class Eigen::HouseholderQR<Eigen::MatrixXd>;
+template class Eigen::FullPivLU<Eigen::MatrixXd>;
+
 namespace fp {
 
 EigResult eig_sym_full(const Mat& A) {

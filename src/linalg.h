@@ -18,6 +18,17 @@
 #include <vector>
 #include "backend.h"
 
+// The dense decompositions that several files use are instantiated once, in linalg.cpp: these
+// explicit instantiation declarations stop every file that includes this header from compiling
+// its own copy (standard C++11; inline members are still expanded where they are called).
+extern template class Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>;
+extern template Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>&
+Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>::compute<Eigen::MatrixXd>(
+    const Eigen::EigenBase<Eigen::MatrixXd>&, int);
+extern template class Eigen::JacobiSVD<Eigen::MatrixXd>;
+extern template class Eigen::HouseholderQR<Eigen::MatrixXd>;
+extern template class Eigen::FullPivLU<Eigen::MatrixXd>;
+
 namespace fp {
 
 typedef Eigen::MatrixXd Mat;
