@@ -37,6 +37,22 @@ EigResult eig_sym_full(const Mat& A) {
   return r;
 }
 
+bool lanczos_top(const Mat& A, int k, int ncv, const double* start, int maxit, double tol,
+                 EigResult& out) {
+  Spectra::DenseSymMatProd<double> op(A);
+  Spectra::SymEigsSolver<double, Spectra::LARGEST_ALGE, Spectra::DenseSymMatProd<double> > eigs(&op, k, ncv);
+  if (start) {
+    eigs.init(start);
+  } else {
+    eigs.init();
+  }
+  eigs.compute(maxit, tol);
+  if (eigs.info() != Spectra::SUCCESSFUL) return false;
+  out.values = eigs.eigenvalues();  // decreasing for LARGEST_ALGE
+  out.vectors = eigs.eigenvectors();
+  return true;
+}
+
 EigResult eig_sym_top(const Mat& A, int k) {
   const int d = static_cast<int>(A.rows());
   if (k <= 0) {
@@ -46,17 +62,8 @@ EigResult eig_sym_top(const Mat& A, int k) {
     return r;
   }
   if (use_lanczos(d, k)) {
-    Spectra::DenseSymMatProd<double> op(A);
-    const int ncv = std::min(d, std::max(2 * k + 1, k + 20));
-    Spectra::SymEigsSolver<double, Spectra::LARGEST_ALGE, Spectra::DenseSymMatProd<double> > eigs(&op, k, ncv);
-    eigs.init();
-    eigs.compute(2000, 1e-12);
-    if (eigs.info() == Spectra::SUCCESSFUL) {
-      EigResult r;
-      r.values = eigs.eigenvalues();   // decreasing for LARGEST_ALGE
-      r.vectors = eigs.eigenvectors();
-      return r;
-    }
+    EigResult r;
+    if (lanczos_top(A, k, std::min(d, std::max(2 * k + 1, k + 20)), nullptr, 2000, 1e-12, r)) return r;
   }
   EigResult full = eig_sym_full(A);
   EigResult r;

@@ -49,6 +49,12 @@ inline bool use_lanczos(int d, int k) { return d >= 120 && 3 * k < d; }
 // when the iteration does not converge.
 EigResult eig_sym_top(const Mat& A, int k);
 
+// k largest (algebraic) eigenpairs by Lanczos (Spectra) with ncv Lanczos vectors, started from
+// `start` (d values) or, when it is null, from Spectra's default start; at most maxit restarts,
+// relative tolerance tol. Values decreasing. False, `out` untouched, when it does not converge.
+bool lanczos_top(const Mat& A, int k, int ncv, const double* start, int maxit, double tol,
+                 EigResult& out);
+
 // k smallest (algebraic) eigenpairs, increasing.
 EigResult eig_sym_bottom(const Mat& A, int k);
 
