@@ -79,6 +79,11 @@ EigResult eig_sym_bottom(const Mat& A, int k) {
   return r;
 }
 
+Mat householder_q(const Mat& W) {
+  Eigen::HouseholderQR<Mat> qr(W);
+  return qr.householderQ() * Mat::Identity(W.rows(), W.cols());
+}
+
 Mat qr_orthonormal(const Mat& V) {
   const int d = static_cast<int>(V.rows()), k = static_cast<int>(V.cols());
   Eigen::HouseholderQR<Mat> qr(V);

@@ -67,6 +67,9 @@ inline void fix_signs(Mat& V) {
   }
 }
 
+// Thin Q factor (the size of W) of the Householder QR of W, signs as the reflections give them.
+Mat householder_q(const Mat& W);
+
 // Thin QR orthonormalisation with a positive diagonal of R (the Q factor is then unique).
 Mat qr_orthonormal(const Mat& V);
 

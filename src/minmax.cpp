@@ -210,8 +210,7 @@ Mat range_basis(const Mat& S, double tol, bool relative = true) {
   if (r == 0) return Mat(S.rows(), 0);
   Mat W = S * e.vectors.leftCols(r);
   for (int j = 0; j < r; ++j) W.col(j) /= std::sqrt(e.values(j));
-  Eigen::HouseholderQR<Mat> qr(W);
-  return qr.householderQ() * Mat::Identity(S.rows(), r);
+  return fp::householder_q(W);
 }
 
 // Eigenbasis of a convex combination sum_t theta_t V_t V_t' restricted to its range.
