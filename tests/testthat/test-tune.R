@@ -1,8 +1,13 @@
 test_that("tune_fair_pca follows the cross-validation protocol and refits the chosen candidate", {
   dat <- make_groups(n = c(120, 80), d = 5, seed = 21)
   grid <- list(alpha = c(0, 0.15), lambda = c(0, 1))
-  tn <- tune_fair_pca(dat$x, dat$g, k = 2, method = "robust", grid = grid, folds = 3, seed = 3,
-                      iterations = 60, restarts = 1, scale. = TRUE)
+  # short robust runs warn (fit warnings re-issued by tune, and the refit's own); the protocol is
+  # tested here, the warnings in the last test of this file
+  quiet <- function(expr) {
+    suppressWarnings(expr, classes = c("fairproj_tune_warning", "fairproj_convergence_warning"))
+  }
+  tn <- quiet(tune_fair_pca(dat$x, dat$g, k = 2, method = "robust", grid = grid, folds = 3, seed = 3,
+                            iterations = 60, restarts = 1, scale. = TRUE))
   expect_s3_class(tn, "fairproj_tune")
   expect_equal(nrow(tn$table), 4L)
   expect_equal(nrow(tn$cv), 12L)
@@ -27,8 +32,8 @@ test_that("tune_fair_pca follows the cross-validation protocol and refits the ch
   set.seed(99)
   r1 <- runif(1)
   set.seed(99)
-  tn2 <- tune_fair_pca(dat$x, dat$g, k = 2, method = "robust", grid = grid, folds = 3, seed = 3,
-                       iterations = 60, restarts = 1, scale. = TRUE)
+  tn2 <- quiet(tune_fair_pca(dat$x, dat$g, k = 2, method = "robust", grid = grid, folds = 3, seed = 3,
+                             iterations = 60, restarts = 1, scale. = TRUE))
   expect_equal(runif(1), r1)
   expect_equal(tn2$table, tn$table)
   expect_output(print(tn), "Chosen")
@@ -37,8 +42,10 @@ test_that("tune_fair_pca follows the cross-validation protocol and refits the ch
 test_that("tune_fair_pca takes data.frame grids and custom criteria, and validates input", {
   dat <- make_groups(n = c(60, 50), d = 4, seed = 22)
   g <- data.frame(lambda = c(0, 0.5, 2))
-  tn <- tune_fair_pca(dat$x, dat$g, k = 1, method = "robust", grid = g, folds = 2,
-                      criterion = function(e) e$ABDiff, seed = 1, iterations = 30, restarts = 0)
+  # (short robust runs warn: see the last test of this file)
+  tn <- suppressWarnings(tune_fair_pca(dat$x, dat$g, k = 1, method = "robust", grid = g, folds = 2,
+                                       criterion = function(e) e$ABDiff, seed = 1, iterations = 30, restarts = 0),
+                         classes = c("fairproj_tune_warning", "fairproj_convergence_warning"))
   expect_equal(tn$table$criterion, tn$table$ABDiff)
   expect_equal(tn$criterion, "custom")
   expect_error(tune_fair_pca(dat$x, dat$g, k = 1, method = "robust", grid = list(1:2)),
@@ -70,8 +77,10 @@ test_that("tune_fair_pca takes the fold of each row, uses it as given, and check
   grid <- list(lambda = c(0, 1))
   n <- nrow(dat$x)
   fv <- rep(c("a", "b", "c"), length.out = n)          # unstratified, labelled folds
-  tn <- tune_fair_pca(dat$x, dat$g, k = 2, method = "robust", grid = grid, folds = fv, seed = 3,
-                      iterations = 40, restarts = 1, scale. = TRUE)
+  # (short robust runs warn: see the last test of this file)
+  tn <- suppressWarnings(tune_fair_pca(dat$x, dat$g, k = 2, method = "robust", grid = grid, folds = fv, seed = 3,
+                                       iterations = 40, restarts = 1, scale. = TRUE),
+                         classes = c("fairproj_tune_warning", "fairproj_convergence_warning"))
   expect_identical(tn$folds, as.integer(factor(fv)))
   expect_equal(nrow(tn$cv), 6L)
   # the criterion of a deterministic method (exact min-max) against a direct computation on the
