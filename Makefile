@@ -57,7 +57,7 @@ check: test
 # Depends/Imports/LinkingTo (and knitr/rmarkdown to build the vignettes, testthat to run the
 # tests) in a private library that R CMD check makes; the recommended packages are hidden too.
 check-depends-only: build
-	rm -rf $(PKG)-depends-only.Rcheck
+	rm -rf .depends-only && mkdir -p .depends-only
 	$(CHECK_ENV) _R_CHECK_DEPENDS_ONLY_=true _R_CHECK_NO_RECOMMENDED_=true MAKEFLAGS=-j$(JOBS) \
 	$(R) CMD check --as-cran --no-manual -o $(CURDIR)/.depends-only $(TARBALL); status=$$?; \
 	$(RSCRIPT) tools/check-status.R .depends-only/$(PKG).Rcheck $$status

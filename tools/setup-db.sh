@@ -22,7 +22,7 @@ if [ -n "${debs// /}" ]; then
 fi
 if ! has_r duckdb; then
   echo "setup-db: installing duckdb from CRAN (a long compile)"
-  Rscript --vanilla -e "
+  Rscript -e "
 lib <- .libPaths()[1]
 if (file.access(lib, 2) != 0) { lib <- Sys.getenv('R_LIBS_USER'); dir.create(lib, recursive = TRUE, showWarnings = FALSE) }
 install.packages('duckdb', lib = lib, Ncpus = 2)" || echo "setup-db: could not install duckdb"
