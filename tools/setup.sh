@@ -5,6 +5,8 @@
 # not have are built from source from the repositories R is configured with (the machine's
 # Rprofile.site or the user's ~/.Rprofile: getOption("repos"), as install.packages() uses).
 set -u
+# without TZ, loading some packages asks timedatectl, which fails without systemd
+export TZ="${TZ:-UTC}"
 
 # R packages, by the target that needs them. Imports and LinkingTo are in `build`.
 R_build="Rcpp RcppEigen RSpectra generics"
