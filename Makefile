@@ -8,33 +8,62 @@ LIB     := $(CURDIR)/.lib
 # compile the C++ sources in parallel (R CMD build/INSTALL/check run make)
 JOBS    := $(shell nproc 2>/dev/null || echo 2)
 # TZ: without it, loading recipes' dependencies asks timedatectl, which prints errors on
-# machines without systemd (a NOTE in the check)
+# machines without systemd (a NOTE in the check). R_RD4PDF: the PDF manual uses R's default
+# fonts when the Inconsolata LaTeX package is installed (Debian's 500 Mb texlive-fonts-extra),
+# Times and Courier otherwise (texlive-fonts-recommended, which setup installs).
+# IGNORE_MISSING_ENHANCES: RSNNS (Enhances, for the "mlp2" classifier) is installed only by
+# `make setup-reproduce`, as CRAN does not require enhanced packages either.
 CHECK_ENV := TZ=$${TZ:-UTC} _R_CHECK_CRAN_INCOMING_=false _R_CHECK_CRAN_INCOMING_REMOTE_=false \
 	_R_CHECK_FUTURE_FILE_TIMESTAMPS_=false _R_CHECK_SYSTEM_CLOCK_=false \
-	_R_CHECK_COMPILATION_FLAGS_KNOWN_="-Wformat -Werror=format-security -Wdate-time"
+	_R_CHECK_PACKAGE_DEPENDS_IGNORE_MISSING_ENHANCES_=true \
+	_R_CHECK_COMPILATION_FLAGS_KNOWN_="-Wformat -Werror=format-security -Wdate-time" \
+	R_RD4PDF=$$(kpsewhich zi4.sty inconsolata.sty 2>/dev/null | grep -q . && echo times,inconsolata,hyper || echo times,hyper)
 
-.PHONY: setup setup-reproduce document build install test test-db test-dist test-tidymodels check demo bench reproduce fuzz sanitize clean
+.PHONY: setup setup-demo setup-test setup-site setup-reproduce document build install test check \
+	check-depends-only demo site test-site test-db test-dist test-tidymodels bench reproduce fuzz sanitize clean
 
+# What each target needs, installed when missing (tools/setup.sh names the packages).
 setup:
-	@bash tools/setup.sh
+	@bash tools/setup.sh build
+setup-demo:
+	@bash tools/setup.sh demo
+setup-test:
+	@bash tools/setup.sh test
+setup-site:
+	@bash tools/setup.sh site
+# Reproduction-only extras: RSNNS (a CRAN source build) for the "mlp2" stand-in and Debian's
+# python3-sklearn for Kleindessner et al.'s MLP (FAIRPROJ_PYTHON names another interpreter).
+# Not needed by `make test`: the tests that use them skip without them.
+setup-reproduce:
+	@bash tools/setup.sh reproduce
 
 document: setup
+	@bash tools/setup.sh document
 	$(RSCRIPT) -e 'Rcpp::compileAttributes(); roxygen2::roxygenise(load_code = "source")'
 
-build: setup
+build: setup-test
 	MAKEFLAGS=-j$(JOBS) $(R) CMD build .
 
 install: setup
 	mkdir -p $(LIB)
 	MAKEFLAGS=-j$(JOBS) $(R) CMD INSTALL --preclean --no-test-load --library=$(LIB) .
 
-# R CMD check --as-cran on the tarball (tests and vignettes), offline; fails on any
+# R CMD check --as-cran on the tarball (tests, vignettes, PDF manual), offline; fails on any
 # ERROR, WARNING or NOTE and ends with the testthat totals.
 test: build
-	$(CHECK_ENV) MAKEFLAGS=-j$(JOBS) $(R) CMD check --as-cran --no-manual $(TARBALL); status=$$?; \
+	$(CHECK_ENV) MAKEFLAGS=-j$(JOBS) $(R) CMD check --as-cran $(TARBALL); status=$$?; \
 	$(RSCRIPT) tools/check-status.R $(PKG).Rcheck $$status
 
 check: test
+
+# The check CRAN runs without the suggested packages: examples, tests and vignettes see only
+# Depends/Imports/LinkingTo (and knitr/rmarkdown to build the vignettes, testthat to run the
+# tests) in a private library that R CMD check makes; the recommended packages are hidden too.
+check-depends-only: build
+	rm -rf .depends-only && mkdir -p .depends-only
+	$(CHECK_ENV) _R_CHECK_DEPENDS_ONLY_=true _R_CHECK_NO_RECOMMENDED_=true MAKEFLAGS=-j$(JOBS) \
+	$(R) CMD check --as-cran --no-manual -o $(CURDIR)/.depends-only $(TARBALL); status=$$?; \
+	$(RSCRIPT) tools/check-status.R .depends-only/$(PKG).Rcheck $$status
 
 # The database tests against PostgreSQL (and DuckDB) as well as SQLite, both routes. Installs
 # PostgreSQL with its R client (Debian packages) when missing, and duckdb (CRAN, a long source
@@ -61,8 +90,17 @@ test-tidymodels: install
 	R_LIBS=$(EXTRA_LIB):$(LIB) $(RSCRIPT) -e 'p <- c("parsnip", "workflows"); m <- p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)]; if (length(m)) install.packages(m, lib = "$(EXTRA_LIB)", Ncpus = 2)'
 	TZ=$${TZ:-UTC} R_LIBS=$(EXTRA_LIB):$(LIB) $(RSCRIPT) tools/test-workflows.R
 
-demo: install
+demo: install setup-demo
 	R_LIBS=$(LIB) $(RSCRIPT) tools/demo.R demo-output
+
+# The pkgdown site in docs/ (offline: pkgdown.internet = FALSE), from the installed package.
+site: install setup-site
+	R_LIBS=$(LIB) TZ=$${TZ:-UTC} $(RSCRIPT) tools/site.R docs
+
+# Opens the built site in headless Chromium: headings, images, console errors, styles, and
+# screenshots in docs-screenshots/.
+test-site: site
+	R_LIBS=$(LIB) $(RSCRIPT) tools/test-site.R docs docs-screenshots
 
 bench: install
 	@for f in bench/*.R; do echo "== $$f"; R_LIBS=$(LIB) $(RSCRIPT) $$f || exit 1; done
@@ -71,17 +109,6 @@ bench: install
 FUZZ_CASES ?= 5000
 fuzz: install
 	R_LIBS=$(LIB) $(RSCRIPT) tools/fuzz.R $(FUZZ_CASES)
-
-# The full protocols also run scikit-learn's MLP (Kleindessner et al.'s table) through Python:
-# Debian's python3-sklearn, installed here when no python3 imports sklearn (FAIRPROJ_PYTHON
-# names another interpreter). Not needed by `make test`.
-setup-reproduce:
-	@if [ -n "$$FAIRPROJ_PYTHON" ] || python3 -c 'import sklearn' 2>/dev/null || /usr/bin/python3 -c 'import sklearn' 2>/dev/null; then \
-	  echo "setup-reproduce: scikit-learn found"; \
-	elif command -v apt-get >/dev/null 2>&1; then \
-	  SUDO=""; [ "$$(id -u)" = "0" ] || SUDO=sudo; \
-	  $$SUDO apt-get install -y -qq --no-install-recommends python3-sklearn || echo "setup-reproduce: could not install python3-sklearn"; \
-	else echo "setup-reproduce: no scikit-learn; the MLP columns of kleindessner-adult will not be computed"; fi
 
 reproduce: install setup-reproduce
 	@for f in inst/reproduce/*.R; do echo "== $$f"; R_LIBS=$(LIB) $(RSCRIPT) $$f || exit 1; done
@@ -111,4 +138,5 @@ sanitize: setup
 		echo "sanitize: findings above (full report in .sanitize/report.txt)"; exit 1; fi; exit $$status
 
 clean:
-	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz $(LIB) $(EXTRA_LIB) $(SAN_DIR) demo-output src/*.o src/*.so
+	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz $(LIB) $(EXTRA_LIB) $(SAN_DIR) demo-output .depends-only docs \
+		docs-screenshots src/*.o src/*.so

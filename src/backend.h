@@ -8,7 +8,7 @@ namespace fp {
 int& backend_flag();
 // C = C + alpha * A' A for A (rows x d, column-major, leading dimension lda), lower triangle only.
 void blas_syrk_lower(int d, int rows, const double* A, int lda, double* C);
-// All eigenpairs of a symmetric d x d matrix with LAPACK (via Armadillo); values ascending.
+// All eigenpairs of a symmetric d x d matrix with LAPACK (dsyevd); values ascending.
 bool lapack_eig_sym(const double* A, int d, double* values, double* vectors);
 }  // namespace fp
 

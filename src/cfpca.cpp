@@ -371,8 +371,7 @@ Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Ei
       Mat W(A.rows(), A.cols() + B.cols());
       W << A, B;
       if (W.cols() >= W.rows()) return Mat();  // no saving: dense path
-      Eigen::HouseholderQR<Mat> qr(W);
-      return Mat(qr.householderQ() * Mat::Identity(W.rows(), W.cols()));
+      return fp::householder_q(W);
     };
     auto phi_eval = [&](const Mat& X, bool grad, Smooth& sm, const Mat& B) {
       sm = smooth_eval(X, pr.Ap, pr.Am, eta, grad, (lowrank && B.cols() > 0) ? &B : nullptr);

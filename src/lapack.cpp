@@ -1,19 +1,44 @@
-// R's LAPACK path of the dense symmetric eigendecomposition. Armadillo forwards to the LAPACK
-// R links to (reference, OpenBLAS, MKL, Accelerate), so an optimised library speeds this up.
-#include <RcppArmadillo.h>
+// R's LAPACK path of the dense symmetric eigendecomposition: divide and conquer (dsyevd) from
+// the LAPACK R links to (reference, OpenBLAS, MKL, Accelerate), so an optimised library speeds
+// this up. Called directly: no template library is needed for one routine.
+#define USE_FC_LEN_T
+#include <Rconfig.h>
+#include <R_ext/Lapack.h>
+#include <algorithm>
+#include <cmath>
+#include <vector>
 #include "backend.h"
+
+#ifndef FCONE
+#define FCONE
+#endif
 
 namespace fp {
 
+// Only the upper triangle is read (uplo = "U"); false on a non-finite entry there or when
+// LAPACK reports a failure, and the caller then uses Eigen's solver.
 bool lapack_eig_sym(const double* A, int d, double* values, double* vectors) {
-  arma::mat M(const_cast<double*>(A), d, d, false, true);
-  arma::vec val;
-  arma::mat vec;
-  bool ok = arma::eig_sym(val, vec, M, "dc");
-  if (!ok) return false;
-  std::copy(val.begin(), val.end(), values);
-  std::copy(vec.begin(), vec.end(), vectors);
-  return true;
+  for (int j = 0; j < d; ++j)
+    for (int i = 0; i <= j; ++i)
+      if (!std::isfinite(A[i + static_cast<size_t>(j) * d])) return false;
+  std::copy(A, A + static_cast<size_t>(d) * d, vectors);
+  if (d == 0) return true;
+  const char jobz = 'V', uplo = 'U';
+  int info = 0;
+  int lwork = 1 + 6 * d + 2 * d * d, liwork = 3 + 5 * d;
+  if (d >= 32) {  // workspace query: the blocked reduction to tridiagonal form wants more
+    double wq = 0;
+    int iq = 0, lq = -1, liq = -1;
+    F77_CALL(dsyevd)(&jobz, &uplo, &d, vectors, &d, values, &wq, &lq, &iq, &liq, &info FCONE FCONE);
+    if (info != 0) return false;
+    lwork = std::max(lwork, static_cast<int>(wq));
+    liwork = std::max(liwork, iq);
+  }
+  std::vector<double> work(lwork);
+  std::vector<int> iwork(liwork);
+  F77_CALL(dsyevd)(&jobz, &uplo, &d, vectors, &d, values, work.data(), &lwork, iwork.data(), &liwork,
+                   &info FCONE FCONE);
+  return info == 0;
 }
 
 }  // namespace fp

@@ -5,15 +5,29 @@
 //  * eig_sym_full: all eigenpairs (dense), descending.
 //  * fix_signs: deterministic sign convention (largest |loading| of each column positive).
 //  * qr_orthonormal / polar_orthonormal: retractions onto the Stiefel manifold.
+//
+// The heavy kernels are defined once, in linalg.cpp: this header is included by every solver
+// file, and keeping Spectra and Eigen's decompositions out of it keeps those files quick to
+// compile. A file that runs Spectra itself includes <Spectra/SymEigsSolver.h>.
 #ifndef FAIRPROJ_LINALG_H
 #define FAIRPROJ_LINALG_H
 
 #include <RcppEigen.h>
-#include <Spectra/SymEigsSolver.h>
 #include <algorithm>
 #include <cmath>
 #include <vector>
 #include "backend.h"
+
+// The dense decompositions that several files use are instantiated once, in linalg.cpp: these
+// explicit instantiation declarations stop every file that includes this header from compiling
+// its own copy (standard C++11; inline members are still expanded where they are called).
+extern template class Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>;
+extern template Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>&
+Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>::compute<Eigen::MatrixXd>(
+    const Eigen::EigenBase<Eigen::MatrixXd>&, int);
+extern template class Eigen::JacobiSVD<Eigen::MatrixXd>;
+extern template class Eigen::HouseholderQR<Eigen::MatrixXd>;
+extern template class Eigen::FullPivLU<Eigen::MatrixXd>;
 
 namespace fp {
 
@@ -26,70 +40,23 @@ struct EigResult {
 };
 
 // Dense symmetric eigendecomposition, values in decreasing order.
-inline EigResult eig_sym_full(const Mat& A) {
-  const int d = static_cast<int>(A.rows());
-  if (backend_flag() == 1 && d > 0) {
-    Vec val(d);
-    Mat vec(d, d);
-    Mat Ac = A;
-    if (lapack_eig_sym(Ac.data(), d, val.data(), vec.data())) {
-      EigResult r;
-      r.values = val.reverse();
-      r.vectors = vec.rowwise().reverse();
-      return r;
-    }
-  }
-  Eigen::SelfAdjointEigenSolver<Mat> es(A);
-  EigResult r;
-  r.values.resize(d);
-  r.vectors.resize(d, d);
-  for (int j = 0; j < d; ++j) {  // Eigen returns ascending order
-    r.values(j) = es.eigenvalues()(d - 1 - j);
-    r.vectors.col(j) = es.eigenvectors().col(d - 1 - j);
-  }
-  return r;
-}
+EigResult eig_sym_full(const Mat& A);
 
 // Whether a Lanczos solve is worth it for k of d eigenpairs.
 inline bool use_lanczos(int d, int k) { return d >= 120 && 3 * k < d; }
 
 // k largest (algebraic) eigenpairs, decreasing. Lanczos when worthwhile; falls back to dense
 // when the iteration does not converge.
-inline EigResult eig_sym_top(const Mat& A, int k) {
-  const int d = static_cast<int>(A.rows());
-  if (k <= 0) {
-    EigResult r;
-    r.values.resize(0);
-    r.vectors.resize(d, 0);
-    return r;
-  }
-  if (use_lanczos(d, k)) {
-    Spectra::DenseSymMatProd<double> op(A);
-    const int ncv = std::min(d, std::max(2 * k + 1, k + 20));
-    Spectra::SymEigsSolver<double, Spectra::LARGEST_ALGE, Spectra::DenseSymMatProd<double> > eigs(&op, k, ncv);
-    eigs.init();
-    eigs.compute(2000, 1e-12);
-    if (eigs.info() == Spectra::SUCCESSFUL) {
-      EigResult r;
-      r.values = eigs.eigenvalues();   // decreasing for LARGEST_ALGE
-      r.vectors = eigs.eigenvectors();
-      return r;
-    }
-  }
-  EigResult full = eig_sym_full(A);
-  EigResult r;
-  r.values = full.values.head(k);
-  r.vectors = full.vectors.leftCols(k);
-  return r;
-}
+EigResult eig_sym_top(const Mat& A, int k);
+
+// k largest (algebraic) eigenpairs by Lanczos (Spectra) with ncv Lanczos vectors, started from
+// `start` (d values) or, when it is null, from Spectra's default start; at most maxit restarts,
+// relative tolerance tol. Values decreasing. False, `out` untouched, when it does not converge.
+bool lanczos_top(const Mat& A, int k, int ncv, const double* start, int maxit, double tol,
+                 EigResult& out);
 
 // k smallest (algebraic) eigenpairs, increasing.
-inline EigResult eig_sym_bottom(const Mat& A, int k) {
-  Mat negA = -A;
-  EigResult r = eig_sym_top(negA, k);
-  r.values = -r.values;
-  return r;
-}
+EigResult eig_sym_bottom(const Mat& A, int k);
 
 // Sign convention: the entry of largest magnitude in each column is made positive.
 inline void fix_signs(Mat& V) {
@@ -100,28 +67,17 @@ inline void fix_signs(Mat& V) {
   }
 }
 
+// Thin Q factor (the size of W) of the Householder QR of W, signs as the reflections give them.
+Mat householder_q(const Mat& W);
+
 // Thin QR orthonormalisation with a positive diagonal of R (the Q factor is then unique).
-inline Mat qr_orthonormal(const Mat& V) {
-  const int d = static_cast<int>(V.rows()), k = static_cast<int>(V.cols());
-  Eigen::HouseholderQR<Mat> qr(V);
-  Mat Q = qr.householderQ() * Mat::Identity(d, k);
-  Mat R = qr.matrixQR().topLeftCorner(k, k).triangularView<Eigen::Upper>();
-  for (int j = 0; j < k; ++j)
-    if (R(j, j) < 0) Q.col(j) *= -1.0;
-  return Q;
-}
+Mat qr_orthonormal(const Mat& V);
 
 // Polar factor U of V = U H (closest orthonormal matrix in Frobenius norm).
-inline Mat polar_orthonormal(const Mat& V) {
-  Eigen::JacobiSVD<Mat> svd(V, Eigen::ComputeThinU | Eigen::ComputeThinV);
-  return svd.matrixU() * svd.matrixV().transpose();
-}
+Mat polar_orthonormal(const Mat& V);
 
 // Sum of the k largest eigenvalues of a symmetric matrix.
-inline double top_eig_sum(const Mat& A, int k) {
-  if (k <= 0) return 0.0;
-  return eig_sym_top(A, k).values.sum();
-}
+double top_eig_sum(const Mat& A, int k);
 
 }  // namespace fp
 

@@ -3,6 +3,7 @@
 // Lanczos subspace of the default size (about 2k) restarts many times; a wider subspace
 // converges in one or two restarts (e.g. 0.06 s instead of 0.95 s at n = 1582, k = 10).
 #include "linalg.h"
+#include <Spectra/SymEigsSolver.h>
 
 namespace {
 // y = A x with a general (vectorised) matrix-vector product: on these matrices Eigen's

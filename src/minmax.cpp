@@ -54,20 +54,16 @@ struct Oracle {
   Mat top(const Mat& M, Vec& values) {
     ++calls;
     if (fp::use_lanczos(d, k)) {
-      Spectra::DenseSymMatProd<double> op(M);
       const int ncv = std::min(d, std::max(2 * k + 1, k + 20));
-      Spectra::SymEigsSolver<double, Spectra::LARGEST_ALGE, Spectra::DenseSymMatProd<double> > eigs(&op, k, ncv);
+      Vec r;
       if (resid.size() == d && resid.norm() > 0) {
         // mix in a fixed vector so the start is never orthogonal to a wanted direction
-        Vec r = resid / resid.norm() + Vec::Constant(d, 1e-3 / std::sqrt(static_cast<double>(d)));
-        eigs.init(r.data());
-      } else {
-        eigs.init();
+        r = resid / resid.norm() + Vec::Constant(d, 1e-3 / std::sqrt(static_cast<double>(d)));
       }
-      eigs.compute(2000, 1e-12);
-      if (eigs.info() == Spectra::SUCCESSFUL) {
-        values = eigs.eigenvalues();
-        Mat V = eigs.eigenvectors();
+      fp::EigResult e;
+      if (fp::lanczos_top(M, k, ncv, r.size() ? r.data() : nullptr, 2000, 1e-12, e)) {
+        values = e.values;
+        Mat V = e.vectors;
         resid = V.rowwise().sum();
         return V;
       }
@@ -214,8 +210,7 @@ Mat range_basis(const Mat& S, double tol, bool relative = true) {
   if (r == 0) return Mat(S.rows(), 0);
   Mat W = S * e.vectors.leftCols(r);
   for (int j = 0; j < r; ++j) W.col(j) /= std::sqrt(e.values(j));
-  Eigen::HouseholderQR<Mat> qr(W);
-  return qr.householderQ() * Mat::Identity(S.rows(), r);
+  return fp::householder_q(W);
 }
 
 // Eigenbasis of a convex combination sum_t theta_t V_t V_t' restricted to its range.

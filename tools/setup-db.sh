@@ -13,7 +13,7 @@ has_r RPostgreSQL || has_r RPostgres || debs="$debs r-cran-rpostgresql"
 install_debs setup-db $debs
 if [ "${FAIRPROJ_DUCKDB:-0}" = "1" ] && ! has_r duckdb; then
   echo "setup-db: installing duckdb from CRAN (a long compile)"
-  Rscript --vanilla -e "
+  Rscript -e "
 lib <- .libPaths()[1]
 if (file.access(lib, 2) != 0) { lib <- Sys.getenv('R_LIBS_USER'); dir.create(lib, recursive = TRUE, showWarnings = FALSE) }
 install.packages('duckdb', lib = lib, Ncpus = 2)" || echo "setup-db: could not install duckdb"

@@ -124,16 +124,19 @@ test_that("multiplicative weights converge to the exact optimum as iterations gr
   D <- mm_data(200, 6, 2, seed = 8)
   ex <- fair_pca(D$x, D$g, k = 2, method = "minmax")
   scale <- max(ex$best_variance)
+  # MW stops at its iteration count with a gap far above the default tol: a convergence warning
   errs <- vapply(c(20, 200, 2000), function(T) {
-    f <- fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "mw", eta = 0.2 / scale,
-                  iterations = T, keep = "average", lp = FALSE)
+    expect_warning(f <- fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "mw", eta = 0.2 / scale,
+                                 iterations = T, keep = "average", lp = FALSE),
+                   class = "fairproj_convergence_warning")
     f$objective - ex$objective
   }, 0)
   expect_true(all(errs >= -ex$duality_gap - 1e-9))
   expect_true(errs[3] < errs[1])
   expect_lt(errs[3], 1e-2 * ex$objective)
   # MW's dual bound never exceeds the optimum
-  f <- fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "mw", iterations = 50)
+  expect_warning(f <- fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "mw", iterations = 50),
+                 class = "fairproj_convergence_warning")
   expect_lte(f$lower_bound, ex$objective + 1e-9)
   expect_equal(f$mw$weights_history[1, ], c(0.5, 0.5))
 })
@@ -143,8 +146,9 @@ test_that("the LP step never increases the objective and returns a vertex", {
     D <- mm_data(80, 9, m, seed = 10 + m)
     for (T in c(3, 30)) {
       args <- list(D$x, D$g, k = 3, method = "minmax", solver = "mw", eta = 0.05, iterations = T)
-      raw <- do.call(fair_pca, c(args, lp = FALSE))
-      lp <- do.call(fair_pca, c(args, lp = TRUE))
+      # 3 or 30 MW iterations stop far above the default tol: a convergence warning each
+      expect_warning(raw <- do.call(fair_pca, c(args, lp = FALSE)), class = "fairproj_convergence_warning")
+      expect_warning(lp <- do.call(fair_pca, c(args, lp = TRUE)), class = "fairproj_convergence_warning")
       expect_lte(lp$objective, raw$objective + 1e-10)
       frac <- if (is.null(lp$lambda)) 0 else sum(lp$lambda > 0 & lp$lambda < 1)
       expect_lte(frac, m)
@@ -156,7 +160,8 @@ test_that("the LP step never increases the objective and returns a vertex", {
 
 test_that("square-root rounding reproduces the LP losses exactly on the data", {
   D <- mm_data(100, 8, 3, seed = 21)
-  fit <- fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "mw", eta = 0.05, iterations = 7)
+  expect_warning(fit <- fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "mw", eta = 0.05, iterations = 7),
+                 class = "fairproj_convergence_warning")  # 7 iterations: far from the default tol
   expect_false(is.null(fit$map))
   expect_gt(fit$rank, 2)
   lam <- fit$lambda
@@ -236,8 +241,9 @@ test_that("variance objective maximises the smallest variance explained", {
   expect_gte(fit$objective, bf - 1e-8)
   expect_equal(fit$objective, min(fit$variances))
   expect_lte(fit$duality_gap, 1e-8 * fit$objective)
-  fm <- fair_pca(D$x, D$g, k = 2, method = "minmax", objective = "variance", solver = "mw",
-                 eta = 0.01, iterations = 200)
+  expect_warning(fm <- fair_pca(D$x, D$g, k = 2, method = "minmax", objective = "variance", solver = "mw",
+                                eta = 0.01, iterations = 200),
+                 class = "fairproj_convergence_warning")  # MW does not reach the default tol in 200 steps
   expect_lte(fm$objective, fit$objective + 1e-8)
 })
 

@@ -1,0 +1,107 @@
+// Definitions of the kernels declared in linalg.h (see there for what each returns).
+#include "linalg.h"
+#include <Spectra/SymEigsSolver.h>
+
+// The explicit instantiations declared in linalg.h.
+template class Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>;
+template Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>&
+Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>::compute<Eigen::MatrixXd>(
+    const Eigen::EigenBase<Eigen::MatrixXd>&, int);
+template class Eigen::JacobiSVD<Eigen::MatrixXd>;
+template class Eigen::HouseholderQR<Eigen::MatrixXd>;
+template class Eigen::FullPivLU<Eigen::MatrixXd>;
+
+namespace fp {
+
+EigResult eig_sym_full(const Mat& A) {
+  const int d = static_cast<int>(A.rows());
+  if (backend_flag() == 1 && d > 0) {
+    Vec val(d);
+    Mat vec(d, d);
+    Mat Ac = A;
+    if (lapack_eig_sym(Ac.data(), d, val.data(), vec.data())) {
+      EigResult r;
+      r.values = val.reverse();
+      r.vectors = vec.rowwise().reverse();
+      return r;
+    }
+  }
+  Eigen::SelfAdjointEigenSolver<Mat> es(A);
+  EigResult r;
+  r.values.resize(d);
+  r.vectors.resize(d, d);
+  for (int j = 0; j < d; ++j) {  // Eigen returns ascending order
+    r.values(j) = es.eigenvalues()(d - 1 - j);
+    r.vectors.col(j) = es.eigenvectors().col(d - 1 - j);
+  }
+  return r;
+}
+
+bool lanczos_top(const Mat& A, int k, int ncv, const double* start, int maxit, double tol,
+                 EigResult& out) {
+  Spectra::DenseSymMatProd<double> op(A);
+  Spectra::SymEigsSolver<double, Spectra::LARGEST_ALGE, Spectra::DenseSymMatProd<double> > eigs(&op, k, ncv);
+  if (start) {
+    eigs.init(start);
+  } else {
+    eigs.init();
+  }
+  eigs.compute(maxit, tol);
+  if (eigs.info() != Spectra::SUCCESSFUL) return false;
+  out.values = eigs.eigenvalues();  // decreasing for LARGEST_ALGE
+  out.vectors = eigs.eigenvectors();
+  return true;
+}
+
+EigResult eig_sym_top(const Mat& A, int k) {
+  const int d = static_cast<int>(A.rows());
+  if (k <= 0) {
+    EigResult r;
+    r.values.resize(0);
+    r.vectors.resize(d, 0);
+    return r;
+  }
+  if (use_lanczos(d, k)) {
+    EigResult r;
+    if (lanczos_top(A, k, std::min(d, std::max(2 * k + 1, k + 20)), nullptr, 2000, 1e-12, r)) return r;
+  }
+  EigResult full = eig_sym_full(A);
+  EigResult r;
+  r.values = full.values.head(k);
+  r.vectors = full.vectors.leftCols(k);
+  return r;
+}
+
+EigResult eig_sym_bottom(const Mat& A, int k) {
+  Mat negA = -A;
+  EigResult r = eig_sym_top(negA, k);
+  r.values = -r.values;
+  return r;
+}
+
+Mat householder_q(const Mat& W) {
+  Eigen::HouseholderQR<Mat> qr(W);
+  return qr.householderQ() * Mat::Identity(W.rows(), W.cols());
+}
+
+Mat qr_orthonormal(const Mat& V) {
+  const int d = static_cast<int>(V.rows()), k = static_cast<int>(V.cols());
+  Eigen::HouseholderQR<Mat> qr(V);
+  Mat Q = qr.householderQ() * Mat::Identity(d, k);
+  Mat R = qr.matrixQR().topLeftCorner(k, k).triangularView<Eigen::Upper>();
+  for (int j = 0; j < k; ++j)
+    if (R(j, j) < 0) Q.col(j) *= -1.0;
+  return Q;
+}
+
+Mat polar_orthonormal(const Mat& V) {
+  Eigen::JacobiSVD<Mat> svd(V, Eigen::ComputeThinU | Eigen::ComputeThinV);
+  return svd.matrixU() * svd.matrixV().transpose();
+}
+
+double top_eig_sum(const Mat& A, int k) {
+  if (k <= 0) return 0.0;
+  return eig_sym_top(A, k).values.sum();
+}
+
+}  // namespace fp
