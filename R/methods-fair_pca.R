@@ -192,7 +192,7 @@ fp_padded_sdev <- function(x) {
     ev <- eigen((R + t(R)) / 2, symmetric = TRUE, only.values = TRUE)$values[seq_len(d - r)]
     ev <- pmax(ev, 0)
     # rescale rounding so that the total is exact
-    if (sum(ev) > 0) ev <- ev * rest / sum(ev)
+    if (sum(ev) > 0) ev <- ev * (rest / sum(ev))
   }
   if (is.null(ev) || !(sum(ev) > 0)) ev <- rest
   c(x$sdev, sqrt(ev))

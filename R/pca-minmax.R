@@ -294,7 +294,7 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
               converged = converged, rank = ncol(V), lambda = lambda, solver = solver,
               centering = centering, eigensolves = res$eigensolves, returned = chosen,
               rank_before_reduction = rank_before)
-  # back to the data's units (the solver worked on the normalised problem, see fp_normalise())
+  # back to the data's units (the solver worked on the normalised problem, see fp_prepare_normalised())
   u <- prep$unit
   for (f in c("objective", "losses", "variances", "best_variance", "lower_bound", "duality_gap")) out[[f]] <- out[[f]] * u
   for (f in intersect(names(hist), c("objective", "lower", "last", "average"))) out$history[[f]] <- hist[[f]] * u

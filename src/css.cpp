@@ -179,17 +179,14 @@ int first_max(const Vec& v, const std::vector<int>& perm, int from, int to) {
 double top_eigpair(const Mat& A, const Vec& start, Vec& vec) {
   const int d = static_cast<int>(A.rows());
   if (d >= 120) {
-    Spectra::DenseSymMatProd<double> op(A);
-    Spectra::SymEigsSolver<double, Spectra::LARGEST_ALGE, Spectra::DenseSymMatProd<double> > eigs(&op, 1, std::min(d, 21));
     Vec s0 = start;
     if (s0.size() != d || s0.norm() < 1e-8) s0 = Vec::Constant(d, 1.0 / std::sqrt(static_cast<double>(d)));
     // a small deterministic perturbation keeps the start from lying in an invariant subspace
     for (int i = 0; i < d; ++i) s0(i) += 1e-3 * std::sin(0.7 * (i + 1)) / std::sqrt(static_cast<double>(d));
-    eigs.init(s0.data());
-    eigs.compute(2000, 1e-9);
-    if (eigs.info() == Spectra::SUCCESSFUL) {
-      vec = eigs.eigenvectors().col(0);
-      return eigs.eigenvalues()(0);
+    fp::EigResult e;
+    if (fp::lanczos_top(A, 1, std::min(d, 21), 1e-9, &s0, e)) {
+      vec = e.vectors.col(0);
+      return e.values(0);
     }
   }
   fp::EigResult e = fp::eig_sym_full(A);

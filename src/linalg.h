@@ -12,6 +12,7 @@
 #include <Spectra/SymEigsSolver.h>
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 #include "backend.h"
 
@@ -25,7 +26,8 @@ struct EigResult {
   Mat vectors;  // columns are unit eigenvectors
 };
 
-// Dense symmetric eigendecomposition, values in decreasing order.
+// Dense symmetric eigendecomposition, values in decreasing order. (LAPACK and Eigen scale the
+// matrix internally, so any finite entries are safe.)
 inline EigResult eig_sym_full(const Mat& A) {
   const int d = static_cast<int>(A.rows());
   if (backend_flag() == 1 && d > 0) {
@@ -53,6 +55,60 @@ inline EigResult eig_sym_full(const Mat& A) {
 // Whether a Lanczos solve is worth it for k of d eigenpairs.
 inline bool use_lanczos(int d, int k) { return d >= 120 && 3 * k < d; }
 
+// A power of two near 1 / max |A_ij| (1 for a zero or non-finite matrix): multiplying by it is
+// exact, and brings any matrix of finite entries to order one.
+inline double pow2_unit_scale(const Mat& A) {
+  const double mx = A.size() ? A.cwiseAbs().maxCoeff() : 0.0;
+  if (!(mx > 0) || !std::isfinite(mx)) return 1.0;
+  int e;
+  std::frexp(mx, &e);
+  return std::ldexp(1.0, -e);
+}
+
+// Spectra operator y = s A x with a general matrix-vector product (faster here than Eigen's
+// self-adjoint product) and s the power of two above: Spectra's convergence test is
+// resid < tol * max(eps^(2/3), |theta|), absolute below eps^(2/3), so the matrix is brought to
+// order one to make the tolerance relative to it whatever the units.
+class ScaledSymProd {
+  const Mat& A_;
+  const double s_;
+ public:
+  ScaledSymProd(const Mat& A, double s) : A_(A), s_(s) {}
+  int rows() const { return static_cast<int>(A_.rows()); }
+  int cols() const { return static_cast<int>(A_.cols()); }
+  void perform_op(const double* x_in, double* y_out) const {
+    Eigen::Map<const Vec> x(x_in, A_.cols());
+    Eigen::Map<Vec> y(y_out, A_.rows());
+    y.noalias() = A_ * x;
+    y *= s_;
+  }
+};
+
+// k largest eigenpairs (decreasing) by Lanczos on the matrix scaled to order one, from `start`
+// when given (length d, not zero). False when the iteration does not converge or Spectra throws
+// (a breakdown on degenerate spectra): the caller then uses the dense solver.
+inline bool lanczos_top(const Mat& A, int k, int ncv, double tol, const Vec* start, EigResult& out) {
+  const int d = static_cast<int>(A.rows());
+  if (k < 1 || k >= d || ncv <= k || ncv > d) return false;
+  const double s = pow2_unit_scale(A);
+  try {
+    ScaledSymProd op(A, s);
+    Spectra::SymEigsSolver<double, Spectra::LARGEST_ALGE, ScaledSymProd> eigs(&op, k, ncv);
+    if (start != nullptr && start->size() == d && start->norm() > 0) {
+      eigs.init(start->data());
+    } else {
+      eigs.init();
+    }
+    eigs.compute(2000, tol);
+    if (eigs.info() != Spectra::SUCCESSFUL) return false;
+    out.values = eigs.eigenvalues() / s;  // decreasing for LARGEST_ALGE
+    out.vectors = eigs.eigenvectors();
+    return out.values.allFinite() && out.vectors.allFinite();
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 // k largest (algebraic) eigenpairs, decreasing. Lanczos when worthwhile; falls back to dense
 // when the iteration does not converge.
 inline EigResult eig_sym_top(const Mat& A, int k) {
@@ -64,17 +120,8 @@ inline EigResult eig_sym_top(const Mat& A, int k) {
     return r;
   }
   if (use_lanczos(d, k)) {
-    Spectra::DenseSymMatProd<double> op(A);
-    const int ncv = std::min(d, std::max(2 * k + 1, k + 20));
-    Spectra::SymEigsSolver<double, Spectra::LARGEST_ALGE, Spectra::DenseSymMatProd<double> > eigs(&op, k, ncv);
-    eigs.init();
-    eigs.compute(2000, 1e-12);
-    if (eigs.info() == Spectra::SUCCESSFUL) {
-      EigResult r;
-      r.values = eigs.eigenvalues();   // decreasing for LARGEST_ALGE
-      r.vectors = eigs.eigenvectors();
-      return r;
-    }
+    EigResult r;
+    if (lanczos_top(A, k, std::min(d, std::max(2 * k + 1, k + 20)), 1e-12, nullptr, r)) return r;
   }
   EigResult full = eig_sym_full(A);
   EigResult r;

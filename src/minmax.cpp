@@ -54,22 +54,17 @@ struct Oracle {
   Mat top(const Mat& M, Vec& values) {
     ++calls;
     if (fp::use_lanczos(d, k)) {
-      Spectra::DenseSymMatProd<double> op(M);
       const int ncv = std::min(d, std::max(2 * k + 1, k + 20));
-      Spectra::SymEigsSolver<double, Spectra::LARGEST_ALGE, Spectra::DenseSymMatProd<double> > eigs(&op, k, ncv);
+      Vec r;
       if (resid.size() == d && resid.norm() > 0) {
         // mix in a fixed vector so the start is never orthogonal to a wanted direction
-        Vec r = resid / resid.norm() + Vec::Constant(d, 1e-3 / std::sqrt(static_cast<double>(d)));
-        eigs.init(r.data());
-      } else {
-        eigs.init();
+        r = resid / resid.norm() + Vec::Constant(d, 1e-3 / std::sqrt(static_cast<double>(d)));
       }
-      eigs.compute(2000, 1e-12);
-      if (eigs.info() == Spectra::SUCCESSFUL) {
-        values = eigs.eigenvalues();
-        Mat V = eigs.eigenvectors();
-        resid = V.rowwise().sum();
-        return V;
+      fp::EigResult e;
+      if (fp::lanczos_top(M, k, ncv, 1e-12, r.size() ? &r : nullptr, e)) {
+        values = e.values;
+        resid = e.vectors.rowwise().sum();
+        return e.vectors;
       }
     }
     if (fp::use_lanczos(d, k)) ++fallbacks;
