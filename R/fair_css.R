@@ -380,10 +380,17 @@ fp_css_prefix <- function(factors, columns, target = integer(0)) {
 
 # Least-squares coefficients W (c x d) with Z ~ Z[, S] W (Z the centred, scaled data), from a
 # group factor Y (t(Y) Y = t(Z) Z): QR of Y[, S]; columns dependent on earlier ones get 0.
+# Columns that are zero for the group (a category absent from it) get 0 directly: LINPACK's QR
+# counts a zero column as independent and qr.coef() then stops.
 fp_css_coef <- function(Y, S) {
-  if (nrow(Y) < length(S)) Y <- rbind(Y, matrix(0, length(S) - nrow(Y), ncol(Y)))
-  W <- qr.coef(qr(Y[, S, drop = FALSE], tol = 1e-10), Y)
-  W[is.na(W)] <- 0
+  W <- matrix(0, length(S), ncol(Y))
+  nz <- colSums(Y[, S, drop = FALSE]^2) > 0
+  if (!any(nz)) return(W)
+  Sn <- S[nz]
+  if (nrow(Y) < length(Sn)) Y <- rbind(Y, matrix(0, length(Sn) - nrow(Y), ncol(Y)))
+  Wn <- qr.coef(qr(Y[, Sn, drop = FALSE], tol = 1e-10), Y)
+  Wn[is.na(Wn)] <- 0
+  W[nz, ] <- Wn
   W
 }
 
@@ -648,6 +655,7 @@ fit_css_random <- function(prep, k, r = 50L, n_columns = k, data = NULL) {
     s <- sample.int(prep$d, n_columns)
     e2 <- fp_css_prefix(prep$factor, s)
     l <- max(sqrt(pmax(e2[n_columns, ], 0)) / b)
+    if (!is.finite(l)) fp_internal_error("random column subsets", "a subset's loss is not finite; try centring or scale. = TRUE")
     losses[i] <- l
     if (l < best * (1 - 1e-10)) {
       best <- l

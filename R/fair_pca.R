@@ -191,9 +191,9 @@ fp_call_solver <- function(kind, method, prep, k, dots, data) {
   }
   tryCatch(do.call(solver, c(list(prep = prep, k = k, data = data), dots)),
            error = function(e) {
-             if (!inherits(e, "C++Error")) stop(e)
-             stop(errorCondition(sprintf("method '%s' failed numerically: %s", method, conditionMessage(e)),
-                                 class = c("fairproj_numerical_error", "fairproj_error"), call = NULL))
+             if (inherits(e, "fairproj_error")) stop(e)
+             # anything else from a solver (compiled code, or R's own numerical routines) is ours
+             fp_internal_error(sprintf("method '%s'", method), conditionMessage(e))
            })
 }
 

@@ -655,9 +655,10 @@ List fp_css_exhaustive(const List& grams, const List& factors, const NumericVect
   for (int g = 0; g < ex.m; ++g) R0.push_back(Resid(ex.G[g], Y[g]));
   ex.rec(R0, 0, 0);
   if (ex.best_set.empty()) {
-    // nothing below the incumbent was reached (possible only when stopped early): the caller
-    // passes the incumbent set as the first k columns
-    if (!bnb || !ex.out) Rcpp::stop("branch and bound found no subset at or below the incumbent");
+    // nothing below the incumbent was reached: the search stopped early, or on near-degenerate
+    // data the downdated leaf values round above the incumbent's value (taken by QR): the
+    // incumbent, which the caller passes as the first k columns, is then the answer
+    if (!bnb) Rcpp::stop("internal: no subset had a finite MinMaxLoss (degenerate data); try a smaller k or centring");
     for (int j = 0; j < k; ++j) ex.best_set.push_back(j);
     ex.best_val = incumbent;
   }
