@@ -294,9 +294,10 @@ fp_css_prepare <- function(m, k, center = TRUE, scale. = FALSE) {
 # error vanishes too (to the precision of the Householder residuals, 1e-12 of the group's norm),
 # infinite otherwise.
 fp_css_ratio <- function(e2, prep, best2 = prep$best2, tot2 = prep$tot2) {
-  e2 <- pmax(e2, 0)
-  if (!isTRUE(prep$full)) return(sqrt(e2 / rep(best2, each = NROW(e2))))
-  ifelse(e2 <= 1e-24 * rep(tot2, each = NROW(e2)), 1, Inf)
+  rows <- if (is.matrix(e2)) nrow(e2) else 1L
+  out <- pmax(e2, 0)
+  out[] <- if (!isTRUE(prep$full)) sqrt(out / rep(best2, each = rows)) else ifelse(out <= 1e-24 * rep(tot2, each = rows), 1, Inf)
+  out
 }
 
 # Column standard deviations for scale. = TRUE (about the centre used, divisor n - 1, as
