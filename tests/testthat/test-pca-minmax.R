@@ -301,7 +301,7 @@ test_that("interior dual: certified, equal to Kelley's optimum, far fewer eigens
     expect_lte(abs(fi$objective - fk$objective), 2e-8 * fk$objective)
     expect_lte(fi$duality_gap, 1e-8 * fi$objective)
     # the lower bound is the dual function at the returned weights
-    prep <- fairproj:::fp_normalise(fairproj:::fp_prepare(group_moments(x, g)))
+    prep <- fairproj:::fp_prepare_normalised(group_moments(x, g))
     covs <- lapply(prep$cov, function(s) { s <- unname(as.matrix(s)); (s + t(s)) / 2 })
     best <- vapply(covs, function(s) sum(eigen(s, symmetric = TRUE)$values[seq_len(k)]), 0)
     gw <- fairproj:::.fp_minmax_dual(covs, best, k, unname(fi$weights))$value * prep$unit
