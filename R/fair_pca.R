@@ -292,8 +292,44 @@ fp_prepare_normalised <- function(m, center = TRUE, scale. = FALSE) {
        center = ctr_s * D, scale = if (isFALSE(scale.)) rep(2^P * sq, d) else scale_data * (2^P * sq),
        scale_data = scale_data, centered = !isFALSE(center), scaled = !isFALSE(scale.),
        mean = mean / sq, cov = cov, second = second, C = C, moments = m,
-       unit = 4^P * s, unit_sqrt = 2^P * sq, unit_log2 = 2 * P + log2(s))
+       unit = 4^P * s, unit_sqrt = 2^P * sq, unit_log2 = 2 * P + log2(s),
+       cache = new.env(parent = emptyenv()))
 }
+
+# Eigenpairs of the prepared problem computed once per fit and shared by the solver and the
+# result's diagnostics (a top-k Lanczos solve costs as much as the moments pass at large d):
+# the top k of C (group = NULL) or of a group covariance prep$cov[[group]]. Callers that
+# change prep$C or prep$cov must not use it (fp_prepare() drops the cache).
+fp_prep_eig <- function(prep, k, group = NULL) {
+  A <- if (is.null(group)) prep$C else prep$cov[[group]]
+  if (is.null(prep$cache)) return(fp_eig_top(A, k))
+  key <- paste(if (is.null(group)) "C" else group, k)
+  hit <- prep$cache[[key]]
+  if (!is.null(hit)) return(hit)
+  e <- fp_eig_top(A, k)
+  assign(key, e, envir = prep$cache)
+  e
+}
+
+# All eigenvalues (decreasing) of a group covariance, once per fit (dense: small d or large k).
+fp_prep_values <- function(prep, group) {
+  key <- paste("values", group)
+  hit <- if (is.null(prep$cache)) NULL else prep$cache[[key]]
+  if (!is.null(hit)) return(hit)
+  v <- eigen(prep$cov[[group]], symmetric = TRUE, only.values = TRUE)$values
+  if (!is.null(prep$cache)) assign(key, v, envir = prep$cache)
+  v
+}
+
+# Sum of the k largest eigenvalues of each group covariance (their best rank-k variances).
+fp_group_topsum <- function(prep, k) {
+  vapply(seq_along(prep$cov), function(i) {
+    if (fp_lanczos_path(prep$d, k)) sum(fp_prep_eig(prep, k, i)$values) else sum(fp_prep_values(prep, i)[seq_len(k)])
+  }, numeric(1))
+}
+
+# Whether the top-k eigensolves of a d x d matrix take the Lanczos path (as linalg.h decides).
+fp_lanczos_path <- function(d, k) d >= 120 && 3 * k < d
 
 # The prepared problem in the units of the centred, scaled data z = (x - center) / scale (the
 # normalised problem times its unit; infinite where those variances overflow). For callers
@@ -309,6 +345,7 @@ fp_prepare <- function(m, center = TRUE, scale. = FALSE) {
   p$unit <- 1
   p$unit_sqrt <- 1
   p$unit_log2 <- 0
+  p$cache <- NULL
   p
 }
 
@@ -347,11 +384,10 @@ fp_eig_top <- function(A, k) {
 # route, the trace minus the top k where Lanczos is (its tolerance is relative to the matrix).
 fp_group_best <- function(prep, k) {
   d <- prep$d
-  vapply(prep$cov, function(s) {
+  vapply(seq_along(prep$cov), function(i) {
     if (k >= d) return(0)
-    if (d >= 120 && 3 * k < d) return(max(sum(diag(s)) - sum(fp_eig_top(s, k)$values), 0))
-    ev <- eigen(s, symmetric = TRUE, only.values = TRUE)$values
-    sum(pmax(ev[-seq_len(k)], 0))
+    if (fp_lanczos_path(d, k)) return(max(sum(diag(prep$cov[[i]])) - sum(fp_prep_eig(prep, k, i)$values), 0))
+    sum(pmax(fp_prep_values(prep, i)[-seq_len(k)], 0))
   }, numeric(1))
 }
 
@@ -373,6 +409,18 @@ fp_group_stats <- function(prep, V = NULL, k, map = NULL, best = NULL) {
   data.frame(group = prep$levels, n = as.numeric(prep$n), error = err, best = best,
              loss = err - best, var_explained = ifelse(tot > 0, 1 - err / tot, NA_real_),
              row.names = NULL, stringsAsFactors = FALSE)
+}
+
+# Scores of a fit whose output is a linear map (reconstruction z map): the coordinates
+# ((x - center) / scale) map rotation of the reconstruction, as one product with the rows.
+fp_map_scores <- function(fit, x) {
+  W <- fit$map %*% fit$rotation
+  if (!isFALSE(fit$scale)) W <- W / fit$scale
+  s <- x %*% W
+  off <- if (isFALSE(fit$center)) rep(0, ncol(W)) else drop(fit$center %*% W)
+  for (j in seq_len(ncol(s))) if (off[j] != 0) s[, j] <- s[, j] - off[j]
+  dimnames(s) <- list(rownames(x), colnames(fit$rotation))
+  s
 }
 
 # A group_stats table in normalised units, mapped to the data's units.
@@ -399,7 +447,8 @@ fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, re
   obj <- new_fair_pca(fit, prep, k, method, call)
   obj$args <- dots
   if (retx && !is.null(data)) {
-    obj$x <- fp_scores(obj, data$x)  # no centred copy of the data
+    # no centred copy of the data; the rows were checked by the moments pass
+    obj$x <- if (!is.null(obj$map) && is.null(obj$tradeoff)) fp_map_scores(obj, data$x) else fp_scores(obj, data$x)
     obj$train_group <- data$group  # the group of each training row (score plots)
   }
   if (keep_moments) obj$moments <- m
@@ -426,7 +475,7 @@ new_fair_pca <- function(fit, prep, k, method, call) {
   best <- fp_group_best(prep, k)
   gs <- fp_stats_units(fp_group_stats(prep, V, k, map = fit$map, best = best), prep$unit)
   gs_std <- if (identical(method, "standard")) gs else {
-    fp_stats_units(fp_group_stats(prep, fp_eig_top(prep$C, k)$vectors, k, best = best), prep$unit)
+    fp_stats_units(fp_group_stats(prep, fp_prep_eig(prep, k)$vectors, k, best = best), prep$unit)
   }
   margins <- fp_group_margins(prep, V, k, map = fit$map)
   extra <- fit[setdiff(names(fit), c("rotation"))]
@@ -446,5 +495,5 @@ new_fair_pca <- function(fit, prep, k, method, call) {
 
 # Standard PCA: the top-k eigenvectors of the (centred, scaled) covariance matrix.
 fit_pca_standard <- function(prep, k, data = NULL) {
-  list(rotation = fp_eig_top(prep$C, k)$vectors)
+  list(rotation = fp_prep_eig(prep, k)$vectors)
 }

@@ -177,7 +177,7 @@ fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c
     starts[[1]] <- fp_pareto_orth(init, "init")
     names(starts)[1] <- "init"
   } else if (start == "pca") {
-    starts[[1]] <- fp_eig_top(prep$C, k)$vectors
+    starts[[1]] <- fp_prep_eig(prep, k)$vectors
     names(starts)[1] <- "pca"
   } else {
     starts[[1]] <- fp_pareto_random(prep$d, k)

@@ -550,6 +550,52 @@ struct SmoothOut {
   int steps = 0;
 };
 
+// Primal recovery on a subspace after a certified dual: the range of a near-optimal primal
+// U diag(x) U' (Kelley's combination of cut projections, rank up to k m) carries an optimal
+// primal; the problem restricted to it, the directions of weight 1 to 8 digits pinned and the
+// fractional ones free (a small r x r problem), is solved by the primal barrier method. Its
+// solution is feasible for the full problem and has rank k where the optimal face is a single
+// rank-k projection. Returns false when the restricted problem is trivial or fails.
+bool recover_on_range(const std::vector<Mat>& C, const Vec& a, int k, const Mat& U, const Vec& x,
+                      double tol_abs, Mat& Uo, Vec& xo, double& ubo) {
+  const int m = static_cast<int>(C.size());
+  const int d = static_cast<int>(U.rows());
+  std::vector<int> on, frac;
+  for (int j = 0; j < x.size(); ++j) {
+    if (x(j) >= 1.0 - 1e-8) on.push_back(j);
+    else if (x(j) > 1e-8) frac.push_back(j);
+  }
+  const int pin = std::min<int>(static_cast<int>(on.size()), k - 1);
+  for (int j = pin; j < static_cast<int>(on.size()); ++j) frac.push_back(on[j]);
+  const int c = static_cast<int>(frac.size()), kc = k - pin;
+  if (kc <= 0 || kc >= c || c > 40) return false;
+  Mat Qin(d, pin), Q(d, c);
+  for (int j = 0; j < pin; ++j) Qin.col(j) = U.col(on[j]);
+  for (int j = 0; j < c; ++j) Q.col(j) = U.col(frac[j]);
+  std::vector<Mat> Ch(m);
+  Vec ac(m);
+  for (int g = 0; g < m; ++g) {
+    Ch[g] = Q.transpose() * C[g] * Q;
+    Ch[g] = (Ch[g] + Ch[g].transpose()) / 2.0;
+    ac(g) = a(g) - (pin > 0 ? (Qin.transpose() * C[g] * Qin).trace() : 0.0);
+  }
+  RestrictedOut ro;
+  if (!restricted_sdp(Ch, ac, kc, tol_abs, ro) || ro.X.rows() == 0) return false;
+  fp::EigResult ex = fp::eig_sym_full(ro.X);
+  Vec lq = ex.values.cwiseMax(0.0).cwiseMin(1.0);
+  if (lq.sum() > kc) lq *= kc / lq.sum();
+  Vec Lq(m);
+  for (int g = 0; g < m; ++g) {
+    Lq(g) = ac(g) - ((ex.vectors.transpose() * Ch[g] * ex.vectors).diagonal().array() * lq.array()).sum();
+  }
+  ubo = Lq.maxCoeff();
+  Uo.resize(d, pin + c);
+  Uo << Qin, Q * ex.vectors;
+  xo.resize(pin + c);
+  xo << Vec::Ones(pin), lq;
+  return Uo.allFinite() && xo.allFinite() && std::isfinite(ubo);
+}
+
 // Account one evaluation of the dual at ww: the rank-k cut (top-k eigenvectors Vk, whose losses
 // are the supergradient), the lower bound g(ww) = ww.a - (sum of the k largest eigenvalues) and
 // the projection onto span(Vk) as an upper-bound candidate.
@@ -654,11 +700,11 @@ SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, double tol
     while (r < d && xx(r) > 1e-8) ++r;
     r = std::min(d, r + 2);
     // the leading eigenvectors whose weight is 1 to 8 digits are kept in the projection; the
-    // rest of the subspace (the cluster around the k-th eigenvalue) carries the small problem
-    // (only when the whole subspace is too large for a cheap solve: 16 columns)
+    // rest of the subspace (the cluster around the k-th eigenvalue) carries the small problem,
+    // whose Newton systems grow as the square of its size (the certificate below is exact
+    // whatever is pinned: a wrong pin only delays it)
     int pin = 0;
-    if (r > 16)
-      while (pin < k - 1 && xx(pin) >= 1.0 - 1e-8) ++pin;
+    while (pin < k - 1 && xx(pin) >= 1.0 - 1e-8) ++pin;
     const int c = r - pin, kc = k - pin;
     if (kc <= 0 || kc >= c || c > 40 || eig_calls >= max_eigs) return false;
     Mat Qin = q.U.leftCols(pin), Q = q.U.middleCols(pin, c);
@@ -1117,100 +1163,137 @@ Rcpp::List minmax_exact_impl(const std::vector<Mat>& C, const Vec& a, int k, dou
   }
   // m > 2: Kelley's cutting-plane method. Master: max v s.t. v <= L_t . w, sum w = 1, w >= 0,
   // written as min -v over x = (w (m), v (>= 0: losses are >= 0), slacks (T)).
+  // dual = 1: the interior (smoothed dual) method first; its rank-k cuts seed Kelley's method
+  // if it does not certify within its budget. dual = 2: Kelley's method first (few groups,
+  // cheap dense eigensolves), then the interior primal recovery on the range of its solution;
+  // the interior method if Kelley's does not certify within its budget. dual = 0: Kelley only.
   bool master_failed = false;
-  // the interior (smoothed dual) method first, for dimensions where a full eigendecomposition
-  // is cheap; its rank-k cuts seed Kelley's method if it does not certify within its budget
   SmoothOut sm;
   bool have_smooth = false;
+  int primal_src = 0;  // where the best primal comes from: 1 the interior method, 2 Kelley's
   int extra_calls = 0;
   int inner_calls = 0;
-  if (dual == 1 && k < d) {
-    auto record = [&](const Mat& V, const Vec& L, const Vec& ww) {
-      if (ibest_single < 0 || L.maxCoeff() < Ls[ibest_single].maxCoeff()) ibest_single = static_cast<int>(Ls.size());
-      Vs.push_back(V);
-      Ls.push_back(L);
-      Ws.push_back(ww);
-      const double gw = ww.dot(L);
-      gv.push_back(gw);
-      if (gw > lb) { lb = gw; wbest = ww; }
-    };
-    // at most half the budget (but 30 at least), so that Kelley's method has room to finish
-    const int budget = std::min(maxit, std::max(30, maxit / 2));
+  bool kelley_used = false, interior_used = false;
+  auto record = [&](const Mat& V, const Vec& L, const Vec& ww) {
+    if (ibest_single < 0 || L.maxCoeff() < Ls[ibest_single].maxCoeff()) ibest_single = static_cast<int>(Ls.size());
+    Vs.push_back(V);
+    Ls.push_back(L);
+    Ws.push_back(ww);
+    const double gw = ww.dot(L);
+    gv.push_back(gw);
+    if (gw > lb) { lb = gw; wbest = ww; }
+  };
+  auto run_interior = [&](int budget) {
+    interior_used = true;
     if (fp::use_lanczos(d, k)) {
       sm = subspace_dual(C, a, k, tol, budget, scale, record, extra_calls, inner_calls, h_lb, h_ub);
     } else {
       sm = smooth_dual(C, a, k, tol, budget, scale, record, extra_calls, h_lb, h_ub);
     }
     have_smooth = sm.U.cols() > 0 && sm.U.allFinite() && sm.x.allFinite();
-    if (have_smooth) ub = sm.ub;
-    converged = sm.converged && have_smooth;
-  }
-  Vec w = Vec::Constant(m, 1.0 / m);
-  if (!converged && Vs.empty()) {
-    eval(w);
-    for (int g = 0; g < m; ++g) {
-      Vec e = Vec::Zero(m);
-      e(g) = 1.0;
-      eval(e);
+    if (have_smooth && sm.ub < ub) { ub = sm.ub; primal_src = 1; }
+    converged = converged || (ub - lb <= tol * std::max(std::abs(ub), 1e-12 * scale));
+  };
+  auto run_kelley = [&](int limit) {  // until certified or `limit` oracle calls in all
+    kelley_used = true;
+    master_failed = false;
+    if (!converged && Vs.empty()) {
+      eval(Vec::Constant(m, 1.0 / m));
+      for (int g = 0; g < m; ++g) {
+        Vec e = Vec::Zero(m);
+        e(g) = 1.0;
+        eval(e);
+      }
     }
-  }
-  bool kelley_improved = false;
-  for (int it = 0; !converged && it + extra_calls < maxit; ++it) {
-    Rcpp::checkUserInterrupt();
-    const int T = static_cast<int>(Ls.size());
-    const int nv = m + 1 + T;
-    Mat A = Mat::Zero(T + 1, nv);
-    Vec b = Vec::Zero(T + 1), c = Vec::Zero(nv);
-    for (int t = 0; t < T; ++t) {
-      A.row(t).head(m) = -Ls[t].transpose();
-      A(t, m) = 1.0;
-      A(t, m + 1 + t) = 1.0;
+    while (!converged && orc.calls + extra_calls < limit) {
+      Rcpp::checkUserInterrupt();
+      const int T = static_cast<int>(Ls.size());
+      const int nv = m + 1 + T;
+      Mat A = Mat::Zero(T + 1, nv);
+      Vec b = Vec::Zero(T + 1), c = Vec::Zero(nv);
+      for (int t = 0; t < T; ++t) {
+        A.row(t).head(m) = -Ls[t].transpose();
+        A(t, m) = 1.0;
+        A(t, m + 1 + t) = 1.0;
+      }
+      A.row(T).head(m).setOnes();
+      b(T) = 1.0;
+      c(m) = -1.0;
+      LPResult lp = simplex(A, b, c);
+      if (lp.status != 0) { master_failed = true; break; }
+      // duals of the cut rows give the primal combination: theta_t = -y_t
+      std::vector<double> th(T);
+      double sth = 0;
+      for (int t = 0; t < T; ++t) { th[t] = std::max(0.0, -lp.y(t)); sth += th[t]; }
+      if (sth > 0) {
+        Vec Lc = Vec::Zero(m);
+        for (int t = 0; t < T; ++t) { th[t] /= sth; Lc += th[t] * Ls[t]; }
+        const double ubc = Lc.maxCoeff();
+        if (ubc < ub) { ub = ubc; theta = th; primal_src = 2; }
+      }
+      h_lb.push_back(lb);
+      h_ub.push_back(ub);
+      if (ub - lb <= tol * std::max(std::abs(ub), 1e-12 * scale)) { converged = true; break; }
+      Vec wn = lp.x.head(m).cwiseMax(0.0);
+      if (!(wn.sum() > 0) || !wn.allFinite()) { master_failed = true; break; }
+      wn /= wn.sum();
+      // stabilised separation (Wentges smoothing): query a point between the best weights so
+      // far and the master's solution; when its cut does not cut off the master's solution (a
+      // mis-pricing), fall back to the master's point (Kelley's step), which keeps convergence
+      const double vmaster = lp.x(m);
+      const double alpha = smooth;
+      if (alpha > 0 && (wn - wbest).cwiseAbs().maxCoeff() > 1e-12) {
+        Vec ws = alpha * wbest + (1.0 - alpha) * wn;
+        Vec Lw = eval(ws);
+        if (Lw.dot(wn) >= vmaster - 1e-12 * std::max(1.0, std::abs(vmaster))) eval(wn);
+      } else {
+        eval(wn);
+      }
     }
-    A.row(T).head(m).setOnes();
-    b(T) = 1.0;
-    c(m) = -1.0;
-    LPResult lp = simplex(A, b, c);
-    if (lp.status != 0) { master_failed = true; break; }
-    // duals of the cut rows give the primal combination: theta_t = -y_t
-    std::vector<double> th(T);
-    double sth = 0;
-    for (int t = 0; t < T; ++t) { th[t] = std::max(0.0, -lp.y(t)); sth += th[t]; }
-    if (sth > 0) {
-      Vec Lc = Vec::Zero(m);
-      for (int t = 0; t < T; ++t) { th[t] /= sth; Lc += th[t] * Ls[t]; }
-      const double ubc = Lc.maxCoeff();
-      if (ubc < ub) { ub = ubc; theta = th; kelley_improved = true; }
+  };
+  // at most half the budget (but 30 at least) for the first method, so the other has room
+  const int first = std::min(maxit, std::max(30, maxit / 2));
+  bool kelley_first_certified = false;
+  if (dual == 1 && k < d) {
+    run_interior(first);
+    run_kelley(maxit);
+  } else if (dual == 2 && k < d) {
+    run_kelley(first);
+    kelley_first_certified = converged;
+    if (!converged) {
+      run_interior(std::max(1, (maxit - orc.calls - extra_calls) / 2));
+      run_kelley(maxit);
     }
-    h_lb.push_back(lb);
-    h_ub.push_back(ub);
-    if (ub - lb <= tol * std::max(std::abs(ub), 1e-12 * scale)) { converged = true; break; }
-    Vec wn = lp.x.head(m).cwiseMax(0.0);
-    if (!(wn.sum() > 0) || !wn.allFinite()) { master_failed = true; break; }
-    wn /= wn.sum();
-    // stabilised separation (Wentges smoothing): query a point between the best weights so far
-    // and the master's solution; when its cut does not cut off the master's solution (a
-    // mis-pricing), fall back to the master's point (Kelley's step), which keeps convergence
-    const double vmaster = lp.x(m);
-    const double alpha = smooth;
-    if (alpha > 0 && (wn - wbest).cwiseAbs().maxCoeff() > 1e-12) {
-      Vec ws = alpha * wbest + (1.0 - alpha) * wn;
-      Vec Ls = eval(ws);
-      if (Ls.dot(wn) >= vmaster - 1e-12 * std::max(1.0, std::abs(vmaster))) eval(wn);
-    } else {
-      eval(wn);
-    }
+  } else {
+    run_kelley(maxit);
   }
   theta.resize(Vs.size(), 0.0);
   Mat U;
   Vec lam;
-  if (have_smooth && !kelley_improved) {
+  bool recovered = false;
+  if (primal_src == 1) {
     U = sm.U;
     lam = sm.x;
   } else {
     combination_eigen(Vs, theta, d, U, lam);
+    if (dual == 2 && kelley_first_certified) {
+      // Kelley's dual is certified: the interior method's primal recovery on the range of its
+      // combination, kept when it gives a rank-k projection (the optimum is then one)
+      Mat Uo;
+      Vec xo;
+      double ubo;
+      const double tol_abs = 0.25 * tol * std::max(std::abs(lb), 1e-12 * scale);
+      if (recover_on_range(C, a, k, U, lam, tol_abs, Uo, xo, ubo) && ubo <= ub + tol_abs &&
+          ((xo.array() > 1e-6) && (xo.array() < 1.0 - 1e-6)).count() == 0) {
+        U = Uo;
+        lam = xo;
+        ub = std::min(ub, ubo);
+        recovered = true;
+      }
+    }
   }
   Rcpp::List out;
-  if (lp_round) {
+  if (lp_round && !recovered) {  // a recovered rank-k projection is a vertex already
     LPRound lr = samadi_lp(C, a, k, U);
     out = Rcpp::List::create(Rcpp::Named("lambda") = lr.lambda, Rcpp::Named("basis") = U,
                              Rcpp::Named("lp_value") = lr.z, Rcpp::Named("lp_status") = lr.status);
@@ -1230,7 +1313,11 @@ Rcpp::List minmax_exact_impl(const std::vector<Mat>& C, const Vec& a, int k, dou
   out["eigensolves"] = orc.calls + extra_calls;
   out["dense_fallbacks"] = orc.fallbacks;
   out["inner_eigensolves"] = inner_calls;
-  out["dual"] = have_smooth ? ((kelley_improved || !sm.converged) ? "interior+kelley" : "interior") : "kelley";
+  std::string used = "kelley";
+  if (dual == 1 && interior_used) used = (have_smooth && primal_src == 1 && sm.converged) ? "interior" : "interior+kelley";
+  if (dual == 2 && k < d) used = kelley_first_certified ? "kelley+recovery" : "kelley+interior";
+  out["dual"] = used;
+  out["recovered"] = recovered;
   return out;
 }
 
