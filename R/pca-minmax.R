@@ -28,8 +28,7 @@
 #'   built by rotating inside the subspace where the projections on its two sides differ
 #'   (closed form: eigenvectors of the restricted `C_1 - C_2` are swapped one at a time, the
 #'   last one by a partial rotation). If that fails the LP rounding below is used (rank
-#'   `k + 1`). More groups (`dual = "interior"`; the default `dual = "auto"` uses it from 6
-#'   groups on and whenever the eigensolves take the Lanczos path): the sum of the `k` largest
+#'   `k + 1`). More groups (`dual = "interior"`, the default): the sum of the `k` largest
 #'   eigenvalues is smoothed by the Fermi-Dirac entropy with parameter `mu` (its maximiser
 #'   `X_mu = U diag(sigma((l_i - nu) / mu)) U'` lies in the Fantope), a log barrier keeps the
 #'   weights inside the simplex, and Newton steps (exact Hessian of the spectral function, one
@@ -44,13 +43,7 @@
 #'   eigensolves at the default `tol = 1e-8`: 5 to 10 for 3 groups, 8 to 15 for 5, 15 to 25
 #'   for 8, 20 to 40 for 12 and 30 to 90 for 20 groups of small `d`; 6 to 15 at large `d`
 #'   (`inner_eigensolves` counts the small ones). If this does not certify within `maxit`,
-#'   Kelley's cutting-plane method takes over from its evaluations. With 3 to 5 groups and
-#'   small `d` (dense eigensolves of microseconds) `dual = "auto"` certifies the dual by
-#'   Kelley's method below, which then needs fewer operations, and recovers the primal as the
-#'   interior method does, once: the problem restricted to the range of Kelley's solution
-#'   (directions of weight 1 pinned, the fractional ones free) is solved by the primal barrier
-#'   method, which gives rank `k` where the optimum is a rank-`k` projection (`dual` in the
-#'   result: `"kelley+recovery"`). `dual = "kelley"` uses
+#'   Kelley's cutting-plane method takes over from its evaluations. `dual = "kelley"` uses
 #'   Kelley's method alone (master problem solved exactly by a simplex method, stabilised by
 #'   Wentges smoothing towards the best weights so far, with a fall-back to the master's point
 #'   when its cut does not cut it off), about 25 evaluations for 3 groups, 45 for 5, 80 for 8
@@ -116,8 +109,7 @@
 #' * `tol`: Relative duality gap at which the exact solver stops; default `1e-9` for two
 #'  groups, `1e-8` for more.
 #' * `maxit`: Largest number of dual evaluations (eigensolves) of the exact solver.
-#' * `dual`: For more than two groups, `"auto"` (default), `"interior"` or `"kelley"` (see
-#'  Details).
+#' * `dual`: For more than two groups, `"interior"` (default) or `"kelley"` (see Details).
 #' * `fallback`: Logical; return the best of the candidates (default `TRUE`) or the solver's own
 #'  solution (`FALSE`, see Details).
 #' * `eta`, `iterations`: Step size and number of iterations of `"mw"`.
@@ -140,7 +132,7 @@
 #'   `objective` per iteration), `converged`, `rank`, `lambda` (the LP weights on the basis
 #'   when rounded), `map` (when `rank > k`), `solver`, `eigensolves` (full eigensolves),
 #'   `inner_eigensolves` and `dual` (the exact solver's dual method: `"secant"` for two
-#'   groups, `"interior"`, `"interior+kelley"`, `"kelley+recovery"` or `"kelley"`), `returned` (which
+#'   groups, `"interior"`, `"interior+kelley"` or `"kelley"`), `returned` (which
 #'   candidate was returned, see Details), `rank_before_reduction`.
 #' @references Samadi, S., Tantipongpipat, U., Morgenstern, J., Singh, M. and Vempala, S.
 #'   (2018). The price of fair PCA: one extra dimension. NeurIPS 31.
@@ -164,10 +156,10 @@ NULL
 fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("loss", "variance"),
                            centering = c("group", "global"), tol = NULL, maxit = 300L, eta = 1,
                            iterations = 10L, keep = c("better", "average", "last"), lp = TRUE,
-                           reduce_rank = NULL, dual = c("auto", "interior", "kelley"), fallback = TRUE,
+                           reduce_rank = NULL, dual = c("interior", "kelley"), fallback = TRUE,
                            eta_units = c("normalised", "data"), data = NULL) {
   solver <- fp_match_arg(solver, c("exact", "mw"), "solver")
-  dual <- fp_match_arg(dual, c("auto", "interior", "kelley"), "dual")
+  dual <- fp_match_arg(dual, c("interior", "kelley"), "dual")
   objective <- fp_match_arg(objective, c("loss", "variance"), "objective")
   centering <- fp_match_arg(centering, c("group", "global"), "centering")
   keep <- fp_match_arg(keep, c("better", "average", "last"), "keep")
@@ -193,13 +185,8 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
     # m > 2: the interior (smoothed dual) method with subspace primal recovery; Kelley's
     # cutting planes with Wentges smoothing (weight 0.4 for 3 groups, 0.8 from 5 on) as the
     # fall-back or with dual = "kelley"
-    # "auto": with few groups and cheap (dense) eigensolves, Kelley's cutting planes certify in
-    # fewer operations than the interior method's Newton steps, and the interior method's
-    # primal recovery then runs once, on the range of Kelley's solution (code 2)
-    if (dual == "auto") dual <- if (m <= 5L && !fp_lanczos_path(d, k + 5L)) "kelley+recovery" else "interior"
-    code <- switch(dual, interior = 1L, kelley = 0L, "kelley+recovery" = 2L)
     res <- .fp_minmax_exact(covs, shift, as.integer(k), 0.5 * tol, as.integer(maxit), lp,
-                            min(0.8, 0.2 * (m - 1)), code)
+                            min(0.8, 0.2 * (m - 1)), if (dual == "interior") 1L else 0L)
     hist <- data.frame(iteration = seq_along(res$history_upper), objective = res$history_upper,
                        lower = res$history_lower)
   } else {

@@ -22,6 +22,7 @@
 //    the eigenbasis of the primal combination, solved to a vertex by the simplex method;
 //  * multiplicative weights exactly as in Samadi et al.'s Appendix A.
 #include "linalg.h"
+#include <cfloat>
 #include <Rcpp.h>
 #include <functional>
 #include <cstdlib>
@@ -411,7 +412,8 @@ struct RestrictedOut {
   double lb = -std::numeric_limits<double>::infinity();
 };
 
-bool restricted_sdp(const std::vector<Mat>& Ch, const Vec& a, int k, double tol_abs, RestrictedOut& res) {
+bool restricted_sdp(const std::vector<Mat>& Ch, const Vec& a, int k, double tol_abs, RestrictedOut& res,
+                    double target = -std::numeric_limits<double>::infinity()) {
   const int m = static_cast<int>(Ch.size());
   const int r = static_cast<int>(Ch[0].rows());
   if (k <= 0 || k >= r || r > 40) return false;
@@ -533,6 +535,19 @@ bool restricted_sdp(const std::vector<Mat>& Ch, const Vec& a, int k, double tol_
     const double lbq = w.dot(a) - e.values.head(k).sum();
     if (losses.maxCoeff() < res.ub) { res.ub = losses.maxCoeff(); res.X = X; ok = true; }
     if (lbq > res.lb) { res.lb = lbq; res.w = w; }
+    // the rank-k rounding of the centre (its top-k eigenvectors): done when it reaches the
+    // caller's certified bound `target`
+    {
+      fp::EigResult ex = fp::eig_sym_full(X);
+      const Mat B = ex.vectors.leftCols(k);
+      double zr = -std::numeric_limits<double>::infinity();
+      for (int g = 0; g < m; ++g) zr = std::max(zr, a(g) - (B.transpose() * Ch[g] * B).trace());
+      if (zr <= target) {
+        res.X = B * B.transpose();
+        res.ub = zr;
+        return true;
+      }
+    }
     if (res.ub - res.lb <= tol_abs) return true;
     if (t > 100.0 * nu_bar / tol_abs) return ok;
     t *= 8.0;
@@ -550,52 +565,6 @@ struct SmoothOut {
   int steps = 0;
 };
 
-// Primal recovery on a subspace after a certified dual: the range of a near-optimal primal
-// U diag(x) U' (Kelley's combination of cut projections, rank up to k m) carries an optimal
-// primal; the problem restricted to it, the directions of weight 1 to 8 digits pinned and the
-// fractional ones free (a small r x r problem), is solved by the primal barrier method. Its
-// solution is feasible for the full problem and has rank k where the optimal face is a single
-// rank-k projection. Returns false when the restricted problem is trivial or fails.
-bool recover_on_range(const std::vector<Mat>& C, const Vec& a, int k, const Mat& U, const Vec& x,
-                      double tol_abs, Mat& Uo, Vec& xo, double& ubo) {
-  const int m = static_cast<int>(C.size());
-  const int d = static_cast<int>(U.rows());
-  std::vector<int> on, frac;
-  for (int j = 0; j < x.size(); ++j) {
-    if (x(j) >= 1.0 - 1e-8) on.push_back(j);
-    else if (x(j) > 1e-8) frac.push_back(j);
-  }
-  const int pin = std::min<int>(static_cast<int>(on.size()), k - 1);
-  for (int j = pin; j < static_cast<int>(on.size()); ++j) frac.push_back(on[j]);
-  const int c = static_cast<int>(frac.size()), kc = k - pin;
-  if (kc <= 0 || kc >= c || c > 40) return false;
-  Mat Qin(d, pin), Q(d, c);
-  for (int j = 0; j < pin; ++j) Qin.col(j) = U.col(on[j]);
-  for (int j = 0; j < c; ++j) Q.col(j) = U.col(frac[j]);
-  std::vector<Mat> Ch(m);
-  Vec ac(m);
-  for (int g = 0; g < m; ++g) {
-    Ch[g] = Q.transpose() * C[g] * Q;
-    Ch[g] = (Ch[g] + Ch[g].transpose()) / 2.0;
-    ac(g) = a(g) - (pin > 0 ? (Qin.transpose() * C[g] * Qin).trace() : 0.0);
-  }
-  RestrictedOut ro;
-  if (!restricted_sdp(Ch, ac, kc, tol_abs, ro) || ro.X.rows() == 0) return false;
-  fp::EigResult ex = fp::eig_sym_full(ro.X);
-  Vec lq = ex.values.cwiseMax(0.0).cwiseMin(1.0);
-  if (lq.sum() > kc) lq *= kc / lq.sum();
-  Vec Lq(m);
-  for (int g = 0; g < m; ++g) {
-    Lq(g) = ac(g) - ((ex.vectors.transpose() * Ch[g] * ex.vectors).diagonal().array() * lq.array()).sum();
-  }
-  ubo = Lq.maxCoeff();
-  Uo.resize(d, pin + c);
-  Uo << Qin, Q * ex.vectors;
-  xo.resize(pin + c);
-  xo << Vec::Ones(pin), lq;
-  return Uo.allFinite() && xo.allFinite() && std::isfinite(ubo);
-}
-
 // Account one evaluation of the dual at ww: the rank-k cut (top-k eigenvectors Vk, whose losses
 // are the supergradient), the lower bound g(ww) = ww.a - (sum of the k largest eigenvalues) and
 // the projection onto span(Vk) as an upper-bound candidate.
@@ -611,27 +580,44 @@ void note_cut(SmoothOut& out, const std::vector<Mat>& C, const Vec& a, const Vec
   if (L.maxCoeff() < out.ub) { out.ub = L.maxCoeff(); out.U = Vk; out.x = Vec::Ones(k); }
 }
 
+// (exp underflows, slowly, below -708: such terms are 0 to double precision anyway)
 inline double sigmoid(double t) {
   if (t >= 0) return 1.0 / (1.0 + std::exp(-t));
+  if (t < -700.0) return 0.0;
   const double e = std::exp(t);
   return e / (1.0 + e);
 }
-inline double softplus(double t) { return std::max(t, 0.0) + std::log1p(std::exp(-std::abs(t))); }
+inline double softplus(double t) {
+  return std::max(t, 0.0) + (std::abs(t) > 700.0 ? 0.0 : std::log1p(std::exp(-std::abs(t))));
+}
 
-// Fermi-Dirac weights with sum k (nu by bisection); returns h_mu = k nu + mu sum softplus.
+// Fermi-Dirac weights with sum k (nu by Newton's method on the sum, safeguarded by bisection);
+// returns h_mu = k nu + mu sum softplus.
 double fermi_dirac(const Vec& lam, int k, double mu, Vec& x, Vec& s) {
   const int d = static_cast<int>(lam.size());
   double lo = lam.minCoeff() - 60.0 * mu, hi = lam.maxCoeff() + 60.0 * mu;
-  auto f = [&](double nu) {
-    double t = 0;
-    for (int i = 0; i < d; ++i) t += sigmoid((lam(i) - nu) / mu);
+  // f(nu) = sum sigma((lam - nu) / mu) - k, decreasing; fp its derivative
+  auto f = [&](double nu, double& fp) {
+    double t = 0, dt = 0;
+    for (int i = 0; i < d; ++i) {
+      const double si = sigmoid((lam(i) - nu) / mu);
+      t += si;
+      dt -= si * (1.0 - si) / mu;
+    }
+    fp = dt;
     return t - k;
   };
+  double nu = (k < d) ? 0.5 * (lam(k - 1) + lam(k)) : 0.5 * (lo + hi);  // lam is decreasing
+  if (!(nu > lo && nu < hi)) nu = 0.5 * (lo + hi);
   for (int it = 0; it < 200 && hi - lo > 4e-16 * std::max(std::abs(lo), std::abs(hi)); ++it) {
-    const double mid = 0.5 * (lo + hi);
-    if (f(mid) > 0) lo = mid; else hi = mid;
+    double fp;
+    const double fv = f(nu, fp);
+    if (std::abs(fv) <= 4.0 * d * DBL_EPSILON) break;
+    if (fv > 0) lo = nu; else hi = nu;
+    double nn = (fp < 0) ? nu - fv / fp : 0.5 * (lo + hi);
+    if (!(nn > lo && nn < hi)) nn = 0.5 * (lo + hi);
+    nu = nn;
   }
-  const double nu = 0.5 * (lo + hi);
   x.resize(d);
   s.resize(d);
   double h = k * nu, sx = 0;
@@ -717,7 +703,9 @@ SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, double tol
     }
     RestrictedOut ro;
     const double tol_abs = 0.25 * tol * std::max(std::abs(out.lb), 1e-12 * scale);
-    if (!restricted_sdp(Ch, ac, kc, tol_abs, ro) || ro.X.rows() == 0 || ro.w.size() != m) return false;
+    // a rank-k rounding that meets the current lower bound to the tolerance ends it early
+    const double target = out.lb + tol * std::max(std::abs(out.lb), 1e-12 * scale);
+    if (!restricted_sdp(Ch, ac, kc, tol_abs, ro, target) || ro.X.rows() == 0) return false;
     fp::EigResult ex = fp::eig_sym_full(ro.X);
     Mat Bq = ex.vectors;
     Vec lq = ex.values.cwiseMax(0.0).cwiseMin(1.0);
@@ -733,6 +721,7 @@ SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, double tol
       out.x << Vec::Ones(pin), lq;
     }
     if (gap_ok()) return true;
+    if (wq.size() != m) return false;
     wq = wq.cwiseMax(0.0);
     if (!(wq.sum() > 0)) return false;
     wq /= wq.sum();
@@ -1164,16 +1153,14 @@ Rcpp::List minmax_exact_impl(const std::vector<Mat>& C, const Vec& a, int k, dou
   // m > 2: Kelley's cutting-plane method. Master: max v s.t. v <= L_t . w, sum w = 1, w >= 0,
   // written as min -v over x = (w (m), v (>= 0: losses are >= 0), slacks (T)).
   // dual = 1: the interior (smoothed dual) method first; its rank-k cuts seed Kelley's method
-  // if it does not certify within its budget. dual = 2: Kelley's method first (few groups,
-  // cheap dense eigensolves), then the interior primal recovery on the range of its solution;
-  // the interior method if Kelley's does not certify within its budget. dual = 0: Kelley only.
+  // if it does not certify within its budget. dual = 0: Kelley's method only.
   bool master_failed = false;
   SmoothOut sm;
   bool have_smooth = false;
   int primal_src = 0;  // where the best primal comes from: 1 the interior method, 2 Kelley's
   int extra_calls = 0;
   int inner_calls = 0;
-  bool kelley_used = false, interior_used = false;
+  bool interior_used = false;
   auto record = [&](const Mat& V, const Vec& L, const Vec& ww) {
     if (ibest_single < 0 || L.maxCoeff() < Ls[ibest_single].maxCoeff()) ibest_single = static_cast<int>(Ls.size());
     Vs.push_back(V);
@@ -1195,7 +1182,6 @@ Rcpp::List minmax_exact_impl(const std::vector<Mat>& C, const Vec& a, int k, dou
     converged = converged || (ub - lb <= tol * std::max(std::abs(ub), 1e-12 * scale));
   };
   auto run_kelley = [&](int limit) {  // until certified or `limit` oracle calls in all
-    kelley_used = true;
     master_failed = false;
     if (!converged && Vs.empty()) {
       eval(Vec::Constant(m, 1.0 / m));
@@ -1251,49 +1237,20 @@ Rcpp::List minmax_exact_impl(const std::vector<Mat>& C, const Vec& a, int k, dou
       }
     }
   };
-  // at most half the budget (but 30 at least) for the first method, so the other has room
-  const int first = std::min(maxit, std::max(30, maxit / 2));
-  bool kelley_first_certified = false;
-  if (dual == 1 && k < d) {
-    run_interior(first);
-    run_kelley(maxit);
-  } else if (dual == 2 && k < d) {
-    run_kelley(first);
-    kelley_first_certified = converged;
-    if (!converged) {
-      run_interior(std::max(1, (maxit - orc.calls - extra_calls) / 2));
-      run_kelley(maxit);
-    }
-  } else {
-    run_kelley(maxit);
-  }
+  // at most half the budget (but 30 at least) for the interior method, so Kelley's has room
+  if (dual == 1 && k < d) run_interior(std::min(maxit, std::max(30, maxit / 2)));
+  run_kelley(maxit);
   theta.resize(Vs.size(), 0.0);
   Mat U;
   Vec lam;
-  bool recovered = false;
   if (primal_src == 1) {
     U = sm.U;
     lam = sm.x;
   } else {
     combination_eigen(Vs, theta, d, U, lam);
-    if (dual == 2 && kelley_first_certified) {
-      // Kelley's dual is certified: the interior method's primal recovery on the range of its
-      // combination, kept when it gives a rank-k projection (the optimum is then one)
-      Mat Uo;
-      Vec xo;
-      double ubo;
-      const double tol_abs = 0.25 * tol * std::max(std::abs(lb), 1e-12 * scale);
-      if (recover_on_range(C, a, k, U, lam, tol_abs, Uo, xo, ubo) && ubo <= ub + tol_abs &&
-          ((xo.array() > 1e-6) && (xo.array() < 1.0 - 1e-6)).count() == 0) {
-        U = Uo;
-        lam = xo;
-        ub = std::min(ub, ubo);
-        recovered = true;
-      }
-    }
   }
   Rcpp::List out;
-  if (lp_round && !recovered) {  // a recovered rank-k projection is a vertex already
+  if (lp_round) {
     LPRound lr = samadi_lp(C, a, k, U);
     out = Rcpp::List::create(Rcpp::Named("lambda") = lr.lambda, Rcpp::Named("basis") = U,
                              Rcpp::Named("lp_value") = lr.z, Rcpp::Named("lp_status") = lr.status);
@@ -1313,11 +1270,7 @@ Rcpp::List minmax_exact_impl(const std::vector<Mat>& C, const Vec& a, int k, dou
   out["eigensolves"] = orc.calls + extra_calls;
   out["dense_fallbacks"] = orc.fallbacks;
   out["inner_eigensolves"] = inner_calls;
-  std::string used = "kelley";
-  if (dual == 1 && interior_used) used = (have_smooth && primal_src == 1 && sm.converged) ? "interior" : "interior+kelley";
-  if (dual == 2 && k < d) used = kelley_first_certified ? "kelley+recovery" : "kelley+interior";
-  out["dual"] = used;
-  out["recovered"] = recovered;
+  out["dual"] = !interior_used ? "kelley" : ((have_smooth && primal_src == 1 && sm.converged) ? "interior" : "interior+kelley");
   return out;
 }
 
