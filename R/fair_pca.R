@@ -43,8 +43,13 @@
 #' (losses, objectives, bounds, radii, steps) are mapped back to the data's units. Method
 #' arguments that carry units are documented on each method's page: they are in the data's
 #' units unless said otherwise (the robust method's `alpha` is relative to the average column
-#' variance, which is 1 after `scale. = TRUE`). Data whose squares overflow, or with no
-#' variation at all, give a classed error.
+#' variance, which is 1 after `scale. = TRUE`). Any finite data can be fitted, from 1e-300 to
+#' 1e300 and with columns spread over that range: columns whose magnitude is beyond about
+#' 1e+-120 are multiplied by exact powers of two before the one pass squares them, and the
+#' normalisation is found in logarithms, so nothing overflows or underflows. Variances of data
+#' beyond about 1e+-150 are themselves beyond double precision, so without scaling they cannot
+#' be reported in the data's units: that is a classed error suggesting `scale. = TRUE` (whose
+#' values are unit-free) or a rescaling. Data with no variation at all give a classed error.
 #'
 #' **Honest results.** Iterative solvers that stop before their convergence test holds, or
 #' that return a fallback (the standard-PCA start for the robust method, standard PCA for
