@@ -268,8 +268,8 @@ fp_css_prepare <- function(m, k, center = TRUE, scale. = FALSE) {
   })
   names(gram) <- names(factor) <- m$levels
   pooled <- Reduce(`+`, gram)
-  sv <- lapply(factor, function(Y) fp_css_svd(Y, k))
-  eig <- lapply(sv, function(s) list(values = s$d[seq_len(k)]^2, vectors = s$v))
+  # singular values only (the leverage scores' vectors are computed where they are used)
+  sv <- lapply(factor, function(Y) fp_css_svd(Y, 0L))
   best2 <- vapply(sv, function(s) sum(s$d[-seq_len(k)]^2), numeric(1))
   tot <- vapply(sv, function(s) sum(s$d^2), numeric(1))
   names(best2) <- m$levels
@@ -285,7 +285,7 @@ fp_css_prepare <- function(m, k, center = TRUE, scale. = FALSE) {
   }
   list(d = d, k = k, levels = m$levels, n = m$n, colnames = m$colnames, center = ctr * D,
        centered = !isFALSE(center), scale = sc * D, scaled = !isFALSE(scale.), norm_sqrt = 2^Q,
-       gram = gram, factor = factor, pooled = pooled, eig = eig, best2 = if (full) tot else best2,
+       gram = gram, factor = factor, pooled = pooled, best2 = if (full) tot else best2,
        full = full, tot2 = tot, sv2 = lapply(sv, function(s) s$d^2), moments = m)
 }
 
@@ -348,6 +348,7 @@ fp_psd_factor <- function(S) {
 fp_css_svd <- function(Y, k) {
   d <- ncol(Y)
   if (nrow(Y) < d) Y <- rbind(Y, matrix(0, d - nrow(Y), d))
+  if (k == 0L) return(list(d = svd(Y, nu = 0, nv = 0)$d))
   s <- svd(Y, nu = 0, nv = k)
   list(d = s$d, v = s$v[, seq_len(k), drop = FALSE])
 }
@@ -487,7 +488,7 @@ fp_css_columns <- function(columns, colnames, arg) {
 # Rank-k leverage scores of each group: squared row norms of the top-k right singular vectors
 # (top-k eigenvectors of G_g). A d x m matrix.
 fp_css_leverage <- function(prep) {
-  out <- vapply(prep$eig, function(e) rowSums(e$vectors^2), numeric(prep$d))
+  out <- vapply(prep$factor, function(Y) rowSums(fp_css_svd(Y, prep$k)$v^2), numeric(prep$d))
   out <- matrix(out, prep$d, length(prep$levels), dimnames = list(prep$colnames, prep$levels))
   out
 }
