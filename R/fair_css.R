@@ -154,7 +154,9 @@
 #'
 #' @param x A numeric matrix or data.frame, or a [group_moments()] object.
 #' @param group Group labels, one per row (not used with a `group_moments` object).
-#' @param k Target rank: a whole number below the rank of every group.
+#' @param k Target rank: a whole number below the rank of every group, or the number of
+#'   columns (then every column is selected and MinMaxLoss is 1: the reconstruction is exact,
+#'   as the best rank-d one is).
 #' @param method The method (a string); see Details.
 #' @param ... Arguments of the method (see Details).
 #' @param center,scale. Centring and scaling of the columns, as in [stats::prcomp()] and
