@@ -979,17 +979,21 @@ Rcpp::List minmax_exact_impl(const std::vector<Mat>& C, const Vec& a, int k, dou
   std::vector<double> theta;
   bool converged = false;
   int ibest_single = -1;  // the oracle projection (rank k) with the smallest largest loss
+  // one evaluated cut: its projection, losses and weights; the lower bound g(w) = w . L
+  auto record = [&](const Mat& V, const Vec& L, const Vec& ww) {
+    if (ibest_single < 0 || L.maxCoeff() < Ls[ibest_single].maxCoeff()) ibest_single = static_cast<int>(Ls.size());
+    Vs.push_back(V);
+    Ls.push_back(L);
+    Ws.push_back(ww);
+    const double gw = ww.dot(L);
+    gv.push_back(gw);
+    if (gw > lb) { lb = gw; wbest = ww; }
+  };
   auto eval = [&](const Vec& w) {
     Vec vals;
     Mat V = orc.top(orc.weighted(w), vals);
     Vec L = orc.losses(V);
-    if (ibest_single < 0 || L.maxCoeff() < Ls[ibest_single].maxCoeff()) ibest_single = static_cast<int>(Ls.size());
-    Vs.push_back(V);
-    Ls.push_back(L);
-    Ws.push_back(w);
-    const double gw = w.dot(L);
-    gv.push_back(gw);
-    if (gw > lb) { lb = gw; wbest = w; }
+    record(V, L, w);
     return L;
   };
   if (m == 2) {
@@ -1161,15 +1165,6 @@ Rcpp::List minmax_exact_impl(const std::vector<Mat>& C, const Vec& a, int k, dou
   int extra_calls = 0;
   int inner_calls = 0;
   bool interior_used = false;
-  auto record = [&](const Mat& V, const Vec& L, const Vec& ww) {
-    if (ibest_single < 0 || L.maxCoeff() < Ls[ibest_single].maxCoeff()) ibest_single = static_cast<int>(Ls.size());
-    Vs.push_back(V);
-    Ls.push_back(L);
-    Ws.push_back(ww);
-    const double gw = ww.dot(L);
-    gv.push_back(gw);
-    if (gw > lb) { lb = gw; wbest = ww; }
-  };
   auto run_interior = [&](int budget) {
     interior_used = true;
     if (fp::use_lanczos(d, k)) {
