@@ -719,3 +719,19 @@ test_that("k = 1 and k = d work for every method", {
   expect_identical(fair_css(x, g, k = 1, method = "exhaustive")$columns, which.min(losses))
   expect_identical(fair_css(x, g, k = 1, denominators = "k")$columns, which.min(losses))
 })
+
+test_that("a column that is zero for one group (an absent category) is handled in the coefficients", {
+  set.seed(12)
+  n <- 80
+  g <- rep(c("a", "b"), each = n / 2)
+  x <- cbind(matrix(rnorm(n * 4), n, 4), ifelse(g == "a", rbinom(n, 1, 0.5), 0))
+  colnames(x) <- c(paste0("v", 1:4), "cat")
+  # every column, in random order: the zero column of group b enters the group's coefficients
+  set.seed(1)
+  f <- fair_css(x, g, k = 2, method = "random", n_columns = 5, r = 1, center = FALSE)
+  expect_true(all(is.finite(f$coef$b)))
+  expect_equal(unname(f$coef$b[match(5L, f$columns), ]), rep(0, 5))
+  # the reconstruction of group b from its own columns is exact (all columns selected)
+  rec <- reconstruct(f, x[g == "b", ], group = g[g == "b"])
+  expect_equal(unname(rec), unname(x[g == "b", ]), tolerance = 1e-10)
+})
