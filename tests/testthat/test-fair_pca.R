@@ -171,3 +171,17 @@ test_that("reported objectives are the papers' quantities of the returned object
   Sg <- lapply(split(as.data.frame(z), g == "a"), function(a) stats::cov(as.matrix(a)))
   expect_lte(norm(crossprod(f$rotation, (Sg[[1]] - Sg[[2]]) %*% f$rotation), "2"), f$cov_bound * (1 + 1e-8))
 })
+
+test_that("k = 1 works for every method, and k = d works or is a classed error where it is undefined", {
+  dat <- make_groups(n = c(70, 60), d = 5, seed = 41)
+  for (method in fairproj_methods("pca")) {
+    f1 <- fz_fit(method, dat$x, dat$g, 1L)
+    expect_equal(ncol(f1$rotation), 1L, label = method)
+    expect_true(all(f1$group_stats$loss >= -1e-10 * f1$totalvar), label = method)
+    fd <- tryCatch(fz_fit(method, dat$x, dat$g, 5L), fairproj_input_error = function(e) e)
+    if (inherits(fd, "fairproj_input_error")) next  # methods that need a complement (pareto, robust, ...)
+    # the whole space: nothing is lost
+    expect_equal(unname(crossprod(fd$rotation)), diag(5), tolerance = 1e-10, label = method)
+    expect_lt(max(abs(fd$group_stats$loss)), 1e-10 * fd$totalvar, label = method)
+  }
+})
