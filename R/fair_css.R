@@ -154,7 +154,9 @@
 #'
 #' @param x A numeric matrix or data.frame, or a [group_moments()] object.
 #' @param group Group labels, one per row (not used with a `group_moments` object).
-#' @param k Target rank: a whole number below the rank of every group.
+#' @param k Target rank: a whole number below the rank of every group, or the number of
+#'   columns (then every column is selected and MinMaxLoss is 1: the reconstruction is exact,
+#'   as the best rank-d one is).
 #' @param method The method (a string); see Details.
 #' @param ... Arguments of the method (see Details).
 #' @param center,scale. Centring and scaling of the columns, as in [stats::prcomp()] and
@@ -198,7 +200,7 @@ fair_css.default <- function(x, group, k, method = c("greedy", "lowqr", "highqr"
   xm <- fp_as_matrix(x, "x", min_cols = 1L)
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
   g <- fp_as_group(group, nrow(xm), "group", min_levels = 1L)
-  m <- group_moments(xm, g)
+  m <- fp_moments_ranged(xm, g, fp_colnames(xm))
   fp_fit_css(m, k, method, ..., center = center, scale. = scale., data = list(x = xm, group = g), call = call)
 }
 
@@ -219,11 +221,14 @@ fair_css.group_moments <- function(x, group = NULL, k, method = c("greedy", "low
 # For each group g, with z = (x - center) / scale, the Gram matrix G_g = t(Z_g) %*% Z_g is
 #   G_g = S_g + n_g m_g t(m_g),
 # S_g the scatter about the group mean (accurate: group_moments() accumulates it centred) and
-# m_g the group mean of z. Everything is divided by one scalar `norm` (a power of two near the
-# largest diagonal entry, the same for all groups, so that comparisons between groups are unchanged): the solvers never
-# see the user's units, and column choices do not depend on a global scale of the data.
+# m_g the group mean of z. Everything is divided by one scalar `norm` = 4^Q (a power of two near
+# the largest diagonal entry, the same for all groups, so that comparisons between groups are
+# unchanged; found in logarithms, with the columns' exponents of fp_moments_ranged(), so finite
+# data of any magnitude neither overflow nor underflow): the solvers never see the user's units,
+# and column choices do not depend on a global scale of the data. `norm_sqrt` = 2^Q maps errors
+# (Frobenius norms) back to the data's units.
 # Each group also gets a factor Y_g with t(Y_g) %*% Y_g = G_g / norm, built without forming G_g:
-#   Y_g = rbind(sqrt(n_g) t(m_g), R_g), t(R_g) R_g = S_g / norm (pivoted Cholesky),
+#   Y_g = rbind(sqrt(n_g) t(m_g), R_g) / sqrt(norm), t(R_g) R_g = S_g (pivoted Cholesky),
 # so errors of column sets are computed by Householder QR on Y_g (no cancellation between the
 # offset and the residual, which a Gram-based tr G - tr(G_S' G_SS^+ G_S) suffers on uncentred data
 # with large offsets), and each group's best rank-k error and leverage scores come from the SVD
@@ -234,45 +239,67 @@ fp_css_prepare <- function(m, k, center = TRUE, scale. = FALSE) {
   scale. <- fp_check_center_scale(scale., d, "scale.")
   if (missing(k)) fp_abort("is missing: give the target rank", "k")
   k <- fp_check_count(k, 1L, d, "k")
-  mu <- moments_mean(m, pooled = TRUE)
-  ctr <- if (isTRUE(center)) mu else if (isFALSE(center)) rep(0, d) else center
-  sc <- fp_column_scale(m, ctr, scale.)
-  # one scalar for all groups: the largest diagonal entry of any G_g, taken without overflow
+  e <- if (is.null(m$exponent)) rep(0, d) else m$exponent  # data column j = stored column j * 2^e[j]
+  D <- 2^e
+  ctr <- if (isTRUE(center)) moments_mean(m, pooled = TRUE) else if (isFALSE(center)) rep(0, d) else center / D
+  sc <- fp_column_scale(m, ctr, if (is.numeric(scale.)) scale. / D else scale.)
+  # z = (x_s - ctr) / sc * 2^a per stored column x_s, the power of two apart so nothing overflows
+  a <- if (isFALSE(scale.)) e else rep(0, d)
   dm <- lapply(seq_along(m$levels), function(i) (m$mean[, i] - ctr) / sc)
-  sdiag <- vapply(seq_along(m$levels), function(i) max(diag(m$scatter[[i]]) / sc^2, 0), numeric(1))
-  mdiag <- vapply(seq_along(m$levels), function(i) max(abs(dm[[i]]))^2 * m$n[[i]], numeric(1))
-  norm <- max(sdiag, mdiag)
-  if (!is.finite(norm) || norm <= 0) fp_abort("has no non-zero column (after centring): nothing to select", "x")
-  # a power of two: dividing by it is exact, so the normalised problem has the same digits as the
+  # one scalar for all groups, norm = 4^Q: the largest diagonal entry of any G_g is at most 1
+  lg <- vapply(seq_along(m$levels), function(i) {
+    v <- 2 * a + log2(pmax(diag(m$scatter[[i]]) / sc^2, 0) + dm[[i]]^2 * m$n[[i]])
+    if (any(is.finite(v))) max(v[is.finite(v)]) else -Inf
+  }, numeric(1))
+  if (!any(is.finite(lg))) fp_abort("has no non-zero column (after centring): nothing to select", "x")
+  # a power of two: scaling by it is exact, so the normalised problem has the same digits as the
   # user's (decisions that rounding decides, e.g. pivots among one-hot columns, do not move)
-  norm <- 2^ceiling(log2(norm))
+  Q <- ceiling(max(lg) / 2)
+  pw <- 2^(a - Q)
+  dm <- lapply(dm, function(v) v * pw)
   scat <- lapply(seq_along(m$levels), function(i) {
-    S <- m$scatter[[i]] / tcrossprod(sc) / norm
+    S <- m$scatter[[i]] / tcrossprod(sc) * tcrossprod(pw)
     S <- (S + t(S)) / 2
     dimnames(S) <- NULL
     S
   })
-  factor <- lapply(seq_along(m$levels), function(i) rbind(sqrt(m$n[[i]] / norm) * dm[[i]], fp_psd_factor(scat[[i]])))
+  factor <- lapply(seq_along(m$levels), function(i) rbind(sqrt(m$n[[i]]) * dm[[i]], fp_psd_factor(scat[[i]])))
   gram <- lapply(seq_along(m$levels), function(i) {
-    G <- scat[[i]] + tcrossprod(dm[[i]]) * (m$n[[i]] / norm)
+    G <- scat[[i]] + tcrossprod(dm[[i]]) * m$n[[i]]
     (G + t(G)) / 2
   })
   names(gram) <- names(factor) <- m$levels
   pooled <- Reduce(`+`, gram)
-  sv <- lapply(factor, function(Y) fp_css_svd(Y, k))
-  eig <- lapply(sv, function(s) list(values = s$d[seq_len(k)]^2, vectors = s$v))
+  # singular values only (the leverage scores' vectors are computed where they are used)
+  sv <- lapply(factor, function(Y) fp_css_svd(Y, 0L))
   best2 <- vapply(sv, function(s) sum(s$d[-seq_len(k)]^2), numeric(1))
   tot <- vapply(sv, function(s) sum(s$d^2), numeric(1))
   names(best2) <- m$levels
+  names(tot) <- m$levels
+  # k = d selects every column: the reconstruction is exact, as the best rank-d one is, and the
+  # loss is 1 by convention (fp_css_ratio()); the solvers order the columns with each group's
+  # total in place of its zero denominator
+  full <- k == d
   low <- best2 <= 1e-24 * tot | best2 <= 0
-  if (any(low)) {
-    fp_abort(sprintf("= %d is not below the rank of group(s) %s (best rank-k error is 0, the ratio is undefined); choose a smaller k",
-                     k, paste(shQuote(m$levels[low]), collapse = ", ")), "k")
+  if (any(low) && !full) {
+    fp_abort(sprintf("= %d is not below the rank of group(s) %s (best rank-k error is 0, the ratio is undefined); choose a smaller k or k = %d (every column)",
+                     k, paste(shQuote(m$levels[low]), collapse = ", "), d), "k")
   }
-  list(d = d, k = k, levels = m$levels, n = m$n, colnames = m$colnames, center = ctr,
-       centered = !isFALSE(center), scale = sc, scaled = !isFALSE(scale.), norm = norm,
-       gram = gram, factor = factor, pooled = pooled, eig = eig, best2 = best2,
-       sv2 = lapply(sv, function(s) s$d^2), moments = m)
+  list(d = d, k = k, levels = m$levels, n = m$n, colnames = m$colnames, center = ctr * D,
+       centered = !isFALSE(center), scale = sc * D, scaled = !isFALSE(scale.), norm_sqrt = 2^Q,
+       gram = gram, factor = factor, pooled = pooled, best2 = if (full) tot else best2,
+       full = full, tot2 = tot, sv2 = lapply(sv, function(s) s$d^2), moments = m)
+}
+
+# Per-group ratios error / best from squared errors (normalised units; a vector, or a matrix
+# with one column per group): with k = d the best rank-k error is 0 and a ratio is 1 when the
+# error vanishes too (to the precision of the Householder residuals, 1e-12 of the group's norm),
+# infinite otherwise.
+fp_css_ratio <- function(e2, prep, best2 = prep$best2, tot2 = prep$tot2) {
+  rows <- if (is.matrix(e2)) nrow(e2) else 1L
+  out <- pmax(e2, 0)
+  out[] <- if (!isTRUE(prep$full)) sqrt(out / rep(best2, each = rows)) else ifelse(out <= 1e-24 * rep(tot2, each = rows), 1, Inf)
+  out
 }
 
 # Column standard deviations for scale. = TRUE (about the centre used, divisor n - 1, as
@@ -323,6 +350,7 @@ fp_psd_factor <- function(S) {
 fp_css_svd <- function(Y, k) {
   d <- ncol(Y)
   if (nrow(Y) < d) Y <- rbind(Y, matrix(0, d - nrow(Y), d))
+  if (k == 0L) return(list(d = svd(Y, nu = 0, nv = 0)$d))
   s <- svd(Y, nu = 0, nv = k)
   list(d = s$d, v = s$v[, seq_len(k), drop = FALSE])
 }
@@ -333,10 +361,11 @@ fp_css_pooled <- function(prep) {
   Y <- do.call(rbind, unname(prep$factor))
   s <- fp_css_svd(Y, prep$k)
   b2 <- sum(s$d[-seq_len(prep$k)]^2)
+  if (isTRUE(prep$full)) b2 <- sum(s$d^2)  # k = d: the total orders the columns (see fp_css_prepare())
   if (b2 <= 1e-24 * sum(s$d^2) || b2 <= 0) {
     fp_abort(sprintf("= %d is not below the rank of the whole matrix", prep$k), "k")
   }
-  list(eig = list(values = s$d[seq_len(prep$k)]^2, vectors = s$v), best2 = b2, factor = Y)
+  list(eig = list(values = s$d[seq_len(prep$k)]^2, vectors = s$v), best2 = b2, tot2 = sum(s$d^2), factor = Y)
 }
 
 fp_fit_css <- function(m, k, method, ..., center, scale., data, call) {
@@ -355,10 +384,17 @@ fp_css_prefix <- function(factors, columns, target = integer(0)) {
 
 # Least-squares coefficients W (c x d) with Z ~ Z[, S] W (Z the centred, scaled data), from a
 # group factor Y (t(Y) Y = t(Z) Z): QR of Y[, S]; columns dependent on earlier ones get 0.
+# Columns that are zero for the group (a category absent from it) get 0 directly: LINPACK's QR
+# counts a zero column as independent and qr.coef() then stops.
 fp_css_coef <- function(Y, S) {
-  if (nrow(Y) < length(S)) Y <- rbind(Y, matrix(0, length(S) - nrow(Y), ncol(Y)))
-  W <- qr.coef(qr(Y[, S, drop = FALSE], tol = 1e-10), Y)
-  W[is.na(W)] <- 0
+  W <- matrix(0, length(S), ncol(Y))
+  nz <- colSums(Y[, S, drop = FALSE]^2) > 0
+  if (!any(nz)) return(W)
+  Sn <- S[nz]
+  if (nrow(Y) < length(Sn)) Y <- rbind(Y, matrix(0, length(Sn) - nrow(Y), ncol(Y)))
+  Wn <- qr.coef(qr(Y[, Sn, drop = FALSE], tol = 1e-10), Y)
+  Wn[is.na(Wn)] <- 0
+  W[nz, ] <- Wn
   W
 }
 
@@ -370,14 +406,10 @@ new_fair_css <- function(fit, prep, k, method, call) {
     stop("internal error: solver returned no valid column set")
   }
   e2 <- fp_css_prefix(prep$factor, cols)
-  best <- sqrt(prep$best2)
-  ratio <- sqrt(pmax(e2, 0)) / matrix(best, nrow(e2), ncol(e2), byrow = TRUE)
+  ratio <- matrix(fp_css_ratio(e2, prep), nrow(e2), ncol(e2))
   colnames(ratio) <- prep$levels
   last <- nrow(e2)
-  # errors in the units of the (centred, scaled) data; ratios are unit-free
-  unit <- sqrt(prep$norm)
-  gs <- data.frame(group = prep$levels, n = as.numeric(prep$n), error = sqrt(pmax(e2[last, ], 0)) * unit,
-                   best = best * unit, ratio = ratio[last, ], row.names = NULL, stringsAsFactors = FALSE)
+  gs <- fp_css_group_stats(prep, e2[last, ])
   path <- data.frame(columns = seq_len(last), loss = apply(ratio, 1L, max), ratio, check.names = FALSE)
   coef <- lapply(prep$factor, fp_css_coef, S = cols)
   coef$.pooled <- fp_css_coef(do.call(rbind, unname(prep$factor)), cols)
@@ -420,17 +452,22 @@ css_loss <- function(x, group = NULL, columns, k, center = TRUE, scale. = FALSE)
   } else {
     xm <- fp_as_matrix(x, "x", min_cols = 1L)
     g <- fp_as_group(group, nrow(xm), "group", min_levels = 1L)
-    m <- group_moments(xm, g)
+    m <- fp_moments_ranged(xm, g, fp_colnames(xm))
   }
   prep <- fp_css_prepare(m, k, center, scale.)
   cols <- fp_css_columns(columns, prep$colnames, "columns")
   e2 <- fp_css_prefix(prep$factor, cols)
-  best <- sqrt(prep$best2)
-  err <- sqrt(pmax(e2[nrow(e2), ], 0))
-  unit <- sqrt(prep$norm)
-  gs <- data.frame(group = prep$levels, n = as.numeric(prep$n), error = err * unit, best = best * unit,
-                   ratio = err / best, row.names = NULL, stringsAsFactors = FALSE)
+  gs <- fp_css_group_stats(prep, e2[nrow(e2), ])
   structure(max(gs$ratio), group_stats = gs)
+}
+
+# The group_stats table of a column set from its squared errors (normalised units): errors and
+# best rank-k errors in the units of the (centred, scaled) data, ratios unit-free.
+fp_css_group_stats <- function(prep, e2) {
+  unit <- prep$norm_sqrt
+  best <- if (isTRUE(prep$full)) rep(0, length(prep$levels)) else sqrt(prep$best2) * unit
+  data.frame(group = prep$levels, n = as.numeric(prep$n), error = sqrt(pmax(e2, 0)) * unit, best = best,
+             ratio = fp_css_ratio(e2, prep), row.names = NULL, stringsAsFactors = FALSE)
 }
 
 fp_css_columns <- function(columns, colnames, arg) {
@@ -454,7 +491,7 @@ fp_css_columns <- function(columns, colnames, arg) {
 # Rank-k leverage scores of each group: squared row norms of the top-k right singular vectors
 # (top-k eigenvectors of G_g). A d x m matrix.
 fp_css_leverage <- function(prep) {
-  out <- vapply(prep$eig, function(e) rowSums(e$vectors^2), numeric(prep$d))
+  out <- vapply(prep$factor, function(Y) rowSums(fp_css_svd(Y, prep$k)$v^2), numeric(prep$d))
   out <- matrix(out, prep$d, length(prep$levels), dimnames = list(prep$colnames, prep$levels))
   out
 }
@@ -520,6 +557,12 @@ fit_css_greedy <- function(prep, k, denominators = c("best", "k", "step"), rule 
        candidates = data.frame(denominators = c("k", "step"), loss = c(rk$loss, rs$loss)))
 }
 
+# Loss of a column set on all rows together (the unfair problem's ratio).
+fp_css_pooled_loss <- function(prep, pp, cols) {
+  e2 <- fp_css_prefix(list(pp$factor), cols)
+  fp_css_ratio(e2[nrow(e2), 1], prep, pp$best2, pp$tot2)
+}
+
 # MinMaxLoss of a column set from group factors and squared denominators.
 fp_css_loss_of <- function(factors, best2, cols) {
   e2 <- fp_css_prefix(factors, cols)
@@ -537,11 +580,12 @@ fp_css_set_loss <- function(prep, cols) {
 fp_css_best2_matrix <- function(prep, k, steps, denominators = "k") {
   m <- length(prep$gram)
   if (denominators == "k") return(matrix(prep$best2, steps, m, byrow = TRUE))
-  vapply(seq_len(m), function(i) {
+  out <- vapply(seq_len(m), function(i) {
     s2 <- prep$sv2[[i]]
     tail <- rev(cumsum(rev(s2)))   # tail[t] = squared rank-(t - 1) error, without cancellation
     pmax(tail[seq_len(steps)], .Machine$double.xmin, na.rm = TRUE)
   }, numeric(steps))
+  matrix(out, steps, m)  # vapply drops to a vector when steps = 1
 }
 
 fit_css_lowqr <- function(prep, k, n_columns = k, data = NULL) {
@@ -616,6 +660,7 @@ fit_css_random <- function(prep, k, r = 50L, n_columns = k, data = NULL) {
     s <- sample.int(prep$d, n_columns)
     e2 <- fp_css_prefix(prep$factor, s)
     l <- max(sqrt(pmax(e2[n_columns, ], 0)) / b)
+    if (!is.finite(l)) fp_internal_error("random column subsets", "a subset's loss is not finite; try centring or scale. = TRUE")
     losses[i] <- l
     if (l < best * (1 - 1e-10)) {
       best <- l
@@ -637,6 +682,17 @@ fit_css_exhaustive <- function(prep, k, search = c("bnb", "enumerate"), max_subs
                      format(max_subsets), prep$d, k, format(nsub, big.mark = ",")), "max_subsets")
   }
   pp <- fp_css_pooled(prep)
+  if (isTRUE(prep$full)) {
+    # k = d: one subset, every column (loss 1, see fp_css_prepare())
+    all <- seq_len(prep$d)
+    out <- list(columns = all, objective = 1, subsets = 1, search = search, nodes = 0, lower = 1, complete = TRUE,
+                loss_pooled = fp_css_pooled_loss(prep, pp, all))
+    if (unfair) {
+      out$unfair <- list(columns = all, column_names = prep$colnames, loss_pooled = out$loss_pooled, lower = 1,
+                         complete = TRUE, group_stats = fp_css_group_stats(prep, fp_css_prefix(prep$factor, all)[prep$d, ]))
+    }
+    return(out)
+  }
   # The branch and bound searches the columns in an order that puts the promising ones first
   # (the incumbent's columns, then by decreasing leverage score summed over the groups): the
   # subtrees of the later columns then draw on weak columns only, whose bound prunes them.
@@ -665,10 +721,9 @@ fit_css_exhaustive <- function(prep, k, search = c("bnb", "enumerate"), max_subs
         "found, and the optimum is at least `lower` (%.6g); raise max_nodes for a certified optimum"),
         format(max_nodes), fair$lower))
     }
-    fe2 <- fp_css_prefix(list(pp$factor), fair$columns + 1L)
     return(list(columns = fair$columns + 1L, objective = fair$objective, subsets = fair$subsets, search = search,
                 nodes = if (is.null(fair$nodes)) NA_real_ else fair$nodes, lower = fair$lower,
-                complete = fair$complete, loss_pooled = sqrt(max(fe2[k, 1], 0) / pp$best2)))
+                complete = fair$complete, loss_pooled = fp_css_pooled_loss(prep, pp, fair$columns + 1L)))
   }
   inc_unf <- if (search == "bnb") {
     fp_cpp(.fp_css_greedy(list(prep$pooled), list(pp$factor), matrix(pp$best2, k, 1), seq_len(prep$d) - 1L,
@@ -683,18 +738,13 @@ fit_css_exhaustive <- function(prep, k, search = c("bnb", "enumerate"), max_subs
   }
   ucols <- unf$columns + 1L
   e2 <- fp_css_prefix(prep$factor, ucols)
-  uerr <- sqrt(pmax(e2[k, ], 0))
-  unit <- sqrt(prep$norm)
   unfair <- list(columns = ucols, column_names = prep$colnames[ucols],
-                 loss_pooled = sqrt(max(fp_css_prefix(list(pp$factor), ucols)[k, 1], 0) / pp$best2),
+                 loss_pooled = fp_css_pooled_loss(prep, pp, ucols),
                  lower = unf$lower, complete = unf$complete,
-                 group_stats = data.frame(group = prep$levels, n = as.numeric(prep$n), error = uerr * unit,
-                                          best = sqrt(prep$best2) * unit, ratio = uerr / sqrt(prep$best2),
-                                          row.names = NULL, stringsAsFactors = FALSE))
-  fe2 <- fp_css_prefix(list(pp$factor), fair$columns + 1L)
+                 group_stats = fp_css_group_stats(prep, e2[k, ]))
   list(columns = fair$columns + 1L, objective = fair$objective, subsets = fair$subsets, search = search,
        nodes = if (is.null(fair$nodes)) NA_real_ else fair$nodes, lower = fair$lower, complete = fair$complete,
-       loss_pooled = sqrt(max(fe2[k, 1], 0) / pp$best2), unfair = unfair)
+       loss_pooled = fp_css_pooled_loss(prep, pp, fair$columns + 1L), unfair = unfair)
 }
 
 fit_css_standard <- function(prep, k, algorithm = c("greedy", "qr", "leverage"), theta = k - 0.5, data = NULL) {
@@ -710,7 +760,5 @@ fit_css_standard <- function(prep, k, algorithm = c("greedy", "qr", "leverage"),
       sc <- matrix(rowSums(pp$eig$vectors^2), ncol = 1L)
       fp_css_sampler(sc, theta)
     })
-  e2 <- fp_css_prefix(Y, cols)
-  list(columns = cols, algorithm = algorithm,
-       loss_pooled = sqrt(max(e2[nrow(e2), 1], 0) / pp$best2))
+  list(columns = cols, algorithm = algorithm, loss_pooled = fp_css_pooled_loss(prep, pp, cols))
 }

@@ -43,8 +43,13 @@
 #' (losses, objectives, bounds, radii, steps) are mapped back to the data's units. Method
 #' arguments that carry units are documented on each method's page: they are in the data's
 #' units unless said otherwise (the robust method's `alpha` is relative to the average column
-#' variance, which is 1 after `scale. = TRUE`). Data whose squares overflow, or with no
-#' variation at all, give a classed error.
+#' variance, which is 1 after `scale. = TRUE`). Any finite data can be fitted, from 1e-300 to
+#' 1e300 and with columns spread over that range: columns whose magnitude is beyond about
+#' 1e+-120 are multiplied by exact powers of two before the one pass squares them, and the
+#' normalisation is found in logarithms, so nothing overflows or underflows. Variances of data
+#' beyond about 1e+-150 are themselves beyond double precision, so without scaling they cannot
+#' be reported in the data's units: that is a classed error suggesting `scale. = TRUE` (whose
+#' values are unit-free) or a rescaling. Data with no variation at all give a classed error.
 #'
 #' A group with fewer than 2 rows is fitted but warned about (class
 #' `fairproj_small_group_warning`): its covariance is zero, so its errors say nothing.
@@ -134,7 +139,7 @@ fair_pca.default <- function(x, group, k, method = "minmax", ..., center = TRUE,
   cn <- fp_colnames(xm)
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
   g <- fp_as_group(group, nrow(xm), "group", min_levels = 2L)
-  m <- fp_moments_dense(xm, g, cn, "x")
+  m <- fp_moments_ranged(xm, g, cn, "x")
   obj <- fp_fit_pca(m, k, method, ..., center = center, scale. = scale., rank. = rank.,
                     data = list(x = xm, group = g), retx = retx, keep_moments = keep_moments, call = call)
   obj$colnames_given <- !is.null(colnames(x))
@@ -220,68 +225,176 @@ fp_call_solver <- function(kind, method, prep, k, dots, data) {
   }
   tryCatch(do.call(solver, c(list(prep = prep, k = k, data = data), dots)),
            error = function(e) {
-             if (!inherits(e, "C++Error")) stop(e)
-             stop(errorCondition(sprintf("method '%s' failed numerically: %s", method, conditionMessage(e)),
-                                 class = c("fairproj_numerical_error", "fairproj_error"), call = NULL))
+             if (inherits(e, "fairproj_error")) stop(e)
+             # anything else from a solver (compiled code, or R's own numerical routines) is ours
+             fp_internal_error(sprintf("method '%s'", method), conditionMessage(e))
            })
 }
 
-# The d x d quantities every solver works from, in the centred and scaled coordinates
-# z = (x - center) / scale:
-#   n (named group sizes), mean (d x m group means of z), cov (group covariances about their own
-#   means, divisor n_g), second (uncentred second moments of z per group, divisor n_g), C (the
-#   matrix prcomp diagonalises: sum_g n_g second_g / (n - 1)), center/scale (numeric, length d),
-#   centered/scaled flags, moments (the raw group_moments).
-fp_prepare <- function(m, center = TRUE, scale. = FALSE) {
+# Group moments of a dense matrix, every column brought into range before it is squared. The
+# one pass squares the data, so a column of magnitude beyond 2^+-400 (about 1e+-120) would
+# overflow or lose digits to underflow: such columns are multiplied by exact powers of two first
+# (a copy of the data, made only then), and the exponents are kept in the moments as
+# `exponent` (column j of the data = stored column j times 2^exponent[j]), which fp_prepare() and
+# fp_css_prepare() undo. Ordinary data take one pass and no copy.
+fp_moments_ranged <- function(xm, g, cn, arg = "x") {
+  m <- fp_moments_dense(xm, g, cn, arg)
+  e <- fp_column_exponents(m, xm)
+  if (!any(e != 0)) return(m)
+  for (j in which(e != 0)) xm[, j] <- xm[, j] * 2^-e[j]
+  m <- fp_moments_dense(xm, g, cn, arg)
+  m$exponent <- e
+  m
+}
+
+# Per column, the power of two that brings its largest magnitude near 1 when the moments show it
+# out of range (0 otherwise). Only the columns the moments flag are scanned.
+fp_column_exponents <- function(m, xm) {
+  d <- length(m$colnames)
+  mag <- rep(0, d)
+  for (i in seq_along(m$levels)) {
+    mag <- pmax(mag, abs(m$mean[, i]), sqrt(abs(diag(m$scatter[[i]])) / m$n[[i]]))
+  }
+  e <- rep(0, d)
+  for (j in which(!is.finite(mag) | mag > 2^400 | mag < 2^-400)) {
+    mx <- max(abs(range(xm[, j])))
+    if (mx > 2^400 || (mx > 0 && mx < 2^-400)) e[j] <- min(max(floor(log2(mx)) + 1, -1000), 1000)
+  }
+  e
+}
+
+# The d x d quantities every solver works from, in normalised coordinates. With
+# z = (x - center) / scale the centred, scaled data (scale = 1 without scaling) and
+# s = tr(C_z) / d its average column variance, a solver sees z / sqrt(s):
+#   n (named group sizes), mean (d x m group means), cov (group covariances about their own
+#   means, divisor n_g), second (uncentred second moments per group, divisor n_g), C (the
+#   matrix prcomp diagonalises: sum_g n_g second_g / (n - 1)), all in those units;
+#   center (data units), scale (data units, maps rows into the normalised coordinates:
+#   fp_transform()), scale_data (the user's scaling, 1 without), centered/scaled flags, moments;
+#   unit = s (multiply values with units of variance by it; Inf or 0 when the data's variances
+#   are beyond double precision), unit_sqrt = sqrt(s) (always representable for finite data).
+# Numerical conditioning, in one place (DESIGN section 8): solvers never see the user's units.
+# The moments are brought to the prepared coordinates by per-column weights that are an exact
+# power of two times the user's scaling, with one global power of two putting the largest
+# column near 1 before anything is squared, so no data of finite values overflow or underflow
+# here (columns below 2^-1074 of the largest vanish, as they would in any sum with it). After
+# `scale. = TRUE` the average variance is 1 already, so the papers' standardised settings are
+# untouched.
+fp_prepare_normalised <- function(m, center = TRUE, scale. = FALSE) {
   d <- length(m$colnames)
   center <- fp_check_center_scale(center, d, "center")
   scale. <- fp_check_center_scale(scale., d, "scale.")
+  e <- if (is.null(m$exponent)) rep(0, d) else m$exponent  # data column j = stored column j * 2^e[j]
+  D <- 2^e
   ntot <- sum(m$n)
-  mu <- moments_mean(m, pooled = TRUE)
-  ctr <- if (isTRUE(center)) mu else if (isFALSE(center)) rep(0, d) else center
-  sc <- fp_column_scale(m, ctr, scale.)  # the one rule for scaling and constant columns (fair_css.R)
-  inv <- 1 / sc
-  mean <- sweep(m$mean - ctr, 1L, inv, `*`)
-  cov <- lapply(seq_along(m$levels), function(i) {
-    s <- m$scatter[[i]] / m$n[[i]]
-    s * tcrossprod(inv)
-  })
-  names(cov) <- m$levels
+  ctr_s <- if (isTRUE(center)) moments_mean(m, pooled = TRUE) else if (isFALSE(center)) rep(0, d) else center / D
+  sc_s <- fp_column_scale(m, ctr_s, if (is.numeric(scale.)) scale. / D else scale.)
+  # z = (x_s - ctr_s) * 2^a * b per column (x_s the stored column): the power of two is kept
+  # apart from the rest so that neither overflows
+  if (isFALSE(scale.)) {
+    a <- e
+    b <- rep(1, d)
+  } else {
+    a <- rep(0, d)
+    b <- 1 / sc_s
+  }
+  dev <- m$mean - ctr_s
+  within <- Reduce(`+`, lapply(seq_along(m$levels), function(i) diag(m$scatter[[i]])))
+  msq <- (within + drop(dev^2 %*% m$n)) / ntot        # mean square of each stored column about ctr_s
+  lmag <- a + log2(b * sqrt(msq))
+  P <- if (any(is.finite(lmag))) ceiling(max(lmag[is.finite(lmag)])) else 0
+  w <- b * 2^(a - P)                                   # stored units -> z / 2^P, largest column <= 1
+  mean <- dev * w
+  cov <- lapply(seq_along(m$levels), function(i) (m$scatter[[i]] * tcrossprod(w)) / m$n[[i]])
   second <- lapply(seq_along(m$levels), function(i) cov[[i]] + tcrossprod(mean[, i]))
-  names(second) <- m$levels
   C <- Reduce(`+`, lapply(seq_along(m$levels), function(i) second[[i]] * m$n[[i]])) / max(ntot - 1, 1)
-  dimnames(C) <- list(m$colnames, m$colnames)
-  if (!all(is.finite(C)) || !all(is.finite(mean))) {
-    fp_abort("has values so large that their squares overflow (the cross-products are infinite); divide the data by a constant first", "x")
-  }
-  list(d = d, levels = m$levels, n = m$n, n_total = ntot, colnames = m$colnames,
-       center = ctr, scale = sc, centered = !isFALSE(center), scaled = !isFALSE(scale.),
-       mean = mean, cov = cov, second = second, C = C, moments = m, unit = 1)
-}
-
-# Numerical conditioning, in one place: the prepared problem divided by its average column
-# variance `s = tr(C) / d` (a multiple of the identity change of units), so that no solver sees
-# the user's units. Everything a solver reads is rescaled consistently: variances by 1 / s,
-# means by 1 / sqrt(s), and `scale` by sqrt(s) so that fp_transform() maps data rows into the
-# normalised coordinates. Subspaces are unchanged; `unit` (= s) converts values with units of
-# variance back (multiply by `unit`). After `scale. = TRUE` the average variance is 1 already,
-# so the papers' standardised settings are untouched.
-fp_normalise <- function(prep) {
-  s <- sum(diag(prep$C)) / prep$d
+  s <- sum(diag(C)) / d
   if (!is.finite(s)) {
-    fp_abort("has values so large that their squares overflow (the cross-products are infinite); divide the data by a constant first", "x")
+    fp_abort("has values so large that their sums overflow (the moments are infinite); divide the data by a constant first", "x")
   }
-  if (s <= 0 || s < 1e-280) {
-    fp_abort("has no variation: every column is constant after centring (or its values are so small, below about 1e-150, that their squares underflow; multiply the data by a constant first), so there is no subspace to find", "x")
+  if (!(s > 0)) {
+    fp_abort("has no variation: every column is constant after centring, so there is no subspace to find", "x")
   }
   sq <- sqrt(s)
-  prep$C <- prep$C / s
-  prep$cov <- lapply(prep$cov, function(a) a / s)
-  prep$second <- lapply(prep$second, function(a) a / s)
-  prep$mean <- prep$mean / sq
-  prep$scale <- prep$scale * sq
-  prep$unit <- s
-  prep
+  C <- C / s
+  dimnames(C) <- list(m$colnames, m$colnames)
+  cov <- lapply(cov, function(a) a / s)
+  second <- lapply(second, function(a) a / s)
+  names(cov) <- names(second) <- m$levels
+  scale_data <- if (isFALSE(scale.)) rep(1, d) else D * sc_s
+  list(d = d, levels = m$levels, n = m$n, n_total = ntot, colnames = m$colnames,
+       center = ctr_s * D, scale = if (isFALSE(scale.)) rep(2^P * sq, d) else scale_data * (2^P * sq),
+       scale_data = scale_data, centered = !isFALSE(center), scaled = !isFALSE(scale.),
+       mean = mean / sq, cov = cov, second = second, C = C, moments = m,
+       unit = 4^P * s, unit_sqrt = 2^P * sq, unit_log2 = 2 * P + log2(s),
+       cache = new.env(parent = emptyenv()))
+}
+
+# Eigenpairs of the prepared problem computed once per fit and shared by the solver and the
+# result's diagnostics (a top-k Lanczos solve costs as much as the moments pass at large d):
+# the top k of C (group = NULL) or of a group covariance prep$cov[[group]]. Callers that
+# change prep$C or prep$cov must not use it (fp_prepare() drops the cache).
+fp_prep_eig <- function(prep, k, group = NULL) {
+  A <- if (is.null(group)) prep$C else prep$cov[[group]]
+  if (is.null(prep$cache)) return(fp_eig_top(A, k))
+  key <- paste(if (is.null(group)) "C" else group, k)
+  hit <- prep$cache[[key]]
+  if (!is.null(hit)) return(hit)
+  e <- fp_eig_top(A, k)
+  assign(key, e, envir = prep$cache)
+  e
+}
+
+# All eigenvalues (decreasing) of a group covariance, once per fit (dense: small d or large k).
+fp_prep_values <- function(prep, group) {
+  key <- paste("values", group)
+  hit <- if (is.null(prep$cache)) NULL else prep$cache[[key]]
+  if (!is.null(hit)) return(hit)
+  v <- eigen(prep$cov[[group]], symmetric = TRUE, only.values = TRUE)$values
+  if (!is.null(prep$cache)) assign(key, v, envir = prep$cache)
+  v
+}
+
+# Sum of the k largest eigenvalues of each group covariance (their best rank-k variances).
+fp_group_topsum <- function(prep, k) {
+  vapply(seq_along(prep$cov), function(i) {
+    if (fp_lanczos_path(prep$d, k)) sum(fp_prep_eig(prep, k, i)$values) else sum(fp_prep_values(prep, i)[seq_len(k)])
+  }, numeric(1))
+}
+
+# Whether the top-k eigensolves of a d x d matrix take the Lanczos path (as linalg.h decides).
+fp_lanczos_path <- function(d, k) d >= 120 && 3 * k < d
+
+# The prepared problem in the units of the centred, scaled data z = (x - center) / scale (the
+# normalised problem times its unit; infinite where those variances overflow). For callers
+# that report in the data's units; solvers take fp_prepare_normalised().
+fp_prepare <- function(m, center = TRUE, scale. = FALSE) {
+  p <- fp_prepare_normalised(m, center, scale.)
+  u <- p$unit
+  p$C <- p$C * u
+  p$cov <- lapply(p$cov, function(a) a * u)
+  p$second <- lapply(p$second, function(a) a * u)
+  p$mean <- p$mean * p$unit_sqrt
+  p$scale <- p$scale_data
+  p$unit <- 1
+  p$unit_sqrt <- 1
+  p$unit_log2 <- 0
+  p$cache <- NULL
+  p
+}
+
+# Values with units of variance (group errors, losses, objectives) are reported in the data's
+# units, so those units must be representable: a classed error otherwise, which says what to do.
+fp_check_unit <- function(prep) {
+  top <- prep$unit_log2 + log2(max(prep$d, vapply(prep$cov, function(s) sum(diag(s)), numeric(1))))
+  if (top > 1020 || prep$unit_log2 < -1000) {
+    fp_abort(sprintf(paste(
+      "has variances of about 1e%d, %s double precision, so the per-group errors and losses cannot be",
+      "reported in its units; use scale. = TRUE (unit-free), or multiply the data by a constant such as 1e%d"),
+      round(prep$unit_log2 * log10(2)), if (prep$unit_log2 > 0) "beyond" else "below",
+      -round(prep$unit_log2 * log10(2) / 2)), "x")
+  }
+  invisible(prep)
 }
 
 # Map data rows into the coordinates of a prepared problem.
@@ -300,9 +413,16 @@ fp_eig_top <- function(A, k) {
   list(values = res$values, vectors = res$vectors)
 }
 
-# Each group's best average rank-k error (group-centred), from a prepared problem.
+# Each group's best average rank-k error (group-centred), from a prepared problem: the sum of
+# the trailing eigenvalues (no cancellation) where a full eigendecomposition is the cheaper
+# route, the trace minus the top k where Lanczos is (its tolerance is relative to the matrix).
 fp_group_best <- function(prep, k) {
-  vapply(prep$cov, function(s) max(sum(diag(s)) - sum(fp_eig_top(s, k)$values), 0), numeric(1))
+  d <- prep$d
+  vapply(seq_along(prep$cov), function(i) {
+    if (k >= d) return(0)
+    if (fp_lanczos_path(d, k)) return(max(sum(diag(prep$cov[[i]])) - sum(fp_prep_eig(prep, k, i)$values), 0))
+    sum(pmax(fp_prep_values(prep, i)[-seq_len(k)], 0))
+  }, numeric(1))
 }
 
 # Per-group diagnostics of a projection onto span(V) or of a general linear map M
@@ -325,6 +445,24 @@ fp_group_stats <- function(prep, V = NULL, k, map = NULL, best = NULL) {
              row.names = NULL, stringsAsFactors = FALSE)
 }
 
+# Scores of a fit whose output is a linear map (reconstruction z map): the coordinates
+# ((x - center) / scale) map rotation of the reconstruction, as one product with the rows.
+fp_map_scores <- function(fit, x) {
+  W <- fit$map %*% fit$rotation
+  if (!isFALSE(fit$scale)) W <- W / fit$scale
+  s <- x %*% W
+  off <- if (isFALSE(fit$center)) rep(0, ncol(W)) else drop(fit$center %*% W)
+  for (j in seq_len(ncol(s))) if (off[j] != 0) s[, j] <- s[, j] - off[j]
+  dimnames(s) <- list(rownames(x), colnames(fit$rotation))
+  s
+}
+
+# A group_stats table in normalised units, mapped to the data's units.
+fp_stats_units <- function(gs, unit) {
+  for (v in c("error", "best", "loss")) gs[[v]] <- gs[[v]] * unit
+  gs
+}
+
 fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, retx, keep_moments, call) {
   dots <- list(...)
   if ("scale" %in% names(dots)) {
@@ -337,15 +475,16 @@ fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, re
     if (!missing(k)) fp_abort("and `k` are both given: `rank.` is prcomp's name for `k`; give one", "rank.")
     k <- rank.
   }
-  prep <- fp_prepare(m, center, scale.)
+  prep <- fp_check_unit(fp_prepare_normalised(m, center, scale.))
   fp_warn_small_groups(prep$n, prep$levels)
   if (missing(k)) fp_abort("is missing: give the target dimension (or prcomp's `rank.`)", "k")
   k <- fp_check_count(k, 1L, prep$d, "k")
-  fit <- fp_call_solver("pca", method, fp_normalise(prep), k, dots, data)
+  fit <- fp_call_solver("pca", method, prep, k, dots, data)
   obj <- new_fair_pca(fit, prep, k, method, call)
   obj$args <- dots
   if (retx && !is.null(data)) {
-    obj$x <- fp_scores(obj, data$x)  # no centred copy of the data
+    # no centred copy of the data; the rows were checked by the moments pass
+    obj$x <- if (!is.null(obj$map) && is.null(obj$tradeoff)) fp_map_scores(obj, data$x) else fp_scores(obj, data$x)
     obj$train_group <- data$group  # the group of each training row (score plots)
   }
   if (keep_moments) obj$moments <- m
@@ -379,7 +518,8 @@ fp_warn_small_groups <- function(n, levels) {
 # The result constructor shared by all methods. `fit` is what a solver returns: a list with
 # `rotation` (d x r, orthonormal columns spanning the reduced space) and optionally `map` (a
 # d x d linear map when the method's output is not an orthogonal projection, reconstruction
-# z %*% map), plus any method-specific fields (kept as they are).
+# z %*% map), plus any method-specific fields (kept as they are). `prep` is the normalised
+# problem the solver saw: every value with units of variance is mapped back with `prep$unit`.
 new_fair_pca <- function(fit, prep, k, method, call) {
   V <- fit$rotation
   if (!is.matrix(V) || nrow(V) != prep$d) stop("internal error: solver returned no d x r rotation")
@@ -393,17 +533,17 @@ new_fair_pca <- function(fit, prep, k, method, call) {
   }
   dimnames(V) <- list(prep$colnames, paste0("PC", seq_len(ncol(V))))
   best <- fp_group_best(prep, k)
-  gs <- fp_group_stats(prep, V, k, map = fit$map, best = best)
+  gs <- fp_stats_units(fp_group_stats(prep, V, k, map = fit$map, best = best), prep$unit)
   gs_std <- if (identical(method, "standard")) gs else {
-    fp_group_stats(prep, fp_eig_top(prep$C, k)$vectors, k, best = best)
+    fp_stats_units(fp_group_stats(prep, fp_prep_eig(prep, k)$vectors, k, best = best), prep$unit)
   }
   margins <- fp_group_margins(prep, V, k, map = fit$map)
   extra <- fit[setdiff(names(fit), c("rotation"))]
   if (!is.null(margins)) extra$group_margins <- margins
-  obj <- c(list(rotation = V, sdev = sqrt(pmax(e$values, 0)),
+  obj <- c(list(rotation = V, sdev = sqrt(pmax(e$values, 0)) * prep$unit_sqrt,
                 center = if (prep$centered) stats::setNames(prep$center, prep$colnames) else FALSE,
-                scale = if (prep$scaled) stats::setNames(prep$scale, prep$colnames) else FALSE,
-                totalvar = sum(diag(prep$C)),
+                scale = if (prep$scaled) stats::setNames(prep$scale_data, prep$colnames) else FALSE,
+                totalvar = sum(diag(prep$C)) * prep$unit,
                 groups = data.frame(group = prep$levels, n = as.numeric(prep$n), stringsAsFactors = FALSE),
                 group_stats = gs, group_stats_standard = gs_std, k = k, method = method, call = call),
            extra)
@@ -415,5 +555,5 @@ new_fair_pca <- function(fit, prep, k, method, call) {
 
 # Standard PCA: the top-k eigenvectors of the (centred, scaled) covariance matrix.
 fit_pca_standard <- function(prep, k, data = NULL) {
-  list(rotation = fp_eig_top(prep$C, k)$vectors)
+  list(rotation = fp_prep_eig(prep, k)$vectors)
 }

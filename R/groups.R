@@ -122,8 +122,9 @@ fp_group_margins <- function(prep, V, k, map = NULL) {
   mm <- fp_new_moments(vapply(parts, function(p) p$n[[1]], numeric(1)),
                        do.call(cbind, lapply(parts, function(p) p$mean)),
                        lapply(parts, function(p) p$scatter[[1]]), lv, m$colnames)
-  pm <- fp_prepare(mm, center = if (prep$centered) prep$center else FALSE,
-                   scale. = if (prep$scaled) prep$scale else FALSE)
-  gs <- fp_group_stats(pm, V, k, map = map)
+  mm$exponent <- m$exponent
+  pm <- fp_prepare_normalised(mm, center = if (prep$centered) prep$center else FALSE,
+                              scale. = if (prep$scaled) prep$scale_data else FALSE)
+  gs <- fp_stats_units(fp_group_stats(pm, V, k, map = map), pm$unit)
   cbind(labels, gs[, setdiff(names(gs), "group"), drop = FALSE])
 }

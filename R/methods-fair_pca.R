@@ -204,8 +204,10 @@ fp_padded_sdev <- function(x) {
                        if (isFALSE(x$scale)) FALSE else x$scale)
     Q <- diag(d) - tcrossprod(x$rotation)
     R <- Q %*% prep$C %*% Q
-    ev <- pmax(eigen((R + t(R)) / 2, symmetric = TRUE, only.values = TRUE)$values[seq_len(d - r)], 0)
-    if (sum(ev) > 0) ev <- ev * rest / sum(ev)  # rescale rounding so that the total is exact
+    ev <- eigen((R + t(R)) / 2, symmetric = TRUE, only.values = TRUE)$values[seq_len(d - r)]
+    ev <- pmax(ev, 0)
+    # rescale rounding so that the total is exact
+    if (sum(ev) > 0) ev <- ev * (rest / sum(ev))
   }
   if (is.null(ev) || !(sum(ev) > 0)) ev <- rep(rest / (d - r), d - r)
   cap <- x$sdev[r]^2

@@ -79,8 +79,8 @@ fit_pca_mbfpca <- function(prep, k, tau = 1e-3, sigma = NULL, rho0 = NULL, init 
   idx <- mbf_subsample(gi, max_rows)
   z <- z[idx, , drop = FALSE]
   gi <- gi[idx]
-  Vp <- fp_eig_top(prep$C, k)$vectors
-  # the rows z are in the normalised units of fp_normalise(); a given bandwidth is in the data's
+  Vp <- fp_prep_eig(prep, k)$vectors
+  # the rows z are in the normalised units of fp_prepare_normalised(); a given bandwidth is in the data's
   sq <- sqrt(prep$unit)
   sigma <- if (is.null(sigma)) mbf_median_sigma(z %*% Vp) else sigma / sq
   m_pca <- .fp_mmd2(z, gi, Vp, sigma, FALSE)$value

@@ -77,9 +77,12 @@
 #' group's best rank-`k` variance (a loss a million times smaller than the variances it is
 #' the difference of cannot be certified to `gap_tol` of itself in double precision). Otherwise,
 #' and whenever standard PCA had to be returned, a warning of class
-#' `fairproj_convergence_warning` is given. MW's `eta` multiplies losses in the data's units
-#' (the paper's convention), so it must be scaled with the data; the exact solver has no
-#' parameter with units.
+#' `fairproj_convergence_warning` is given. MW's `eta` multiplies the group losses divided by
+#' the average column variance (`eta_units = "normalised"`, default), so MW gives the same
+#' subspace whatever the units of the data, and on standardised data (`scale. = TRUE`) this is
+#' the paper's step; `eta_units = "data"` multiplies losses in the data's units, the paper's
+#' convention on unstandardised data (its LFW runs), which must then be scaled with the data.
+#' The exact solver has no parameter with units.
 #'
 #' **Output map.** When the rounded solution has fractional weights `lambda` on eigenvectors
 #' `u_j`, the reconstruction is Samadi et al.'s "affine projection" with the square-root
@@ -111,6 +114,9 @@
 #' * `fallback`: Logical; return the best of the candidates (default `TRUE`) or the solver's own
 #'  solution (`FALSE`, see Details).
 #' * `eta`, `iterations`: Step size and number of iterations of `"mw"`.
+#' * `eta_units`: `"normalised"` (default: `eta` multiplies losses relative to the average
+#'  column variance, scale-free) or `"data"` (losses in the data's units, as Samadi et al.'s
+#'  code on raw pixel data).
 #' * `keep`: Which MW iterate to keep: `"better"`, `"average"` or `"last"`.
 #' * `reduce_rank`: Logical; reduce the rank of a fractional solution to the bound of
 #'  Tantipongpipat et al. (see Details). Default `TRUE` for `"exact"`, `FALSE` for `"mw"` (the
@@ -153,12 +159,13 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
                            centering = c("group", "global"), gap_tol = NULL, maxit = 300L, eta = 1,
                            iterations = 10L, keep = c("better", "average", "last"), lp = TRUE,
                            reduce_rank = NULL, dual = c("interior", "kelley"), fallback = TRUE,
-                           data = NULL) {
+                           eta_units = c("normalised", "data"), data = NULL) {
   solver <- fp_match_arg(solver, c("exact", "mw"), "solver")
   dual <- fp_match_arg(dual, c("interior", "kelley"), "dual")
   objective <- fp_match_arg(objective, c("loss", "variance"), "objective")
   centering <- fp_match_arg(centering, c("group", "global"), "centering")
   keep <- fp_match_arg(keep, c("better", "average", "last"), "keep")
+  eta_units <- fp_match_arg(eta_units, c("normalised", "data"), "eta_units")
   fp_check_flag(lp, "lp")
   fp_check_flag(fallback, "fallback")
   if (is.null(reduce_rank)) reduce_rank <- solver == "exact"
@@ -172,7 +179,7 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
   covs <- if (centering == "group") prep$cov else prep$second
   covs <- lapply(covs, function(s) { s <- unname(as.matrix(s)); (s + t(s)) / 2 })
   d <- prep$d
-  best <- vapply(covs, function(s) sum(fp_eig_top(s, k)$values), numeric(1))
+  best <- if (centering == "group") fp_group_topsum(prep, k) else vapply(covs, function(s) sum(fp_eig_top(s, k)$values), numeric(1))
   shift <- if (objective == "loss") best else rep(max(vapply(covs, function(s) sum(diag(s)), 0)), m)
   if (solver == "exact") {
     # the solver stops at half the tolerance, so that the certificate of the returned (rounded)
@@ -185,8 +192,10 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
     hist <- data.frame(iteration = seq_along(res$history_upper), objective = res$history_upper,
                        lower = res$history_lower)
   } else {
-    # `eta` multiplies losses in the data's units; the solver's losses are in normalised units
-    res <- .fp_minmax_mw(covs, shift, as.integer(k), eta * prep$unit, as.integer(iterations), keep, lp)
+    # the solver's losses are in normalised units; with eta_units = "data" `eta` multiplies
+    # losses in the data's units
+    eta_solver <- if (eta_units == "data") eta * prep$unit else eta
+    res <- .fp_minmax_mw(covs, shift, as.integer(k), eta_solver, as.integer(iterations), keep, lp)
     hist <- data.frame(iteration = seq_along(res$history_last),
                        objective = pmin(res$history_last, res$history_average),
                        last = res$history_last, average = res$history_average,
@@ -225,7 +234,7 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
   }
   if (is.null(cand$solver) && !is.null(res$rotation)) cand$solver <- list(V = res$rotation, lambda = NULL)
   if (!is.null(res$best_single) && solver == "exact") cand$single <- list(V = res$best_single, lambda = NULL)
-  cand$standard <- list(V = fp_eig_top(prep$C, k)$vectors, lambda = NULL)
+  cand$standard <- list(V = fp_prep_eig(prep, k)$vectors, lambda = NULL)
   cand <- Filter(function(cn) is.matrix(cn$V) && ncol(cn$V) >= 1L && all(is.finite(cn$V)), cand)
   vals <- vapply(cand, function(cn) value(pvar_of(cn$V, cn$lambda)), numeric(1))
   # the scale on which gaps are measured: the objective, but at least 1% of the largest group's
@@ -296,7 +305,7 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
               converged = converged, rank = ncol(V), lambda = lambda, solver = solver,
               centering = centering, eigensolves = res$eigensolves, returned = chosen,
               rank_before_reduction = rank_before)
-  # back to the data's units (the solver worked on the normalised problem, see fp_normalise())
+  # back to the data's units (the solver worked on the normalised problem, see fp_prepare_normalised())
   u <- prep$unit
   for (f in c("objective", "losses", "variances", "best_variance", "lower_bound", "duality_gap")) out[[f]] <- out[[f]] * u
   for (f in intersect(names(hist), c("objective", "lower", "last", "average"))) out$history[[f]] <- hist[[f]] * u
@@ -310,7 +319,7 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
   }
   if (solver == "mw") {
     out$iterate <- res$iterate
-    out$mw <- list(eta = eta, iterations = iterations, keep = keep, lp = lp,
+    out$mw <- list(eta = eta, eta_units = eta_units, iterations = iterations, keep = keep, lp = lp,
                    weights_history = res$weights_history)
   }
   out
@@ -349,11 +358,7 @@ predict.fair_pca_minmax <- function(object, newdata, ...) {
     if (!is.null(object$x)) return(object$x)
     fp_abort("is missing and the fit kept no training scores", "newdata")
   }
-  x <- fp_match_newdata(object, newdata)
-  z <- fp_transform(object, x)
-  s <- (z %*% object$map) %*% object$rotation
-  dimnames(s) <- list(rownames(x), colnames(object$rotation))
-  s
+  fp_map_scores(object, fp_match_newdata(object, newdata))
 }
 
 #' @export

@@ -177,7 +177,7 @@ fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c
     starts[[1]] <- fp_pareto_orth(init, "init")
     names(starts)[1] <- "init"
   } else if (start == "pca") {
-    starts[[1]] <- fp_eig_top(prep$C, k)$vectors
+    starts[[1]] <- fp_prep_eig(prep, k)$vectors
     names(starts)[1] <- "pca"
   } else {
     starts[[1]] <- fp_pareto_random(prep$d, k)
@@ -404,7 +404,7 @@ pareto_front.default <- function(x, group, k, restarts = 10L, ...) {
   m <- if (inherits(x, "group_moments")) x else {
     xm <- fp_as_matrix(x, "x")
     if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-    group_moments(xm, fp_as_group(group, nrow(xm), "group", min_levels = 2L))
+    fp_moments_ranged(xm, fp_as_group(group, nrow(xm), "group", min_levels = 2L), fp_colnames(xm))
   }
   pb <- fp_progress_bar(restarts + 1, "Pareto fair PCA fits")
   one <- function(start, i, balance = NULL) {
@@ -480,10 +480,16 @@ print.fair_pca_pareto <- function(x, digits = max(3L, getOption("digits") - 3L),
 }
 
 # Values of a run back in the data's units (the run worked on the normalised problem of
-# fp_normalise()): losses scale with `unit`, squared disparities with `unit^2`.
+# fp_prepare_normalised()): losses scale with `unit`, squared disparities with `unit^2`.
 fp_pareto_units <- function(run, spec, psi, unit, alpha = 0, k = 0) {
   if (unit == 1) return(run)
   pw <- if (psi == "square") 2 else 1
+  if (pw == 2 && abs(log2(unit)) > 500) {
+    fp_abort(sprintf(paste(
+      "has variances of about 1e%d, so the squared disparities (about 1e%d) cannot be represented in double",
+      "precision; use psi = \"absolute\", scale. = TRUE, or multiply the data by a constant"),
+      round(log10(unit)), 2 * round(log10(unit))), "x")
+  }
   sc <- c(unit, rep(unit^pw, length(spec$names) - 1L))
   # the eq. 19 term alpha ||U||^2 (= alpha k on the manifold) has the units of a variance
   ak <- rep_len(alpha, length(sc)) * k

@@ -68,10 +68,12 @@
 #'
 #' @param prep,data Supplied by [fair_pca()].
 #' @param k Target dimension (must be smaller than the number of columns).
-#' @param alpha Radius scale \eqn{\alpha \ge 0}: \eqn{\varepsilon_a = \alpha s/\sqrt{N_a}}, with
-#'   \eqn{s} the average column variance of the data in the coordinates of the fit (so
-#'   \eqn{s = 1} after `scale. = TRUE`, the paper's setting, and the radii follow the data's
-#'   units otherwise; see "Units" below).
+#' @param alpha Radius scale \eqn{\alpha \ge 0}: \eqn{\varepsilon_a = \alpha s/\sqrt{N_a}} in
+#'   the data's units, with \eqn{s = 1} after `scale. = TRUE` (standardised columns: the
+#'   paper's rule \eqn{\alpha/\sqrt{N_a}}), and otherwise \eqn{s} the average column variance
+#'   of the data in the coordinates of the fit with divisor \eqn{N} (so data standardised
+#'   beforehand as the authors' code does, divisor \eqn{N}, also get \eqn{\alpha/\sqrt{N_a}},
+#'   and the radii follow the data's units; see "Units" below).
 #' @param lambda Fairness weight \eqn{\lambda \ge 0}.
 #' @param iterations Number of iterations \eqn{\tau} of each run (the paper: 1000; 500 on LFW).
 #' @param restarts Number of random starts besides the standard-PCA start (the paper: 20).
@@ -141,7 +143,11 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
   n <- as.numeric(prep$n)
   m <- length(n)
   if (is.null(radius)) {
-    eps <- alpha / sqrt(n)
+    # eps_a = alpha s / sqrt(N_a) in the data's units: s = 1 on standardised columns, otherwise
+    # the average population variance (divisor N), which is 1 on data standardised beforehand
+    # as the authors' code does (divisor N); in the normalised units of `prep`, divided by `unit`
+    ntot <- sum(n)
+    eps <- alpha / sqrt(n) * (if (prep$scaled) 1 / unit else (ntot - 1) / ntot)
   } else {
     if (!is.numeric(radius) || length(radius) != m || anyNA(radius) || any(!is.finite(radius)) || any(radius < 0)) {
       fp_abort(sprintf("must be %d finite non-negative numbers, one per group", m), "radius")

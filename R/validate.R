@@ -179,7 +179,14 @@ fp_warn_convergence <- function(message) {
 fp_cpp <- function(expr, what = "the solver") {
   tryCatch(expr, error = function(e) {
     if (inherits(e, "fairproj_error")) stop(e)
-    stop(errorCondition(sprintf("%s failed in compiled code: %s", what, conditionMessage(e)),
-                        class = c("fairproj_numerical_error", "fairproj_error"), call = NULL))
+    fp_internal_error(what, conditionMessage(e))
   })
+}
+
+# A solver's internal failure: a fairproj_numerical_error that says so and what to try.
+fp_internal_error <- function(what, detail) {
+  stop(errorCondition(sprintf(paste(
+    "internal numerical failure in %s: %s. Try centring or scale. = TRUE, another k or method;",
+    "please report it with the data's dimensions if it persists"), what, detail),
+    class = c("fairproj_numerical_error", "fairproj_error"), call = NULL))
 }

@@ -174,6 +174,138 @@ int first_max(const Vec& v, const std::vector<int>& perm, int from, int to) {
   return from;
 }
 
+// Eigenpairs of a symmetric matrix from its tridiagonal reduction T = Q' A Q (Eigen's
+// vectorised kernels: the cost does not depend on the BLAS R uses): eigenvalues by bisection on
+// Sturm counts of T (O(n) per step), vectors by inverse iteration on T (O(n) per step) mapped
+// back by the Householder reflectors. A pair then costs the reduction (4/3 n^3) instead of the
+// full decomposition's several times that.
+class TriEig {
+ public:
+  explicit TriEig(const Mat& A) : tri_(A), diag_(tri_.diagonal()), sub_(tri_.subDiagonal()), norm_(0) {
+    const int n = static_cast<int>(diag_.size());
+    for (int i = 0; i < n; ++i) {  // the infinity norm of T, a bound on every eigenvalue
+      const double r = std::abs(diag_(i)) + (i > 0 ? std::abs(sub_(i - 1)) : 0.0) + (i < n - 1 ? std::abs(sub_(i)) : 0.0);
+      norm_ = std::max(norm_, r);
+    }
+  }
+  bool ok() const { return std::isfinite(norm_); }
+  // number of eigenvalues below x (Sturm sequence of the tridiagonal matrix)
+  int count_below(double x) const {
+    const int n = static_cast<int>(diag_.size());
+    const double tiny = DBL_EPSILON * std::max(norm_, DBL_MIN);
+    int c = 0;
+    double q = diag_(0) - x;
+    for (int i = 0;; ++i) {
+      if (std::abs(q) < tiny) q = -tiny;
+      if (q < 0) ++c;
+      if (i + 1 >= n) break;
+      q = diag_(i + 1) - x - sub_(i) * sub_(i) / q;
+    }
+    return c;
+  }
+  // the j-th smallest eigenvalue (0-based) by bisection on the Sturm count, to `tol` |T|
+  double value(int j, double tol = 2 * DBL_EPSILON) const {
+    double lo = -norm_, hi = norm_;
+    for (int it = 0; it < 200 && hi - lo > tol * std::max(norm_, DBL_MIN); ++it) {
+      const double mid = 0.5 * (lo + hi);
+      if (mid <= lo || mid >= hi) break;
+      if (count_below(mid) > j) hi = mid; else lo = mid;
+    }
+    return 0.5 * (lo + hi);
+  }
+  // unit eigenvector of the eigenvalue `shift` (isolated): three steps of inverse iteration
+  // with the shift at the eigenvalue
+  Vec vector_of(double shift) const {
+    const int n = static_cast<int>(diag_.size());
+    if (n == 1) return Vec::Ones(1);
+    Mat Y = start(n, 1);
+    ShiftedLU lu(*this, shift);
+    for (int step = 0; step < 3; ++step) {
+      Y /= Y.norm();
+      lu.solve(Y);
+      if (!Y.allFinite()) break;
+    }
+    Vec v = tri_.matrixQ() * (Y.col(0) / Y.norm());
+    return v / v.norm();
+  }
+  // an orthonormal basis of the invariant subspace of the q smallest eigenvalues, when they are
+  // well separated from the others (a near-null space): block inverse iteration from below
+  // them, re-orthonormalised at each step
+  Mat lowest_basis(int q) const {
+    const int n = static_cast<int>(diag_.size());
+    Mat Y = start(n, q);
+    ShiftedLU lu(*this, -norm_ * 1e-10);
+    for (int step = 0; step < 3; ++step) {
+      Eigen::HouseholderQR<Mat> qr(Y);
+      Y = qr.householderQ() * Mat::Identity(n, q);
+      lu.solve(Y);
+    }
+    Eigen::HouseholderQR<Mat> qr(Y);
+    Mat B = qr.householderQ() * Mat::Identity(n, q);
+    return tri_.matrixQ() * B;
+  }
+  // T - shift I factorised by Gaussian elimination with partial pivoting (the tridiagonal
+  // elimination of LAPACK's dlagtf; a zero pivot replaced by eps times the norm, as dlagts)
+  struct ShiftedLU {
+    int n;
+    Vec u0, u1, u2, l;
+    std::vector<char> piv;
+    ShiftedLU(const TriEig& t, double shift) : n(static_cast<int>(t.diag_.size())), u0(n), u1(n), u2(n), l(n), piv(n, 0) {
+      const double tiny = DBL_EPSILON * std::max(t.norm_, DBL_MIN);
+      double ca = t.diag_(0) - shift, cb = n > 1 ? t.sub_(0) : 0.0;
+      for (int i = 0; i < n - 1; ++i) {
+        const double ci = t.sub_(i), na = t.diag_(i + 1) - shift, nb = (i + 1 < n - 1) ? t.sub_(i + 1) : 0.0;
+        if (std::abs(ca) >= std::abs(ci)) {
+          if (ca == 0.0) ca = tiny;
+          l(i) = ci / ca;
+          u0(i) = ca;
+          u1(i) = cb;
+          u2(i) = 0.0;
+          ca = na - l(i) * cb;
+          cb = nb;
+        } else {
+          piv[i] = 1;
+          l(i) = ca / ci;
+          u0(i) = ci;
+          u1(i) = na;
+          u2(i) = nb;
+          ca = cb - l(i) * na;
+          cb = -l(i) * nb;
+        }
+      }
+      u0(n - 1) = ca;
+      for (int i = 0; i < n; ++i)
+        if (std::abs(u0(i)) < tiny) u0(i) = u0(i) < 0 ? -tiny : tiny;
+    }
+    // overwrite each column x of X by (T - shift I)^{-1} x
+    void solve(Mat& X) const {
+      for (int c = 0; c < X.cols(); ++c) {
+        double* x = X.col(c).data();
+        for (int i = 0; i < n - 1; ++i) {
+          if (piv[i]) std::swap(x[i], x[i + 1]);
+          x[i + 1] -= l(i) * x[i];
+        }
+        x[n - 1] /= u0(n - 1);
+        if (n > 1) x[n - 2] = (x[n - 2] - u1(n - 2) * x[n - 1]) / u0(n - 2);
+        for (int i = n - 3; i >= 0; --i) x[i] = (x[i] - u1(i) * x[i + 1] - u2(i) * x[i + 2]) / u0(i);
+      }
+    }
+  };
+  // deterministic start vectors: not orthogonal to any invariant subspace in practice
+  static Mat start(int n, int q) {
+    Mat Y(n, q);
+    for (int c = 0; c < q; ++c)
+      for (int i = 0; i < n; ++i) Y(i, c) = 1.0 + 1e-3 * std::sin(0.7 * (i + 1) * (c + 1)) + (c > 0 ? std::cos(1.3 * (i + 1) * c) : 0.0);
+    return Y;
+  }
+
+
+ private:
+  Eigen::Tridiagonalization<Mat> tri_;
+  Vec diag_, sub_;
+  double norm_;
+};
+
 // Top eigenpair of a symmetric matrix; Lanczos (Spectra) warm-started from `start` (the
 // previous step's vector) when the matrix is large, dense otherwise. Returns the eigenvalue.
 double top_eigpair(const Mat& A, const Vec& start, Vec& vec) {
@@ -184,10 +316,16 @@ double top_eigpair(const Mat& A, const Vec& start, Vec& vec) {
     // a small deterministic perturbation keeps the start from lying in an invariant subspace
     for (int i = 0; i < d; ++i) s0(i) += 1e-3 * std::sin(0.7 * (i + 1)) / std::sqrt(static_cast<double>(d));
     fp::EigResult e;
-    if (fp::lanczos_top(A, 1, std::min(d, 21), s0.data(), 2000, 1e-9, e)) {
+    if (fp::lanczos_top(A, 1, std::min(d, 21), 1e-9, &s0, e)) {
       vec = e.vectors.col(0);
       return e.values(0);
     }
+  }
+  TriEig te(A);  // the top pair only: no full eigendecomposition
+  if (te.ok()) {
+    const double lam = te.value(d - 1);
+    vec = te.vector_of(lam);
+    if (vec.allFinite()) return lam;
   }
   fp::EigResult e = fp::eig_sym_full(A);
   vec = e.vectors.col(0);
@@ -371,10 +509,12 @@ List fp_css_lowqr(const List& grams, const List& factors, const IntegerVector& c
                       Rcpp::Named("sigma") = sig);
 }
 
+namespace {
+
 // The q smallest eigenpairs of a symmetric matrix (ascending), by LAPACK dsyevr (one tridiagonal
 // reduction, then MRRR for the q pairs); Eigen's dense solver if LAPACK fails. Returns the number
 // of pairs computed.
-static int bottom_eigpairs(const Mat& A, int q, Vec& values, Mat& vectors) {
+int bottom_eigpairs(const Mat& A, int q, Vec& values, Mat& vectors) {
   int n = static_cast<int>(A.rows());
   q = std::min(q, n);
   Mat a = A;
@@ -407,24 +547,7 @@ static int bottom_eigpairs(const Mat& A, int q, Vec& values, Mat& vectors) {
   return q;
 }
 
-// An estimate of the largest eigenvalue of a symmetric positive semidefinite matrix from below:
-// the Rayleigh quotient after at most 30 power steps from the all-ones vector (within a few per
-// cent of it even when the top eigenvalues cluster, to 1e-7 when they are separated). It only
-// scales the threshold kNull that decides which blocks count as singular, so this is ample.
-static double top_eigenvalue(const Mat& A) {
-  const int n = static_cast<int>(A.rows());
-  Vec x = Vec::Ones(n) / std::sqrt(static_cast<double>(n));
-  double rq = 0;
-  for (int t = 0; t < 30; ++t) {
-    Vec y = A * x;
-    const double r = x.dot(y), ny = y.norm();
-    if (!(ny > 0)) return std::max(r, 0.0);
-    x = y / ny;
-    if (t > 2 && std::abs(r - rq) <= 1e-7 * std::abs(r)) return r;
-    rq = r;
-  }
-  return rq;
-}
+}  // namespace
 
 // Fair high-rank-revealing QR (Appendix A): for i = n down to `stop` + 1, the group whose
 // leading block (first i positions) has the smaller smallest eigenvalue of G_g[P,P] gives the
@@ -437,11 +560,18 @@ static double top_eigenvalue(const Mat& A) {
 // dimension > 1 (one-hot blocks, data given to 5 digits), and "max |v|" depends on the basis
 // the eigensolver happens to return: rounding decides it. On the paper's Table 2 the results
 // are at or below the published ones for kNull from 3e-9 to 1e-7 (1e-10 sits on an eigenvalue
-// of the COMPAS data). The largest eigenvalue that scales kNull is a power-iteration estimate
-// (top_eigenvalue()), and only the 4 smallest eigenpairs are computed unless all 4 are below the
-// threshold, so a step costs about one tridiagonal reduction as without the rule. Then the pivot is the column with the largest squared norm of its row in the null-space
-// bases, summed over the singular groups: the column that lies most in the null spaces, which
-// does not depend on the basis (with a one-dimensional null space of one group it is max |v|).
+// of the COMPAS data). Then the pivot is the column with the largest squared norm of its row in
+// the null-space bases, summed over the singular groups: the column that lies most in the null
+// spaces, which does not depend on the basis (with a one-dimensional null space of one group it
+// is max |v|).
+//
+// Cost: each block is reduced to tridiagonal form once (TriEig); the largest eigenvalue (which
+// scales kNull), the dimension of the near-null space and the two smallest eigenvalues come from
+// Sturm counts, the smallest vector from inverse iteration and a null-space basis from block
+// inverse iteration, so a step costs about one tridiagonal reduction. Where the two smallest
+// eigenvalues are within 1e-9 of the largest of each other (and not null) the smallest vector
+// is ill-determined and max |v| depends on the algorithm: LAPACK's dsyevr (MRRR) computes it
+// there, the solver this method has always used, so the choices do not move.
 // [[Rcpp::export(.fp_css_highqr)]]
 List fp_css_highqr(const List& grams, const IntegerVector& cand, int stop) {
   const double kNull = 1e-8;
@@ -462,27 +592,34 @@ List fp_css_highqr(const List& grams, const IntegerVector& cand, int stop) {
       Mat L(i, i);
       for (int b = 0; b < i; ++b)
         for (int a = 0; a < i; ++a) L(a, b) = G[g](perm[a], perm[b]);
-      // the smallest eigenpairs: the 4 smallest, or all of them when these are all below
-      // kNull * top
-      const double top = std::max(top_eigenvalue(L), 0.0);
-      Vec ev;
+      // the tridiagonal reduction; the largest eigenvalue, the near-null space's dimension and
+      // the two smallest eigenvalues by Sturm counts; the smallest vector by inverse
+      // iteration, or every vector of the near-null space when it has dimension 2 or more
+      TriEig te(L);
+      if (!te.ok()) Rcpp::stop("eigendecomposition failed in high QR");
+      const double top = std::max(te.value(i - 1, 1e-6), 0.0);  // it only scales kNull
+      const int nnull = te.count_below(std::nextafter(kNull * top, R_PosInf));  // ev <= kNull * top
       Mat U;
-      int got = bottom_eigpairs(L, std::min(i, 4), ev, U);
-      if (got < i && ev(got - 1) <= kNull * top) {  // a null space of dimension 4 or more
-        Eigen::SelfAdjointEigenSolver<Mat> es(L);
-        if (es.info() != Eigen::Success) Rcpp::stop("eigendecomposition failed in high QR");
-        ev = es.eigenvalues();
-        U = es.eigenvectors();
-        got = i;
+      double lam = te.value(0);
+      const double lam2 = i > 1 ? te.value(1, 1e-12) : R_PosInf;  // for the gap test only
+      if (nnull >= 2) {
+        U = te.lowest_basis(nnull);  // only its projector's diagonal is used: basis-free
+      } else if (nnull == 0 && i > 1 && lam2 - lam <= 1e-9 * top) {
+        // two close smallest eigenvalues: the vector is ill-determined and max |v| depends on
+        // the algorithm; LAPACK's MRRR keeps the choice the method has always made
+        Vec ev4;
+        bottom_eigpairs(L, std::min(i, 4), ev4, U);
+        lam = ev4(0);  // compared between groups in the same arithmetic as before
+      } else {
+        U = te.vector_of(lam);
       }
-      const double lam = ev(0);
       if (lam < best) {
         best = lam;
         v = U.col(0);
       }
-      if (lam <= kNull * top) {
+      if (nnull > 0) {
         singular = true;
-        for (int q = 0; q < got && ev(q) <= kNull * top; ++q) w += U.col(q).cwiseAbs2();
+        for (int q = 0; q < nnull; ++q) w += U.col(q).cwiseAbs2();
       }
     }
     std::vector<int> ident(i);
@@ -655,9 +792,10 @@ List fp_css_exhaustive(const List& grams, const List& factors, const NumericVect
   for (int g = 0; g < ex.m; ++g) R0.push_back(Resid(ex.G[g], Y[g]));
   ex.rec(R0, 0, 0);
   if (ex.best_set.empty()) {
-    // nothing below the incumbent was reached (possible only when stopped early): the caller
-    // passes the incumbent set as the first k columns
-    if (!bnb || !ex.out) Rcpp::stop("branch and bound found no subset at or below the incumbent");
+    // nothing below the incumbent was reached: the search stopped early, or on near-degenerate
+    // data the downdated leaf values round above the incumbent's value (taken by QR): the
+    // incumbent, which the caller passes as the first k columns, is then the answer
+    if (!bnb) Rcpp::stop("internal: no subset had a finite MinMaxLoss (degenerate data); try a smaller k or centring");
     for (int j = 0; j < k; ++j) ex.best_set.push_back(j);
     ex.best_val = incumbent;
   }

@@ -37,20 +37,49 @@ EigResult eig_sym_full(const Mat& A) {
   return r;
 }
 
-bool lanczos_top(const Mat& A, int k, int ncv, const double* start, int maxit, double tol,
-                 EigResult& out) {
-  Spectra::DenseSymMatProd<double> op(A);
-  Spectra::SymEigsSolver<double, Spectra::LARGEST_ALGE, Spectra::DenseSymMatProd<double> > eigs(&op, k, ncv);
-  if (start) {
-    eigs.init(start);
-  } else {
-    eigs.init();
+namespace {
+
+// Spectra operator y = s A x with a general matrix-vector product (faster here than Eigen's
+// self-adjoint product) and s = pow2_unit_scale(A) (linalg.h): Spectra's convergence test is
+// resid < tol * max(eps^(2/3), |theta|), absolute below eps^(2/3), so the matrix is brought to
+// order one to make the tolerance relative to it whatever the units.
+class ScaledSymProd {
+  const Mat& A_;
+  const double s_;
+ public:
+  ScaledSymProd(const Mat& A, double s) : A_(A), s_(s) {}
+  int rows() const { return static_cast<int>(A_.rows()); }
+  int cols() const { return static_cast<int>(A_.cols()); }
+  void perform_op(const double* x_in, double* y_out) const {
+    Eigen::Map<const Vec> x(x_in, A_.cols());
+    Eigen::Map<Vec> y(y_out, A_.rows());
+    y.noalias() = A_ * x;
+    y *= s_;
   }
-  eigs.compute(maxit, tol);
-  if (eigs.info() != Spectra::SUCCESSFUL) return false;
-  out.values = eigs.eigenvalues();  // decreasing for LARGEST_ALGE
-  out.vectors = eigs.eigenvectors();
-  return true;
+};
+
+}  // namespace
+
+bool lanczos_top(const Mat& A, int k, int ncv, double tol, const Vec* start, EigResult& out) {
+  const int d = static_cast<int>(A.rows());
+  if (k < 1 || k >= d || ncv <= k || ncv > d) return false;
+  const double s = pow2_unit_scale(A);
+  try {
+    ScaledSymProd op(A, s);
+    Spectra::SymEigsSolver<double, Spectra::LARGEST_ALGE, ScaledSymProd> eigs(&op, k, ncv);
+    if (start != nullptr && start->size() == d && start->norm() > 0) {
+      eigs.init(start->data());
+    } else {
+      eigs.init();
+    }
+    eigs.compute(2000, tol);
+    if (eigs.info() != Spectra::SUCCESSFUL) return false;
+    out.values = eigs.eigenvalues() / s;  // decreasing for LARGEST_ALGE
+    out.vectors = eigs.eigenvectors();
+    return out.values.allFinite() && out.vectors.allFinite();
+  } catch (const std::exception&) {
+    return false;
+  }
 }
 
 EigResult eig_sym_top(const Mat& A, int k) {
@@ -63,7 +92,7 @@ EigResult eig_sym_top(const Mat& A, int k) {
   }
   if (use_lanczos(d, k)) {
     EigResult r;
-    if (lanczos_top(A, k, std::min(d, std::max(2 * k + 1, k + 20)), nullptr, 2000, 1e-12, r)) return r;
+    if (lanczos_top(A, k, std::min(d, std::max(2 * k + 1, k + 20)), 1e-12, nullptr, r)) return r;
   }
   EigResult full = eig_sym_full(A);
   EigResult r;

@@ -15,6 +15,7 @@
 #include <RcppEigen.h>
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 #include "backend.h"
 
@@ -39,21 +40,33 @@ struct EigResult {
   Mat vectors;  // columns are unit eigenvectors
 };
 
-// Dense symmetric eigendecomposition, values in decreasing order.
+// Dense symmetric eigendecomposition, values in decreasing order. (LAPACK and Eigen scale the
+// matrix internally, so any finite entries are safe.)
 EigResult eig_sym_full(const Mat& A);
 
 // Whether a Lanczos solve is worth it for k of d eigenpairs.
 inline bool use_lanczos(int d, int k) { return d >= 120 && 3 * k < d; }
 
+// A power of two near 1 / max |A_ij| (1 for a zero or non-finite matrix): multiplying by it is
+// exact, and brings any matrix of finite entries to order one.
+inline double pow2_unit_scale(const Mat& A) {
+  const double mx = A.size() ? A.cwiseAbs().maxCoeff() : 0.0;
+  if (!(mx > 0) || !std::isfinite(mx)) return 1.0;
+  int e;
+  std::frexp(mx, &e);
+  return std::ldexp(1.0, -e);
+}
+
+// k largest eigenpairs (decreasing) by Lanczos (Spectra) with ncv Lanczos vectors, on the
+// matrix scaled to order one (pow2_unit_scale) so that the tolerance tol is relative whatever
+// the units, from `start` when given (length d, not zero). False, `out` not to be used, when the
+// iteration does not converge or Spectra throws (a breakdown on degenerate spectra): the caller
+// then uses the dense solver.
+bool lanczos_top(const Mat& A, int k, int ncv, double tol, const Vec* start, EigResult& out);
+
 // k largest (algebraic) eigenpairs, decreasing. Lanczos when worthwhile; falls back to dense
 // when the iteration does not converge.
 EigResult eig_sym_top(const Mat& A, int k);
-
-// k largest (algebraic) eigenpairs by Lanczos (Spectra) with ncv Lanczos vectors, started from
-// `start` (d values) or, when it is null, from Spectra's default start; at most maxit restarts,
-// relative tolerance tol. Values decreasing. False, `out` untouched, when it does not converge.
-bool lanczos_top(const Mat& A, int k, int ncv, const double* start, int maxit, double tol,
-                 EigResult& out);
 
 // k smallest (algebraic) eigenpairs, increasing.
 EigResult eig_sym_bottom(const Mat& A, int k);

@@ -30,13 +30,17 @@ Rcpp::List fp_eig_top_wide(const Eigen::Map<Eigen::MatrixXd>& A, int k, int ncv)
   if (k < n && 3 * k < n && n >= 120) {
     const int m = std::min(n, std::max(ncv, 2 * k + 1));
     GemvOp op(A);
-    Spectra::SymEigsSolver<double, Spectra::LARGEST_ALGE, GemvOp> eigs(&op, k, m);
-    eigs.init();
-    eigs.compute(1000, 1e-12);
-    if (eigs.info() == Spectra::SUCCESSFUL) {
-      r.values = eigs.eigenvalues();
-      r.vectors = eigs.eigenvectors();
-      done = true;
+    try {
+      Spectra::SymEigsSolver<double, Spectra::LARGEST_ALGE, GemvOp> eigs(&op, k, m);
+      eigs.init();
+      eigs.compute(1000, 1e-12);
+      if (eigs.info() == Spectra::SUCCESSFUL) {
+        r.values = eigs.eigenvalues();
+        r.vectors = eigs.eigenvectors();
+        done = true;
+      }
+    } catch (const std::exception&) {
+      done = false;  // a Lanczos breakdown: the dense solver below
     }
   }
   if (!done) {

@@ -22,6 +22,7 @@
 //    the eigenbasis of the primal combination, solved to a vertex by the simplex method;
 //  * multiplicative weights exactly as in Samadi et al.'s Appendix A.
 #include "linalg.h"
+#include <cfloat>
 #include <Rcpp.h>
 #include <functional>
 #include <cstdlib>
@@ -61,11 +62,10 @@ struct Oracle {
         r = resid / resid.norm() + Vec::Constant(d, 1e-3 / std::sqrt(static_cast<double>(d)));
       }
       fp::EigResult e;
-      if (fp::lanczos_top(M, k, ncv, r.size() ? r.data() : nullptr, 2000, 1e-12, e)) {
+      if (fp::lanczos_top(M, k, ncv, 1e-12, r.size() ? &r : nullptr, e)) {
         values = e.values;
-        Mat V = e.vectors;
-        resid = V.rowwise().sum();
-        return V;
+        resid = e.vectors.rowwise().sum();
+        return e.vectors;
       }
     }
     if (fp::use_lanczos(d, k)) ++fallbacks;
@@ -411,7 +411,8 @@ struct RestrictedOut {
   double lb = -std::numeric_limits<double>::infinity();
 };
 
-bool restricted_sdp(const std::vector<Mat>& Ch, const Vec& a, int k, double tol_abs, RestrictedOut& res) {
+bool restricted_sdp(const std::vector<Mat>& Ch, const Vec& a, int k, double tol_abs, RestrictedOut& res,
+                    double target = -std::numeric_limits<double>::infinity()) {
   const int m = static_cast<int>(Ch.size());
   const int r = static_cast<int>(Ch[0].rows());
   if (k <= 0 || k >= r || r > 40) return false;
@@ -533,6 +534,19 @@ bool restricted_sdp(const std::vector<Mat>& Ch, const Vec& a, int k, double tol_
     const double lbq = w.dot(a) - e.values.head(k).sum();
     if (losses.maxCoeff() < res.ub) { res.ub = losses.maxCoeff(); res.X = X; ok = true; }
     if (lbq > res.lb) { res.lb = lbq; res.w = w; }
+    // the rank-k rounding of the centre (its top-k eigenvectors): done when it reaches the
+    // caller's certified bound `target`
+    {
+      fp::EigResult ex = fp::eig_sym_full(X);
+      const Mat B = ex.vectors.leftCols(k);
+      double zr = -std::numeric_limits<double>::infinity();
+      for (int g = 0; g < m; ++g) zr = std::max(zr, a(g) - (B.transpose() * Ch[g] * B).trace());
+      if (zr <= target) {
+        res.X = B * B.transpose();
+        res.ub = zr;
+        return true;
+      }
+    }
     if (res.ub - res.lb <= tol_abs) return true;
     if (t > 100.0 * nu_bar / tol_abs) return ok;
     t *= 8.0;
@@ -565,27 +579,44 @@ void note_cut(SmoothOut& out, const std::vector<Mat>& C, const Vec& a, const Vec
   if (L.maxCoeff() < out.ub) { out.ub = L.maxCoeff(); out.U = Vk; out.x = Vec::Ones(k); }
 }
 
+// (exp underflows, slowly, below -708: such terms are 0 to double precision anyway)
 inline double sigmoid(double t) {
   if (t >= 0) return 1.0 / (1.0 + std::exp(-t));
+  if (t < -700.0) return 0.0;
   const double e = std::exp(t);
   return e / (1.0 + e);
 }
-inline double softplus(double t) { return std::max(t, 0.0) + std::log1p(std::exp(-std::abs(t))); }
+inline double softplus(double t) {
+  return std::max(t, 0.0) + (std::abs(t) > 700.0 ? 0.0 : std::log1p(std::exp(-std::abs(t))));
+}
 
-// Fermi-Dirac weights with sum k (nu by bisection); returns h_mu = k nu + mu sum softplus.
+// Fermi-Dirac weights with sum k (nu by Newton's method on the sum, safeguarded by bisection);
+// returns h_mu = k nu + mu sum softplus.
 double fermi_dirac(const Vec& lam, int k, double mu, Vec& x, Vec& s) {
   const int d = static_cast<int>(lam.size());
   double lo = lam.minCoeff() - 60.0 * mu, hi = lam.maxCoeff() + 60.0 * mu;
-  auto f = [&](double nu) {
-    double t = 0;
-    for (int i = 0; i < d; ++i) t += sigmoid((lam(i) - nu) / mu);
+  // f(nu) = sum sigma((lam - nu) / mu) - k, decreasing; fp its derivative
+  auto f = [&](double nu, double& fp) {
+    double t = 0, dt = 0;
+    for (int i = 0; i < d; ++i) {
+      const double si = sigmoid((lam(i) - nu) / mu);
+      t += si;
+      dt -= si * (1.0 - si) / mu;
+    }
+    fp = dt;
     return t - k;
   };
+  double nu = (k < d) ? 0.5 * (lam(k - 1) + lam(k)) : 0.5 * (lo + hi);  // lam is decreasing
+  if (!(nu > lo && nu < hi)) nu = 0.5 * (lo + hi);
   for (int it = 0; it < 200 && hi - lo > 4e-16 * std::max(std::abs(lo), std::abs(hi)); ++it) {
-    const double mid = 0.5 * (lo + hi);
-    if (f(mid) > 0) lo = mid; else hi = mid;
+    double fp;
+    const double fv = f(nu, fp);
+    if (std::abs(fv) <= 4.0 * d * DBL_EPSILON) break;
+    if (fv > 0) lo = nu; else hi = nu;
+    double nn = (fp < 0) ? nu - fv / fp : 0.5 * (lo + hi);
+    if (!(nn > lo && nn < hi)) nn = 0.5 * (lo + hi);
+    nu = nn;
   }
-  const double nu = 0.5 * (lo + hi);
   x.resize(d);
   s.resize(d);
   double h = k * nu, sx = 0;
@@ -654,11 +685,11 @@ SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, double tol
     while (r < d && xx(r) > 1e-8) ++r;
     r = std::min(d, r + 2);
     // the leading eigenvectors whose weight is 1 to 8 digits are kept in the projection; the
-    // rest of the subspace (the cluster around the k-th eigenvalue) carries the small problem
-    // (only when the whole subspace is too large for a cheap solve: 16 columns)
+    // rest of the subspace (the cluster around the k-th eigenvalue) carries the small problem,
+    // whose Newton systems grow as the square of its size (the certificate below is exact
+    // whatever is pinned: a wrong pin only delays it)
     int pin = 0;
-    if (r > 16)
-      while (pin < k - 1 && xx(pin) >= 1.0 - 1e-8) ++pin;
+    while (pin < k - 1 && xx(pin) >= 1.0 - 1e-8) ++pin;
     const int c = r - pin, kc = k - pin;
     if (kc <= 0 || kc >= c || c > 40 || eig_calls >= max_eigs) return false;
     Mat Qin = q.U.leftCols(pin), Q = q.U.middleCols(pin, c);
@@ -671,7 +702,9 @@ SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, double tol
     }
     RestrictedOut ro;
     const double tol_abs = 0.25 * tol * std::max(std::abs(out.lb), 1e-12 * scale);
-    if (!restricted_sdp(Ch, ac, kc, tol_abs, ro) || ro.X.rows() == 0 || ro.w.size() != m) return false;
+    // a rank-k rounding that meets the current lower bound to the tolerance ends it early
+    const double target = out.lb + tol * std::max(std::abs(out.lb), 1e-12 * scale);
+    if (!restricted_sdp(Ch, ac, kc, tol_abs, ro, target) || ro.X.rows() == 0) return false;
     fp::EigResult ex = fp::eig_sym_full(ro.X);
     Mat Bq = ex.vectors;
     Vec lq = ex.values.cwiseMax(0.0).cwiseMin(1.0);
@@ -687,6 +720,7 @@ SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, double tol
       out.x << Vec::Ones(pin), lq;
     }
     if (gap_ok()) return true;
+    if (wq.size() != m) return false;
     wq = wq.cwiseMax(0.0);
     if (!(wq.sum() > 0)) return false;
     wq /= wq.sum();
@@ -944,17 +978,21 @@ Rcpp::List minmax_exact_impl(const std::vector<Mat>& C, const Vec& a, int k, dou
   std::vector<double> theta;
   bool converged = false;
   int ibest_single = -1;  // the oracle projection (rank k) with the smallest largest loss
+  // one evaluated cut: its projection, losses and weights; the lower bound g(w) = w . L
+  auto record = [&](const Mat& V, const Vec& L, const Vec& ww) {
+    if (ibest_single < 0 || L.maxCoeff() < Ls[ibest_single].maxCoeff()) ibest_single = static_cast<int>(Ls.size());
+    Vs.push_back(V);
+    Ls.push_back(L);
+    Ws.push_back(ww);
+    const double gw = ww.dot(L);
+    gv.push_back(gw);
+    if (gw > lb) { lb = gw; wbest = ww; }
+  };
   auto eval = [&](const Vec& w) {
     Vec vals;
     Mat V = orc.top(orc.weighted(w), vals);
     Vec L = orc.losses(V);
-    if (ibest_single < 0 || L.maxCoeff() < Ls[ibest_single].maxCoeff()) ibest_single = static_cast<int>(Ls.size());
-    Vs.push_back(V);
-    Ls.push_back(L);
-    Ws.push_back(w);
-    const double gw = w.dot(L);
-    gv.push_back(gw);
-    if (gw > lb) { lb = gw; wbest = w; }
+    record(V, L, w);
     return L;
   };
   if (m == 2) {
@@ -1117,93 +1155,89 @@ Rcpp::List minmax_exact_impl(const std::vector<Mat>& C, const Vec& a, int k, dou
   }
   // m > 2: Kelley's cutting-plane method. Master: max v s.t. v <= L_t . w, sum w = 1, w >= 0,
   // written as min -v over x = (w (m), v (>= 0: losses are >= 0), slacks (T)).
+  // dual = 1: the interior (smoothed dual) method first; its rank-k cuts seed Kelley's method
+  // if it does not certify within its budget. dual = 0: Kelley's method only.
   bool master_failed = false;
-  // the interior (smoothed dual) method first, for dimensions where a full eigendecomposition
-  // is cheap; its rank-k cuts seed Kelley's method if it does not certify within its budget
   SmoothOut sm;
   bool have_smooth = false;
+  int primal_src = 0;  // where the best primal comes from: 1 the interior method, 2 Kelley's
   int extra_calls = 0;
   int inner_calls = 0;
-  if (dual == 1 && k < d) {
-    auto record = [&](const Mat& V, const Vec& L, const Vec& ww) {
-      if (ibest_single < 0 || L.maxCoeff() < Ls[ibest_single].maxCoeff()) ibest_single = static_cast<int>(Ls.size());
-      Vs.push_back(V);
-      Ls.push_back(L);
-      Ws.push_back(ww);
-      const double gw = ww.dot(L);
-      gv.push_back(gw);
-      if (gw > lb) { lb = gw; wbest = ww; }
-    };
-    // at most half the budget (but 30 at least), so that Kelley's method has room to finish
-    const int budget = std::min(maxit, std::max(30, maxit / 2));
+  bool interior_used = false;
+  auto run_interior = [&](int budget) {
+    interior_used = true;
     if (fp::use_lanczos(d, k)) {
       sm = subspace_dual(C, a, k, tol, budget, scale, record, extra_calls, inner_calls, h_lb, h_ub);
     } else {
       sm = smooth_dual(C, a, k, tol, budget, scale, record, extra_calls, h_lb, h_ub);
     }
     have_smooth = sm.U.cols() > 0 && sm.U.allFinite() && sm.x.allFinite();
-    if (have_smooth) ub = sm.ub;
-    converged = sm.converged && have_smooth;
-  }
-  Vec w = Vec::Constant(m, 1.0 / m);
-  if (!converged && Vs.empty()) {
-    eval(w);
-    for (int g = 0; g < m; ++g) {
-      Vec e = Vec::Zero(m);
-      e(g) = 1.0;
-      eval(e);
+    if (have_smooth && sm.ub < ub) { ub = sm.ub; primal_src = 1; }
+    converged = converged || (ub - lb <= tol * std::max(std::abs(ub), 1e-12 * scale));
+  };
+  auto run_kelley = [&](int limit) {  // until certified or `limit` oracle calls in all
+    master_failed = false;
+    if (!converged && Vs.empty()) {
+      eval(Vec::Constant(m, 1.0 / m));
+      for (int g = 0; g < m; ++g) {
+        Vec e = Vec::Zero(m);
+        e(g) = 1.0;
+        eval(e);
+      }
     }
-  }
-  bool kelley_improved = false;
-  for (int it = 0; !converged && it + extra_calls < maxit; ++it) {
-    Rcpp::checkUserInterrupt();
-    const int T = static_cast<int>(Ls.size());
-    const int nv = m + 1 + T;
-    Mat A = Mat::Zero(T + 1, nv);
-    Vec b = Vec::Zero(T + 1), c = Vec::Zero(nv);
-    for (int t = 0; t < T; ++t) {
-      A.row(t).head(m) = -Ls[t].transpose();
-      A(t, m) = 1.0;
-      A(t, m + 1 + t) = 1.0;
+    while (!converged && orc.calls + extra_calls < limit) {
+      Rcpp::checkUserInterrupt();
+      const int T = static_cast<int>(Ls.size());
+      const int nv = m + 1 + T;
+      Mat A = Mat::Zero(T + 1, nv);
+      Vec b = Vec::Zero(T + 1), c = Vec::Zero(nv);
+      for (int t = 0; t < T; ++t) {
+        A.row(t).head(m) = -Ls[t].transpose();
+        A(t, m) = 1.0;
+        A(t, m + 1 + t) = 1.0;
+      }
+      A.row(T).head(m).setOnes();
+      b(T) = 1.0;
+      c(m) = -1.0;
+      LPResult lp = simplex(A, b, c);
+      if (lp.status != 0) { master_failed = true; break; }
+      // duals of the cut rows give the primal combination: theta_t = -y_t
+      std::vector<double> th(T);
+      double sth = 0;
+      for (int t = 0; t < T; ++t) { th[t] = std::max(0.0, -lp.y(t)); sth += th[t]; }
+      if (sth > 0) {
+        Vec Lc = Vec::Zero(m);
+        for (int t = 0; t < T; ++t) { th[t] /= sth; Lc += th[t] * Ls[t]; }
+        const double ubc = Lc.maxCoeff();
+        if (ubc < ub) { ub = ubc; theta = th; primal_src = 2; }
+      }
+      h_lb.push_back(lb);
+      h_ub.push_back(ub);
+      if (ub - lb <= tol * std::max(std::abs(ub), 1e-12 * scale)) { converged = true; break; }
+      Vec wn = lp.x.head(m).cwiseMax(0.0);
+      if (!(wn.sum() > 0) || !wn.allFinite()) { master_failed = true; break; }
+      wn /= wn.sum();
+      // stabilised separation (Wentges smoothing): query a point between the best weights so
+      // far and the master's solution; when its cut does not cut off the master's solution (a
+      // mis-pricing), fall back to the master's point (Kelley's step), which keeps convergence
+      const double vmaster = lp.x(m);
+      const double alpha = smooth;
+      if (alpha > 0 && (wn - wbest).cwiseAbs().maxCoeff() > 1e-12) {
+        Vec ws = alpha * wbest + (1.0 - alpha) * wn;
+        Vec Lw = eval(ws);
+        if (Lw.dot(wn) >= vmaster - 1e-12 * std::max(1.0, std::abs(vmaster))) eval(wn);
+      } else {
+        eval(wn);
+      }
     }
-    A.row(T).head(m).setOnes();
-    b(T) = 1.0;
-    c(m) = -1.0;
-    LPResult lp = simplex(A, b, c);
-    if (lp.status != 0) { master_failed = true; break; }
-    // duals of the cut rows give the primal combination: theta_t = -y_t
-    std::vector<double> th(T);
-    double sth = 0;
-    for (int t = 0; t < T; ++t) { th[t] = std::max(0.0, -lp.y(t)); sth += th[t]; }
-    if (sth > 0) {
-      Vec Lc = Vec::Zero(m);
-      for (int t = 0; t < T; ++t) { th[t] /= sth; Lc += th[t] * Ls[t]; }
-      const double ubc = Lc.maxCoeff();
-      if (ubc < ub) { ub = ubc; theta = th; kelley_improved = true; }
-    }
-    h_lb.push_back(lb);
-    h_ub.push_back(ub);
-    if (ub - lb <= tol * std::max(std::abs(ub), 1e-12 * scale)) { converged = true; break; }
-    Vec wn = lp.x.head(m).cwiseMax(0.0);
-    if (!(wn.sum() > 0) || !wn.allFinite()) { master_failed = true; break; }
-    wn /= wn.sum();
-    // stabilised separation (Wentges smoothing): query a point between the best weights so far
-    // and the master's solution; when its cut does not cut off the master's solution (a
-    // mis-pricing), fall back to the master's point (Kelley's step), which keeps convergence
-    const double vmaster = lp.x(m);
-    const double alpha = smooth;
-    if (alpha > 0 && (wn - wbest).cwiseAbs().maxCoeff() > 1e-12) {
-      Vec ws = alpha * wbest + (1.0 - alpha) * wn;
-      Vec Ls = eval(ws);
-      if (Ls.dot(wn) >= vmaster - 1e-12 * std::max(1.0, std::abs(vmaster))) eval(wn);
-    } else {
-      eval(wn);
-    }
-  }
+  };
+  // at most half the budget (but 30 at least) for the interior method, so Kelley's has room
+  if (dual == 1 && k < d) run_interior(std::min(maxit, std::max(30, maxit / 2)));
+  run_kelley(maxit);
   theta.resize(Vs.size(), 0.0);
   Mat U;
   Vec lam;
-  if (have_smooth && !kelley_improved) {
+  if (primal_src == 1) {
     U = sm.U;
     lam = sm.x;
   } else {
@@ -1230,7 +1264,7 @@ Rcpp::List minmax_exact_impl(const std::vector<Mat>& C, const Vec& a, int k, dou
   out["eigensolves"] = orc.calls + extra_calls;
   out["dense_fallbacks"] = orc.fallbacks;
   out["inner_eigensolves"] = inner_calls;
-  out["dual"] = have_smooth ? ((kelley_improved || !sm.converged) ? "interior+kelley" : "interior") : "kelley";
+  out["dual"] = !interior_used ? "kelley" : ((have_smooth && primal_src == 1 && sm.converged) ? "interior" : "interior+kelley");
   return out;
 }
 

@@ -121,7 +121,7 @@ MinNormResult min_norm_simplex(const Mat& M, double tol, int maxit) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The problem, from the moments (normalised coordinates, see fp_normalise()).
+// The problem, from the moments (normalised coordinates, see fp_prepare_normalised()).
 struct Problem {
   Mat C;                     // total-loss matrix
   std::vector<Mat> A;        // group matrices

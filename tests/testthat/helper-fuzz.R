@@ -40,10 +40,12 @@ fz_args <- list(
   rlace = list(n_iter = 300L)
 )
 
-fz_fit <- function(method, x, g, k) {
+# `...`: further arguments of fair_pca(), replacing the quick settings of the same name.
+fz_fit <- function(method, x, g, k, ...) {
   if (method %in% c("cfpca", "mbfpca", "inlp") && nlevels(droplevels(g)) != 2L) g <- factor(as.integer(g) %% 2L)
   set.seed(1)
-  suppressWarnings(do.call(fair_pca, c(list(x = x, group = g, k = k, method = method), fz_args[[method]])))
+  args <- utils::modifyList(fz_args[[method]], list(...))
+  suppressWarnings(do.call(fair_pca, c(list(x = x, group = g, k = k, method = method), args)))
 }
 
 # Checks one method on one case. Returns a character vector of violations (empty when fine).

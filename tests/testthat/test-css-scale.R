@@ -19,8 +19,8 @@ css_case <- function(i) {
        scale = 10^sample(c(-100, -50, -8, -3, 3, 8, 50, 100), 1), center = runif(1) < 0.5)
 }
 
-css_run <- function(x, g, k, method, center, seed) {
-  args <- list(x, g, k = k, method = method, center = center)
+css_run <- function(x, g, k, method, center, seed, ...) {
+  args <- list(x, g, k = k, method = method, center = center, ...)
   if (method == "random") args$r <- 5
   set.seed(seed)
   tryCatch(do.call(fair_css, args), error = function(e) e)
@@ -61,4 +61,40 @@ test_that("fair_css: classed error or valid result, invariant to the global scal
     }
   }
   expect_gt(n_ok, 100)
+})
+
+test_that("every method from 1e-300 to 1e300 at d = 150 and 300, n < d and n > d, and spread columns", {
+  for (dn in list(c(150, 90), c(150, 400), c(300, 120), c(300, 450))) {
+    d <- dn[1]
+    n <- dn[2]
+    set.seed(d + n)
+    x <- matrix(rnorm(n * 12), n) %*% matrix(rnorm(12 * d), 12) + matrix(rnorm(n * d, sd = 0.3), n)
+    g <- rep(c("a", "b", "c"), length.out = n)
+    spread <- 2^round(seq(-990, 990, length.out = d))   # 1e-298 .. 1e298, exact powers of two
+    for (meth in fairproj_methods("css")) {
+      k <- if (meth == "exhaustive") 2L else 3L
+      # the costly ones where they are cheap enough: choose(300, 2) subsets; high QR's d^4
+      if (meth %in% c("exhaustive", "highqr") && d > 150) next
+      run <- function(xx, ...) css_run(xx, g, k, meth, TRUE, 1, ...)
+      lab <- sprintf("%s, d = %d, n = %d", meth, d, n)
+      ref <- run(x)
+      expect_s3_class(ref, "fair_css")
+      for (cc in if (d > 150) 1e300 else c(1e-300, 1e300)) {
+        f <- run(x * cc)
+        expect_s3_class(f, "fair_css")
+        if (!inherits(f, "fair_css")) next
+        # errors are norms (not squares): representable in the data's units at any magnitude
+        expect_true(all(is.finite(c(f$loss, f$group_stats$error, f$group_stats$best))), label = lab)
+        expect_identical(f$columns, ref$columns, label = paste(lab, "at", cc))
+        expect_equal(f$group_stats$ratio, ref$group_stats$ratio, tolerance = 1e-8, label = lab)
+        expect_equal(f$group_stats$error / cc, ref$group_stats$error, tolerance = 1e-8, label = lab)
+      }
+      # standardised columns spread over 1e+-298: the same columns as the standardised data
+      if (d > 150) next
+      fs <- run(sweep(x, 2L, spread, `*`), scale. = TRUE)
+      f1 <- run(x, scale. = TRUE)
+      expect_identical(fs$columns, f1$columns, label = paste(lab, "spread columns"))
+      expect_equal(fs$loss, f1$loss, tolerance = 1e-8, label = lab)
+    }
+  }
 })

@@ -693,3 +693,45 @@ test_that("summary reports the greedy variant and the branch and bound status", 
   fs <- suppressWarnings(fair_css(dat$x, dat$g, 5, "exhaustive", max_nodes = 2))
   expect_output(print(summary(fs)), "at least")
 })
+
+test_that("k = 1 and k = d work for every method", {
+  set.seed(11)
+  x <- matrix(rnorm(120 * 6), 120) %*% matrix(rnorm(36), 6)
+  g <- rep(c("a", "b", "c"), 40)
+  for (meth in fairproj_methods("css")) {
+    set.seed(1)
+    f1 <- fair_css(x, g, k = 1, method = meth)
+    expect_true(length(f1$columns) >= 1 && all(is.finite(f1$group_stats$ratio)), label = meth)
+    # the loss is that of the returned columns, recomputed from the data
+    if (f1$c == 1) expect_equal(f1$loss, c(css_loss(x, g, f1$columns, k = 1)), tolerance = 1e-10, label = meth)
+    set.seed(1)
+    fd <- fair_css(x, g, k = 6, method = meth)
+    # every column; the reconstruction is exact, as the best rank-d one is: loss 1 by convention
+    expect_setequal(fd$columns, 1:6)
+    expect_equal(fd$loss, 1)
+    expect_equal(fd$group_stats$best, rep(0, 3))
+    expect_true(all(fd$group_stats$error <= 1e-10 * sqrt(sum(x^2))))
+  }
+  # below d, a group whose rank k reaches is still an error that says what to do
+  expect_error(fair_css(x[, c(1:5, 5)], g, k = 5), class = "fairproj_input_error", regexp = "k = 6")
+  # greedy and exhaustive at k = 1 pick the column with the smallest largest loss
+  losses <- vapply(1:6, function(j) c(css_loss(x, g, j, k = 1)), numeric(1))
+  expect_identical(fair_css(x, g, k = 1, method = "exhaustive")$columns, which.min(losses))
+  expect_identical(fair_css(x, g, k = 1, denominators = "k")$columns, which.min(losses))
+})
+
+test_that("a column that is zero for one group (an absent category) is handled in the coefficients", {
+  set.seed(12)
+  n <- 80
+  g <- rep(c("a", "b"), each = n / 2)
+  x <- cbind(matrix(rnorm(n * 4), n, 4), ifelse(g == "a", rbinom(n, 1, 0.5), 0))
+  colnames(x) <- c(paste0("v", 1:4), "cat")
+  # every column, in random order: the zero column of group b enters the group's coefficients
+  set.seed(1)
+  f <- fair_css(x, g, k = 2, method = "random", n_columns = 5, r = 1, center = FALSE)
+  expect_true(all(is.finite(f$coef$b)))
+  expect_equal(unname(f$coef$b[match(5L, f$columns), ]), rep(0, 5))
+  # the reconstruction of group b from its own columns is exact (all columns selected)
+  rec <- reconstruct(f, x[g == "b", ], group = g[g == "b"])
+  expect_equal(unname(rec), unname(x[g == "b", ]), tolerance = 1e-10)
+})

@@ -125,3 +125,88 @@ test_that("a group with fewer than 2 rows is a classed warning", {
   expect_silent(fair_pca(make_groups(n = c(60, 2), d = 4)$x, make_groups(n = c(60, 2), d = 4)$g, k = 2,
                          method = "standard"))
 })
+
+test_that("reported objectives are the papers' quantities of the returned object, recomputed from the rows", {
+  dat <- make_groups(n = c(150, 110, 90), d = 7, seed = 21)
+  x <- dat$x
+  g <- dat$g
+  k <- 2
+  # each group about its own mean (divisor n_g), in the fit's coordinates
+  zs <- function(f) {
+    z <- sweep(x, 2L, if (isFALSE(f$center)) 0 else f$center)
+    sweep(z, 2L, if (isFALSE(f$scale)) 1 else f$scale, `/`)
+  }
+  gcov <- function(z) lapply(split(as.data.frame(z), g), function(a) {
+    a <- as.matrix(a)
+    crossprod(sweep(a, 2L, colMeans(a))) / nrow(a)
+  })
+  best_of <- function(S) sum(eigen(S, symmetric = TRUE, only.values = TRUE)$values[-seq_len(k)])
+  err_of <- function(S, V, map = NULL) {
+    if (is.null(map)) return(sum(diag(S)) - sum((S %*% V) * V))
+    R <- diag(nrow(S)) - map
+    sum(diag(t(R) %*% S %*% R))
+  }
+  # min-max: the largest marginal loss of the returned map, and a valid dual certificate
+  for (m in c(2, 3)) {
+    gg <- if (m == 2) factor(g == "a") else g
+    f <- fair_pca(x, gg, k = k, method = "minmax")
+    S <- lapply(split(as.data.frame(zs(f)), gg), function(a) {
+      a <- as.matrix(a)
+      crossprod(sweep(a, 2L, colMeans(a))) / nrow(a)
+    })
+    loss <- vapply(S, function(s) err_of(s, f$rotation, f$map) - best_of(s), 0)
+    expect_equal(f$objective, max(loss), tolerance = 1e-9)
+    expect_equal(f$duality_gap, f$objective - f$lower_bound)
+    expect_lte(f$lower_bound, f$objective * (1 + 1e-12))
+  }
+  # Pareto: the total loss and psi(E_g - E_h) of the returned basis
+  f <- fair_pca(x, g, k = k, method = "pareto")
+  S <- gcov(zs(f))
+  z <- zs(f)
+  C <- crossprod(sweep(z, 2L, colMeans(z))) / (nrow(z) - 1)
+  E <- vapply(S, function(s) err_of(s, f$rotation) - best_of(s), 0)
+  expect_equal(unname(f$excess), unname(E), tolerance = 1e-9)
+  pairs <- utils::combn(3, 2)
+  expect_equal(unname(f$objectives), unname(c(sum(diag(C)) - sum((C %*% f$rotation) * f$rotation),
+                                              (E[pairs[1, ]] - E[pairs[2, ]])^2 / 2)), tolerance = 1e-9)
+  # robust: F of Vu et al. with the uncentred group second moments, the radii and lambda used
+  f <- fair_pca(x, g, k = k, method = "robust", scale. = TRUE, iterations = 100, restarts = 1)
+  z <- zs(f)
+  M <- lapply(split(as.data.frame(z), g), function(a) crossprod(as.matrix(a)) / nrow(a))
+  p <- as.numeric(table(g)) / nrow(x)
+  L <- vapply(M, function(s) err_of(s, f$rotation), 0)
+  eps <- unname(f$radius)
+  lam <- f$lambda
+  pieces <- NULL
+  for (a in 1:3) for (b in 1:3) if (a != b) {
+    cab <- p
+    cab[a] <- p[a] + lam
+    cab[b] <- abs(p[b] - lam)
+    pieces <- c(pieces, sum(2 * cab * sqrt(eps * L)) + lam * (L[a] - L[b]) + lam * (eps[a] - eps[b]))
+  }
+  expect_equal(f$objective, sum(p * (L + eps)) + max(pieces), tolerance = 1e-9)
+  # the radii are the paper's alpha / sqrt(N_a) on standardised columns
+  expect_equal(unname(f$radius), 0.15 / sqrt(as.numeric(table(g))), tolerance = 1e-12)
+  # mean matching: the projected group means coincide (the constraint), and the covariance
+  # bound of Fair PCA-S holds for the returned basis
+  f <- fair_pca(x, factor(g == "a"), k = k, method = "mean", equalize_cov = 4)
+  z <- zs(f)
+  mu <- vapply(split(as.data.frame(z), g == "a"), colMeans, numeric(ncol(z)))
+  expect_lt(max(abs(crossprod(f$rotation, mu[, 1] - mu[, 2]))), 1e-10 * max(abs(mu)))
+  Sg <- lapply(split(as.data.frame(z), g == "a"), function(a) stats::cov(as.matrix(a)))
+  expect_lte(norm(crossprod(f$rotation, (Sg[[1]] - Sg[[2]]) %*% f$rotation), "2"), f$cov_bound * (1 + 1e-8))
+})
+
+test_that("k = 1 works for every method, and k = d works or is a classed error where it is undefined", {
+  dat <- make_groups(n = c(70, 60), d = 5, seed = 41)
+  for (method in fairproj_methods("pca")) {
+    f1 <- fz_fit(method, dat$x, dat$g, 1L)
+    expect_equal(ncol(f1$rotation), 1L, label = method)
+    expect_true(all(f1$group_stats$loss >= -1e-10 * f1$totalvar), label = method)
+    fd <- tryCatch(fz_fit(method, dat$x, dat$g, 5L), fairproj_input_error = function(e) e)
+    if (inherits(fd, "fairproj_input_error")) next  # methods that need a complement (pareto, robust, ...)
+    # the whole space: nothing is lost
+    expect_equal(unname(crossprod(fd$rotation)), diag(5), tolerance = 1e-10, label = method)
+    expect_lt(max(abs(fd$group_stats$loss)), 1e-10 * fd$totalvar, label = method)
+  }
+})

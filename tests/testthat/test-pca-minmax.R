@@ -127,7 +127,7 @@ test_that("multiplicative weights converge to the exact optimum as iterations gr
   # MW stops at its iteration count with a gap far above the default tol: a convergence warning
   errs <- vapply(c(20, 200, 2000), function(T) {
     expect_warning(f <- fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "mw", eta = 0.2 / scale,
-                                 iterations = T, keep = "average", lp = FALSE),
+                                 eta_units = "data", iterations = T, keep = "average", lp = FALSE),
                    class = "fairproj_convergence_warning")
     f$objective - ex$objective
   }, 0)
@@ -145,7 +145,7 @@ test_that("the LP step never increases the objective and returns a vertex", {
   for (m in c(2, 3, 5)) {
     D <- mm_data(80, 9, m, seed = 10 + m)
     for (T in c(3, 30)) {
-      args <- list(D$x, D$g, k = 3, method = "minmax", solver = "mw", eta = 0.05, iterations = T)
+      args <- list(D$x, D$g, k = 3, method = "minmax", solver = "mw", eta = 0.05, eta_units = "data", iterations = T)
       # 3 or 30 MW iterations stop far above the default tol: a convergence warning each
       expect_warning(raw <- do.call(fair_pca, c(args, lp = FALSE)), class = "fairproj_convergence_warning")
       expect_warning(lp <- do.call(fair_pca, c(args, lp = TRUE)), class = "fairproj_convergence_warning")
@@ -160,7 +160,8 @@ test_that("the LP step never increases the objective and returns a vertex", {
 
 test_that("square-root rounding reproduces the LP losses exactly on the data", {
   D <- mm_data(100, 8, 3, seed = 21)
-  expect_warning(fit <- fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "mw", eta = 0.05, iterations = 7),
+  expect_warning(fit <- fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "mw", eta = 0.05,
+                                 eta_units = "data", iterations = 7),
                  class = "fairproj_convergence_warning")  # 7 iterations: far from the default tol
   expect_false(is.null(fit$map))
   expect_gt(fit$rank, 2)
@@ -242,7 +243,7 @@ test_that("variance objective maximises the smallest variance explained", {
   expect_equal(fit$objective, min(fit$variances))
   expect_lte(fit$duality_gap, 1e-8 * fit$objective)
   expect_warning(fm <- fair_pca(D$x, D$g, k = 2, method = "minmax", objective = "variance", solver = "mw",
-                                eta = 0.01, iterations = 200),
+                                eta = 0.01, eta_units = "data", iterations = 200),
                  class = "fairproj_convergence_warning")  # MW does not reach the default tol in 200 steps
   expect_lte(fm$objective, fit$objective + 1e-8)
 })
@@ -269,8 +270,9 @@ test_that("rank reduction reaches k + floor(sqrt(2m + 1/4) - 3/2) at the same ob
     k <- 3
     x <- do.call(rbind, lapply(seq_len(m), function(i) matrix(rnorm(40 * d), 40, d) %*% matrix(rnorm(d * d), d, d)))
     g <- factor(rep(seq_len(m), each = 40))
-    f0 <- fair_pca(x, g, k = k, method = "minmax", reduce_rank = FALSE)
-    f <- fair_pca(x, g, k = k, method = "minmax")
+    # Kelley's dual alone: its LP vertices are the ones this test needs above the bound
+    f0 <- fair_pca(x, g, k = k, method = "minmax", reduce_rank = FALSE, dual = "kelley")
+    f <- fair_pca(x, g, k = k, method = "minmax", dual = "kelley")
     expect_true(f$converged)
     expect_lte(f$rank, bound(m, k))
     expect_lte(f$rank, f0$rank)
@@ -307,7 +309,7 @@ test_that("interior dual: certified, equal to Kelley's optimum, far fewer eigens
     expect_lte(abs(fi$objective - fk$objective), 2e-8 * fk$objective)
     expect_lte(fi$duality_gap, 1e-8 * fi$objective)
     # the lower bound is the dual function at the returned weights
-    prep <- fairproj:::fp_normalise(fairproj:::fp_prepare(group_moments(x, g)))
+    prep <- fairproj:::fp_prepare_normalised(group_moments(x, g))
     covs <- lapply(prep$cov, function(s) { s <- unname(as.matrix(s)); (s + t(s)) / 2 })
     best <- vapply(covs, function(s) sum(eigen(s, symmetric = TRUE)$values[seq_len(k)]), 0)
     gw <- fairproj:::.fp_minmax_dual(covs, best, k, unname(fi$weights))$value * prep$unit
@@ -354,4 +356,24 @@ test_that("fallback = FALSE returns MW's own solution, with a warning when PCA i
   expect_gt(f2$objective, max(f0$group_stats$loss) * (1 + 1e-6))
   expect_true("fairproj_convergence_warning" %in% w)
   expect_error(fair_pca(D$x, D$g, k = 2, method = "minmax", fallback = NA), "fallback", class = "fairproj_input_error")
+})
+
+test_that("multiplicative weights are scale-equivariant; eta_units = \"data\" is the paper's step", {
+  D <- mm_data(150, 6, 3, seed = 41)
+  mw <- function(x, ...) suppressWarnings(fair_pca(x, D$g, k = 2, method = "minmax", solver = "mw", iterations = 30, ...))
+  f1 <- mw(D$x)
+  for (cc in c(1e-100, 1e-3, 1e100)) {
+    f <- mw(D$x * cc)
+    expect_lt(norm(tcrossprod(f$rotation) - tcrossprod(f1$rotation), "F"), 1e-8)
+    expect_equal(f$objective / cc^2, f1$objective, tolerance = 1e-8)
+    expect_equal(f$weights, f1$weights, tolerance = 1e-8)
+  }
+  # the data-unit step: eta multiplies losses in the data's units, so it is scaled with them
+  u <- f1$totalvar / ncol(D$x)   # the average column variance: the normalised unit
+  fd <- mw(D$x, eta = 1 / u, eta_units = "data")
+  expect_lt(norm(tcrossprod(fd$rotation) - tcrossprod(f1$rotation), "F"), 1e-8)
+  fd3 <- mw(D$x * 1e3, eta = 1e-6 / u, eta_units = "data")
+  expect_lt(norm(tcrossprod(fd3$rotation) - tcrossprod(f1$rotation), "F"), 1e-8)
+  expect_identical(fd$mw$eta_units, "data")
+  expect_error(mw(D$x, eta_units = "pixels"), class = "fairproj_input_error")
 })

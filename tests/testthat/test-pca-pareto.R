@@ -399,3 +399,14 @@ test_that("pareto_front says how many fits did not converge", {
                  "of 3 Pareto fits stopped", class = "fairproj_convergence_warning")
   expect_lt(sum(pf$table$converged), 3)
 })
+
+test_that("pareto_front with a constant column and column scales 1e-47 .. 1e65", {
+  set.seed(4)
+  x <- matrix(rnorm(200 * 6), 200) %*% matrix(rnorm(36), 6)
+  x <- sweep(x, 2L, 10^seq(-47, 65, length.out = 6), `*`)
+  x[, 3] <- 5
+  pf <- suppressWarnings(pareto_front(x, rep(1:2, 100), k = 2, restarts = 2))
+  tab <- pf$table
+  expect_true(all(is.finite(as.matrix(tab[, c("total", "disparity", "max_excess")]))))
+  expect_false(anyNA(tab$dominated))
+})

@@ -299,3 +299,26 @@ test_that("a last iterate far above the best iterate visited is returned with a 
   }
   expect_gt(warned, 0L)  # the case occurs on these data
 })
+
+test_that("on data standardised beforehand as the authors' code does, the radii and F are the paper's", {
+  dat <- make_groups(n = c(160, 90), d = 6, seed = 31)
+  x <- dat$x
+  n <- nrow(x)
+  # the authors' standardisation: population standard deviations (divisor N)
+  z <- scale(x, scale = sqrt(colSums(sweep(x, 2L, colMeans(x))^2) / n))
+  set.seed(2)
+  # the best iterate (the constant step oscillates around the kink; F is that of any V)
+  f <- fair_pca(z, dat$g, k = 2, method = "robust", iterations = 100, restarts = 0, iterate = "best")
+  N <- as.numeric(table(dat$g))
+  expect_equal(unname(f$radius), 0.15 / sqrt(N), tolerance = 1e-12)
+  # Theorem 3.2's max(J_0, J_1) with the constants (6c), on the moments of z
+  M <- lapply(split(as.data.frame(z), dat$g), function(a) crossprod(as.matrix(a)) / nrow(a))
+  V <- f$rotation
+  L <- vapply(M, function(s) sum(diag(s)) - sum((s %*% V) * V), 0)
+  p <- N / n
+  eps <- 0.15 / sqrt(N)
+  lam <- f$lambda
+  J <- function(a, b) (p[a] + lam) * (L[a] + eps[a]) + (p[b] - lam) * (L[b] + eps[b]) +
+    2 * (p[a] + lam) * sqrt(eps[a] * L[a]) + 2 * abs(p[b] - lam) * sqrt(eps[b] * L[b])
+  expect_equal(f$objective, max(J(1, 2), J(2, 1)), tolerance = 1e-10)
+})

@@ -12,7 +12,9 @@ test_that("every PCA method gives the same subspace at any global scale and offs
   for (method in fairproj_methods("pca")) {
     ref <- fz_fit(method, x, g, 2L)
     for (cc in c(1e-100, 1e-8, 1e-3, 1e3, 1e8, 1e100)) {
-      fit <- fz_fit(method, x * cc, g, 2L)
+      # the Pareto method's default squared disparities have units of a variance squared, beyond
+      # double precision at 1e+-100 (a classed error, tested below); absolute ones are not
+      fit <- if (method == "pareto" && abs(log10(cc)) > 50) fz_fit(method, x * cc, g, 2L, psi = "absolute") else fz_fit(method, x * cc, g, 2L)
       expect_lt(pd(fit$rotation, ref$rotation), 1e-6, label = sprintf("%s at scale %g", method, cc))
       expect_lt(max(abs(fit$group_stats$loss / cc^2 - ref$group_stats$loss)), 1e-6 * max(ref$group_stats$best),
                 label = sprintf("%s losses at scale %g", method, cc))
@@ -106,6 +108,108 @@ test_that("scale. = TRUE rescales tiny but varying columns and rejects constant 
   x2 <- cbind(as.matrix(iris[, 1:3]), c = 7)
   expect_error(fair_pca(x2, iris$Species, k = 2, method = "standard", scale. = TRUE),
                class = "fairproj_input_error", regexp = "constant")
+})
+
+test_that("every method from 1e-300 to 1e300 at d = 150 and 300, n < d and n > d, and spread columns", {
+  pca_methods <- fairproj_methods("pca")
+  for (dn in list(c(150, 90), c(150, 400), c(300, 120), c(300, 450))) {
+    d <- dn[1]
+    n <- dn[2]
+    set.seed(d + n)
+    x <- matrix(rnorm(n * 8), n) %*% matrix(rnorm(8 * d), 8) + matrix(rnorm(n * d, sd = 0.3), n)
+    g <- factor(rep(c("a", "b"), length.out = n))
+    spread <- 2^round(seq(-990, 990, length.out = d))   # 1e-298 .. 1e298, exact powers of two
+    for (method in pca_methods) {
+      lab <- sprintf("%s, d = %d, n = %d", method, d, n)
+      fit <- function(xx, ...) fz_fit(method, xx, g, 2L, ...)
+      valid <- function(f, what) {
+        expect_true(all(is.finite(f$rotation)) && max(abs(crossprod(f$rotation) - diag(ncol(f$rotation)))) < 1e-8,
+                    label = paste(lab, what, "orthonormal"))
+        gs <- f$group_stats
+        expect_true(all(is.finite(c(gs$error, gs$best, gs$loss, f$sdev, f$totalvar))), label = paste(lab, what, "finite"))
+        # losses never negative beyond rounding of the variances they are differences of
+        expect_true(all(gs$loss >= -1e-10 * f$totalvar), label = paste(lab, what, "losses"))
+      }
+      if (method == "rlace") {
+        # a few steps, validity only: its removed subspace is not unique, and its cost is in the steps
+        if (d == 150) valid(fz_fit(method, x * 1e300, g, 2L, n_iter = 20L, scale. = TRUE), "scale. = TRUE at 1e300")
+        expect_error(fz_fit(method, x * 1e300, g, 2L, n_iter = 20L), class = "fairproj_input_error")
+        next
+      }
+      same <- function(f, r, what, cc = 1) {
+        valid(f, what)
+        # non-converged iterates (the quick settings) depend on rounding along their path
+        if (identical(r$converged, FALSE)) return(invisible())
+        expect_lt(fz_projdist(f$rotation, r$rotation), 1e-6, label = paste(lab, what, "subspace"))
+        expect_lt(max(abs(f$group_stats$loss / cc^2 - r$group_stats$loss)), 1e-6 * max(r$group_stats$best),
+                  label = paste(lab, what, "losses relative to the scale"))
+      }
+      # standardised: unit-free, at any magnitude, and with columns spread over 1e+-298
+      ref <- fit(x, scale. = TRUE)
+      for (cc in c(1e-300, 1e300)) same(fit(x * cc, scale. = TRUE), ref, sprintf("scale. = TRUE at %g", cc))
+      same(fit(sweep(x, 2L, spread, `*`), scale. = TRUE), ref, "scale. = TRUE, spread columns")
+      # in the data's units: any magnitude whose variances are representable, a classed error beyond
+      ref0 <- fit(x)
+      extra <- if (method == "pareto") list(psi = "absolute") else list()
+      for (cc in c(1e-150, 1e150)) same(do.call(fit, c(list(x * cc), extra)), ref0, sprintf("at %g", cc), cc)
+      for (cc in c(1e-300, 1e300)) {
+        expect_error(fit(x * cc), class = "fairproj_input_error", label = paste(lab, "at", cc))
+      }
+      # columns spread over 1e+-150: the fit is that of the largest columns, whatever the global scale
+      xs <- sweep(x, 2L, 2^round(seq(-500, 500, length.out = d)), `*`)
+      f1 <- do.call(fit, c(list(xs), extra))
+      valid(f1, "spread columns")
+      f2 <- do.call(fit, c(list(xs * 2^-20), extra))
+      expect_lt(fz_projdist(f1$rotation, f2$rotation), 1e-6, label = paste(lab, "spread columns subspace"))
+    }
+  }
+})
+
+test_that("values that cannot be represented are classed errors that say why", {
+  x <- as.matrix(iris[, 1:4])
+  # variances of 1e400 or 1e-400: reported in the data's units, they do not exist in double precision
+  expect_error(fair_pca(x * 1e200, iris$Species, k = 2, method = "standard"), class = "fairproj_input_error",
+               regexp = "scale. = TRUE")
+  expect_error(fair_pca(x * 1e-200, iris$Species, k = 2, method = "standard"), class = "fairproj_input_error")
+  # the Pareto method's squared disparities at 1e100 (1e400)
+  expect_error(fair_pca(x * 1e100, iris$Species, k = 2, method = "pareto"), class = "fairproj_input_error",
+               regexp = "psi")
+  expect_error(pareto_front(x * 1e100, iris$Species, k = 2, restarts = 1), class = "fairproj_input_error")
+  pf <- pareto_front(x * 1e100, iris$Species, k = 2, restarts = 1, psi = "absolute")
+  expect_true(all(is.finite(as.matrix(pf$table[, c("total", "disparity", "max_excess")]))))
+  # tiny but varying data, down to the smallest normal numbers, and huge data after scaling
+  f <- fair_pca(x * 1e-145, iris$Species, k = 2, method = "standard")
+  f1 <- fair_pca(x, iris$Species, k = 2, method = "standard")
+  expect_lt(fz_projdist(f$rotation, f1$rotation), 1e-10)
+  expect_equal(f$totalvar / 1e-290, f1$totalvar, tolerance = 1e-10)
+  f <- fair_pca(x * 1e200, iris$Species, k = 2, method = "minmax", scale. = TRUE)
+  f1 <- fair_pca(x, iris$Species, k = 2, method = "minmax", scale. = TRUE)
+  expect_lt(fz_projdist(f$rotation, f1$rotation), 1e-8)
+  expect_equal(f$group_stats$loss, f1$group_stats$loss, tolerance = 1e-8)
+  expect_equal(f$scale / 1e200, f1$scale, tolerance = 1e-12)
+  # as.prcomp of a fit at 1e150: finite standard deviations, in the data's units
+  ap <- as.prcomp(fair_pca(x * 1e150, iris$Species, k = 2, method = "standard"))
+  expect_true(all(is.finite(ap$sdev)))
+  expect_equal(ap$sdev / 1e150, prcomp(x)$sdev, tolerance = 1e-10)
+})
+
+test_that("the Lanczos path is scale-free: group statistics at 1e-100 and 1e100 (d = 200)", {
+  set.seed(1)
+  x <- matrix(rnorm(500 * 200), 500) %*% matrix(rnorm(200 * 200), 200)
+  g <- rep(c("a", "b"), c(300, 200))
+  f1 <- fair_pca(x, g, k = 7, method = "standard")
+  for (cc in c(1e-100, 1e100)) {
+    f <- fair_pca(x * cc, g, k = 7, method = "standard")
+    expect_equal(f$group_stats$best / cc^2, f1$group_stats$best, tolerance = 1e-10)
+    expect_equal(f$group_stats$loss / cc^2, f1$group_stats$loss, tolerance = 1e-8)
+    expect_true(all(f$group_stats$loss >= 0))
+  }
+  # the best errors are those of a full eigendecomposition
+  full <- vapply(split(as.data.frame(x), g), function(xg) {
+    ev <- eigen(cov(as.matrix(xg)) * (nrow(xg) - 1) / nrow(xg), symmetric = TRUE, only.values = TRUE)$values
+    sum(ev[-(1:7)])
+  }, numeric(1))
+  expect_equal(unname(f1$group_stats$best), unname(full[f1$group_stats$group]), tolerance = 1e-9)
 })
 
 test_that("data that are constant or overflow give classed errors", {
