@@ -14,7 +14,6 @@
 # "ABDiff" or "ARE", column `check`, `split` "mean" (10-split means, with the published Table 1
 # value and `n_splits`).
 # Needs FAIRPROJ_DATA. Run after robust-fair-pca.R: Rscript inst/reproduce/vu-checks.R
-suppressPackageStartupMessages(library(fairproj))
 if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
 local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
@@ -24,6 +23,7 @@ local({
   source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, split_numpy
   assign("vu_dir", dirname(io), globalenv())
 })
+suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
 options(fairproj.progress = FALSE)
 fdir <- file.path(repro_results_dir(), "vu-fits")
 t1_path <- repro_path("vu-table1")

@@ -14,7 +14,6 @@
 # (published = NA); its claim is that the RFPCA points dominate the others.
 #
 # Needs FAIRPROJ_DATA. Run: Rscript inst/reproduce/vu-figure2.R  (FAIRPROJ_SETS to choose)
-suppressPackageStartupMessages(library(fairproj))
 if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
 local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
@@ -22,6 +21,7 @@ local({
   if (!nzchar(io) || !file.exists(io)) io <- system.file("reproduce", "results-io.R", package = "fairproj")
   source(io, local = globalenv())
 })
+suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
 options(fairproj.progress = FALSE)
 sets <- c("default_credit", "biodeg", "german_credit")
 if (nzchar(Sys.getenv("FAIRPROJ_SETS"))) sets <- strsplit(Sys.getenv("FAIRPROJ_SETS"), ",")[[1]]

@@ -16,7 +16,6 @@
 # that RFPCA has the smallest gap between the groups for every k.
 #
 # Needs FAIRPROJ_DATA. Run: Rscript inst/reproduce/vu-figure3.R  (FAIRPROJ_SETS to choose)
-suppressPackageStartupMessages(library(fairproj))
 if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
 local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
@@ -26,6 +25,7 @@ local({
   source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, split_numpy
   assign("vu_dir", dirname(io), globalenv())
 })
+suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
 options(fairproj.progress = FALSE)
 sets <- c("biodeg", "default_credit", "ecoli", "magic", "steel", "wine_quality")
 if (nzchar(Sys.getenv("FAIRPROJ_SETS"))) sets <- strsplit(Sys.getenv("FAIRPROJ_SETS"), ",")[[1]]
