@@ -51,9 +51,13 @@ repro_code_state <- function(dir = getwd()) {
   desc <- file.path(top, "DESCRIPTION")
   if (!file.exists(desc) || !identical(unname(read.dcf(desc, "Package")[1, 1]), "fairproj")) return(NULL)
   commit <- repro_git(top, "rev-parse", "--short=10", "HEAD")
-  changed <- repro_git(top, "status", "--porcelain", "--untracked-files=no", "--", ".",
-                       shQuote(":(exclude)inst/reproduce/results"))
-  list(repo = top, commit = commit, changed = substring(changed, 4L), dirty = length(changed) > 0L)
+  # tracked files anywhere, and untracked files where code is read from (a new helper that
+  # a script sources is not in the commit)
+  changed <- c(substring(repro_git(top, "status", "--porcelain", "--untracked-files=no", "--", ".",
+                                   shQuote(":(exclude)inst/reproduce/results")), 4L),
+               repro_git(top, "ls-files", "--others", "--exclude-standard", "--", "R", "src", "inst",
+                         shQuote(":(exclude)inst/reproduce/results"), "DESCRIPTION", "NAMESPACE"))
+  list(repo = top, commit = commit, changed = changed, dirty = length(changed) > 0L)
 }
 
 # Install the package sources of `commit` (git archive of the checkout `repo`) into a library
