@@ -37,7 +37,7 @@
 # the weighted mean log-loss plus reg * |b|^2 (intercept not penalised) by Newton's method,
 # which is scikit-learn's LogisticRegression(C = 1 / (2 n reg)) with sample weights summing to
 # n. Returns c(intercept, coefficients).
-repro_logistic <- function(x, y, w = NULL, reg = 0, tol = 1e-10, maxit = 100L) {
+repro_logistic <- function(x, y, w = NULL, reg = 0, tol = 1e-14, maxit = 100L) {
   X <- cbind(1, x)
   n <- nrow(X)
   w <- if (is.null(w)) rep(1, n) else w * n / sum(w)
@@ -70,6 +70,7 @@ repro_logistic <- function(x, y, w = NULL, reg = 0, tol = 1e-10, maxit = 100L) {
       if (fn <= f - 0.25 * s * dec || s < 1e-10) break
       s <- s / 2
     }
+    if (fn > f) break                    # rounding level: no step decreases the objective
     b <- bn
     f <- fn
   }
@@ -152,7 +153,7 @@ agarwal_lp <- function(errs, gam, eps, B) {
 }
 
 # Expected prediction of the randomised classifier: the probability that it predicts 1.
-predict.agarwal_eg <- function(object, newdata, ...) {
+agarwal_predict <- function(object, newdata) {
   drop((cbind(1, as.matrix(newdata)) %*% object$coef >= 0) %*% object$Q)
 }
 

@@ -138,8 +138,8 @@ for (i in splits) {
     rows <- do.call(rbind, lapply(epsilons, function(e) {
       t <- timed(agarwal_eg(tr$x, tr$y, tr$z, e, learner = learner, reg = reg))
       f <- t$value
-      rows_of(i, nm, "eps", e, expected_metrics(predict(f, te$x), te$y, te$z),
-              expected_metrics(predict(f, tr$x), tr$y, tr$z), t$seconds)
+      rows_of(i, nm, "eps", e, expected_metrics(agarwal_predict(f, te$x), te$y, te$z),
+              expected_metrics(agarwal_predict(f, tr$x), tr$y, tr$z), t$seconds)
     }))
     store(rows)
     cat(sprintf("split %d  %-18s done\n", i, nm))
