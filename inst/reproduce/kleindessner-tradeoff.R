@@ -6,7 +6,8 @@
 #
 #   FAIRPROJ_DATA=/path/to/data Rscript inst/reproduce/kleindessner-tradeoff.R [splits] [methods]
 #
-#   splits   R expression for the split indices (default 0:9)
+#   splits   R expression for the split indices (default 0:9; integer(0) only recomputes the
+#            mean and sd rows from the stored splits)
 #   methods  regular expression selecting methods (default: all)
 #
 # Protocol (the settings of the authors' comparison_with_Agarwal scripts, on these splits): every
@@ -87,18 +88,22 @@ classify <- function(s_tr, s_te, tr, te, r = reg) {
   list(tr = expected_metrics(repro_logistic_predict(b, s_tr), tr$y, tr$z),
        te = expected_metrics(repro_logistic_predict(b, s_te), te$y, te$z))
 }
-store <- function(rows) {
-  repro_write(rows, "kleindessner-tradeoff", replace_by = c("method", "split"), sd_divisor = "n-1")
+# mean and sd over the stored splits of `method` (param NA for the one-point references)
+aggregate_method <- function(method) {
   tab <- repro_read("kleindessner-tradeoff")
-  r <- tab[tab$method == rows$method[1] & !tab$split %in% c("mean", "sd"), ]
-  key <- unique(r[c("method", "metric", "param_name", "param")])
+  r <- tab[tab$method == method & !tab$split %in% c("mean", "sd"), ]
+  key <- unique(r[c("dataset", "method", "metric", "param_name", "param")])
   agg <- do.call(rbind, lapply(seq_len(nrow(key)), function(j) {
-    v <- r$value[r$metric == key$metric[j] & r$param == key$param[j]]
-    data.frame(dataset = rows$dataset[1], method = key$method[j], metric = key$metric[j], split = c("mean", "sd"),
+    v <- r$value[r$metric == key$metric[j] & r$param %in% key$param[j]]
+    data.frame(dataset = key$dataset[j], method = key$method[j], metric = key$metric[j], split = c("mean", "sd"),
                value = c(mean(v), if (length(v) > 1L) stats::sd(v) else NA_real_), published = NA_real_,
                param_name = key$param_name[j], param = key$param[j], n_splits = length(v))
   }))
   repro_write(agg, "kleindessner-tradeoff", replace_by = c("method", "split"), sd_divisor = "n-1")
+}
+store <- function(rows) {
+  repro_write(rows, "kleindessner-tradeoff", replace_by = c("method", "split"), sd_divisor = "n-1")
+  aggregate_method(rows$method[1])
 }
 
 for (i in splits) {
@@ -145,3 +150,6 @@ for (i in splits) {
     cat(sprintf("split %d  %-18s done\n", i, nm))
   }
 }
+# the aggregates of every stored method (also what a run with no splits, "integer(0)", does)
+stored <- repro_read("kleindessner-tradeoff")
+if (!is.null(stored)) for (m in unique(stored$method)) if (grepl(pick, m)) aggregate_method(m)
