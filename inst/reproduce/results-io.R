@@ -17,7 +17,9 @@
 # HEAD with `dirty` TRUE. `dirty` NA marks rows stored before this check, whose `commit` is
 # the HEAD at the time they were written. `sd_divisor` states the standard deviation of the
 # "sd" rows: "n" (population, as numpy's std) or "n-1" (sample, as R's sd()); "none" when the
-# file has no sd rows.
+# file has no sd rows. The scripts themselves are read from the working tree, which equals the
+# commit when the check passes; do not edit a script while it runs (Rscript reads its file as
+# it goes).
 #
 # Source this file from a script: source(file.path(dirname(script), "results-io.R")) or
 # source(system.file("reproduce", "results-io.R", package = "fairproj")).
