@@ -43,12 +43,13 @@
 args <- commandArgs(trailingOnly = TRUE)
 splits <- if (length(args) >= 1L && nzchar(args[1])) eval(parse(text = args[1])) else 0:9
 pick <- if (length(args) >= 2L && nzchar(args[2])) args[2] else "."
-if (length(args) >= 3L) library(fairproj, lib.loc = args[3]) else library(fairproj)
 script_dir <- local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
   if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")
 })
 source(file.path(script_dir, "results-io.R"))
+# the package built from the commit checked out (`lib`: used only with FAIRPROJ_ALLOW_DIRTY=1)
+repro_attach(if (length(args) >= 3L) args[3])
 source(file.path(script_dir, "kleindessner-methods.R"))
 
 data_dir <- Sys.getenv("FAIRPROJ_DATA")
@@ -109,7 +110,7 @@ var_arbitrary <- function(D, xte, k) {
   100 * (k / (ncol(xte) - ncol(D))) * kept / sum(diag(C))
 }
 store <- function(rows, method) with_lock({
-  repro_write(rows, "kleindessner-adult", replace_by = c("dataset", "method", "split"))
+  repro_write(rows, "kleindessner-adult", replace_by = c("dataset", "method", "split"), sd_divisor = "n")
   tab <- repro_read("kleindessner-adult")
   r <- tab[tab$method == method & !tab$split %in% c("mean", "sd"), ]
   agg <- do.call(rbind, lapply(unique(r$metric), function(mt) {
@@ -118,7 +119,7 @@ store <- function(rows, method) with_lock({
     data.frame(dataset = "Adult", method = method, metric = mt, split = c("mean", "sd"),
                value = c(mean(v), popsd(v)), published = unname(p), n_splits = length(v))
   }))
-  repro_write(agg, "kleindessner-adult", replace_by = c("dataset", "method", "split"))
+  repro_write(agg, "kleindessner-adult", replace_by = c("dataset", "method", "split"), sd_divisor = "n")
 })
 
 for (i in splits) {

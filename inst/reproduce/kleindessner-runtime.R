@@ -17,13 +17,14 @@
 # fit (several processes may run at once: writes are serialised by a lock directory).
 args <- commandArgs(trailingOnly = TRUE)
 pick <- if (length(args) >= 1L && nzchar(args[1])) args[1] else "."
-if (length(args) >= 2L && nzchar(args[2])) library(fairproj, lib.loc = args[2]) else library(fairproj)
 pick_data <- if (length(args) >= 3L && nzchar(args[3])) args[3] else "."
 script_dir <- local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
   if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")
 })
 source(file.path(script_dir, "results-io.R"))
+# the package built from the commit checked out (`lib`: used only with FAIRPROJ_ALLOW_DIRTY=1)
+repro_attach(if (length(args) >= 2L && nzchar(args[2])) args[2])
 source(file.path(script_dir, "kleindessner-methods.R"))
 
 fitters <- kleindessner_fitters

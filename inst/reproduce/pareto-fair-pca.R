@@ -31,8 +31,6 @@
 #   sdp_mw         Samadi et al.'s own solver: multiplicative weights (Appendix A) and their LP
 #                  rounding (rank up to k + 1), method = "minmax", solver = "mw".
 
-library(fairproj)
-
 pareto_repro_total <- function(f, x) {
   # total loss of a fit on the (standardised) rows it was fitted on: average squared error of
   # the reconstruction (divisor n - 1), also for the rank k + 1 maps of the SDP baselines
@@ -295,6 +293,7 @@ if (!isTRUE(get0("pareto_repro_functions_only", ifnotfound = FALSE))) {
   file_arg <- grep("^--file=", commandArgs(FALSE), value = TRUE)
   here <- if (length(file_arg)) dirname(sub("^--file=", "", file_arg[1])) else file.path("inst", "reproduce")
   source(file.path(here, "results-io.R"))
+  suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
   sets <- c("adult_sex", "credit_sex", "adult_race", "credit_marriage")
   if ("sweep" %in% sections) {
     for (nm in sets) {

@@ -3,11 +3,23 @@
 # Every script writes long-format CSVs, gzip-compressed (the provenance columns repeat on every
 # row; read.csv() reads them as they are), to inst/reproduce/results/<name>.csv.gz (or the
 # directory in FAIRPROJ_RESULTS) with the columns
-#   dataset, method, metric, split, value, published, commit, date, machine
+#   dataset, method, metric, split, value, published, commit, dirty, sd_divisor, date, machine
 # `split` is the split index (0-based) or "mean"/"sd" for aggregates; `published` is the paper's
 # number for that cell (NA where the paper gives none). Partial results are appended as each
 # dataset (or dataset x split) finishes, so an interrupted run loses nothing; rerunning a
 # dataset replaces its rows. Vignettes read the stored tables with repro_read().
+#
+# Provenance. A script calls repro_attach() instead of library(fairproj). In a git checkout
+# whose tracked files equal the commit checked out (stored results aside), it installs that
+# commit itself (git archive, R CMD INSTALL, cached per commit) and loads the package from
+# there, so `commit` names the code that produced each row and `dirty` is FALSE. A tree with
+# uncommitted changes stops the script, unless FAIRPROJ_ALLOW_DIRTY=1: the rows then record
+# HEAD with `dirty` TRUE. `dirty` NA marks rows stored before this check, whose `commit` is
+# the HEAD at the time they were written. `sd_divisor` states the standard deviation of the
+# "sd" rows: "n" (population, as numpy's std) or "n-1" (sample, as R's sd()); "none" when the
+# file has no sd rows. The scripts themselves are read from the working tree, which equals the
+# commit when the check passes; do not edit a script while it runs (Rscript reads its file as
+# it goes).
 #
 # Source this file from a script: source(file.path(dirname(script), "results-io.R")) or
 # source(system.file("reproduce", "results-io.R", package = "fairproj")).
@@ -23,16 +35,97 @@ repro_results_dir <- function() {
   d
 }
 
+# Provenance of this process, set once by repro_attach().
+.repro_state <- new.env(parent = emptyenv())
+
+repro_git <- function(repo, ...) {
+  out <- suppressWarnings(tryCatch(system2("git", c("-C", shQuote(repo), ...), stdout = TRUE, stderr = FALSE),
+                                   error = function(e) structure(character(0), status = 1L)))
+  if (!is.null(attr(out, "status"))) NULL else out
+}
+
+# The git checkout of fairproj containing `dir`: its root, the commit checked out and the tracked
+# files that differ from it (stored results excluded: a running script rewrites them). NULL
+# outside a git checkout of the package.
+repro_code_state <- function(dir = getwd()) {
+  top <- repro_git(dir, "rev-parse", "--show-toplevel")
+  if (!length(top)) return(NULL)
+  desc <- file.path(top, "DESCRIPTION")
+  if (!file.exists(desc) || !identical(unname(read.dcf(desc, "Package")[1, 1]), "fairproj")) return(NULL)
+  commit <- repro_git(top, "rev-parse", "--short=10", "HEAD")
+  # tracked files anywhere, and untracked files where code is read from (a new helper that
+  # a script sources is not in the commit)
+  changed <- c(substring(repro_git(top, "status", "--porcelain", "--untracked-files=no", "--", ".",
+                                   shQuote(":(exclude)inst/reproduce/results")), 4L),
+               repro_git(top, "ls-files", "--others", "--exclude-standard", "--", "R", "src", "inst",
+                         shQuote(":(exclude)inst/reproduce/results"), "DESCRIPTION", "NAMESPACE"))
+  list(repo = top, commit = commit, changed = changed, dirty = length(changed) > 0L)
+}
+
+# Install the package sources of `commit` (git archive of the checkout `repo`) into a library
+# cached per commit; returns the library. Concurrent scripts share it through a lock directory.
+repro_install_commit <- function(repo, commit) {
+  cache <- Sys.getenv("FAIRPROJ_REPRO_CACHE", tools::R_user_dir("fairproj", "cache"))
+  root <- file.path(cache, "reproduce", commit)
+  lib <- file.path(root, "lib")
+  done <- file.path(root, "installed")
+  if (file.exists(done)) return(lib)
+  dir.create(root, recursive = TRUE, showWarnings = FALSE)
+  lock <- file.path(root, "lock")
+  for (i in 1:1800) if (dir.create(lock, showWarnings = FALSE)) break else Sys.sleep(1)
+  on.exit(unlink(lock, recursive = TRUE))
+  if (file.exists(done)) return(lib)
+  src <- file.path(root, "src")
+  unlink(c(src, lib), recursive = TRUE)
+  dir.create(lib, recursive = TRUE)
+  log <- file.path(root, "install.log")
+  status <- system(sprintf("git -C %s archive --format=tar --prefix=src/ %s | tar -x -C %s", shQuote(repo), commit,
+                           shQuote(root)))
+  if (status != 0L) stop("repro_attach: could not extract commit ", commit)
+  message(sprintf("repro_attach: installing fairproj at commit %s (log: %s)", commit, log))
+  status <- system2(file.path(R.home("bin"), "R"), c("CMD", "INSTALL", "--no-docs", "--no-test-load",
+                                                     paste0("--library=", shQuote(lib)), shQuote(src)),
+                    stdout = log, stderr = log)
+  if (status != 0L) stop("repro_attach: R CMD INSTALL of commit ", commit, " failed; see ", log)
+  unlink(src, recursive = TRUE)
+  file.create(done)
+  lib
+}
+
+# Load fairproj for a script that stores results, and record where its code comes from (see the
+# header). `lib`: the library to load from when the tree is dirty (and FAIRPROJ_ALLOW_DIRTY=1)
+# or when the script does not run in a git checkout of the package.
+repro_attach <- function(lib = NULL) {
+  if ("fairproj" %in% loadedNamespaces()) stop("repro_attach: fairproj is already loaded; call repro_attach() first")
+  st <- repro_code_state()
+  if (is.null(st)) {
+    library(fairproj, lib.loc = lib)
+    prov <- list(commit = paste0("fairproj ", utils::packageVersion("fairproj")), dirty = NA)
+  } else if (st$dirty) {
+    if (!identical(Sys.getenv("FAIRPROJ_ALLOW_DIRTY"), "1")) {
+      stop("repro_attach: tracked files differ from commit ", st$commit, " (", paste(utils::head(st$changed, 5), collapse = ", "),
+           "): commit them first, or set FAIRPROJ_ALLOW_DIRTY=1 to store rows flagged dirty")
+    }
+    message("repro_attach: uncommitted changes; rows will be stored with dirty = TRUE")
+    library(fairproj, lib.loc = lib)
+    prov <- list(commit = st$commit, dirty = TRUE)
+  } else {
+    library(fairproj, lib.loc = repro_install_commit(st$repo, st$commit))
+    prov <- list(commit = st$commit, dirty = FALSE)
+  }
+  assign("provenance", prov, envir = .repro_state)
+  invisible(prov)
+}
+
 repro_provenance <- function() {
-  commit <- tryCatch(system2("git", c("rev-parse", "--short", "HEAD"), stdout = TRUE, stderr = FALSE),
-                     error = function(e) NA_character_, warning = function(w) NA_character_)
-  if (!length(commit)) commit <- NA_character_
+  prov <- get0("provenance", envir = .repro_state, inherits = FALSE)
+  if (is.null(prov)) stop("repro_write: call repro_attach() (instead of library(fairproj)) before storing results")
   cpu <- tryCatch({
     l <- grep("^model name", readLines("/proc/cpuinfo", warn = FALSE), value = TRUE)[1]
     trimws(sub("^[^:]*:", "", l))
   }, error = function(e) NA_character_, warning = function(w) NA_character_)
   si <- Sys.info()
-  list(commit = commit[1], date = format(Sys.time(), "%Y-%m-%d", tz = "UTC"),
+  list(commit = prov$commit, dirty = prov$dirty, date = format(Sys.time(), "%Y-%m-%d", tz = "UTC"),
        machine = sprintf("%s %s, %s, %d cores, %s", si[["sysname"]], si[["machine"]],
                          if (is.na(cpu)) "cpu unknown" else cpu, parallel::detectCores(),
                          R.version.string))
@@ -47,17 +140,22 @@ repro_path <- function(name, dir = repro_results_dir()) {
 }
 
 # Append (replacing rows with the same `replace_by` key values) to results/<name>.csv.gz.
-repro_write <- function(df, name, replace_by = "dataset") {
+# `sd_divisor`: "n" or "n-1" when `df` has "sd" rows (required then), else "none".
+repro_write <- function(df, name, replace_by = "dataset", sd_divisor = "none") {
   need <- c("dataset", "method", "metric", "split", "value", "published")
   miss <- setdiff(need, names(df))
   if (length(miss)) stop("repro_write: missing columns ", paste(miss, collapse = ", "))
+  if (!sd_divisor %in% c("n", "n-1", "none")) stop("repro_write: sd_divisor must be \"n\", \"n-1\" or \"none\"")
+  if (any(df$split == "sd") && sd_divisor == "none") stop("repro_write: give sd_divisor (\"n\" or \"n-1\") for the sd rows")
   pv <- repro_provenance()
+  prov_cols <- c("commit", "dirty", "sd_divisor", "date", "machine")
   df$split <- as.character(df$split)
-  df$commit <- pv$commit; df$date <- pv$date; df$machine <- pv$machine
-  df <- df[c(need, "commit", "date", "machine", setdiff(names(df), c(need, "commit", "date", "machine")))]
+  df$commit <- pv$commit; df$dirty <- pv$dirty; df$sd_divisor <- sd_divisor
+  df$date <- pv$date; df$machine <- pv$machine
+  df <- df[c(need, prov_cols, setdiff(names(df), c(need, prov_cols)))]
   path <- repro_path(name)
   if (file.exists(path)) {
-    old <- utils::read.csv(path, stringsAsFactors = FALSE, colClasses = c(split = "character", commit = "character"))
+    old <- repro_read_file(path)
     key_old <- do.call(paste, c(old[replace_by], sep = "\r"))
     key_new <- unique(do.call(paste, c(df[replace_by], sep = "\r")))
     old <- old[!key_old %in% key_new, , drop = FALSE]
@@ -74,6 +172,12 @@ repro_write <- function(df, name, replace_by = "dataset") {
   invisible(out)
 }
 
+repro_read_file <- function(path) {
+  cls <- c(split = "character", commit = "character", dirty = "logical", sd_divisor = "character")
+  head <- names(utils::read.csv(path, nrows = 1L, check.names = FALSE))
+  utils::read.csv(path, stringsAsFactors = FALSE, colClasses = cls[names(cls) %in% head])
+}
+
 # Read a stored table: from the installed package (vignettes) or a source checkout.
 repro_read <- function(name) {
   dirs <- c(Sys.getenv("FAIRPROJ_RESULTS", ""), file.path("inst", "reproduce", "results"),
@@ -82,14 +186,25 @@ repro_read <- function(name) {
   cand <- unlist(lapply(dirs, function(d) file.path(d, paste0(name, c(".csv.gz", ".csv")))))
   cand <- cand[file.exists(cand)]
   if (!length(cand)) return(NULL)
-  utils::read.csv(cand[1], stringsAsFactors = FALSE, colClasses = c(split = "character", commit = "character"))
+  repro_read_file(cand[1])
 }
 
-# One line describing where and when a stored table was computed, for vignette captions.
+# One line describing where and when a stored table was computed, for vignette captions: each
+# commit with the state of its tree (see the header), the dates, the machines and the sd.
 repro_label <- function(tab) {
   if (is.null(tab) || !nrow(tab)) return("no stored results")
-  sprintf("Stored full-protocol results: commit %s, %s, %s.",
-          paste(unique(stats::na.omit(tab$commit)), collapse = "/"),
-          paste(range(tab$date, na.rm = TRUE), collapse = " to "),
-          paste(unique(tab$machine), collapse = "; "))
+  dirty <- if (is.null(tab$dirty)) rep(NA, nrow(tab)) else tab$dirty
+  state <- ifelse(is.na(dirty), "HEAD when written; the code that ran was not checked",
+                  ifelse(dirty, "uncommitted changes (dirty)", "clean tree, package installed from that commit"))
+  key <- unique(data.frame(commit = tab$commit, state = state, stringsAsFactors = FALSE))
+  key <- key[!is.na(key$commit), , drop = FALSE]
+  commits <- vapply(split(key$commit, key$state), function(v) paste(unique(v), collapse = ", "), "")
+  sdv <- unique(stats::na.omit(tab$sd_divisor))
+  sd_txt <- if (!length(sdv) || identical(sdv, "none")) "" else
+    sprintf(" Standard deviations: %s.", paste(c(n = "population (divisor n)", "n-1" = "sample (divisor n - 1)")[setdiff(sdv, "none")],
+                                               collapse = " and "))
+  sprintf("Stored full-protocol results: commit %s; %s; %s.%s",
+          paste(sprintf("%s (%s)", commits, names(commits)), collapse = "; commit "),
+          paste(unique(range(tab$date, na.rm = TRUE)), collapse = " to "),
+          paste(unique(tab$machine), collapse = "; "), sd_txt)
 }

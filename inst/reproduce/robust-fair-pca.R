@@ -44,7 +44,6 @@
 # Environment: FAIRPROJ_SPLITS (default 10), FAIRPROJ_SETS (comma-separated dataset names, in
 # the order to run), FAIRPROJ_VU_FLIN (0 to skip Delta F_Lin), FAIRPROJ_VU_METHODS
 # (comma-separated subset of RFPCA, FairPCA, CFPCA-Mean, CFPCA-Both, MinMax, PCA).
-suppressPackageStartupMessages(library(fairproj))
 if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
 local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
@@ -54,6 +53,7 @@ local({
   source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, as_k_projection
   assign("vu_dir", dirname(io), globalenv())
 })
+suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
 options(fairproj.progress = FALSE)
 splits <- as.integer(Sys.getenv("FAIRPROJ_SPLITS", "10"))
 do_flin <- Sys.getenv("FAIRPROJ_VU_FLIN", "1") != "0" && requireNamespace("ECOSolveR", quietly = TRUE)
@@ -168,7 +168,7 @@ run_split <- function(ds, name, seed) {
   }
   if ("FairPCA" %in% methods) {
     tn <- timed("FairPCA", quiet(tune_fair_pca(xtr, gtr, k = 3, method = "minmax", grid = grid_mw,
-                                               folds = folds, seed = seed, solver = "mw", iterations = iters,
+                                               folds = folds, seed = seed, solver = "mw", eta_units = "data", iterations = iters,
                                                keep = "better", lp = FALSE, scale. = sc,
                                                fallback = FALSE)))
     fits$FairPCA <- tn$model
@@ -236,7 +236,7 @@ add_means <- function(name, table) {
                published = c(published_value(table, name, key$method[i], key$metric[i]), NA),
                seconds = c(sum(s), NA), n_splits = length(v))
   }))
-  repro_write(agg, table, replace_by = c("dataset", "split"))
+  repro_write(agg, table, replace_by = c("dataset", "split"), sd_divisor = "n-1")
 }
 
 repro_read_here <- function(table) {
@@ -267,9 +267,9 @@ for (nm in sets) {
     if (is.null(ds)) ds <- fairproj_data(nm)
     t0 <- proc.time()[["elapsed"]]
     res <- run_split(ds, nm, s)
-    repro_write(res$t1, "vu-table1", replace_by = c("dataset", "split"))
-    repro_write(res$t3, "vu-table3", replace_by = c("dataset", "split"))
-    if (!is.null(res$t4)) repro_write(res$t4, "vu-table4", replace_by = c("dataset", "split"))
+    repro_write(res$t1, "vu-table1", replace_by = c("dataset", "split"), sd_divisor = "n-1")
+    repro_write(res$t3, "vu-table3", replace_by = c("dataset", "split"), sd_divisor = "n-1")
+    if (!is.null(res$t4)) repro_write(res$t4, "vu-table4", replace_by = c("dataset", "split"), sd_divisor = "n-1")
     cat(sprintf("%s %-15s split %d done in %.0f s\n", format(Sys.time(), "%H:%M:%S"), nm, s,
                 proc.time()[["elapsed"]] - t0))
   }

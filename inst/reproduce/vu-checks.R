@@ -14,7 +14,6 @@
 # "ABDiff" or "ARE", column `check`, `split` "mean" (10-split means, with the published Table 1
 # value and `n_splits`).
 # Needs FAIRPROJ_DATA. Run after robust-fair-pca.R: Rscript inst/reproduce/vu-checks.R
-suppressPackageStartupMessages(library(fairproj))
 if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
 local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
@@ -24,6 +23,7 @@ local({
   source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, split_numpy
   assign("vu_dir", dirname(io), globalenv())
 })
+suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
 options(fairproj.progress = FALSE)
 fdir <- file.path(repro_results_dir(), "vu-fits")
 t1_path <- repro_path("vu-table1")
@@ -72,7 +72,7 @@ for (nm in sets) {
     if ("FairPCA" %in% names(fits)) {
       eta <- fits$FairPCA$mw$eta
       iters <- fits$FairPCA$mw$iterations
-      one <- function(keep) suppressWarnings(fair_pca(xtr, gtr, k = 3, method = "minmax", solver = "mw", eta = eta,
+      one <- function(keep) suppressWarnings(fair_pca(xtr, gtr, k = 3, method = "minmax", solver = "mw", eta = eta, eta_units = "data",
                                                       iterations = iters, keep = keep, lp = FALSE, scale. = !lfw))
       fa <- one("average"); fl <- one("last")
       pick <- if (port_criterion(fa, xtr, gtr, 3) < port_criterion(fl, xtr, gtr, 3)) fa else fl

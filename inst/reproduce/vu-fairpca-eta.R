@@ -11,7 +11,6 @@
 # split, plus the 10-split "mean" rows with the published Table 1 value (read from the stored
 # vu-table1 results). Resumable per dataset. Needs FAIRPROJ_DATA; about 15 minutes on one core.
 # Environment: FAIRPROJ_SETS (comma-separated; default the 14 UCI datasets).
-suppressPackageStartupMessages(library(fairproj))
 if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
 local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
@@ -21,6 +20,7 @@ local({
   source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, split_numpy
   assign("vu_dir", dirname(io), globalenv())
 })
+suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
 options(fairproj.progress = FALSE)
 etas <- c(0.1, seq(0.25, 4.25, by = 0.25))
 sets <- c("ecoli", "energy", "magic", "wine_quality", "letter", "skillcraft", "image", "parkinsons",
@@ -46,7 +46,7 @@ for (nm in sets) {
     keep <- apply(ds$x[tr, ], 2, stats::sd) > 0
     xtr <- ds$x[tr, keep]; gtr <- ds$group[tr]; xte <- ds$x[-tr, keep]; gte <- ds$group[-tr]
     for (e in etas) {
-      f <- suppressWarnings(fair_pca(xtr, gtr, k = 3, method = "minmax", solver = "mw", eta = e,
+      f <- suppressWarnings(fair_pca(xtr, gtr, k = 3, method = "minmax", solver = "mw", eta = e, eta_units = "data",
                                      iterations = 1000, keep = "better", lp = FALSE, scale. = TRUE,
                                      fallback = FALSE))
       te <- group_errors(f, xte, gte)

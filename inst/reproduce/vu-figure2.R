@@ -14,7 +14,6 @@
 # (published = NA); its claim is that the RFPCA points dominate the others.
 #
 # Needs FAIRPROJ_DATA. Run: Rscript inst/reproduce/vu-figure2.R  (FAIRPROJ_SETS to choose)
-suppressPackageStartupMessages(library(fairproj))
 if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
 local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
@@ -22,6 +21,7 @@ local({
   if (!nzchar(io) || !file.exists(io)) io <- system.file("reproduce", "results-io.R", package = "fairproj")
   source(io, local = globalenv())
 })
+suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
 options(fairproj.progress = FALSE)
 sets <- c("default_credit", "biodeg", "german_credit")
 if (nzchar(Sys.getenv("FAIRPROJ_SETS"))) sets <- strsplit(Sys.getenv("FAIRPROJ_SETS"), ",")[[1]]
@@ -52,7 +52,7 @@ for (nm in sets) {
     }
   }
   for (e in etas) {
-    f <- suppressWarnings(fair_pca(x, g, k = 3, method = "minmax", scale. = TRUE, solver = "mw", eta = e,
+    f <- suppressWarnings(fair_pca(x, g, k = 3, method = "minmax", scale. = TRUE, solver = "mw", eta = e, eta_units = "data",
                                    iterations = 1000, lp = FALSE))
     v <- ev(f)
     for (r in runs) add("FairPCA", sprintf("eta=%g", e), r, v)

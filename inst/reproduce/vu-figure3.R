@@ -16,7 +16,6 @@
 # that RFPCA has the smallest gap between the groups for every k.
 #
 # Needs FAIRPROJ_DATA. Run: Rscript inst/reproduce/vu-figure3.R  (FAIRPROJ_SETS to choose)
-suppressPackageStartupMessages(library(fairproj))
 if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
 local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
@@ -26,6 +25,7 @@ local({
   source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, split_numpy
   assign("vu_dir", dirname(io), globalenv())
 })
+suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
 options(fairproj.progress = FALSE)
 sets <- c("biodeg", "default_credit", "ecoli", "magic", "steel", "wine_quality")
 if (nzchar(Sys.getenv("FAIRPROJ_SETS"))) sets <- strsplit(Sys.getenv("FAIRPROJ_SETS"), ",")[[1]]
@@ -42,7 +42,7 @@ for (nm in sets) {
       fits <- list(
         PCA = fair_pca(xtr, gtr, k = k, method = "standard", scale. = TRUE),
         FairPCA = suppressWarnings(fair_pca(xtr, gtr, k = k, method = "minmax", scale. = TRUE, solver = "mw",
-                                            eta = 0.1, iterations = 1000, lp = FALSE)),
+                                            eta = 0.1, eta_units = "data", iterations = 1000, lp = FALSE)),
         RFPCA = suppressWarnings(fair_pca(xtr, gtr, k = k, method = "robust", scale. = TRUE, alpha = 0.15,
                                           lambda = 0.5, iterations = 1000, restarts = 20, step = "paper",
                                           keep_start = FALSE)))

@@ -18,13 +18,13 @@
 # rises again once the radius is too large.
 #
 # Run: Rscript inst/reproduce/vu-figure4.R   (FAIRPROJ_FIG4_SIMS, FAIRPROJ_FIG4_ALPHAS to reduce)
-suppressPackageStartupMessages(library(fairproj))
 local({
   f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
   io <- if (length(f)) file.path(dirname(f[1]), "results-io.R") else ""
   if (!nzchar(io) || !file.exists(io)) io <- system.file("reproduce", "results-io.R", package = "fairproj")
   source(io, local = globalenv())
 })
+suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
 options(fairproj.progress = FALSE)
 n_sims <- as.integer(Sys.getenv("FAIRPROJ_FIG4_SIMS", "100"))
 n_alpha <- as.integer(Sys.getenv("FAIRPROJ_FIG4_ALPHAS", "100"))
@@ -60,7 +60,7 @@ agg <- do.call(rbind, lapply(split(all, all$alpha), function(d) {
 # FAIRPROJ_FIG4_ALL=1 stores every simulation as well
 out <- if (Sys.getenv("FAIRPROJ_FIG4_ALL") == "1") rbind(all, agg) else agg
 out$seconds <- proc.time()[["elapsed"]] - t0
-repro_write(out, "vu-figure4", replace_by = "dataset")
+repro_write(out, "vu-figure4", replace_by = "dataset", sd_divisor = "n-1")
 m <- agg$value[agg$split == "mean"]
 cat(sprintf("mean score: alpha = 0: %.4f; minimum %.4f at alpha = %.2f; alpha = 10: %.4f (%.0f s)\n",
             m[1], min(m), alphas[which.min(m)], m[length(m)], proc.time()[["elapsed"]] - t0))

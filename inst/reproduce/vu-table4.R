@@ -15,7 +15,6 @@
 # Output: vu-table4.csv.gz (results-io.R convention), resumable (a stored dataset x split is
 # skipped). Environment: FAIRPROJ_SETS (comma-separated), FAIRPROJ_SPLITS (default 10),
 # FAIRPROJ_VU_SPLITS (numpy, the default, or r: must be those the fits were made with).
-suppressPackageStartupMessages(library(fairproj))
 if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
 if (!requireNamespace("ECOSolveR", quietly = TRUE)) stop("needs the package ECOSolveR")
 local({
@@ -26,6 +25,7 @@ local({
   source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, as_k_projection
   assign("vu_dir", dirname(io), globalenv())
 })
+suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
 options(fairproj.progress = FALSE)
 splits <- as.integer(Sys.getenv("FAIRPROJ_SPLITS", "10"))
 sets_all <- c("default_credit", "biodeg", "ecoli", "energy", "german_credit", "image", "letter",
@@ -64,7 +64,7 @@ for (nm in sets) {
       data.frame(dataset = nm, method = m, metric = "DeltaFLin", split = s, value = as.numeric(fl),
                  published = NA_real_, flin_cost = attr(fl, "cost"), seconds = proc.time()[["elapsed"]] - t0)
     })
-    repro_write(do.call(rbind, rows), "vu-table4", replace_by = c("dataset", "split"))
+    repro_write(do.call(rbind, rows), "vu-table4", replace_by = c("dataset", "split"), sd_divisor = "n-1")
     cat(sprintf("%s %-15s split %d done\n", format(Sys.time(), "%H:%M:%S"), nm, s))
   }
   tab <- stored()
@@ -77,5 +77,5 @@ for (nm in sets) {
                value = c(mean(d$value), stats::sd(d$value)), published = c(pub, NA),
                seconds = c(sum(d$seconds), NA), n_splits = nrow(d))
   }))
-  repro_write(agg, "vu-table4", replace_by = c("dataset", "split"))
+  repro_write(agg, "vu-table4", replace_by = c("dataset", "split"), sd_divisor = "n-1")
 }

@@ -1,0 +1,144 @@
+# Helpers of the reproduction scripts in inst/reproduce: the stored-results convention
+# (results-io.R) and the reductions baseline of Agarwal et al. (agarwal-reductions.R).
+
+repro_env <- function(file) {
+  path <- system.file("reproduce", file, package = "fairproj")
+  skip_if(!nzchar(path), sprintf("reproduce/%s is not installed", file))
+  env <- new.env()
+  sys.source(path, envir = env)
+  env
+}
+
+test_that("repro_write stores provenance and the sd convention, and needs both", {
+  io <- repro_env("results-io.R")
+  dir <- tempfile("results")
+  old <- Sys.setenv(FAIRPROJ_RESULTS = dir)
+  on.exit(Sys.unsetenv("FAIRPROJ_RESULTS"), add = TRUE)
+  df <- data.frame(dataset = "d", method = "m", metric = "x", split = c("0", "1"), value = c(1.5, 2.5),
+                   published = NA_real_)
+  expect_error(io$repro_write(df, "t"), "repro_attach")       # no provenance recorded yet
+  assign("provenance", list(commit = "abc1234", dirty = FALSE), envir = io$.repro_state)
+  agg <- data.frame(dataset = "d", method = "m", metric = "x", split = c("mean", "sd"),
+                    value = c(2, sqrt(0.5)), published = NA_real_)
+  expect_error(io$repro_write(agg, "t"), "sd_divisor")        # sd rows must say their divisor
+  io$repro_write(df, "t", replace_by = c("dataset", "split"), sd_divisor = "n-1")
+  io$repro_write(agg, "t", replace_by = c("dataset", "split"), sd_divisor = "n-1")
+  tab <- io$repro_read("t")
+  expect_setequal(tab$split, c("0", "1", "mean", "sd"))
+  expect_identical(unique(tab$commit), "abc1234")
+  expect_identical(unique(tab$dirty), FALSE)
+  expect_identical(unique(tab$sd_divisor), "n-1")
+  expect_equal(tab$value[tab$split == "sd"], stats::sd(df$value))
+  # rewriting a key replaces its rows, others stay
+  io$repro_write(transform(df[1, ], value = 9), "t", replace_by = c("dataset", "split"), sd_divisor = "n-1")
+  tab <- io$repro_read("t")
+  expect_equal(nrow(tab), 4L)
+  expect_equal(tab$value[tab$split == "0"], 9)
+  expect_match(io$repro_label(tab), "abc1234 \\(clean tree")
+  expect_match(io$repro_label(tab), "divisor n - 1")
+  old_rows <- transform(tab, dirty = NA)
+  expect_match(io$repro_label(old_rows), "not checked")
+})
+
+test_that("repro_code_state sees uncommitted code but not stored results", {
+  skip_if(!nzchar(Sys.which("git")), "git is not installed")
+  io <- repro_env("results-io.R")
+  repo <- tempfile("repo")
+  dir.create(file.path(repo, "R"), recursive = TRUE)
+  dir.create(file.path(repo, "inst", "reproduce", "results"), recursive = TRUE)
+  writeLines(c("Package: fairproj", "Version: 0.0.1"), file.path(repo, "DESCRIPTION"))
+  writeLines("f <- function() 1", file.path(repo, "R", "f.R"))
+  writeLines("a,b", file.path(repo, "inst", "reproduce", "results", "r.csv"))
+  git <- function(...) system2("git", c("-C", shQuote(repo), ...), stdout = FALSE, stderr = FALSE)
+  git("init", "-q")
+  git("add", "-A")
+  git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "init")
+  st <- io$repro_code_state(repo)
+  expect_false(st$dirty)
+  expect_match(st$commit, "^[0-9a-f]{10}$")
+  writeLines("a,b,c", file.path(repo, "inst", "reproduce", "results", "r.csv"))
+  expect_false(io$repro_code_state(repo)$dirty)              # results change while a script runs
+  writeLines("g <- function() 2", file.path(repo, "R", "g.R"))
+  st <- io$repro_code_state(repo)                            # an untracked code file is not committed
+  expect_true(st$dirty)
+  expect_identical(st$changed, "R/g.R")
+  unlink(file.path(repo, "R", "g.R"))
+  writeLines("f <- function() 3", file.path(repo, "R", "f.R"))
+  expect_true(io$repro_code_state(repo)$dirty)
+  expect_null(io$repro_code_state(tempdir()))                 # not a checkout of the package
+})
+
+sim_fair_data <- function(n = 400, d = 4, seed = 1) {
+  set.seed(seed)
+  a <- rep(0:1, c(n * 0.6, n * 0.4))
+  x <- matrix(stats::rnorm(n * d), n, d)
+  x[, 1] <- x[, 1] + 1.2 * a                                    # the label depends on the group
+  y <- as.numeric(stats::runif(n) < stats::plogis(1.5 * x[, 1] - 0.8 + 0.5 * x[, 2]))
+  list(x = x, y = y, a = a)
+}
+
+test_that("repro_logistic is glm without a penalty and scikit-learn's L2 logistic regression with one", {
+  ag <- repro_env("agarwal-reductions.R")
+  s <- sim_fair_data()
+  w <- rep(1:3, length.out = length(s$y))
+  ref <- stats::coef(stats::glm(s$y ~ s$x, family = stats::binomial(), weights = w))
+  expect_equal(ag$repro_logistic(s$x, s$y, w), unname(ref), tolerance = 1e-8)
+  # case weights are replicated rows
+  rep_rows <- rep(seq_along(w), w)
+  b_w <- ag$repro_logistic(s$x, s$y, w, reg = 0.05)
+  b_rep <- ag$repro_logistic(s$x[rep_rows, ], s$y[rep_rows], reg = 0.05)
+  expect_equal(b_w, b_rep, tolerance = 1e-8)
+  # stationary: weighted mean log-loss gradient plus the penalty's vanishes (intercept unpenalised)
+  X <- cbind(1, s$x)
+  p <- stats::plogis(drop(X %*% b_w))
+  ww <- w * length(w) / sum(w)
+  grad <- drop(crossprod(X, ww * (p - s$y))) / length(w) + 2 * 0.05 * c(0, b_w[-1])
+  expect_lt(max(abs(grad)), 1e-7)
+  # unit weights: the package's own penalised logistic regression (BFGS, to its tolerance)
+  expect_equal(ag$repro_logistic(s$x, s$y, reg = 0.01), fairproj:::fp_logistic_l2(s$x, s$y, 0.01),
+               tolerance = 1e-4)
+})
+
+test_that("expected_metrics agrees with fairness_gaps on deterministic predictions", {
+  ag <- repro_env("agarwal-reductions.R")
+  s <- sim_fair_data()
+  pred <- as.numeric(s$x[, 1] > 0.3)
+  g <- fairness_gaps(pred, s$y, s$a)
+  m <- ag$expected_metrics(pred, s$y, s$a)
+  expect_equal(m[["accuracy"]], g[["accuracy"]])
+  expect_equal(m[["dp_gap"]], g[["dp_gap"]])
+})
+
+test_that("agarwal_lp finds the best mixture of the classifiers", {
+  skip_if_not_installed("ECOSolveR")
+  ag <- repro_env("agarwal-reductions.R")
+  errs <- c(0.10, 0.16, 0.25)
+  gam <- rbind(c(0.12, 0.05, -0.02), c(-0.12, -0.05, 0.02))    # gamma_(a,+), gamma_(a,-) of each
+  q <- ag$agarwal_lp(errs, gam, eps = 0.03, B = 100)
+  # brute force over a fine grid of the simplex
+  grid <- expand.grid(q1 = seq(0, 1, by = 0.001), q2 = seq(0, 1, by = 0.001))
+  grid <- grid[grid$q1 + grid$q2 <= 1, ]
+  Q <- cbind(grid$q1, grid$q2, 1 - grid$q1 - grid$q2)
+  obj <- drop(Q %*% errs) + 100 * pmax(0, apply(Q %*% t(gam) - 0.03, 1, max))
+  expect_equal(sum(q), 1)
+  expect_gte(min(q), 0)
+  expect_lte(sum(q * errs) + 100 * max(0, max(gam %*% q - 0.03)), min(obj) + 1e-6)
+  expect_lte(max(gam %*% q), 0.03 + 1e-7)                       # feasible here, so no slack
+})
+
+test_that("agarwal_eg meets the demographic-parity constraint on its training data", {
+  skip_if_not_installed("ECOSolveR")
+  ag <- repro_env("agarwal-reductions.R")
+  s <- sim_fair_data(n = 600)
+  base <- ag$expected_metrics(ag$repro_logistic_predict(ag$repro_logistic(s$x, s$y, reg = 0.01), s$x), s$y, s$a)
+  for (learner in c("glm", "l2")) {
+    f <- ag$agarwal_eg(s$x, s$y, s$a, eps = 0.02, learner = learner, max_iter = 30L)
+    p <- ag$agarwal_predict(f, s$x)
+    dev <- vapply(split(p, s$a), mean, 0) - mean(p)
+    expect_lte(max(abs(dev)), 0.02 + 1e-6)
+    expect_equal(sum(f$Q), 1)
+    expect_lt(ag$expected_metrics(p, s$y, s$a)[["dp_gap"]], base[["dp_gap"]])
+  }
+  f <- ag$agarwal_eg(s$x, s$y, s$a, eps = 0.02, learner = "l2", max_iter = 5L, lp = FALSE)
+  expect_equal(f$Q, rep(1 / 5, 5))                              # Algorithm 1's uniform average
+})
