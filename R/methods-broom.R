@@ -117,12 +117,12 @@ fp_converged <- function(x) {
     # inlp: a fixed number of nullspace steps (or fewer, stopped at the majority rate): it
     # always completes
     inlp = TRUE,
-    # rlace: stops when the refitted classifier is within `tol` of the majority rate; with
-    # tol = NULL it plays all n_iter steps
+    # rlace: stops when the refitted classifier is within `accuracy_tol` of the majority rate;
+    # with accuracy_tol = NULL it plays all n_iter steps
     rlace = {
-      tol <- x$args$tol
-      if ("tol" %in% names(x$args) && is.null(tol)) TRUE else {
-        if (is.null(tol)) tol <- formals(fit_pca_rlace)$tol
+      tol <- x$args$accuracy_tol
+      if ("accuracy_tol" %in% names(x$args) && is.null(tol)) TRUE else {
+        if (is.null(tol)) tol <- formals(fit_pca_rlace)$accuracy_tol
         isTRUE(x$accuracy - x$majority <= tol)
       }
     },

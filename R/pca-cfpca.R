@@ -26,7 +26,7 @@
 #' softmax weights of the smoothing define feasible multipliers of the two Schur-complement
 #' blocks, whose dual value bounds the optimum from above; so `gap` is a certified upper bound
 #' on the distance of `objective` to the optimum. Iterations stop when
-#' `gap <= tol * max(1, |objective|)` (`converged = TRUE`). The bound uses the smoothing's
+#' `gap <= gap_tol * max(1, |objective|)` (`converged = TRUE`). The bound uses the smoothing's
 #' eigenvalue weights as multipliers; when the largest eigenvalue of the covariance term is
 #' multiple at the optimum these are not the optimal multipliers and the certified gap can stall
 #' around 1e-4 relative while the objective no longer changes: the method then warns and returns
@@ -53,7 +53,7 @@
 #' @param phi The shift \eqn{\phi} in \eqn{A_\pm}; `NULL` (default) uses the code's
 #'   \eqn{\|\Sigma_1 - \Sigma_0\|_2 + 0.5}. Must make both \eqn{A_\pm} positive semidefinite.
 #' @param scaling `"none"` or `"fairml"` (see Scaling).
-#' @param tol Relative tolerance on the certified optimality gap.
+#' @param gap_tol Relative tolerance on the certified optimality gap.
 #' @param maxit Maximum number of accelerated gradient iterations (`mu > 0`).
 #' @return The fields added to the [fair_pca()] result: `rotation`, `objective` (SDP value), `penalty` (\eqn{h(P)}),
 #'   `gap`, `nu` (multiplier of the mean constraint), `converged`, `iterations`, `P_values`
@@ -74,11 +74,11 @@
 NULL
 
 fit_pca_cfpca <- function(prep, k, delta = 0, mu = 0, phi = NULL, scaling = c("none", "fairml"),
-                          tol = 1e-5, maxit = 5000L, data = NULL) {
+                          gap_tol = 1e-5, maxit = 5000L, data = NULL) {
   if (length(prep$levels) != 2L) fp_abort("must have exactly 2 groups for method 'cfpca'", "group")
   fp_check_number(delta, "delta", 0, Inf)
   fp_check_number(mu, "mu", 0, Inf)
-  fp_check_number(tol, "tol", 0, 1, open_lower = TRUE)
+  fp_check_number(gap_tol, "gap_tol", 0, 1, open_lower = TRUE)
   maxit <- fp_check_count(maxit, 1L, .Machine$integer.max, "maxit")
   if (!is.character(scaling)) fp_abort("must be \"none\" or \"fairml\"", "scaling")
   scaling <- fp_match_arg(scaling, c("none", "fairml"), "scaling")
@@ -111,12 +111,12 @@ fit_pca_cfpca <- function(prep, k, delta = 0, mu = 0, phi = NULL, scaling = c("n
   }
   Ap <- phi * diag(d) + D
   Am <- phi * diag(d) - D
-  res <- .fp_cfpca(unname(C), unname(f), b, unname(Ap), unname(Am), as.integer(k), mu_eff, tol,
-                   as.integer(maxit), 0.5 * tol, 10L, TRUE)
+  res <- .fp_cfpca(unname(C), unname(f), b, unname(Ap), unname(Am), as.integer(k), mu_eff, gap_tol,
+                   as.integer(maxit), 0.5 * gap_tol, 10L, TRUE)
   V <- res$rotation
   if (!res$converged) {
-    fp_warn_convergence(sprintf("method 'cfpca' stopped after %d iterations with relative gap %.2g > tol = %.2g; increase `maxit`",
-                    res$iterations, res$gap / max(1, abs(res$objective)), tol))
+    fp_warn_convergence(sprintf("method 'cfpca' stopped after %d iterations with relative gap %.2g > gap_tol = %.2g; increase `maxit`",
+                    res$iterations, res$gap / max(1, abs(res$objective)), gap_tol))
   }
   vu <- unit
   list(rotation = V, objective = res$objective * vu, penalty = res$penalty * vu, gap = res$gap * vu, nu = res$nu,

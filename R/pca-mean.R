@@ -24,7 +24,7 @@
 #' `standardize = False`; the subspace is the same in both cases when the data are centred).
 #' The cost is the group moments plus reflections of a d x d matrix and one top-k
 #' eigensolve, i.e. that of standard PCA. Directions of `B` with singular value below
-#' `tol * sqrt(trace(C) / d)` are treated as zero (equal means): the constraint then vanishes and
+#' `zero_tol * sqrt(trace(C) / d)` are treated as zero (equal means): the constraint then vanishes and
 #' the result is standard PCA.
 #'
 #' @section Several attributes, continuous attributes:
@@ -91,7 +91,7 @@
 #' * `use_group`: logical (default `TRUE`); whether the `group` of [fair_pca()] is a constraint.
 #' * `y`: binary label, one per row (for `constraint = "opportunity"`).
 #' * `constraint`: `"parity"` (default; demographic parity) or `"opportunity"`.
-#' * `tol`: relative tolerance below which a mean difference counts as zero (default `1e-9`).
+#' * `zero_tol`: relative tolerance below which a mean difference counts as zero (default `1e-9`).
 #'
 #' `k` may be at most the feasible dimension `d - rank(B)` (d - 1 for two groups with
 #' different means).
@@ -128,10 +128,10 @@ NULL
 
 fit_pca_mean <- function(prep, k, equalize_cov = NULL, tradeoff = NULL, tradeoff_power = 1,
                          attributes = NULL, use_group = TRUE, y = NULL,
-                         constraint = c("parity", "opportunity"), tol = 1e-9, data = NULL) {
+                         constraint = c("parity", "opportunity"), zero_tol = 1e-9, data = NULL) {
   d <- prep$d
   fp_check_flag(use_group, "use_group")
-  fp_check_number(tol, "tol", lower = 0)
+  fp_check_number(zero_tol, "zero_tol", lower = 0)
   if (!is.character(constraint) || length(constraint) < 1L || anyNA(constraint) ||
       !constraint[1L] %in% c("parity", "opportunity")) {
     fp_abort("must be \"parity\" or \"opportunity\"", "constraint")
@@ -191,7 +191,7 @@ fit_pca_mean <- function(prep, k, equalize_cov = NULL, tradeoff = NULL, tradeoff
   Q <- matrix(0, d, 0)
   if (ncol(B) > 0L) {
     sv <- svd(B, nv = 0L)
-    r <- sum(sv$d > tol * scale_ref & sv$d > max(dim(B)) * .Machine$double.eps * max(sv$d))
+    r <- sum(sv$d > zero_tol * scale_ref & sv$d > max(dim(B)) * .Machine$double.eps * max(sv$d))
     Q <- sv$u[, seq_len(r), drop = FALSE]
   }
   r <- ncol(Q)

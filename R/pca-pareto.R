@@ -35,7 +35,7 @@
 #' manifold with the same direction rule:
 #' 1. (`balance = TRUE`) from the start, descend the disparity objectives only (the total loss
 #'    may rise) until every pair is balanced (`|E_g - E_h| <= tol_balance tr(C)`) or the
-#'    disparity objectives are Pareto stationary to `sqrt(tol)`;
+#'    disparity objectives are Pareto stationary to `sqrt(stationarity_tol)`;
 #' 2. descend all objectives.
 #'
 #' At every iterate the Riemannian gradients `(I - UU') G` of the total loss and of `|z_a|`
@@ -50,13 +50,13 @@
 #' radians) satisfying the Armijo condition `F_a(U_new) <= F_a(U) + beta t <g_a, D>` for all
 #' free objectives at once at the retracted (and restored) point. **Convergence:** the
 #' iteration stops with `converged = TRUE` when the stationarity measure `||D||` (scale-free: a
-#' gradient norm relative to `tr(C)`) is at most `tol` in phase 2. There, no direction that keeps
+#' gradient norm relative to `tr(C)`) is at most `stationarity_tol` in phase 2. There, no direction that keeps
 #' the balanced pairs balanced decreases all the other objectives to first order; with every
 #' pair balanced this is the first-order condition of "minimise the total loss subject to equal
 #' excess losses" (the end of the Pareto front that the paper's iteration drifts towards). It
 #' stops unconverged (with a `fairproj_convergence_warning`) at the iteration cap, when no step
 #' passes the Armijo test (`status = "line_search"`), or when a step decreases an objective only
-#' within rounding (`status = "rounding"`: `tol` is below what the objective values resolve).
+#' within rounding (`status = "rounding"`: `stationarity_tol` is below what the objective values resolve).
 #' With `balance = FALSE` only phase 2 runs: standard PCA is then returned at once (it is
 #' Pareto stationary), and from random starts every objective is non-increasing.
 #'
@@ -91,8 +91,8 @@
 #' @param retraction Re-orthonormalisation: `"polar"` or `"qr"`.
 #' @param iterations Largest number of steps (default 50000 with `step = "armijo"`, 500 with
 #'   `"sqrt"`).
-#' @param tol Stationarity tolerance: converged when the norm of the min-norm common descent
-#'   direction (gradients relative to `tr(C)`, so scale-free) is at most `tol`.
+#' @param stationarity_tol Stationarity tolerance: converged when the norm of the min-norm common
+#'   descent direction (gradients relative to `tr(C)`, so scale-free) is at most `stationarity_tol`.
 #' @param normalize Logical; normalise every gradient to unit Frobenius norm (the paper's
 #'   iteration only).
 #' @param start `"pca"` or `"random"`.
@@ -141,7 +141,7 @@
 #' @aliases fair_pca_pareto
 fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c("square", "absolute"),
                            step = c("armijo", "sqrt"), retraction = c("polar", "qr"), iterations = NULL,
-                           tol = 1e-6, normalize = TRUE, start = c("pca", "random"), restarts = 0L, ...,
+                           stationarity_tol = 1e-6, normalize = TRUE, start = c("pca", "random"), restarts = 0L, ...,
                            gradient = NULL, eta = 1, beta = 1e-4, max_backtrack = 60L, init = NULL,
                            alpha = 0, balance = TRUE, tol_balance = 1e-8, data = NULL) {
   if (...length()) fp_abort("must be empty: name the arguments of method 'pareto'", "...")
@@ -159,7 +159,7 @@ fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c
   iterations <- fp_check_count(iterations, 0L, 1e7, "iterations")
   restarts <- fp_check_count(restarts, 0L, 1e4, "restarts")
   max_backtrack <- fp_check_count(max_backtrack, 0L, 200L, "max_backtrack")
-  fp_check_number(tol, "tol", lower = 0)
+  fp_check_number(stationarity_tol, "stationarity_tol", lower = 0)
   fp_check_number(tol_balance, "tol_balance", lower = 0, upper = 1)
   fp_check_number(eta, "eta", lower = 0, open_lower = TRUE)
   fp_check_number(beta, "beta", lower = 0, upper = 1, open_lower = TRUE, open_upper = TRUE)
@@ -189,7 +189,7 @@ fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c
   }
   runs <- lapply(starts, function(U0) {
     fp_pareto_run(prep, k, U0, spec, psi = psi, gradient = gradient, normalize = normalize, step = step,
-                  retraction = retraction, iterations = iterations, tol = tol, eta = eta, beta = beta,
+                  retraction = retraction, iterations = iterations, tol = stationarity_tol, eta = eta, beta = beta,
                   max_backtrack = max_backtrack, alpha = alpha_used, balance = balance, tol_balance = tol_balance)
   })
   runs <- lapply(runs, fp_pareto_units, spec = spec, psi = psi, unit = prep$unit, alpha = alpha_used, k = k)
@@ -205,7 +205,7 @@ fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c
   if (!isTRUE(run$converged)) {
     fp_warn_convergence(sprintf(paste0(
       "method 'pareto' stopped (%s) after %d iterations without reaching the stationarity tolerance ",
-      "tol = %.3g (stationarity measure %.3g)%s"), run$status, run$steps, tol,
+      "stationarity_tol = %.3g (stationarity measure %.3g)%s"), run$status, run$steps, stationarity_tol,
       utils::tail(run$history$stationarity, 1L),
       if (step == "sqrt") "; the paper's step 1/sqrt(t) need not converge: use step = \"armijo\" (the default)" else
         "; increase `iterations`"))
@@ -218,7 +218,7 @@ fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c
               converged = run$converged, status = run$status, iterations = run$steps,
               stationarity = utils::tail(run$history$stationarity, 1L), balanced_at = run$switched,
               settings = list(disparity = disparity, psi = psi, step = step, retraction = retraction,
-                              gradient = gradient, normalize = normalize, eta = eta, beta = beta, tol = tol,
+                              gradient = gradient, normalize = normalize, eta = eta, beta = beta, stationarity_tol = stationarity_tol,
                               alpha = alpha_used * prep$unit, balance = balance, tol_balance = tol_balance,
                               start = names(starts)[pick]))
   if (!is.null(front)) out$front <- front
@@ -463,7 +463,7 @@ print.fair_pca_pareto <- function(x, digits = max(3L, getOption("digits") - 3L),
   cat(sprintf("\nObjectives (%s disparity, psi = %s):\n", s$disparity, s$psi))
   print(signif(x$objectives, digits))
   cat(sprintf("Stopped after %d steps (%s gradients, %s steps): %s, stationarity %s (tol %s)%s\n", x$iterations,
-              s$gradient, s$step, x$status, format(x$stationarity, digits = 3), format(s$tol, digits = 3),
+              s$gradient, s$step, x$status, format(x$stationarity, digits = 3), format(s$stationarity_tol, digits = 3),
               if (isTRUE(x$converged)) ", converged" else ", NOT converged"))
   h <- x$history
   if (nrow(h) > 1L) {

@@ -18,7 +18,7 @@
 #' eigenvectors, a fresh L2-penalised logistic regression (penalty `lambda`, Newton's method) is
 #' fitted on the data with that subspace removed, and the rounded projection whose classifier has
 #' the largest training log-loss (the least group information left) is kept; the game stops early
-#' once that classifier's training accuracy is within `tol` of the majority rate. The
+#' once that classifier's training accuracy is within `accuracy_tol` of the majority rate. The
 #' components are then the top-k principal directions of the data in the orthogonal complement of
 #' the removed subspace: with `rank = d - k` (Kleindessner et al. 2023 ran RLACE so) the
 #' complement is the k-dimensional span returned.
@@ -51,7 +51,8 @@
 #' @param batch_size Rows per mini-batch (at most `n`).
 #' @param lambda L2 penalty of the classifiers (>= 0).
 #' @param eval_every Evaluate (round, refit a classifier, keep the best) every this many steps.
-#' @param tol Stop once the refitted classifier's accuracy is at most the majority rate plus `tol`;
+#' @param accuracy_tol Stop once the refitted classifier's accuracy is at most the majority rate
+#'   plus `accuracy_tol`;
 #'   `NULL` plays all `n_iter` steps (and keeps the best evaluated projection).
 #' @param seed `NULL` (use the current random stream) or an integer seed for the mini-batches.
 #' @param optimizer `"adam"` (default) or `"sgd"` (plain stochastic gradient steps, as Ravfogel et
@@ -81,7 +82,7 @@ NULL
 
 fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_clf = 0.05,
                           clf_steps = 20L, batch_size = 256L, lambda = 1e-4, eval_every = 100L,
-                          tol = 0.001, seed = NULL, optimizer = c("adam", "sgd"),
+                          accuracy_tol = 0.001, seed = NULL, optimizer = c("adam", "sgd"),
                           weight_decay = 0, init = c("centre", "random"), data = NULL) {
   if (is.null(data)) {
     fp_abort("must hold the data rows for method 'rlace' (the classifier is fitted on them); a group_moments object is not enough", "x")
@@ -94,7 +95,7 @@ fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_c
   fp_check_number(lr_P, "lr_P", 0, Inf, open_lower = TRUE, open_upper = TRUE)
   fp_check_number(lr_clf, "lr_clf", 0, Inf, open_lower = TRUE, open_upper = TRUE)
   fp_check_number(lambda, "lambda", 0, Inf, open_upper = TRUE)
-  if (!is.null(tol)) fp_check_number(tol, "tol", 0, 1)
+  if (!is.null(accuracy_tol)) fp_check_number(accuracy_tol, "accuracy_tol", 0, 1)
   eval_every <- fp_check_count(eval_every, 1L, 1e7, "eval_every")
   clf_steps <- fp_check_count(clf_steps, 1L, 1e4, "clf_steps")
   optimizer <- fp_match_arg(optimizer, c("adam", "sgd"), "optimizer")
@@ -175,7 +176,7 @@ fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_c
       ev <- fp_rlace_evaluate(P, z, y, rank, lambda)
       hist[[length(hist) + 1L]] <- c(iteration = it, loss = ev$loss, accuracy = ev$accuracy)
       if (is.null(best) || ev$loss > best$loss) best <- c(ev, iteration = it)
-      if (!is.null(tol) && ev$accuracy - majority <= tol) break
+      if (!is.null(accuracy_tol) && ev$accuracy - majority <= accuracy_tol) break
     }
   }
   Q <- best$Q

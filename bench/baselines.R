@@ -27,7 +27,7 @@ bench_one <- function(label, x, g, k, methods) {
 
 base_methods <- list(
   "cfpca mean (delta = 0.1)" = list(method = "cfpca", delta = 0.1, reps = 3L),
-  "cfpca both (0, 0.01, fairml)" = list(method = "cfpca", delta = 0, mu = 0.01, scaling = "fairml", tol = 1e-4),
+  "cfpca both (0, 0.01, fairml)" = list(method = "cfpca", delta = 0, mu = 0.01, scaling = "fairml", gap_tol = 1e-4),
   "mbfpca (tau = 1e-3)" = list(method = "mbfpca", tau = 1e-3),
   "inlp (svm)" = list(method = "inlp", classifier = "svm", intercept = FALSE),
   "rlace (2000 steps)" = list(method = "rlace", n_iter = 2000L, seed = 1L))

@@ -39,8 +39,8 @@ mmd2 <- function(y, g, sigma) {
 }
 methods <- list(
   "PCA"              = list(method = "standard"),
-  "FPCA (0.1, 0.01)" = list(method = "cfpca", delta = 0.1, mu = 0.01, scaling = "fairml", tol = 1e-4),
-  "FPCA (0, 0.01)"   = list(method = "cfpca", delta = 0, mu = 0.01, scaling = "fairml", tol = 1e-4),
+  "FPCA (0.1, 0.01)" = list(method = "cfpca", delta = 0.1, mu = 0.01, scaling = "fairml", gap_tol = 1e-4),
+  "FPCA (0, 0.01)"   = list(method = "cfpca", delta = 0, mu = 0.01, scaling = "fairml", gap_tol = 1e-4),
   "MbF-PCA (1e-3)"   = list(method = "mbfpca", tau = 1e-3),
   "MbF-PCA (1e-6)"   = list(method = "mbfpca", tau = 1e-6),
   "INLP"             = list(method = "inlp", classifier = "svm", intercept = FALSE)
@@ -129,10 +129,10 @@ for (r in seq_len(uci_reps)) {
   d_best <- cv_pick(Xtr, Atr, c(0, 0.1, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9),
                     function(v) list(method = "cfpca", delta = v, scaling = "fairml"))
   m_best <- cv_pick(Xtr, Atr, c(1e-4, 1e-3, 1e-2, 0.05, 0.5),
-                    function(v) list(method = "cfpca", delta = 0, mu = v, scaling = "fairml", tol = 1e-4))
+                    function(v) list(method = "cfpca", delta = 0, mu = v, scaling = "fairml", gap_tol = 1e-4))
   f1 <- fair_pca(Xtr, Atr, k = 3L, method = "cfpca", delta = d_best, scaling = "fairml", scale. = TRUE)
   f2 <- suppressWarnings(fair_pca(Xtr, Atr, k = 3L, method = "cfpca", delta = 0, mu = m_best,
-                                  scaling = "fairml", tol = 1e-4, scale. = TRUE))
+                                  scaling = "fairml", gap_tol = 1e-4, scale. = TRUE))
   res[r, ] <- c(errors(f1$rotation, Xte, Ate, Xtr, Atr), errors(f2$rotation, Xte, Ate, Xtr, Atr))
 }
 cat(sprintf("\n%s, k = 3, %d random 30/70 splits: CFPCA out-of-sample ABDiff / ARE\n", uci_name, uci_reps))

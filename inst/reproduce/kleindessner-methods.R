@@ -3,15 +3,15 @@
 kleindessner_fitters <- function(k) list(
   "PCA" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "standard"),
   "FPCA (0.1, 0.01)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "cfpca", delta = 0.1,
-                                               mu = 0.01, scaling = "fairml", tol = 1e-4),
+                                               mu = 0.01, scaling = "fairml", gap_tol = 1e-4),
   "FPCA (0, 0.01)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "cfpca", delta = 0,
-                                             mu = 0.01, scaling = "fairml", tol = 1e-4),
+                                             mu = 0.01, scaling = "fairml", gap_tol = 1e-4),
   "MbF-PCA (1e-3)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mbfpca", tau = 1e-3),
   "MbF-PCA (1e-6)" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mbfpca", tau = 1e-6),
   "INLP" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "inlp", classifier = "svm",
                                    intercept = FALSE),
   # Ravfogel et al.'s game (their code's SGD settings, random start), 10000 steps as Kleindessner et al.
-  "RLACE" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "rlace", n_iter = 10000L, tol = NULL, seed = 1,
+  "RLACE" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "rlace", n_iter = 10000L, accuracy_tol = NULL, seed = 1,
                                     optimizer = "sgd", init = "random", weight_decay = 1e-4, lr_P = 0.005,
                                     lr_clf = 0.005, clf_steps = 1L, batch_size = 128L, eval_every = 1000L),
   "Fair PCA" = function(x, z) fair_pca(x, z, k, center = FALSE, method = "mean"),

@@ -103,9 +103,13 @@ test_that("prcomp's argument names: rank. is k, scale suggests scale.", {
 
 test_that("`tol` keeps prcomp's meaning or is an error; the min-max solver tolerance is gap_tol", {
   dat <- make_groups(n = c(60, 50), d = 4)
-  for (m in c("minmax", "standard", "robust")) {
+  own <- c(minmax = "gap_tol", mean = "zero_tol", pareto = "stationarity_tol", cfpca = "gap_tol",
+           rlace = "accuracy_tol")
+  for (m in c("minmax", "standard", "robust", "mean", "pareto", "cfpca", "rlace", "mbfpca", "inlp")) {
     e <- expect_error(fair_pca(dat$x, dat$g, k = 2, method = m, tol = 0.1), class = "fairproj_input_error")
     expect_match(conditionMessage(e), "^`tol`")
+    # a method with a solver tolerance names it
+    if (m %in% names(own)) expect_match(conditionMessage(e), own[[m]], fixed = TRUE)
   }
   expect_match(tryCatch(fair_pca(dat$x, dat$g, k = 2, tol = 0.1), error = conditionMessage), "gap_tol")
   # gap_tol is the certified relative duality gap

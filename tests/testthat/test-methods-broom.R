@@ -127,5 +127,5 @@ test_that("glance()$converged is filled for every iterative method", {
   expect_true(is.logical(r) && !is.na(r))
   expect_true(conv("inlp"))
   expect_false(is.na(conv("rlace", n_iter = 200, seed = 1)))
-  expect_true(conv("rlace", n_iter = 50, tol = NULL, seed = 1))
+  expect_true(conv("rlace", n_iter = 50, accuracy_tol = NULL, seed = 1))
 })

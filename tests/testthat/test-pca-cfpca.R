@@ -130,8 +130,8 @@ test_that("scaling = 'fairml' is the package problem with mu rescaled by n ||Z||
   n <- nrow(dd$x)
   z <- scale(dd$x, scale = FALSE)
   nrm <- sqrt(sum(z^2))
-  a <- fair_pca(dd$x, dd$g, k = 2, method = "cfpca", delta = 0, mu = 1e-3, scaling = "fairml", tol = 1e-6)
-  b <- fair_pca(dd$x, dd$g, k = 2, method = "cfpca", delta = 0, mu = 1e-3 * n * nrm / (n - 1), tol = 1e-6)
+  a <- fair_pca(dd$x, dd$g, k = 2, method = "cfpca", delta = 0, mu = 1e-3, scaling = "fairml", gap_tol = 1e-6)
+  b <- fair_pca(dd$x, dd$g, k = 2, method = "cfpca", delta = 0, mu = 1e-3 * n * nrm / (n - 1), gap_tol = 1e-6)
   expect_lt(subspace_dist(a$rotation, b$rotation), 1e-3)
 })
 

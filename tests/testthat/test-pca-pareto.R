@@ -284,7 +284,7 @@ test_that("the paper's step says when it does not converge; `converged` describe
   expect_equal(f$stationarity, tail(f$history$stationarity, 1))
   f <- fair_pca(dat$x, dat$g, k = 2, method = "pareto")
   expect_true(f$converged)
-  expect_lte(f$stationarity, f$settings$tol)
+  expect_lte(f$stationarity, f$settings$stationarity_tol)
   expect_warning(fair_pca(dat$x, dat$g, k = 2, method = "pareto", iterations = 1), class = "fairproj_convergence_warning")
 })
 
@@ -374,7 +374,7 @@ test_that("bad arguments give classed errors naming the argument", {
   err(step = 0.1)
   err(retraction = "svd")
   err(iterations = -1)
-  err(tol = -1)
+  err(stationarity_tol = -1)
   err(normalize = NA)
   err(start = "zero")
   err(restarts = 1.5)

@@ -77,7 +77,7 @@ test_that("rlace is reproducible with a seed and validates its arguments", {
   expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", rank = 0), class = "fairproj_input_error")
   expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", lr_P = -1), class = "fairproj_input_error")
   expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", n_iter = 1.5), class = "fairproj_input_error")
-  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", tol = 2), class = "fairproj_input_error")
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", accuracy_tol = 2), class = "fairproj_input_error")
   expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", clf_steps = 0), class = "fairproj_input_error")
   expect_error(fair_pca(dat$x, dat$g, k = 2, method = "rlace", batch_size = 0), class = "fairproj_input_error")
   g3 <- factor(rep(c("a", "b", "c"), length.out = 200))
@@ -91,7 +91,7 @@ test_that("rlace with Ravfogel et al.'s SGD game from a random start removes the
   fits <- lapply(c(1, 2), function(s) {
     fair_pca(dat$x, dat$g, k = 2, method = "rlace", rank = 3, n_iter = 1500, seed = s, optimizer = "sgd",
              init = "random", weight_decay = 1e-4, lr_P = 0.05, lr_clf = 0.05, clf_steps = 1L,
-             batch_size = 128L, eval_every = 250L, tol = NULL)
+             batch_size = 128L, eval_every = 250L, accuracy_tol = NULL)
   })
   for (fit in fits) {
     # the group direction lies in the removed subspace and the group is no longer decodable
