@@ -44,10 +44,10 @@ namespace {
 // resid < tol * max(eps^(2/3), |theta|), absolute below eps^(2/3), so the matrix is brought to
 // order one to make the tolerance relative to it whatever the units.
 class ScaledSymProd {
-  const Mat& A_;
+  const Eigen::Ref<const Mat>& A_;
   const double s_;
  public:
-  ScaledSymProd(const Mat& A, double s) : A_(A), s_(s) {}
+  ScaledSymProd(const Eigen::Ref<const Mat>& A, double s) : A_(A), s_(s) {}
   int rows() const { return static_cast<int>(A_.rows()); }
   int cols() const { return static_cast<int>(A_.cols()); }
   void perform_op(const double* x_in, double* y_out) const {
@@ -60,7 +60,7 @@ class ScaledSymProd {
 
 }  // namespace
 
-bool lanczos_top(const Mat& A, int k, int ncv, double tol, const Vec* start, EigResult& out) {
+bool lanczos_top(const Eigen::Ref<const Mat>& A, int k, int ncv, double tol, const Vec* start, EigResult& out) {
   const int d = static_cast<int>(A.rows());
   if (k < 1 || k >= d || ncv <= k || ncv > d) return false;
   const double s = pow2_unit_scale(A);

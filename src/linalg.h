@@ -49,7 +49,7 @@ inline bool use_lanczos(int d, int k) { return d >= 120 && 3 * k < d; }
 
 // A power of two near 1 / max |A_ij| (1 for a zero or non-finite matrix): multiplying by it is
 // exact, and brings any matrix of finite entries to order one.
-inline double pow2_unit_scale(const Mat& A) {
+inline double pow2_unit_scale(const Eigen::Ref<const Mat>& A) {
   const double mx = A.size() ? A.cwiseAbs().maxCoeff() : 0.0;
   if (!(mx > 0) || !std::isfinite(mx)) return 1.0;
   int e;
@@ -62,7 +62,8 @@ inline double pow2_unit_scale(const Mat& A) {
 // the units, from `start` when given (length d, not zero). False, `out` not to be used, when the
 // iteration does not converge or Spectra throws (a breakdown on degenerate spectra): the caller
 // then uses the dense solver.
-bool lanczos_top(const Mat& A, int k, int ncv, double tol, const Vec* start, EigResult& out);
+// A is any column-major double matrix (a Mat, or an Eigen::Map of R memory, without a copy).
+bool lanczos_top(const Eigen::Ref<const Mat>& A, int k, int ncv, double tol, const Vec* start, EigResult& out);
 
 // k largest (algebraic) eigenpairs, decreasing. Lanczos when worthwhile; falls back to dense
 // when the iteration does not converge.
