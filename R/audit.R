@@ -138,7 +138,7 @@ fair_audit.formula <- function(formula, data = NULL, group, k = NULL, methods = 
   if (!is.data.frame(data)) fp_abort("must be a data.frame (the formula interface needs one)", "data")
   y <- fp_audit_column(substitute(outcome), data, parent.frame(), "outcome")
   if (!is.null(y$name)) {
-    if (y$name %in% all.vars(formula)) fp_abort(sprintf("uses the outcome column '%s' as a feature", y$name), "formula")
+    if (y$name %in% all.vars(formula)) formula <- fp_formula_drop(formula, y$name, "outcome")
     data <- data[setdiff(names(data), y$name)]
   }
   fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
@@ -221,7 +221,7 @@ fp_audit_methods <- function(methods, margs) {
   if (!is.character(methods) || !length(methods) || anyNA(methods)) {
     fp_abort("must be a character vector of fair_pca() methods; see fairproj_methods()", "methods")
   }
-  for (m in methods) fp_check_method(m, "pca")
+  for (m in methods) fp_check_method(m, "pca", "methods")
   methods <- unique(c("standard", "minmax", methods))
   if (length(margs)) {
     nm <- names(margs)

@@ -197,9 +197,10 @@ fair_css.default <- function(x, group, k, method = c("greedy", "lowqr", "highqr"
                              ..., center = TRUE, scale. = FALSE) {
   call <- match.call()
   method <- if (missing(method)) "greedy" else fp_check_method(method, "css")
-  xm <- fp_as_matrix(x, "x", min_cols = 1L)
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-  g <- fp_as_group(group, nrow(xm), "group", min_levels = 1L)
+  xg <- fp_group_column(x, group)
+  xm <- fp_as_matrix(xg$x, "x", min_cols = 1L)
+  g <- fp_as_group(xg$group, nrow(xm), "group", min_levels = 1L)
   m <- fp_moments_ranged(xm, g, fp_colnames(xm))
   fp_fit_css(m, k, method, ..., center = center, scale. = scale., data = list(x = xm, group = g), call = call)
 }
@@ -369,6 +370,7 @@ fp_css_pooled <- function(prep) {
 }
 
 fp_fit_css <- function(m, k, method, ..., center, scale., data, call) {
+  fp_check_solver_args("css", method, ...names(), ...length())
   prep <- fp_css_prepare(m, k, center, scale.)
   fit <- fp_call_solver("css", method, prep, prep$k, list(...), data)
   obj <- new_fair_css(fit, prep, prep$k, method, call)

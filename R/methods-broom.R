@@ -177,6 +177,15 @@ fp_align_rows <- function(fit, data) {
     }
     return(list(data = data[!drop, , drop = FALSE], scores = S[i[!drop], , drop = FALSE]))
   }
+  if (is.null(rs) && .row_names_info(data) > 0L) {
+    # the fit's rows carry no names, so they were rows 1, 2, ... of what it was given; `data`
+    # with numbered row names out of that order (iris[sample(150), ], a subset) has moved rows
+    rd <- rownames(data)
+    if (all(grepl("^[0-9]+$", rd)) && !identical(rd, as.character(seq_len(nrow(data))))) {
+      fp_abort(sprintf("has its rows renumbered or reordered (row names %s), and the fit's rows carry no names: the rows cannot be paired by position; give the training data in its original order, or fit on data with row names",
+                       fp_name_list(utils::head(rd, 3L), 3L)), "data")
+    }
+  }
   if (!is.null(rs)) {
     given <- character(n_given)
     if (length(omitted)) {

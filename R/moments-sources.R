@@ -77,6 +77,11 @@ fp_files_reader <- function(x, group, columns = NULL, chunk_rows = 100000L, bad_
   if (length(x) < 1L || anyNA(x)) fp_abort("must be one or more file paths", "x")
   miss <- x[!file.exists(x)]
   if (length(miss)) fp_abort(sprintf("names file(s) that do not exist: %s", paste(utils::head(miss, 3), collapse = ", ")), "x")
+  dirs <- x[dir.exists(x)]
+  if (length(dirs)) {
+    fp_abort(sprintf("names director(ies), not files: %s; give the files, e.g. list.files(dir, full.names = TRUE)",
+                     paste(utils::head(dirs, 3), collapse = ", ")), "x")
+  }
   chunk_rows <- fp_check_count(chunk_rows, 1L, .Machine$integer.max, "chunk_rows")
   bad_rows <- fp_match_arg(bad_rows, c("error", "skip"), "bad_rows")
   if (!is.character(delim) || length(delim) != 1L || is.na(delim) || !nzchar(delim)) {

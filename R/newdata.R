@@ -9,7 +9,8 @@
 #   by name (any order, other columns ignored, as predict.prcomp); missing columns are named in
 #   a classed error;
 # * when either has no names, columns are taken by position (the counts must agree).
-# Rows with NA give NA rows downstream (`allow_na = TRUE`); infinite values are an error.
+# Rows with NA give NA rows downstream (`allow_na = TRUE`); infinite values are an error; no
+# rows give no rows (as predict.prcomp).
 
 # The column names of a fit and whether they were given by the user (a matrix without column
 # names gets V1, V2, ... which are not matched by name).
@@ -29,7 +30,12 @@ fp_match_newdata <- function(object, newdata, arg = "newdata", allow_na = TRUE) 
   } else {
     if (is.data.frame(newdata) || is.matrix(newdata)) {
       newnm <- colnames(newdata)
-      if (cn$given && !is.null(newnm) && !all(newnm == "")) {
+      if (cn$given && !is.null(newnm) && !all(newnm == "", na.rm = TRUE)) {
+        # duplicated or blank names made unique as the fit's were (fp_colnames())
+        if (anyDuplicated(newnm) || anyNA(newnm) || any(newnm == "")) {
+          newnm <- fp_colnames(newdata)
+          colnames(newdata) <- newnm
+        }
         miss <- setdiff(nm, newnm)
         if (length(miss)) {
           fp_abort(sprintf("does not have the columns the model was fitted on: missing %s", fp_name_list(miss)),
@@ -38,7 +44,7 @@ fp_match_newdata <- function(object, newdata, arg = "newdata", allow_na = TRUE) 
         newdata <- if (is.data.frame(newdata)) newdata[nm] else newdata[, nm, drop = FALSE]
       }
     }
-    x <- fp_as_matrix(newdata, arg, min_cols = 1L, allow_nonfinite = TRUE)
+    x <- fp_as_matrix(newdata, arg, min_cols = 1L, allow_nonfinite = TRUE, min_rows = 0L)
   }
   if (ncol(x) != d) {
     fp_abort(sprintf("has %d columns but the model was fitted on %d", ncol(x), d), arg,
@@ -145,6 +151,18 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
   attr(x, "contrasts") <- NULL
   list(x = x, group = gcol, group_name = gname, terms = mt, xlevels = stats::.getXlevels(mt, mf),
        contrasts = ctr, na.action = attr(mf, "na.action"))
+}
+
+# `formula` without the column `name`, which must not be a feature (`what`: "outcome"): removing
+# it (`~ . - y`) is allowed, using it in a term is an error. `.` stays unexpanded, for
+# model.frame() to expand on the data without that column.
+fp_formula_drop <- function(formula, name, what) {
+  tl <- tryCatch(attr(stats::terms(formula, allowDotAsName = TRUE), "term.labels"),
+                 error = function(e) fp_abort(sprintf("cannot be read: %s", conditionMessage(e)), "formula"))
+  uses <- vapply(tl, function(l) name %in% all.vars(str2lang(l)), logical(1))
+  if (any(uses)) fp_abort(sprintf("uses the %s column '%s' as a feature", what, name), "formula")
+  if (!length(tl)) fp_abort("selects no feature columns", "formula")
+  stats::reformulate(tl, env = environment(formula))
 }
 
 # Store what predict() needs in a fit from the formula interface.

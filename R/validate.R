@@ -12,11 +12,11 @@ fp_warn <- function(message, class = NULL) {
 }
 
 # Numeric matrix from a matrix or data.frame; errors on non-numeric columns, NA/NaN/Inf,
-# fewer than `min_cols` columns, no rows. `check_finite = FALSE` leaves the NA/Inf check to the
+# fewer than `min_cols` columns, fewer than `min_rows` rows (no rows). `check_finite = FALSE` leaves the NA/Inf check to the
 # caller (the C++ moments pass counts them without n x d temporaries); `set_names = FALSE`
 # leaves the column names alone (setting them copies a matrix; see fp_colnames()).
 fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE, check_finite = TRUE,
-                         set_names = TRUE) {
+                         set_names = TRUE, min_rows = 1L) {
   if (is.data.frame(x)) {
     ok <- vapply(x, function(v) is.numeric(v) || is.logical(v), logical(1))
     if (!all(ok)) {
@@ -32,7 +32,7 @@ fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE, c
     fp_abort(sprintf("must be a numeric matrix or data.frame, not an object of class '%s'", class(x)[1]), arg)
   }
   if (!(is.numeric(x) || is.logical(x))) fp_abort(sprintf("must be numeric, not of type '%s'", typeof(x)), arg)
-  if (nrow(x) < 1L) fp_abort("has no rows", arg)
+  if (nrow(x) < min_rows) fp_abort("has no rows", arg)
   if (ncol(x) < min_cols) fp_abort(sprintf("must have at least %d columns (has %d)", min_cols, ncol(x)), arg)
   if (storage.mode(x) != "double") storage.mode(x) <- "double"
   if (!check_finite) allow_nonfinite <- TRUE
@@ -100,6 +100,16 @@ fp_as_group <- function(group, n, arg = "group", min_levels = 2L, min_size = 1L)
   }
   if (!is.null(cells)) attr(g, "cells") <- cells[levels(g), , drop = FALSE]
   g
+}
+
+# `x` and `group` with a `group` that names a column of the data.frame `x` (one string) taken
+# out of `x` as the group labels, as in group_moments(iris, "Species"); otherwise unchanged.
+fp_group_column <- function(x, group, arg = "group") {
+  if (is.data.frame(x) && is.character(group) && length(group) == 1L && !is.na(group) && nrow(x) != 1L) {
+    if (!group %in% names(x)) fp_abort(sprintf("names column '%s', which `x` does not have", group), arg)
+    return(list(x = x[setdiff(names(x), group)], group = x[[group]]))
+  }
+  list(x = x, group = group)
 }
 
 # A whole number in [lower, upper].
