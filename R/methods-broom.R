@@ -20,7 +20,7 @@ generics::augment
 #' tibbles when the tibble package is installed (data.frames otherwise).
 #'
 #' **Rows of `augment()`.** The training scores follow the fit's `na.action` as in
-#' [stats::prcomp()]: after `na.action = na.exclude` (formula interface) `fit$x`,
+#' [stats::prcomp()]: after `na.action = na.exclude` (formula interface) `fit[["x"]]`,
 #' `predict(fit)`, `fitted(fit)` and `augment()` have a row of `NA` for each row left out; after
 #' `na.omit` (the default) those rows are dropped. `augment(fit, data = d)` pairs the rows of `d`
 #' with the training rows by row name when `d` has row names of its own (so shuffled or
@@ -81,8 +81,8 @@ tidy.fair_pca <- function(x, matrix = "rotation", ...) {
   } else if (matrix == "groups") {
     summary(x)$groups
   } else {
-    if (is.null(x$x)) fp_abort("has no training scores: refit with retx = TRUE", "x")
-    S <- x$x
+    if (is.null(x[["x"]])) fp_abort("has no training scores: refit with retx = TRUE", "x")
+    S <- x[["x"]]
     rn <- rownames(S)
     if (is.null(rn)) rn <- as.character(seq_len(nrow(S)))
     data.frame(row = rep(rn, ncol(S)), PC = rep(seq_len(ncol(S)), each = nrow(S)), value = as.vector(S),
@@ -136,7 +136,7 @@ augment.fair_pca <- function(x, data = NULL, newdata = NULL, ...) {
     s <- predict(x, newdata)
     base <- as.data.frame(newdata)
   } else {
-    s <- x$x
+    s <- x[["x"]]
     if (is.null(s)) fp_abort("has no training scores: refit with retx = TRUE, or give `newdata`", "x")
     if (is.null(data)) {
       rn <- rownames(s)
@@ -155,13 +155,13 @@ augment.fair_pca <- function(x, data = NULL, newdata = NULL, ...) {
   fp_tibble(out)
 }
 
-# The rows of `data` paired with the training scores of `fit` (fit$x, padded with NA rows after
+# The rows of `data` paired with the training scores of `fit` (fit[["x"]], padded with NA rows after
 # na.exclude). By row name when `data` has row names of its own and the scores have names; by
 # position only when the rows cannot have moved: the fit's rows carry no names or the default
 # ones ("1", "2", ... in order), and `data` holds exactly the rows the fit was given. Rows
 # omitted by na.omit are dropped; anything else is an error, never a guess.
 fp_align_rows <- function(fit, data) {
-  S <- fit$x
+  S <- fit[["x"]]
   na <- fit$na.action
   omitted <- if (!is.null(na) && !inherits(na, "exclude")) na else NULL
   rs <- rownames(S)

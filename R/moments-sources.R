@@ -146,6 +146,7 @@ fp_sort_levels <- function(m) {
 # its row). Returns NULL for a file with a header and no records.
 fp_csv_moments <- function(path, group, columns, chunk_rows, bad_rows, delim, dots = list()) {
   what <- sprintf("file '%s'", basename(path))
+  if (isTRUE(file.size(path) == 0)) fp_abort(sprintf("%s is empty (no header line)", what), "x", class = "fairproj_source_error")
   old <- readr::local_edition(1)  # the first edition's tokenizer streams; the spec reads 1000 rows
   spec <- do.call(readr::spec_delim, c(list(path, delim = delim, guess_max = 1000L), dots))
   if (is.null(spec) || !length(spec$cols)) {

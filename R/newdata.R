@@ -176,7 +176,8 @@ fp_formula_attach <- function(fit, fd, call) {
     # as prcomp.formula: with na.exclude the scores are padded with NA rows for the rows left
     # out, so that fit$x, predict(fit), fitted(fit) and augment() line up with `data`
     fit$na.action <- fd$na.action
-    if (!is.null(fit$x)) fit$x <- stats::napredict(fd$na.action, fit$x)
+    # [["x"]]: `$x` would partially match `xlevels` in a fit without scores
+    if (!is.null(fit[["x"]])) fit$x <- stats::napredict(fd$na.action, fit[["x"]])
   }
   fit
 }

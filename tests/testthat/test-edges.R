@@ -17,6 +17,8 @@ test_that("an argument a method does not take is a classed error before it is ev
                class = "fairproj_input_error")
   expect_error(fair_pca(iris_x, iris_g, k = 2, no_such_argument = stop("evaluated")),
                class = "fairproj_input_error")
+  expect_error(fair_audit(~ ., iris, group = Species, k = 1, weights = Sepal.Length),
+               class = "fairproj_input_error")
 })
 
 test_that("group may name a column of a data.frame in every front door", {
@@ -93,6 +95,23 @@ test_that("group_moments() on a directory or a unary + is a classed error or the
   dir.create(dir)
   on.exit(unlink(dir, recursive = TRUE))
   expect_error(group_moments(dir, "g"), class = "fairproj_input_error")
+  empty <- file.path(dir, "empty.csv")
+  file.create(empty)
+  expect_error(group_moments(empty, "g"), class = "fairproj_source_error")
   m <- group_moments(iris_x, iris_g)
   expect_identical(+m, m)
+})
+
+test_that("formula fits without scores never return xlevels for the scores", {
+  # `fit$x` partially matches `xlevels` when a fit has no scores: padding for na.exclude crashed
+  # and predict() without newdata returned the factor levels
+  ir <- transform(iris, Sepal.Length = replace(Sepal.Length, 3, NA))
+  fc <- fair_css(~ ., ir, group = Species, k = 2, na.action = na.exclude)
+  expect_s3_class(fc, "fair_css")
+  fit <- fair_pca(~ ., iris, group = Species, k = 2, retx = FALSE)
+  expect_error(predict(fit), class = "fairproj_input_error")
+  expect_equal(fitted(fit, iris), fitted(fair_pca(~ ., iris, group = Species, k = 2)))
+  fe <- fair_pca(~ ., ir, group = Species, k = 2, retx = FALSE, na.action = na.exclude)
+  expect_null(fe[["x"]])
+  expect_error(group_errors(fe), class = "fairproj_input_error")
 })
