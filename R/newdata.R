@@ -67,6 +67,7 @@ fp_name_list <- function(v, max = 10L) {
 # The model matrix of a raw data.frame through the terms of a formula fit.
 fp_rebuild_model_matrix <- function(object, newdata, arg = "newdata") {
   tt <- stats::delete.response(object$terms)
+  newdata <- fp_int64_columns(newdata, arg)
   vars <- all.vars(tt)
   miss <- setdiff(vars, names(newdata))
   if (length(miss)) {
@@ -103,6 +104,7 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
   if (is.null(data)) fp_abort("is missing: the formula interface needs a data.frame", "data")
   if (!is.data.frame(data)) fp_abort("must be a data.frame", "data")
   if (!inherits(formula, "formula")) fp_abort("must be a formula", "formula")
+  data <- fp_int64_columns(data, "data")
   if (length(formula) != 2L) fp_abort("must have no response (e.g. ~ . or ~ a + b)", "formula")
   gname <- NULL
   if (is.name(gexpr) && as.character(gexpr) %in% names(data)) {

@@ -18,6 +18,7 @@ fp_warn <- function(message, class = NULL) {
 fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE, check_finite = TRUE,
                          set_names = TRUE, min_rows = 1L) {
   if (is.data.frame(x)) {
+    x <- fp_int64_columns(x, arg)
     ok <- vapply(x, function(v) is.numeric(v) || is.logical(v), logical(1))
     if (!all(ok)) {
       bad <- names(x)[!ok]
@@ -46,6 +47,28 @@ fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE, c
   if (set_names) {
     cn <- fp_colnames(x)
     if (!identical(cn, colnames(x))) colnames(x) <- cn
+  }
+  x
+}
+
+# The integer64 columns (bit64; a database's BIGINT) of a data.frame as doubles. They keep their
+# integers in the bits of a double, which as.matrix() and model.matrix() would read as tiny
+# numbers (5 as 2.5e-323); converted by value, with a classed warning when an integer of 2^53 or
+# more may be rounded.
+fp_int64_columns <- function(x, arg) {
+  i64 <- vapply(x, function(v) inherits(v, "integer64"), logical(1))
+  if (!any(i64)) return(x)
+  fp_require("bit64", "integer64 columns")
+  big <- character(0)
+  for (j in which(i64)) {
+    # bit64's method, by value; its own unclassed warning on rounding is replaced by ours
+    v <- suppressWarnings(as.double(x[[j]]))
+    if (any(abs(v) >= 2^53, na.rm = TRUE)) big <- c(big, names(x)[j])
+    x[[j]] <- v
+  }
+  if (length(big)) {
+    fp_warn(sprintf("`%s` has integer64 column(s) with integers of 2^53 or more, which double precision may round: %s",
+                    arg, fp_name_list(big)), class = "fairproj_precision_warning")
   }
   x
 }

@@ -115,3 +115,32 @@ test_that("formula fits without scores never return xlevels for the scores", {
   expect_null(fe[["x"]])
   expect_error(group_errors(fe), class = "fairproj_input_error")
 })
+
+test_that("integer64 columns (a database's BIGINT) are read by value, not by their bits", {
+  skip_if_not_installed("RSQLite")
+  skip_if_not_installed("DBI")
+  skip_if_not_installed("bit64")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:", bigint = "integer64")
+  on.exit(DBI::dbDisconnect(con))
+  d <- data.frame(iris[1:4], big = seq(3e9, by = 1000, length.out = 150) + round(iris$Petal.Width * 1e4),
+                  Species = as.character(iris$Species))
+  DBI::dbWriteTable(con, "d", d, field.types = c(Sepal.Length = "REAL", Sepal.Width = "REAL",
+                                                  Petal.Length = "REAL", Petal.Width = "REAL",
+                                                  big = "INTEGER", Species = "TEXT"))
+  d64 <- DBI::dbGetQuery(con, "SELECT * FROM d")
+  expect_s3_class(d64$big, "integer64")
+  ref <- fair_pca(d[1:5], d$Species, k = 2, scale. = TRUE)
+  fit <- fair_pca(d64[1:5], d64$Species, k = 2, scale. = TRUE)
+  expect_equal(fit$center, ref$center)
+  expect_equal(fit$rotation, ref$rotation)
+  expect_equal(predict(ref, d64[1:5]), predict(ref, d[1:5]))
+  ff <- fair_pca(~ . - Species, d64, group = Species, k = 2, scale. = TRUE)
+  expect_equal(ff$center, ref$center)
+  expect_equal(predict(ff, d64), predict(ff, d))
+  expect_equal(moments_mean(group_moments(d64[1:5], d64$Species)),
+               moments_mean(group_moments(d[1:5], d$Species)))
+  DBI::dbExecute(con, "CREATE TABLE huge (a INTEGER, b REAL)")
+  DBI::dbExecute(con, "INSERT INTO huge VALUES (9007199254740993, 1), (2, 2), (3, 4), (1, 3)")
+  h <- DBI::dbGetQuery(con, "SELECT * FROM huge")
+  expect_warning(group_moments(h, c("x", "y", "x", "y")), class = "fairproj_precision_warning")
+})
