@@ -138,6 +138,10 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
                  error = function(e) fp_abort(sprintf("cannot be evaluated on `data`: %s", conditionMessage(e)), "formula"))
   gcol <- mf[["(fp_group)"]]
   mt <- attr(mf, "terms")
+  if (!is.null(attr(mt, "offset"))) {
+    # model.matrix() leaves offsets out: a projection has no use for them, so say so
+    fp_abort("has offset() term(s), which a projection cannot use; remove them or add the column as a term", "formula")
+  }
   attr(mt, "intercept") <- 0L
   bad <- vapply(mf[setdiff(names(mf), "(fp_group)")], function(v) {
     !(is.numeric(v) || is.logical(v) || is.factor(v) || is.character(v))

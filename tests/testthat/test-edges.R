@@ -144,3 +144,10 @@ test_that("integer64 columns (a database's BIGINT) are read by value, not by the
   h <- DBI::dbGetQuery(con, "SELECT * FROM huge")
   expect_warning(group_moments(h, c("x", "y", "x", "y")), class = "fairproj_precision_warning")
 })
+
+test_that("an offset() term in a formula is an error, not silently left out", {
+  expect_error(fair_pca(~ Sepal.Width + Petal.Length + offset(Sepal.Length), iris, group = Species, k = 1),
+               class = "fairproj_input_error")
+  expect_error(fair_css(~ Sepal.Width + Petal.Length + offset(Sepal.Length), iris, group = Species, k = 1),
+               class = "fairproj_input_error")
+})
