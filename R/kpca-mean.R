@@ -81,6 +81,7 @@ fair_kpca <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "l
                       constraint = c("parity", "opportunity"), attributes = NULL, use_group = TRUE,
                       max_n = 5000, tol = 1e-9) {
   call <- match.call()
+  fp_needs_rows(x, "kernel PCA (a kernel of the rows)")
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
   xg <- fp_group_column(x, group)
   xm <- fp_as_matrix(xg$x, "x", min_cols = 1L)

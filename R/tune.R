@@ -67,6 +67,7 @@ tune_fair_pca <- function(x, ...) UseMethod("tune_fair_pca")
 #' @export
 tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, folds = 3, criterion = "ARE+ABDiff",
                                   seed = NULL, ..., center = TRUE, scale. = FALSE) {
+  fp_needs_rows(x, "tune_fair_pca() (its cross-validation folds)")
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
   xg <- fp_group_column(x, group)
   xm <- fp_as_matrix(xg$x, "x")

@@ -135,6 +135,14 @@ fp_group_column <- function(x, group, arg = "group") {
   list(x = x, group = group)
 }
 
+# A classed error for a group_moments object given to a function that needs the rows.
+fp_needs_rows <- function(x, what, arg = "x") {
+  if (inherits(x, "group_moments")) {
+    fp_abort(sprintf("is a group_moments object, which holds no rows, but %s needs the data rows; give the rows", what), arg)
+  }
+  invisible(x)
+}
+
 # A whole number in [lower, upper].
 fp_check_count <- function(k, lower, upper, arg = "k") {
   if (missing(k) || is.null(k)) fp_abort("is missing", arg)

@@ -151,3 +151,10 @@ test_that("an offset() term in a formula is an error, not silently left out", {
   expect_error(fair_css(~ Sepal.Width + Petal.Length + offset(Sepal.Length), iris, group = Species, k = 1),
                class = "fairproj_input_error")
 })
+
+test_that("functions that need rows say so when given group moments", {
+  m <- group_moments(iris_x, iris_g)
+  expect_error(tune_fair_pca(m, k = 2), class = "fairproj_input_error", regexp = "rows")
+  expect_error(fair_kpca(m, k = 2), class = "fairproj_input_error", regexp = "rows")
+  expect_error(group_errors(fair_pca(m, k = 2), m), class = "fairproj_input_error", regexp = "rows")
+})
