@@ -153,7 +153,8 @@
 #' offsets (see Details, Ties and numerics).
 #'
 #' @param x A numeric matrix or data.frame, or a [group_moments()] object.
-#' @param group Group labels, one per row (not used with a `group_moments` object).
+#' @param group Group labels, one per row, or a string naming a column of a data.frame `x`
+#'   (not used with a `group_moments` object).
 #' @param k Target rank: a whole number below the rank of every group, or the number of
 #'   columns (then every column is selected and MinMaxLoss is 1: the reconstruction is exact,
 #'   as the best rank-d one is).

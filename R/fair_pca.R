@@ -64,8 +64,10 @@
 #'   (`~ .` or `~ a + b`) together with `data`, or a [group_moments()] object.
 #' @param group Group labels, one per row (factor, character, integer or logical vector with at
 #'   least two levels), or several attributes (a data.frame or list of such vectors) whose
-#'   non-empty cells are the groups, see [intersect_groups()]. In the formula interface, an unquoted column name of `data`, a string
-#'   naming it, or a vector. Not used when `x` is a `group_moments` object.
+#'   non-empty cells are the groups, see [intersect_groups()]. With a data.frame `x`, a string
+#'   naming one of its columns (which is then not a feature). In the formula interface, an
+#'   unquoted column name of `data`, a string naming it, or a vector. Not used when `x` is a
+#'   `group_moments` object.
 #' @param k Target dimension: a whole number between 1 and the number of columns.
 #' @param method The method (a string; default `"minmax"`); see Details and [fairproj_methods()].
 #' @param ... Arguments of the chosen method.

@@ -40,7 +40,8 @@
 #' class `fairproj_too_large`; raise `max_n` to opt in.
 #'
 #' @param x A numeric matrix or data.frame (rows are observations).
-#' @param group Group labels, one per row (two or more groups).
+#' @param group Group labels, one per row (two or more groups), or a string naming a column
+#'   of a data.frame `x`.
 #' @param k Target dimension.
 #' @param kernel `"rbf"`, `"polynomial"`, `"sigmoid"` or `"linear"`.
 #' @param gamma Kernel scale: a positive number, `"scale"` or `"auto"` (see Details).

@@ -20,13 +20,14 @@ generics::augment
 #' tibbles when the tibble package is installed (data.frames otherwise).
 #'
 #' **Rows of `augment()`.** The training scores follow the fit's `na.action` as in
-#' [stats::prcomp()]: after `na.action = na.exclude` (formula interface) `fit[["x"]]`,
+#' [stats::prcomp()]: after `na.action = na.exclude` (formula interface) `fit$x`,
 #' `predict(fit)`, `fitted(fit)` and `augment()` have a row of `NA` for each row left out; after
 #' `na.omit` (the default) those rows are dropped. `augment(fit, data = d)` pairs the rows of `d`
-#' with the training rows by row name when `d` has row names of its own (so shuffled or
+#' with the training rows by row name when both have row names of their own (so shuffled or
 #' subsetted rows keep their scores), otherwise by position, which needs `d` to have exactly the
-#' rows the fit was given (the rows used plus those in `na.action`); any row that cannot be
-#' paired is an error of class `fairproj_input_error`, never a silent shift.
+#' rows the fit was given (the rows used plus those in `na.action`) in their order; numbered row
+#' names out of order (`d[sample(nrow(d)), ]`) with a fit whose rows carry no names, and any row
+#' that cannot be paired, are an error of class `fairproj_input_error`, never a silent shift.
 #'
 #' @param x A `fair_pca` object.
 #' @param matrix What `tidy()` returns: `"rotation"` (also `"loadings"`, `"v"`): one row per

@@ -123,8 +123,8 @@ fp_newdata <- function(object, newdata, arg = "newdata", allow_na = FALSE) {
 #'
 #' @param object A `fair_pca` object.
 #' @param newdata A numeric matrix or data.frame with the columns the model was fitted on (see
-#'   Details); for a formula fit, a raw data.frame. If missing, `predict()` returns the training
-#'   scores when kept.
+#'   Details); for a formula fit, a raw data.frame. Rows with `NA` give rows of `NA`; no rows
+#'   give no rows. If missing, `predict()` returns the training scores when kept.
 #' @param ... Unused.
 #' @return `predict()`: an n x r matrix of scores. `reconstruct()`: an n x d matrix.
 #'   `as.prcomp()`: an object of class `prcomp`, with the extra fields `fitted_components` and

@@ -371,7 +371,8 @@ fp_pareto_front_table <- function(runs, start_names, spec) {
 #'
 #' @param x A numeric matrix or data.frame, a [group_moments()] object, or a formula (with
 #'   `data`).
-#' @param group Group labels, one per row (not used when `x` is a `group_moments` object).
+#' @param group Group labels, one per row, or a string naming a column of a data.frame `x`
+#'   (not used when `x` is a `group_moments` object).
 #' @param k Target dimension.
 #' @param restarts Number of random starts (besides the start at standard PCA).
 #' @param ... Arguments of [fit_pca_pareto] (except `start`, `restarts` and `init`), and

@@ -20,7 +20,7 @@
 #' under knitr; `options(fairproj.progress = FALSE)` turns it off).
 #'
 #' @param x A numeric matrix or data.frame (rows are observations), or a formula (with `data`).
-#' @param group Group labels, one per row.
+#' @param group Group labels, one per row, or a string naming a column of a data.frame `x`.
 #' @param k Target dimension.
 #' @param method A [fair_pca()] method name; default `"robust"`, the method whose paper
 #'   defines this protocol.

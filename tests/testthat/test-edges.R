@@ -158,3 +158,10 @@ test_that("functions that need rows say so when given group moments", {
   expect_error(fair_kpca(m, k = 2), class = "fairproj_input_error", regexp = "rows")
   expect_error(group_errors(fair_pca(m, k = 2), m), class = "fairproj_input_error", regexp = "rows")
 })
+
+test_that("fairness gaps over one group warn that they are 0 by construction", {
+  expect_warning(g <- fairness_gaps(c(1, 0, 1, 1), c(1, 0, 0, 1), rep("a", 4)),
+                 class = "fairproj_single_group_warning")
+  expect_equal(unname(g[c("dp_gap", "eo_gap")]), c(0, 0))
+  expect_no_warning(fairness_gaps(c(1, 0, 1, 1), c(1, 0, 0, 1), c("a", "a", "b", "b")))
+})
