@@ -153,6 +153,11 @@ fp_csv_moments <- function(path, group, columns, chunk_rows, bad_rows, delim, do
     fp_abort(sprintf("%s has no header line", what), "x", class = "fairproj_source_error")
   }
   hdr <- names(spec$cols)
+  if (is.character(group) && length(group) == 1L && !is.na(group) && !group %in% hdr) {
+    # a wrong delimiter or a comment line above the header reads as a one-column header
+    fp_abort(sprintf("names column '%s', which %s does not have: its header reads as %s (with delim = \"%s\"); check `delim` and that the first line is the header",
+                     group, what, fp_name_list(sprintf("'%s'", hdr), 5L), delim), "group")
+  }
   group <- fp_db_group_name(group, hdr)
   columns <- fp_db_columns(columns, hdr, group)
   types <- lapply(hdr, function(h) {
