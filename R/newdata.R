@@ -75,6 +75,7 @@ fp_rebuild_model_matrix <- function(object, newdata, arg = "newdata") {
              class = "fairproj_newdata_error")
   }
   xlev <- object$xlevels
+  newdata <- fp_check_newdata_classes(newdata, attr(tt, "dataClasses"), xlev, arg)
   for (v in intersect(names(xlev), names(newdata))) {
     val <- newdata[[v]]
     if (is.factor(val) || is.character(val)) {
@@ -93,6 +94,29 @@ fp_rebuild_model_matrix <- function(object, newdata, arg = "newdata") {
   attr(x, "assign") <- NULL
   attr(x, "contrasts") <- NULL
   x
+}
+
+# The variables of `newdata` with the types they had in training (`classes`, the terms'
+# dataClasses): a numeric column read as text, or a category given as numbers, is an error that
+# names the column (model.frame() would expand it into other columns or fail unclassed); a
+# column that is all NA takes the training type, giving rows of NA.
+fp_check_newdata_classes <- function(newdata, classes, xlev, arg) {
+  categorical <- c("factor", "ordered", "character")
+  for (v in intersect(names(classes), names(newdata))) {
+    was <- classes[[v]]
+    val <- newdata[[v]]
+    if (all(is.na(val))) {
+      newdata[[v]] <- if (was %in% categorical) factor(val, levels = xlev[[v]]) else
+        if (was == "logical") as.logical(val) else if (was == "numeric") as.numeric(val) else val
+      next
+    }
+    now <- stats::.MFclass(val)
+    if (!(now == was || (now %in% categorical && was %in% categorical))) {
+      fp_abort(sprintf("has column '%s' of type %s, but the model was fitted on type %s; convert it",
+                       v, now, was), arg, class = "fairproj_newdata_error")
+    }
+  }
+  newdata
 }
 
 # The formula interface shared by fair_pca(), fair_css(), tune_fair_pca(), pareto_front():

@@ -168,3 +168,17 @@ test_that("fairness gaps over one group warn that they are 0 by construction", {
   expect_equal(unname(g[c("dp_gap", "eo_gap")]), c(0, 0))
   expect_no_warning(fairness_gaps(c(1, 0, 1, 1), c(1, 0, 0, 1), c("a", "a", "b", "b")))
 })
+
+test_that("a formula fit refuses newdata columns of another type, naming them", {
+  d <- transform(iris, f = factor(rep(c("a", "b", "c"), 50)), l = Sepal.Length > 5)
+  fit <- fair_pca(~ ., d, group = Species, k = 2)
+  expect_error(predict(fit, transform(d, Sepal.Length = as.character(Sepal.Length))),
+               class = "fairproj_newdata_error", regexp = "Sepal.Length")
+  expect_error(predict(fit, transform(d, f = rep(1:3, 50))), class = "fairproj_newdata_error", regexp = "'f'")
+  expect_error(predict(fit, transform(d, l = as.numeric(l))), class = "fairproj_newdata_error", regexp = "'l'")
+  # text for a factor is fine (as model.frame), and an all-NA column gives NA rows
+  expect_equal(predict(fit, transform(d, f = as.character(f))), predict(fit, d))
+  s <- predict(fit, transform(d[1:2, ], f = NA))
+  expect_identical(dim(s), c(2L, 2L))
+  expect_true(all(is.na(s)))
+})
