@@ -126,6 +126,7 @@ fair_audit.default <- function(x, group, k = NULL, methods = c("standard", "minm
   }
   xm <- fp_as_matrix(x, "x", check_finite = FALSE, set_names = FALSE)  # NA/Inf: in the C++ pass
   g <- fp_as_group(group, nrow(xm), "group", min_levels = 2L)
+  fp_audit_methods(methods, NULL, ...names(), ...length())
   fp_audit_run(xm, g, outcome, k, methods, list(...), center, scale., test_fraction, seed, progress, call)
 }
 
@@ -138,7 +139,7 @@ fair_audit.formula <- function(formula, data = NULL, group, k = NULL, methods = 
   if (!is.data.frame(data)) fp_abort("must be a data.frame (the formula interface needs one)", "data")
   y <- fp_audit_column(substitute(outcome), data, parent.frame(), "outcome")
   if (!is.null(y$name)) {
-    if (y$name %in% all.vars(formula)) fp_abort(sprintf("uses the outcome column '%s' as a feature", y$name), "formula")
+    if (y$name %in% all.vars(formula)) formula <- fp_formula_drop(formula, y$name, "outcome")
     data <- data[setdiff(names(data), y$name)]
   }
   fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
@@ -170,6 +171,7 @@ fair_audit.group_moments <- function(x, group = NULL, k = NULL, methods = c("sta
   }
   if (length(x$levels) < 2L) fp_abort("must have at least 2 groups", "x")
   if (any(x$n < 1)) fp_abort("has a group with no rows", "x")
+  fp_audit_methods(methods, NULL, ...names(), ...length())
   fp_audit_run(NULL, NULL, NULL, k, methods, list(...), center, scale., 0.3, NULL, progress, call, moments = x)
 }
 
@@ -217,14 +219,15 @@ fp_audit_k <- function(k, d, m) {
   sort(unique(as.integer(k)))
 }
 
-fp_audit_methods <- function(methods, margs) {
+# The audited methods; `margs` the further arguments (a list, or NULL to check only their names
+# `nm` and count `n` before they are evaluated).
+fp_audit_methods <- function(methods, margs, nm = names(margs), n = length(margs)) {
   if (!is.character(methods) || !length(methods) || anyNA(methods)) {
     fp_abort("must be a character vector of fair_pca() methods; see fairproj_methods()", "methods")
   }
-  for (m in methods) fp_check_method(m, "pca")
+  for (m in methods) fp_check_method(m, "pca", "methods")
   methods <- unique(c("standard", "minmax", methods))
-  if (length(margs)) {
-    nm <- names(margs)
+  if (n > 0L) {
     if (is.null(nm) || any(nm == "")) {
       fp_abort("must be named after methods, each a list of that method's arguments (e.g. robust = list(alpha = 0.1))", "...")
     }
@@ -233,7 +236,7 @@ fp_audit_methods <- function(methods, margs) {
       fp_abort(sprintf("names %s, which %s not among the audited methods (%s)", paste(shQuote(bad), collapse = ", "),
                        if (length(bad) > 1L) "are" else "is", paste(methods, collapse = ", ")), "...")
     }
-    if (!all(vapply(margs, is.list, logical(1)))) {
+    if (!is.null(margs) && !all(vapply(margs, is.list, logical(1)))) {
       fp_abort("must give each method's arguments as a list (e.g. robust = list(alpha = 0.1))", "...")
     }
   }

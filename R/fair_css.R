@@ -153,7 +153,8 @@
 #' offsets (see Details, Ties and numerics).
 #'
 #' @param x A numeric matrix or data.frame, or a [group_moments()] object.
-#' @param group Group labels, one per row (not used with a `group_moments` object).
+#' @param group Group labels, one per row, or a string naming a column of a data.frame `x`
+#'   (not used with a `group_moments` object).
 #' @param k Target rank: a whole number below the rank of every group, or the number of
 #'   columns (then every column is selected and MinMaxLoss is 1: the reconstruction is exact,
 #'   as the best rank-d one is).
@@ -197,9 +198,10 @@ fair_css.default <- function(x, group, k, method = c("greedy", "lowqr", "highqr"
                              ..., center = TRUE, scale. = FALSE) {
   call <- match.call()
   method <- if (missing(method)) "greedy" else fp_check_method(method, "css")
-  xm <- fp_as_matrix(x, "x", min_cols = 1L)
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-  g <- fp_as_group(group, nrow(xm), "group", min_levels = 1L)
+  xg <- fp_group_column(x, group)
+  xm <- fp_as_matrix(xg$x, "x", min_cols = 1L)
+  g <- fp_as_group(xg$group, nrow(xm), "group", min_levels = 1L)
   m <- fp_moments_ranged(xm, g, fp_colnames(xm))
   fp_fit_css(m, k, method, ..., center = center, scale. = scale., data = list(x = xm, group = g), call = call)
 }
@@ -369,6 +371,7 @@ fp_css_pooled <- function(prep) {
 }
 
 fp_fit_css <- function(m, k, method, ..., center, scale., data, call) {
+  fp_check_solver_args("css", method, ...names(), ...length())
   prep <- fp_css_prepare(m, k, center, scale.)
   fit <- fp_call_solver("css", method, prep, prep$k, list(...), data)
   obj <- new_fair_css(fit, prep, prep$k, method, call)

@@ -64,8 +64,10 @@
 #'   (`~ .` or `~ a + b`) together with `data`, or a [group_moments()] object.
 #' @param group Group labels, one per row (factor, character, integer or logical vector with at
 #'   least two levels), or several attributes (a data.frame or list of such vectors) whose
-#'   non-empty cells are the groups, see [intersect_groups()]. In the formula interface, an unquoted column name of `data`, a string
-#'   naming it, or a vector. Not used when `x` is a `group_moments` object.
+#'   non-empty cells are the groups, see [intersect_groups()]. With a data.frame `x`, a string
+#'   naming one of its columns (which is then not a feature). In the formula interface, an
+#'   unquoted column name of `data`, a string naming it, or a vector. Not used when `x` is a
+#'   `group_moments` object.
 #' @param k Target dimension: a whole number between 1 and the number of columns.
 #' @param method The method (a string; default `"minmax"`); see Details and [fairproj_methods()].
 #' @param ... Arguments of the chosen method.
@@ -135,10 +137,12 @@ fair_pca.default <- function(x, group, k, method = "minmax", ..., center = TRUE,
                              rank. = NULL, retx = TRUE, keep_moments = TRUE) {
   call <- match.call()
   method <- fp_check_method(method, "pca")
+  if (missing(group)) fp_abort("is missing: give one group label per row", "group")
+  xg <- fp_group_column(x, group)
+  x <- xg$x
   xm <- fp_as_matrix(x, "x", check_finite = FALSE, set_names = FALSE)  # NA/Inf: in the C++ pass
   cn <- fp_colnames(xm)
-  if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-  g <- fp_as_group(group, nrow(xm), "group", min_levels = 2L)
+  g <- fp_as_group(xg$group, nrow(xm), "group", min_levels = 2L)
   m <- fp_moments_ranged(xm, g, cn, "x")
   obj <- fp_fit_pca(m, k, method, ..., center = center, scale. = scale., rank. = rank.,
                     data = list(x = xm, group = g), retx = retx, keep_moments = keep_moments, call = call)
@@ -196,26 +200,27 @@ fairproj_methods <- function(kind = c("pca", "css")) {
   sort(sub(pat, "", ls(ns, pattern = pat)))
 }
 
-fp_check_method <- function(method, kind) {
+fp_check_method <- function(method, kind, arg = "method") {
   avail <- fairproj_methods(kind)
   if (!is.character(method) || length(method) != 1L || is.na(method)) {
-    fp_abort(sprintf("must be one string, one of: %s", paste(dQuote(avail, FALSE), collapse = ", ")), "method")
+    fp_abort(sprintf("must be one string, one of: %s", paste(dQuote(avail, FALSE), collapse = ", ")), arg)
   }
   if (!method %in% avail) {
     fp_abort(sprintf("'%s' is not available; choose one of: %s", method,
-                     paste(dQuote(avail, FALSE), collapse = ", ")), "method")
+                     paste(dQuote(avail, FALSE), collapse = ", ")), arg)
   }
   method
 }
 
-# Call a solver, rejecting arguments it does not know (a classed error, not R's "unused
-# argument").
-fp_call_solver <- function(kind, method, prep, k, dots, data) {
+# The solver of a method, after checking the names `nm` of the `n` further arguments given to it
+# (...names() of the caller: checked before the arguments are evaluated, so that an argument the
+# method does not take, such as model.frame()'s `weights`, is a classed error and not R's
+# "object not found" from evaluating it).
+fp_check_solver_args <- function(kind, method, nm, n) {
   solver <- get(paste0("fit_", kind, "_", method), envir = asNamespace("fairproj"), mode = "function")
   known <- setdiff(names(formals(solver)), c("prep", "k", "data", "..."))
-  if (length(dots)) {
-    nm <- names(dots)
-    if (is.null(nm) || any(nm == "")) fp_abort(sprintf("arguments of method '%s' must be named", method), "...")
+  if (n > 0L) {
+    if (is.null(nm) || any(is.na(nm) | nm == "")) fp_abort(sprintf("arguments of method '%s' must be named", method), "...")
     bad <- setdiff(nm, known)
     if (length(bad)) {
       fp_abort(sprintf("has argument(s) that method '%s' does not take: %s%s", method,
@@ -223,6 +228,13 @@ fp_call_solver <- function(kind, method, prep, k, dots, data) {
                        if (length(known)) paste0(" (it takes: ", paste(known, collapse = ", "), ")") else ""), "...")
     }
   }
+  solver
+}
+
+# Call a solver, rejecting arguments it does not know (a classed error, not R's "unused
+# argument").
+fp_call_solver <- function(kind, method, prep, k, dots, data) {
+  solver <- fp_check_solver_args(kind, method, names(dots), length(dots))
   tryCatch(do.call(solver, c(list(prep = prep, k = k, data = data), dots)),
            error = function(e) {
              if (inherits(e, "fairproj_error")) stop(e)
@@ -464,11 +476,13 @@ fp_stats_units <- function(gs, unit) {
 }
 
 fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, retx, keep_moments, call) {
-  dots <- list(...)
-  if ("scale" %in% names(dots)) {
+  nm <- ...names()
+  if ("scale" %in% nm) {
     fp_abort("is not an argument of fair_pca(): did you mean `scale.` (with a dot, as in prcomp())?", "scale")
   }
-  if ("tol" %in% names(dots)) fp_check_prcomp_tol(method)
+  if ("tol" %in% nm) fp_check_prcomp_tol(method)
+  fp_check_solver_args("pca", method, nm, ...length())
+  dots <- list(...)
   fp_check_flag(retx, "retx")
   fp_check_flag(keep_moments, "keep_moments")
   if (!is.null(rank.)) {

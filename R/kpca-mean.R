@@ -40,7 +40,8 @@
 #' class `fairproj_too_large`; raise `max_n` to opt in.
 #'
 #' @param x A numeric matrix or data.frame (rows are observations).
-#' @param group Group labels, one per row (two or more groups).
+#' @param group Group labels, one per row (two or more groups), or a string naming a column
+#'   of a data.frame `x`.
 #' @param k Target dimension.
 #' @param kernel `"rbf"`, `"polynomial"`, `"sigmoid"` or `"linear"`.
 #' @param gamma Kernel scale: a positive number, `"scale"` or `"auto"` (see Details).
@@ -81,9 +82,11 @@ fair_kpca <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "l
                       constraint = c("parity", "opportunity"), attributes = NULL, use_group = TRUE,
                       max_n = 5000, tol = 1e-9) {
   call <- match.call()
-  xm <- fp_as_matrix(x, "x", min_cols = 1L)
+  fp_needs_rows(x, "kernel PCA (a kernel of the rows)")
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-  g <- fp_as_group(group, nrow(xm), "group", min_levels = 2L)
+  xg <- fp_group_column(x, group)
+  xm <- fp_as_matrix(xg$x, "x", min_cols = 1L)
+  g <- fp_as_group(xg$group, nrow(xm), "group", min_levels = 2L)
   if (!is.character(kernel) || anyNA(kernel) || !kernel[1L] %in% c("rbf", "polynomial", "sigmoid", "linear")) {
     fp_abort("must be one of \"rbf\", \"polynomial\", \"sigmoid\", \"linear\"", "kernel")
   }
@@ -274,6 +277,12 @@ predict.fair_kpca <- function(object, newdata, ...) {
   if (is.data.frame(newdata) && all(nm %in% names(newdata))) newdata <- newdata[nm]
   xn <- fp_as_matrix(newdata, "newdata", min_cols = 1L)
   if (!is.null(colnames(newdata)) && all(nm %in% colnames(xn))) xn <- xn[, nm, drop = FALSE]
+  newnm <- colnames(xn)
+  if (!is.null(newnm) && !identical(nm, paste0("V", seq_along(nm))) && !all(nm %in% newnm)) {
+    # both sides have names that disagree: taking columns by position could pair the wrong ones
+    fp_abort(sprintf("does not have the columns the model was fitted on: missing %s",
+                     fp_name_list(setdiff(nm, newnm))), "newdata", class = "fairproj_newdata_error")
+  }
   if (ncol(xn) != length(nm)) fp_abort(sprintf("has %d columns but the model was fitted on %d", ncol(xn), length(nm)), "newdata")
   zn <- sweep(sweep(xn, 2L, object$center), 2L, object$scale, `/`)
   Kn <- fp_kernel(zn, object$train, object$kernel)

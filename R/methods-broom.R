@@ -23,10 +23,11 @@ generics::augment
 #' [stats::prcomp()]: after `na.action = na.exclude` (formula interface) `fit$x`,
 #' `predict(fit)`, `fitted(fit)` and `augment()` have a row of `NA` for each row left out; after
 #' `na.omit` (the default) those rows are dropped. `augment(fit, data = d)` pairs the rows of `d`
-#' with the training rows by row name when `d` has row names of its own (so shuffled or
+#' with the training rows by row name when both have row names of their own (so shuffled or
 #' subsetted rows keep their scores), otherwise by position, which needs `d` to have exactly the
-#' rows the fit was given (the rows used plus those in `na.action`); any row that cannot be
-#' paired is an error of class `fairproj_input_error`, never a silent shift.
+#' rows the fit was given (the rows used plus those in `na.action`) in their order; numbered row
+#' names out of order (`d[sample(nrow(d)), ]`) with a fit whose rows carry no names, and any row
+#' that cannot be paired, are an error of class `fairproj_input_error`, never a silent shift.
 #'
 #' @param x A `fair_pca` object.
 #' @param matrix What `tidy()` returns: `"rotation"` (also `"loadings"`, `"v"`): one row per
@@ -81,8 +82,8 @@ tidy.fair_pca <- function(x, matrix = "rotation", ...) {
   } else if (matrix == "groups") {
     summary(x)$groups
   } else {
-    if (is.null(x$x)) fp_abort("has no training scores: refit with retx = TRUE", "x")
-    S <- x$x
+    if (is.null(x[["x"]])) fp_abort("has no training scores: refit with retx = TRUE", "x")
+    S <- x[["x"]]
     rn <- rownames(S)
     if (is.null(rn)) rn <- as.character(seq_len(nrow(S)))
     data.frame(row = rep(rn, ncol(S)), PC = rep(seq_len(ncol(S)), each = nrow(S)), value = as.vector(S),
@@ -136,7 +137,7 @@ augment.fair_pca <- function(x, data = NULL, newdata = NULL, ...) {
     s <- predict(x, newdata)
     base <- as.data.frame(newdata)
   } else {
-    s <- x$x
+    s <- x[["x"]]
     if (is.null(s)) fp_abort("has no training scores: refit with retx = TRUE, or give `newdata`", "x")
     if (is.null(data)) {
       rn <- rownames(s)
@@ -155,13 +156,13 @@ augment.fair_pca <- function(x, data = NULL, newdata = NULL, ...) {
   fp_tibble(out)
 }
 
-# The rows of `data` paired with the training scores of `fit` (fit$x, padded with NA rows after
+# The rows of `data` paired with the training scores of `fit` (fit[["x"]], padded with NA rows after
 # na.exclude). By row name when `data` has row names of its own and the scores have names; by
 # position only when the rows cannot have moved: the fit's rows carry no names or the default
 # ones ("1", "2", ... in order), and `data` holds exactly the rows the fit was given. Rows
 # omitted by na.omit are dropped; anything else is an error, never a guess.
 fp_align_rows <- function(fit, data) {
-  S <- fit$x
+  S <- fit[["x"]]
   na <- fit$na.action
   omitted <- if (!is.null(na) && !inherits(na, "exclude")) na else NULL
   rs <- rownames(S)
@@ -176,6 +177,15 @@ fp_align_rows <- function(fit, data) {
                        sum(bad), fp_name_list(rd[bad], 5L)), "data")
     }
     return(list(data = data[!drop, , drop = FALSE], scores = S[i[!drop], , drop = FALSE]))
+  }
+  if (is.null(rs) && .row_names_info(data) > 0L) {
+    # the fit's rows carry no names, so they were rows 1, 2, ... of what it was given; `data`
+    # with numbered row names out of that order (iris[sample(150), ], a subset) has moved rows
+    rd <- rownames(data)
+    if (all(grepl("^[0-9]+$", rd)) && !identical(rd, as.character(seq_len(nrow(data))))) {
+      fp_abort(sprintf("has its rows renumbered or reordered (row names %s), and the fit's rows carry no names: the rows cannot be paired by position; give the training data in its original order, or fit on data with row names",
+                       fp_name_list(utils::head(rd, 3L), 3L)), "data")
+    }
   }
   if (!is.null(rs)) {
     given <- character(n_given)

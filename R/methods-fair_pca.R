@@ -123,8 +123,8 @@ fp_newdata <- function(object, newdata, arg = "newdata", allow_na = FALSE) {
 #'
 #' @param object A `fair_pca` object.
 #' @param newdata A numeric matrix or data.frame with the columns the model was fitted on (see
-#'   Details); for a formula fit, a raw data.frame. If missing, `predict()` returns the training
-#'   scores when kept.
+#'   Details); for a formula fit, a raw data.frame. Rows with `NA` give rows of `NA`; no rows
+#'   give no rows. If missing, `predict()` returns the training scores when kept.
 #' @param ... Unused.
 #' @return `predict()`: an n x r matrix of scores. `reconstruct()`: an n x d matrix.
 #'   `as.prcomp()`: an object of class `prcomp`, with the extra fields `fitted_components` and
@@ -143,7 +143,7 @@ fp_newdata <- function(object, newdata, arg = "newdata", allow_na = FALSE) {
 #' @export
 predict.fair_pca <- function(object, newdata, ...) {
   if (missing(newdata)) {
-    if (!is.null(object$x)) return(object$x)
+    if (!is.null(object[["x"]])) return(object[["x"]])
     fp_abort("is missing and the fit kept no training scores", "newdata")
   }
   x <- fp_match_newdata(object, newdata)
@@ -181,7 +181,7 @@ as.prcomp <- function(x, ...) UseMethod("as.prcomp")
 as.prcomp.fair_pca <- function(x, ...) {
   pad <- fp_padded_sdev(x)
   structure(list(sdev = pad$sdev, rotation = x$rotation, center = x$center, scale = x$scale,
-                 x = x$x, totalvar = x$totalvar, fitted_components = ncol(x$rotation),
+                 x = x[["x"]], totalvar = x$totalvar, fitted_components = ncol(x$rotation),
                  residual_sdev = pad$residual),
             class = "prcomp")
 }
@@ -263,18 +263,18 @@ coef.fair_pca <- function(object, ...) object$rotation
 #' @export
 fitted.fair_pca <- function(object, newdata, ...) {
   if (!missing(newdata)) return(reconstruct(object, newdata))
-  if (is.null(object$x)) {
+  if (is.null(object[["x"]])) {
     fp_abort("kept no training scores: refit with retx = TRUE or give `newdata`", "object")
   }
   # the scores are coordinates in span(rotation), which also holds the output of a linear map
   # (predict() applies it), so the reconstruction is scores %*% t(rotation)
   r <- ncol(object$rotation)
-  zr <- object$x[, seq_len(r), drop = FALSE] %*% t(object$rotation)
+  zr <- object[["x"]][, seq_len(r), drop = FALSE] %*% t(object$rotation)
   d <- nrow(object$rotation)
   sc <- if (isFALSE(object$scale)) rep(1, d) else object$scale
   ct <- if (isFALSE(object$center)) rep(0, d) else object$center
   out <- sweep(sweep(zr, 2L, sc, `*`), 2L, ct, `+`)
-  dimnames(out) <- list(rownames(object$x), rownames(object$rotation))
+  dimnames(out) <- list(rownames(object[["x"]]), rownames(object$rotation))
   out
 }
 
@@ -313,7 +313,7 @@ nobs.fair_pca <- function(object, ...) as.integer(sum(object$groups$n))
 #' @importFrom stats biplot
 #' @export
 biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...) {
-  if (is.null(x$x)) fp_abort("has no training scores: refit with retx = TRUE from the rows", "x")
+  if (is.null(x[["x"]])) fp_abort("has no training scores: refit with retx = TRUE from the rows", "x")
   if (ncol(x$rotation) < 2L) fp_abort("has fewer than 2 components", "x")
   sc <- fp_scores_by_group(x, choices)
   n <- nrow(sc)
@@ -337,7 +337,7 @@ biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...)
   r1 <- c(min(r1[1], -1e-12), max(r1[2], 1e-12))
   r2 <- urange(L)
   lim <- r1 * 1.08
-  rn <- rownames(x$x)
+  rn <- rownames(x[["x"]])
   labels <- n <= max_labels && !is.null(rn)
   if (is.null(cex)) cex <- if (n > 1000) 0.4 else 0.7
   graphics::plot(S, type = if (labels) "n" else "p", pch = 19, cex = cex,

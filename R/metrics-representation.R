@@ -157,7 +157,8 @@ fp_as_binary <- function(y, n, arg) {
 #' @param group Group labels.
 #' When every prediction is the same class, the gaps are 0 whatever the groups: a warning of
 #' class `fairproj_single_class_warning` says so (also from [downstream_metrics()], naming the
-#' classifier).
+#' classifier). When `group` has one group only, the gaps are 0 by construction: a warning of
+#' class `fairproj_single_group_warning` says so.
 #'
 #' @return A named numeric vector `c(accuracy, dp_gap, eo_gap)`.
 #' @seealso [delta_f_lin()], [group_errors()], [step_fair_pca()] for fair features in a model.
@@ -177,6 +178,10 @@ fp_fairness_gaps <- function(pred, y, group, who) {
                     who, pb[1], n), class = "fairproj_single_class_warning")
   }
   g <- fp_as_group(group, n, "group", min_levels = 1L)
+  if (nlevels(g) < 2L) {
+    fp_warn(sprintf("`group` has one group ('%s'): the gaps between groups are 0 by construction and say nothing about fairness",
+                    levels(g)), class = "fairproj_single_group_warning")
+  }
   rate <- tapply(pb, g, mean)
   tpr <- tapply(pb[yb == 1], g[yb == 1], mean)
   tpr <- tpr[!is.na(tpr)]

@@ -77,6 +77,11 @@ fp_files_reader <- function(x, group, columns = NULL, chunk_rows = 100000L, bad_
   if (length(x) < 1L || anyNA(x)) fp_abort("must be one or more file paths", "x")
   miss <- x[!file.exists(x)]
   if (length(miss)) fp_abort(sprintf("names file(s) that do not exist: %s", paste(utils::head(miss, 3), collapse = ", ")), "x")
+  dirs <- x[dir.exists(x)]
+  if (length(dirs)) {
+    fp_abort(sprintf("names director(ies), not files: %s; give the files, e.g. list.files(dir, full.names = TRUE)",
+                     paste(utils::head(dirs, 3), collapse = ", ")), "x")
+  }
   chunk_rows <- fp_check_count(chunk_rows, 1L, .Machine$integer.max, "chunk_rows")
   bad_rows <- fp_match_arg(bad_rows, c("error", "skip"), "bad_rows")
   if (!is.character(delim) || length(delim) != 1L || is.na(delim) || !nzchar(delim)) {
@@ -141,12 +146,18 @@ fp_sort_levels <- function(m) {
 # its row). Returns NULL for a file with a header and no records.
 fp_csv_moments <- function(path, group, columns, chunk_rows, bad_rows, delim, dots = list()) {
   what <- sprintf("file '%s'", basename(path))
+  if (isTRUE(file.size(path) == 0)) fp_abort(sprintf("%s is empty (no header line)", what), "x", class = "fairproj_source_error")
   old <- readr::local_edition(1)  # the first edition's tokenizer streams; the spec reads 1000 rows
   spec <- do.call(readr::spec_delim, c(list(path, delim = delim, guess_max = 1000L), dots))
   if (is.null(spec) || !length(spec$cols)) {
     fp_abort(sprintf("%s has no header line", what), "x", class = "fairproj_source_error")
   }
   hdr <- names(spec$cols)
+  if (is.character(group) && length(group) == 1L && !is.na(group) && !group %in% hdr) {
+    # a wrong delimiter or a comment line above the header reads as a one-column header
+    fp_abort(sprintf("names column '%s', which %s does not have: its header reads as %s (with delim = \"%s\"); check `delim` and that the first line is the header",
+                     group, what, fp_name_list(sprintf("'%s'", hdr), 5L), delim), "group")
+  }
   group <- fp_db_group_name(group, hdr)
   columns <- fp_db_columns(columns, hdr, group)
   types <- lapply(hdr, function(h) {

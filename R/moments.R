@@ -46,14 +46,10 @@ group_moments <- function(x, group, ...) {
 #' @rdname group_moments
 #' @export
 group_moments.default <- function(x, group, ..., block = NULL) {
-  if (is.data.frame(x) && !missing(group) && is.character(group) && length(group) == 1L &&
-      !is.na(group) && nrow(x) != 1L) {
-    if (!group %in% names(x)) fp_abort(sprintf("names column '%s', which `x` does not have", group), "group")
-    gname <- group
-    group <- x[[gname]]
-    x <- x[setdiff(names(x), gname)]
-  }
   if (missing(group)) group <- NULL
+  xg <- fp_group_column(x, group)
+  x <- xg$x
+  group <- xg$group
   x <- fp_as_matrix(x, "x", min_cols = 1L, check_finite = FALSE, set_names = FALSE)
   cn <- fp_colnames(x)
   g <- fp_as_group(group, nrow(x), "group", min_levels = 1L)
@@ -139,7 +135,7 @@ fp_merge_moments <- function(a, b) {
 #' @rdname group_moments
 #' @param e1,e2 `group_moments` objects.
 #' @export
-"+.group_moments" <- function(e1, e2) fp_merge_moments(e1, e2)
+"+.group_moments" <- function(e1, e2) if (missing(e2)) e1 else fp_merge_moments(e1, e2)
 
 #' @rdname group_moments
 #' @export

@@ -9,7 +9,8 @@
 #   by name (any order, other columns ignored, as predict.prcomp); missing columns are named in
 #   a classed error;
 # * when either has no names, columns are taken by position (the counts must agree).
-# Rows with NA give NA rows downstream (`allow_na = TRUE`); infinite values are an error.
+# Rows with NA give NA rows downstream (`allow_na = TRUE`); infinite values are an error; no
+# rows give no rows (as predict.prcomp).
 
 # The column names of a fit and whether they were given by the user (a matrix without column
 # names gets V1, V2, ... which are not matched by name).
@@ -29,7 +30,12 @@ fp_match_newdata <- function(object, newdata, arg = "newdata", allow_na = TRUE) 
   } else {
     if (is.data.frame(newdata) || is.matrix(newdata)) {
       newnm <- colnames(newdata)
-      if (cn$given && !is.null(newnm) && !all(newnm == "")) {
+      if (cn$given && !is.null(newnm) && !all(newnm == "", na.rm = TRUE)) {
+        # duplicated or blank names made unique as the fit's were (fp_colnames())
+        if (anyDuplicated(newnm) || anyNA(newnm) || any(newnm == "")) {
+          newnm <- fp_colnames(newdata)
+          colnames(newdata) <- newnm
+        }
         miss <- setdiff(nm, newnm)
         if (length(miss)) {
           fp_abort(sprintf("does not have the columns the model was fitted on: missing %s", fp_name_list(miss)),
@@ -38,7 +44,7 @@ fp_match_newdata <- function(object, newdata, arg = "newdata", allow_na = TRUE) 
         newdata <- if (is.data.frame(newdata)) newdata[nm] else newdata[, nm, drop = FALSE]
       }
     }
-    x <- fp_as_matrix(newdata, arg, min_cols = 1L, allow_nonfinite = TRUE)
+    x <- fp_as_matrix(newdata, arg, min_cols = 1L, allow_nonfinite = TRUE, min_rows = 0L)
   }
   if (ncol(x) != d) {
     fp_abort(sprintf("has %d columns but the model was fitted on %d", ncol(x), d), arg,
@@ -61,6 +67,7 @@ fp_name_list <- function(v, max = 10L) {
 # The model matrix of a raw data.frame through the terms of a formula fit.
 fp_rebuild_model_matrix <- function(object, newdata, arg = "newdata") {
   tt <- stats::delete.response(object$terms)
+  newdata <- fp_int64_columns(newdata, arg)
   vars <- all.vars(tt)
   miss <- setdiff(vars, names(newdata))
   if (length(miss)) {
@@ -68,6 +75,7 @@ fp_rebuild_model_matrix <- function(object, newdata, arg = "newdata") {
              class = "fairproj_newdata_error")
   }
   xlev <- object$xlevels
+  newdata <- fp_check_newdata_classes(newdata, attr(tt, "dataClasses"), xlev, arg)
   for (v in intersect(names(xlev), names(newdata))) {
     val <- newdata[[v]]
     if (is.factor(val) || is.character(val)) {
@@ -88,6 +96,29 @@ fp_rebuild_model_matrix <- function(object, newdata, arg = "newdata") {
   x
 }
 
+# The variables of `newdata` with the types they had in training (`classes`, the terms'
+# dataClasses): a numeric column read as text, or a category given as numbers, is an error that
+# names the column (model.frame() would expand it into other columns or fail unclassed); a
+# column that is all NA takes the training type, giving rows of NA.
+fp_check_newdata_classes <- function(newdata, classes, xlev, arg) {
+  categorical <- c("factor", "ordered", "character")
+  for (v in intersect(names(classes), names(newdata))) {
+    was <- classes[[v]]
+    val <- newdata[[v]]
+    if (all(is.na(val))) {
+      newdata[[v]] <- if (was %in% categorical) factor(val, levels = xlev[[v]]) else
+        if (was == "logical") as.logical(val) else if (was == "numeric") as.numeric(val) else val
+      next
+    }
+    now <- stats::.MFclass(val)
+    if (!(now == was || (now %in% categorical && was %in% categorical))) {
+      fp_abort(sprintf("has column '%s' of type %s, but the model was fitted on type %s; convert it",
+                       v, now, was), arg, class = "fairproj_newdata_error")
+    }
+  }
+  newdata
+}
+
 # The formula interface shared by fair_pca(), fair_css(), tune_fair_pca(), pareto_front():
 # evaluates `formula` on `data` (without the group column) through model.frame(), turns factors
 # and transformations into a model matrix without intercept (as stats::prcomp.formula), and
@@ -97,6 +128,7 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
   if (is.null(data)) fp_abort("is missing: the formula interface needs a data.frame", "data")
   if (!is.data.frame(data)) fp_abort("must be a data.frame", "data")
   if (!inherits(formula, "formula")) fp_abort("must be a formula", "formula")
+  data <- fp_int64_columns(data, "data")
   if (length(formula) != 2L) fp_abort("must have no response (e.g. ~ . or ~ a + b)", "formula")
   gname <- NULL
   if (is.name(gexpr) && as.character(gexpr) %in% names(data)) {
@@ -130,6 +162,10 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
                  error = function(e) fp_abort(sprintf("cannot be evaluated on `data`: %s", conditionMessage(e)), "formula"))
   gcol <- mf[["(fp_group)"]]
   mt <- attr(mf, "terms")
+  if (!is.null(attr(mt, "offset"))) {
+    # model.matrix() leaves offsets out: a projection has no use for them, so say so
+    fp_abort("has offset() term(s), which a projection cannot use; remove them or add the column as a term", "formula")
+  }
   attr(mt, "intercept") <- 0L
   bad <- vapply(mf[setdiff(names(mf), "(fp_group)")], function(v) {
     !(is.numeric(v) || is.logical(v) || is.factor(v) || is.character(v))
@@ -147,6 +183,18 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
        contrasts = ctr, na.action = attr(mf, "na.action"))
 }
 
+# `formula` without the column `name`, which must not be a feature (`what`: "outcome"): removing
+# it (`~ . - y`) is allowed, using it in a term is an error. `.` stays unexpanded, for
+# model.frame() to expand on the data without that column.
+fp_formula_drop <- function(formula, name, what) {
+  tl <- tryCatch(attr(stats::terms(formula, allowDotAsName = TRUE), "term.labels"),
+                 error = function(e) fp_abort(sprintf("cannot be read: %s", conditionMessage(e)), "formula"))
+  uses <- vapply(tl, function(l) name %in% all.vars(str2lang(l)), logical(1))
+  if (any(uses)) fp_abort(sprintf("uses the %s column '%s' as a feature", what, name), "formula")
+  if (!length(tl)) fp_abort("selects no feature columns", "formula")
+  stats::reformulate(tl, env = environment(formula))
+}
+
 # Store what predict() needs in a fit from the formula interface.
 fp_formula_attach <- function(fit, fd, call) {
   fit$call <- call
@@ -158,7 +206,8 @@ fp_formula_attach <- function(fit, fd, call) {
     # as prcomp.formula: with na.exclude the scores are padded with NA rows for the rows left
     # out, so that fit$x, predict(fit), fitted(fit) and augment() line up with `data`
     fit$na.action <- fd$na.action
-    if (!is.null(fit$x)) fit$x <- stats::napredict(fd$na.action, fit$x)
+    # [["x"]]: `$x` would partially match `xlevels` in a fit without scores
+    if (!is.null(fit[["x"]])) fit$x <- stats::napredict(fd$na.action, fit[["x"]])
   }
   fit
 }

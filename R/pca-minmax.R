@@ -355,7 +355,7 @@ fp_minmax_snap <- function(lam, U, covs, shift, k, tol, objective) {
 predict.fair_pca_minmax <- function(object, newdata, ...) {
   if (is.null(object$map)) return(NextMethod())
   if (missing(newdata)) {
-    if (!is.null(object$x)) return(object$x)
+    if (!is.null(object[["x"]])) return(object[["x"]])
     fp_abort("is missing and the fit kept no training scores", "newdata")
   }
   fp_map_scores(object, fp_match_newdata(object, newdata))

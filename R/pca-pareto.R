@@ -371,7 +371,8 @@ fp_pareto_front_table <- function(runs, start_names, spec) {
 #'
 #' @param x A numeric matrix or data.frame, a [group_moments()] object, or a formula (with
 #'   `data`).
-#' @param group Group labels, one per row (not used when `x` is a `group_moments` object).
+#' @param group Group labels, one per row, or a string naming a column of a data.frame `x`
+#'   (not used when `x` is a `group_moments` object).
 #' @param k Target dimension.
 #' @param restarts Number of random starts (besides the start at standard PCA).
 #' @param ... Arguments of [fit_pca_pareto] (except `start`, `restarts` and `init`), and
@@ -398,13 +399,17 @@ pareto_front <- function(x, ...) UseMethod("pareto_front")
 #' @export
 pareto_front.default <- function(x, group, k, restarts = 10L, ...) {
   restarts <- fp_check_count(restarts, 0L, 1e4, "restarts")
-  args <- list(...)
-  bad <- intersect(names(args), c("start", "restarts", "init", "method"))
+  nm <- ...names()
+  bad <- intersect(nm, c("start", "restarts", "init", "method"))
   if (length(bad)) fp_abort(sprintf("must not contain %s (pareto_front sets them)", paste(bad, collapse = ", ")), "...")
+  front <- nm %in% c("center", "scale.")  # fair_pca()'s own, not the solver's
+  fp_check_solver_args("pca", "pareto", nm[!front], ...length() - sum(front))
+  args <- list(...)
   m <- if (inherits(x, "group_moments")) x else {
-    xm <- fp_as_matrix(x, "x")
     if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-    fp_moments_ranged(xm, fp_as_group(group, nrow(xm), "group", min_levels = 2L), fp_colnames(xm))
+    xg <- fp_group_column(x, group)
+    xm <- fp_as_matrix(xg$x, "x")
+    fp_moments_ranged(xm, fp_as_group(xg$group, nrow(xm), "group", min_levels = 2L), fp_colnames(xm))
   }
   pb <- fp_progress_bar(restarts + 1, "Pareto fair PCA fits")
   one <- function(start, i, balance = NULL) {

@@ -216,22 +216,22 @@ fp_errors_by_k <- function(x, type = "errors", kmax = NULL, quiet = FALSE) {
 
 # The training scores of two components with the group of each row.
 fp_scores_by_group <- function(object, choices = 1:2) {
-  if (is.null(object$x)) fp_abort("has no training scores: refit with retx = TRUE from the rows", "object")
-  r <- ncol(object$x)
+  if (is.null(object[["x"]])) fp_abort("has no training scores: refit with retx = TRUE from the rows", "object")
+  r <- ncol(object[["x"]])
   if (length(choices) != 2L || !all(choices %in% seq_len(r))) {
     if (r < 2L) fp_abort("has one component: a score plot needs k >= 2", "object")
     fp_abort(sprintf("must be two component numbers between 1 and %d", r), "choices")
   }
-  keep <- stats::complete.cases(object$x)  # rows padded with NA by na.exclude
+  keep <- stats::complete.cases(object[["x"]])  # rows padded with NA by na.exclude
   g <- object$train_group
   if (is.null(g)) g <- factor(rep("all rows", sum(keep)))
   pct <- 100 * object$sdev^2 / object$totalvar
   lab <- function(j) {
     if (j <= length(pct)) sprintf("PC%d (%.1f%% of the variance)", j, pct[j]) else sprintf("component %d", j)
   }
-  rn <- rownames(object$x)
-  data.frame(row = if (is.null(rn)) which(keep) else rn[keep], x = object$x[keep, choices[1]],
-             y = object$x[keep, choices[2]], group = g, xlab = lab(choices[1]), ylab = lab(choices[2]),
+  rn <- rownames(object[["x"]])
+  data.frame(row = if (is.null(rn)) which(keep) else rn[keep], x = object[["x"]][keep, choices[1]],
+             y = object[["x"]][keep, choices[2]], group = g, xlab = lab(choices[1]), ylab = lab(choices[2]),
              stringsAsFactors = FALSE)
 }
 

@@ -20,7 +20,7 @@
 #' under knitr; `options(fairproj.progress = FALSE)` turns it off).
 #'
 #' @param x A numeric matrix or data.frame (rows are observations), or a formula (with `data`).
-#' @param group Group labels, one per row.
+#' @param group Group labels, one per row, or a string naming a column of a data.frame `x`.
 #' @param k Target dimension.
 #' @param method A [fair_pca()] method name; default `"robust"`, the method whose paper
 #'   defines this protocol.
@@ -67,12 +67,15 @@ tune_fair_pca <- function(x, ...) UseMethod("tune_fair_pca")
 #' @export
 tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, folds = 3, criterion = "ARE+ABDiff",
                                   seed = NULL, ..., center = TRUE, scale. = FALSE) {
-  xm <- fp_as_matrix(x, "x")
+  fp_needs_rows(x, "tune_fair_pca() (its cross-validation folds)")
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-  g <- fp_as_group(group, nrow(xm), "group", min_levels = 2L)
+  xg <- fp_group_column(x, group)
+  xm <- fp_as_matrix(xg$x, "x")
+  g <- fp_as_group(xg$group, nrow(xm), "group", min_levels = 2L)
   if (missing(k)) fp_abort("is missing: give the target dimension", "k")
   k <- fp_check_count(k, 1L, ncol(xm), "k")
   method <- fp_check_method(method, "pca")
+  fp_check_solver_args("pca", method, ...names(), ...length())
   grid <- fp_tune_grid(grid, method)
   given <- NULL
   if (length(folds) > 1L) {

@@ -12,12 +12,13 @@ fp_warn <- function(message, class = NULL) {
 }
 
 # Numeric matrix from a matrix or data.frame; errors on non-numeric columns, NA/NaN/Inf,
-# fewer than `min_cols` columns, no rows. `check_finite = FALSE` leaves the NA/Inf check to the
+# fewer than `min_cols` columns, fewer than `min_rows` rows (no rows). `check_finite = FALSE` leaves the NA/Inf check to the
 # caller (the C++ moments pass counts them without n x d temporaries); `set_names = FALSE`
 # leaves the column names alone (setting them copies a matrix; see fp_colnames()).
 fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE, check_finite = TRUE,
-                         set_names = TRUE) {
+                         set_names = TRUE, min_rows = 1L) {
   if (is.data.frame(x)) {
+    x <- fp_int64_columns(x, arg)
     ok <- vapply(x, function(v) is.numeric(v) || is.logical(v), logical(1))
     if (!all(ok)) {
       bad <- names(x)[!ok]
@@ -32,7 +33,7 @@ fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE, c
     fp_abort(sprintf("must be a numeric matrix or data.frame, not an object of class '%s'", class(x)[1]), arg)
   }
   if (!(is.numeric(x) || is.logical(x))) fp_abort(sprintf("must be numeric, not of type '%s'", typeof(x)), arg)
-  if (nrow(x) < 1L) fp_abort("has no rows", arg)
+  if (nrow(x) < min_rows) fp_abort("has no rows", arg)
   if (ncol(x) < min_cols) fp_abort(sprintf("must have at least %d columns (has %d)", min_cols, ncol(x)), arg)
   if (storage.mode(x) != "double") storage.mode(x) <- "double"
   if (!check_finite) allow_nonfinite <- TRUE
@@ -46,6 +47,28 @@ fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE, c
   if (set_names) {
     cn <- fp_colnames(x)
     if (!identical(cn, colnames(x))) colnames(x) <- cn
+  }
+  x
+}
+
+# The integer64 columns (bit64; a database's BIGINT) of a data.frame as doubles. They keep their
+# integers in the bits of a double, which as.matrix() and model.matrix() would read as tiny
+# numbers (5 as 2.5e-323); converted by value, with a classed warning when an integer of 2^53 or
+# more may be rounded.
+fp_int64_columns <- function(x, arg) {
+  i64 <- vapply(x, function(v) inherits(v, "integer64"), logical(1))
+  if (!any(i64)) return(x)
+  fp_require("bit64", "integer64 columns")
+  big <- character(0)
+  for (j in which(i64)) {
+    # bit64's method, by value; its own unclassed warning on rounding is replaced by ours
+    v <- suppressWarnings(as.double(x[[j]]))
+    if (any(abs(v) >= 2^53, na.rm = TRUE)) big <- c(big, names(x)[j])
+    x[[j]] <- v
+  }
+  if (length(big)) {
+    fp_warn(sprintf("`%s` has integer64 column(s) with integers of 2^53 or more, which double precision may round: %s",
+                    arg, fp_name_list(big)), class = "fairproj_precision_warning")
   }
   x
 }
@@ -100,6 +123,24 @@ fp_as_group <- function(group, n, arg = "group", min_levels = 2L, min_size = 1L)
   }
   if (!is.null(cells)) attr(g, "cells") <- cells[levels(g), , drop = FALSE]
   g
+}
+
+# `x` and `group` with a `group` that names a column of the data.frame `x` (one string) taken
+# out of `x` as the group labels, as in group_moments(iris, "Species"); otherwise unchanged.
+fp_group_column <- function(x, group, arg = "group") {
+  if (is.data.frame(x) && is.character(group) && length(group) == 1L && !is.na(group) && nrow(x) != 1L) {
+    if (!group %in% names(x)) fp_abort(sprintf("names column '%s', which `x` does not have", group), arg)
+    return(list(x = x[setdiff(names(x), group)], group = x[[group]]))
+  }
+  list(x = x, group = group)
+}
+
+# A classed error for a group_moments object given to a function that needs the rows.
+fp_needs_rows <- function(x, what, arg = "x") {
+  if (inherits(x, "group_moments")) {
+    fp_abort(sprintf("is a group_moments object, which holds no rows, but %s needs the data rows; give the rows", what), arg)
+  }
+  invisible(x)
 }
 
 # A whole number in [lower, upper].

@@ -73,10 +73,12 @@ test_that("downstream_metrics: majority class on an uninformative representation
   expect_equal(r2$dp_gap, rep(0.5, 4))
   expect_equal(r2$eo_gap, rep(0, 4))
   # held-out evaluation
-  # (the held-out rows are all negatives: the classifier predicts one class there, and says so)
-  expect_warning(r3 <- downstream_metrics(s2[1:150, ], y[1:150], g[1:150], "logistic", newscores = s2[151:200, ],
-                                          newy = y[151:200], newgroup = g[151:200]),
-                 class = "fairproj_single_class_warning")
+  # (the held-out rows are all negatives of one group: the classifier predicts one class there,
+  # and the gaps are over one group; both are said)
+  expect_warning(expect_warning(
+    r3 <- downstream_metrics(s2[1:150, ], y[1:150], g[1:150], "logistic", newscores = s2[151:200, ],
+                             newy = y[151:200], newgroup = g[151:200]),
+    class = "fairproj_single_class_warning"), class = "fairproj_single_group_warning")
   expect_equal(r3$n, 50)
   expect_error(downstream_metrics(s2, y, g, "tree"), class = "fairproj_input_error")
   expect_error(downstream_metrics(s2, y, g, "logistic", newscores = s2), class = "fairproj_input_error")
