@@ -274,6 +274,7 @@ predict.fair_kpca <- function(object, newdata, ...) {
     fp_abort("is missing", "newdata")
   }
   nm <- object$colnames
+  if (is.data.frame(newdata)) newdata <- fp_flatten_df(newdata)
   if (is.data.frame(newdata) && all(nm %in% names(newdata))) newdata <- newdata[nm]
   xn <- fp_as_matrix(newdata, "newdata", min_cols = 1L)
   if (!is.null(colnames(newdata)) && all(nm %in% colnames(xn))) xn <- xn[, nm, drop = FALSE]

@@ -114,12 +114,18 @@ fp_newdata <- function(object, newdata, arg = "newdata", allow_na = FALSE) {
 #' leaves out, so that the squares of `sdev` sum to the total variance `totalvar`:
 #' [stats::summary.prcomp()], scree plots and axis labels of prcomp consumers (factoextra,
 #' ggfortify) then report the true fractions of variance explained, the same as
-#' [summary.fair_pca()]. **The entries after `k` are padding, not components**: a fair fit
-#' can leave out a direction with more variance than its last component, so the padding is
-#' the spectrum of the left-out variance clipped at the last component's variance, the clipped
-#' part spread over the smaller entries (and over more entries than `d - k` if it needs them).
-#' `sdev` therefore decreases and a scree plot shows no left-out bar above the fitted ones;
-#' the true spectrum of what was left out is `residual_sdev`, and `fitted_components` is `k`.
+#' [summary.fair_pca()], never larger ones. **The entries after `k` are padding, not
+#' components**, and their number is a multiple of `k` (factoextra's variable plots multiply
+#' each row of `rotation` by `sdev` and warn otherwise): `k * floor(d / k) - k` entries for `d`
+#' columns, which keeps `sdev` at most `d` long, except when `k > d / 2`, where `k` padded
+#' entries make it `2k` long. The padding is the spectrum of the left-out variance (its
+#' smallest entries merged when there are fewer entries than `d - k`) clipped at the last
+#' component's variance, the clipped part spread over the smaller entries, so that `sdev`
+#' decreases and a scree plot shows no left-out bar above the fitted ones. **The trade-off**: a
+#' fair fit can leave out more variance than these entries hold under that cap (min-max on
+#' iris at `k = 2`); then the padded entries are equal, and larger than the last component's,
+#' because keeping the proportions true and `sdev` short (and factoextra quiet) comes first.
+#' The true spectrum of what was left out is `residual_sdev`, and `fitted_components` is `k`.
 #'
 #' @param object A `fair_pca` object.
 #' @param newdata A numeric matrix or data.frame with the columns the model was fitted on (see
@@ -186,13 +192,17 @@ as.prcomp.fair_pca <- function(x, ...) {
             class = "prcomp")
 }
 
-# The fit's standard deviations followed by the variance it leaves out (totalvar minus the fit's
-# variances), so that the squares sum to `totalvar` and prcomp consumers report true fractions.
-# The padding never exceeds the last component's variance, so that `sdev` decreases and no
-# padded entry looks like a component the fit missed: the residual spectrum (eigenvalues of
-# (I - P) C (I - P) when the moments were kept) is clipped at that level and the clipped
-# variance spread over the smaller entries (water-filling); more entries than d - r only when
-# the variance left out needs them. `residual` holds the true residual spectrum.
+# The fit's standard deviations followed by padding that holds the variance it leaves out
+# (totalvar minus the fit's variances), so that the squares sum to `totalvar` and prcomp
+# consumers report the true fractions, never larger ones. The length is a multiple of the r
+# components, because factoextra multiplies each row of `rotation` (r entries) by `sdev` and
+# warns when the lengths do not recycle: r * floor(d / r) entries, or 2r when r > d / 2 (one
+# padded entry per component; then more than d). The padding is the residual spectrum
+# (eigenvalues of (I - P) C (I - P) when the moments were kept; its smallest entries merged when
+# there are fewer padded entries than d - r) water-filled under the last component's variance,
+# so that `sdev` decreases; when the left-out variance does not fit under that cap, the padded
+# entries are equal (the smallest largest entry that holds it). `residual` holds the true
+# residual spectrum.
 fp_padded_sdev <- function(x) {
   rest <- max(x$totalvar - sum(x$sdev^2), 0)
   d <- nrow(x$rotation)
@@ -210,24 +220,19 @@ fp_padded_sdev <- function(x) {
     if (sum(ev) > 0) ev <- ev * (rest / sum(ev))
   }
   if (is.null(ev) || !(sum(ev) > 0)) ev <- rep(rest / (d - r), d - r)
-  cap <- x$sdev[r]^2
-  list(sdev = c(x$sdev, sqrt(fp_water_fill(ev, rest, cap))), residual = sqrt(ev))
+  m <- max(r * (d %/% r), 2L * r) - r
+  v <- if (m >= length(ev)) c(ev, rep(0, m - length(ev))) else ev[seq_len(m)]
+  cap <- max(x$sdev[r]^2, rest / m)
+  list(sdev = c(x$sdev, sqrt(fp_water_fill(v, rest, cap))), residual = sqrt(ev))
 }
 
-# A non-increasing vector with entries at most `cap` and sum `total`: min(cap, max(v, level))
-# for the level that makes the sum right, over as many entries as needed (at least length(v);
-# v sorted decreasingly). Falls back to v when `cap` is too small to matter (below 1e-12 of
-# the total per entry, or more than 100 entries per residual dimension would be needed).
+# A non-increasing vector of length(v) with entries at most `cap` and sum `total` (at most
+# length(v) * cap): min(cap, max(v, level)) for the level that makes the sum right (v sorted
+# decreasingly).
 fp_water_fill <- function(v, total, cap) {
-  if (!(cap > 0)) return(v)
-  if (total > length(v) * cap) {
-    n <- ceiling(total / cap)
-    if (n * cap < total) n <- n + 1
-    if (n > 100 * length(v)) return(v)
-    v <- c(v, rep(0, n - length(v)))
-  }
   f <- function(level) sum(pmin(cap, pmax(v, level))) - total
   if (f(0) >= 0) return(pmin(cap, v))
+  if (f(cap) <= 0) return(rep(cap, length(v)))
   level <- stats::uniroot(f, c(0, cap), tol = cap * 1e-12)$root
   out <- pmin(cap, pmax(v, level))
   out * total / sum(out)

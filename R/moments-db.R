@@ -258,6 +258,10 @@ fp_db_pushdown <- function(con, x, group, columns, types, max_terms) {
   gv <- res1[[group]]
   if (anyNA(gv)) fp_abort(sprintf("group column '%s' has missing (NULL) values; filter them in the query", group), "x",
                           class = "fairproj_source_error")
+  if (is.character(gv) && any(gv == "")) {
+    fp_abort(sprintf("group column '%s' has empty labels (''), which count as missing; filter or label them in the query",
+                     group), "x", class = "fairproj_source_error")
+  }
   d <- length(columns)
   m <- length(gv)
   if (m < 1L) fp_abort("has no rows", "x", class = "fairproj_source_error")

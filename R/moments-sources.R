@@ -17,7 +17,7 @@
 #' or too many fields, a value that does not parse as a number, a missing value (`NA` or an empty
 #' field) in a feature or in the group column is an error of class `fairproj_source_error` that
 #' names the file, the data row (the record's number after the header), the column and the
-#' value. With `bad_rows = "skip"` such records are left out instead and counted, and a warning of
+#' value; so is a column name that appears twice in the header. With `bad_rows = "skip"` such records are left out instead and counted, and a warning of
 #' class `fairproj_skipped_rows_warning` gives the count. A file with a header and no records
 #' contributes nothing; an error is raised only when no source holds any record. At the end, the
 #' rows used plus the rows skipped must equal the records read.
@@ -148,7 +148,7 @@ fp_csv_moments <- function(path, group, columns, chunk_rows, bad_rows, delim, do
   what <- sprintf("file '%s'", basename(path))
   if (isTRUE(file.size(path) == 0)) fp_abort(sprintf("%s is empty (no header line)", what), "x", class = "fairproj_source_error")
   old <- readr::local_edition(1)  # the first edition's tokenizer streams; the spec reads 1000 rows
-  spec <- do.call(readr::spec_delim, c(list(path, delim = delim, guess_max = 1000L), dots))
+  spec <- fp_csv_spec(path, delim, dots, what)
   if (is.null(spec) || !length(spec$cols)) {
     fp_abort(sprintf("%s has no header line", what), "x", class = "fairproj_source_error")
   }
@@ -192,6 +192,35 @@ fp_csv_moments <- function(path, group, columns, chunk_rows, bad_rows, delim, do
                     format(state$skipped), format(state$records)), class = "fairproj_skipped_rows_warning")
   }
   state$out
+}
+
+# The column types readr guesses for a file (from its first 1000 records). A column name that
+# appears twice in the header is an error naming it: readr would rename the second `a` to `a_1`
+# with an unclassed warning, and the moments would carry a name the file does not have.
+fp_csv_spec <- function(path, delim, dots, what) {
+  dup <- FALSE
+  spec <- withCallingHandlers(
+    do.call(readr::spec_delim, c(list(path, delim = delim, guess_max = 1000L), dots)),
+    warning = function(w) {
+      if (grepl("uplicated column names", conditionMessage(w))) {
+        dup <<- TRUE
+        invokeRestart("muffleWarning")
+      }
+    })
+  if (dup) {
+    # the header as text, read as a record by the same tokenizer
+    keep <- dots[setdiff(names(dots), c("col_names", "col_types", "n_max", "skip_empty_rows"))]
+    raw <- tryCatch(unlist(do.call(readr::read_delim,
+                                   c(list(path, delim = delim, col_names = FALSE, n_max = 1L, progress = FALSE,
+                                          col_types = readr::cols(.default = readr::col_character())), keep)),
+                           use.names = FALSE),
+                    error = function(e) character(0))
+    twice <- unique(raw[duplicated(raw)])
+    fp_abort(sprintf("%s has column name(s) that appear more than once in its header%s; give each column its own name",
+                     what, if (length(twice)) paste0(": ", fp_name_list(sprintf("'%s'", twice))) else ""),
+             "x", class = "fairproj_source_error")
+  }
+  spec
 }
 
 # The moments of one chunk of a file. Malformed records and unparsable values (readr's

@@ -23,6 +23,9 @@
 #'   `group_moments` object.
 #' @param group Group labels, one per row: a factor, character, integer or logical vector. For
 #'   a data.frame `x`, also the name of one of its columns (which is then not a feature).
+#'   Missing labels (`NA`) and empty labels (`""`) are an error of class
+#'   `fairproj_input_error`, in memory as in files and databases, which cannot tell an empty
+#'   field from a missing one.
 #' @param ... For `c()`, further `group_moments` objects; otherwise passed to methods.
 #' @param block Rows per buffered block of the Gram kernel (a tuning parameter); `NULL` sizes
 #'   the buffers to about 256 KB (thousands of rows when there are few columns).

@@ -28,6 +28,7 @@ fp_match_newdata <- function(object, newdata, arg = "newdata", allow_na = TRUE) 
   if (!is.null(object$terms) && is.data.frame(newdata)) {
     x <- fp_rebuild_model_matrix(object, newdata, arg)
   } else {
+    if (is.data.frame(newdata)) newdata <- fp_flatten_df(newdata)
     if (is.data.frame(newdata) || is.matrix(newdata)) {
       newnm <- colnames(newdata)
       if (cn$given && !is.null(newnm) && !all(newnm == "", na.rm = TRUE)) {

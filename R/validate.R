@@ -18,7 +18,7 @@ fp_warn <- function(message, class = NULL) {
 fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE, check_finite = TRUE,
                          set_names = TRUE, min_rows = 1L) {
   if (is.data.frame(x)) {
-    x <- fp_int64_columns(x, arg)
+    x <- fp_int64_columns(fp_flatten_df(x), arg)
     ok <- vapply(x, function(v) is.numeric(v) || is.logical(v), logical(1))
     if (!all(ok)) {
       bad <- names(x)[!ok]
@@ -49,6 +49,19 @@ fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE, c
     if (!identical(cn, colnames(x))) colnames(x) <- cn
   }
   x
+}
+
+# A data.frame with its matrix columns (`d$m <- as.matrix(...)`) split into one column each,
+# named as as.matrix() names them (`m.a`, `m.b`; `m.1`, `m.2` without column names; `m` for a
+# one-column matrix), so that the columns of a fit and of its new data are named alike.
+fp_flatten_df <- function(x) {
+  wide <- vapply(x, function(v) length(dim(v)) == 2L, logical(1))
+  if (!any(wide)) return(x)
+  nm <- colnames(as.matrix(x[0L, , drop = FALSE]))
+  cols <- unlist(lapply(x, function(v) {
+    if (length(dim(v)) == 2L) lapply(seq_len(ncol(v)), function(j) v[, j]) else list(v)
+  }), recursive = FALSE)
+  structure(cols, names = nm, row.names = attr(x, "row.names"), class = "data.frame")
 }
 
 # The integer64 columns (bit64; a database's BIGINT) of a data.frame as doubles. They keep their
@@ -109,6 +122,11 @@ fp_as_group <- function(group, n, arg = "group", min_levels = 2L, min_size = 1L)
   }
   if (length(group) != n) fp_abort(sprintf("has length %d but the data have %d rows", length(group), n), arg)
   if (anyNA(group)) fp_abort(sprintf("contains %d missing value(s)", sum(is.na(group))), arg)
+  if ((is.character(group) || is.factor(group)) && any(blank <- as.character(group) == "")) {
+    # files and databases cannot tell an empty label from a missing one: one rule everywhere
+    fp_abort(sprintf("contains %d empty label(s) (\"\", first in row %d), which files and databases read as missing; give those rows a label or drop them",
+                     sum(blank), which(blank)[1L]), arg)
+  }
   if (is.numeric(group) && any(group != round(group))) {
     fp_abort("is numeric with non-integer values: a continuous attribute is not a group; cut() it into groups", arg)
   }
