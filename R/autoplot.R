@@ -17,6 +17,14 @@ autoplot.fair_css <- function(object, type = NULL, ...) {
   fp_plot_gg(object, type, ...)  # `...`: the type's arguments and main, xlab, ylab
 }
 
+#' @rdname plot.fair_kpca
+#' @param object A `fair_kpca` object (for `autoplot()`).
+#' @method autoplot fair_kpca
+#' @exportS3Method ggplot2::autoplot fair_kpca
+autoplot.fair_kpca <- function(object, type = NULL, ...) {
+  fp_plot_gg(object, type, ...)  # `...`: the type's arguments and main, xlab, ylab
+}
+
 #' @rdname plot.fairproj_pareto_front
 #' @param object A `fairproj_pareto_front` object (for `autoplot()`).
 #' @method autoplot fairproj_pareto_front

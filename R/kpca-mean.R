@@ -39,9 +39,11 @@
 #' at n = 5000). Above `max_n` rows (default 5000) `fair_kpca()` refuses with an error of
 #' class `fairproj_too_large`; raise `max_n` to opt in.
 #'
-#' @param x A numeric matrix or data.frame (rows are observations).
+#' @param x A numeric matrix or data.frame (rows are observations), or a formula with no
+#'   response together with `data` (as in [fair_pca()]).
 #' @param group Group labels, one per row (two or more groups), or a string naming a column
-#'   of a data.frame `x`.
+#'   of a data.frame `x`; in the formula interface, an unquoted column name of `data`, a string
+#'   naming it, or a vector.
 #' @param k Target dimension.
 #' @param kernel `"rbf"`, `"polynomial"`, `"sigmoid"` or `"linear"`.
 #' @param gamma Kernel scale: a positive number, `"scale"` or `"auto"` (see Details).
@@ -61,13 +63,19 @@
 #'   centred indicator or value columns).
 #' @param max_n Largest number of training rows accepted (see Memory).
 #' @param tol Relative tolerance for zero eigenvalues.
+#' @param ... For the generic, the arguments of the methods; for the formula interface, the
+#'   arguments of the default method (`k`, `kernel`, ...).
 #' @return An object of class `fair_kpca`: `alpha` (n x k coefficients), `eigenvalues`
-#'   (`theta`), `x` (training scores of all rows of `x`), the kernel settings, the stored training
-#'   rows and kernel column means needed by [predict()][predict.fair_kpca()], and for the
-#'   trade-off `alpha_standard`.
+#'   (`theta`), `totalvar` (the trace of the centred kernel matrix: the total variance in
+#'   feature space x n, in the units of `eigenvalues`), `x` (training scores of all rows of
+#'   `x`), `train_group` (their groups), the kernel settings, the stored training rows and kernel
+#'   column means needed by [predict()][predict.fair_kpca()], and for the trade-off
+#'   `alpha_standard`. A formula fit also keeps the terms, as [fair_pca()] does, so that
+#'   `predict()` rebuilds its columns from a raw data.frame. [tidy()][tidy.fair_kpca()],
+#'   `glance()`, `augment()`, `plot()` and `autoplot()` work on it.
 #' @references Kleindessner, M., Donini, M., Russell, C. and Zafar, M. B. (2023). Efficient fair
 #'   PCA for fair representation learning. AISTATS, PMLR 206, 5250-5270.
-#' @seealso [fair_pca_mean], [predict.fair_kpca()].
+#' @seealso [fair_pca_mean], [predict.fair_kpca()], [tidy.fair_kpca()], [plot.fair_kpca()].
 #' @examples
 #' x <- as.matrix(iris[, 1:4])
 #' g <- iris$Species == "setosa"
@@ -75,8 +83,15 @@
 #' fit
 #' s <- predict(fit, x)
 #' rowsum(s, g) / as.vector(table(g))   # equal group means of the embedding
+#' # the formula interface
+#' fit2 <- fair_kpca(~ . - Species, data = iris, group = Species, k = 2)
+#' head(predict(fit2, iris))
 #' @export
-fair_kpca <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "linear"),
+fair_kpca <- function(x, ...) UseMethod("fair_kpca")
+
+#' @rdname fair_kpca
+#' @export
+fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "linear"),
                       gamma = "scale", degree = 3, coef0 = 1, center = TRUE, scale. = FALSE,
                       kernel_center = TRUE, tradeoff = NULL, tradeoff_power = 1, y = NULL,
                       constraint = c("parity", "opportunity"), attributes = NULL, use_group = TRUE,
@@ -158,6 +173,7 @@ fair_kpca <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "l
     fp_abort("gives a kernel matrix that is zero after centring: nothing to project (constant data?)", "x")
   }
   K <- K / kscale
+  trace_k <- sum(diag(K)) * kscale
   # centred group indicators (and the columns of extra attributes)
   Z <- matrix(0, n, 0)
   if (use_group) {
@@ -194,11 +210,13 @@ fair_kpca <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "l
   for (j in seq_len(k)) if (emb[which.max(abs(emb[, j])), j] < 0) alpha[, j] <- -alpha[, j]
   colnames(alpha) <- paste0("KPC", seq_len(k))
 
-  obj <- list(alpha = alpha, eigenvalues = e$values * kscale, k = k, kernel = kpar, kernel_center = kernel_center,
+  obj <- list(alpha = alpha, eigenvalues = e$values * kscale, totalvar = trace_k, k = k, kernel = kpar,
+              kernel_center = kernel_center,
               center = ctr, scale = sc, train = zf, kernel_colmeans = kmeans, kernel_mean = grand,
               constraint = constraint, constraint_rank = sum(pos), n_train = n,
               groups = data.frame(group = levels(gf), n = as.numeric(table(gf)), stringsAsFactors = FALSE),
-              colnames = colnames(xm), call = call)
+              colnames = colnames(xm), train_group = g, fitted_rows = if (!all(keep)) which(keep),
+              call = call)
   if (!is.null(tradeoff)) {
     es <- fp_eig_top_wide(K, k)
     es$values <- pmax(es$values, .Machine$double.xmin)
@@ -212,6 +230,23 @@ fair_kpca <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "l
   class(obj) <- "fair_kpca"
   obj$x <- predict.fair_kpca(obj, xm)
   obj
+}
+
+#' @rdname fair_kpca
+#' @param formula For the formula interface: a one-sided formula naming the feature columns of
+#'   `data` (`~ .` for all but the group), expanded by [stats::model.matrix()] without intercept
+#'   as in [fair_pca()].
+#' @param data A data.frame holding the variables of `formula` (and `group`).
+#' @param subset,na.action As in [stats::model.frame()]; with `na.action = na.exclude` the
+#'   training scores have an `NA` row for each row left out.
+#' @export
+fair_kpca.formula <- function(formula, data = NULL, group, k, ..., subset, na.action) {
+  call <- match.call()
+  if (missing(group)) fp_abort("is missing: give a column of `data` or one label per row", "group")
+  fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
+                        subset = if (!missing(subset)) eval(substitute(subset), data, parent.frame()),
+                        na.action = if (!missing(na.action)) na.action)
+  fp_formula_attach(fair_kpca.default(fd$x, fd$group, k, ...), fd, call)
 }
 
 # The centred constraint columns of extra attributes on the rows `keep`: centred one-hot
@@ -274,6 +309,9 @@ predict.fair_kpca <- function(object, newdata, ...) {
     fp_abort("is missing", "newdata")
   }
   nm <- object$colnames
+  if (!is.null(object$terms) && is.data.frame(newdata)) {
+    newdata <- fp_rebuild_model_matrix(object, newdata)  # a formula fit: its columns from raw data
+  }
   if (is.data.frame(newdata)) newdata <- fp_flatten_df(newdata)
   if (is.data.frame(newdata) && all(nm %in% names(newdata))) newdata <- newdata[nm]
   xn <- fp_as_matrix(newdata, "newdata", min_cols = 1L)
@@ -296,6 +334,30 @@ predict.fair_kpca <- function(object, newdata, ...) {
   }
   rownames(s) <- rownames(xn)
   s
+}
+
+#' Plot a fair kernel PCA fit
+#'
+#' `type = "scores"` draws the training scores of two components (`choices`) coloured by group;
+#' `"scree"` each component's eigenvalue as a fraction of the total variance in feature space
+#' (`x$totalvar`). `plot()` draws with base graphics, `autoplot()` with ggplot2, from the same
+#' data (`tidy(x, matrix = "plot", type = )`), as for [plot.fair_pca()].
+#'
+#' @param x A `fair_kpca` object.
+#' @param type `"scores"` (the default) or `"scree"`.
+#' @param ... `choices` (two component numbers) for `"scores"`; for `plot()`, `legend = FALSE`
+#'   drops the legend.
+#' @param main,xlab,ylab Replace the title and axis labels (also for `autoplot()`, through `...`).
+#' @return `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.
+#' @seealso [fair_kpca()], [tidy.fair_kpca()], [plot.fair_pca()].
+#' @family plots
+#' @examples
+#' fit <- fair_kpca(iris[, 1:4], iris$Species, k = 3)
+#' plot(fit)
+#' plot(fit, "scree")
+#' @export
+plot.fair_kpca <- function(x, type = NULL, ..., main = NULL, xlab = NULL, ylab = NULL) {
+  fp_plot_base(x, type, ..., main = main, xlab = xlab, ylab = ylab)
 }
 
 #' @export

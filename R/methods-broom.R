@@ -133,6 +133,13 @@ fp_converged <- function(x) {
 #' @rdname tidy.fair_pca
 #' @export
 augment.fair_pca <- function(x, data = NULL, newdata = NULL, ...) {
+  fp_augment_scores(x, data, newdata)
+}
+
+# augment() of a fit with scores (fair_pca, fair_kpca): `newdata` with its predicted scores, or
+# `data` (the training rows, paired by fp_align_rows()) or the row names alone with the
+# training scores, as columns `.fitted<score column>`.
+fp_augment_scores <- function(x, data, newdata) {
   if (!is.null(newdata)) {
     s <- predict(x, newdata)
     base <- as.data.frame(newdata)
@@ -207,4 +214,162 @@ fp_align_rows <- function(fit, data) {
   }
   keep <- if (length(omitted)) -as.integer(omitted) else seq_len(nrow(data))
   list(data = data[keep, , drop = FALSE], scores = S)
+}
+
+#' Tidy a fair kernel PCA fit (broom conventions)
+#'
+#' `tidy()` returns one of the fit's tables in long form; `glance()` one row summarising the
+#' fit; `augment()` appends the scores to the data, as for [fair_pca()] fits
+#' ([tidy.fair_pca()]), with the same column names, rows and row pairing (see "Rows of
+#' `augment()`" there). Tibbles when the tibble package is installed (data.frames otherwise).
+#'
+#' @param x A `fair_kpca` object.
+#' @param matrix What `tidy()` returns: `"eigenvalues"` (also `"pcs"`, `"d"`): one row per
+#'   component with the standard deviation of its training scores and the fraction and
+#'   cumulative fraction of the total variance in feature space (`PC`, `std.dev`, `percent`,
+#'   `cumulative`; the total is `x$totalvar`, the trace of the centred kernel matrix);
+#'   `"groups"`: one row per group and score column with the group's size, mean and standard
+#'   deviation on the fitted rows (`group`, `n`, `PC`, `mean`, `std.dev`: the means agree
+#'   across groups, which is the fairness constraint); `"scores"` (also `"x"`, `"u"`): the
+#'   training scores in long form (`row`, `PC`, `value`); `"plot"`: the data of a plot of
+#'   [plot.fair_kpca()] (give its `type` in `...`). `PC` numbers the columns of
+#'   [predict()][predict.fair_kpca()] (with a trade-off, `k + 1` to `2k` are the scaled kernel
+#'   PCA scores).
+#' @param data,newdata For `augment()`: the training data (a data.frame), or new data whose
+#'   scores ([predict.fair_kpca()]) are appended.
+#' @param ... For `tidy(matrix = "plot")`: `type` and the plot type's arguments; otherwise
+#'   unused.
+#' @return A tibble (or data.frame). `glance()`: one row with `kernel`, `gamma`, `k`, `nobs`
+#'   (the fitted rows), `ngroups`, `constraint`, `var_explained` (the fraction of the total
+#'   variance in feature space the k components hold) and `mean_gap` (the largest difference
+#'   between two groups' means of a component's training scores; zero up to rounding when
+#'   `group` is constrained). `augment()`: `.rownames`, the data and columns `.fittedKPC1`,
+#'   `.fittedKPC2`, ... (`.fittedSTD1`, ... for a trade-off's kernel PCA scores).
+#' @seealso [fair_kpca()], [tidy.fair_pca()], [plot.fair_kpca()].
+#' @examples
+#' fit <- fair_kpca(iris[, 1:4], iris$Species, k = 2)
+#' tidy(fit)
+#' tidy(fit, "groups")
+#' glance(fit)
+#' head(augment(fit, data = iris))
+#' @export
+tidy.fair_kpca <- function(x, matrix = "eigenvalues", ...) {
+  matrix <- fp_match_arg(matrix, c("eigenvalues", "pcs", "d", "groups", "scores", "x", "u", "plot"), "matrix")
+  if (matrix == "plot") return(fp_plot_tidy(x, ...))
+  out <- if (matrix %in% c("eigenvalues", "pcs", "d")) {
+    v <- x$eigenvalues / x$totalvar
+    data.frame(PC = seq_along(x$eigenvalues), std.dev = sqrt(x$eigenvalues / max(x$n_train - 1, 1)),
+               percent = v, cumulative = cumsum(v))
+  } else if (matrix == "groups") {
+    fp_kpca_group_table(x)
+  } else {
+    S <- x[["x"]]
+    rn <- rownames(S)
+    if (is.null(rn)) rn <- as.character(seq_len(nrow(S)))
+    data.frame(row = rep(rn, ncol(S)), PC = rep(seq_len(ncol(S)), each = nrow(S)), value = as.vector(S),
+               stringsAsFactors = FALSE)
+  }
+  fp_tibble(out)
+}
+
+# Per group and score column: size, mean and standard deviation of the training scores on the
+# fitted rows (all rows, or those with a positive label under equal opportunity).
+fp_kpca_group_table <- function(x) {
+  S <- x[["x"]]
+  S <- S[stats::complete.cases(S), , drop = FALSE]  # rows padded with NA by na.exclude
+  rows <- if (is.null(x$fitted_rows)) seq_len(nrow(S)) else x$fitted_rows
+  S <- S[rows, , drop = FALSE]
+  g <- droplevels(x$train_group[rows])
+  out <- lapply(seq_len(ncol(S)), function(j) {
+    data.frame(group = levels(g), n = as.vector(table(g)), PC = j,
+               mean = as.vector(tapply(S[, j], g, mean)),
+               std.dev = as.vector(tapply(S[, j], g, function(v) if (length(v) > 1L) stats::sd(v) else NA_real_)),
+               stringsAsFactors = FALSE)
+  })
+  do.call(rbind, out)
+}
+
+#' @rdname tidy.fair_kpca
+#' @export
+glance.fair_kpca <- function(x, ...) {
+  gt <- fp_kpca_group_table(x)
+  gt <- gt[gt$PC <= x$k, , drop = FALSE]
+  gap <- max(vapply(split(gt$mean, gt$PC), function(m) diff(range(m)), numeric(1)))
+  fp_tibble(data.frame(kernel = x$kernel$kernel, gamma = x$kernel$gamma, k = x$k, nobs = as.integer(x$n_train),
+                       ngroups = nrow(x$groups), constraint = x$constraint,
+                       var_explained = sum(x$eigenvalues) / x$totalvar, mean_gap = gap,
+                       stringsAsFactors = FALSE))
+}
+
+#' @rdname tidy.fair_kpca
+#' @export
+augment.fair_kpca <- function(x, data = NULL, newdata = NULL, ...) {
+  fp_augment_scores(x, data, newdata)
+}
+
+#' Glance at and augment a fair column subset selection (broom conventions)
+#'
+#' `glance()` returns one row summarising the selection; `augment()` appends to each row of the
+#' data its squared reconstruction error from the selected columns, the quantity whose sum over
+#' a group's rows is that group's squared error in [summary()][summary.fair_css()]. See
+#' [tidy.fair_css()] for `tidy()`.
+#'
+#' @param x A `fair_css` object.
+#' @param data,newdata For `augment()`: the data whose rows are augmented (the training data in
+#'   `data`, other rows in `newdata`; each row's error needs only its own values, so rows may be
+#'   in any order and any subset). For a formula fit, a raw data.frame.
+#' @param group For `augment()`: the group of each row, a vector or the name of a column of
+#'   the data; by default the fit's group column when the data have it (formula fits). Each
+#'   row is then reconstructed by its group's least-squares map, as the loss measures; without
+#'   groups, by the pooled one (see [reconstruct()][reconstruct.fair_css()]).
+#' @param ... Unused.
+#' @return A tibble (or data.frame). `glance()`: one row with `method`, `k`, `c` (columns
+#'   selected), `ncol`, `nobs`, `ngroups`, `max_loss` (MinMaxLoss, the largest group ratio),
+#'   `min_loss` and `loss_gap` (largest minus smallest ratio). `augment()`: `.rownames`, the
+#'   data and `.sq_error`, the row's squared reconstruction error in the units of the fit
+#'   (after its centring and scaling), `NA` for a row with a missing value.
+#' @seealso [fair_css()], [tidy.fair_css()], [reconstruct()][reconstruct.fair_css()].
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(100 * 6), 100, 6) %*% matrix(rnorm(36), 6)
+#' g <- rep(1:2, 50)
+#' fit <- fair_css(x, g, k = 2)
+#' glance(fit)
+#' a <- augment(fit, data = as.data.frame(x), group = g)
+#' sqrt(tapply(a$.sq_error, g, sum))  # the groups' errors
+#' fit$group_stats$error
+#' @export
+glance.fair_css <- function(x, ...) {
+  r <- x$group_stats$ratio
+  fp_tibble(data.frame(method = x$method, k = x$k, c = x$c, ncol = length(x$colnames),
+                       nobs = as.integer(sum(x$groups$n)), ngroups = nrow(x$groups), max_loss = max(r),
+                       min_loss = min(r), loss_gap = diff(range(r)), stringsAsFactors = FALSE))
+}
+
+#' @rdname glance.fair_css
+#' @export
+augment.fair_css <- function(x, data = NULL, newdata = NULL, group = NULL, ...) {
+  if (is.null(newdata) && is.null(data)) {
+    fp_abort("is missing: a column selection keeps no rows; give the rows in `data` or `newdata`", "data")
+  }
+  arg <- if (is.null(newdata)) "data" else "newdata"
+  base <- if (is.null(newdata)) data else newdata
+  if (!is.data.frame(base) && !is.matrix(base)) fp_abort("must be a data.frame or matrix", arg)
+  base <- as.data.frame(base)
+  if (is.null(group) && !is.null(x$group_name) && x$group_name %in% names(base)) group <- x$group_name
+  if (is.character(group) && length(group) == 1L && nrow(base) != 1L) {
+    if (!group %in% names(base)) fp_abort(sprintf("names column '%s', which `%s` does not have", group, arg), "group")
+    feats <- if (is.null(x$terms)) base[setdiff(names(base), group)] else base
+    group <- base[[group]]
+  } else {
+    feats <- base
+  }
+  xm <- fp_css_newdata(x, feats, arg)
+  rec <- reconstruct.fair_css(x, xm, group = group)
+  sc <- if (isFALSE(x$scale)) rep(1, ncol(xm)) else x$scale
+  err <- rowSums(sweep(xm - rec, 2L, sc, `/`)^2)
+  out <- cbind(data.frame(.rownames = rownames(base), stringsAsFactors = FALSE), base,
+               data.frame(.sq_error = unname(err)))
+  rownames(out) <- NULL
+  fp_tibble(out)
 }

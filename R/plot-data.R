@@ -225,9 +225,11 @@ fp_scores_by_group <- function(object, choices = 1:2) {
   keep <- stats::complete.cases(object[["x"]])  # rows padded with NA by na.exclude
   g <- object$train_group
   if (is.null(g)) g <- factor(rep("all rows", sum(keep)))
-  pct <- 100 * object$sdev^2 / object$totalvar
+  kernel <- inherits(object, "fair_kpca")
+  pct <- 100 * (if (kernel) object$eigenvalues else object$sdev^2) / object$totalvar
   lab <- function(j) {
-    if (j <= length(pct)) sprintf("PC%d (%.1f%% of the variance)", j, pct[j]) else sprintf("component %d", j)
+    if (j <= length(pct)) sprintf("%sPC%d (%.1f%% of the variance%s)", if (kernel) "K" else "", j, pct[j],
+                                  if (kernel) " in feature space" else "") else sprintf("component %d", j)
   }
   rn <- rownames(object[["x"]])
   data.frame(row = if (is.null(rn)) which(keep) else rn[keep], x = object[["x"]][keep, choices[1]],
@@ -235,17 +237,17 @@ fp_scores_by_group <- function(object, choices = 1:2) {
              stringsAsFactors = FALSE)
 }
 
-fp_plot_scores <- function(x, choices) {
+fp_plot_scores <- function(x, choices, label = fp_fit_label(x$method)) {
   sc <- fp_scores_by_group(x, choices)
   n <- nrow(sc)
   ng <- nlevels(sc$group)
-  d <- data.frame(row = sc$row, group = sc$group, fit = fp_fit_label(x$method), x = sc$x, y = sc$y,
+  d <- data.frame(row = sc$row, group = sc$group, fit = label, x = sc$x, y = sc$y,
                   stringsAsFactors = FALSE)
   spec <- fp_spec("x", "y", list(fp_layer("point", cex = if (n > 1000) 0.45 else 0.75,
                                           alpha = if (n > 1000) 0.5 else 0.85)),
                   list(colour = fp_scale("group", levels(sc$group), fp_palette(ng)),
                        shape = fp_scale("group", levels(sc$group), fp_shapes(ng))),
-                  title = "Scores by group", subtitle = sprintf("fit: %s, %s rows", fp_fit_label(x$method),
+                  title = "Scores by group", subtitle = sprintf("fit: %s, %s rows", label,
                                                                 format(n, big.mark = ",")),
                   xlab = sc$xlab[1], ylab = sc$ylab[1])
   fp_plot_frame(d, spec, "scores")
@@ -754,6 +756,31 @@ fp_plot_tidy <- function(x, type = NULL, ...) {
 # A tibble when the tibble package is installed (broom's convention), else the data.frame.
 fp_tibble <- function(d) {
   if (requireNamespace("tibble", quietly = TRUE)) tibble::as_tibble(d) else d
+}
+
+# ---------------------------------------------------------------------------------------------
+# Fair kernel PCA (fair_kpca(), R/kpca-mean.R): training scores by group, and the eigenvalues
+# as fractions of the total variance in feature space.
+
+fp_plot_types[["fair_kpca"]] <- c("scores", "scree")
+
+#' @exportS3Method fp_plot_data fair_kpca
+fp_plot_data.fair_kpca <- function(x, type = NULL, ..., choices = 1:2) {
+  type <- fp_plot_type(x, type)
+  fp_plot_no_dots(list(...), type)
+  switch(type,
+         scores = fp_plot_scores(x, choices, label = "fair kernel PCA"),
+         scree = {
+           tab <- data.frame(k = seq_along(x$eigenvalues), group = "all rows", fit = "fair kernel PCA",
+                             value = x$eigenvalues / x$totalvar, stringsAsFactors = FALSE)
+           spec <- fp_spec("k", "value", list(fp_layer("col", fill = "grey80", colour = "grey35")),
+                           title = "Scree plot",
+                           subtitle = sprintf("%s kernel: each component's fraction of the variance in feature space",
+                                              x$kernel$kernel),
+                           xlab = "component", ylab = "fraction of the variance", x_integer = TRUE, y_zero = TRUE,
+                           legend = FALSE)
+           fp_plot_frame(tab, spec, "scree")
+         })
 }
 
 # ---------------------------------------------------------------------------------------------
