@@ -57,7 +57,12 @@ fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE, c
 fp_flatten_df <- function(x) {
   wide <- vapply(x, function(v) length(dim(v)) == 2L, logical(1))
   if (!any(wide)) return(x)
-  nm <- colnames(as.matrix(x[0L, , drop = FALSE]))
+  nm <- unlist(lapply(seq_along(x), function(j) {
+    v <- x[[j]]
+    if (length(dim(v)) != 2L || ncol(v) == 1L) return(names(x)[j])
+    cn <- colnames(v)
+    paste(names(x)[j], if (length(cn)) cn else seq_len(ncol(v)), sep = ".")
+  }))
   cols <- unlist(lapply(x, function(v) {
     if (length(dim(v)) == 2L) lapply(seq_len(ncol(v)), function(j) v[, j]) else list(v)
   }), recursive = FALSE)
