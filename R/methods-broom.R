@@ -83,13 +83,17 @@ tidy.fair_pca <- function(x, matrix = "rotation", ...) {
     summary(x)$groups
   } else {
     if (is.null(x[["x"]])) fp_abort("has no training scores: refit with retx = TRUE", "x")
-    S <- x[["x"]]
-    rn <- rownames(S)
-    if (is.null(rn)) rn <- as.character(seq_len(nrow(S)))
-    data.frame(row = rep(rn, ncol(S)), PC = rep(seq_len(ncol(S)), each = nrow(S)), value = as.vector(S),
-               stringsAsFactors = FALSE)
+    fp_scores_long(x[["x"]])
   }
   fp_tibble(out)
+}
+
+# A score matrix in long form (row, PC, value), rows named by row name or number.
+fp_scores_long <- function(S) {
+  rn <- rownames(S)
+  if (is.null(rn)) rn <- as.character(seq_len(nrow(S)))
+  data.frame(row = rep(rn, ncol(S)), PC = rep(seq_len(ncol(S)), each = nrow(S)), value = as.vector(S),
+             stringsAsFactors = FALSE)
 }
 
 #' @rdname tidy.fair_pca
@@ -263,11 +267,7 @@ tidy.fair_kpca <- function(x, matrix = "eigenvalues", ...) {
   } else if (matrix == "groups") {
     fp_kpca_group_table(x)
   } else {
-    S <- x[["x"]]
-    rn <- rownames(S)
-    if (is.null(rn)) rn <- as.character(seq_len(nrow(S)))
-    data.frame(row = rep(rn, ncol(S)), PC = rep(seq_len(ncol(S)), each = nrow(S)), value = as.vector(S),
-               stringsAsFactors = FALSE)
+    fp_scores_long(x[["x"]])
   }
   fp_tibble(out)
 }
