@@ -64,7 +64,8 @@
 #' @param max_n Largest number of training rows accepted (see Memory).
 #' @param tol Relative tolerance for zero eigenvalues.
 #' @param ... For the generic, the arguments of the methods; for the formula interface, the
-#'   arguments of the default method (`k`, `kernel`, ...).
+#'   arguments of the default method (`k`, `kernel`, ...); the default method takes no others
+#'   (a misspelt argument is an error naming it).
 #' @return An object of class `fair_kpca`: `alpha` (n x k coefficients), `eigenvalues`
 #'   (`theta`), `totalvar` (the trace of the centred kernel matrix: the total variance in
 #'   feature space x n, in the units of `eigenvalues`), `x` (training scores of all rows of
@@ -92,11 +93,17 @@ fair_kpca <- function(x, ...) UseMethod("fair_kpca")
 #' @rdname fair_kpca
 #' @export
 fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigmoid", "linear"),
-                      gamma = "scale", degree = 3, coef0 = 1, center = TRUE, scale. = FALSE,
-                      kernel_center = TRUE, tradeoff = NULL, tradeoff_power = 1, y = NULL,
-                      constraint = c("parity", "opportunity"), attributes = NULL, use_group = TRUE,
-                      max_n = 5000, tol = 1e-9) {
+                              gamma = "scale", degree = 3, coef0 = 1, center = TRUE, scale. = FALSE,
+                              kernel_center = TRUE, tradeoff = NULL, tradeoff_power = 1, y = NULL,
+                              constraint = c("parity", "opportunity"), attributes = NULL, use_group = TRUE,
+                              max_n = 5000, tol = 1e-9, ...) {
   call <- match.call()
+  extra <- match.call(expand.dots = FALSE)$...  # their names only: nothing is evaluated
+  if (length(extra)) {
+    nm <- if (is.null(names(extra))) rep("", length(extra)) else names(extra)
+    nm[nm == ""] <- "(unnamed)"
+    fp_abort(sprintf("has argument(s) that fair_kpca() does not take: %s", paste(nm, collapse = ", ")), "...")
+  }
   fp_needs_rows(x, "kernel PCA (a kernel of the rows)")
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
   xg <- fp_group_column(x, group)

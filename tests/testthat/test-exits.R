@@ -81,6 +81,11 @@ test_that("fair_kpca(): a formula interface consistent with fair_pca()'s", {
   expect_true(all(is.na(a$.fittedKPC1[c(2, 9)])))
   expect_equal(a$.fittedKPC1[-c(2, 9)], unname(fe$x[-c(2, 9), 1]))
   expect_error(fair_kpca(~ ., data = iris, k = 2), class = "fairproj_input_error")
+  # an argument the method does not take is refused by name, before it is evaluated
+  expect_error(fair_kpca(iris_x, iris_g, k = 2, kernal = stop("evaluated")), class = "fairproj_input_error",
+               regexp = "kernal")
+  expect_error(fair_kpca(~ . - Species, data = iris, group = Species, k = 2, weights = Sepal.Length),
+               class = "fairproj_input_error", regexp = "weights")
 })
 
 test_that("fair_kpca(): plot() and autoplot() draw the scores and the scree from one frame", {
