@@ -633,7 +633,8 @@ double fermi_dirac(const Vec& lam, int k, double mu, Vec& x, Vec& s) {
 
 SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, double tol, int max_eigs,
                       double scale, const std::function<void(const Mat&, const Vec&, const Vec&)>& record,
-                      int& eig_calls, std::vector<double>& h_lb, std::vector<double>& h_ub) {
+                      int& eig_calls, std::vector<double>& h_lb, std::vector<double>& h_ub,
+                      bool hand_over = false) {
   const int m = static_cast<int>(C.size());
   const int d = static_cast<int>(C[0].rows());
   SmoothOut out;
@@ -815,8 +816,15 @@ SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, double tol
     // barrier allow; then shrink mu (no new eigendecomposition needed)
     if (ubx - g_here <= cen * (m * beta + mu * ent) || same_mu >= 12) {
       same_mu = 0;
-      if (mu <= 1e-3 * spread && mu <= 0.02 * mu_tried && try_restricted(p)) { out.converged = true; break; }
-      if (mu <= 1e-3 * spread && mu <= 0.02 * mu_tried) mu_tried = mu;
+      if (mu <= 1e-3 * spread && mu <= 0.02 * mu_tried) {
+        const int before = eig_calls;
+        if (try_restricted(p)) { out.converged = true; break; }
+        mu_tried = mu;
+        // the restricted primal is within twice the tolerance but its weights do not certify it
+        // (near a kink of the dual their digits run out): with `hand_over`, Kelley's method
+        // closes the gap from the cuts so far, in fewer evaluations than another round of the path
+        if (hand_over && eig_calls > before && out.ub - out.lb <= 2.0 * tol * std::max(std::abs(out.ub), 1e-12 * scale)) break;
+      }
       mu *= mu_fac;
       if (mu < 1e-18 * scale) break;
       continue;
@@ -1169,7 +1177,7 @@ Rcpp::List minmax_exact_impl(const std::vector<Mat>& C, const Vec& a, int k, dou
     if (fp::use_lanczos(d, k)) {
       sm = subspace_dual(C, a, k, tol, budget, scale, record, extra_calls, inner_calls, h_lb, h_ub);
     } else {
-      sm = smooth_dual(C, a, k, tol, budget, scale, record, extra_calls, h_lb, h_ub);
+      sm = smooth_dual(C, a, k, tol, budget, scale, record, extra_calls, h_lb, h_ub, true);
     }
     have_smooth = sm.U.cols() > 0 && sm.U.allFinite() && sm.x.allFinite();
     if (have_smooth && sm.ub < ub) { ub = sm.ub; primal_src = 1; }
