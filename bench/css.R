@@ -23,10 +23,12 @@
 # base runs gave two_stage 1.85 and 2.62), so the comparison is in CPU time, median of 7
 # averages, the same qr() denominator for both:
 #                     lowqr   highqr   two_stage
-#   before             1.38     2.00     2.21
-#   after              1.29     1.96     1.96     (3.81 at the start of #25: 1.94x faster)
-# two_stage from the moments (the solver's own part): 1.0-1.4x faster (german 1.07-1.26,
-# communities 1.0-1.37, adult 1.02-1.41); 760 sampler / two-stage / low-QR column sequences
+#   before             1.38     2.00     2.21     (best of two runs)
+#   after              1.35     2.10     1.91     (3.81 at the start of #25: 1.99x faster;
+#                                                  high QR's code is unchanged: its 2.00 ->
+#                                                  2.10 is the machine's noise)
+# two_stage from the moments (the solver's own part): 0.96-1.47x faster (german 0.96-1.25,
+# communities 1.10-1.47, adult 1.18-1.45); 760 sampler / two-stage / low-QR column sequences
 # (german, communities, adult, student, heart, compas; 14 values of k; centred or not) are
 # identical. High QR is unchanged: each step's tridiagonal reduction of the leading block is
 # the floor of its pivot rule. On adult the one pass over the 32561 rows is 45-50 ms of the
