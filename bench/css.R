@@ -17,6 +17,23 @@
 # 1.5x to 2.9x for high QR, with identical columns and high-QR orders in 320 cases (german,
 # communities, adult, student, heart; k = 1 .. 40; centred or not). On adult (32561 rows) the
 # one pass over the rows is most of the time.
+# Second round (#25; the leverage scores of the sampler from one symmetric eigendecomposition of
+# the Gram matrix where the k-th eigenvalue is separated, low QR's eigenpairs on the unselected
+# columns only). Elapsed times on the shared machine varied by 2x between identical runs (two
+# base runs gave two_stage 1.85 and 2.62), so the comparison is in CPU time, median of 7
+# averages, the same qr() denominator for both:
+#                     lowqr   highqr   two_stage
+#   before             1.38     2.00     2.21     (best of two runs)
+#   after              1.35     2.10     1.91     (3.81 at the start of #25: 1.99x faster;
+#                                                  high QR's code is unchanged: its 2.00 ->
+#                                                  2.10 is the machine's noise)
+# two_stage from the moments (the solver's own part): 0.96-1.47x faster (german 0.96-1.25,
+# communities 1.10-1.47, adult 1.18-1.45); 760 sampler / two-stage / low-QR column sequences
+# (german, communities, adult, student, heart, compas; 14 values of k; centred or not) are
+# identical. High QR is unchanged: each step's tridiagonal reduction of the leading block is
+# the floor of its pivot rule. On adult the one pass over the 32561 rows is 45-50 ms of the
+# 61-88 ms CPU of a two_stage fit from the rows (the solver 11-36 ms), so from the rows it
+# cannot be 2x faster whatever the solver does.
 #
 # Part 2: a synthetic matrix of MEPS size (35427 x 1247; the reference greedy and high QR did not
 # finish in 24 h there), greedy and low QR for k = 10, 32, 100, as a ratio to computing the group

@@ -28,6 +28,7 @@
 #include <Rconfig.h>
 #include "linalg.h"
 #include <R_ext/Lapack.h>
+#include <algorithm>
 #include <cfloat>
 
 #ifndef FCONE
@@ -485,9 +486,29 @@ List fp_css_lowqr(const List& grams, const List& factors, const IntegerVector& c
     double best = -1;
     int bg = 0;
     Vec v;
+    // below the Lanczos size the top pair of each residual is computed on the unselected
+    // columns only (in increasing order): the selected rows and columns of R are zero, so the
+    // pair is the same, and the dense reduction shrinks with every pivot
+    std::vector<int> live;
+    if (n < 120) {
+      for (int q = i; q < n; ++q) live.push_back(perm[q]);
+      std::sort(live.begin(), live.end());
+    }
+    const int u = static_cast<int>(live.size());
     for (int g = 0; g < m; ++g) {
       Vec vg;
-      const double lam = top_eigpair(R[g].R, warm[g], vg);
+      double lam;
+      if (n < 120) {
+        Mat S(u, u);
+        for (int b = 0; b < u; ++b)
+          for (int a = 0; a < u; ++a) S(a, b) = R[g].R(live[a], live[b]);
+        Vec vs;
+        lam = top_eigpair(S, Vec(), vs);
+        vg = Vec::Zero(n);
+        for (int a = 0; a < u; ++a) vg(live[a]) = vs(a);
+      } else {
+        lam = top_eigpair(R[g].R, warm[g], vg);
+      }
       warm[g] = vg;
       if (lam > best) {
         best = lam;

@@ -455,19 +455,26 @@ bool restricted_sdp(const std::vector<Mat>& Ch, const Vec& a, int k, double tol_
     if (!(sg.minCoeff() > 0)) return std::numeric_limits<double>::infinity();
     double v = tt * zz;
     for (int g = 0; g < m; ++g) v -= std::log(sg(g));
-    v -= 2.0 * l1.matrixL().toDenseMatrix().diagonal().array().log().sum();
-    v -= 2.0 * l2.matrixL().toDenseMatrix().diagonal().array().log().sum();
+    v -= 2.0 * l1.matrixLLT().diagonal().array().log().sum();
+    v -= 2.0 * l2.matrixLLT().diagonal().array().log().sum();
     if (Xi) *Xi = l1.solve(Mat::Identity(r, r));
     if (Yi) *Yi = l2.solve(Mat::Identity(r, r));
     if (s) *s = sg;
     return v;
   };
   // K(A)[p, q] = <E_p, A E_q A>
+  // (entrywise, A symmetric: A E_q A is a_i a_i' or (a_i a_j' + a_j a_i') / sqrt 2 for the
+  // columns a_i, a_j of A, and <E_p, S> is S_kk or sqrt 2 S_kl)
   auto kron_sym = [&](const Mat& A, Mat& K) {
     for (int q = 0; q < n; ++q) {
       const int i = pi[q], j = pj[q];
-      Mat Mq = (i == j) ? Mat(A.col(i) * A.row(i)) : Mat((A.col(i) * A.row(j) + A.col(j) * A.row(i)) / rt2);
-      K.col(q) += svec(Mq);
+      for (int p = 0; p < n; ++p) {
+        const int kk = pi[p], l = pj[p];
+        double v;
+        if (i == j) v = (kk == l) ? A(kk, i) * A(kk, i) : rt2 * A(kk, i) * A(l, i);
+        else v = (kk == l) ? rt2 * A(kk, i) * A(kk, j) : A(kk, i) * A(l, j) + A(kk, j) * A(l, i);
+        K(p, q) += v;
+      }
     }
   };
   bool ok = false, failed = false;
@@ -505,10 +512,22 @@ bool restricted_sdp(const std::vector<Mat>& Ch, const Vec& a, int k, double tol_
       if (!dx.allFinite() || !std::isfinite(dz)) return ok;
       const double dec = -(gx.dot(dx) + gz * dz);
       if (!(dec > 1e-16)) break;
-      // damped Newton step of a self-concordant function (guaranteed decrease, no comparison of
-      // function values, which lose their digits as t grows); full steps once close
+      // far from the centre: the longest of the steps 1, 1/2, 1/4, ... down to the damped Newton
+      // step 1 / (1 + lambda) of a self-concordant function that decreases the barrier by a
+      // quarter of its predicted decrease (dec > 1/16 there, far above the rounding of the
+      // function values, which lose digits as t grows); the damped step itself needs no
+      // comparison (its decrease is guaranteed); full steps once close
       const double lam = std::sqrt(dec);
-      double step = lam > 0.25 ? 1.0 / (1.0 + lam) : 1.0;
+      double step = 1.0;
+      if (lam > 0.25) {
+        const double damped = 1.0 / (1.0 + lam);
+        while (step > damped) {
+          const double fn = fval(x + step * dx, z + step * dz, t, nullptr, nullptr, nullptr);
+          if (std::isfinite(fn) && fn <= f0 - 0.25 * step * dec) break;
+          step *= 0.5;
+        }
+        step = std::max(step, damped);
+      }
       bool acc = false;
       for (int ls = 0; ls < 60; ++ls) {
         if (std::isfinite(fval(x + step * dx, z + step * dz, t, nullptr, nullptr, nullptr))) { acc = true; break; }
@@ -633,7 +652,8 @@ double fermi_dirac(const Vec& lam, int k, double mu, Vec& x, Vec& s) {
 
 SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, double tol, int max_eigs,
                       double scale, const std::function<void(const Mat&, const Vec&, const Vec&)>& record,
-                      int& eig_calls, std::vector<double>& h_lb, std::vector<double>& h_ub) {
+                      int& eig_calls, std::vector<double>& h_lb, std::vector<double>& h_ub,
+                      bool hand_over = false) {
   const int m = static_cast<int>(C.size());
   const int d = static_cast<int>(C[0].rows());
   SmoothOut out;
@@ -815,8 +835,15 @@ SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, double tol
     // barrier allow; then shrink mu (no new eigendecomposition needed)
     if (ubx - g_here <= cen * (m * beta + mu * ent) || same_mu >= 12) {
       same_mu = 0;
-      if (mu <= 1e-3 * spread && mu <= 0.02 * mu_tried && try_restricted(p)) { out.converged = true; break; }
-      if (mu <= 1e-3 * spread && mu <= 0.02 * mu_tried) mu_tried = mu;
+      if (mu <= 1e-3 * spread && mu <= 0.02 * mu_tried) {
+        const int before = eig_calls;
+        if (try_restricted(p)) { out.converged = true; break; }
+        mu_tried = mu;
+        // the restricted primal is within twice the tolerance but its weights do not certify it
+        // (near a kink of the dual their digits run out): with `hand_over`, Kelley's method
+        // closes the gap from the cuts so far, in fewer evaluations than another round of the path
+        if (hand_over && eig_calls > before && out.ub - out.lb <= 2.0 * tol * std::max(std::abs(out.ub), 1e-12 * scale)) break;
+      }
       mu *= mu_fac;
       if (mu < 1e-18 * scale) break;
       continue;
@@ -1169,7 +1196,7 @@ Rcpp::List minmax_exact_impl(const std::vector<Mat>& C, const Vec& a, int k, dou
     if (fp::use_lanczos(d, k)) {
       sm = subspace_dual(C, a, k, tol, budget, scale, record, extra_calls, inner_calls, h_lb, h_ub);
     } else {
-      sm = smooth_dual(C, a, k, tol, budget, scale, record, extra_calls, h_lb, h_ub);
+      sm = smooth_dual(C, a, k, tol, budget, scale, record, extra_calls, h_lb, h_ub, true);
     }
     have_smooth = sm.U.cols() > 0 && sm.U.allFinite() && sm.x.allFinite();
     if (have_smooth && sm.ub < ub) { ub = sm.ub; primal_src = 1; }
