@@ -77,7 +77,8 @@
 #' @return An object of class `fairproj_audit`: a list with
 #'   * `table`: one row per method and k: `method`, `k`, `rank` (of the reconstruction: above
 #'     k for Samadi et al.'s affine map), `var_kept`, `price`, `max_loss`, `min_loss`,
-#'     `loss_gap` (largest minus smallest marginal loss), `loss_ratio` (largest over smallest),
+#'     `loss_gap` (largest minus smallest marginal loss), `loss_ratio` (largest over smallest;
+#'     1 when every loss is 0, `Inf` when only the smallest is, to 1e-10 of the largest error),
 #'     `worst_group` (the group with the largest loss), `max_error`, `error_gap`, `converged`
 #'     (`NA` for closed forms), `certificate` (duality gap, or gap, of certified solvers, in the
 #'     units of the losses), `state` (in words: `"not fitted"` where the method cannot reach
@@ -338,12 +339,22 @@ fp_audit_row <- function(r, meth, kk, C) {
   st <- fp_audit_state(f)
   data.frame(method = meth, k = kk, rank = ncol(f$rotation), var_kept = fp_audit_var_kept(f, C), price = NA_real_,
              max_loss = max(gs$loss), min_loss = min(gs$loss), loss_gap = max(gs$loss) - min(gs$loss),
-             loss_ratio = if (min(gs$loss) > 0) max(gs$loss) / min(gs$loss) else Inf,
+             loss_ratio = fp_audit_loss_ratio(gs),
              worst_group = gs$group[which.max(gs$loss)], max_error = max(gs$error),
              error_gap = max(gs$error) - min(gs$error), converged = st$converged, certificate = st$certificate,
              state = st$state, seconds = r$seconds,
              note = if (length(r$warnings)) conditionMessage(r$warnings[[1L]]) else NA_character_,
              stringsAsFactors = FALSE)
+}
+
+# Largest over smallest marginal loss, with losses within 1e-10 of the largest group error
+# counted as 0 (the solvers' precision): 1 when every loss is 0 (equal losses), Inf when only
+# the smallest is (a group served as well as by its own best rank-k projection).
+fp_audit_loss_ratio <- function(gs) {
+  tol <- 1e-10 * max(gs$error, 0)
+  hi <- max(gs$loss)
+  lo <- min(gs$loss)
+  if (hi <= tol) 1 else if (lo <= tol) Inf else hi / lo
 }
 
 # Train on the training rows' scores, predict the held-out rows, measure. `s` holds the

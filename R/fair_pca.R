@@ -440,16 +440,26 @@ fp_group_best <- function(prep, k) {
 # Per-group diagnostics of a projection onto span(V) or of a general linear map M
 # (reconstruction z M): average squared error about the group mean, the group's best rank-k
 # error, marginal loss and fraction of variance explained.
+# The error of a projection, tr(S) - tr(V'SV), loses the digits its two terms share: where it is
+# below 1e-6 of the group's total (a column or direction that dwarfs the rest, or k near the
+# group's rank) it is recomputed as tr(W'SW) over an orthonormal basis W of the complement of
+# span(V), a sum of terms of one sign, accurate to the precision of W instead of the total's.
 fp_group_stats <- function(prep, V = NULL, k, map = NULL, best = NULL) {
   if (is.null(best)) best <- fp_group_best(prep, k)
+  W <- NULL
   err <- vapply(seq_along(prep$cov), function(i) {
     s <- prep$cov[[i]]
     if (!is.null(map)) {
       R <- diag(prep$d) - map
-      sum((crossprod(R, s)) * t(R))
-    } else {
-      sum(diag(s)) - sum((s %*% V) * V)
+      return(sum((crossprod(R, s)) * t(R)))
     }
+    tot <- sum(diag(s))
+    e <- tot - sum((s %*% V) * V)
+    if (e < 1e-6 * tot && ncol(V) < nrow(V)) {
+      if (is.null(W)) W <<- qr.Q(qr(V), complete = TRUE)[, -seq_len(ncol(V)), drop = FALSE]
+      e <- sum((s %*% W) * W)
+    }
+    e
   }, numeric(1))
   tot <- vapply(prep$cov, function(s) sum(diag(s)), numeric(1))
   data.frame(group = prep$levels, n = as.numeric(prep$n), error = err, best = best,

@@ -353,7 +353,11 @@ biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...)
   graphics::plot(0, 0, type = "n", xlim = llim, ylim = llim, axes = FALSE, xlab = "", ylab = "")
   graphics::axis(3, col = "grey40", col.axis = "grey40")
   graphics::axis(4, col = "grey40", col.axis = "grey40")
-  graphics::arrows(0, 0, L[, 1] * 0.92, L[, 2] * 0.92, length = 0.08, col = "grey20")
+  # arrows() warns on (and skips) an arrow shorter than 1/1000 inch, such as a constant column's:
+  # those are left out quietly, their labels stay at the origin
+  len <- sqrt(rowSums(L^2))
+  long <- len > 5e-3 * max(len, 0)
+  if (any(long)) graphics::arrows(0, 0, L[long, 1] * 0.92, L[long, 2] * 0.92, length = 0.08, col = "grey20")
   graphics::text(L, labels = rownames(L), col = "grey20", cex = 0.8, xpd = TRUE)
   invisible(x)
 }

@@ -282,6 +282,7 @@ fp_plot_scree <- function(x, kmax) {
 fp_history_objective <- function(object) {
   h <- object$history
   if (is.null(h)) fp_abort(sprintf("has no convergence history (method \"%s\" is not iterative)", object$method), "x")
+  if (!NROW(h)) fp_abort(sprintf("has no convergence history (method \"%s\" took no iterations: it was solved directly)", object$method), "x")
   if (is.data.frame(h) || is.matrix(h)) as.matrix(h)[, if ("objective" %in% colnames(h)) "objective" else 1L] else h
 }
 
@@ -289,6 +290,10 @@ fp_history_objective <- function(object) {
 # over the run (they have different units).
 fp_plot_convergence <- function(x) {
   lab <- fp_fit_label(x$method)
+  y <- fp_history_objective(x)
+  # a line needs two iterations: a run of one is drawn as a point
+  layers <- list(fp_layer("line", lwd = 1.5))
+  if (length(y) < 2L) layers <- c(layers, list(fp_layer("point")))
   if (inherits(x, "fair_pca_pareto")) {
     h <- x$history
     cols <- c("objective", names(x$objectives)[-1L])
@@ -300,17 +305,17 @@ fp_plot_convergence <- function(x) {
     series <- c("total loss", cols[-1L])
     d <- data.frame(iteration = rep(h$iteration, length(cols)), series = factor(rep(series, each = nrow(h)), levels = series),
                     fit = lab, value = as.vector(Ys), stringsAsFactors = FALSE)
-    spec <- fp_spec("iteration", "value", list(fp_layer("line", lwd = 1.5)),
+    spec <- fp_spec("iteration", "value", layers,
                     list(colour = fp_scale("series", series, c("black", fp_palette(length(series) - 1L)), "objective")),
                     title = "Convergence (Pareto fair PCA)", subtitle = "each objective rescaled to [0, 1] over the run",
                     xlab = "iteration", ylab = "objective, rescaled to [0, 1]", x_integer = TRUE)
     return(fp_plot_frame(d, spec, "convergence"))
   }
-  y <- fp_history_objective(x)
   h <- x$history
   it <- if (is.data.frame(h) && "iteration" %in% names(h)) h$iteration else seq_along(y)
   d <- data.frame(iteration = it, series = "objective", fit = lab, value = as.numeric(y), stringsAsFactors = FALSE)
-  spec <- fp_spec("iteration", "value", list(fp_layer("line", lwd = 1.5, colour = "black")),
+  layers <- lapply(layers, function(l) replace(l, "colour", list("black")))
+  spec <- fp_spec("iteration", "value", layers,
                   title = sprintf("Convergence (%s)", lab),
                   subtitle = if (!is.null(x$converged)) if (isTRUE(x$converged)) "converged" else "not converged",
                   xlab = "iteration", ylab = "objective", x_integer = TRUE, legend = FALSE)

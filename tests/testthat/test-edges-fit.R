@@ -1,0 +1,78 @@
+# Bad and extreme inputs at the fitting doors and through every method of the result classes:
+# each a classed error or a documented result, never R's own error, a stray warning or message,
+# or values that contradict each other.
+
+# Average squared error of each group about its own mean after projecting onto span(V),
+# computed from the rows: the residual of a column that dwarfs the rest cancels only to its own
+# precision (1e-6 here), far below the other columns' variances.
+rows_group_error <- function(x, g, V) {
+  vapply(split(seq_len(nrow(x)), g), function(i) {
+    xc <- sweep(x[i, , drop = FALSE], 2L, colMeans(x[i, , drop = FALSE]))
+    mean(rowSums((xc - xc %*% V %*% t(V))^2))
+  }, numeric(1))
+}
+
+test_that("group errors stay accurate when one column dwarfs the others", {
+  # a column 1e10 times larger: tr(S) - tr(V'SV) cancels every digit of the other columns'
+  # variance (the error came out 0 and the losses -best)
+  set.seed(1)
+  x <- cbind(a = rnorm(100) * 1e10, b = rnorm(100), c = rnorm(100))
+  g <- rep(1:2, 50)
+  for (method in c("standard", "minmax")) {
+    fit <- fair_pca(x, g, k = 1, method = method)
+    gs <- fit$group_stats
+    expect_equal(gs$error, unname(rows_group_error(x, g, fit$rotation)), tolerance = 1e-6)
+    expect_true(all(gs$error >= gs$best * (1 - 1e-8)))
+    expect_true(all(gs$loss >= -1e-8 * gs$best))
+    expect_equal(gs$error, group_errors(fit, x, g)$table$error)
+  }
+})
+
+test_that("a fit solved without iterations has no convergence plot, a classed error", {
+  fit <- fair_pca(iris[1:4], iris$Species == "setosa", k = 2, method = "cfpca")
+  expect_equal(nrow(fit$history), 0L)
+  expect_error(tidy(fit, matrix = "plot", type = "convergence"), class = "fairproj_input_error")
+  pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_error(plot(fit, type = "convergence"), class = "fairproj_input_error")
+})
+
+test_that("plots of one point draw it, without ggplot2's message about lines", {
+  skip_if_not_installed("ggplot2")
+  # min-max at k = d over many groups stops after one iteration; a selection of one column has
+  # a one-row path
+  set.seed(1)
+  fit <- fair_pca(matrix(rnorm(2500), 500), rep(1:50, 10), k = 5)
+  expect_equal(nrow(fit$history), 1L)
+  css <- fair_css(iris[1:4], iris$Species, k = 1)
+  pdf(NULL)
+  on.exit(grDevices::dev.off())
+  for (p in list(ggplot2::autoplot(fit, type = "convergence"), ggplot2::autoplot(css, type = "path"))) {
+    expect_silent(print(p))
+    expect_true(any(vapply(seq_along(p$layers), function(i) nrow(ggplot2::layer_data(p, i)), 1L) == 1L))
+  }
+})
+
+test_that("biplot() of a fit with a constant column gives no warning", {
+  x <- as.matrix(iris[1:4])
+  x[, 3] <- 1
+  fit <- fair_pca(x, iris$Species, k = 2, method = "standard")
+  expect_equal(unname(fit$rotation[3, ]), c(0, 0))
+  pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_no_warning(biplot(fit))
+})
+
+test_that("fair_audit()'s loss ratio is 1 when every loss is 0 and Inf only when the smallest is", {
+  # a one-row group has zero covariance, so its loss is 0; min-max then makes every loss 0
+  # (to rounding, which left the ratio Inf for equal losses)
+  set.seed(1)
+  x <- matrix(rnorm(400), 100)
+  g <- c("a", rep("b", 99))
+  expect_warning(a <- fair_audit(x, g, k = 1, methods = c("standard", "minmax")),
+                 class = "fairproj_small_group_warning")
+  tab <- a$table
+  expect_equal(tab$loss_ratio[tab$method == "minmax"], 1)
+  expect_true(tab$max_loss[tab$method == "standard"] > 0)
+  expect_equal(tab$loss_ratio[tab$method == "standard"], Inf)
+})
