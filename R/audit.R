@@ -402,6 +402,9 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
   t_start <- proc.time()[["elapsed"]]
   methods <- fp_audit_methods(methods, margs)
   if (!is.null(progress)) fp_check_flag(progress, "progress")
+  # checked whether or not an outcome asks for the held-out split that they set
+  fp_check_number(test_fraction, "test_fraction", 0, 1, open_lower = TRUE, open_upper = TRUE)
+  fp_check_seed(seed)
   show <- if (is.null(progress)) fp_progress_on() else progress
   y <- if (!is.null(outcome)) fp_audit_outcome(outcome, nrow(xm))
   rows <- !is.null(xm)
@@ -412,7 +415,6 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
   if (rows) {
     cn <- fp_colnames(xm)
     if (!is.null(y)) {
-      fp_check_number(test_fraction, "test_fraction", 0, 1, open_lower = TRUE, open_upper = TRUE)
       restore_seed <- fp_set_seed(seed)
       held <- tryCatch(fp_audit_split(g, test_fraction), finally = restore_seed())
       # one pass: moments of each group's training and held-out rows, then their sum

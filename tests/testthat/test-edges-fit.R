@@ -76,3 +76,28 @@ test_that("fair_audit()'s loss ratio is 1 when every loss is 0 and Inf only when
   expect_true(tab$max_loss[tab$method == "standard"] > 0)
   expect_equal(tab$loss_ratio[tab$method == "standard"], Inf)
 })
+
+test_that("a seed is one whole number, checked wherever it is taken", {
+  x <- as.matrix(iris[1:4])
+  g <- iris$Species
+  for (bad in list(Inf, 1.5, 2^31, NA_real_, "1", 1:2)) {
+    expect_error(tune_fair_pca(x, g, k = 2, folds = 2, grid = list(alpha = 1), seed = bad),
+                 class = "fairproj_input_error")
+    expect_error(fair_audit(x, g, k = 1, methods = "standard", outcome = iris$Petal.Width > 1, seed = bad),
+                 class = "fairproj_input_error")
+  }
+})
+
+test_that("fair_audit() checks test_fraction and seed without an outcome too", {
+  x <- as.matrix(iris[1:4])
+  expect_error(fair_audit(x, iris$Species, k = 1, methods = "standard", test_fraction = "yes"),
+               class = "fairproj_input_error")
+  expect_error(fair_audit(x, iris$Species, k = 1, methods = "standard", seed = "yes"),
+               class = "fairproj_input_error")
+})
+
+test_that("convex fair PCA refuses an infinite covariance weight", {
+  # mu = Inf came back "converged" with a subspace that explains almost nothing
+  g <- iris$Species == "setosa"
+  expect_error(fair_pca(iris[1:4], g, k = 2, method = "cfpca", mu = Inf), class = "fairproj_input_error")
+})
