@@ -262,7 +262,9 @@ fp_audit_split <- function(g, test_fraction) {
 
 # The moments of some levels of a group_moments object, renamed.
 fp_moments_levels <- function(m, idx, levels) {
-  fp_new_moments(m$n[idx], m$mean[, idx, drop = FALSE], m$scatter[idx], levels, m$colnames)
+  out <- fp_new_moments(m$n[idx], m$mean[, idx, drop = FALSE], m$scatter[idx], levels, m$colnames)
+  out$exponent <- m$exponent
+  out
 }
 
 # Fraction of the total variance of the prepared data that a fit's reconstruction keeps.
@@ -419,13 +421,14 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
       held <- tryCatch(fp_audit_split(g, test_fraction), finally = restore_seed())
       # one pass: moments of each group's training and held-out rows, then their sum
       gi <- factor(2L * (as.integer(g) - 1L) + 1L + held, levels = seq_len(2L * nlevels(g)))
-      mm <- fp_moments_dense(xm, gi, cn, "x")
+      mm <- fp_moments_ranged(xm, gi, cn, "x")
       odd <- seq(1L, 2L * nlevels(g), by = 2L)
       m_train <- fp_moments_levels(mm, odd, levels(g))
       moments <- m_train + fp_moments_levels(mm, odd + 1L, levels(g))
+      moments$exponent <- mm$exponent  # the pieces share the columns' powers of two
       if (!is.null(attr(g, "cells"))) moments$cells <- attr(g, "cells")
     } else {
-      moments <- fp_moments_dense(xm, g, cn, "x")
+      moments <- fp_moments_ranged(xm, g, cn, "x")
     }
   }
   C <- fp_prepare(moments, center, scale.)$C

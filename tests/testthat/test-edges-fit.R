@@ -101,3 +101,30 @@ test_that("convex fair PCA refuses an infinite covariance weight", {
   g <- iris$Species == "setosa"
   expect_error(fair_pca(iris[1:4], g, k = 2, method = "cfpca", mu = Inf), class = "fairproj_input_error")
 })
+
+test_that("fair_audit() fits data of any magnitude as fair_pca() does", {
+  # its moments squared the data unscaled: 1e-300 data had "no variation", 1e300 data gave R's
+  # own error with scale. = TRUE
+  x <- as.matrix(iris[1:4])
+  y <- iris$Petal.Width > 1
+  for (s in c(1e-300, 1e300)) {
+    ref <- fair_pca(x * s, iris$Species, k = 2, scale. = TRUE)
+    a <- fair_audit(x * s, iris$Species, k = 2, methods = "minmax", scale. = TRUE, outcome = y, seed = 1)
+    expect_equal(a$table$max_loss[a$table$method == "minmax"], max(ref$group_stats$loss), tolerance = 1e-6)
+    a0 <- fair_audit(x * s, iris$Species, k = 2, methods = "minmax", scale. = TRUE)
+    expect_equal(a0$table$max_loss, a$table$max_loss)
+    err <- expect_error(fair_pca(x * s, iris$Species, k = 2), class = "fairproj_input_error")
+    expect_error(fair_audit(x * s, iris$Species, k = 2, methods = "minmax"), conditionMessage(err), fixed = TRUE,
+                 class = "fairproj_input_error")
+  }
+})
+
+test_that("tune_fair_pca()'s standard errors stay finite for data near 1e100", {
+  # the fold criteria are about 1e200: their squares overflowed, giving se = Inf
+  x <- as.matrix(iris[1:4])
+  grid <- list(objective = c("loss", "variance"))
+  tu <- tune_fair_pca(x, iris$Species, k = 2, method = "minmax", grid = grid, folds = 3, seed = 1)
+  big <- tune_fair_pca(x * 1e100, iris$Species, k = 2, method = "minmax", grid = grid, folds = 3, seed = 1)
+  expect_true(all(is.finite(big$table$se)))
+  expect_equal(big$table$se / 1e200, tu$table$se, tolerance = 1e-6)
+})
