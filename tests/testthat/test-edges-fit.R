@@ -128,3 +128,9 @@ test_that("tune_fair_pca()'s standard errors stay finite for data near 1e100", {
   expect_true(all(is.finite(big$table$se)))
   expect_equal(big$table$se / 1e200, tu$table$se, tolerance = 1e-6)
 })
+
+test_that("MbF-PCA refuses k = d, where every projection is the identity", {
+  # it iterated to its cap and advised raising `maxit_outer`
+  g <- iris$Species == "setosa"
+  expect_error(fair_pca(iris[1:4], g, k = 4, method = "mbfpca"), class = "fairproj_input_error")
+})
