@@ -318,6 +318,7 @@ biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...)
   sc <- fp_scores_by_group(x, choices)
   n <- nrow(sc)
   lam <- x$sdev[choices] * sqrt(n)
+  lam[!(lam > 0)] <- 1  # a component without variance (to the fit's precision) is drawn unscaled
   S <- cbind(sc$x, sc$y) / rep(lam, each = n)
   L <- x$rotation[, choices, drop = FALSE] * rep(lam, each = nrow(x$rotation))
   lev <- levels(sc$group)
@@ -379,7 +380,8 @@ biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...)
 #' * `"scree"`: variances of the leading principal components of the data (bars), with the
 #'   variances of this fit's components (points);
 #' * `"convergence"`: the objective along the iterations (iterative methods); for Pareto fits
-#'   every objective, each rescaled to \[0, 1\] over the run.
+#'   every objective (with more than 8 disparities, their largest), each rescaled to \[0, 1\]
+#'   over the run.
 #'
 #' @param x A `fair_pca` object.
 #' @param type What to draw (see above); by default the first, `"errors"`.

@@ -286,8 +286,8 @@ fp_history_objective <- function(object) {
   if (is.data.frame(h) || is.matrix(h)) as.matrix(h)[, if ("objective" %in% colnames(h)) "objective" else 1L] else h
 }
 
-# The objective along the iterations; for Pareto fits every objective, each rescaled to [0, 1]
-# over the run (they have different units).
+# The objective along the iterations; for Pareto fits every objective (beyond 8 disparities,
+# their largest), each rescaled to [0, 1] over the run (they have different units).
 fp_plot_convergence <- function(x) {
   lab <- fp_fit_label(x$method)
   y <- fp_history_objective(x)
@@ -298,12 +298,18 @@ fp_plot_convergence <- function(x) {
     h <- x$history
     cols <- c("objective", names(x$objectives)[-1L])
     Y <- as.matrix(h[, cols, drop = FALSE])
+    series <- c("total loss", cols[-1L])
+    if (length(cols) > 9L) {
+      # m groups give m(m - 1)/2 disparities, too many lines (and legend entries) to tell apart:
+      # their largest along the run
+      Y <- cbind(Y[, 1L], apply(Y[, -1L, drop = FALSE], 1L, max))
+      series <- c("total loss", "largest disparity")
+    }
     lo <- apply(Y, 2L, min, na.rm = TRUE)
     rg <- apply(Y, 2L, max, na.rm = TRUE) - lo
     rg[!(rg > 0)] <- 1
     Ys <- sweep(sweep(Y, 2L, lo, `-`), 2L, rg, `/`)
-    series <- c("total loss", cols[-1L])
-    d <- data.frame(iteration = rep(h$iteration, length(cols)), series = factor(rep(series, each = nrow(h)), levels = series),
+    d <- data.frame(iteration = rep(h$iteration, length(series)), series = factor(rep(series, each = nrow(h)), levels = series),
                     fit = lab, value = as.vector(Ys), stringsAsFactors = FALSE)
     spec <- fp_spec("iteration", "value", layers,
                     list(colour = fp_scale("series", series, c("black", fp_palette(length(series) - 1L)), "objective")),

@@ -134,3 +134,39 @@ test_that("MbF-PCA refuses k = d, where every projection is the identity", {
   g <- iris$Species == "setosa"
   expect_error(fair_pca(iris[1:4], g, k = 4, method = "mbfpca"), class = "fairproj_input_error")
 })
+
+test_that("fair_css() on columns 1e13 apart says why k is refused and what works", {
+  # the groups have full rank: the best rank-1 error is below 1e-12 of the norm, which reads as
+  # rank deficiency; the message must not claim the rank is below k, and scale. = TRUE fits
+  set.seed(1)
+  x <- cbind(a = rnorm(100) * 1e13, b = rnorm(100), c = rnorm(100))
+  g <- rep(1:2, 50)
+  expect_error(fair_css(x, g, k = 1), "scale. = TRUE", fixed = TRUE, class = "fairproj_input_error")
+  expect_true(is.finite(fair_css(x, g, k = 1, scale. = TRUE)$loss))
+})
+
+test_that("the Pareto convergence plot of many groups shows their largest disparity", {
+  # 50 groups give 1225 disparities: one line and legend entry each stopped plot() with
+  # "figure margins too large"
+  set.seed(1)
+  x <- matrix(rnorm(2500), 500)
+  fit <- fair_pca(x, rep(1:50, 10), k = 2, method = "pareto", iterations = 5)
+  d <- tidy(fit, matrix = "plot", type = "convergence")
+  expect_equal(levels(d$series), c("total loss", "largest disparity"))
+  expect_true(all(d$value >= 0 & d$value <= 1))
+  pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_no_error(plot(fit, type = "convergence"))
+})
+
+test_that("biplot() draws a component without variance", {
+  # a column 1e300 times the others: the second component's variance is 0 to the fit's
+  # precision, and scaling by it gave infinite limits (R's own error)
+  set.seed(1)
+  x <- cbind(a = rnorm(100) * 1e150, b = rnorm(100) * 1e-150, c = rnorm(100) * 1e-150)
+  fit <- fair_pca(x, rep(1:2, 50), k = 2, method = "standard")
+  expect_equal(fit$sdev[2], 0)
+  pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_no_error(biplot(fit))
+})
