@@ -444,6 +444,7 @@ fp_group_best <- function(prep, k) {
 # below 1e-6 of the group's total (a column or direction that dwarfs the rest, or k near the
 # group's rank) it is recomputed as tr(W'SW) over an orthonormal basis W of the complement of
 # span(V), a sum of terms of one sign, accurate to the precision of W instead of the total's.
+# Errors are squared norms: a rounding below 0 is reported as 0, and with k = d it is exactly 0.
 fp_group_stats <- function(prep, V = NULL, k, map = NULL, best = NULL) {
   if (is.null(best)) best <- fp_group_best(prep, k)
   W <- NULL
@@ -451,15 +452,16 @@ fp_group_stats <- function(prep, V = NULL, k, map = NULL, best = NULL) {
     s <- prep$cov[[i]]
     if (!is.null(map)) {
       R <- diag(prep$d) - map
-      return(sum((crossprod(R, s)) * t(R)))
+      return(max(sum((crossprod(R, s)) * t(R)), 0))
     }
+    if (ncol(V) >= nrow(V)) return(0)
     tot <- sum(diag(s))
     e <- tot - sum((s %*% V) * V)
-    if (e < 1e-6 * tot && ncol(V) < nrow(V)) {
+    if (e < 1e-6 * tot) {
       if (is.null(W)) W <<- qr.Q(qr(V), complete = TRUE)[, -seq_len(ncol(V)), drop = FALSE]
       e <- sum((s %*% W) * W)
     }
-    e
+    max(e, 0)
   }, numeric(1))
   tot <- vapply(prep$cov, function(s) sum(diag(s)), numeric(1))
   data.frame(group = prep$levels, n = as.numeric(prep$n), error = err, best = best,

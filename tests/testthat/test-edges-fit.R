@@ -170,3 +170,14 @@ test_that("biplot() draws a component without variance", {
   on.exit(grDevices::dev.off())
   expect_no_error(biplot(fit))
 })
+
+test_that("group errors are never negative, and 0 at k = d", {
+  # rounding left errors of -5e-15 at k = d and below 0 when k reaches a group's rank
+  set.seed(1)
+  x <- matrix(rnorm(600), 20)
+  g <- rep(1:2, 10)
+  expect_true(all(fair_pca(x, g, k = 20, method = "standard")$group_stats$error >= 0))
+  gs <- fair_pca(x, g, k = 30, method = "standard")$group_stats
+  expect_equal(c(gs$error, gs$loss), c(0, 0, 0, 0))
+  expect_equal(fair_pca(iris[1:4], iris$Species, k = 4, method = "standard")$group_stats$error, c(0, 0, 0))
+})
