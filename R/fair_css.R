@@ -242,6 +242,7 @@ fp_css_prepare <- function(m, k, center = TRUE, scale. = FALSE) {
   if (missing(k)) fp_abort("is missing: give the target rank", "k")
   k <- fp_check_count(k, 1L, d, "k")
   e <- if (is.null(m$exponent)) rep(0, d) else m$exponent  # data column j = stored column j * 2^e[j]
+  fp_check_moments_range(m)
   D <- 2^e
   ctr <- if (isTRUE(center)) moments_mean(m, pooled = TRUE) else if (isFALSE(center)) rep(0, d) else center / D
   sc <- fp_column_scale(m, ctr, if (is.numeric(scale.)) scale. / D else scale.)

@@ -181,3 +181,18 @@ test_that("group errors are never negative, and 0 at k = d", {
   expect_equal(c(gs$error, gs$loss), c(0, 0, 0, 0))
   expect_equal(fair_pca(iris[1:4], iris$Species, k = 4, method = "standard")$group_stats$error, c(0, 0, 0))
 })
+
+test_that("fits from group moments of extreme data give a classed error; the rows fit", {
+  # group_moments() sums squares without bringing columns into range: at 1e200 they overflow to
+  # NaN (R's own error with scale. = TRUE), at 1e-160 they are subnormal (R's own error in
+  # fair_css(), a message about overflow in fair_pca())
+  x <- as.matrix(iris[1:4])
+  for (s in c(1e200, 1e-160)) {
+    m <- group_moments(x * s, iris$Species)
+    expect_error(fair_pca(m, k = 2, scale. = TRUE), class = "fairproj_input_error")
+    expect_error(fair_css(m, k = 2), class = "fairproj_input_error")
+    expect_error(fair_css(m, k = 2, scale. = TRUE), class = "fairproj_input_error")
+    expect_no_error(fair_pca(x * s, iris$Species, k = 2, scale. = TRUE))
+    expect_no_error(fair_css(x * s, iris$Species, k = 2))
+  }
+})
