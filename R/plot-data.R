@@ -202,15 +202,30 @@ fp_errors_by_k <- function(x, type = "errors", kmax = NULL, quiet = FALSE) {
                     x$method, paste(setdiff(ks, x$k), collapse = ", ")))
   }
   col <- if (type == "errors") "error" else "loss"
+  warned <- list()
   rows <- lapply(ks, function(kk) {
-    f <- if (kk == x$k) x else tryCatch(
+    f <- if (kk == x$k) x else withCallingHandlers(tryCatch(
       do.call(fair_pca, c(list(x$moments, k = kk, method = x$method, center = x$center,
                                scale. = x$scale, keep_moments = FALSE), x$args)),
-      fairproj_error = function(e) NULL)
+      fairproj_error = function(e) NULL),
+      warning = function(w) {
+        warned[[length(warned) + 1L]] <<- list(k = kk, w = w)
+        invokeRestart("muffleWarning")
+      })
     if (is.null(f)) return(NULL)
     data.frame(k = kk, group = f$group_stats$group, fair = f$group_stats[[col]],
                standard = f$group_stats_standard[[col]], stringsAsFactors = FALSE)
   })
+  # the refits' warnings once per class (a plot over ten k would repeat each ten times), naming
+  # the k they concern
+  cls <- vapply(warned, function(v) class(v$w)[1L], "")
+  for (cl in unique(cls)) {
+    sel <- warned[cls == cl]
+    w <- sel[[1L]]$w
+    warning(warningCondition(sprintf("refits at k = %s: %s%s", paste(vapply(sel, `[[`, 0, "k"), collapse = ", "),
+                                     conditionMessage(w), if (length(sel) > 1L) " [first shown]" else ""),
+                             class = setdiff(class(w), c("warning", "condition"))))
+  }
   do.call(rbind, rows)
 }
 

@@ -196,3 +196,16 @@ test_that("fits from group moments of extreme data give a classed error; the row
     expect_no_error(fair_css(x * s, iris$Species, k = 2))
   }
 })
+
+test_that("the refits of an errors plot warn once per kind, naming their k", {
+  # an MW fit refitted at ten k warned ten times
+  fit <- suppressWarnings(fair_pca(iris[1:4], iris$Species, k = 2, solver = "mw", iterations = 5))
+  n <- 0L
+  withCallingHandlers(suppressMessages(tidy(fit, matrix = "plot", type = "errors")),
+                      fairproj_convergence_warning = function(w) {
+                        n <<- n + 1L
+                        expect_match(conditionMessage(w), "refits at k = 1, 3", fixed = TRUE)
+                        invokeRestart("muffleWarning")
+                      })
+  expect_equal(n, 1L)
+})
