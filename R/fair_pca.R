@@ -460,9 +460,10 @@ fp_group_best <- function(prep, k) {
 # (reconstruction z M): average squared error about the group mean, the group's best rank-k
 # error, marginal loss and fraction of variance explained.
 # The error of a projection, tr(S) - tr(V'SV), loses the digits its two terms share: where it is
-# below 1e-6 of the group's total (a column or direction that dwarfs the rest, or k near the
-# group's rank) it is recomputed as tr(W'SW) over an orthonormal basis W of the complement of
-# span(V), a sum of terms of one sign, accurate to the precision of W instead of the total's.
+# below 1e-8 of the group's total (so that fewer than about 7 digits are left: a column or
+# direction that dwarfs the rest, or k at the group's rank) it is recomputed as tr(W'SW) over an
+# orthonormal basis W of the complement of span(V), a sum of terms of one sign, accurate to the
+# precision of W instead of the total's (at O(d^2 (d - k)) per group, paid only then).
 # Errors are squared norms: a rounding below 0 is reported as 0, and with k = d it is exactly 0.
 fp_group_stats <- function(prep, V = NULL, k, map = NULL, best = NULL) {
   if (is.null(best)) best <- fp_group_best(prep, k)
@@ -476,7 +477,7 @@ fp_group_stats <- function(prep, V = NULL, k, map = NULL, best = NULL) {
     if (ncol(V) >= nrow(V)) return(0)
     tot <- sum(diag(s))
     e <- tot - sum((s %*% V) * V)
-    if (e < 1e-6 * tot) {
+    if (e < 1e-8 * tot) {
       if (is.null(W)) W <<- qr.Q(qr(V), complete = TRUE)[, -seq_len(ncol(V)), drop = FALSE]
       e <- sum((s %*% W) * W)
     }
