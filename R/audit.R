@@ -476,8 +476,9 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
         pb$update(step)
       }
     }
-    # a method that fails at every k has a wrong argument, not an infeasible k
-    if (length(errs) == length(ks)) stop(errs[[1L]])
+    # a method that fails at every k has a wrong argument, unless every k is beyond what it can
+    # reach (mean matching at k = d, or with as many groups as columns): those rows say "not fitted"
+    if (length(errs) == length(ks) && !all(vapply(errs, inherits, NA, "fairproj_infeasible_k"))) stop(errs[[1L]])
   }
   pb$done()
   tab <- do.call(rbind, tab)
@@ -566,11 +567,12 @@ print.fairproj_audit <- function(x, ...) {
               if (x$scaled) " (scaled)" else "", nrow(x$groups)))
   cat(sprintf("Methods: %s; k = %s\n", paste(x$methods, collapse = ", "), fp_audit_k_label(x$k)))
   gr <- x$groups
-  cat(sprintf("Groups: %s\n", paste(sprintf("%s %s (%s)", gr$group, format(gr$n, big.mark = ",", trim = TRUE),
-                                            fp_pct(gr$share, 2)), collapse = ", ")))
+  # the first ten groups (tidy(x, "groups") has them all)
+  cat(sprintf("Groups: %s\n", fp_name_list(sprintf("%s %s (%s)", gr$group, format(gr$n, big.mark = ",", trim = TRUE),
+                                                   fp_pct(gr$share, 2)))))
   if (any(gr$small)) {
     cat(sprintf("Small group(s) (fewer than 5 rows per column): %s; their losses are noisy\n",
-                paste(gr$group[gr$small], collapse = ", ")))
+                fp_name_list(gr$group[gr$small])))
   }
   cat(sprintf("\nAt k = %d (%s):\n", x$k_focus, fp_audit_focus_reason(x)))
   print(fp_audit_at(x, x$k_focus), row.names = FALSE)

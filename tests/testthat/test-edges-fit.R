@@ -205,3 +205,21 @@ test_that("the refits of an errors plot warn once per kind, naming their k", {
                       })
   expect_equal(n, 1L)
 })
+
+test_that("fair_audit() reports a method that cannot reach any audited k as not fitted", {
+  # mean matching at k = d (its feasible dimension is d - 1) stopped the whole audit
+  a <- fair_audit(iris[1:4], iris$Species == "setosa", k = 4)
+  tab <- a$table
+  expect_equal(tab$state[tab$method == "mean"], "not fitted")
+  expect_true(all(is.finite(tab$max_loss[tab$method != "mean"])))
+  expect_error(fair_audit(iris[1:4], iris$Species, k = 2, methods = "robust", robust = list(alpha = -1)),
+               class = "fairproj_input_error")
+})
+
+test_that("print() of an audit over 50 groups lists the first ten", {
+  set.seed(1)
+  a <- fair_audit(matrix(rnorm(2500), 500), rep(1:50, 10), k = 1:2, methods = "minmax")
+  out <- capture.output(print(a))
+  expect_true(max(nchar(out)) < 200)
+  expect_true(any(grepl("(50 in all)", out, fixed = TRUE)))
+})
