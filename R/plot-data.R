@@ -297,7 +297,10 @@ fp_plot_scree <- function(x, kmax) {
 fp_history_objective <- function(object) {
   h <- object$history
   if (is.null(h)) fp_abort(sprintf("has no convergence history (method \"%s\" is not iterative)", object$method), "x")
-  if (!NROW(h)) fp_abort(sprintf("has no convergence history (method \"%s\" took no iterations: it was solved directly)", object$method), "x")
+  if (!NROW(h)) {
+    fp_abort(sprintf("has no convergence history (method \"%s\" took no iterations: it was solved directly)",
+                     object$method), "x")
+  }
   if (is.data.frame(h) || is.matrix(h)) as.matrix(h)[, if ("objective" %in% colnames(h)) "objective" else 1L] else h
 }
 
