@@ -456,32 +456,34 @@ fp_group_best <- function(prep, k) {
   }, numeric(1))
 }
 
+# The residual tr(S) - tr(V'SV) of a symmetric S outside span(V) (orthonormal V), given its
+# value `e` from that difference, which loses the digits its two terms share: where it is below
+# 1e-8 of tr(S) (so that fewer than about 7 digits are left: a column or direction that dwarfs
+# the rest, or k at the group's rank) it is recomputed as tr(W'SW) over an orthonormal basis W of
+# the complement of span(V), a sum of terms of one sign, accurate to the precision of W instead
+# of the total's (at O(d^2 (d - k)), paid only then). A squared norm: never below 0, and 0 when V
+# spans everything.
+fp_residual_trace <- function(S, V, e = sum(diag(S)) - sum((S %*% V) * V)) {
+  if (ncol(V) >= nrow(V)) return(0)
+  if (e < 1e-8 * sum(diag(S))) {
+    W <- qr.Q(qr(V), complete = TRUE)[, -seq_len(ncol(V)), drop = FALSE]
+    e <- sum((S %*% W) * W)
+  }
+  max(e, 0)
+}
+
 # Per-group diagnostics of a projection onto span(V) or of a general linear map M
 # (reconstruction z M): average squared error about the group mean, the group's best rank-k
-# error, marginal loss and fraction of variance explained.
-# The error of a projection, tr(S) - tr(V'SV), loses the digits its two terms share: where it is
-# below 1e-8 of the group's total (so that fewer than about 7 digits are left: a column or
-# direction that dwarfs the rest, or k at the group's rank) it is recomputed as tr(W'SW) over an
-# orthonormal basis W of the complement of span(V), a sum of terms of one sign, accurate to the
-# precision of W instead of the total's (at O(d^2 (d - k)) per group, paid only then).
-# Errors are squared norms: a rounding below 0 is reported as 0, and with k = d it is exactly 0.
+# error, marginal loss and fraction of variance explained. Errors are squared norms, never below 0.
 fp_group_stats <- function(prep, V = NULL, k, map = NULL, best = NULL) {
   if (is.null(best)) best <- fp_group_best(prep, k)
-  W <- NULL
   err <- vapply(seq_along(prep$cov), function(i) {
     s <- prep$cov[[i]]
     if (!is.null(map)) {
       R <- diag(prep$d) - map
       return(max(sum((crossprod(R, s)) * t(R)), 0))
     }
-    if (ncol(V) >= nrow(V)) return(0)
-    tot <- sum(diag(s))
-    e <- tot - sum((s %*% V) * V)
-    if (e < 1e-8 * tot) {
-      if (is.null(W)) W <<- qr.Q(qr(V), complete = TRUE)[, -seq_len(ncol(V)), drop = FALSE]
-      e <- sum((s %*% W) * W)
-    }
-    max(e, 0)
+    fp_residual_trace(s, V)
   }, numeric(1))
   tot <- vapply(prep$cov, function(s) sum(diag(s)), numeric(1))
   data.frame(group = prep$levels, n = as.numeric(prep$n), error = err, best = best,
