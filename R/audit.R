@@ -77,7 +77,8 @@
 #' @return An object of class `fairproj_audit`: a list with
 #'   * `table`: one row per method and k: `method`, `k`, `rank` (of the reconstruction: above
 #'     k for Samadi et al.'s affine map), `var_kept`, `price`, `max_loss`, `min_loss`,
-#'     `loss_gap` (largest minus smallest marginal loss), `loss_ratio` (largest over smallest),
+#'     `loss_gap` (largest minus smallest marginal loss), `loss_ratio` (largest over smallest;
+#'     1 when every loss is 0, `Inf` when only the smallest is, to 1e-10 of the largest error),
 #'     `worst_group` (the group with the largest loss), `max_error`, `error_gap`, `converged`
 #'     (`NA` for closed forms), `certificate` (duality gap, or gap, of certified solvers, in the
 #'     units of the losses), `state` (in words: `"not fitted"` where the method cannot reach
@@ -261,7 +262,9 @@ fp_audit_split <- function(g, test_fraction) {
 
 # The moments of some levels of a group_moments object, renamed.
 fp_moments_levels <- function(m, idx, levels) {
-  fp_new_moments(m$n[idx], m$mean[, idx, drop = FALSE], m$scatter[idx], levels, m$colnames)
+  out <- fp_new_moments(m$n[idx], m$mean[, idx, drop = FALSE], m$scatter[idx], levels, m$colnames)
+  out$exponent <- m$exponent
+  out
 }
 
 # Fraction of the total variance of the prepared data that a fit's reconstruction keeps.
@@ -338,12 +341,22 @@ fp_audit_row <- function(r, meth, kk, C) {
   st <- fp_audit_state(f)
   data.frame(method = meth, k = kk, rank = ncol(f$rotation), var_kept = fp_audit_var_kept(f, C), price = NA_real_,
              max_loss = max(gs$loss), min_loss = min(gs$loss), loss_gap = max(gs$loss) - min(gs$loss),
-             loss_ratio = if (min(gs$loss) > 0) max(gs$loss) / min(gs$loss) else Inf,
+             loss_ratio = fp_audit_loss_ratio(gs),
              worst_group = gs$group[which.max(gs$loss)], max_error = max(gs$error),
              error_gap = max(gs$error) - min(gs$error), converged = st$converged, certificate = st$certificate,
              state = st$state, seconds = r$seconds,
              note = if (length(r$warnings)) conditionMessage(r$warnings[[1L]]) else NA_character_,
              stringsAsFactors = FALSE)
+}
+
+# Largest over smallest marginal loss, with losses within 1e-10 of the largest group error
+# counted as 0 (the solvers' precision): 1 when every loss is 0 (equal losses), Inf when only
+# the smallest is (a group served as well as by its own best rank-k projection).
+fp_audit_loss_ratio <- function(gs) {
+  tol <- 1e-10 * max(gs$error, 0)
+  hi <- max(gs$loss)
+  lo <- min(gs$loss)
+  if (hi <= tol) 1 else if (lo <= tol) Inf else hi / lo
 }
 
 # Train on the training rows' scores, predict the held-out rows, measure. `s` holds the
@@ -391,6 +404,9 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
   t_start <- proc.time()[["elapsed"]]
   methods <- fp_audit_methods(methods, margs)
   if (!is.null(progress)) fp_check_flag(progress, "progress")
+  # checked whether or not an outcome asks for the held-out split that they set
+  fp_check_number(test_fraction, "test_fraction", 0, 1, open_lower = TRUE, open_upper = TRUE)
+  fp_check_seed(seed)
   show <- if (is.null(progress)) fp_progress_on() else progress
   y <- if (!is.null(outcome)) fp_audit_outcome(outcome, nrow(xm))
   rows <- !is.null(xm)
@@ -401,18 +417,18 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
   if (rows) {
     cn <- fp_colnames(xm)
     if (!is.null(y)) {
-      fp_check_number(test_fraction, "test_fraction", 0, 1, open_lower = TRUE, open_upper = TRUE)
       restore_seed <- fp_set_seed(seed)
       held <- tryCatch(fp_audit_split(g, test_fraction), finally = restore_seed())
       # one pass: moments of each group's training and held-out rows, then their sum
       gi <- factor(2L * (as.integer(g) - 1L) + 1L + held, levels = seq_len(2L * nlevels(g)))
-      mm <- fp_moments_dense(xm, gi, cn, "x")
+      mm <- fp_moments_ranged(xm, gi, cn, "x")
       odd <- seq(1L, 2L * nlevels(g), by = 2L)
       m_train <- fp_moments_levels(mm, odd, levels(g))
       moments <- m_train + fp_moments_levels(mm, odd + 1L, levels(g))
+      moments$exponent <- mm$exponent  # the pieces share the columns' powers of two
       if (!is.null(attr(g, "cells"))) moments$cells <- attr(g, "cells")
     } else {
-      moments <- fp_moments_dense(xm, g, cn, "x")
+      moments <- fp_moments_ranged(xm, g, cn, "x")
     }
   }
   C <- fp_prepare(moments, center, scale.)$C
@@ -460,8 +476,9 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
         pb$update(step)
       }
     }
-    # a method that fails at every k has a wrong argument, not an infeasible k
-    if (length(errs) == length(ks)) stop(errs[[1L]])
+    # a method that fails at every k has a wrong argument, unless every k is beyond what it can
+    # reach (mean matching at k = d, or with as many groups as columns): those rows say "not fitted"
+    if (length(errs) == length(ks) && !all(vapply(errs, inherits, NA, "fairproj_infeasible_k"))) stop(errs[[1L]])
   }
   pb$done()
   tab <- do.call(rbind, tab)
@@ -550,11 +567,12 @@ print.fairproj_audit <- function(x, ...) {
               if (x$scaled) " (scaled)" else "", nrow(x$groups)))
   cat(sprintf("Methods: %s; k = %s\n", paste(x$methods, collapse = ", "), fp_audit_k_label(x$k)))
   gr <- x$groups
-  cat(sprintf("Groups: %s\n", paste(sprintf("%s %s (%s)", gr$group, format(gr$n, big.mark = ",", trim = TRUE),
-                                            fp_pct(gr$share, 2)), collapse = ", ")))
+  # the first ten groups (tidy(x, "groups") has them all)
+  cat(sprintf("Groups: %s\n", fp_name_list(sprintf("%s %s (%s)", gr$group, format(gr$n, big.mark = ",", trim = TRUE),
+                                                   fp_pct(gr$share, 2)))))
   if (any(gr$small)) {
     cat(sprintf("Small group(s) (fewer than 5 rows per column): %s; their losses are noisy\n",
-                paste(gr$group[gr$small], collapse = ", ")))
+                fp_name_list(gr$group[gr$small])))
   }
   cat(sprintf("\nAt k = %d (%s):\n", x$k_focus, fp_audit_focus_reason(x)))
   print(fp_audit_at(x, x$k_focus), row.names = FALSE)

@@ -63,6 +63,11 @@ fp_render_gg <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
   xr <- range(data[[spec$x]], finite = TRUE)
   for (l in spec$layers) {
     d <- fp_plot_rows(data, spec, l)
+    # a line joins finite values and needs two of them (ggplot2 says so otherwise), as lines() does
+    if (l$geom == "line") {
+      d <- d[is.finite(d[[spec$y]]), , drop = FALSE]
+      d <- d[duplicated(d$.series) | duplicated(d$.series, fromLast = TRUE), , drop = FALSE]
+    }
     if (!nrow(d)) next
     yv <- spec$y
     map <- ggplot2::aes(x = .data$.x, y = .data[[yv]], group = .data$.series)

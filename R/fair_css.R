@@ -242,6 +242,7 @@ fp_css_prepare <- function(m, k, center = TRUE, scale. = FALSE) {
   if (missing(k)) fp_abort("is missing: give the target rank", "k")
   k <- fp_check_count(k, 1L, d, "k")
   e <- if (is.null(m$exponent)) rep(0, d) else m$exponent  # data column j = stored column j * 2^e[j]
+  fp_check_moments_range(m)
   D <- 2^e
   ctr <- if (isTRUE(center)) moments_mean(m, pooled = TRUE) else if (isFALSE(center)) rep(0, d) else center / D
   sc <- fp_column_scale(m, ctr, if (is.numeric(scale.)) scale. / D else scale.)
@@ -284,7 +285,9 @@ fp_css_prepare <- function(m, k, center = TRUE, scale. = FALSE) {
   full <- k == d
   low <- best2 <= 1e-24 * tot | best2 <= 0
   if (any(low) && !full) {
-    fp_abort(sprintf("= %d is not below the rank of group(s) %s (best rank-k error is 0, the ratio is undefined); choose a smaller k or k = %d (every column)",
+    fp_abort(sprintf(paste0("= %d is not below the numerical rank of group(s) %s: the best rank-k error is 0 or below 1e-12 of ",
+                            "the group's norm (as when columns differ in magnitude by more than that), so the ratio is ",
+                            "undefined; choose a smaller k, k = %d (every column), or scale. = TRUE"),
                      k, paste(shQuote(m$levels[low]), collapse = ", "), d), "k")
   }
   list(d = d, k = k, levels = m$levels, n = m$n, colnames = m$colnames, center = ctr * D,

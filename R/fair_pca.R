@@ -275,6 +275,23 @@ fp_column_exponents <- function(m, xm) {
   e
 }
 
+# Moments summed from data beyond about 1e+-150 without first bringing the columns into range
+# (fp_moments_ranged() does for rows; group_moments() of such data does not) have sums of
+# squares that overflowed (Inf, NaN) or underflowed into subnormal numbers, which keep few
+# digits: a classed error that says what works.
+fp_check_moments_range <- function(m) {
+  dg <- unlist(lapply(m$scatter, diag))
+  if (!all(is.finite(m$mean)) || !all(vapply(m$scatter, function(a) all(is.finite(a)), logical(1)))) {
+    fp_abort(paste("has moments that overflowed (infinite or NaN sums of squares of values beyond about 1e150);",
+                   "fit from the rows, whose columns are brought into range first, or divide the data by a constant"), "x")
+  }
+  if (any(dg != 0 & abs(dg) < .Machine$double.xmin)) {
+    fp_abort(paste("has moments that underflowed (sums of squares of values below about 1e-150 keep few digits);",
+                   "fit from the rows, whose columns are brought into range first, or multiply the data by a constant"), "x")
+  }
+  invisible(m)
+}
+
 # The d x d quantities every solver works from, in normalised coordinates. With
 # z = (x - center) / scale the centred, scaled data (scale = 1 without scaling) and
 # s = tr(C_z) / d its average column variance, a solver sees z / sqrt(s):
@@ -297,6 +314,7 @@ fp_prepare_normalised <- function(m, center = TRUE, scale. = FALSE) {
   center <- fp_check_center_scale(center, d, "center")
   scale. <- fp_check_center_scale(scale., d, "scale.")
   e <- if (is.null(m$exponent)) rep(0, d) else m$exponent  # data column j = stored column j * 2^e[j]
+  fp_check_moments_range(m)
   D <- 2^e
   ntot <- sum(m$n)
   ctr_s <- if (isTRUE(center)) moments_mean(m, pooled = TRUE) else if (isFALSE(center)) rep(0, d) else center / D
@@ -322,7 +340,8 @@ fp_prepare_normalised <- function(m, center = TRUE, scale. = FALSE) {
   C <- Reduce(`+`, lapply(seq_along(m$levels), function(i) second[[i]] * m$n[[i]])) / max(ntot - 1, 1)
   s <- sum(diag(C)) / d
   if (!is.finite(s)) {
-    fp_abort("has values so large that their sums overflow (the moments are infinite); divide the data by a constant first", "x")
+    fp_abort(paste("has variances beyond double precision in its moments (values beyond about 1e+-150 summed",
+                   "without bringing the columns into range); fit from the rows, or rescale the data by a constant"), "x")
   }
   if (!(s > 0)) {
     fp_abort("has no variation: every column is constant after centring, so there is no subspace to find", "x")
@@ -437,19 +456,34 @@ fp_group_best <- function(prep, k) {
   }, numeric(1))
 }
 
+# The residual tr(S) - tr(V'SV) of a symmetric S outside span(V) (orthonormal V), given its
+# value `e` from that difference, which loses the digits its two terms share: where it is below
+# 1e-8 of tr(S) (so that fewer than about 7 digits are left: a column or direction that dwarfs
+# the rest, or k at the group's rank) it is recomputed as tr(W'SW) over an orthonormal basis W of
+# the complement of span(V), a sum of terms of one sign, accurate to the precision of W instead
+# of the total's (at O(d^2 (d - k)), paid only then). A squared norm: never below 0, and 0 when V
+# spans everything.
+fp_residual_trace <- function(S, V, e = sum(diag(S)) - sum((S %*% V) * V)) {
+  if (ncol(V) >= nrow(V)) return(0)
+  if (e < 1e-8 * sum(diag(S))) {
+    W <- qr.Q(qr(V), complete = TRUE)[, -seq_len(ncol(V)), drop = FALSE]
+    e <- sum((S %*% W) * W)
+  }
+  max(e, 0)
+}
+
 # Per-group diagnostics of a projection onto span(V) or of a general linear map M
 # (reconstruction z M): average squared error about the group mean, the group's best rank-k
-# error, marginal loss and fraction of variance explained.
+# error, marginal loss and fraction of variance explained. Errors are squared norms, never below 0.
 fp_group_stats <- function(prep, V = NULL, k, map = NULL, best = NULL) {
   if (is.null(best)) best <- fp_group_best(prep, k)
   err <- vapply(seq_along(prep$cov), function(i) {
     s <- prep$cov[[i]]
     if (!is.null(map)) {
       R <- diag(prep$d) - map
-      sum((crossprod(R, s)) * t(R))
-    } else {
-      sum(diag(s)) - sum((s %*% V) * V)
+      return(max(sum((crossprod(R, s)) * t(R)), 0))
     }
+    fp_residual_trace(s, V)
   }, numeric(1))
   tot <- vapply(prep$cov, function(s) sum(diag(s)), numeric(1))
   data.frame(group = prep$levels, n = as.numeric(prep$n), error = err, best = best,

@@ -323,6 +323,7 @@ biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...)
   sc <- fp_scores_by_group(x, choices)
   n <- nrow(sc)
   lam <- x$sdev[choices] * sqrt(n)
+  lam[!(lam > 0)] <- 1  # a component without variance (to the fit's precision) is drawn unscaled
   S <- cbind(sc$x, sc$y) / rep(lam, each = n)
   L <- x$rotation[, choices, drop = FALSE] * rep(lam, each = nrow(x$rotation))
   lev <- levels(sc$group)
@@ -358,7 +359,11 @@ biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...)
   graphics::plot(0, 0, type = "n", xlim = llim, ylim = llim, axes = FALSE, xlab = "", ylab = "")
   graphics::axis(3, col = "grey40", col.axis = "grey40")
   graphics::axis(4, col = "grey40", col.axis = "grey40")
-  graphics::arrows(0, 0, L[, 1] * 0.92, L[, 2] * 0.92, length = 0.08, col = "grey20")
+  # arrows() warns on (and skips) an arrow shorter than 1/1000 inch, such as a constant column's:
+  # those are left out quietly, their labels stay at the origin
+  len <- sqrt(rowSums(L^2))
+  long <- len > 5e-3 * max(len, 0)
+  if (any(long)) graphics::arrows(0, 0, L[long, 1] * 0.92, L[long, 2] * 0.92, length = 0.08, col = "grey20")
   graphics::text(L, labels = rownames(L), col = "grey20", cex = 0.8, xpd = TRUE)
   invisible(x)
 }
@@ -380,7 +385,8 @@ biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...)
 #' * `"scree"`: variances of the leading principal components of the data (bars), with the
 #'   variances of this fit's components (points);
 #' * `"convergence"`: the objective along the iterations (iterative methods); for Pareto fits
-#'   every objective, each rescaled to \[0, 1\] over the run.
+#'   every objective (with more than 8 disparities, their largest), each rescaled to \[0, 1\]
+#'   over the run.
 #'
 #' @param x A `fair_pca` object.
 #' @param type What to draw (see above); by default the first, `"errors"`.

@@ -48,7 +48,7 @@
 #' @param prep,data Supplied by [fair_pca()].
 #' @param k Target dimension (1 <= k < d).
 #' @param delta Bound on the norm of the projected group-mean difference (>= 0).
-#' @param mu Weight of the covariance term (>= 0); 0 gives the mean-constrained version
+#' @param mu Weight of the covariance term (finite, >= 0); 0 gives the mean-constrained version
 #'   ("CFPCA-Mean"), `mu > 0` with `delta = 0` the version with both constraints ("CFPCA-Both").
 #' @param phi The shift \eqn{\phi} in \eqn{A_\pm}; `NULL` (default) uses the code's
 #'   \eqn{\|\Sigma_1 - \Sigma_0\|_2 + 0.5}. Must make both \eqn{A_\pm} positive semidefinite.
@@ -77,7 +77,7 @@ fit_pca_cfpca <- function(prep, k, delta = 0, mu = 0, phi = NULL, scaling = c("n
                           gap_tol = 1e-5, maxit = 5000L, data = NULL) {
   if (length(prep$levels) != 2L) fp_abort("must have exactly 2 groups for method 'cfpca'", "group")
   fp_check_number(delta, "delta", 0, Inf)
-  fp_check_number(mu, "mu", 0, Inf)
+  fp_check_number(mu, "mu", 0, Inf, open_upper = TRUE)
   fp_check_number(gap_tol, "gap_tol", 0, 1, open_lower = TRUE)
   maxit <- fp_check_count(maxit, 1L, .Machine$integer.max, "maxit")
   if (!is.character(scaling)) fp_abort("must be \"none\" or \"fairml\"", "scaling")

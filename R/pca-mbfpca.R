@@ -33,7 +33,7 @@
 #' standard PCA is returned.
 #'
 #' @param prep,data Supplied by [fair_pca()].
-#' @param k Target dimension.
+#' @param k Target dimension (smaller than the number of columns).
 #' @param tau Target level of \eqn{\mathrm{MMD}^2} (> 0).
 #' @param sigma Kernel bandwidth (> 0, in the data's units); `NULL` for the median heuristic.
 #' @param rho0 Initial penalty weight (> 0); `NULL` for \eqn{1/\mathrm{MMD}^2} of standard PCA.
@@ -64,6 +64,8 @@ fit_pca_mbfpca <- function(prep, k, tau = 1e-3, sigma = NULL, rho0 = NULL, init 
     fp_abort("must hold the data rows for method 'mbfpca' (the MMD needs them); a group_moments object is not enough", "x")
   }
   if (length(prep$levels) != 2L) fp_abort("must have exactly 2 groups for method 'mbfpca'", "group")
+  # every rank-d projection is the identity, which no iteration can make fairer
+  if (k >= prep$d) fp_abort(sprintf("must be smaller than the number of columns (%d) for method 'mbfpca'", prep$d), "k")
   fp_check_number(tau, "tau", 0, Inf, open_lower = TRUE)
   if (!is.null(sigma)) fp_check_number(sigma, "sigma", 0, Inf, open_lower = TRUE)
   if (!is.null(rho0)) fp_check_number(rho0, "rho0", 0, Inf, open_lower = TRUE)

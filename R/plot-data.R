@@ -202,15 +202,30 @@ fp_errors_by_k <- function(x, type = "errors", kmax = NULL, quiet = FALSE) {
                     x$method, paste(setdiff(ks, x$k), collapse = ", ")))
   }
   col <- if (type == "errors") "error" else "loss"
+  warned <- list()
   rows <- lapply(ks, function(kk) {
-    f <- if (kk == x$k) x else tryCatch(
+    f <- if (kk == x$k) x else withCallingHandlers(tryCatch(
       do.call(fair_pca, c(list(x$moments, k = kk, method = x$method, center = x$center,
                                scale. = x$scale, keep_moments = FALSE), x$args)),
-      fairproj_error = function(e) NULL)
+      fairproj_error = function(e) NULL),
+      warning = function(w) {
+        warned[[length(warned) + 1L]] <<- list(k = kk, w = w)
+        invokeRestart("muffleWarning")
+      })
     if (is.null(f)) return(NULL)
     data.frame(k = kk, group = f$group_stats$group, fair = f$group_stats[[col]],
                standard = f$group_stats_standard[[col]], stringsAsFactors = FALSE)
   })
+  # the refits' warnings once per class (a plot over ten k would repeat each ten times), naming
+  # the k they concern
+  cls <- vapply(warned, function(v) class(v$w)[1L], "")
+  for (cl in unique(cls)) {
+    sel <- warned[cls == cl]
+    w <- sel[[1L]]$w
+    warning(warningCondition(sprintf("refits at k = %s: %s%s", paste(vapply(sel, `[[`, 0, "k"), collapse = ", "),
+                                     conditionMessage(w), if (length(sel) > 1L) " [first shown]" else ""),
+                             class = setdiff(class(w), c("warning", "condition"))))
+  }
   do.call(rbind, rows)
 }
 
@@ -284,35 +299,49 @@ fp_plot_scree <- function(x, kmax) {
 fp_history_objective <- function(object) {
   h <- object$history
   if (is.null(h)) fp_abort(sprintf("has no convergence history (method \"%s\" is not iterative)", object$method), "x")
+  if (!NROW(h)) {
+    fp_abort(sprintf("has no convergence history (method \"%s\" took no iterations: it was solved directly)",
+                     object$method), "x")
+  }
   if (is.data.frame(h) || is.matrix(h)) as.matrix(h)[, if ("objective" %in% colnames(h)) "objective" else 1L] else h
 }
 
-# The objective along the iterations; for Pareto fits every objective, each rescaled to [0, 1]
-# over the run (they have different units).
+# The objective along the iterations; for Pareto fits every objective (beyond 8 disparities,
+# their largest), each rescaled to [0, 1] over the run (they have different units).
 fp_plot_convergence <- function(x) {
   lab <- fp_fit_label(x$method)
+  y <- fp_history_objective(x)
+  # a line needs two iterations: a run of one is drawn as a point
+  layers <- list(fp_layer("line", lwd = 1.5))
+  if (length(y) < 2L) layers <- c(layers, list(fp_layer("point")))
   if (inherits(x, "fair_pca_pareto")) {
     h <- x$history
     cols <- c("objective", names(x$objectives)[-1L])
     Y <- as.matrix(h[, cols, drop = FALSE])
+    series <- c("total loss", cols[-1L])
+    if (length(cols) > 9L) {
+      # m groups give m(m - 1)/2 disparities, too many lines (and legend entries) to tell apart:
+      # their largest along the run
+      Y <- cbind(Y[, 1L], apply(Y[, -1L, drop = FALSE], 1L, max))
+      series <- c("total loss", "largest disparity")
+    }
     lo <- apply(Y, 2L, min, na.rm = TRUE)
     rg <- apply(Y, 2L, max, na.rm = TRUE) - lo
     rg[!(rg > 0)] <- 1
     Ys <- sweep(sweep(Y, 2L, lo, `-`), 2L, rg, `/`)
-    series <- c("total loss", cols[-1L])
-    d <- data.frame(iteration = rep(h$iteration, length(cols)), series = factor(rep(series, each = nrow(h)), levels = series),
+    d <- data.frame(iteration = rep(h$iteration, length(series)), series = factor(rep(series, each = nrow(h)), levels = series),
                     fit = lab, value = as.vector(Ys), stringsAsFactors = FALSE)
-    spec <- fp_spec("iteration", "value", list(fp_layer("line", lwd = 1.5)),
+    spec <- fp_spec("iteration", "value", layers,
                     list(colour = fp_scale("series", series, c("black", fp_palette(length(series) - 1L)), "objective")),
                     title = "Convergence (Pareto fair PCA)", subtitle = "each objective rescaled to [0, 1] over the run",
                     xlab = "iteration", ylab = "objective, rescaled to [0, 1]", x_integer = TRUE)
     return(fp_plot_frame(d, spec, "convergence"))
   }
-  y <- fp_history_objective(x)
   h <- x$history
   it <- if (is.data.frame(h) && "iteration" %in% names(h)) h$iteration else seq_along(y)
   d <- data.frame(iteration = it, series = "objective", fit = lab, value = as.numeric(y), stringsAsFactors = FALSE)
-  spec <- fp_spec("iteration", "value", list(fp_layer("line", lwd = 1.5, colour = "black")),
+  layers <- lapply(layers, function(l) replace(l, "colour", list("black")))
+  spec <- fp_spec("iteration", "value", layers,
                   title = sprintf("Convergence (%s)", lab),
                   subtitle = if (!is.null(x$converged)) if (isTRUE(x$converged)) "converged" else "not converged",
                   xlab = "iteration", ylab = "objective", x_integer = TRUE, legend = FALSE)

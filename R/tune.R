@@ -171,7 +171,11 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
   }
   cv <- do.call(rbind, rows)
   agg <- function(col) tapply(cv[[col]], cv$candidate, mean)
-  se <- tapply(cv$criterion, cv$candidate, function(v) stats::sd(v) / sqrt(length(v)))
+  # standard error of the fold values, scaled first so that squares of values near 1e300 stay finite
+  se <- tapply(cv$criterion, cv$candidate, function(v) {
+    s <- max(abs(v))
+    if (is.finite(s) && s > 0) s * stats::sd(v / s) / sqrt(length(v)) else stats::sd(v) / sqrt(length(v))
+  })
   table <- cbind(grid, data.frame(ARE = as.numeric(agg("ARE")), ABDiff = as.numeric(agg("ABDiff")),
                                   max_loss = as.numeric(agg("max_loss")),
                                   criterion = as.numeric(agg("criterion")), se = as.numeric(se)))

@@ -202,11 +202,20 @@ fp_check_center_scale <- function(v, d, arg) {
   fp_abort(sprintf("must be TRUE, FALSE or a finite numeric vector of length %d", d), arg)
 }
 
+# A seed for set.seed(): NULL or one whole number in R's integer range (set.seed() would
+# truncate 1.5 silently and fail on Inf with its own error).
+fp_check_seed <- function(seed) {
+  if (!is.null(seed) && (!is.numeric(seed) || length(seed) != 1L || !is.finite(seed) || seed != round(seed) ||
+                         abs(seed) > .Machine$integer.max)) {
+    fp_abort("must be one whole number (at most 2147483647 in absolute value) or NULL", "seed")
+  }
+  seed
+}
+
 # Set the RNG seed for the rest of the caller and return a function that restores the user's
 # random stream: `restore <- fp_set_seed(seed); on.exit(restore(), add = TRUE)`.
 fp_set_seed <- function(seed) {
-  if (is.null(seed)) return(function() invisible(NULL))
-  if (!is.numeric(seed) || length(seed) != 1L || is.na(seed)) fp_abort("must be one integer or NULL", "seed")
+  if (is.null(fp_check_seed(seed))) return(function() invisible(NULL))
   had <- exists(".Random.seed", envir = globalenv(), inherits = FALSE)
   old <- if (had) get(".Random.seed", envir = globalenv(), inherits = FALSE)
   set.seed(seed)
