@@ -97,6 +97,7 @@ print.summary.fair_css <- function(x, digits = max(3L, getOption("digits") - 3L)
 #' g <- rep(1:2, 50)
 #' fit <- fair_css(x, g, k = 3)
 #' head(predict(fit, x))
+#' nobs(fit)
 #' r <- reconstruct(fit, x, group = g)
 #' sqrt(sum((x - r)[g == 1, ]^2)) / fit$group_stats$error[1]
 #' @export
@@ -105,6 +106,12 @@ predict.fair_css <- function(object, newdata, ...) {
   x <- fp_css_newdata(object, newdata)
   x[, object$columns, drop = FALSE]
 }
+
+#' @rdname predict.fair_css
+#' @return `nobs()`: the number of training rows.
+#' @importFrom stats nobs
+#' @export
+nobs.fair_css <- function(object, ...) as.integer(sum(object$groups$n))
 
 fp_css_newdata <- function(object, newdata, arg = "newdata") {
   fp_match_newdata(object, newdata, arg = arg, allow_na = TRUE)

@@ -184,6 +184,21 @@ as.prcomp <- function(x, ...) UseMethod("as.prcomp")
 
 #' @rdname predict.fair_pca
 #' @export
+as.prcomp.default <- function(x, ...) {
+  what <- if (inherits(x, "fair_css")) {
+    "a fair_css result selects columns and has no components (use predict() for the selected columns)"
+  } else {
+    sprintf("an object of class '%s' has no components to convert", class(x)[1])
+  }
+  fp_abort(sprintf("must be a fair_pca fit: %s", what), "x")
+}
+
+#' @rdname predict.fair_pca
+#' @export
+as.prcomp.prcomp <- function(x, ...) x
+
+#' @rdname predict.fair_pca
+#' @export
 as.prcomp.fair_pca <- function(x, ...) {
   pad <- fp_padded_sdev(x)
   structure(list(sdev = pad$sdev, rotation = x$rotation, center = x$center, scale = x$scale,

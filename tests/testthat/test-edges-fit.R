@@ -223,3 +223,12 @@ test_that("print() of an audit over 50 groups lists the first ten", {
   expect_true(max(nchar(out)) < 200)
   expect_true(any(grepl("(50 in all)", out, fixed = TRUE)))
 })
+
+test_that("nobs() of a column selection and as.prcomp() of what is not a fair_pca fit", {
+  fit <- fair_css(iris[1:4], iris$Species, k = 2)
+  expect_identical(nobs(fit), 150L)
+  expect_error(as.prcomp(fit), class = "fairproj_input_error")
+  expect_error(as.prcomp(list(a = 1)), class = "fairproj_input_error")
+  p <- stats::prcomp(iris[1:4])
+  expect_identical(as.prcomp(p), p)
+})
