@@ -11,17 +11,6 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
-// fp_set_backend
-int fp_set_backend(int flag);
-RcppExport SEXP _fairproj_fp_set_backend(SEXP flagSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< int >::type flag(flagSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_set_backend(flag));
-    return rcpp_result_gen;
-END_RCPP
-}
 // fp_cfpca_cpp
 Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Eigen::VectorXd> f, double b, const Eigen::Map<Eigen::MatrixXd> Ap, const Eigen::Map<Eigen::MatrixXd> Am, int k, double mu, double tol, int maxit, double eta_rel, int check_every, bool lowrank);
 RcppExport SEXP _fairproj_fp_cfpca_cpp(SEXP CSEXP, SEXP fSEXP, SEXP bSEXP, SEXP ApSEXP, SEXP AmSEXP, SEXP kSEXP, SEXP muSEXP, SEXP tolSEXP, SEXP maxitSEXP, SEXP eta_relSEXP, SEXP check_everySEXP, SEXP lowrankSEXP) {
@@ -164,6 +153,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// fp_eig_top_wide
+Rcpp::List fp_eig_top_wide(const Eigen::Map<Eigen::MatrixXd>& A, int k, int ncv);
+RcppExport SEXP _fairproj_fp_eig_top_wide(SEXP ASEXP, SEXP kSEXP, SEXP ncvSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd>& >::type A(ASEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    Rcpp::traits::input_parameter< int >::type ncv(ncvSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_eig_top_wide(A, k, ncv));
+    return rcpp_result_gen;
+END_RCPP
+}
 // fp_mmd2_cpp
 Rcpp::List fp_mmd2_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<int>& g, const Eigen::Map<Eigen::MatrixXd> V, double sigma, bool gradient);
 RcppExport SEXP _fairproj_fp_mmd2_cpp(SEXP XSEXP, SEXP gSEXP, SEXP VSEXP, SEXP sigmaSEXP, SEXP gradientSEXP) {
@@ -202,19 +204,6 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type solver(solverSEXP);
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::Function> >::type progress(progressSEXP);
     rcpp_result_gen = Rcpp::wrap(fp_mbfpca_cpp(X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver, progress));
-    return rcpp_result_gen;
-END_RCPP
-}
-// fp_eig_top_wide
-Rcpp::List fp_eig_top_wide(const Eigen::Map<Eigen::MatrixXd>& A, int k, int ncv);
-RcppExport SEXP _fairproj_fp_eig_top_wide(SEXP ASEXP, SEXP kSEXP, SEXP ncvSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd>& >::type A(ASEXP);
-    Rcpp::traits::input_parameter< int >::type k(kSEXP);
-    Rcpp::traits::input_parameter< int >::type ncv(ncvSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_eig_top_wide(A, k, ncv));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -319,6 +308,17 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// fp_set_backend
+int fp_set_backend(int flag);
+RcppExport SEXP _fairproj_fp_set_backend(SEXP flagSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type flag(flagSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_set_backend(flag));
+    return rcpp_result_gen;
+END_RCPP
+}
 // fp_pareto_min_norm
 Rcpp::List fp_pareto_min_norm(const Eigen::MatrixXd& M, double tol, int maxit);
 RcppExport SEXP _fairproj_fp_pareto_min_norm(SEXP MSEXP, SEXP tolSEXP, SEXP maxitSEXP) {
@@ -402,7 +402,6 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
-    {"_fairproj_fp_set_backend", (DL_FUNC) &_fairproj_fp_set_backend, 1},
     {"_fairproj_fp_cfpca_cpp", (DL_FUNC) &_fairproj_fp_cfpca_cpp, 12},
     {"_fairproj_fp_fantope_project_cpp", (DL_FUNC) &_fairproj_fp_fantope_project_cpp, 2},
     {"_fairproj_fp_css_prefix_err2", (DL_FUNC) &_fairproj_fp_css_prefix_err2, 3},
@@ -412,9 +411,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_css_exhaustive", (DL_FUNC) &_fairproj_fp_css_exhaustive, 7},
     {"_fairproj_fp_linear_classifier_cpp", (DL_FUNC) &_fairproj_fp_linear_classifier_cpp, 5},
     {"_fairproj_fp_inlp_cpp", (DL_FUNC) &_fairproj_fp_inlp_cpp, 7},
+    {"_fairproj_fp_eig_top_wide", (DL_FUNC) &_fairproj_fp_eig_top_wide, 3},
     {"_fairproj_fp_mmd2_cpp", (DL_FUNC) &_fairproj_fp_mmd2_cpp, 5},
     {"_fairproj_fp_mbfpca_cpp", (DL_FUNC) &_fairproj_fp_mbfpca_cpp, 16},
-    {"_fairproj_fp_eig_top_wide", (DL_FUNC) &_fairproj_fp_eig_top_wide, 3},
     {"_fairproj_fp_minmax_exact", (DL_FUNC) &_fairproj_fp_minmax_exact, 8},
     {"_fairproj_fp_minmax_mw", (DL_FUNC) &_fairproj_fp_minmax_mw, 7},
     {"_fairproj_fp_minmax_dual", (DL_FUNC) &_fairproj_fp_minmax_dual, 4},
@@ -422,6 +421,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_moments_cpp", (DL_FUNC) &_fairproj_fp_moments_cpp, 4},
     {"_fairproj_fp_eig_top", (DL_FUNC) &_fairproj_fp_eig_top, 2},
     {"_fairproj_fp_gram_kernel", (DL_FUNC) &_fairproj_fp_gram_kernel, 2},
+    {"_fairproj_fp_set_backend", (DL_FUNC) &_fairproj_fp_set_backend, 1},
     {"_fairproj_fp_pareto_min_norm", (DL_FUNC) &_fairproj_fp_pareto_min_norm, 3},
     {"_fairproj_fp_pareto_cpp", (DL_FUNC) &_fairproj_fp_pareto_cpp, 22},
     {"_fairproj_fp_robust_run", (DL_FUNC) &_fairproj_fp_robust_run, 10},

@@ -1,5 +1,5 @@
-// R's BLAS path of the Gram kernel, and the backend switch.
-#include <Rcpp.h>
+// R's BLAS path of the Gram kernel, and the backend switch (set from R by .fp_set_backend(),
+// exported from moments.cpp, so that this file needs no Rcpp headers).
 #include <R_ext/BLAS.h>
 #include "backend.h"
 
@@ -22,9 +22,3 @@ void blas_syrk_lower(int d, int rows, const double* A, int lda, double* C) {
 }
 
 }  // namespace fp
-
-// [[Rcpp::export(.fp_set_backend)]]
-int fp_set_backend(int flag) {
-  fp::backend_flag() = flag;
-  return flag;
-}

@@ -170,3 +170,9 @@ double fp_gram_kernel(const Eigen::Map<Eigen::MatrixXd>& A, int which) {
   }
   return S.diagonal().sum();
 }
+
+// [[Rcpp::export(.fp_set_backend)]]
+int fp_set_backend(int flag) {
+  fp::backend_flag() = flag;
+  return flag;
+}
