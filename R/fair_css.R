@@ -170,7 +170,10 @@
 #'   * `center`, `scale`: the centring and scaling used (`FALSE` when none);
 #'   * `group_stats`: data.frame with, per group, `n`, `error` (`||X_g - C_g C_g^+ X_g||_F`),
 #'     `best` (`||X_g - (X_g)_k||_F`) and `ratio` (their ratio, `>= 1` for `c <= k`);
-#'   * `path`: data.frame of MinMaxLoss and per-group ratios of each prefix of `columns`;
+#'   * `path`: data.frame of MinMaxLoss and per-group ratios of each prefix of `columns`, each
+#'     relative to the group's best rank-`k` error `best`; where `best` is 0 (a group of rank
+#'     at most `k`, e.g. `k = d`), a prefix that leaves error has ratio `Inf` and one that
+#'     leaves none has ratio 1 (a ratio of 0 / 0 is taken as 1, as in `group_stats`);
 #'   * `coef`: per-group and pooled least-squares coefficients (used by [reconstruct()]);
 #'   * method-specific fields: `sampler` (leverage scores, `theta`, sampled columns and `c`),
 #'     `random_mean`, `unfair`, `objective`, ...

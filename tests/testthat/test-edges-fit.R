@@ -232,3 +232,13 @@ test_that("nobs() of a column selection and as.prcomp() of what is not a fair_pc
   p <- stats::prcomp(iris[1:4])
   expect_identical(as.prcomp(p), p)
 })
+
+test_that("fair_css() at k = d: prefixes are Inf times the best error of 0, the full set 1", {
+  set.seed(5)
+  x <- matrix(rnorm(200), 50, 4)
+  fit <- fair_css(x, rep(1:2, 25), k = 4)
+  expect_equal(fit$loss, 1)
+  expect_true(all(is.infinite(fit$path$loss[1:3])))
+  expect_equal(fit$path$loss[4], 1)
+  expect_equal(fit$group_stats$ratio, c(1, 1))
+})
