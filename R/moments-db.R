@@ -84,7 +84,7 @@ group_moments.tbl_lazy <- function(x, group, ..., columns = NULL, route = NULL, 
   types <- fp_db_schema(con, x, group, columns)
   out <- if (route == "stream") fp_db_stream(con, x, group, columns, chunk_rows) else
     fp_db_pushdown(con, x, group, columns, types, max_terms)
-  fp_sort_levels(out)
+  fp_check_door_range(fp_sort_levels(out))
 }
 
 # The route for a connection: stream for engines that serve rows cheaply to this machine.

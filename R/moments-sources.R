@@ -66,7 +66,7 @@ group_moments.character <- function(x, group, ..., columns = NULL, chunk_rows = 
   if (missing(group)) group <- NULL
   fp_check_flag(parallel, "parallel")
   one <- fp_files_reader(x, group, columns, chunk_rows, bad_rows, delim, ...)
-  fp_reduce_sources(as.list(x), one, parallel)
+  fp_check_door_range(fp_reduce_sources(as.list(x), one, parallel))
 }
 
 # Check the arguments of the file route once and return the reader of one path (NULL for a file
@@ -109,7 +109,7 @@ group_moments.list <- function(x, group, ..., parallel = FALSE) {
     }
     do.call(group_moments, c(list(src, group), dots))
   }
-  fp_reduce_sources(x, one, parallel)
+  fp_check_door_range(fp_reduce_sources(x, one, parallel))
 }
 
 # Apply `one` to each source (in parallel through future.apply when asked), merge in order and
@@ -330,7 +330,7 @@ group_moments.sparseMatrix <- function(x, group, ...) {
     rm(xg)
     scatter[[c]] <- (sc + t(sc)) / 2
   }
-  fp_new_moments(n, mean, scatter, lv, cn, mean_lo = mean_lo)
+  fp_check_door_range(fp_new_moments(n, mean, scatter, lv, cn, mean_lo = mean_lo), x, g)
 }
 
 # The scatter of the columns `dense` of the sparse rows `xg`, centred densely in two passes

@@ -57,7 +57,31 @@ group_moments.default <- function(x, group, ..., block = NULL) {
   cn <- fp_colnames(x)
   g <- fp_as_group(group, nrow(x), "group", min_levels = 1L)
   block <- if (is.null(block)) 0L else fp_check_count(block, 16L, 65536L, "block")
-  fp_moments_dense(x, g, cn, "x", block)
+  fp_check_door_range(fp_moments_dense(x, g, cn, "x", block), x, g)
+}
+
+# The moments a door returns, checked for sums of squares that left double precision (data
+# beyond about 1e+-150): infinite, NaN or subnormal sums (fp_check_moments_range()) and, with
+# the rows at hand, columns whose values are so small that their squares vanish (below about
+# 1.5e-154, the square root of the smallest normal double) while they vary within a group. A
+# classed error that says what works, never NaN or few-digit moments. (Fits from the rows
+# bring such columns into range themselves; see fp_moments_ranged().)
+fp_check_door_range <- function(m, x = NULL, g = NULL) {
+  fp_check_moments_range(m)
+  if (is.null(x) || !length(m$levels)) return(m)
+  lim <- sqrt(.Machine$double.xmin)
+  dg <- vapply(m$scatter, diag, numeric(length(m$colnames)))
+  dg <- matrix(dg, nrow = length(m$colnames))
+  cand <- which(rowSums(dg != 0) == 0 & apply(abs(m$mean) < lim & m$mean != 0, 1L, any))
+  for (j in cand) {
+    varies <- tapply(as.numeric(x[, j]), g, function(v) any(v != v[1L]))
+    if (any(varies, na.rm = TRUE)) {
+      fp_abort(paste("has values below about 1e-154 whose squares vanish in double precision, so",
+                     "their moments cannot be formed; fit from the rows, whose columns are brought",
+                     "into range first, or multiply the data by a constant"), "x")
+    }
+  }
+  m
 }
 
 #' @rdname group_moments

@@ -178,19 +178,26 @@ test_that("group errors are never negative, and 0 at k = d", {
   expect_equal(fair_pca(iris[1:4], iris$Species, k = 4, method = "standard")$group_stats$error, c(0, 0, 0))
 })
 
-test_that("fits from group moments of extreme data give a classed error; the rows fit", {
-  # group_moments() sums squares without bringing columns into range: at 1e200 they overflow to
-  # NaN (R's own error with scale. = TRUE), at 1e-160 they are subnormal (R's own error in
-  # fair_css(), a message about overflow in fair_pca())
+test_that("group moments of extreme data are a classed error at the door; the rows fit", {
+  # summed without bringing columns into range, squares at 1e200 overflow to NaN, at 1e-160
+  # they are subnormal (few digits), at 1e-200 they vanish: group_moments() says so, at every door
   x <- as.matrix(iris[1:4])
-  for (s in c(1e200, 1e-160)) {
-    m <- group_moments(x * s, iris$Species)
-    expect_error(fair_pca(m, k = 2, scale. = TRUE), class = "fairproj_input_error")
-    expect_error(fair_css(m, k = 2), class = "fairproj_input_error")
-    expect_error(fair_css(m, k = 2, scale. = TRUE), class = "fairproj_input_error")
+  for (s in c(1e200, 1e-160, 1e-200)) {
+    expect_error(group_moments(x * s, iris$Species), class = "fairproj_input_error")
+    if (requireNamespace("Matrix", quietly = TRUE)) {
+      expect_error(group_moments(Matrix::Matrix(x * s, sparse = TRUE), iris$Species), class = "fairproj_input_error")
+    }
     expect_no_error(fair_pca(x * s, iris$Species, k = 2, scale. = TRUE))
     expect_no_error(fair_css(x * s, iris$Species, k = 2))
   }
+  # a constant tiny column (no variation to lose) is fine
+  m <- group_moments(cbind(x, tiny = 1e-200), iris$Species)
+  expect_equal(unname(m$mean["tiny", ]), rep(1e-200, 3))
+  # moments built by hand with subnormal scatters: fits still refuse them
+  mm <- group_moments(x, iris$Species)
+  sub <- new_group_moments(mm$n, mm$mean * 1e-160, lapply(mm$scatter, function(s) s * 1e-320))
+  expect_error(fair_pca(sub, k = 2, scale. = TRUE), class = "fairproj_input_error")
+  expect_error(fair_css(sub, k = 2), class = "fairproj_input_error")
 })
 
 test_that("the refits of an errors plot warn once per kind, naming their k", {
