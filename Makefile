@@ -59,8 +59,12 @@ check: test
 # The check CRAN runs without the suggested packages: examples, tests and vignettes see only
 # Depends/Imports/LinkingTo (and knitr/rmarkdown to build the vignettes, testthat to run the
 # tests) in a private library that R CMD check makes; the recommended packages are hidden too.
+# R_ENVIRON: the machine's Renviron.site may add its site libraries back to R_LIBS_SITE, which
+# the check empties for its child processes; without it (the libraries named through R_LIBS
+# instead) the check sees only the package's strong dependencies, as CRAN's does.
 check-depends-only: build
 	rm -rf .depends-only && mkdir -p .depends-only
+	R_LIBS="$$($(RSCRIPT) -e 'cat(.libPaths(), sep = ":")')" R_ENVIRON=/dev/null \
 	$(CHECK_ENV) _R_CHECK_DEPENDS_ONLY_=true _R_CHECK_NO_RECOMMENDED_=true MAKEFLAGS=-j$(JOBS) \
 	$(R) CMD check --as-cran --no-manual -o $(CURDIR)/.depends-only $(TARBALL); status=$$?; \
 	$(RSCRIPT) tools/check-status.R .depends-only/$(PKG).Rcheck $$status
