@@ -381,9 +381,23 @@ fp_prep_values <- function(prep, group) {
   key <- paste("values", group)
   hit <- if (is.null(prep$cache)) NULL else prep$cache[[key]]
   if (!is.null(hit)) return(hit)
-  v <- eigen(prep$cov[[group]], symmetric = TRUE, only.values = TRUE)$values
+  v <- fp_sym_values(prep$cov[[group]])
   if (!is.null(prep$cache)) assign(key, v, envir = prep$cache)
   v
+}
+
+# All eigenvalues (decreasing) of a symmetric matrix. A graded diagonal (nonzero magnitudes
+# spread over more than 2^20: a variable in units that dwarf the others') is first permuted to
+# decrease, a similarity under which LAPACK's reduction keeps the small eigenvalues to their
+# own precision rather than the largest's (as eig_sym_full does in linalg.cpp).
+fp_sym_values <- function(S) {
+  dg <- abs(diag(S))
+  pos <- dg[dg > 0 & is.finite(dg)]
+  if (length(pos) && max(pos) > 2^20 * min(pos)) {
+    o <- order(dg, decreasing = TRUE)
+    S <- S[o, o, drop = FALSE]
+  }
+  eigen(S, symmetric = TRUE, only.values = TRUE)$values
 }
 
 # Sum of the k largest eigenvalues of each group covariance (their best rank-k variances).
@@ -446,12 +460,18 @@ fp_eig_top <- function(A, k) {
 
 # Each group's best average rank-k error (group-centred), from a prepared problem: the sum of
 # the trailing eigenvalues (no cancellation) where a full eigendecomposition is the cheaper
-# route, the trace minus the top k where Lanczos is (its tolerance is relative to the matrix).
+# route, the trace minus the top k where Lanczos is (its tolerance is relative to the matrix),
+# unless that difference has cancelled to below 1e-8 of the trace.
 fp_group_best <- function(prep, k) {
   d <- prep$d
   vapply(seq_along(prep$cov), function(i) {
     if (k >= d) return(0)
-    if (fp_lanczos_path(d, k)) return(max(sum(diag(prep$cov[[i]])) - sum(fp_prep_eig(prep, k, i)$values), 0))
+    if (fp_lanczos_path(d, k)) {
+      tot <- sum(diag(prep$cov[[i]]))
+      e <- tot - sum(fp_prep_eig(prep, k, i)$values)
+      # fewer than about 7 digits left (the top k dwarf the rest): the dense tail instead
+      if (e >= 1e-8 * tot) return(e)
+    }
     sum(pmax(fp_prep_values(prep, i)[-seq_len(k)], 0))
   }, numeric(1))
 }

@@ -273,9 +273,10 @@ moments_best_error <- function(m, k, center = c("group", "global", "none")) {
   }
   covs <- moments_cov(m, center = center)
   out <- vapply(covs, function(s) {
-    ev <- pmax(eigen(s, symmetric = TRUE, only.values = TRUE)$values, 0)
-    tot <- sum(diag(s))
-    vapply(k, function(kk) max(tot - sum(ev[seq_len(kk)]), 0), numeric(1))
+    # the sum of the trailing eigenvalues, which does not cancel as trace minus the top k does
+    ev <- pmax(fp_sym_values(s), 0)
+    tail <- c(rev(cumsum(rev(ev))), 0)
+    tail[k + 1L]
   }, numeric(length(k)))
   out <- matrix(out, nrow = length(k), dimnames = list(paste0("k=", k), m$levels))
   out

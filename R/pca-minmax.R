@@ -237,22 +237,40 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
   if (!is.null(res$best_single) && solver == "exact") cand$single <- list(V = res$best_single, lambda = NULL)
   cand$standard <- list(V = fp_prep_eig(prep, k)$vectors, lambda = NULL)
   cand <- Filter(function(cn) is.matrix(cn$V) && ncol(cn$V) >= 1L && all(is.finite(cn$V)), cand)
-  vals <- vapply(cand, function(cn) value(pvar_of(cn$V, cn$lambda)), numeric(1))
+  # The losses of a projection, best rank-k variance minus the variance kept, cancel to the
+  # precision of the variances; as the error outside the subspace minus the best error they
+  # keep the precision of the errors (fp_residual_trace, fp_group_best), which matters where
+  # the kept variance dwarfs the rest (a variable in units far above the others'). The
+  # candidates are compared, and the returned one reported, on those.
+  err_best <- if (centering == "group" && objective == "loss") fp_group_best(prep, k) else NULL
+  losses_of <- function(V, lam = NULL) {
+    if (is.null(err_best) || !is.null(lam)) return(best - pvar_of(V, lam))
+    vapply(seq_along(covs), function(i) fp_residual_trace(covs[[i]], V), numeric(1)) - err_best
+  }
+  cand_value <- function(V, lam = NULL) {
+    if (objective == "loss") max(losses_of(V, lam)) else min(pvar_of(V, lam))
+  }
+  vals <- vapply(cand, function(cn) cand_value(cn$V, cn$lambda), numeric(1))
   # the scale on which gaps are measured: the objective, but at least 1% of the largest group's
   # best rank-k variance (a largest loss of 1e-6 times the variances it is the difference of
   # cannot be certified to 1e-8 of itself in double precision)
   gscale <- function(v) max(abs(v), 0.01 * max(abs(best)), 1e-300)
+  # a clear difference between candidates: beyond 1e-12 of the certificate's scale, or with the
+  # losses from the errors, beyond 1e-8 of the errors' (their precision at worst)
+  clear <- function(a, b) {
+    tol_cmp <- if (is.null(err_best)) 1e-12 * gscale(b) else 1e-8 * max(abs(b), 0.01 * max(abs(err_best)), 1e-300)
+    isTRUE(better(a, b)) && abs(a - b) > tol_cmp
+  }
   pick <- 1L
   if (fallback || names(cand)[1L] != "solver") {
     for (i in seq_along(cand)[-1L]) {
       # switch only on a clear improvement (the solver's own solution is preferred at ties)
-      if (isTRUE(better(vals[i], vals[pick])) && abs(vals[i] - vals[pick]) > 1e-12 * gscale(vals[pick])) pick <- i
+      if (clear(vals[i], vals[pick])) pick <- i
     }
   }
   chosen <- names(cand)[pick]
   worse_than_pca <- !fallback && chosen == "solver" && "standard" %in% names(cand) &&
-    isTRUE(better(vals[["standard"]], vals[pick])) &&
-    abs(vals[["standard"]] - vals[pick]) > 1e-12 * gscale(vals[pick])
+    clear(vals[["standard"]], vals[pick])
   V <- cand[[pick]]$V
   lambda <- cand[[pick]]$lambda
   rank_before <- ncol(V)
@@ -267,7 +285,7 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
     map <- V %*% (lstar * t(V))
   }
   pvar <- pvar_of(V, lambda)
-  losses <- best - pvar
+  losses <- if (objective == "loss") losses_of(V, lambda) else best - pvar
   names(losses) <- names(pvar) <- prep$levels
   if (objective == "loss") {
     obj <- max(losses)
@@ -282,11 +300,17 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
     if (!is.null(hist$last)) { hist$last <- shift[1] - hist$last; hist$average <- shift[1] - hist$average }
   }
   converged <- is.finite(gap) && gap <= tol * gscale(obj)
+  # losses below the rounding of the variances the solver works with (a variable whose variance
+  # dwarfs the others'): no solver can resolve them; rescaling the variables can
+  unresolved <- objective == "loss" && abs(obj) < 1e-10 * max(abs(best))
   if (chosen == "standard") {
     fp_warn_convergence(sprintf(
       "method 'minmax' (solver '%s'): the solver's solution was worse than standard PCA, which is returned instead (relative duality gap %.3g); %s",
       solver, gap / gscale(obj),
-      if (solver == "mw") "use solver = \"exact\" or more `iterations`" else "increase `maxit` or loosen `gap_tol`"))
+      if (unresolved) {
+        sprintf("the losses (about %.3g) are below the rounding of the group variances (about %.3g) the solver works with; rescale the variables (e.g. scale. = TRUE)",
+                abs(obj) * prep$unit, 1e-16 * max(abs(best)) * prep$unit)
+      } else if (solver == "mw") "use solver = \"exact\" or more `iterations`" else "increase `maxit` or loosen `gap_tol`"))
   } else if (worse_than_pca) {
     fp_warn_convergence(sprintf(
       "method 'minmax' (solver '%s', fallback = FALSE): the returned solution has a larger largest loss than standard PCA (relative duality gap %.3g)",
@@ -310,6 +334,8 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
   u <- prep$unit
   for (f in c("objective", "losses", "variances", "best_variance", "lower_bound", "duality_gap")) out[[f]] <- out[[f]] * u
   for (f in intersect(names(hist), c("objective", "lower", "last", "average"))) out$history[[f]] <- hist[[f]] * u
+  # the gap of the reported numbers themselves (not its own rounding of their difference)
+  out$duality_gap <- if (objective == "loss") out$objective - out$lower_bound else out$lower_bound - out$objective
   if (solver == "exact") {
     out$dual <- if (is.null(res$dual)) "secant" else res$dual
     out$inner_eigensolves <- if (is.null(res$inner_eigensolves)) 0L else res$inner_eigensolves

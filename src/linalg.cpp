@@ -13,7 +13,53 @@ template class Eigen::FullPivLU<Eigen::MatrixXd>;
 
 namespace fp {
 
+namespace {
+
+// Whether the diagonal of A is graded (its nonzero magnitudes spread over more than 2^20), and
+// then in `p` the order that makes it decrease. Householder tridiagonalisation, which LAPACK
+// and Eigen both start from the first column, keeps the small eigenvalues of a matrix graded
+// downwards to their own precision instead of the largest's (a variable in units 1e10 times
+// the others' leaves the rest of the spectrum intact), so such matrices are permuted first: a
+// similarity, exact. Matrices with a flat diagonal are left as they are.
+bool graded_order(const Mat& A, std::vector<int>& p) {
+  const int d = static_cast<int>(A.rows());
+  double mx = 0, mn = R_PosInf;
+  for (int i = 0; i < d; ++i) {
+    const double a = std::abs(A(i, i));
+    if (a > 0 && std::isfinite(a)) {
+      mx = std::max(mx, a);
+      mn = std::min(mn, a);
+    }
+  }
+  if (!(mx > 1048576.0 * mn)) return false;
+  p.resize(d);
+  for (int i = 0; i < d; ++i) p[i] = i;
+  std::stable_sort(p.begin(), p.end(), [&A](int i, int j) { return std::abs(A(i, i)) > std::abs(A(j, j)); });
+  return true;
+}
+
+EigResult eig_sym_full_unpermuted(const Mat& A);
+
+}  // namespace
+
 EigResult eig_sym_full(const Mat& A) {
+  std::vector<int> p;
+  if (!graded_order(A, p)) return eig_sym_full_unpermuted(A);
+  const int d = static_cast<int>(A.rows());
+  Mat B(d, d);
+  for (int j = 0; j < d; ++j)
+    for (int i = 0; i < d; ++i) B(i, j) = A(p[i], p[j]);
+  EigResult rb = eig_sym_full_unpermuted(B);
+  EigResult r;
+  r.values = rb.values;
+  r.vectors.resize(d, d);
+  for (int i = 0; i < d; ++i) r.vectors.row(p[i]) = rb.vectors.row(i);
+  return r;
+}
+
+namespace {
+
+EigResult eig_sym_full_unpermuted(const Mat& A) {
   const int d = static_cast<int>(A.rows());
   if (backend_flag() == 1 && d > 0) {
     Vec val(d);
@@ -36,6 +82,8 @@ EigResult eig_sym_full(const Mat& A) {
   }
   return r;
 }
+
+}  // namespace
 
 namespace {
 
@@ -91,8 +139,13 @@ EigResult eig_sym_top(const Mat& A, int k) {
     return r;
   }
   if (use_lanczos(d, k)) {
+    // Lanczos' residuals are relative to the largest eigenvalue, so where the k-th is below
+    // 1e-8 of it (a variable or direction that dwarfs the rest) its eigenvector has lost the
+    // digits the dense (graded) solver keeps: that one is used instead.
     EigResult r;
-    if (lanczos_top(A, k, std::min(d, std::max(2 * k + 1, k + 20)), 1e-12, nullptr, r)) return r;
+    if (lanczos_top(A, k, std::min(d, std::max(2 * k + 1, k + 20)), 1e-12, nullptr, r) &&
+        !(std::abs(r.values(k - 1)) < 1e-8 * std::abs(r.values(0))))
+      return r;
   }
   EigResult full = eig_sym_full(A);
   EigResult r;

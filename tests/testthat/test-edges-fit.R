@@ -28,6 +28,47 @@ test_that("group errors stay accurate when one column dwarfs the others", {
   }
 })
 
+# Each group's best rank-k error when column `big` dwarfs the rest: that column's direction is
+# the first component to within its own rounding, and the rest is the best rank-(k - 1) error of
+# the Schur complement of the other columns (exact in the limit; the true value to about
+# 1e-10 relative at a factor of 1e10).
+schur_best <- function(x, g, big, k) {
+  vapply(split(seq_len(nrow(x)), g), function(i) {
+    xc <- sweep(x[i, , drop = FALSE], 2L, colMeans(x[i, , drop = FALSE])) / sqrt(length(i))
+    S <- crossprod(xc)
+    S2 <- S[-big, -big] - tcrossprod(S[-big, big]) / S[big, big]
+    sum(eigen(S2, symmetric = TRUE, only.values = TRUE)$values[-seq_len(k - 1L)])
+  }, numeric(1))
+}
+
+test_that("best errors and losses stay right when a column dwarfs the rest, wherever it is and at any d", {
+  # the dense solver lost the small eigenvalues unless the large column came first (best
+  # errors 1e3 times too large, losses -1e5), and the Lanczos path (d >= 120) cancelled them
+  # all (best 0); min-max, comparing candidates on losses that cancelled, returned a subspace
+  # with twice standard PCA's largest loss
+  set.seed(3)
+  g <- rep(c("a", "b"), c(90, 70))
+  for (d in c(40, 130)) {
+    x0 <- matrix(rnorm(160 * d), 160)
+    for (big in c(1L, d %/% 2L, d)) {
+      x <- x0
+      x[, big] <- x[, big] * 1e10
+      ref <- schur_best(x, g, big, 3)
+      fit <- fair_pca(x, g, k = 3, method = "standard")
+      gs <- fit$group_stats
+      expect_equal(gs$best, unname(ref), tolerance = 1e-6)
+      expect_equal(gs$error, unname(rows_group_error(x, g, fit$rotation)), tolerance = 1e-6)
+      expect_true(all(gs$loss >= -1e-8 * gs$best))
+      expect_equal(unname(moments_best_error(group_moments(x, g), 3)[1, ]), unname(ref), tolerance = 1e-6)
+      # the subspace is PCA's, as prcomp() finds it from the rows
+      expect_equal(gs$error, unname(rows_group_error(x, g, prcomp(x, rank. = 3)$rotation)), tolerance = 1e-6)
+      mm <- suppressWarnings(fair_pca(x, g, k = 3))
+      expect_lte(max(mm$group_stats$loss), max(gs$loss) * (1 + 1e-6))
+      expect_equal(mm$objective, max(mm$group_stats$loss), tolerance = 1e-6)
+    }
+  }
+})
+
 test_that("a fit solved without iterations has no convergence plot, a classed error", {
   fit <- fair_pca(iris[1:4], iris$Species == "setosa", k = 2, method = "cfpca")
   expect_equal(nrow(fit$history), 0L)
