@@ -245,7 +245,8 @@ fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state)
         sprintf(", column '%s': expected %s, found '%s'", state$hdr[p$col[1L]], p$expected[1L], p$actual[1L])
       }
     } else if (r %in% bad_g) {
-      sprintf(", group column '%s': missing (empty) group label", group)
+      sprintf(paste0(", group column '%s': missing group label (an empty field, or one of the `na` strings,",
+                     " by default \"NA\", which is read as missing; na = \"\" reads the text NA as a label)"), group)
     } else {
       j <- which(is.na(xm[r, ]))[1L]
       sprintf(", column '%s': missing value", columns[j])

@@ -266,3 +266,18 @@ test_that("the backend follows the linked BLAS, deterministically", {
   options(fairproj.backend = "blas")
   expect_identical(fairproj_backend()$source, "option")
 })
+
+test_that("files: a group labelled \"NA\" is refused as missing, saying so, and read as a label with na = \"\"", {
+  skip_if_not_installed("readr")
+  df <- data.frame(a = c(1.5, 2, 3.25, 4, 5, 6.5), b = c(2, 1, 0, 3, 5, 8), g = rep(c("NA", "x"), 3))
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  utils::write.csv(df, path, row.names = FALSE)
+  err <- expect_error(group_moments(path, group = "g"), class = "fairproj_source_error")
+  expect_match(conditionMessage(err), "data row 1, group column 'g'.*\"NA\".*na = \"\"")
+  m <- group_moments(path, group = "g", na = "")
+  ref <- group_moments(as.matrix(df[c("a", "b")]), df$g)
+  expect_identical(m$levels, ref$levels)
+  expect_equal(m$n, ref$n)
+  expect_equal(m$scatter, ref$scatter, tolerance = 1e-12)
+})
