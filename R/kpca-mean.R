@@ -152,6 +152,16 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
   k <- fp_check_count(k, 1L, n - 1L, "k")
 
   if (identical(gamma, "scale")) {
+    # gamma <a, b> is then free of the data's units; where their magnitude is beyond about
+    # 1e+-120 (squares and inner products out of range) the data are first divided by a power
+    # of two near it, kept in `scale` so that predict() divides new rows by it too (exact)
+    mx <- max(abs(zf - mean(zf)))
+    if (kernel != "linear" && is.finite(mx) && mx > 0 && abs(log2(mx)) > 400) {
+      p2 <- 2^round(log2(mx))
+      sc <- sc * p2
+      z <- z / p2
+      zf <- zf / p2
+    }
     v <- mean((zf - mean(zf))^2)
     gam <- if (v > 0) 1 / (d * v) else 1
   } else if (identical(gamma, "auto")) {
@@ -177,6 +187,12 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
   # eigenvectors do not change, eigenvalues and coefficients are mapped back below
   kscale <- max(abs(K))
   if (!is.finite(kscale) || kscale <= 0) {
+    if (any(zf != rep(zf[1L, ], each = n))) {
+      fp_abort(sprintf(paste("gives a kernel matrix that is constant to rounding (zero after centring) at gamma = %s,",
+                             "degree = %s, coef0 = %s, though the rows differ: the kernel parameters do not fit the",
+                             "scale of the data; use gamma = \"scale\" (relative to the data's variance, the default) or standardise `x`"),
+                       format(gam, digits = 4), format(degree), format(coef0)), "kernel")
+    }
     fp_abort("gives a kernel matrix that is zero after centring: nothing to project (constant data?)", "x")
   }
   K <- K / kscale

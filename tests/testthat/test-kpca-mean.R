@@ -130,7 +130,20 @@ test_that("fair_kpca at extreme scales: same embedding or a classed error, never
       sc <- if (kern == "linear") cc else 1
       expect_equal(s / sc, s1, tolerance = 1e-6, info = paste(kern, cc))
     }
+    # beyond about 1e+-120, where squares and inner products leave double precision, the
+    # kernels that gamma = "scale" makes unit-free still give the same embedding
+    if (kern != "linear") {
+      for (cc in c(1e-300, 1e-200, 1e200, 1e300)) {
+        f <- fair_kpca(x * cc, g, k = 2, kernel = kern)
+        expect_equal(predict(f, x * cc), predict(f1, x), tolerance = 1e-6, info = paste(kern, cc))
+        expect_equal(f$eigenvalues, f1$eigenvalues, tolerance = 1e-6, info = paste(kern, cc))
+      }
+    }
   }
+  # a fixed gamma that makes the kernel constant on rows that differ: said so, not "constant data"
+  e <- tryCatch(fair_kpca(x * 1e-200, g, k = 2, kernel = "polynomial", gamma = 1), error = function(e) e)
+  expect_s3_class(e, "fairproj_input_error")
+  expect_match(conditionMessage(e), "`kernel`.*constant to rounding.*rows differ")
   # fixed parameters that do not fit the data's scale: a classed error naming the kernel
   e <- tryCatch(fair_kpca(x * 1e60, g, k = 2, kernel = "polynomial", gamma = "auto"), error = function(e) e)
   expect_s3_class(e, "fairproj_input_error")
