@@ -419,13 +419,14 @@ new_fair_css <- function(fit, prep, k, method, call) {
   colnames(ratio) <- prep$levels
   last <- nrow(e2)
   gs <- fp_css_group_stats(prep, e2[last, ])
-  path <- data.frame(columns = seq_len(last), loss = apply(ratio, 1L, max), ratio, check.names = FALSE)
+  path <- fp_df(c(list(columns = seq_len(last), loss = ratio[cbind(seq_len(last), max.col(ratio, "first"))]),
+                  stats::setNames(lapply(seq_len(ncol(ratio)), function(j) ratio[, j]), prep$levels)))
   coef <- lapply(prep$factor, fp_css_coef, S = cols)
   coef$.pooled <- fp_css_coef(do.call(rbind, unname(prep$factor)), cols)
   extra <- fit[setdiff(names(fit), "columns")]
   obj <- c(list(columns = cols, column_names = prep$colnames[cols], k = k, c = length(cols),
                 method = method, loss = max(gs$ratio), group_stats = gs, path = path,
-                groups = data.frame(group = prep$levels, n = as.numeric(prep$n), stringsAsFactors = FALSE),
+                groups = fp_df(list(group = prep$levels, n = as.numeric(prep$n))),
                 colnames = prep$colnames,
                 center = if (prep$centered) stats::setNames(prep$center, prep$colnames) else FALSE,
                 scale = if (prep$scaled) stats::setNames(prep$scale, prep$colnames) else FALSE,
@@ -475,8 +476,8 @@ css_loss <- function(x, group = NULL, columns, k, center = TRUE, scale. = FALSE)
 fp_css_group_stats <- function(prep, e2) {
   unit <- prep$norm_sqrt
   best <- if (isTRUE(prep$full)) rep(0, length(prep$levels)) else sqrt(prep$best2) * unit
-  data.frame(group = prep$levels, n = as.numeric(prep$n), error = sqrt(pmax(e2, 0)) * unit, best = best,
-             ratio = fp_css_ratio(e2, prep), row.names = NULL, stringsAsFactors = FALSE)
+  fp_df(list(group = prep$levels, n = as.numeric(prep$n), error = unname(sqrt(pmax(e2, 0)) * unit),
+             best = unname(best), ratio = unname(fp_css_ratio(e2, prep))))
 }
 
 fp_css_columns <- function(columns, colnames, arg) {
@@ -780,4 +781,12 @@ fit_css_standard <- function(prep, k, algorithm = c("greedy", "qr", "leverage"),
       fp_css_sampler(sc, theta)
     })
   list(columns = cols, algorithm = algorithm, loss_pooled = fp_css_pooled_loss(prep, pp, cols))
+}
+
+# A data.frame of equal-length unnamed vectors (names from `cols`), as data.frame() makes it
+# with check.names = FALSE and stringsAsFactors = FALSE, without its checks and deparsing (a
+# measurable part of a small fit).
+fp_df <- function(cols) {
+  n <- if (length(cols)) length(cols[[1L]]) else 0L
+  structure(cols, class = "data.frame", row.names = if (n) c(NA_integer_, -n) else integer(0))
 }

@@ -201,6 +201,12 @@ fairproj_methods <- function(kind = c("pca", "css")) {
 }
 
 fp_check_method <- function(method, kind, arg = "method") {
+  # a method is a solver fit_<kind>_<method> of the namespace (as fairproj_methods() lists them):
+  # looked up directly; the list is built only for the error message
+  if (is.character(method) && length(method) == 1L && !is.na(method) && nzchar(method) &&
+      exists(paste0("fit_", kind, "_", method), envir = asNamespace("fairproj"), mode = "function", inherits = FALSE)) {
+    return(method)
+  }
   avail <- fairproj_methods(kind)
   if (!is.character(method) || length(method) != 1L || is.na(method)) {
     fp_abort(sprintf("must be one string, one of: %s", paste(dQuote(avail, FALSE), collapse = ", ")), arg)
