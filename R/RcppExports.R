@@ -65,8 +65,8 @@
     .Call(`_fairproj_fp_minmax_lp`, covs, a_, k, U_)
 }
 
-.fp_moments_cpp <- function(x, g, m, block) {
-    .Call(`_fairproj_fp_moments_cpp`, x, g, m, block)
+.fp_moments_cpp <- function(x, g, m, block, sparse) {
+    .Call(`_fairproj_fp_moments_cpp`, x, g, m, block, sparse)
 }
 
 .fp_eig_top <- function(A, k) {

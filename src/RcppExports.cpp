@@ -271,8 +271,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_moments_cpp
-List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int block);
-RcppExport SEXP _fairproj_fp_moments_cpp(SEXP xSEXP, SEXP gSEXP, SEXP mSEXP, SEXP blockSEXP) {
+List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int block, int sparse);
+RcppExport SEXP _fairproj_fp_moments_cpp(SEXP xSEXP, SEXP gSEXP, SEXP mSEXP, SEXP blockSEXP, SEXP sparseSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -280,7 +280,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const IntegerVector& >::type g(gSEXP);
     Rcpp::traits::input_parameter< int >::type m(mSEXP);
     Rcpp::traits::input_parameter< int >::type block(blockSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_moments_cpp(x, g, m, block));
+    Rcpp::traits::input_parameter< int >::type sparse(sparseSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_moments_cpp(x, g, m, block, sparse));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -418,7 +419,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_minmax_mw", (DL_FUNC) &_fairproj_fp_minmax_mw, 7},
     {"_fairproj_fp_minmax_dual", (DL_FUNC) &_fairproj_fp_minmax_dual, 4},
     {"_fairproj_fp_minmax_lp", (DL_FUNC) &_fairproj_fp_minmax_lp, 4},
-    {"_fairproj_fp_moments_cpp", (DL_FUNC) &_fairproj_fp_moments_cpp, 4},
+    {"_fairproj_fp_moments_cpp", (DL_FUNC) &_fairproj_fp_moments_cpp, 5},
     {"_fairproj_fp_eig_top", (DL_FUNC) &_fairproj_fp_eig_top, 2},
     {"_fairproj_fp_gram_kernel", (DL_FUNC) &_fairproj_fp_gram_kernel, 2},
     {"_fairproj_fp_set_backend", (DL_FUNC) &_fairproj_fp_set_backend, 1},

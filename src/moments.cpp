@@ -32,17 +32,166 @@ void block_update(fp::Mat& S, const fp::Mat& buf, int rows) {
   }
 }
 
+// The scatter about the plain means `mean` (d x m) of the columns `cols` only, per group
+// (|cols| x |cols|, full), and the sums of those residuals (|cols| x m): rows gathered strip
+// by strip into one buffer per group and added in rank-B updates (as the dense route does).
+void dense_part(const double* X, int n, const std::vector<int>& cols, const int* G, int m,
+                const std::vector<double>& cnt, const fp::Mat& mean, int block, std::vector<fp::Mat>& S,
+                fp::Mat& resid) {
+  const int dc = static_cast<int>(cols.size());
+  S.assign(m, fp::Mat::Zero(dc, dc));
+  resid = fp::Mat::Zero(dc, m);
+  if (dc == 0) return;
+  int B = block;
+  if (B <= 0) B = std::min(8192, std::max(256, 32768 / std::max(dc, 1)));
+  B = std::max(16, B);
+  const int L = std::max(1, std::min(256, B / 4));
+  std::vector<fp::Mat> buf(m);
+  std::vector<int> fill(m, 0);
+  for (int c = 0; c < m; ++c) buf[c].resize(std::min(B, std::max(1, static_cast<int>(cnt[c]))), dc);
+  auto flush = [&](int c) {
+    if (fill[c] <= 0) return;
+    resid.col(c) += buf[c].topRows(fill[c]).colwise().sum().transpose();
+    block_update(S[c], buf[c], fill[c]);
+    fill[c] = 0;
+  };
+  std::vector<int> slot(L);
+  for (int r0 = 0; r0 < n; r0 += L) {
+    const int r1 = std::min(n, r0 + L);
+    for (int c = 0; c < m; ++c)
+      if (fill[c] > static_cast<int>(buf[c].rows()) - L) flush(c);
+    for (int i = r0; i < r1; ++i) slot[i - r0] = fill[G[i]]++;
+    for (int jj = 0; jj < dc; ++jj) {
+      const int j = cols[jj];
+      const double* col = X + static_cast<size_t>(j) * n;
+      for (int i = r0; i < r1; ++i) {
+        const int c = G[i];
+        buf[c](slot[i - r0], jj) = col[i] - mean(j, c);
+      }
+    }
+  }
+  for (int c = 0; c < m; ++c) {
+    flush(c);
+    S[c].triangularView<Eigen::StrictlyUpper>() = S[c].transpose();
+  }
+}
+
+// The route for data whose columns are mostly zero (one-hot codes of factors, counts): the
+// columns P with at most half their entries non-zero are not centred (shift 0), the others D
+// about their plain group means, so that a row costs its q non-zeros in P squared (plus q |D|)
+// instead of d^2. With C = sum (x - s)(x - s)' and u = sum (x - s) over a group's rows, its
+// scatter about its exact mean is C - u u' / n. The shift 0 loses at most one bit to that
+// correction: a column with a fraction p <= 1/2 of non-zeros has (sum x)^2 / n <= p sum x^2
+// (Cauchy-Schwarz over its non-zeros), so its variance keeps at least half its sum of squares,
+// and every correlation is exact to a few units of rounding.
+List sparse_scatter(const double* X, int n, int d, const int* G, int m, const std::vector<double>& cnt,
+                    fp::Mat& mean, const std::vector<int>& dcols, const std::vector<int>& pcols, int block) {
+  const int nd = static_cast<int>(dcols.size()), np = static_cast<int>(pcols.size());
+  std::vector<fp::Mat> SD;
+  fp::Mat residD;
+  dense_part(X, n, dcols, G, m, cnt, mean, block, SD, residD);
+  // compensated (Kahan) sums: a group's entries can be thousands of equal products, whose plain
+  // sum drifts by the number of terms times the rounding (the dense route sums in short blocks)
+  std::vector<fp::Mat> SPP(m, fp::Mat::Zero(np, np)), SPD(m, fp::Mat::Zero(np, nd));
+  std::vector<fp::Mat> KPP(m, fp::Mat::Zero(np, np)), KPD(m, fp::Mat::Zero(np, nd));
+  fp::Mat uP = fp::Mat::Zero(np, m), kuP = fp::Mat::Zero(np, m);
+  auto kahan = [](double& sum, double& comp, double v) {
+    const double y = v - comp, t = sum + y;
+    comp = (t - sum) - y;
+    sum = t;
+  };
+  const int L = 256;
+  std::vector<int> rc(L), ridx(static_cast<size_t>(L) * np);
+  std::vector<double> rval(static_cast<size_t>(L) * np), e(nd);
+  for (int r0 = 0; r0 < n; r0 += L) {
+    const int r1 = std::min(n, r0 + L), len = r1 - r0;
+    std::fill(rc.begin(), rc.begin() + len, 0);
+    for (int a = 0; a < np; ++a) {  // the strip's non-zeros, row by row, in column order
+      const double* col = X + static_cast<size_t>(pcols[a]) * n;
+      for (int i = r0; i < r1; ++i) {
+        const double v = col[i];
+        if (v != 0) {
+          const size_t t = static_cast<size_t>(i - r0) * np + rc[i - r0]++;
+          ridx[t] = a;
+          rval[t] = v;
+        }
+      }
+    }
+    for (int t = 0; t < len; ++t) {
+      const int q = rc[t];
+      if (q == 0) continue;
+      const int i = r0 + t, c = G[i];
+      const int* ia = ridx.data() + static_cast<size_t>(t) * np;
+      const double* va = rval.data() + static_cast<size_t>(t) * np;
+      double* pp = SPP[c].data();
+      double* kp = KPP[c].data();
+      for (int b = 0; b < q; ++b) {  // lower triangle: ia is increasing
+        const size_t off = static_cast<size_t>(ia[b]) * np;
+        const double vb = va[b];
+        for (int a = b; a < q; ++a) kahan(pp[off + ia[a]], kp[off + ia[a]], va[a] * vb);
+        kahan(uP(ia[b], c), kuP(ia[b], c), vb);
+      }
+      if (nd > 0) {
+        for (int k = 0; k < nd; ++k) e[k] = X[static_cast<size_t>(dcols[k]) * n + i] - mean(dcols[k], c);
+        double* pd = SPD[c].data();
+        double* kd = KPD[c].data();
+        for (int k = 0; k < nd; ++k) {
+          const size_t off = static_cast<size_t>(k) * np;
+          const double ek = e[k];
+          for (int a = 0; a < q; ++a) kahan(pd[off + ia[a]], kd[off + ia[a]], va[a] * ek);
+        }
+      }
+    }
+    if ((r0 / L) % 256 == 255) Rcpp::checkUserInterrupt();
+  }
+  List scatter(m);
+  fp::Mat mean_lo = fp::Mat::Zero(d, m);
+  for (int c = 0; c < m; ++c) {
+    fp::Mat C(d, d);
+    fp::Vec u(d), r(d);
+    for (int k = 0; k < nd; ++k) {
+      for (int l = 0; l < nd; ++l) C(dcols[k], dcols[l]) = SD[c](k, l);
+      u[dcols[k]] = residD(k, c);
+      r[dcols[k]] = residD(k, c);
+    }
+    for (int a = 0; a < np; ++a) {
+      // Kahan's compensation holds minus the low part: the sum is sum - comp
+      for (int b = 0; b <= a; ++b) C(pcols[a], pcols[b]) = C(pcols[b], pcols[a]) = SPP[c](a, b) - KPP[c](a, b);
+      for (int k = 0; k < nd; ++k) C(pcols[a], dcols[k]) = C(dcols[k], pcols[a]) = SPD[c](a, k) - KPD[c](a, k);
+      u[pcols[a]] = uP(a, c) - kuP(a, c);
+      // the sum of x - plain mean, with the product n * mean exact (fma), so that the mean is
+      // refined as the dense route refines it
+      const double pr = cnt[c] * mean(pcols[a], c), pe = std::fma(cnt[c], mean(pcols[a], c), -pr);
+      r[pcols[a]] = ((uP(a, c) - pr) - pe) - kuP(a, c);
+    }
+    if (cnt[c] > 0) {
+      C.noalias() -= (u * u.transpose()) / cnt[c];
+      for (int j = 0; j < d; ++j) {
+        const double a = mean(j, c), b = r[j] / cnt[c], hi = a + b;
+        mean(j, c) = hi;
+        mean_lo(j, c) = b - (hi - a);
+      }
+    }
+    scatter[c] = Rcpp::wrap(C);
+  }
+  return List::create(Rcpp::Named("n") = Rcpp::wrap(cnt), Rcpp::Named("mean") = Rcpp::wrap(mean),
+                      Rcpp::Named("mean_lo") = Rcpp::wrap(mean_lo), Rcpp::Named("scatter") = scatter,
+                      Rcpp::Named("n_na") = 0.0, Rcpp::Named("n_inf") = 0.0);
+}
+
 }  // namespace
 
 // x: n x d double matrix (not copied); g: 0-based group codes; m: number of groups; block: rows
-// per buffer (0 = automatic).
+// per buffer (0 = automatic); sparse: the route for columns that are mostly zero (see
+// sparse_scatter below): -1 chosen by the count of non-zeros, 0 never, 1 whenever a column is.
 // [[Rcpp::export(.fp_moments_cpp)]]
-List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int block) {
+List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int block, int sparse) {
   const int n = x.nrow(), d = x.ncol();
   const double* X = x.begin();
   const int* G = g.begin();
   std::vector<double> cnt(m, 0.0);
   fp::Mat mean = fp::Mat::Zero(d, m);
+  std::vector<int> nzc(static_cast<size_t>(d) * m, 0);  // non-zero entries per column and group
   double n_na = 0, n_inf = 0;
   for (int i = 0; i < n; ++i) cnt[G[i]] += 1.0;
   // pass 1: plain group means (four interleaved accumulators per group break the dependency
@@ -53,11 +202,16 @@ List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int b
       const double* col = X + static_cast<size_t>(j) * n;
       std::fill(acc.begin(), acc.end(), 0.0);
       double* a = acc.data();
+      int* nz = nzc.data() + static_cast<size_t>(j) * m;
       bool bad = false;
       int i = 0;
       for (; i + 3 < n; i += 4) {
         const double v0 = col[i], v1 = col[i + 1], v2 = col[i + 2], v3 = col[i + 3];
         bad |= !(std::isfinite(v0) && std::isfinite(v1) && std::isfinite(v2) && std::isfinite(v3));
+        nz[G[i]] += (v0 != 0);
+        nz[G[i + 1]] += (v1 != 0);
+        nz[G[i + 2]] += (v2 != 0);
+        nz[G[i + 3]] += (v3 != 0);
         a[4 * G[i]] += v0;
         a[4 * G[i + 1] + 1] += v1;
         a[4 * G[i + 2] + 2] += v2;
@@ -65,6 +219,7 @@ List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int b
       }
       for (; i < n; ++i) {
         bad |= !std::isfinite(col[i]);
+        nz[G[i]] += (col[i] != 0);
         a[4 * G[i]] += col[i];
       }
       if (bad) {
@@ -81,6 +236,34 @@ List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int b
   }
   for (int c = 0; c < m; ++c)
     if (cnt[c] > 0) mean.col(c) /= cnt[c];
+  {
+    std::vector<int> dcols, pcols;
+    double nnz_p = 0;
+    for (int j = 0; j < d; ++j) {
+      // sparse when at most half of every group's entries are non-zero (the bound below)
+      bool sp = true;
+      double nzj = 0;
+      for (int c = 0; c < m; ++c) {
+        const int z = nzc[static_cast<size_t>(j) * m + c];
+        sp = sp && 2.0 * z <= cnt[c];
+        nzj += z;
+      }
+      if (sp) {
+        pcols.push_back(j);
+        nnz_p += nzj;
+      } else {
+        dcols.push_back(j);
+      }
+    }
+    // work per row: the dense route about d^2 / 2 fused products in a rank-B update; the sparse
+    // one q^2 / 2 + q |D| scattered ones (q non-zeros of the sparse columns in a row, each about
+    // 6 times the cost) plus |D|^2 / 2 for the dense columns
+    const double q = n > 0 ? nnz_p / n : 0, nd = static_cast<double>(dcols.size());
+    const bool cheaper = 6.0 * (0.5 * q * q + q * nd) + 0.5 * nd * nd + 0.1 * d < 0.5 * static_cast<double>(d) * d;
+    if (!pcols.empty() && (sparse == 1 || (sparse < 0 && d >= 16 && cheaper))) {
+      return sparse_scatter(X, n, d, G, m, cnt, mean, dcols, pcols, block);
+    }
+  }
 
   // pass 2: scatter about the plain means, plus the sums of the residuals r (so that the exact
   // centring follows: mean += r / n, scatter -= r r' / n; r is tiny, this is the classical

@@ -81,3 +81,41 @@ test_that("print method shows groups", {
   dat <- make_groups()
   expect_output(print(group_moments(dat$x, dat$g)), "2 groups")
 })
+
+test_that("mostly-zero columns take the sparse route, with the dense route's moments", {
+  # one-hot codes, counts and a few numeric columns with offsets: columns with at most half
+  # non-zero entries in every group are summed over their non-zeros (not centred), the rest
+  # centred as usual; both must give the same moments to rounding, exact counts, and
+  # variances that are never negative, also where a code is constant in a group
+  set.seed(7)
+  n <- 3000
+  f <- factor(sample(letters[1:9], n, TRUE))
+  g <- factor(sample(c("u", "v", "w", "tiny"), n, TRUE, prob = c(0.5, 0.3, 0.2, 0.002)))
+  oh <- model.matrix(~ f - 1)
+  x <- cbind(age = rnorm(n, 40, 10), income = rexp(n) * 1e5 + 1e9, oh, cnt = rpois(n, 0.3) * 1e7,
+             neg = -3 * rbinom(n, 1, 0.2), in_v = as.numeric(g == "v"), half = rep(0:1, length.out = n),
+             same = rbinom(n, 1, 0.1) * 0.00871)
+  ns <- asNamespace("fairproj")
+  dense <- ns$fp_moments_dense(x, g, colnames(x), sparse = 0L)
+  sparse <- ns$fp_moments_dense(x, g, colnames(x), sparse = 1L)
+  auto <- group_moments(x, g)
+  expect_identical(sparse$n, dense$n)
+  for (l in levels(g)) {
+    s <- sqrt(pmax(diag(dense$scatter[[l]]), 1e-300))
+    expect_lt(max(abs(sparse$scatter[[l]] - dense$scatter[[l]]) / outer(s, s)), 1e-12)
+    expect_lt(max(abs(auto$scatter[[l]] - dense$scatter[[l]]) / outer(s, s)), 1e-12)
+    expect_true(all(diag(sparse$scatter[[l]]) >= 0))
+    expect_equal(sparse$mean[, l], dense$mean[, l], tolerance = 1e-14)
+    # the direct computation
+    xl <- x[g == l, , drop = FALSE]
+    expect_equal(unname(sparse$scatter[[l]]), unname(crossprod(sweep(xl, 2L, colMeans(xl)))), tolerance = 1e-10)
+  }
+  # in_v is 1 on every row of group v: centred there (a variance of exactly 0), not summed raw
+  expect_identical(sparse$scatter$v["in_v", "in_v"], 0)
+  # merges of chunks taken by different routes agree with the whole
+  i <- seq_len(n) <= 1000
+  parts <- ns$fp_moments_dense(x[i, ], g[i], colnames(x), sparse = 1L) +
+    ns$fp_moments_dense(x[!i, ], g[!i], colnames(x), sparse = 0L)
+  expect_equal(parts$scatter, dense$scatter, tolerance = 1e-10)
+  expect_equal(parts$mean, dense$mean, tolerance = 1e-13)
+})
