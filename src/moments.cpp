@@ -176,7 +176,7 @@ List sparse_scatter(const double* X, int n, int d, const int* G, int m, const st
   }
   return List::create(Rcpp::Named("n") = Rcpp::wrap(cnt), Rcpp::Named("mean") = Rcpp::wrap(mean),
                       Rcpp::Named("mean_lo") = Rcpp::wrap(mean_lo), Rcpp::Named("scatter") = scatter,
-                      Rcpp::Named("n_na") = 0.0, Rcpp::Named("n_inf") = 0.0);
+                      Rcpp::Named("n_na") = 0.0, Rcpp::Named("n_inf") = 0.0, Rcpp::Named("sparse") = true);
 }
 
 }  // namespace
@@ -260,7 +260,11 @@ List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int b
     // 6 times the cost) plus |D|^2 / 2 for the dense columns
     const double q = n > 0 ? nnz_p / n : 0, nd = static_cast<double>(dcols.size());
     const bool cheaper = 6.0 * (0.5 * q * q + q * nd) + 0.5 * nd * nd + 0.1 * d < 0.5 * static_cast<double>(d) * d;
-    if (!pcols.empty() && (sparse == 1 || (sparse < 0 && d >= 16 && cheaper))) {
+    // automatic only where the pass is long enough (n d^2 / 2 above 5e7 products, some 10 ms)
+    // for the route to matter: on smaller data the dense route's rounding is kept, which the
+    // choices of methods that rounding decides (high QR on one-hot ties) have always seen
+    const bool big = 0.5 * static_cast<double>(n) * d * d >= 5e7;
+    if (!pcols.empty() && (sparse == 1 || (sparse < 0 && d >= 16 && big && cheaper))) {
       return sparse_scatter(X, n, d, G, m, cnt, mean, dcols, pcols, block);
     }
   }

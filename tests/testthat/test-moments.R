@@ -118,4 +118,19 @@ test_that("mostly-zero columns take the sparse route, with the dense route's mom
     ns$fp_moments_dense(x[!i, ], g[!i], colnames(x), sparse = 0L)
   expect_equal(parts$scatter, dense$scatter, tolerance = 1e-10)
   expect_equal(parts$mean, dense$mean, tolerance = 1e-13)
+  # the route is chosen only where the pass is long (n d^2 / 2 of 5e7 products and more) and
+  # the non-zeros are few enough to save time
+  route <- function(x, g) isTRUE(ns$.fp_moments_cpp(x, as.integer(g) - 1L, nlevels(g), 0L, -1L)$sparse)
+  expect_false(route(x, g))
+  big_f <- factor(sample(letters, 150000, TRUE))
+  big <- cbind(model.matrix(~ big_f - 1), z = rnorm(150000), w = rpois(150000, 0.1))
+  big_g <- factor(sample(c("a", "b"), 150000, TRUE))
+  expect_true(route(big, big_g))
+  expect_false(route(matrix(rnorm(150000 * 40), 150000), big_g))  # no mostly-zero column
+  md <- ns$fp_moments_dense(big, big_g, colnames(big), sparse = 0L)
+  ma <- group_moments(big, big_g)
+  for (l in levels(big_g)) {
+    s <- sqrt(diag(md$scatter[[l]]))
+    expect_lt(max(abs(ma$scatter[[l]] - md$scatter[[l]]) / outer(s, s)), 1e-12)
+  }
 })
