@@ -203,7 +203,7 @@ fair_css.default <- function(x, group, k, method = c("greedy", "lowqr", "highqr"
   method <- if (missing(method)) "greedy" else fp_check_method(method, "css")
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
   xg <- fp_group_column(x, group)
-  xm <- fp_as_matrix(xg$x, "x", min_cols = 1L)
+  xm <- fp_as_matrix(xg$x, "x", min_cols = 1L, check_finite = FALSE)  # NA/Inf: in the C++ pass
   g <- fp_as_group(xg$group, nrow(xm), "group", min_levels = 1L)
   m <- fp_moments_ranged(xm, g, fp_colnames(xm))
   fp_fit_css(m, k, method, ..., center = center, scale. = scale., data = list(x = xm, group = g), call = call)
@@ -460,7 +460,7 @@ css_loss <- function(x, group = NULL, columns, k, center = TRUE, scale. = FALSE)
     if (!is.null(group)) fp_abort("must not be given when `x` is a group_moments object", "group")
     m <- x
   } else {
-    xm <- fp_as_matrix(x, "x", min_cols = 1L)
+    xm <- fp_as_matrix(x, "x", min_cols = 1L, check_finite = FALSE)  # NA/Inf: in the C++ pass
     g <- fp_as_group(group, nrow(xm), "group", min_levels = 1L)
     m <- fp_moments_ranged(xm, g, fp_colnames(xm))
   }

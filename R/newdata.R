@@ -51,7 +51,7 @@ fp_match_newdata <- function(object, newdata, arg = "newdata", allow_na = TRUE) 
     fp_abort(sprintf("has %d columns but the model was fitted on %d", ncol(x), d), arg,
              class = "fairproj_newdata_error")
   }
-  if (any(is.infinite(x))) fp_abort(sprintf("contains %d infinite value(s)", sum(is.infinite(x))), arg)
+  if (fp_any_infinite(x)) fp_abort(sprintf("contains %d infinite value(s)", sum(is.infinite(x))), arg)
   if (!allow_na && anyNA(x)) {
     fp_abort(sprintf("contains %d missing value(s) (NA/NaN); remove or impute them first", sum(is.na(x))), arg)
   }

@@ -41,7 +41,7 @@ fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE, c
     fp_abort(sprintf("contains %d missing value(s) (NA/NaN); remove or impute them first",
                      sum(is.na(x))), arg)
   }
-  if (!allow_nonfinite && any(is.infinite(x))) {
+  if (!allow_nonfinite && fp_any_infinite(x)) {
     fp_abort(sprintf("contains %d infinite value(s)", sum(is.infinite(x))), arg)
   }
   if (set_names) {
@@ -49,6 +49,16 @@ fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE, c
     if (!identical(cn, colnames(x))) colnames(x) <- cn
   }
   x
+}
+
+# Whether a numeric matrix holds an infinite value, without an n x d logical temporary (the
+# validation of large data must not cost a copy of them): its smallest and largest values, which
+# the primitives min() and max() find without one; confirmed element-wise only when the range is infinite (as it also is when every
+# value is NA).
+fp_any_infinite <- function(x) {
+  if (!length(x) || !is.double(x)) return(FALSE)
+  r <- suppressWarnings(c(min(x, na.rm = TRUE), max(x, na.rm = TRUE)))  # range() would copy x
+  any(is.infinite(r)) && any(is.infinite(x))
 }
 
 # A data.frame with its matrix columns (`d$m <- as.matrix(...)`) split into one column each,
