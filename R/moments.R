@@ -9,7 +9,12 @@
 #'
 #' The scatter is accumulated about each group's own mean, so columns with a large offset
 #' relative to their spread (e.g. `1e8 + rnorm(n)`) lose no accuracy; uncentred cross-products
-#' follow exactly (see [moments_crossprod()]).
+#' follow exactly (see [moments_crossprod()]). On large data (n d^2 / 2 of 5e7 and more) whose
+#' columns are mostly zero in every group (one-hot codes of factors, counts), those columns are
+#' summed over their non-zero entries instead, uncentred and with compensated sums, at the cost
+#' of their non-zeros rather than d^2 per row; a column with at most half of a group's entries
+#' non-zero loses at most one bit to the correction for its mean, so the moments are the same
+#' to rounding.
 #'
 #' Other sources have their own methods and help pages: database and Spark tables
 #' ([group_moments_db]), CSV files read in chunks and lists of sources ([group_moments_files]),
