@@ -34,6 +34,19 @@
 # the floor of its pivot rule. On adult the one pass over the 32561 rows is 45-50 ms of the
 # 61-88 ms CPU of a two_stage fit from the rows (the solver 11-36 ms), so from the rows it
 # cannot be 2x faster whatever the solver does.
+# Third round (2026-11-26): the sparse route of group_moments() (adult's one-hot columns: the
+# one pass 2.2x faster), validation without an n x d temporary, fair_css()'s method lookup and
+# result tables without data.frame(). The commit before #25 (c9c7f1e) and this one installed
+# side by side, two interleaved runs each, best of the runs; time from the rows, old / new:
+#                     lowqr        highqr       two_stage/lowqr   two_stage/highqr
+#   german            2.47-2.91    2.24-2.36    1.73-2.21         1.85-2.01
+#   communities       3.04-4.58    2.26-2.46    2.31-3.86         2.02-2.16
+#   adult             3.09-4.32    2.77-2.85    2.39-3.79         2.31-2.54
+# (k = 10, 15, 24 on german; 10, 23, 51 on communities; 10, 22, 49 on adult). From the moments
+# (the solver's own part) german two-stage is 1.93-2.48x. The selected column sets are the same
+# in all 36 cases; on adult high QR lists 5 of them in another order (the order inside the
+# selection, which rounding in its degenerate one-hot blocks decides). Median ratio to
+# qr(x, LAPACK = TRUE): lowqr 1.16, highqr 1.89, two_stage 1.73 (before #25: 4.12, 4.35, 3.71).
 #
 # Part 2: a synthetic matrix of MEPS size (35427 x 1247; the reference greedy and high QR did not
 # finish in 24 h there), greedy and low QR for k = 10, 32, 100, as a ratio to computing the group
