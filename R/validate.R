@@ -53,8 +53,8 @@ fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE, c
 
 # Whether a numeric matrix holds an infinite value, without an n x d logical temporary (the
 # validation of large data must not cost a copy of them): its smallest and largest values, which
-# the primitives min() and max() find without one; confirmed element-wise only when the range is infinite (as it also is when every
-# value is NA).
+# the primitives min() and max() find without one; confirmed element-wise only when one of them
+# is infinite (as both also are when every value is NA).
 fp_any_infinite <- function(x) {
   if (!length(x) || !is.double(x)) return(FALSE)
   r <- suppressWarnings(c(min(x, na.rm = TRUE), max(x, na.rm = TRUE)))  # range() would copy x

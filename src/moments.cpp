@@ -32,47 +32,71 @@ void block_update(fp::Mat& S, const fp::Mat& buf, int rows) {
   }
 }
 
-// The scatter about the plain means `mean` (d x m) of the columns `cols` only, per group
-// (|cols| x |cols|, full), and the sums of those residuals (|cols| x m): rows gathered strip
-// by strip into one buffer per group and added in rank-B updates (as the dense route does).
+// The scatter about the plain means `mean` (d x m) of the columns `cols` (all of them on the
+// dense route, the dense ones on the sparse route), per group (|cols| x |cols|, full), and the
+// sums of those residuals (|cols| x m). Rows are gathered, strip by strip, into one buffer per
+// group, centred, and each full buffer is added to its group's scatter in one rank-B update.
 void dense_part(const double* X, int n, const std::vector<int>& cols, const int* G, int m,
                 const std::vector<double>& cnt, const fp::Mat& mean, int block, std::vector<fp::Mat>& S,
                 fp::Mat& resid) {
-  const int dc = static_cast<int>(cols.size());
+  const int dc = static_cast<int>(cols.size()), d = static_cast<int>(mean.rows());
   S.assign(m, fp::Mat::Zero(dc, dc));
   resid = fp::Mat::Zero(dc, m);
   if (dc == 0) return;
   int B = block;
-  if (B <= 0) B = std::min(8192, std::max(256, 32768 / std::max(dc, 1)));
+  if (B <= 0) B = std::min(8192, std::max(256, 32768 / dc));
   B = std::max(16, B);
-  const int L = std::max(1, std::min(256, B / 4));
+  const int L = std::max(1, std::min(256, B / 4));  // rows per strip; a buffer is flushed when > B - L full
   std::vector<fp::Mat> buf(m);
+  std::vector<double*> bp(m);
+  std::vector<size_t> ld(m);
+  for (int c = 0; c < m; ++c) {
+    buf[c].resize(std::min(B, std::max(1, static_cast<int>(cnt[c]))), dc);
+    bp[c] = buf[c].data();
+    ld[c] = static_cast<size_t>(buf[c].rows());
+  }
   std::vector<int> fill(m, 0);
-  for (int c = 0; c < m; ++c) buf[c].resize(std::min(B, std::max(1, static_cast<int>(cnt[c]))), dc);
+  std::vector<size_t> slot(L);
+  std::vector<int> gs(L);
   auto flush = [&](int c) {
     if (fill[c] <= 0) return;
     resid.col(c) += buf[c].topRows(fill[c]).colwise().sum().transpose();
     block_update(S[c], buf[c], fill[c]);
     fill[c] = 0;
   };
-  std::vector<int> slot(L);
   for (int r0 = 0; r0 < n; r0 += L) {
     const int r1 = std::min(n, r0 + L);
     for (int c = 0; c < m; ++c)
-      if (fill[c] > static_cast<int>(buf[c].rows()) - L) flush(c);
-    for (int i = r0; i < r1; ++i) slot[i - r0] = fill[G[i]]++;
+      if (fill[c] > static_cast<int>(ld[c]) - L) flush(c);
+    for (int i = r0; i < r1; ++i) {
+      gs[i - r0] = G[i];
+      slot[i - r0] = static_cast<size_t>(fill[G[i]]++);
+    }
     for (int jj = 0; jj < dc; ++jj) {
       const int j = cols[jj];
-      const double* col = X + static_cast<size_t>(j) * n;
-      for (int i = r0; i < r1; ++i) {
-        const int c = G[i];
-        buf[c](slot[i - r0], jj) = col[i] - mean(j, c);
+      const double* col = X + static_cast<size_t>(j) * n + r0;
+      const double* mj = mean.data() + j;
+      for (int i = 0; i < r1 - r0; ++i) {
+        const int c = gs[i];
+        bp[c][static_cast<size_t>(jj) * ld[c] + slot[i]] = col[i] - mj[static_cast<size_t>(c) * d];
       }
     }
+    if ((r0 / L) % 256 == 255) Rcpp::checkUserInterrupt();
   }
   for (int c = 0; c < m; ++c) {
     flush(c);
     S[c].triangularView<Eigen::StrictlyUpper>() = S[c].transpose();
+  }
+}
+
+// Group c's mean refined by r / n (r the sum of its rows' residuals from the plain mean), kept as
+// hi + lo (Fast2Sum: |plain mean| >= |r / n|), so that merges of pieces with a large offset see
+// the difference of their means to full precision.
+void refine_mean(fp::Mat& mean, fp::Mat& mean_lo, const fp::Vec& r, double cnt, int c) {
+  for (int j = 0; j < mean.rows(); ++j) {
+    const double a = mean(j, c), b = r[j] / cnt, hi = a + b;
+    mean(j, c) = hi;
+    mean_lo(j, c) = b - (hi - a);
   }
 }
 
@@ -166,11 +190,7 @@ List sparse_scatter(const double* X, int n, int d, const int* G, int m, const st
     }
     if (cnt[c] > 0) {
       C.noalias() -= (u * u.transpose()) / cnt[c];
-      for (int j = 0; j < d; ++j) {
-        const double a = mean(j, c), b = r[j] / cnt[c], hi = a + b;
-        mean(j, c) = hi;
-        mean_lo(j, c) = b - (hi - a);
-      }
+      refine_mean(mean, mean_lo, r, cnt[c], c);
     }
     scatter[c] = Rcpp::wrap(C);
   }
@@ -272,62 +292,18 @@ List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int b
   // pass 2: scatter about the plain means, plus the sums of the residuals r (so that the exact
   // centring follows: mean += r / n, scatter -= r r' / n; r is tiny, this is the classical
   // corrected two-pass algorithm without a third read of the data)
-  int B = block;
-  if (B <= 0) B = std::min(8192, std::max(256, 32768 / std::max(d, 1)));
-  B = std::max(16, B);
-  const int L = std::max(1, std::min(256, B / 4));  // rows per strip; a buffer is flushed when > B - L full
-  std::vector<fp::Mat> S(m, fp::Mat::Zero(d, d));
-  std::vector<fp::Mat> buf(m);
-  std::vector<double*> bp(m);
-  std::vector<size_t> ld(m);
-  for (int c = 0; c < m; ++c) {
-    buf[c].resize(std::min(B, std::max(1, static_cast<int>(cnt[c]))), d);
-    bp[c] = buf[c].data();
-    ld[c] = static_cast<size_t>(buf[c].rows());
-  }
-  fp::Mat resid = fp::Mat::Zero(d, m);
-  std::vector<int> fill(m, 0);
-  std::vector<size_t> slot(L);
-  std::vector<int> gs(L);
-  auto flush = [&](int c) {
-    if (fill[c] <= 0) return;
-    resid.col(c) += buf[c].topRows(fill[c]).colwise().sum().transpose();
-    block_update(S[c], buf[c], fill[c]);
-    fill[c] = 0;
-  };
-  for (int r0 = 0; r0 < n; r0 += L) {
-    const int r1 = std::min(n, r0 + L);
-    for (int c = 0; c < m; ++c)
-      if (fill[c] > static_cast<int>(ld[c]) - L) flush(c);
-    for (int i = r0; i < r1; ++i) {
-      gs[i - r0] = G[i];
-      slot[i - r0] = static_cast<size_t>(fill[G[i]]++);
-    }
-    for (int j = 0; j < d; ++j) {
-      const double* col = X + static_cast<size_t>(j) * n + r0;
-      const double* mj = mean.data() + j;
-      for (int i = 0; i < r1 - r0; ++i) {
-        const int c = gs[i];
-        bp[c][static_cast<size_t>(j) * ld[c] + slot[i]] = col[i] - mj[static_cast<size_t>(c) * d];
-      }
-    }
-    if ((r0 / L) % 256 == 255) Rcpp::checkUserInterrupt();
-  }
+  std::vector<int> all(d);
+  for (int j = 0; j < d; ++j) all[j] = j;
+  std::vector<fp::Mat> S;
+  fp::Mat resid;
+  dense_part(X, n, all, G, m, cnt, mean, block, S, resid);
   List scatter(m);
   fp::Mat mean_lo = fp::Mat::Zero(d, m);
   for (int c = 0; c < m; ++c) {
-    flush(c);
-    S[c].triangularView<Eigen::StrictlyUpper>() = S[c].transpose();
     if (cnt[c] > 0) {
       const fp::Vec r = resid.col(c);
       S[c].noalias() -= (r * r.transpose()) / cnt[c];
-      // the mean as hi + lo (Fast2Sum: |plain mean| >= |r / n|), so that merges of pieces with
-      // a large offset see the difference of their means to full precision
-      for (int j = 0; j < d; ++j) {
-        const double a = mean(j, c), b = r[j] / cnt[c], hi = a + b;
-        mean(j, c) = hi;
-        mean_lo(j, c) = b - (hi - a);
-      }
+      refine_mean(mean, mean_lo, r, cnt[c], c);
     }
     scatter[c] = Rcpp::wrap(S[c]);
   }
