@@ -29,6 +29,18 @@
     .Call(`_fairproj_fp_css_exhaustive`, grams, factors, best2, k, bnb, incumbent, max_nodes)
 }
 
+.fp_css_prep_core <- function(scatter, mean, n, ctr, sc, pw) {
+    .Call(`_fairproj_fp_css_prep_core`, scatter, mean, n, ctr, sc, pw)
+}
+
+.fp_css_coef <- function(Y, cols) {
+    .Call(`_fairproj_fp_css_coef_cpp`, Y, cols)
+}
+
+.fp_css_sampler_pass <- function(scores, ord, sums, active, theta, room) {
+    .Call(`_fairproj_fp_css_sampler_pass`, scores, ord, sums, active, theta, room)
+}
+
 .fp_linear_classifier <- function(X, y, type, C, intercept) {
     .Call(`_fairproj_fp_linear_classifier_cpp`, X, y, type, C, intercept)
 }

@@ -262,24 +262,18 @@ fp_css_prepare <- function(m, k, center = TRUE, scale. = FALSE) {
   # user's (decisions that rounding decides, e.g. pivots among one-hot columns, do not move)
   Q <- ceiling(max(lg) / 2)
   pw <- 2^(a - Q)
-  dm <- lapply(dm, function(v) v * pw)
-  scat <- lapply(seq_along(m$levels), function(i) {
-    S <- m$scatter[[i]] / tcrossprod(sc) * tcrossprod(pw)
-    S <- (S + t(S)) / 2
-    dimnames(S) <- NULL
-    S
-  })
-  factor <- lapply(seq_along(m$levels), function(i) rbind(sqrt(m$n[[i]]) * dm[[i]], fp_psd_factor(scat[[i]])))
-  gram <- lapply(seq_along(m$levels), function(i) {
-    G <- scat[[i]] + tcrossprod(dm[[i]]) * m$n[[i]]
-    (G + t(G)) / 2
-  })
+  # scatter, Gram matrix, factor and singular values of each group in one compiled call (the
+  # same LAPACK routines as chol(pivot = TRUE) and svd(): see src/css_prep.cpp)
+  core <- fp_cpp(.fp_css_prep_core(unname(m$scatter), unname(matrix(m$mean, d)), as.numeric(m$n), ctr, sc, pw),
+                 "the preparation of the Gram matrices")
+  gram <- core$gram
+  factor <- core$factor
   names(gram) <- names(factor) <- m$levels
-  pooled <- Reduce(`+`, gram)
+  pooled <- core$pooled
   # singular values only (the leverage scores' vectors are computed where they are used)
-  sv <- lapply(factor, function(Y) fp_css_svd(Y, 0L))
-  best2 <- vapply(sv, function(s) sum(s$d[-seq_len(k)]^2), numeric(1))
-  tot <- vapply(sv, function(s) sum(s$d^2), numeric(1))
+  sv2 <- lapply(core$sv, function(s) s^2)
+  best2 <- vapply(sv2, function(s) sum(s[-seq_len(k)]), numeric(1))
+  tot <- vapply(sv2, sum, numeric(1))
   names(best2) <- m$levels
   names(tot) <- m$levels
   # k = d selects every column: the reconstruction is exact, as the best rank-d one is, and the
@@ -296,7 +290,7 @@ fp_css_prepare <- function(m, k, center = TRUE, scale. = FALSE) {
   list(d = d, k = k, levels = m$levels, n = m$n, colnames = m$colnames, center = ctr * D,
        centered = !isFALSE(center), scale = sc * D, scaled = !isFALSE(scale.), norm_sqrt = 2^Q,
        gram = gram, factor = factor, pooled = pooled, best2 = if (full) tot else best2,
-       full = full, tot2 = tot, sv2 = lapply(sv, function(s) s$d^2), moments = m)
+       full = full, tot2 = tot, sv2 = sv2, moments = m)
 }
 
 # Per-group ratios error / best from squared errors (normalised units; a vector, or a matrix
@@ -332,25 +326,6 @@ fp_column_scale <- function(m, ctr, scale.) {
                      paste(utils::head(m$colnames[zero], 5), collapse = ", ")), "scale.")
   }
   sc
-}
-
-# A factor R (r x d, r <= d) with t(R) %*% R = S for a symmetric positive semi-definite S (of
-# order 1: the prepared problem is normalised), by pivoted Cholesky (LAPACK dpstrf) with its
-# default rank tolerance; the eigendecomposition if that fails.
-fp_psd_factor <- function(S) {
-  d <- nrow(S)
-  if (!any(diag(S) > 0)) return(matrix(0, 0, d))
-  R <- tryCatch(suppressWarnings(chol(S, pivot = TRUE)), error = function(e) NULL)
-  if (!is.null(R)) {
-    r <- attr(R, "rank")
-    piv <- attr(R, "pivot")
-    out <- R[seq_len(r), order(piv), drop = FALSE]
-    attributes(out) <- list(dim = dim(out))
-    return(out)
-  }
-  e <- eigen(S, symmetric = TRUE)
-  keep <- e$values > 0
-  t(e$vectors[, keep, drop = FALSE]) * sqrt(e$values[keep])
 }
 
 # Singular values of a group factor (all of them: the best rank-k error is the sum of the
@@ -392,19 +367,12 @@ fp_css_prefix <- function(factors, columns, target = integer(0)) {
 }
 
 # Least-squares coefficients W (c x d) with Z ~ Z[, S] W (Z the centred, scaled data), from a
-# group factor Y (t(Y) Y = t(Z) Z): QR of Y[, S]; columns dependent on earlier ones get 0.
-# Columns that are zero for the group (a category absent from it) get 0 directly: LINPACK's QR
-# counts a zero column as independent and qr.coef() then stops.
+# group factor Y (t(Y) Y = t(Z) Z): LINPACK's QR of Y[, S] (as qr(, tol = 1e-10) and qr.coef(),
+# in one compiled call, src/css_prep.cpp); columns dependent on earlier ones get 0. Columns that
+# are zero for the group (a category absent from it) get 0 directly: LINPACK's QR counts a zero
+# column as independent and its solve would stop.
 fp_css_coef <- function(Y, S) {
-  W <- matrix(0, length(S), ncol(Y))
-  nz <- colSums(Y[, S, drop = FALSE]^2) > 0
-  if (!any(nz)) return(W)
-  Sn <- S[nz]
-  if (nrow(Y) < length(Sn)) Y <- rbind(Y, matrix(0, length(Sn) - nrow(Y), ncol(Y)))
-  Wn <- qr.coef(qr(Y[, Sn, drop = FALSE], tol = 1e-10), Y)
-  Wn[is.na(Wn)] <- 0
-  W[nz, ] <- Wn
-  W
+  fp_cpp(.fp_css_coef(Y, as.integer(S)), "the coefficients of the selected columns")
 }
 
 # The result constructor shared by all CSS methods. `fit$columns` are 1-based indices in
@@ -529,13 +497,11 @@ fp_css_sampler <- function(scores, theta, max_columns = nrow(scores)) {
     key <- rowSums(scores[left, active, drop = FALSE])
     # scores equal to 10 significant digits are tied (e.g. duplicated columns): column order
     ord <- left[order(-signif(key, 10), left)]
-    for (i in ord) {
-      if (length(sel) >= max_columns) break
-      sel <- c(sel, i)
-      sums <- sums + scores[i, ]
-      left <- left[left != i]
-      if (any(sums[active] >= theta)) break
-    }
+    # the columns in that order until one brings an active group's sum to theta (compiled)
+    r <- .fp_css_sampler_pass(scores, ord - 1L, sums, active, theta, max_columns - length(sel))
+    sel <- c(sel, r$taken + 1L)
+    sums <- r$sums
+    left <- left[!left %in% sel]
     active <- sums < theta
   }
   sel

@@ -121,6 +121,50 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// fp_css_prep_core
+List fp_css_prep_core(const List& scatter, const NumericMatrix& mean, const NumericVector& n, const NumericVector& ctr, const NumericVector& sc, const NumericVector& pw);
+RcppExport SEXP _fairproj_fp_css_prep_core(SEXP scatterSEXP, SEXP meanSEXP, SEXP nSEXP, SEXP ctrSEXP, SEXP scSEXP, SEXP pwSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const List& >::type scatter(scatterSEXP);
+    Rcpp::traits::input_parameter< const NumericMatrix& >::type mean(meanSEXP);
+    Rcpp::traits::input_parameter< const NumericVector& >::type n(nSEXP);
+    Rcpp::traits::input_parameter< const NumericVector& >::type ctr(ctrSEXP);
+    Rcpp::traits::input_parameter< const NumericVector& >::type sc(scSEXP);
+    Rcpp::traits::input_parameter< const NumericVector& >::type pw(pwSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_css_prep_core(scatter, mean, n, ctr, sc, pw));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_css_coef_cpp
+NumericMatrix fp_css_coef_cpp(const NumericMatrix& Y, const Rcpp::IntegerVector& cols);
+RcppExport SEXP _fairproj_fp_css_coef_cpp(SEXP YSEXP, SEXP colsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const NumericMatrix& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type cols(colsSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_css_coef_cpp(Y, cols));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_css_sampler_pass
+List fp_css_sampler_pass(const NumericMatrix& scores, const Rcpp::IntegerVector& ord, const NumericVector& sums, const Rcpp::LogicalVector& active, double theta, int room);
+RcppExport SEXP _fairproj_fp_css_sampler_pass(SEXP scoresSEXP, SEXP ordSEXP, SEXP sumsSEXP, SEXP activeSEXP, SEXP thetaSEXP, SEXP roomSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const NumericMatrix& >::type scores(scoresSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type ord(ordSEXP);
+    Rcpp::traits::input_parameter< const NumericVector& >::type sums(sumsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::LogicalVector& >::type active(activeSEXP);
+    Rcpp::traits::input_parameter< double >::type theta(thetaSEXP);
+    Rcpp::traits::input_parameter< int >::type room(roomSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_css_sampler_pass(scores, ord, sums, active, theta, room));
+    return rcpp_result_gen;
+END_RCPP
+}
 // fp_linear_classifier_cpp
 Rcpp::List fp_linear_classifier_cpp(const Eigen::Map<Eigen::MatrixXd> X, const Eigen::Map<Eigen::VectorXd> y, int type, double C, bool intercept);
 RcppExport SEXP _fairproj_fp_linear_classifier_cpp(SEXP XSEXP, SEXP ySEXP, SEXP typeSEXP, SEXP CSEXP, SEXP interceptSEXP) {
@@ -410,6 +454,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_css_lowqr", (DL_FUNC) &_fairproj_fp_css_lowqr, 4},
     {"_fairproj_fp_css_highqr", (DL_FUNC) &_fairproj_fp_css_highqr, 3},
     {"_fairproj_fp_css_exhaustive", (DL_FUNC) &_fairproj_fp_css_exhaustive, 7},
+    {"_fairproj_fp_css_prep_core", (DL_FUNC) &_fairproj_fp_css_prep_core, 6},
+    {"_fairproj_fp_css_coef_cpp", (DL_FUNC) &_fairproj_fp_css_coef_cpp, 2},
+    {"_fairproj_fp_css_sampler_pass", (DL_FUNC) &_fairproj_fp_css_sampler_pass, 6},
     {"_fairproj_fp_linear_classifier_cpp", (DL_FUNC) &_fairproj_fp_linear_classifier_cpp, 5},
     {"_fairproj_fp_inlp_cpp", (DL_FUNC) &_fairproj_fp_inlp_cpp, 7},
     {"_fairproj_fp_eig_top_wide", (DL_FUNC) &_fairproj_fp_eig_top_wide, 3},

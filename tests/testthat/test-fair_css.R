@@ -735,3 +735,47 @@ test_that("a column that is zero for one group (an absent category) is handled i
   rec <- reconstruct(f, x[g == "b", ], group = g[g == "b"])
   expect_equal(unname(rec), unname(x[g == "b", ]), tolerance = 1e-10)
 })
+
+test_that("coefficients stay exact when a group has far fewer rows than selected columns", {
+  # group b: 12 rows, one-hot columns, 40 of 45 columns selected. LINPACK's QR (qr(), which the
+  # coefficients used) tracks residual norms by downdating and kept columns whose residual was
+  # 1e-20 of their norm or exactly 0: huge coefficients, or "exact singularity in 'qr.coef'"
+  set.seed(5)
+  g <- rep(c("a", "b"), c(300, 12))
+  cat <- sample(letters[1:20], length(g), TRUE)
+  oh <- outer(cat, letters[1:20], "==") * 1
+  x <- cbind(matrix(rnorm(length(g) * 25), length(g)) %*% matrix(rnorm(625), 25), oh)
+  x[g == "b", 1:25] <- x[g == "b", 1:25] * 1e3 + 7
+  colnames(x) <- paste0("v", seq_len(ncol(x)))
+  for (meth in c("lowqr", "greedy")) {
+    f <- fair_css(x, g, k = 3, method = meth, n_columns = 40)
+    for (l in c("a", "b")) {
+      rows <- g == l
+      rec <- reconstruct(f, x[rows, ], group = g[rows])
+      # the group's own least-squares error (its rows projected on its selected columns, after
+      # the fit's centring): reconstruct() reaches it, and it is the group's error in the fit
+      z <- sweep(x[rows, ], 2, f$center)
+      best <- sum(qr.resid(qr(z[, f$columns], tol = 1e-10), z)^2)
+      err <- sum((x[rows, ] - rec)^2)
+      expect_equal(err, f$group_stats$error[f$group_stats$group == l]^2, tolerance = 1e-6)
+      expect_lte(err, best * (1 + 1e-6) + 1e-9 * sum(z^2))
+      expect_true(all(is.finite(f$coef[[l]])))
+    }
+  }
+})
+
+test_that("real data (compas): the coefficients of a set beyond a group's rank with duplicated columns are exact", {
+  dir <- Sys.getenv("FAIRPROJ_DATA")
+  skip_if(!nzchar(dir) || !dir.exists(file.path(dir, "css")), "FAIRPROJ_DATA not set")
+  # 174 sampled columns, the female group (100 rows) of rank 72, two identical date columns:
+  # qr.coef() stopped with "exact singularity" here
+  dd <- fairproj_data("css_compas", dir = dir)
+  f <- fair_css(dd$x, dd$group, k = 20, method = "sampler", theta = 19.7)
+  expect_gt(f$c, 150)
+  g <- factor(dd$group)
+  for (l in levels(g)) {
+    rows <- g == l
+    rec <- reconstruct(f, dd$x[rows, ], group = g[rows])
+    expect_equal(sqrt(sum((dd$x[rows, ] - rec)^2)), f$group_stats$error[f$group_stats$group == l], tolerance = 1e-6)
+  }
+})

@@ -1,0 +1,211 @@
+// Compiled helpers of the CSS methods (R/fair_css.R) on small matrices, where the interpreter's
+// overhead was a third of a two-stage fit on german (d = 62): the numeric core of
+// fp_css_prepare(), which does exactly what the R code it replaces did, with the same LAPACK
+// routines as chol(pivot = TRUE) and svd() (dpstrf, dgesdd), so its results are bitwise the
+// same; the least-squares coefficients of a fit; one pass of the scores sampler.
+#define USE_FC_LEN_T
+#include <Rconfig.h>
+#include <Rcpp.h>
+#include <R_ext/Lapack.h>
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#ifndef FCONE
+#define FCONE
+#endif
+
+using Rcpp::List;
+using Rcpp::NumericMatrix;
+using Rcpp::NumericVector;
+
+namespace {
+
+// Pivoted Cholesky factor of a symmetric positive semi-definite S (d x d, column-major): the
+// first `rank` rows of the upper triangular U (U' U = P' S P) with its columns put back in the
+// original order, as fp_psd_factor() did with chol(S, pivot = TRUE) (dpstrf, default
+// tolerance). Returns false when LAPACK rejects the arguments.
+bool psd_factor(const double* S, int d, NumericMatrix& out) {
+  bool any_pos = false;
+  for (int j = 0; j < d; ++j) any_pos = any_pos || S[j + static_cast<size_t>(j) * d] > 0;
+  if (!any_pos) {
+    out = NumericMatrix(0, d);
+    return true;
+  }
+  std::vector<double> a(S, S + static_cast<size_t>(d) * d);
+  for (int j = 0; j < d; ++j)
+    for (int i = j + 1; i < d; ++i) a[i + static_cast<size_t>(j) * d] = 0.0;
+  std::vector<int> piv(d);
+  std::vector<double> work(2 * static_cast<size_t>(d));
+  int rank = 0, info = 0;
+  double tol = -1;
+  F77_CALL(dpstrf)("U", &d, a.data(), &d, piv.data(), &rank, &tol, work.data(), &info FCONE);
+  if (info < 0) return false;
+  out = NumericMatrix(rank, d);
+  for (int q = 0; q < d; ++q) {  // column q of U is column piv[q] of the factor
+    const int j = piv[q] - 1;
+    for (int i = 0; i < rank; ++i) out(i, j) = a[i + static_cast<size_t>(q) * d];
+  }
+  return true;
+}
+
+// All singular values of Y (r x d), padded with zero rows to d rows when r < d, by dgesdd with
+// jobz = "N" and the workspace it asks for (as svd(Y, nu = 0, nv = 0)).
+bool singular_values(const NumericMatrix& Y, int d, NumericVector& s) {
+  int r = Y.nrow();
+  int n = std::max(r, d);
+  std::vector<double> a(static_cast<size_t>(n) * d, 0.0);
+  for (int j = 0; j < d; ++j)
+    for (int i = 0; i < r; ++i) a[i + static_cast<size_t>(j) * n] = Y(i, j);
+  const int p = std::min(n, d);
+  s = NumericVector(p);
+  std::vector<int> iwork(8 * static_cast<size_t>(p));
+  double u = 0, vt = 0, wq = 0;
+  int one = 1, lwork = -1, info = 0;
+  F77_CALL(dgesdd)("N", &n, &d, a.data(), &n, s.begin(), &u, &one, &vt, &one, &wq, &lwork, iwork.data(),
+                   &info FCONE);
+  if (info != 0) return false;
+  lwork = static_cast<int>(wq);
+  std::vector<double> work(std::max(lwork, 1));
+  F77_CALL(dgesdd)("N", &n, &d, a.data(), &n, s.begin(), &u, &one, &vt, &one, work.data(), &lwork,
+                   iwork.data(), &info FCONE);
+  return info == 0;
+}
+
+}  // namespace
+
+// Per group i: z-means dm = ((mean[, i] - ctr) / sc) * pw, scatter
+// S = (scatter_i / (sc sc')) * (pw pw') made exactly symmetric, Gram matrix
+// G = S + (dm dm') n_i (symmetrised), factor Y = rbind(sqrt(n_i) dm', chol factor of S) and the
+// singular values of Y. `pooled` is the sum of the Gram matrices in group order.
+// [[Rcpp::export(.fp_css_prep_core)]]
+List fp_css_prep_core(const List& scatter, const NumericMatrix& mean, const NumericVector& n,
+                      const NumericVector& ctr, const NumericVector& sc, const NumericVector& pw) {
+  const int m = scatter.size(), d = mean.nrow();
+  List gram(m), factor(m), sv(m);
+  NumericMatrix pooled(d, d);
+  std::vector<double> S(static_cast<size_t>(d) * d), T(static_cast<size_t>(d) * d), dm(d);
+  for (int g = 0; g < m; ++g) {
+    NumericMatrix sg = scatter[g];
+    if (sg.nrow() != d || sg.ncol() != d) Rcpp::stop("bad scatter matrix");
+    for (int a = 0; a < d; ++a) dm[a] = ((mean(a, g) - ctr[a]) / sc[a]) * pw[a];
+    for (int b = 0; b < d; ++b)
+      for (int a = 0; a < d; ++a) T[a + static_cast<size_t>(b) * d] = (sg(a, b) / (sc[a] * sc[b])) * (pw[a] * pw[b]);
+    for (int b = 0; b < d; ++b)
+      for (int a = 0; a < d; ++a)
+        S[a + static_cast<size_t>(b) * d] = (T[a + static_cast<size_t>(b) * d] + T[b + static_cast<size_t>(a) * d]) / 2;
+    const double ng = n[g];
+    for (int b = 0; b < d; ++b)
+      for (int a = 0; a < d; ++a) T[a + static_cast<size_t>(b) * d] = S[a + static_cast<size_t>(b) * d] + (dm[a] * dm[b]) * ng;
+    NumericMatrix G(d, d);
+    for (int b = 0; b < d; ++b)
+      for (int a = 0; a < d; ++a) {
+        G(a, b) = (T[a + static_cast<size_t>(b) * d] + T[b + static_cast<size_t>(a) * d]) / 2;
+        pooled(a, b) = g == 0 ? G(a, b) : pooled(a, b) + G(a, b);
+      }
+    NumericMatrix R;
+    if (!psd_factor(S.data(), d, R)) Rcpp::stop("pivoted Cholesky factorisation failed");
+    NumericMatrix Y(R.nrow() + 1, d);
+    const double sn = std::sqrt(ng);
+    for (int b = 0; b < d; ++b) {
+      Y(0, b) = sn * dm[b];
+      for (int i = 0; i < R.nrow(); ++i) Y(i + 1, b) = R(i, b);
+    }
+    NumericVector s;
+    if (!singular_values(Y, d, s)) Rcpp::stop("the singular value decomposition failed");
+    gram[g] = G;
+    factor[g] = Y;
+    sv[g] = s;
+  }
+  return List::create(Rcpp::Named("gram") = gram, Rcpp::Named("factor") = factor, Rcpp::Named("sv") = sv,
+                      Rcpp::Named("pooled") = pooled);
+}
+
+// Least-squares coefficients W (c x d) with Z ~ Z[, S] W from a factor Y (t(Y) Y = t(Z) Z):
+// Householder QR of Y[, S] in the order of S, a column counting as dependent on the earlier
+// ones (coefficients 0) when its residual norm, recomputed at its step, is at most 1e-10 of its
+// norm (zero columns, e.g. a category absent from the group, included); then back substitution
+// on the independent ones. (LINPACK's QR, which qr() uses, judges dependence from norms it
+// downdates: with many more columns than the group's rank it kept columns whose true residual
+// was 1e-20 of their norm, or exactly 0, so that qr.coef() returned coefficients 1e20 times too
+// large or stopped with "exact singularity".) `cols` are 1-based.
+// [[Rcpp::export(.fp_css_coef)]]
+NumericMatrix fp_css_coef_cpp(const NumericMatrix& Y, const Rcpp::IntegerVector& cols) {
+  const int c = cols.size(), d = Y.ncol(), r = Y.nrow();
+  NumericMatrix W(c, d);
+  if (c == 0 || r == 0) return W;
+  const size_t rs = static_cast<size_t>(r);
+  std::vector<double> A(rs * c), B(Y.begin(), Y.end()), orig(c, 0.0);
+  for (int t = 0; t < c; ++t) {
+    const int j = cols[t] - 1;
+    if (j < 0 || j >= d) Rcpp::stop("column index out of range");
+    for (int i = 0; i < r; ++i) {
+      A[i + t * rs] = Y(i, j);
+      orig[t] += Y(i, j) * Y(i, j);
+    }
+  }
+  const double tol2 = 1e-20;  // (1e-10)^2
+  std::vector<int> kept;     // kept[q] = position in cols of the q-th independent column
+  std::vector<double> v(r);
+  int p = 0;
+  for (int t = 0; t < c && p < r; ++t) {
+    double a2 = 0;
+    for (int i = p; i < r; ++i) a2 += A[i + t * rs] * A[i + t * rs];
+    if (!(a2 > tol2 * orig[t]) || !(a2 > 0)) continue;
+    const double alpha = A[p + t * rs] >= 0 ? -std::sqrt(a2) : std::sqrt(a2);
+    double vn2 = 0;
+    for (int i = p; i < r; ++i) {
+      v[i] = A[i + t * rs] - (i == p ? alpha : 0.0);
+      vn2 += v[i] * v[i];
+    }
+    if (vn2 > 0) {
+      auto reflect = [&](double* col) {
+        double w = 0;
+        for (int i = p; i < r; ++i) w += v[i] * col[i];
+        w *= 2.0 / vn2;
+        for (int i = p; i < r; ++i) col[i] -= w * v[i];
+      };
+      for (int u = t + 1; u < c; ++u) reflect(&A[u * rs]);
+      for (int j = 0; j < d; ++j) reflect(&B[j * rs]);
+    }
+    A[p + t * rs] = alpha;
+    kept.push_back(t);
+    ++p;
+  }
+  // back substitution: U b = B[0:p, ], U[q, s] = A[q, kept[s]] (q <= s)
+  for (int j = 0; j < d; ++j) {
+    double* bj = &B[j * rs];
+    for (int q = p - 1; q >= 0; --q) {
+      double s = bj[q];
+      for (int u = q + 1; u < p; ++u) s -= A[q + kept[u] * rs] * bj[u];
+      bj[q] = s / A[q + kept[q] * rs];
+    }
+    for (int q = 0; q < p; ++q) W(kept[q], j) = bj[q];
+  }
+  return W;
+}
+
+// One pass of the FairScoresSampler (fp_css_sampler()): take the columns of `ord` (0-based, in
+// order) while fewer than `room` are taken, adding each one's scores to `sums`, and stop after
+// the first column that brings an active group's sum to theta. Returns the 0-based columns
+// taken and the new sums (each a sum in the order the columns were taken, as the R loop did).
+// [[Rcpp::export(.fp_css_sampler_pass)]]
+List fp_css_sampler_pass(const NumericMatrix& scores, const Rcpp::IntegerVector& ord, const NumericVector& sums,
+                         const Rcpp::LogicalVector& active, double theta, int room) {
+  const int m = scores.ncol();
+  NumericVector s = Rcpp::clone(sums);
+  std::vector<int> taken;
+  for (R_xlen_t a = 0; a < ord.size(); ++a) {
+    if (static_cast<int>(taken.size()) >= room) break;
+    const int i = ord[a];
+    if (i < 0 || i >= scores.nrow()) Rcpp::stop("column index out of range");
+    taken.push_back(i);
+    bool hit = false;
+    for (int j = 0; j < m; ++j) {
+      s[j] = s[j] + scores(i, j);
+      if (active[j] == TRUE && s[j] >= theta) hit = true;
+    }
+    if (hit) break;
+  }
+  return List::create(Rcpp::Named("taken") = Rcpp::IntegerVector(taken.begin(), taken.end()), Rcpp::Named("sums") = s);
+}
