@@ -82,6 +82,9 @@ bool singular_values(const NumericMatrix& Y, int d, NumericVector& s) {
 List fp_css_prep_core(const List& scatter, const NumericMatrix& mean, const NumericVector& n,
                       const NumericVector& ctr, const NumericVector& sc, const NumericVector& pw) {
   const int m = scatter.size(), d = mean.nrow();
+  if (mean.ncol() != m || n.size() != m || ctr.size() != d || sc.size() != d || pw.size() != d) {
+    Rcpp::stop("the moments' parts do not match");
+  }
   List gram(m), factor(m), sv(m);
   NumericMatrix pooled(d, d);
   std::vector<double> S(static_cast<size_t>(d) * d), T(static_cast<size_t>(d) * d), dm(d);
