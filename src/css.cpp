@@ -605,11 +605,30 @@ List fp_css_highqr(const List& grams, const IntegerVector& cand, int stop) {
   std::vector<int> perm(n);
   for (int i = 0; i < n; ++i) perm[i] = i;
   int degenerate = 0;
+  // Cauchy interlacing: deleting a row and column of a symmetric matrix never lowers its
+  // smallest eigenvalue nor raises its largest. So a group's smallest eigenvalue, once computed,
+  // bounds it from below at every later step, and a group without a near-null space keeps none
+  // (kNull * top only falls). Such a group whose bound lies clearly above the smallest
+  // eigenvalue computed for another group at this step can neither give the pivot nor add to
+  // the near-null projector: its reduction is skipped (on data with groups of different sizes
+  // or spreads, most steps of the larger group). The choices are those of computing every group.
+  std::vector<double> lo(m, R_NegInf), top_seen(m, R_PosInf);
+  std::vector<char> nullfree(m, 0);
+  std::vector<int> order(m);
   for (int i = n; i > std::max(stop, 1); --i) {
     double best = R_PosInf;
     Vec v, w = Vec::Zero(i);
     bool singular = false;
-    for (int g = 0; g < m; ++g) {
+    // the groups most likely to give the smallest eigenvalue first (their bounds, ascending)
+    for (int g = 0; g < m; ++g) order[g] = g;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lo[a] < lo[b]; });
+    std::vector<char> done(m, 0);
+    std::vector<double> lams(m, R_PosInf);
+    std::vector<int> nnulls(m, 0);
+    std::vector<Mat> Us(m);
+    double cmin = R_PosInf;  // smallest eigenvalue computed so far at this step
+    for (int g : order) {
+      if (nullfree[g] && std::isfinite(cmin) && lo[g] > cmin + 1e-10 * top_seen[g]) continue;
       Mat L(i, i);
       for (int b = 0; b < i; ++b)
         for (int a = 0; a < i; ++a) L(a, b) = G[g](perm[a], perm[b]);
@@ -634,13 +653,25 @@ List fp_css_highqr(const List& grams, const IntegerVector& cand, int stop) {
       } else {
         U = te.vector_of(lam);
       }
-      if (lam < best) {
-        best = lam;
-        v = U.col(0);
+      done[g] = 1;
+      lams[g] = lam;
+      nnulls[g] = nnull;
+      Us[g] = U;
+      cmin = std::min(cmin, lam);
+      // bounds for the later steps (the top estimate is to 1e-6 of itself: padded)
+      lo[g] = lam - 1e-12 * top;  // far beyond the rounding of the computed eigenvalues
+      top_seen[g] = top * (1 + 1e-5) + DBL_MIN;
+      nullfree[g] = nnull == 0 && lo[g] > kNull * top_seen[g];
+    }
+    for (int g = 0; g < m; ++g) {  // in group order, as when every group was computed
+      if (!done[g]) continue;
+      if (lams[g] < best) {
+        best = lams[g];
+        v = Us[g].col(0);
       }
-      if (nnull > 0) {
+      if (nnulls[g] > 0) {
         singular = true;
-        for (int q = 0; q < nnull; ++q) w += U.col(q).cwiseAbs2();
+        for (int q = 0; q < nnulls[g]; ++q) w += Us[g].col(q).cwiseAbs2();
       }
     }
     std::vector<int> ident(i);
