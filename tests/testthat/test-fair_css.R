@@ -779,3 +779,15 @@ test_that("real data (compas): the coefficients of a set beyond a group's rank w
     expect_equal(sqrt(sum((dd$x[rows, ] - rec)^2)), f$group_stats$error[f$group_stats$group == l], tolerance = 1e-6)
   }
 })
+
+test_that("high QR's full order matches the definition when groups differ in size and spread", {
+  # the larger, wider group's smallest eigenvalue stays above the other's for most steps, so
+  # its reductions are skipped by interlacing; the order must not change
+  for (seed in 1:3) {
+    dat <- make_css(n = c(300, 25, 60), d = 14, seed = seed)
+    dat$x[dat$g == "a", ] <- dat$x[dat$g == "a", ] * 4
+    Xs <- split_groups(dat$x, dat$g)
+    f <- fair_css(dat$x, dat$g, 2, "highqr", center = FALSE)
+    expect_identical(f$order[1:13], as.integer(ref_highqr(Xs, 13)))
+  }
+})
