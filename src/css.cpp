@@ -479,6 +479,8 @@ List fp_css_lowqr(const List& grams, const List& factors, const IntegerVector& c
   std::vector<int> perm(n);
   for (int i = 0; i < n; ++i) perm[i] = i;
   std::vector<Vec> warm(m);
+  std::vector<double> hi(m, R_PosInf);
+  std::vector<int> order(m);
   IntegerVector sel(k);
   IntegerVector who(k);
   NumericVector sig(k);
@@ -495,7 +497,19 @@ List fp_css_lowqr(const List& grams, const List& factors, const IntegerVector& c
       std::sort(live.begin(), live.end());
     }
     const int u = static_cast<int>(live.size());
-    for (int g = 0; g < m; ++g) {
+    // the groups most likely to give the largest eigenvalue first (their bounds, descending)
+    for (int g = 0; g < m; ++g) order[g] = g;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return hi[a] > hi[b]; });
+    std::vector<char> done(m, 0);
+    std::vector<double> lams(m, R_NegInf);
+    std::vector<Vec> vgs(m);
+    double cmax = R_NegInf;
+    for (int g : order) {
+      // a residual only shrinks as columns are taken (a positive semi-definite downdate), so
+      // its largest eigenvalue is at most the last one computed: a group whose bound lies
+      // below an eigenvalue computed at this step cannot give the vector (dense path only,
+      // where no warm start depends on it)
+      if (n < 120 && hi[g] < cmax) continue;
       Vec vg;
       double lam;
       if (n < 120) {
@@ -510,10 +524,17 @@ List fp_css_lowqr(const List& grams, const List& factors, const IntegerVector& c
         lam = top_eigpair(R[g].R, warm[g], vg);
       }
       warm[g] = vg;
-      if (lam > best) {
-        best = lam;
+      done[g] = 1;
+      lams[g] = lam;
+      vgs[g] = vg;
+      cmax = std::max(cmax, lam);
+      hi[g] = lam + 1e-8 * std::abs(lam) + 1e-15 * tot;  // far beyond the rounding of the residual
+    }
+    for (int g = 0; g < m; ++g) {  // in group order, as when every group was computed
+      if (done[g] && lams[g] > best) {
+        best = lams[g];
         bg = g;
-        v = vg;
+        v = vgs[g];
       }
     }
     int p = i;

@@ -780,14 +780,17 @@ test_that("real data (compas): the coefficients of a set beyond a group's rank w
   }
 })
 
-test_that("high QR's full order matches the definition when groups differ in size and spread", {
-  # the larger, wider group's smallest eigenvalue stays above the other's for most steps, so
-  # its reductions are skipped by interlacing; the order must not change
+test_that("high and low QR's orders match the definitions when groups differ in size and spread", {
+  # the larger, wider group's smallest eigenvalue stays above the others' for most steps of
+  # high QR (and low QR's largest one of a small group below the others'), so their reductions
+  # are skipped by interlacing; the orders must not change
   for (seed in 1:3) {
     dat <- make_css(n = c(300, 25, 60), d = 14, seed = seed)
     dat$x[dat$g == "a", ] <- dat$x[dat$g == "a", ] * 4
     Xs <- split_groups(dat$x, dat$g)
     f <- fair_css(dat$x, dat$g, 2, "highqr", center = FALSE)
     expect_identical(f$order[1:13], as.integer(ref_highqr(Xs, 13)))
+    f <- fair_css(dat$x, dat$g, 2, "lowqr", center = FALSE, n_columns = 12)
+    expect_identical(f$columns, as.integer(ref_lowqr(Xs, 12)))
   }
 })
