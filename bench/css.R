@@ -49,18 +49,21 @@
 # qr(x, LAPACK = TRUE): lowqr 1.16, highqr 1.89, two_stage 1.73 (before #25: 4.12, 4.35, 3.71).
 # Fourth round (2026-11-26): the numeric core of the preparation (scaling, Gram matrices,
 # pivoted Cholesky factors, singular values: the same LAPACK routines, bitwise the same
-# results), the coefficients and the sampler's passes in compiled code. Same protocol (c9c7f1e
-# against this commit, two interleaved runs; a range is the two runs), time from the rows,
-# old / new:
+# results), the coefficients and the sampler's passes in compiled code; high and low QR skip a
+# group's eigenpair where interlacing proves it cannot give the pivot (a leading block's
+# smallest eigenvalue only rises as columns leave it, a residual's largest only falls). Same
+# protocol (c9c7f1e against this commit, two interleaved runs; a range is the six values of the
+# two runs at the three k), time from the rows, old / new:
 #                     lowqr        highqr       two_stage/lowqr   two_stage/highqr
-#   german            2.96-3.43    2.35-2.59    2.22-2.62         2.13-2.35
-#   communities       3.34-4.91    2.38-2.57    2.43-4.18         2.09-2.20
-#   adult             3.17-4.36    2.80-2.99    2.54-3.94         2.37-2.59
-# From the moments (the solver's own part): german two-stage 2.25-3.04x; the one case below 2x
-# is adult two_stage/highqr at k = 10 (1.82-1.89x: its high QR on the 70 sampled columns, one
-# tridiagonal reduction per step and group, is 5.9 of its 13.7 ms). The column sets are the
-# same in all 36 cases (adult high QR lists 5 of them in another order, as in the third round).
-# Median ratio to qr(x, LAPACK = TRUE): lowqr 1.11, highqr 1.83, two_stage 1.62.
+#   german            3.06-3.47    2.49-2.76    2.21-2.75         2.14-2.43
+#   communities       3.30-5.07    2.72-3.14    2.40-4.39         2.33-2.49
+#   adult             3.18-4.53    2.89-3.06    2.56-4.05         2.47-2.75
+# From the moments (the solver's own part): german two-stage 2.16-3.11x; the one case below 2x
+# is adult two_stage/highqr at k = 10 (1.91-2.04x: its high QR on the 70 sampled columns, one
+# tridiagonal reduction per step and group, where both groups keep a near-null space, is most
+# of it). The column sets are the same in all 36 cases (adult high QR lists 5 of them in
+# another order, as in the third round). Median ratio to qr(x, LAPACK = TRUE): lowqr 1.09-1.10,
+# highqr 1.49-1.56, two_stage 1.47-1.52.
 #
 # Part 2: a synthetic matrix of MEPS size (35427 x 1247; the reference greedy and high QR did not
 # finish in 24 h there), greedy and low QR for k = 10, 32, 100, as a ratio to computing the group
