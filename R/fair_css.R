@@ -174,7 +174,9 @@
 #'     relative to the group's best rank-`k` error `best`; where `best` is 0 (a group of rank
 #'     at most `k`, e.g. `k = d`), a prefix that leaves error has ratio `Inf` and one that
 #'     leaves none has ratio 1 (a ratio of 0 / 0 is taken as 1, as in `group_stats`);
-#'   * `coef`: per-group and pooled least-squares coefficients (used by [reconstruct()]);
+#'   * `coef`: per-group and pooled least-squares coefficients (used by [reconstruct()]); a
+#'     selected column that is, to 1e-10 of its norm, a combination of earlier ones (or zero
+#'     in the group) gets 0;
 #'   * method-specific fields: `sampler` (leverage scores, `theta`, sampled columns and `c`),
 #'     `random_mean`, `unfair`, `objective`, ...
 #' @references Matakos, A., Ordozgoiti, B. and Thejaswi, S. (2024). Fair column subset
@@ -367,10 +369,9 @@ fp_css_prefix <- function(factors, columns, target = integer(0)) {
 }
 
 # Least-squares coefficients W (c x d) with Z ~ Z[, S] W (Z the centred, scaled data), from a
-# group factor Y (t(Y) Y = t(Z) Z): LINPACK's QR of Y[, S] (as qr(, tol = 1e-10) and qr.coef(),
-# in one compiled call, src/css_prep.cpp); columns dependent on earlier ones get 0. Columns that
-# are zero for the group (a category absent from it) get 0 directly: LINPACK's QR counts a zero
-# column as independent and its solve would stop.
+# group factor Y (t(Y) Y = t(Z) Z): Householder QR of Y[, S] in selection order, in one compiled
+# call (src/css_prep.cpp); a column whose residual is at most 1e-10 of its norm (dependent on
+# earlier ones, or zero for the group: a category absent from it) gets 0.
 fp_css_coef <- function(Y, S) {
   fp_cpp(.fp_css_coef(Y, as.integer(S)), "the coefficients of the selected columns")
 }
