@@ -1,8 +1,7 @@
 // Compiled helpers of the CSS methods (R/fair_css.R) on small matrices, where the interpreter's
 // overhead was a third of a two-stage fit on german (d = 62): the numeric core of
-// fp_css_prepare(), which does exactly what the R code it replaces did, with the same LAPACK
-// routines as chol(pivot = TRUE) and svd() (dpstrf, dgesdd), so its results are bitwise the
-// same; the least-squares coefficients of a fit; one pass of the scores sampler.
+// fp_css_prepare() (with the LAPACK routines of chol(pivot = TRUE) and svd(): dpstrf, dgesdd);
+// the least-squares coefficients of a fit; one pass of the scores sampler.
 #define USE_FC_LEN_T
 #include <Rconfig.h>
 #include <Rcpp.h>
@@ -49,25 +48,25 @@ bool psd_factor(const double* S, int d, NumericMatrix& out) {
   return true;
 }
 
-// All singular values of Y (r x d), padded with zero rows to d rows when r < d, by dgesdd with
-// jobz = "N" and the workspace it asks for (as svd(Y, nu = 0, nv = 0)).
+// All d singular values of Y (r x d) by dgesdd with jobz = "N" and the workspace it asks for;
+// when r < d the last d - r are exactly 0 (appended: the decomposition of the r x d matrix is
+// cheaper than that of the d x d one padded with zero rows, and its trailing values are not
+// rounding noise).
 bool singular_values(const NumericMatrix& Y, int d, NumericVector& s) {
   int r = Y.nrow();
-  int n = std::max(r, d);
-  std::vector<double> a(static_cast<size_t>(n) * d, 0.0);
-  for (int j = 0; j < d; ++j)
-    for (int i = 0; i < r; ++i) a[i + static_cast<size_t>(j) * n] = Y(i, j);
-  const int p = std::min(n, d);
-  s = NumericVector(p);
+  s = NumericVector(d);  // zeros
+  if (r == 0 || d == 0) return true;
+  std::vector<double> a(Y.begin(), Y.end());
+  const int p = std::min(r, d);
   std::vector<int> iwork(8 * static_cast<size_t>(p));
   double u = 0, vt = 0, wq = 0;
   int one = 1, lwork = -1, info = 0;
-  F77_CALL(dgesdd)("N", &n, &d, a.data(), &n, s.begin(), &u, &one, &vt, &one, &wq, &lwork, iwork.data(),
+  F77_CALL(dgesdd)("N", &r, &d, a.data(), &r, s.begin(), &u, &one, &vt, &one, &wq, &lwork, iwork.data(),
                    &info FCONE);
   if (info != 0) return false;
   lwork = static_cast<int>(wq);
   std::vector<double> work(std::max(lwork, 1));
-  F77_CALL(dgesdd)("N", &n, &d, a.data(), &n, s.begin(), &u, &one, &vt, &one, work.data(), &lwork,
+  F77_CALL(dgesdd)("N", &r, &d, a.data(), &r, s.begin(), &u, &one, &vt, &one, work.data(), &lwork,
                    iwork.data(), &info FCONE);
   return info == 0;
 }
