@@ -13,6 +13,10 @@
     .Call(`_fairproj_fp_css_prefix_err2`, factors, cols, target)
 }
 
+.fp_css_coef <- function(Y, cols) {
+    .Call(`_fairproj_fp_css_coef_cpp`, Y, cols)
+}
+
 .fp_css_greedy <- function(grams, factors, best2, cand, target, k, scan = FALSE, digits = -1L, tol = 0) {
     .Call(`_fairproj_fp_css_greedy`, grams, factors, best2, cand, target, k, scan, digits, tol)
 }
@@ -31,10 +35,6 @@
 
 .fp_css_prep_core <- function(scatter, mean, n, ctr, sc, pw) {
     .Call(`_fairproj_fp_css_prep_core`, scatter, mean, n, ctr, sc, pw)
-}
-
-.fp_css_coef <- function(Y, cols) {
-    .Call(`_fairproj_fp_css_coef_cpp`, Y, cols)
 }
 
 .fp_css_sampler_pass <- function(scores, ord, sums, active, theta, room) {

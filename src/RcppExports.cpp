@@ -58,6 +58,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// fp_css_coef_cpp
+NumericMatrix fp_css_coef_cpp(const NumericMatrix& Y, const IntegerVector& cols);
+RcppExport SEXP _fairproj_fp_css_coef_cpp(SEXP YSEXP, SEXP colsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const NumericMatrix& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< const IntegerVector& >::type cols(colsSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_css_coef_cpp(Y, cols));
+    return rcpp_result_gen;
+END_RCPP
+}
 // fp_css_greedy
 List fp_css_greedy(const List& grams, const List& factors, const NumericMatrix& best2, const IntegerVector& cand, const IntegerVector& target, int k, bool scan, int digits, double tol);
 RcppExport SEXP _fairproj_fp_css_greedy(SEXP gramsSEXP, SEXP factorsSEXP, SEXP best2SEXP, SEXP candSEXP, SEXP targetSEXP, SEXP kSEXP, SEXP scanSEXP, SEXP digitsSEXP, SEXP tolSEXP) {
@@ -134,18 +146,6 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const NumericVector& >::type sc(scSEXP);
     Rcpp::traits::input_parameter< const NumericVector& >::type pw(pwSEXP);
     rcpp_result_gen = Rcpp::wrap(fp_css_prep_core(scatter, mean, n, ctr, sc, pw));
-    return rcpp_result_gen;
-END_RCPP
-}
-// fp_css_coef_cpp
-NumericMatrix fp_css_coef_cpp(const NumericMatrix& Y, const Rcpp::IntegerVector& cols);
-RcppExport SEXP _fairproj_fp_css_coef_cpp(SEXP YSEXP, SEXP colsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const NumericMatrix& >::type Y(YSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type cols(colsSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_css_coef_cpp(Y, cols));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -450,12 +450,12 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_cfpca_cpp", (DL_FUNC) &_fairproj_fp_cfpca_cpp, 12},
     {"_fairproj_fp_fantope_project_cpp", (DL_FUNC) &_fairproj_fp_fantope_project_cpp, 2},
     {"_fairproj_fp_css_prefix_err2", (DL_FUNC) &_fairproj_fp_css_prefix_err2, 3},
+    {"_fairproj_fp_css_coef_cpp", (DL_FUNC) &_fairproj_fp_css_coef_cpp, 2},
     {"_fairproj_fp_css_greedy", (DL_FUNC) &_fairproj_fp_css_greedy, 9},
     {"_fairproj_fp_css_lowqr", (DL_FUNC) &_fairproj_fp_css_lowqr, 4},
     {"_fairproj_fp_css_highqr", (DL_FUNC) &_fairproj_fp_css_highqr, 3},
     {"_fairproj_fp_css_exhaustive", (DL_FUNC) &_fairproj_fp_css_exhaustive, 7},
     {"_fairproj_fp_css_prep_core", (DL_FUNC) &_fairproj_fp_css_prep_core, 6},
-    {"_fairproj_fp_css_coef_cpp", (DL_FUNC) &_fairproj_fp_css_coef_cpp, 2},
     {"_fairproj_fp_css_sampler_pass", (DL_FUNC) &_fairproj_fp_css_sampler_pass, 6},
     {"_fairproj_fp_linear_classifier_cpp", (DL_FUNC) &_fairproj_fp_linear_classifier_cpp, 5},
     {"_fairproj_fp_inlp_cpp", (DL_FUNC) &_fairproj_fp_inlp_cpp, 7},

@@ -84,12 +84,13 @@ std::vector<Mat> as_mats(const List& mats) { return as_grams(mats); }
 // residual of the group's factor after the columns selected so far). Returns false (and
 // changes nothing) when the column's residual norm is at most sqrt(kDep) of its original norm
 // (`orig2` = its squared norm in the untransformed factor): the column is then dependent.
-bool householder(Mat& T, int& p, int j, double orig2) {
+// `dep` replaces kDep where another threshold is documented (the coefficients).
+bool householder(Mat& T, int& p, int j, double orig2, double dep = kDep) {
   const int r = static_cast<int>(T.rows()), d = static_cast<int>(T.cols());
   if (p >= r) return false;
   Vec v = T.col(j).segment(p, r - p);
   const double a2 = v.squaredNorm();
-  if (!(a2 > kDep * orig2) || !(a2 > 0)) return false;
+  if (!(a2 > dep * orig2) || !(a2 > 0)) return false;
   const double a = std::sqrt(a2);
   const double alpha = v(0) >= 0 ? -a : a;
   v(0) -= alpha;
@@ -364,6 +365,41 @@ NumericMatrix fp_css_prefix_err2(const List& factors, const IntegerVector& cols,
     }
   }
   return out;
+}
+
+// Least-squares coefficients W (c x d) with Z ~ Z[, S] W from a factor Y (t(Y) Y = t(Z) Z):
+// Householder QR of Y[, S] in the order of S (the reflections carry Y along), a column counting
+// as dependent on the earlier ones (coefficients 0) when its residual norm, recomputed at its
+// step, is at most 1e-10 of its norm (zero columns, e.g. a category absent from the group,
+// included); then back substitution on the independent ones. (LINPACK's QR, which qr() uses,
+// judges dependence from norms it downdates: with many more columns than the group's rank it
+// kept columns whose true residual was 1e-20 of their norm, or exactly 0, so that qr.coef()
+// returned coefficients 1e20 times too large or stopped with "exact singularity".) `cols` are
+// 1-based.
+// [[Rcpp::export(.fp_css_coef)]]
+NumericMatrix fp_css_coef_cpp(const NumericMatrix& Y, const IntegerVector& cols) {
+  const int c = cols.size(), d = Y.ncol(), r = Y.nrow();
+  NumericMatrix W(c, d);
+  Eigen::Map<const Mat> Ym(Y.begin(), r, d);
+  Mat T(r, c + d);
+  for (int t = 0; t < c; ++t) {
+    const int j = cols[t] - 1;
+    if (j < 0 || j >= d) Rcpp::stop("column index out of range");
+    T.col(t) = Ym.col(j);
+  }
+  T.rightCols(d) = Ym;
+  const Vec orig = T.leftCols(c).colwise().squaredNorm().transpose();
+  std::vector<int> kept;  // kept[q] = position in cols of the q-th independent column
+  int p = 0;
+  for (int t = 0; t < c; ++t)
+    if (householder(T, p, t, orig(t), 1e-20)) kept.push_back(t);  // 1e-20 = (1e-10)^2
+  if (p == 0) return W;
+  Mat U = Mat::Zero(p, p);
+  for (int s = 0; s < p; ++s) U.col(s).head(s + 1) = T.col(kept[s]).head(s + 1);
+  const Mat B = U.triangularView<Eigen::Upper>().solve(T.block(0, c, p, d));
+  for (int q = 0; q < p; ++q)
+    for (int j = 0; j < d; ++j) W(kept[q], j) = B(q, j);
+  return W;
 }
 
 // Greedy: k steps of "add the candidate column that minimises the largest ratio

@@ -1,7 +1,8 @@
 // Compiled helpers of the CSS methods (R/fair_css.R) on small matrices, where the interpreter's
 // overhead was a third of a two-stage fit on german (d = 62): the numeric core of
 // fp_css_prepare() (with the LAPACK routines of chol(pivot = TRUE) and svd(): dpstrf, dgesdd);
-// the least-squares coefficients of a fit; one pass of the scores sampler.
+// one pass of the scores sampler. (The coefficients of a fit are in css.cpp, beside the
+// Householder step they share with the prefix errors.)
 #define USE_FC_LEN_T
 #include <Rconfig.h>
 #include <Rcpp.h>
@@ -121,70 +122,6 @@ List fp_css_prep_core(const List& scatter, const NumericMatrix& mean, const Nume
   }
   return List::create(Rcpp::Named("gram") = gram, Rcpp::Named("factor") = factor, Rcpp::Named("sv") = sv,
                       Rcpp::Named("pooled") = pooled);
-}
-
-// Least-squares coefficients W (c x d) with Z ~ Z[, S] W from a factor Y (t(Y) Y = t(Z) Z):
-// Householder QR of Y[, S] in the order of S, a column counting as dependent on the earlier
-// ones (coefficients 0) when its residual norm, recomputed at its step, is at most 1e-10 of its
-// norm (zero columns, e.g. a category absent from the group, included); then back substitution
-// on the independent ones. (LINPACK's QR, which qr() uses, judges dependence from norms it
-// downdates: with many more columns than the group's rank it kept columns whose true residual
-// was 1e-20 of their norm, or exactly 0, so that qr.coef() returned coefficients 1e20 times too
-// large or stopped with "exact singularity".) `cols` are 1-based.
-// [[Rcpp::export(.fp_css_coef)]]
-NumericMatrix fp_css_coef_cpp(const NumericMatrix& Y, const Rcpp::IntegerVector& cols) {
-  const int c = cols.size(), d = Y.ncol(), r = Y.nrow();
-  NumericMatrix W(c, d);
-  if (c == 0 || r == 0) return W;
-  const size_t rs = static_cast<size_t>(r);
-  std::vector<double> A(rs * c), B(Y.begin(), Y.end()), orig(c, 0.0);
-  for (int t = 0; t < c; ++t) {
-    const int j = cols[t] - 1;
-    if (j < 0 || j >= d) Rcpp::stop("column index out of range");
-    for (int i = 0; i < r; ++i) {
-      A[i + t * rs] = Y(i, j);
-      orig[t] += Y(i, j) * Y(i, j);
-    }
-  }
-  const double tol2 = 1e-20;  // (1e-10)^2
-  std::vector<int> kept;     // kept[q] = position in cols of the q-th independent column
-  std::vector<double> v(r);
-  int p = 0;
-  for (int t = 0; t < c && p < r; ++t) {
-    double a2 = 0;
-    for (int i = p; i < r; ++i) a2 += A[i + t * rs] * A[i + t * rs];
-    if (!(a2 > tol2 * orig[t]) || !(a2 > 0)) continue;
-    const double alpha = A[p + t * rs] >= 0 ? -std::sqrt(a2) : std::sqrt(a2);
-    double vn2 = 0;
-    for (int i = p; i < r; ++i) {
-      v[i] = A[i + t * rs] - (i == p ? alpha : 0.0);
-      vn2 += v[i] * v[i];
-    }
-    if (vn2 > 0) {
-      auto reflect = [&](double* col) {
-        double w = 0;
-        for (int i = p; i < r; ++i) w += v[i] * col[i];
-        w *= 2.0 / vn2;
-        for (int i = p; i < r; ++i) col[i] -= w * v[i];
-      };
-      for (int u = t + 1; u < c; ++u) reflect(&A[u * rs]);
-      for (int j = 0; j < d; ++j) reflect(&B[j * rs]);
-    }
-    A[p + t * rs] = alpha;
-    kept.push_back(t);
-    ++p;
-  }
-  // back substitution: U b = B[0:p, ], U[q, s] = A[q, kept[s]] (q <= s)
-  for (int j = 0; j < d; ++j) {
-    double* bj = &B[j * rs];
-    for (int q = p - 1; q >= 0; --q) {
-      double s = bj[q];
-      for (int u = q + 1; u < p; ++u) s -= A[q + kept[u] * rs] * bj[u];
-      bj[q] = s / A[q + kept[q] * rs];
-    }
-    for (int q = 0; q < p; ++q) W(kept[q], j) = bj[q];
-  }
-  return W;
 }
 
 // One pass of the FairScoresSampler (fp_css_sampler()): take the columns of `ord` (0-based, in
