@@ -306,11 +306,11 @@ fp_audit_fit <- function(moments, k, method, margs, center, scale.) {
   fit <- withCallingHandlers(
     tryCatch(do.call(fair_pca, c(list(moments, k = k, method = method, center = center, scale. = scale.,
                                       keep_moments = FALSE), margs)),
+             fairproj_needs_rows = function(e) {
+               fp_abort(sprintf("includes '%s', which needs the data rows; an audit fits every method from the group moments",
+                                method), "methods")
+             },
              fairproj_error = function(e) {
-               if (startsWith(conditionMessage(e), "`x` must hold the data rows")) {
-                 fp_abort(sprintf("includes '%s', which needs the data rows; an audit fits every method from the group moments",
-                                  method), "methods")
-               }
                err <<- e
                NULL
              }),

@@ -30,7 +30,7 @@
 #'   whose value is at most the running value (which starts at the value of the current set)
 #'   accepted, so the last of tied candidates is added (with `rule = "exact"`, the default, the
 #'   first).
-#' #' * `"lowqr"`: fair low-rank-revealing QR (Algorithm 2): a QR factorisation of all groups with
+#' * `"lowqr"`: fair low-rank-revealing QR (Algorithm 2): a QR factorisation of all groups with
 #'   one shared column permutation; at each step the group whose trailing block has the larger
 #'   spectral norm gives its top right singular vector `v`, and the column at `max |v|` is moved
 #'   forward. Computed as the top eigenvector of the group's residual Gram matrix.
@@ -224,7 +224,7 @@ fair_css.group_moments <- function(x, group = NULL, k, method = c("greedy", "low
   fp_fit_css(x, k, method, ..., center = center, scale. = scale., data = NULL, call = call)
 }
 
-# The prepared problem of the CSS methods (DESIGN section 8: the one place where units end).
+# The prepared problem of the CSS methods (the one place where their units end).
 # For each group g, with z = (x - center) / scale, the Gram matrix G_g = t(Z_g) %*% Z_g is
 #   G_g = S_g + n_g m_g t(m_g),
 # S_g the scatter about the group mean (accurate: group_moments() accumulates it centred) and

@@ -308,7 +308,7 @@ fp_check_moments_range <- function(m) {
 #   fp_transform()), scale_data (the user's scaling, 1 without), centered/scaled flags, moments;
 #   unit = s (multiply values with units of variance by it; Inf or 0 when the data's variances
 #   are beyond double precision), unit_sqrt = sqrt(s) (always representable for finite data).
-# Numerical conditioning, in one place (DESIGN section 8): solvers never see the user's units.
+# Numerical conditioning, in one place: solvers never see the user's units.
 # The moments are brought to the prepared coordinates by per-column weights that are an exact
 # power of two times the user's scaling, with one global power of two putting the largest
 # column near 1 before anything is squared, so no data of finite values overflow or underflow

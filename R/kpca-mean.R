@@ -183,7 +183,7 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
     K <- K - outer(kmeans, kmeans, `+`) + grand
     K <- (K + t(K)) / 2
   }
-  # normalise the kernel matrix by one scalar before the solver (DESIGN section 8): the
+  # normalise the kernel matrix by one scalar before the solver (as the prepared problem of fair_pca() is): the
   # eigenvectors do not change, eigenvalues and coefficients are mapped back below
   kscale <- max(abs(K))
   if (!is.finite(kscale) || kscale <= 0) {

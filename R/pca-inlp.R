@@ -39,7 +39,7 @@ NULL
 fit_pca_inlp <- function(prep, k, classifier = c("logistic", "svm"), C = 1, intercept = TRUE,
                          n_iter = NULL, stop_at_majority = FALSE, data = NULL) {
   if (is.null(data)) {
-    fp_abort("must hold the data rows for method 'inlp' (the classifiers are fitted on them); a group_moments object is not enough", "x")
+    fp_abort_needs_rows("inlp", "the classifiers are fitted on them")
   }
   if (length(prep$levels) != 2L) fp_abort("must have exactly 2 groups for method 'inlp'", "group")
   if (!is.character(classifier)) fp_abort("must be \"logistic\" or \"svm\"", "classifier")

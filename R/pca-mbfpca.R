@@ -61,7 +61,7 @@ fit_pca_mbfpca <- function(prep, k, tau = 1e-3, sigma = NULL, rho0 = NULL, init 
                            solver = c("lbfgs", "cg"), max_rows = 5000L, maxit_outer = 100L,
                            maxit_inner = 300L, data = NULL) {
   if (is.null(data)) {
-    fp_abort("must hold the data rows for method 'mbfpca' (the MMD needs them); a group_moments object is not enough", "x")
+    fp_abort_needs_rows("mbfpca", "the MMD needs them")
   }
   if (length(prep$levels) != 2L) fp_abort("must have exactly 2 groups for method 'mbfpca'", "group")
   # every rank-d projection is the identity, which no iteration can make fairer

@@ -85,7 +85,7 @@ fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_c
                           accuracy_tol = 0.001, seed = NULL, optimizer = c("adam", "sgd"),
                           weight_decay = 0, init = c("centre", "random"), data = NULL) {
   if (is.null(data)) {
-    fp_abort("must hold the data rows for method 'rlace' (the classifier is fitted on them); a group_moments object is not enough", "x")
+    fp_abort_needs_rows("rlace", "the classifier is fitted on them")
   }
   if (length(prep$levels) != 2L) fp_abort("must have exactly 2 groups for method 'rlace'", "group")
   d <- prep$d

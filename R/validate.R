@@ -7,6 +7,14 @@ fp_abort <- function(message, arg = NULL, class = NULL, call = NULL) {
                       call = call))
 }
 
+# A method that fits on the data rows, given only their moments. Callers that can fall back to
+# the rows (tune_fair_pca()) or must refuse such a method (fair_audit()) test the class
+# `fairproj_needs_rows`, never the message.
+fp_abort_needs_rows <- function(method, why) {
+  fp_abort(sprintf("must hold the data rows for method '%s' (%s); a group_moments object is not enough",
+                   method, why), "x", class = "fairproj_needs_rows")
+}
+
 fp_warn <- function(message, class = NULL) {
   warning(warningCondition(message, class = c(class, "fairproj_warning")))
 }

@@ -133,6 +133,10 @@ test_that("bad input gives classed errors naming the argument", {
   err(fair_audit(dat$x, dat$g, k = NA))
   err(fair_audit(dat$x, dat$g, methods = "nope"))
   err(fair_audit(dat$x, dat$g, methods = "inlp", k = 1))  # needs the rows
+  # the audit refuses such a method by the class of the solver's condition, not its text
+  e <- tryCatch(fair_audit(dat$x, dat$g, methods = c("standard", "rlace"), k = 1), error = identity)
+  expect_s3_class(e, "fairproj_input_error")
+  expect_match(conditionMessage(e), "^`methods` includes 'rlace'")
   err(fair_audit(dat$x, dat$g, outcome = dat$y[-1]))
   err(fair_audit(dat$x, dat$g, outcome = replace(dat$y, 2, NA)))
   err(fair_audit(dat$x, dat$g, outcome = factor(rep(c("p", "q", "r"), 70))))  # three classes

@@ -57,6 +57,7 @@ test_that("stop_at_majority stops early; n_iter = 0 is standard PCA", {
 test_that("inlp needs the rows and validates its inputs", {
   dd <- inlp_data(n = c(30, 20))
   m <- group_moments(dd$x, dd$g)
+  expect_error(fair_pca(m, k = 2, method = "inlp"), class = "fairproj_needs_rows")
   expect_error(fair_pca(m, k = 2, method = "inlp"), class = "fairproj_input_error")
   expect_error(fair_pca(dd$x, dd$g, k = 2, method = "inlp", classifier = "tree"), class = "fairproj_input_error")
   expect_error(fair_pca(dd$x, dd$g, k = 2, method = "inlp", C = 0), class = "fairproj_input_error")

@@ -151,3 +151,15 @@ test_that("tuning results print, summarise, tidy and plot", {
   skip_if_not_installed("ggplot2")
   expect_s3_class(ggplot2::autoplot(tn), "ggplot")
 })
+
+test_that("a method that needs the rows is tuned on the rows of each training part", {
+  dat <- make_groups(n = c(60, 40), d = 4, seed = 5)
+  tn <- tune_fair_pca(dat$x, dat$g, k = 1, method = "inlp", grid = list(C = c(0.5, 2)), folds = 2,
+                      seed = 1, n_iter = 1)
+  expect_s3_class(tn$model, "fair_pca_inlp")
+  expect_equal(nrow(tn$table), 2L)
+  expect_true(all(is.finite(tn$table$criterion)))
+  # any other input error still stops the tuning
+  expect_error(tune_fair_pca(dat$x, dat$g, k = 1, method = "inlp", grid = list(C = c(-1, 2)), folds = 2),
+               class = "fairproj_input_error")
+})
