@@ -342,17 +342,6 @@ fp_db_query <- function(con, sql) {
 # Group labels compared as exact text (the engine may return integers where R had doubles).
 fp_db_key <- function(v) if (is.numeric(v)) sprintf("%.17g", as.numeric(v)) else as.character(v)
 
-fp_require <- function(pkgs, what) {
-  miss <- pkgs[!vapply(pkgs, requireNamespace, logical(1), quietly = TRUE)]
-  if (length(miss)) {
-    stop(errorCondition(sprintf("%s needs the package(s) %s: install.packages(c(%s))", what,
-                                paste(miss, collapse = ", "),
-                                paste(dQuote(miss, FALSE), collapse = ", ")),
-                        class = c("fairproj_missing_package", "fairproj_error")))
-  }
-  invisible(TRUE)
-}
-
 fp_db_group_name <- function(group, vars) {
   if (missing(group) || is.null(group)) fp_abort("is missing: give the name of the group column", "group")
   if (!is.character(group) || length(group) != 1L || is.na(group)) {

@@ -59,12 +59,6 @@ fp_match_newdata <- function(object, newdata, arg = "newdata", allow_na = TRUE) 
   x
 }
 
-fp_name_list <- function(v, max = 10L) {
-  s <- paste(utils::head(v, max), collapse = ", ")
-  if (length(v) > max) s <- sprintf("%s, ... (%d in all)", s, length(v))
-  s
-}
-
 # The model matrix of a raw data.frame through the terms of a formula fit.
 fp_rebuild_model_matrix <- function(object, newdata, arg = "newdata") {
   tt <- stats::delete.response(object$terms)

@@ -281,3 +281,24 @@ fp_internal_error <- function(what, detail) {
     "please report it with the data's dimensions if it persists"), what, detail),
     class = c("fairproj_numerical_error", "fairproj_error"), call = NULL))
 }
+
+# Stops with class `fairproj_missing_package` when a suggested package that `what` needs is not
+# installed, naming the install command.
+fp_require <- function(pkgs, what) {
+  miss <- pkgs[!vapply(pkgs, requireNamespace, logical(1), quietly = TRUE)]
+  if (length(miss)) {
+    stop(errorCondition(sprintf("%s needs the package(s) %s: install.packages(c(%s))", what,
+                                paste(miss, collapse = ", "),
+                                paste(dQuote(miss, FALSE), collapse = ", ")),
+                        class = c("fairproj_missing_package", "fairproj_error")))
+  }
+  invisible(TRUE)
+}
+
+# The first `max` elements of `v`, comma-separated, with the count when there are more (for
+# messages that list names, rows or labels).
+fp_name_list <- function(v, max = 10L) {
+  s <- paste(utils::head(v, max), collapse = ", ")
+  if (length(v) > max) s <- sprintf("%s, ... (%d in all)", s, length(v))
+  s
+}
