@@ -48,6 +48,26 @@ test_that("fairproj_datasets lists every name once with its dimensions", {
   expect_equal(tot, ds$n)
 })
 
+test_that("the registry table resolves: a reader per row, every source and citation key known", {
+  ns <- asNamespace("fairproj")
+  tab <- ns$fp_registry_read("datasets.csv")
+  refs <- ns$fp_registry_read("references.csv")
+  expect_named(tab, c("name", "reader", "title", "n", "d", "group", "levels", "sizes", "files", "used_by",
+                      "source", "citation", "label_note", "note"))
+  expect_equal(anyDuplicated(tab$name), 0L)
+  for (r in unique(tab$reader)) expect_true(is.function(ns$fp_data_reader(r)), info = r)
+  for (nm in tab$name[tab$reader == "css"]) expect_true(is.function(ns$fp_css_parser(nm)), info = nm)
+  specs <- ns$fp_registry_specs(tab, refs)
+  # every "{key}" of a source is replaced, every citation key names a reference
+  expect_false(any(grepl("{", vapply(specs, `[[`, "", "source"), fixed = TRUE)))
+  expect_true(all(lengths(lapply(specs, `[[`, "citation")) == lengths(strsplit(tab$citation, ";"))))
+  expect_true(all(vapply(specs, function(s) length(s$levels) == length(s$sizes) && length(s$levels) >= 2L, NA)))
+  # a row naming an unknown citation key is refused
+  bad <- tab[1, ]
+  bad$citation <- "nobody"
+  expect_error(ns$fp_registry_specs(bad, refs), "unknown citation")
+})
+
 test_that("bad names, options and missing files give classed errors", {
   d <- new_data_dir()
   expect_error(fairproj_data("nope", dir = d), "not a known dataset", class = "fairproj_input_error")
