@@ -43,14 +43,10 @@
 args <- commandArgs(trailingOnly = TRUE)
 splits <- if (length(args) >= 1L && nzchar(args[1])) eval(parse(text = args[1])) else 0:9
 pick <- if (length(args) >= 2L && nzchar(args[2])) args[2] else "."
-script_dir <- local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")
-})
-source(file.path(script_dir, "results-io.R"))
-# the package built from the commit checked out (`lib`: used only with FAIRPROJ_ALLOW_DIRTY=1)
-repro_attach(if (length(args) >= 3L) args[3])
-source(file.path(script_dir, "kleindessner-methods.R"))
+source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")}), "results-io.R"))
+# `lib` (argument 3): the library to load fairproj from, used only with FAIRPROJ_ALLOW_DIRTY=1
+script_dir <- repro_setup(data = FALSE, helpers = "kleindessner-methods.R", lib = if (length(args) >= 3L) args[3])
 
 data_dir <- Sys.getenv("FAIRPROJ_DATA")
 if (!nzchar(data_dir) || !dir.exists(file.path(data_dir, "lee", "Adult"))) {

@@ -9,14 +9,9 @@
 #   FAIRPROJ_DATA=/path/to/data Rscript inst/reproduce/fair-css.R [table1] [table2] [figure1] [figure23]
 # (from the package root; no argument = all parts). Time on one core: table2 under a minute,
 # figure1 about a minute, figure23 about half an hour (branch and bound, 1.5e5 bound evaluations at most per problem).
-find_helper <- function(f) {
-  p <- file.path("inst", "reproduce", f)
-  if (file.exists(p)) return(p)
-  system.file("reproduce", f, package = "fairproj")
-}
-source(find_helper("fair-css-data.R"))
-source(find_helper("results-io.R"))
-suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
+source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")}), "results-io.R"))
+repro_setup(data = FALSE, helpers = "fair-css-data.R")  # the data check below names css/
 dir <- Sys.getenv("FAIRPROJ_DATA")
 if (!nzchar(dir) || !dir.exists(file.path(dir, "css"))) stop("set FAIRPROJ_DATA to the data directory")
 parts <- commandArgs(trailingOnly = TRUE)

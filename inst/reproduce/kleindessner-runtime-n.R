@@ -29,15 +29,9 @@ args <- commandArgs(trailingOnly = TRUE)
 ns <- if (length(args) >= 1L && nzchar(args[1])) eval(parse(text = args[1])) else c(1000, 5000, 10000, 20000, 40000)
 runs <- if (length(args) >= 2L && nzchar(args[2])) as.integer(args[2]) else 1L
 glm_max <- if (length(args) >= 3L && nzchar(args[3])) as.numeric(args[3]) else 5000
-script_dir <- local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")
-})
-source(file.path(script_dir, "results-io.R"))
-suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
-source(file.path(script_dir, "agarwal-reductions.R"))
-options(fairproj.progress = FALSE)
-if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data folder")
+source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")}), "results-io.R"))
+repro_setup(helpers = "agarwal-reductions.R")
 
 a <- fairproj_data("adult_sex", encoding = "onehot", standardise = FALSE)
 b <- fairproj_data("adult_sex", encoding = "onehot", standardise = FALSE, part = "test")

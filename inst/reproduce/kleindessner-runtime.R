@@ -18,14 +18,10 @@
 args <- commandArgs(trailingOnly = TRUE)
 pick <- if (length(args) >= 1L && nzchar(args[1])) args[1] else "."
 pick_data <- if (length(args) >= 3L && nzchar(args[3])) args[3] else "."
-script_dir <- local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")
-})
-source(file.path(script_dir, "results-io.R"))
-# the package built from the commit checked out (`lib`: used only with FAIRPROJ_ALLOW_DIRTY=1)
-repro_attach(if (length(args) >= 2L && nzchar(args[2])) args[2])
-source(file.path(script_dir, "kleindessner-methods.R"))
+source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")}), "results-io.R"))
+# `lib` (argument 2): the library to load fairproj from, used only with FAIRPROJ_ALLOW_DIRTY=1
+repro_setup(data = FALSE, helpers = "kleindessner-methods.R", lib = if (length(args) >= 2L && nzchar(args[2])) args[2])
 
 fitters <- kleindessner_fitters
 

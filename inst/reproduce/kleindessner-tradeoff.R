@@ -40,14 +40,9 @@
 args <- commandArgs(trailingOnly = TRUE)
 splits <- if (length(args) >= 1L && nzchar(args[1])) eval(parse(text = args[1])) else 0:9
 pick <- if (length(args) >= 2L && nzchar(args[2])) args[2] else "."
-script_dir <- local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")
-})
-source(file.path(script_dir, "results-io.R"))
-suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
-source(file.path(script_dir, "agarwal-reductions.R"))
-options(fairproj.progress = FALSE)
+source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")}), "results-io.R"))
+repro_setup(data = FALSE, helpers = "agarwal-reductions.R")  # the data check below names lee/Adult
 data_dir <- Sys.getenv("FAIRPROJ_DATA")
 if (!nzchar(data_dir) || !dir.exists(file.path(data_dir, "lee", "Adult"))) {
   stop("set FAIRPROJ_DATA to the data folder holding lee/Adult")

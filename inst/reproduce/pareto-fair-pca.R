@@ -289,11 +289,9 @@ pareto_repro_convergence <- function(sweep, methods = c("pareto", "pareto_single
 if (!isTRUE(get0("pareto_repro_functions_only", ifnotfound = FALSE))) {
   args <- commandArgs(trailingOnly = TRUE)
   sections <- if (length(args)) args else c("sweep", "downstream")
-  if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
-  file_arg <- grep("^--file=", commandArgs(FALSE), value = TRUE)
-  here <- if (length(file_arg)) dirname(sub("^--file=", "", file_arg[1])) else file.path("inst", "reproduce")
-  source(file.path(here, "results-io.R"))
-  suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
+  source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+    if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")}), "results-io.R"))
+  repro_setup()
   sets <- c("adult_sex", "credit_sex", "adult_race", "credit_marriage")
   if ("sweep" %in% sections) {
     for (nm in sets) {

@@ -30,13 +30,9 @@
 #   and returns MW's own output (fallback = FALSE), which is what the table compares.
 # Rows are written as each (dataset, k) finishes; an interrupted run loses nothing and a rerun
 # replaces the rows it recomputes. Takes about half an hour on a shared 2-core machine.
-script_dir <- local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")
-})
-source(file.path(script_dir, "results-io.R"))
-suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
-options(fairproj.progress = FALSE)
+source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")}), "results-io.R"))
+repro_setup()
 args <- commandArgs(trailingOnly = TRUE)
 parts <- if (length(args) >= 1L && nzchar(args[1])) strsplit(args[1], ",")[[1]] else c("figure1", "sweep")
 sets <- if (length(args) >= 2L && nzchar(args[2])) strsplit(args[2], ",")[[1]] else c("lfw", "credit")

@@ -3,7 +3,8 @@
 # Every script writes long-format CSVs, gzip-compressed (the provenance columns repeat on every
 # row; read.csv() reads them as they are), to inst/reproduce/results/<name>.csv.gz (or the
 # directory in FAIRPROJ_RESULTS) with the columns
-#   dataset, method, metric, split, value, published, commit, dirty, sd_divisor, date, machine
+#   dataset, method, metric, split, value, published, commit, dirty, sd_divisor, date, machine,
+#   settings
 # `split` is the split index (0-based) or "mean"/"sd" for aggregates; `published` is the paper's
 # number for that cell (NA where the paper gives none). Partial results are appended as each
 # dataset (or dataset x split) finishes, so an interrupted run loses nothing; rerunning a
@@ -17,12 +18,16 @@
 # HEAD with `dirty` TRUE. `dirty` NA marks rows stored before this check, whose `commit` is
 # the HEAD at the time they were written. `sd_divisor` states the standard deviation of the
 # "sd" rows: "n" (population, as numpy's std) or "n-1" (sample, as R's sd()); "none" when the
-# file has no sd rows. The scripts themselves are read from the working tree, which equals the
-# commit when the check passes; do not edit a script while it runs (Rscript reads its file as
-# it goes).
+# file has no sd rows. `settings` records the run's command-line arguments and FAIRPROJ_*
+# variables (repro_setup()); NA on rows stored before it was recorded. The scripts themselves
+# are read from the working tree, which equals the commit when the check passes; do not edit a
+# script while it runs (Rscript reads its file as it goes).
 #
-# Source this file from a script: source(file.path(dirname(script), "results-io.R")) or
-# source(system.file("reproduce", "results-io.R", package = "fairproj")).
+# The preamble of a script that stores results is one line to find this file and one call:
+#   source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+#     if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")}), "results-io.R"))
+#   repro_setup(packages = "ECOSolveR", helpers = "vu-common.R")
+# Vignettes source it from the installed package to read stored tables (repro_read()).
 
 repro_results_dir <- function() {
   d <- Sys.getenv("FAIRPROJ_RESULTS", "")
@@ -117,6 +122,43 @@ repro_attach <- function(lib = NULL) {
   invisible(prov)
 }
 
+# The folder of the running script (Rscript's --file), else inst/reproduce of a source checkout
+# (the working directory is the package root), else the installed copy.
+repro_script_dir <- function() {
+  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) return(dirname(f[1]))
+  if (dir.exists(file.path("inst", "reproduce"))) file.path("inst", "reproduce") else
+    system.file("reproduce", package = "fairproj")
+}
+
+# The run's settings as one line for the stored rows: the script's command-line arguments and
+# the FAIRPROJ_* variables that choose what it runs (the folders it reads and writes, which
+# name this machine's paths, are left out).
+repro_settings <- function(args = commandArgs(trailingOnly = TRUE)) {
+  env <- Sys.getenv()
+  env <- env[startsWith(names(env), "FAIRPROJ_") &
+               !names(env) %in% c("FAIRPROJ_DATA", "FAIRPROJ_RESULTS", "FAIRPROJ_REPRO_CACHE", "FAIRPROJ_PYTHON")]
+  paste(c(sprintf("args: %s", if (length(args)) paste(shQuote(args), collapse = " ") else "(none)"),
+          sprintf("%s=%s", names(env), env)), collapse = "; ")
+}
+
+# The preamble of every script that stores results: checks that the data folder is set
+# (`data`) and that the suggested `packages` are installed, loads fairproj through
+# repro_attach(lib), sources the script's `helpers` from the folder of the script, turns the
+# package's progress output off and records the run's settings for repro_write(). Returns the
+# folder of the script, invisibly.
+repro_setup <- function(data = TRUE, packages = character(0), helpers = character(0), lib = NULL) {
+  if (data && !nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
+  miss <- packages[!vapply(packages, requireNamespace, logical(1), quietly = TRUE)]
+  if (length(miss)) stop("needs the package(s) ", paste(miss, collapse = ", "))
+  suppressPackageStartupMessages(repro_attach(lib))  # the package built from the commit checked out
+  dir <- repro_script_dir()
+  for (h in helpers) sys.source(file.path(dir, h), envir = globalenv())
+  options(fairproj.progress = FALSE)
+  assign("settings", repro_settings(), envir = .repro_state)
+  invisible(dir)
+}
+
 repro_provenance <- function() {
   prov <- get0("provenance", envir = .repro_state, inherits = FALSE)
   if (is.null(prov)) stop("repro_write: call repro_attach() (instead of library(fairproj)) before storing results")
@@ -125,7 +167,9 @@ repro_provenance <- function() {
     trimws(sub("^[^:]*:", "", l))
   }, error = function(e) NA_character_, warning = function(w) NA_character_)
   si <- Sys.info()
-  list(commit = prov$commit, dirty = prov$dirty, date = format(Sys.time(), "%Y-%m-%d", tz = "UTC"),
+  list(commit = prov$commit, dirty = prov$dirty,
+       settings = get0("settings", envir = .repro_state, inherits = FALSE, ifnotfound = NA_character_),
+       date = format(Sys.time(), "%Y-%m-%d", tz = "UTC"),
        machine = sprintf("%s %s, %s, %d cores, %s", si[["sysname"]], si[["machine"]],
                          if (is.na(cpu)) "cpu unknown" else cpu, parallel::detectCores(),
                          R.version.string))
@@ -148,9 +192,9 @@ repro_write <- function(df, name, replace_by = "dataset", sd_divisor = "none") {
   if (!sd_divisor %in% c("n", "n-1", "none")) stop("repro_write: sd_divisor must be \"n\", \"n-1\" or \"none\"")
   if (any(df$split == "sd") && sd_divisor == "none") stop("repro_write: give sd_divisor (\"n\" or \"n-1\") for the sd rows")
   pv <- repro_provenance()
-  prov_cols <- c("commit", "dirty", "sd_divisor", "date", "machine")
+  prov_cols <- c("commit", "dirty", "sd_divisor", "date", "machine", "settings")
   df$split <- as.character(df$split)
-  df$commit <- pv$commit; df$dirty <- pv$dirty; df$sd_divisor <- sd_divisor
+  df$commit <- pv$commit; df$dirty <- pv$dirty; df$sd_divisor <- sd_divisor; df$settings <- pv$settings
   df$date <- pv$date; df$machine <- pv$machine
   df <- df[c(need, prov_cols, setdiff(names(df), c(need, prov_cols)))]
   path <- repro_path(name)
@@ -173,7 +217,8 @@ repro_write <- function(df, name, replace_by = "dataset", sd_divisor = "none") {
 }
 
 repro_read_file <- function(path) {
-  cls <- c(split = "character", commit = "character", dirty = "logical", sd_divisor = "character")
+  cls <- c(split = "character", commit = "character", dirty = "logical", sd_divisor = "character",
+           settings = "character")
   head <- names(utils::read.csv(path, nrows = 1L, check.names = FALSE))
   utils::read.csv(path, stringsAsFactors = FALSE, colClasses = cls[names(cls) %in% head])
 }

@@ -44,17 +44,9 @@
 # Environment: FAIRPROJ_SPLITS (default 10), FAIRPROJ_SETS (comma-separated dataset names, in
 # the order to run), FAIRPROJ_VU_FLIN (0 to skip Delta F_Lin), FAIRPROJ_VU_METHODS
 # (comma-separated subset of RFPCA, FairPCA, CFPCA-Mean, CFPCA-Both, MinMax, PCA).
-if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
-local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  io <- if (length(f)) file.path(dirname(f[1]), "results-io.R") else ""
-  if (!nzchar(io) || !file.exists(io)) io <- system.file("reproduce", "results-io.R", package = "fairproj")
-  source(io, local = globalenv())
-  source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, as_k_projection
-  assign("vu_dir", dirname(io), globalenv())
-})
-suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
-options(fairproj.progress = FALSE)
+source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")}), "results-io.R"))
+repro_setup(helpers = "vu-common.R")  # split_train, as_k_projection
 splits <- as.integer(Sys.getenv("FAIRPROJ_SPLITS", "10"))
 do_flin <- Sys.getenv("FAIRPROJ_VU_FLIN", "1") != "0" && requireNamespace("ECOSolveR", quietly = TRUE)
 # FAIRPROJ_VU_SPLITS = "numpy" (the default; `numpy_splits` in vu-common.R): the authors' splits

@@ -14,17 +14,9 @@
 # "ABDiff" or "ARE", column `check`, `split` "mean" (10-split means, with the published Table 1
 # value and `n_splits`).
 # Needs FAIRPROJ_DATA. Run after robust-fair-pca.R: Rscript inst/reproduce/vu-checks.R
-if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
-local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  io <- if (length(f)) file.path(dirname(f[1]), "results-io.R") else ""
-  if (!nzchar(io) || !file.exists(io)) io <- system.file("reproduce", "results-io.R", package = "fairproj")
-  source(io, local = globalenv())
-  source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, split_numpy
-  assign("vu_dir", dirname(io), globalenv())
-})
-suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
-options(fairproj.progress = FALSE)
+source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")}), "results-io.R"))
+repro_setup(helpers = "vu-common.R")  # split_train, split_numpy
 fdir <- file.path(repro_results_dir(), "vu-fits")
 t1_path <- repro_path("vu-table1")
 if (!file.exists(t1_path)) stop("run robust-fair-pca.R first")

@@ -31,15 +31,15 @@ as_k_projection <- function(fit) {
 # RandomState(seed).shuffle(0:(n - 1)), consecutive blocks of sizes n %/% k (+1 for the first
 # n %% k). Returns list(train, test) (1-based row numbers, in that order).
 # FAIRPROJ_VU_SPLITS = "numpy" (the default) draws the authors' splits, "r" R's own
-# (split_train()); vu_train_rows() gives the training rows either way. (`vu_dir`, the
-# directory of these scripts, is set by the script that sources this file.)
+# (split_train()); vu_train_rows() gives the training rows either way. The numpy generator is
+# compiled from numpy-rng.cpp beside the script (repro_script_dir() of results-io.R).
 numpy_splits <- Sys.getenv("FAIRPROJ_VU_SPLITS", "numpy") == "numpy"
 vu_train_rows <- function(group, frac, seed) {
   if (numpy_splits) split_numpy(group, frac, seed)$train else split_train(group, frac, seed)
 }
 load_numpy_rng <- function() {
   if (!exists("np_default_rng", mode = "function")) {
-    Rcpp::sourceCpp(file.path(get0("vu_dir", ifnotfound = "."), "numpy-rng.cpp"), env = globalenv())
+    Rcpp::sourceCpp(file.path(repro_script_dir(), "numpy-rng.cpp"), env = globalenv())
   }
 }
 split_numpy <- function(group, frac, seed) {

@@ -11,17 +11,9 @@
 # split, plus the 10-split "mean" rows with the published Table 1 value (read from the stored
 # vu-table1 results). Resumable per dataset. Needs FAIRPROJ_DATA; about 15 minutes on one core.
 # Environment: FAIRPROJ_SETS (comma-separated; default the 14 UCI datasets).
-if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
-local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  io <- if (length(f)) file.path(dirname(f[1]), "results-io.R") else ""
-  if (!nzchar(io) || !file.exists(io)) io <- system.file("reproduce", "results-io.R", package = "fairproj")
-  source(io, local = globalenv())
-  source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, split_numpy
-  assign("vu_dir", dirname(io), globalenv())
-})
-suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
-options(fairproj.progress = FALSE)
+source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")}), "results-io.R"))
+repro_setup(helpers = "vu-common.R")  # split_train, split_numpy
 etas <- c(0.1, seq(0.25, 4.25, by = 0.25))
 sets <- c("ecoli", "energy", "magic", "wine_quality", "letter", "skillcraft", "image", "parkinsons",
           "default_credit", "taiwan_credit", "steel", "statlog", "biodeg", "german_credit")

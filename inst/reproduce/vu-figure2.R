@@ -14,15 +14,9 @@
 # (published = NA); its claim is that the RFPCA points dominate the others.
 #
 # Needs FAIRPROJ_DATA. Run: Rscript inst/reproduce/vu-figure2.R  (FAIRPROJ_SETS to choose)
-if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
-local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  io <- if (length(f)) file.path(dirname(f[1]), "results-io.R") else ""
-  if (!nzchar(io) || !file.exists(io)) io <- system.file("reproduce", "results-io.R", package = "fairproj")
-  source(io, local = globalenv())
-})
-suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
-options(fairproj.progress = FALSE)
+source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")}), "results-io.R"))
+repro_setup()
 sets <- c("default_credit", "biodeg", "german_credit")
 if (nzchar(Sys.getenv("FAIRPROJ_SETS"))) sets <- strsplit(Sys.getenv("FAIRPROJ_SETS"), ",")[[1]]
 runs <- 0:4

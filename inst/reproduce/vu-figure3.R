@@ -16,17 +16,9 @@
 # that RFPCA has the smallest gap between the groups for every k.
 #
 # Needs FAIRPROJ_DATA. Run: Rscript inst/reproduce/vu-figure3.R  (FAIRPROJ_SETS to choose)
-if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
-local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  io <- if (length(f)) file.path(dirname(f[1]), "results-io.R") else ""
-  if (!nzchar(io) || !file.exists(io)) io <- system.file("reproduce", "results-io.R", package = "fairproj")
-  source(io, local = globalenv())
-  source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, split_numpy
-  assign("vu_dir", dirname(io), globalenv())
-})
-suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
-options(fairproj.progress = FALSE)
+source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")}), "results-io.R"))
+repro_setup(helpers = "vu-common.R")  # split_train, split_numpy
 sets <- c("biodeg", "default_credit", "ecoli", "magic", "steel", "wine_quality")
 if (nzchar(Sys.getenv("FAIRPROJ_SETS"))) sets <- strsplit(Sys.getenv("FAIRPROJ_SETS"), ",")[[1]]
 for (nm in sets) {

@@ -18,14 +18,9 @@
 # rises again once the radius is too large.
 #
 # Run: Rscript inst/reproduce/vu-figure4.R   (FAIRPROJ_FIG4_SIMS, FAIRPROJ_FIG4_ALPHAS to reduce)
-local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  io <- if (length(f)) file.path(dirname(f[1]), "results-io.R") else ""
-  if (!nzchar(io) || !file.exists(io)) io <- system.file("reproduce", "results-io.R", package = "fairproj")
-  source(io, local = globalenv())
-})
-suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
-options(fairproj.progress = FALSE)
+source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")}), "results-io.R"))
+repro_setup(data = FALSE)
 n_sims <- as.integer(Sys.getenv("FAIRPROJ_FIG4_SIMS", "100"))
 n_alpha <- as.integer(Sys.getenv("FAIRPROJ_FIG4_ALPHAS", "100"))
 alphas <- seq(0, 10, length.out = n_alpha)

@@ -15,18 +15,9 @@
 # Output: vu-table4.csv.gz (results-io.R convention), resumable (a stored dataset x split is
 # skipped). Environment: FAIRPROJ_SETS (comma-separated), FAIRPROJ_SPLITS (default 10),
 # FAIRPROJ_VU_SPLITS (numpy, the default, or r: must be those the fits were made with).
-if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
-if (!requireNamespace("ECOSolveR", quietly = TRUE)) stop("needs the package ECOSolveR")
-local({
-  f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-  io <- if (length(f)) file.path(dirname(f[1]), "results-io.R") else ""
-  if (!nzchar(io) || !file.exists(io)) io <- system.file("reproduce", "results-io.R", package = "fairproj")
-  source(io, local = globalenv())
-  source(file.path(dirname(io), "vu-common.R"), local = globalenv())  # split_train, as_k_projection
-  assign("vu_dir", dirname(io), globalenv())
-})
-suppressPackageStartupMessages(repro_attach())  # the package built from the commit checked out
-options(fairproj.progress = FALSE)
+source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")}), "results-io.R"))
+repro_setup(packages = "ECOSolveR", helpers = "vu-common.R")  # split_train, as_k_projection
 splits <- as.integer(Sys.getenv("FAIRPROJ_SPLITS", "10"))
 sets_all <- c("default_credit", "biodeg", "ecoli", "energy", "german_credit", "image", "letter",
               "magic", "parkinsons", "skillcraft", "statlog", "steel", "taiwan_credit",

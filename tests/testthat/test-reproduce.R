@@ -40,6 +40,29 @@ test_that("repro_write stores provenance and the sd convention, and needs both",
   expect_match(io$repro_label(old_rows), "not checked")
 })
 
+test_that("repro_write records the run's settings without the machine's paths", {
+  io <- repro_env("results-io.R")
+  dir <- tempfile("results")
+  vars <- c(FAIRPROJ_RESULTS = dir, FAIRPROJ_DATA = "/some/where", FAIRPROJ_SPLITS = "3", FAIRPROJ_VU_FLIN = "0")
+  old <- Sys.getenv(names(vars), unset = NA)
+  on.exit({
+    Sys.unsetenv(names(vars)[is.na(old)])
+    if (any(!is.na(old))) do.call(Sys.setenv, as.list(old[!is.na(old)]))
+  }, add = TRUE)
+  do.call(Sys.setenv, as.list(vars))
+  st <- io$repro_settings(c("table2", "0:4"))
+  expect_match(st, "^args: 'table2' '0:4'")
+  expect_match(st, "FAIRPROJ_SPLITS=3")
+  expect_match(st, "FAIRPROJ_VU_FLIN=0")
+  expect_false(grepl("FAIRPROJ_DATA|FAIRPROJ_RESULTS|/some/where", st))
+  expect_match(io$repro_settings(character(0)), "^args: \\(none\\)")
+  assign("provenance", list(commit = "abc1234", dirty = FALSE), envir = io$.repro_state)
+  assign("settings", st, envir = io$.repro_state)
+  df <- data.frame(dataset = "d", method = "m", metric = "x", split = "0", value = 1, published = NA_real_)
+  io$repro_write(df, "t")
+  expect_identical(io$repro_read("t")$settings, st)
+})
+
 test_that("repro_code_state sees uncommitted code but not stored results", {
   skip_if(!nzchar(Sys.which("git")), "git is not installed")
   io <- repro_env("results-io.R")
