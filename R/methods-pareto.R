@@ -31,20 +31,23 @@ plot.fairproj_pareto_front <- function(x, type = NULL, ..., main = NULL, xlab = 
 #' `summary()` gives the non-dominated fits ordered by disparity, with their total loss
 #' relative to standard PCA, and counts of converged and dominated fits; `tidy()` returns the
 #' table of fits (`matrix = "fits"`, the default) or the data of the plot
-#' (`matrix = "plot"`), as a tibble when tibble is installed.
+#' (`matrix = "plot"`), as a tibble when tibble is installed; `glance()` gives one row: k, the
+#' numbers of fits, converged and dominated fits, standard PCA's total loss and disparity, and
+#' the smallest total loss and disparity on the front.
 #'
 #' @param object,x A `fairproj_pareto_front` object.
 #' @param matrix `"fits"` (one row per fit: start, total loss, disparity, objectives,
 #'   dominated, converged) or `"plot"` (the data of [plot.fairproj_pareto_front()]).
 #' @param ... Unused.
-#' @return `summary()`: an object of class `summary.fairproj_pareto_front`. `tidy()`: a tibble
-#'   (or data.frame).
+#' @return `summary()`: an object of class `summary.fairproj_pareto_front`. `tidy()` and
+#'   `glance()`: a tibble (or data.frame).
 #' @seealso [pareto_front()], [plot.fairproj_pareto_front()].
 #' @examples
 #' set.seed(2)
 #' pf <- pareto_front(iris[, 1:4], iris$Species, k = 1, restarts = 4)
 #' summary(pf)
 #' tidy(pf)
+#' glance(pf)
 #' @export
 summary.fairproj_pareto_front <- function(object, ...) {
   tab <- object$table
@@ -67,6 +70,18 @@ print.summary.fairproj_pareto_front <- function(x, digits = max(3L, getOption("d
   cat("\nNon-dominated fits by disparity (total_vs_standard: relative excess of the total loss):\n")
   print(x$front, digits = digits, row.names = FALSE)
   invisible(x)
+}
+
+#' @rdname summary.fairproj_pareto_front
+#' @export
+glance.fairproj_pareto_front <- function(x, ...) {
+  tab <- x$table
+  front <- tab[!tab$dominated, , drop = FALSE]
+  fp_tibble(data.frame(k = x$k, fits = nrow(tab), converged = sum(tab$converged), dominated = sum(tab$dominated),
+                       standard_total = x$standard[["total"]], standard_disparity = x$standard[["disparity"]],
+                       min_total = if (nrow(front)) min(front$total) else NA_real_,
+                       min_disparity = if (nrow(front)) min(front$disparity) else NA_real_,
+                       stringsAsFactors = FALSE))
 }
 
 #' @rdname summary.fairproj_pareto_front

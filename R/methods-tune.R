@@ -21,13 +21,18 @@ fp_tune_best_label <- function(best) {
 #' `summary()` gives the chosen parameters, the best candidates by mean held-out criterion
 #' (with its standard error over the folds), the fold sizes per group and the refitted
 #' model's per-group table; `tidy()` returns one of the tables as a tibble (when tibble is
-#' installed); `plot()` (base graphics) and `autoplot()` (ggplot2) draw, from the same data:
+#' installed); `glance()` gives one row (method, k, criterion, number of candidates and folds, the
+#' chosen parameters with their held-out criterion and its standard error); `predict()` gives the
+#' scores of the refitted model ([predict.fair_pca()]); `plot()` (base graphics) and
+#' `autoplot()` (ggplot2) draw, from the same data:
 #' * `type = "criterion"` (the default): the mean held-out criterion of each candidate, with
 #'   error bars of one standard error, against the first numeric parameter of the grid (a
 #'   line per value of the other parameters); the chosen candidate is ringed;
 #' * `type = "tradeoff"`: the mean held-out ARE against ABDiff of every candidate.
 #'
 #' @param object,x A `fairproj_tune` object.
+#' @param newdata For `predict()`: new rows, as for [predict.fair_pca()]; without it, the scores
+#'   of the training rows.
 #' @param matrix For `tidy()`: `"table"` (one row per candidate: parameters, mean held-out
 #'   ARE, ABDiff, max_loss, criterion and its standard error `se`, and `chosen`), `"cv"` (one
 #'   row per fold and candidate) or `"plot"` (the data of a plot; give `type`).
@@ -35,8 +40,8 @@ fp_tune_best_label <- function(best) {
 #' @param n Number of candidates `summary()` shows.
 #' @param ... For `tidy(matrix = "plot")`, `type`; otherwise unused.
 #' @param main,xlab,ylab Replace the title and axis labels (also for `autoplot()`, through `...`).
-#' @return `summary()`: an object of class `summary.fairproj_tune`. `tidy()`: a tibble (or
-#'   data.frame). `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.
+#' @return `summary()`: an object of class `summary.fairproj_tune`. `tidy()` and `glance()`: a
+#'   tibble (or data.frame). `predict()`: the score matrix. `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.
 #' @seealso [tune_fair_pca()], [group_errors()] for ARE and ABDiff.
 #' @family plots
 #' @examples
@@ -45,6 +50,8 @@ fp_tune_best_label <- function(best) {
 #'                     iterations = 50, restarts = 1, iterate = "best", seed = 1)
 #' summary(tn)
 #' tidy(tn)
+#' glance(tn)
+#' head(predict(tn, iris[, 1:4]))
 #' plot(tn)
 #' plot(tn, "tradeoff")
 #' @export
@@ -85,6 +92,24 @@ tidy.fairproj_tune <- function(x, matrix = "table", ...) {
   tab <- x$table
   tab$chosen <- seq_len(nrow(tab)) == which.min(tab$criterion)
   fp_tibble(tab)
+}
+
+#' @rdname summary.fairproj_tune
+#' @export
+glance.fairproj_tune <- function(x, ...) {
+  j <- which.min(x$table$criterion)
+  fp_tibble(data.frame(method = x$method, k = x$model$k, criterion = x$criterion, candidates = nrow(x$table),
+                       folds = max(x$folds), chosen = fp_tune_best_label(x$best),
+                       cv_criterion = x$table$criterion[j], cv_se = x$table$se[j],
+                       nobs = as.integer(sum(x$model$groups$n)), ngroups = nrow(x$model$groups),
+                       stringsAsFactors = FALSE))
+}
+
+#' @rdname summary.fairproj_tune
+#' @export
+predict.fairproj_tune <- function(object, newdata, ...) {
+  if (missing(newdata)) return(predict(object$model, ...))
+  predict(object$model, newdata, ...)
 }
 
 #' @rdname summary.fairproj_tune
