@@ -67,7 +67,10 @@
 #'   non-empty cells are the groups, see [intersect_groups()]. With a data.frame `x`, a string
 #'   naming one of its columns (which is then not a feature). In the formula interface, an
 #'   unquoted column name of `data`, a string naming it, or a vector. Not used when `x` is a
-#'   `group_moments` object. A missing (`NA`) or empty (`""`) label is an error, as in files.
+#'   `group_moments` object. A missing (`NA`) or empty (`""`) label is an error, as in files
+#'   (rows of a factor's `NA` level, from [addNA()], count as missing; the formula interface
+#'   drops such rows through `na.action`). Distinct numbers are distinct groups, labelled with
+#'   15 significant digits, or 16 or 17 where 15 do not give the value back.
 #' @param k Target dimension: a whole number between 1 and the number of columns.
 #' @param method The method (a string; default `"minmax"`); see Details and [fairproj_methods()].
 #' @param ... Arguments of the chosen method.

@@ -49,11 +49,12 @@ fp_intersect <- function(group, n, arg = "group", min_cell = 2L) {
       fp_abort(sprintf("%s is not a factor, character, integer or logical vector", what), arg)
     }
     if (length(v) != n) fp_abort(sprintf("%s has length %d, not %d (one value per row)", what, length(v), n), arg)
+    v <- fp_na_level(v)
     if (anyNA(v)) fp_abort(sprintf("%s contains %d missing value(s)", what, sum(is.na(v))), arg)
     if (is.numeric(v) && any(v != round(v))) {
       fp_abort(sprintf("%s is numeric with non-integer values; cut() it into groups", what), arg)
     }
-    droplevels(as.factor(v))
+    fp_group_factor(v)
   })
   names(fs) <- names(attrs)
   g <- if (length(fs) == 1L) fs[[1L]] else fp_cells_factor(fs)

@@ -28,9 +28,10 @@
 #'   `group_moments` object.
 #' @param group Group labels, one per row: a factor, character, integer or logical vector. For
 #'   a data.frame `x`, also the name of one of its columns (which is then not a feature).
-#'   Missing labels (`NA`) and empty labels (`""`) are an error of class
-#'   `fairproj_input_error`, in memory as in files and databases, which cannot tell an empty
-#'   field from a missing one.
+#'   Missing labels (`NA`, also rows of a factor's `NA` level from [addNA()]) and empty labels
+#'   (`""`) are an error of class `fairproj_input_error`, in memory as in files and databases,
+#'   which cannot tell an empty field from a missing one. Distinct numbers are distinct groups,
+#'   labelled with 15 significant digits, or 16 or 17 where 15 do not give the value back.
 #' @param ... For `c()`, further `group_moments` objects; otherwise passed to methods.
 #' @param block Rows per buffered block of the Gram kernel (a tuning parameter); `NULL` sizes
 #'   the buffers to about 256 KB (thousands of rows when there are few columns).

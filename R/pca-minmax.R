@@ -66,7 +66,12 @@
 #'   Algorithm 1), the LP vertex rounding on the eigenbasis of the kept matrix (restricted to
 #'   its range); `lp = FALSE` applies the square-root map to the MW matrix directly, as the
 #'   authors' public code does (no rank guarantee). The public code used `eta = 1, iterations
-#'   = 10` on credit and `eta = 20 / k, iterations = 5` on LFW.
+#'   = 10` on credit and `eta = 20 / k, iterations = 5` on LFW. When the weights pile on groups
+#'   of rank below `k` (e.g. a group with fewer than `k + 1` rows), `sum_g w_g C_g` resolves
+#'   fewer than `k` eigenvalues (the others below `1e-10` of the largest are rounding noise);
+#'   the oracle then completes its basis with the limit of the exact answer as the small
+#'   weights shrink: the top vectors of the other groups' weighted covariances off the resolved
+#'   directions. So MW, converged or not, gives the same subspace whatever the units.
 #'
 #' **What is returned.** The candidates are the solver's solution (rounded as below), for the
 #' exact solver its best rank-`k` oracle projection, and standard PCA; the best of them is

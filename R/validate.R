@@ -126,8 +126,42 @@ fp_check_nonfinite_counts <- function(n_na, n_inf, arg = "x") {
   invisible(TRUE)
 }
 
-# Encode a group vector as a factor with the unused levels dropped. Checks length, NA, the
-# number of levels and the size of each group.
+# A factor's rows whose level is NA (addNA()) as missing values, so that they are counted and
+# refused like other missing labels (is.na() is FALSE for them); other vectors unchanged.
+fp_na_level <- function(v) {
+  if (is.factor(v) && anyNA(levels(v))) v <- factor(v, levels = levels(v)[!is.na(levels(v))])
+  v
+}
+
+# Labels of distinct numbers that are distinct: as.character() (15 significant digits), with
+# 16 or 17 digits for the values that 15 do not give back exactly (1e15 + 1 and 1e15 + 2 are
+# both "1e+15" to 15 digits). Each label depends on its value only, so the same value gets the
+# same label in every call (training and new data, chunks, sources).
+fp_num_labels <- function(u) {
+  lab <- as.character(u)
+  bad <- which(is.finite(u) & as.numeric(lab) != u)
+  for (dg in 16:17) {
+    if (!length(bad)) break
+    lab[bad] <- sprintf("%.*g", dg, u[bad])
+    bad <- bad[as.numeric(lab[bad]) != u[bad]]
+  }
+  lab
+}
+
+# A group vector as a factor of its distinct values with the unused levels dropped: numbers in
+# increasing order with the labels of fp_num_labels() (as.factor() labels doubles with 15
+# digits, which merges values that differ in the 16th).
+fp_group_factor <- function(v) {
+  if (is.factor(v)) return(droplevels(v))
+  if (is.double(v)) {
+    u <- sort(unique(v))
+    return(factor(match(v, u), levels = seq_along(u), labels = fp_num_labels(u)))
+  }
+  droplevels(as.factor(v))
+}
+
+# Encode a group vector as a factor with the unused levels dropped. Checks length, NA (also a
+# factor's NA level), the number of levels and the size of each group.
 fp_as_group <- function(group, n, arg = "group", min_levels = 2L, min_size = 1L) {
   if (is.null(group)) fp_abort("is missing: give one group label per row", arg)
   if (fp_is_multi_group(group)) group <- fp_intersect(group, n, arg)  # intersectional groups
@@ -144,6 +178,7 @@ fp_as_group <- function(group, n, arg = "group", min_levels = 2L, min_size = 1L)
     fp_abort(sprintf("must be a factor, character, integer or logical vector, not '%s'", class(group)[1]), arg)
   }
   if (length(group) != n) fp_abort(sprintf("has length %d but the data have %d rows", length(group), n), arg)
+  group <- fp_na_level(group)
   if (anyNA(group)) fp_abort(sprintf("contains %d missing value(s)", sum(is.na(group))), arg)
   if ((is.character(group) || is.factor(group)) && any(blank <- as.character(group) == "")) {
     # files and databases cannot tell an empty label from a missing one: one rule everywhere
@@ -153,7 +188,7 @@ fp_as_group <- function(group, n, arg = "group", min_levels = 2L, min_size = 1L)
   if (is.numeric(group) && any(group != round(group))) {
     fp_abort("is numeric with non-integer values: a continuous attribute is not a group; cut() it into groups", arg)
   }
-  g <- droplevels(as.factor(group))
+  g <- fp_group_factor(group)
   if (nlevels(g) < min_levels) {
     fp_abort(sprintf("must have at least %d groups (levels) with data, has %d", min_levels, nlevels(g)), arg)
   }

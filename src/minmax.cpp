@@ -20,7 +20,9 @@
 //  * primal recovery: two groups -> rank-k projection with equal losses (rotation inside the
 //    subspace where the two last oracle projections differ); m groups -> Samadi et al.'s LP on
 //    the eigenbasis of the primal combination, solved to a vertex by the simplex method;
-//  * multiplicative weights exactly as in Samadi et al.'s Appendix A.
+//  * multiplicative weights exactly as in Samadi et al.'s Appendix A, with an oracle whose
+//    vectors beyond the resolved eigenvalues of sum_g w_g C_g are the limit of the exact ones
+//    (Oracle::top_resolved()), so that no step depends on rounding noise.
 #include "linalg.h"
 #include <cfloat>
 #include <Rcpp.h>
@@ -72,6 +74,70 @@ struct Oracle {
     fp::EigResult e = fp::eig_sym_full(M);
     values = e.values.head(k);
     return e.vectors.leftCols(k);
+  }
+  // The top-k eigenvectors of sum_g w_g C_g where that matrix does not resolve all of them:
+  // when the top-k eigenvalues include some below kResolve times the largest (weights so
+  // uneven that the heaviest groups have rank below k, e.g. MW's weights after a few steps:
+  // (1, 1e-181, 1e-181) on a group of 5 rows), those are rounding noise of the heavy groups,
+  // and the vectors returned for them would be decided by the rounding of the data, not by the
+  // data (so rescaling the data by 3 changes them). The limit of the exact answer as the light
+  // weights shrink is used instead: the resolved vectors V_r, completed by the top vectors of
+  // sum_g w_g P C_g P (P the projector off V_r) over the groups that still have variance off
+  // V_r (above kResolve of their own), with their weights divided by the largest of them;
+  // repeated while that matrix leaves vectors unresolved. Where no group has variance left, the
+  // completion comes from the unweighted sum (a projection that every loss ignores).
+  Mat top_resolved(const Vec& w, Vec& values) {
+    Mat V = top(weighted(w), values);
+    const double kResolve = 1e-10;
+    int r = 0;
+    while (r < k && values(r) > kResolve * std::max(values(0), 0.0)) ++r;
+    if (r == k) return V;
+    Mat B = V.leftCols(r);
+    Vec vals_out = values;
+    std::vector<char> done(m, 0);
+    while (r < k) {
+      const Mat P = Mat::Identity(d, d) - B * B.transpose();
+      std::vector<Mat> N(m);
+      double wmax = 0;
+      std::vector<int> live;
+      for (int g = 0; g < m; ++g) {
+        if (done[g]) continue;
+        N[g] = P * C[g] * P;
+        if (N[g].trace() > kResolve * C[g].trace() && w(g) >= 0) {
+          live.push_back(g);
+          wmax = std::max(wmax, w(g));
+        } else {
+          done[g] = 1;
+        }
+      }
+      Mat M2 = Mat::Zero(d, d);
+      if (live.empty()) {
+        for (int g = 0; g < m; ++g) M2.noalias() += P * C[g] * P;
+      } else {
+        for (int g : live) M2.noalias() += (wmax > 0 ? w(g) / wmax : 1.0) * N[g];
+      }
+      M2 = (M2 + M2.transpose()) / 2;
+      fp::EigResult e = fp::eig_sym_full(M2);
+      const int q = k - r;
+      const double top2 = std::max(e.values(0), 0.0);
+      int r2 = 0;
+      while (r2 < q && e.values(r2) > kResolve * top2) ++r2;
+      if (r2 == 0 || live.empty()) r2 = q;  // nothing resolves them: take these
+      Mat add = P * e.vectors.leftCols(r2);
+      Mat Bn(d, r + r2);
+      Bn << B, add;
+      Eigen::HouseholderQR<Mat> qr(Bn);
+      Mat Q = qr.householderQ() * Mat::Identity(d, r + r2);
+      // keep the resolved vectors as they were (QR may flip signs); the new ones from Q
+      Bn.rightCols(r2) = Q.rightCols(r2);
+      B = Bn;
+      for (int i = 0; i < r2; ++i) vals_out(r + i) = (B.col(r + i).transpose() * weighted(w) * B.col(r + i))(0, 0);
+      r += r2;
+      for (int g : live) done[g] = 0;
+      if (live.empty()) break;
+    }
+    values = vals_out;
+    return B;
   }
   // losses of the projection onto span(V)
   Vec losses(const Mat& V) const {
@@ -1318,7 +1384,7 @@ Rcpp::List fp_minmax_mw(Rcpp::List covs, Rcpp::NumericVector a_, int k, double e
     Rcpp::checkUserInterrupt();
     for (int g = 0; g < m; ++g) W(t, g) = p(g);
     Vec vals;
-    Mat V = orc.top(orc.weighted(p), vals);
+    Mat V = orc.top_resolved(p, vals);
     Vec L = orc.losses(V);
     const double gw = p.dot(L);
     if (gw > lb) { lb = gw; wbest = p; }

@@ -48,3 +48,71 @@ test_that("groups of every supported type are accepted", {
   f <- fair_pca(x, dat$g, k = 3, method = "standard")
   expect_equal(crossprod(f$rotation), diag(3), tolerance = 1e-10, ignore_attr = TRUE)
 })
+
+test_that("numeric group codes that differ in the 16th or 17th digit stay distinct groups (#33)", {
+  set.seed(1)
+  x <- matrix(rnorm(600), 150)
+  codes <- c(1e15 + 1, 1e15 + 2, 7)
+  g <- rep(codes, each = 50)
+  # as.factor() labels doubles with 15 digits: the first two codes would be one group
+  fit <- fair_pca(x, g, k = 1, method = "standard")
+  expect_equal(fit$groups$n, c(50, 50, 50))
+  expect_identical(fit$groups$group, c("7", "1000000000000001", "1000000000000002"))
+  expect_identical(as.numeric(fit$groups$group), sort(codes))  # labels give back the values
+  # the same groups at every door: data.frame column, formula, sparse rows, a file, moments
+  df <- data.frame(x, g = g)
+  expect_identical(fair_pca(df, "g", k = 1, method = "standard")$groups, fit$groups)
+  expect_identical(fair_pca(~ ., data = df, group = g, k = 1, method = "standard")$groups, fit$groups)
+  expect_identical(fair_css(x, g, k = 1)$groups, fit$groups)
+  m <- group_moments(x, g)
+  expect_identical(m$levels, fit$groups$group)
+  expect_equal(unname(m$n), c(50, 50, 50))
+  if (requireNamespace("Matrix", quietly = TRUE)) {
+    expect_identical(group_moments(Matrix::Matrix(x, sparse = TRUE), g)$levels, m$levels)
+  }
+  if (requireNamespace("readr", quietly = TRUE)) {
+    path <- tempfile(fileext = ".csv")
+    on.exit(unlink(path))
+    dff <- df
+    dff$g <- fp_num_labels(dff$g)  # the codes written exactly, as a database export would
+    utils::write.csv(dff, path, row.names = FALSE)
+    mf <- group_moments(path, "g")
+    expect_identical(mf$levels, m$levels)
+    expect_equal(moments_cov(mf), moments_cov(m), tolerance = 1e-12, ignore_attr = TRUE)
+  }
+  # a value keeps its label when the others are absent (new data, one group, chunks)
+  one <- g == 1e15 + 2
+  expect_identical(group_moments(x[one, ], g[one])$levels, "1000000000000002")
+  ge <- group_errors(fit, x[one | g == 7, ], g[one | g == 7])
+  expect_identical(ge$table$group, c("7", "1000000000000002"))
+  # intersectional cells and the moments constructor
+  ig <- intersect_groups(code = g, half = rep(1:2, 75))
+  expect_identical(nlevels(ig), 6L)
+  expect_identical(new_group_moments(m$n, m$mean, m$scatter, levels = sort(codes))$levels, m$levels)
+  # labels need 17 digits for some values; 15-digit labels are kept where they are exact
+  expect_identical(fp_num_labels(c(0.1 + 0.2, 0.3, 1e5, 2^53 + 2)),
+                   c("0.30000000000000004", "0.3", "1e+05", "9007199254740994"))
+})
+
+test_that("a factor's NA level (addNA()) counts as missing labels at every door (#33)", {
+  set.seed(2)
+  x <- matrix(rnorm(600), 150)
+  g <- addNA(factor(rep(c("a", "b", NA), each = 50)))
+  expect_error(fair_pca(x, g, k = 1), class = "fairproj_input_error", regexp = "50 missing")
+  expect_error(fair_css(x, g, k = 1), class = "fairproj_input_error", regexp = "50 missing")
+  expect_error(group_moments(x, g), class = "fairproj_input_error", regexp = "50 missing")
+  expect_error(group_moments(data.frame(x, g = g), "g"), class = "fairproj_input_error", regexp = "missing")
+  expect_error(intersect_groups(g = g, h = rep(1:2, 75)), class = "fairproj_input_error", regexp = "missing")
+  expect_error(fair_pca(x, data.frame(g = g, h = rep(1:2, 75)), k = 1), class = "fairproj_input_error")
+  # an NA level that no row uses is no missing value
+  h <- addNA(factor(rep(c("a", "b"), 75)))
+  expect_identical(group_moments(x, h)$levels, c("a", "b"))
+  # the formula interface drops them through `na.action`, as rows whose label is NA
+  d_na <- data.frame(x, g = factor(rep(c("a", "b", NA), each = 50)))
+  d_lev <- data.frame(x, g = g)
+  ref <- fair_pca(~ ., data = d_na, group = g, k = 1, method = "standard")
+  fit <- fair_pca(~ ., data = d_lev, group = g, k = 1, method = "standard")
+  expect_identical(fit$groups, ref$groups)
+  expect_equal(fit$rotation, ref$rotation)
+  expect_error(fair_pca(~ ., data = d_lev, group = g, k = 1, na.action = na.fail), class = "fairproj_input_error")
+})
