@@ -29,56 +29,13 @@
 //    the complement of f, without the constraint.
 #include <Rcpp.h>
 #include "linalg.h"
+#include "fantope.h"
 
 using fp::Mat;
 using fp::Vec;
+using fp::fantope_project;
 
 namespace {
-
-// Shift theta such that sum_i clamp(lam_i - theta, 0, 1) = k (lam in any order).
-double fantope_shift(const Vec& lam, int k) {
-  double lo = lam.minCoeff() - 1.0, hi = lam.maxCoeff();
-  for (int it = 0; it < 200; ++it) {
-    double mid = 0.5 * (lo + hi);
-    double s = 0.0;
-    for (int i = 0; i < lam.size(); ++i) s += std::min(1.0, std::max(0.0, lam(i) - mid));
-    if (s > k) lo = mid; else hi = mid;
-    if (hi - lo <= 1e-15 * std::max(1.0, std::fabs(mid))) break;
-  }
-  double theta = 0.5 * (lo + hi);
-  auto total = [&](double th) {
-    double s = 0.0;
-    for (int i = 0; i < lam.size(); ++i) s += std::min(1.0, std::max(0.0, lam(i) - th));
-    return s;
-  };
-  // exact solve on the linear piece that contains theta
-  double sum_act = 0.0;
-  int n_act = 0, n_one = 0;
-  for (int i = 0; i < lam.size(); ++i) {
-    double v = lam(i) - theta;
-    if (v >= 1.0) ++n_one;
-    else if (v > 0.0) { sum_act += lam(i); ++n_act; }
-  }
-  if (n_act > 0) {
-    double t2 = (sum_act - (k - n_one)) / n_act;
-    if (std::fabs(total(t2) - k) <= std::fabs(total(theta) - k)) theta = t2;
-  }
-  return theta;
-}
-
-// Euclidean projection onto the Fantope F_k.
-Mat fantope_project(const Mat& X, int k, Mat* basis = nullptr) {
-  Mat Xs = 0.5 * (X + X.transpose());
-  fp::EigResult e = fp::eig_sym_full(Xs);
-  double theta = fantope_shift(e.values, k);
-  Vec g(e.values.size());
-  for (int i = 0; i < g.size(); ++i) g(i) = std::min(1.0, std::max(0.0, e.values(i) - theta));
-  int r = 0;
-  for (int i = 0; i < g.size(); ++i) if (g(i) > 0) ++r;
-  Mat U = e.vectors.leftCols(r);  // values are descending, so the positive weights come first
-  if (basis) *basis = U;
-  return U * g.head(r).asDiagonal() * U.transpose();
-}
 
 struct TopK {
   double value;  // sum of the k largest eigenvalues
