@@ -21,14 +21,14 @@ mm_obj <- function(V, covs, best) {
   max(best - vapply(covs, function(s) sum((s %*% V) * V), 0))
 }
 # brute force over rank-k subspaces: random starts, the best refined by Nelder-Mead
-mm_brute <- function(covs, k, nrand = 4000, seed = 2) {
+mm_brute <- function(covs, k, nrand = 4000, ntop = 5, seed = 2) {
   set.seed(seed)
   d <- nrow(covs[[1]])
   best <- mm_best(covs, k)
   f <- function(v) mm_obj(matrix(v, d, k), covs, best)
   starts <- replicate(nrand, rnorm(d * k), simplify = FALSE)
   vals <- vapply(starts, f, 0)
-  top <- order(vals)[1:5]
+  top <- order(vals)[seq_len(ntop)]
   min(vapply(top, function(i) stats::optim(starts[[i]], f, control = list(reltol = 1e-14, maxit = 4000))$value, 0))
 }
 
@@ -39,7 +39,9 @@ test_that("exact solver is never worse than brute force (d = 2, 3; 2 and 3 group
       D <- mm_data(60, cfg[["d"]], cfg[["m"]], seed = seed)
       fit <- fair_pca(D$x, D$g, k = cfg[["k"]], method = "minmax", gap_tol = 1e-11)
       covs <- mm_covs(D$x, D$g)
-      bf <- mm_brute(covs, cfg[["k"]], nrand = 1500)
+      # 200 starts, the best 2 refined: the same minimum to 1e-13 in these 10 cases as 1500
+      # starts and 5 refinements (the slack below is 1e-8)
+      bf <- mm_brute(covs, cfg[["k"]], nrand = 200, ntop = 2)
       expect_lte(fit$objective, bf + 1e-8)
       # and the dual bound certifies it: no subspace beats the lower bound
       expect_lte(fit$lower_bound, bf + 1e-8)
