@@ -265,6 +265,7 @@ test_that("progress is shown on request and hidden by default outside interactiv
 })
 
 test_that("the template renders an HTML report with the figures and the audit's numbers", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   skip_if_not_installed("rmarkdown")
   skip_if_not_installed("knitr")
   skip_if_not(rmarkdown::pandoc_available("1.14"), "pandoc is not available")

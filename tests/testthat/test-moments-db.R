@@ -187,6 +187,7 @@ test_that("SQL for Spark: double casts, exact shifts, square tiles, engine-sized
 })
 
 test_that("push-down query counts: square tiles packed to the engine's width", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   scans <- function(d, max_terms) {
     terms <- fairproj:::fp_db_tiles(d, max_terms - 2L)
     expect_identical(nrow(terms), as.integer(d + d * (d + 1) / 2))  # every sum and product once

@@ -169,6 +169,7 @@ test_that("files: large offsets and mixed scales stay exact over many chunks", {
 })
 
 test_that("files: a list of file chunks on a PSOCK cluster through future", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   skip_if_not_installed("readr")
   skip_if_not_installed("future")
   skip_if_not_installed("future.apply")
@@ -200,6 +201,7 @@ test_that("a list of sources is reduced and merged", {
 })
 
 test_that("sparse matrices: moments from sparse products, never densified", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   skip_if_not_installed("Matrix")
   set.seed(4)
   x <- Matrix::rsparsematrix(3000, 40, density = 0.02)

@@ -33,6 +33,7 @@ mm_brute <- function(covs, k, nrand = 4000, ntop = 5, seed = 2) {
 }
 
 test_that("exact solver is never worse than brute force (d = 2, 3; 2 and 3 groups)", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   for (cfg in list(c(d = 2, k = 1, m = 2), c(d = 3, k = 1, m = 2), c(d = 3, k = 2, m = 2),
                    c(d = 3, k = 1, m = 3), c(d = 3, k = 2, m = 3))) {
     for (seed in 1:2) {
@@ -220,6 +221,7 @@ test_that("invariant to row order and to relabelling the groups", {
 })
 
 test_that("3 and 5 groups: certified, equal active losses, rank <= k + m - 1", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   for (m in c(3, 5)) {
     D <- mm_data(100, 10, m, seed = 50 + m)
     fit <- fair_pca(D$x, D$g, k = 3, method = "minmax")
@@ -264,6 +266,7 @@ test_that("global centring option and input errors", {
 })
 
 test_that("rank reduction reaches k + floor(sqrt(2m + 1/4) - 3/2) at the same objective (m = 3, 5, 8, 12)", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   bound <- function(m, k) k + floor(sqrt(2 * m + 1 / 4) - 3 / 2)
   reduced <- 0
   for (m in c(3, 5, 8, 12)) for (seed in 1:3) {
@@ -292,6 +295,7 @@ test_that("rank reduction reaches k + floor(sqrt(2m + 1/4) - 3/2) at the same ob
 })
 
 test_that("interior dual: certified, equal to Kelley's optimum, far fewer eigensolves (m = 3 .. 20)", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   calls <- c()
   for (m in c(3, 5, 8, 12, 20)) for (seed in 1:2) {
     set.seed(seed * 1000 + m)

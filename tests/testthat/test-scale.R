@@ -4,6 +4,7 @@
 pd <- function(a, b) fz_projdist(a, b)
 
 test_that("every PCA method gives the same subspace at any global scale and offset", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   set.seed(3)
   n <- 90
   x <- matrix(rnorm(n * 5), n, 5) %*% matrix(rnorm(25), 5, 5)
@@ -43,14 +44,17 @@ fz_property <- function(seeds) {
 }
 
 test_that("the property generator finds no crash, no invalid result and no scale dependence (cases 1-8)", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   expect_identical(fz_property(1:8), character(0))
 })
 
 test_that("the property generator finds no crash, no invalid result and no scale dependence (cases 9-18)", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   expect_identical(fz_property(9:18), character(0))
 })
 
 test_that("the property generator finds no crash, no invalid result and no scale dependence (cases 19-40)", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   expect_identical(fz_property(19:40), character(0))
 })
 
@@ -178,10 +182,12 @@ pca_edge_battery <- function(d, n) {
 }
 
 test_that("every method from 1e-300 to 1e300 at d = 150 with n < d, and spread columns", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   pca_edge_battery(150, 90)
 })
 
 test_that("every method from 1e-300 to 1e300 at d = 150 with n > d, and spread columns", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   pca_edge_battery(150, 400)
 })
 
