@@ -94,6 +94,7 @@ test_that("files: blank lines, quoted line breaks, CRLF and no final newline cou
 })
 
 test_that("files: one pass over each file, whatever the number of chunks", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   skip_if_not_installed("readr")
   path <- tempfile(fileext = ".csv")
   on.exit(unlink(path))

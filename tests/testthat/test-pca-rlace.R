@@ -15,6 +15,7 @@ group_accuracy <- function(s, g) {
 }
 
 test_that("rlace removes the linearly decodable group information", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   dat <- rlace_data()
   before <- group_accuracy(dat$x, dat$g)
   expect_gt(before, 0.75)  # the group is easy to decode from the raw data
