@@ -43,6 +43,15 @@ golden_data <- function() {
   colnames(x) <- paste0("s", seq_len(d))
   out$four <- list(x = x, g = factor(rep(c("w", "x", "y", "z"), n)))
   out$two <- list(x = x + 250, g = factor(rep(c("xy", "xy", "zz", "zz"), n)))
+  # fewer rows than columns in every group (singular group covariances, high QR's singular
+  # leading blocks)
+  set.seed(3203)
+  d <- 9
+  n <- c(6, 7, 8)
+  x <- matrix(stats::rnorm(sum(n) * 4), sum(n)) %*% matrix(stats::rnorm(4 * d), 4) +
+    matrix(stats::rnorm(sum(n) * d, sd = 0.1), sum(n))
+  colnames(x) <- paste0("w", seq_len(d))
+  out$wide <- list(x = x, g = factor(rep(c("p", "q", "r"), n)))
   out
 }
 
@@ -145,13 +154,14 @@ golden_cases <- function(data = golden_data()) {
 }
 
 # Warnings of the recorded calls (method advice, non-convergence) are part of the behaviour but
-# not numbers; they are muffled here and their classes kept in the result.
+# not numbers; they are muffled here and their classes kept in the result. A package error is
+# recorded as its classes (the answer to data a method cannot fit).
 quiet <- function(expr) {
   warned <- character(0)
-  res <- withCallingHandlers(expr, warning = function(w) {
+  res <- tryCatch(withCallingHandlers(expr, warning = function(w) {
     warned <<- c(warned, class(w)[1])
     invokeRestart("muffleWarning")
-  })
+  }), fairproj_error = function(e) list(error = class(e)))
   if (is.list(res)) attr(res, "golden_warnings") <- warned
   res
 }

@@ -75,6 +75,7 @@ test_that("the price and the relative losses do not depend on the units", {
 })
 
 test_that("every input form of fair_pca() gives the same audit", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   dat <- audit_data()
   df <- data.frame(dat$x, grp = dat$g, out = dat$y)
   a <- fair_audit(dat$x, dat$g, k = 1:3)
@@ -224,6 +225,7 @@ test_that("numeric outcome: least squares, RMSE and the gap between group mean p
 })
 
 test_that("plots, tidy, print and summary read the audit's tables", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   dat <- audit_data()
   a <- fair_audit(dat$x, dat$g, k = 1:3, outcome = dat$y, seed = 1)
   expect_identical(fairproj:::fp_plot_types_of(a), fairproj:::fp_plot_types$fairproj_audit)
@@ -269,6 +271,7 @@ test_that("progress is shown on request and hidden by default outside interactiv
 })
 
 test_that("the template renders an HTML report with the figures and the audit's numbers", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   skip_if_not_installed("rmarkdown")
   skip_if_not_installed("knitr")
   skip_if_not(rmarkdown::pandoc_available("1.14"), "pandoc is not available")

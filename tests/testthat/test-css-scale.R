@@ -5,6 +5,8 @@
 # after multiplying the data by the global scale (with the same seed for the random methods),
 # and the exhaustive optimum no worse than any other method with k columns.
 
+skip_on_cran()  # the whole file takes tens of seconds of CPU: kept out of CRAN's time budget
+
 css_case <- function(i) {
   set.seed(7000 + i)
   m <- sample(2:4, 1)

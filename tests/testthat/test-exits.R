@@ -233,6 +233,7 @@ test_that("as.prcomp(): sdev at most d long, a multiple of k, true proportions, 
   s <- as.prcomp(fair_pca(dat$x, dat$g, k = 2, method = "standard"))
   expect_equal(s$sdev, stats::prcomp(dat$x)$sdev, tolerance = 1e-8)
 
+  skip_on_cran()  # drawing 16 factoextra plots: seconds of CPU, kept out of CRAN's time budget
   skip_if_not_installed("factoextra")
   pdf(NULL)
   on.exit(grDevices::dev.off(), add = TRUE)

@@ -240,6 +240,7 @@ test_that("leverage scores sum to k; sampler = Algorithm 1; 1.5 bound and Theore
 })
 
 test_that("Algorithm 1 on arbitrary score tuples: at most ceiling(1.5 c*) columns", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   set.seed(42)
   samp <- getFromNamespace("fp_css_sampler", "fairproj")
   for (rep in 1:150) {
@@ -388,6 +389,7 @@ test_that("defaults: centring and scaling as in fair_pca (prcomp conventions)", 
 })
 
 test_that("issue 12: the same columns at every scale; exhaustive is the optimum", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   set.seed(1)
   xc <- matrix(rnorm(480), 60) %*% matrix(rnorm(64), 8)
   g <- rep(c("a", "b"), c(35, 25))

@@ -72,6 +72,7 @@ test_that("SQLite: both routes match the in-memory pass (1e8 offsets, mixed scal
 })
 
 test_that("SQLite: text at row 120 of a numeric column and dates are classed errors naming the column", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   skip_if_not_installed("RSQLite")
   skip_if_not_installed("dbplyr")
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:", extended_types = TRUE)
@@ -187,6 +188,7 @@ test_that("SQL for Spark: double casts, exact shifts, square tiles, engine-sized
 })
 
 test_that("push-down query counts: square tiles packed to the engine's width", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   scans <- function(d, max_terms) {
     terms <- fairproj:::fp_db_tiles(d, max_terms - 2L)
     expect_identical(nrow(terms), as.integer(d + d * (d + 1) / 2))  # every sum and product once
@@ -213,6 +215,7 @@ test_that("DuckDB: moments inside the engine (skipped unless duckdb is installed
 })
 
 test_that("PostgreSQL: moments inside a server started here (skipped unless available)", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   skip_if_not_installed("dbplyr")
   # either client will do (neither is a declared dependency: `make test-db` installs one)
   pkg <- if (nzchar(system.file(package = "RPostgres"))) "RPostgres" else "RPostgreSQL"

@@ -66,6 +66,7 @@ prop_case <- function(seed, dir, con) {
 }
 
 test_that("random sources merged as a list equal the in-memory moments of the same rows", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   skip_if_not_installed("readr")
   skip_if_not_installed("RSQLite")
   skip_if_not_installed("dbplyr")

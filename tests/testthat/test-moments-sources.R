@@ -94,6 +94,7 @@ test_that("files: blank lines, quoted line breaks, CRLF and no final newline cou
 })
 
 test_that("files: one pass over each file, whatever the number of chunks", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   skip_if_not_installed("readr")
   path <- tempfile(fileext = ".csv")
   on.exit(unlink(path))
@@ -169,6 +170,7 @@ test_that("files: large offsets and mixed scales stay exact over many chunks", {
 })
 
 test_that("files: a list of file chunks on a PSOCK cluster through future", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   skip_if_not_installed("readr")
   skip_if_not_installed("future")
   skip_if_not_installed("future.apply")
@@ -200,6 +202,7 @@ test_that("a list of sources is reduced and merged", {
 })
 
 test_that("sparse matrices: moments from sparse products, never densified", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   skip_if_not_installed("Matrix")
   set.seed(4)
   x <- Matrix::rsparsematrix(3000, 40, density = 0.02)

@@ -83,6 +83,7 @@ test_that("print method shows groups", {
 })
 
 test_that("mostly-zero columns take the sparse route, with the dense route's moments", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   # one-hot codes, counts and a few numeric columns with offsets: columns with at most half
   # non-zero entries in every group are summed over their non-zeros (not centred), the rest
   # centred as usual; both must give the same moments to rounding, exact counts, and

@@ -15,6 +15,7 @@ group_accuracy <- function(s, g) {
 }
 
 test_that("rlace removes the linearly decodable group information", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   dat <- rlace_data()
   before <- group_accuracy(dat$x, dat$g)
   expect_gt(before, 0.75)  # the group is easy to decode from the raw data
@@ -32,6 +33,7 @@ test_that("rlace removes the linearly decodable group information", {
 })
 
 test_that("the removed subspace has the requested rank and is orthogonal to the components", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   dat <- rlace_data(d = 8, seed = 2)
   for (r in c(1L, 3L)) {
     fit <- fair_pca(dat$x, dat$g, k = 2, method = "rlace", rank = r, n_iter = 300, seed = 3)
@@ -87,6 +89,7 @@ test_that("rlace is reproducible with a seed and validates its arguments", {
 })
 
 test_that("rlace with Ravfogel et al.'s SGD game from a random start removes the group direction", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   dat <- rlace_data(n = 400, d = 6, seed = 6)
   fits <- lapply(c(1, 2), function(s) {
     fair_pca(dat$x, dat$g, k = 2, method = "rlace", rank = 3, n_iter = 1500, seed = s, optimizer = "sgd",

@@ -125,6 +125,7 @@ test_that("tuning frames: one row per candidate, the chosen one marked", {
 })
 
 test_that("contract: plot, autoplot and tidy(matrix = 'plot') of every class and type draw the same frame", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   o <- plot_objects()
   objs <- o[c("fit", "pareto_fit", "css", "front", "tune")]
   grDevices::pdf(NULL)

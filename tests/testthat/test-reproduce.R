@@ -133,6 +133,7 @@ test_that("expected_metrics agrees with fairness_gaps on deterministic predictio
 })
 
 test_that("agarwal_lp finds the best mixture of the classifiers", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   skip_if_not_installed("ECOSolveR")
   ag <- repro_env("agarwal-reductions.R")
   errs <- c(0.10, 0.16, 0.25)
@@ -150,6 +151,7 @@ test_that("agarwal_lp finds the best mixture of the classifiers", {
 })
 
 test_that("agarwal_eg meets the demographic-parity constraint on its training data", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   skip_if_not_installed("ECOSolveR")
   ag <- repro_env("agarwal-reductions.R")
   s <- sim_fair_data(n = 600)

@@ -4,6 +4,7 @@
 pd <- function(a, b) fz_projdist(a, b)
 
 test_that("every PCA method gives the same subspace at any global scale and offset", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   set.seed(3)
   n <- 90
   x <- matrix(rnorm(n * 5), n, 5) %*% matrix(rnorm(25), 5, 5)
@@ -28,16 +29,33 @@ test_that("every PCA method gives the same subspace at any global scale and offs
   }
 })
 
-test_that("the property generator finds no crash, no invalid result and no scale dependence", {
-  methods <- fairproj_methods("pca")
+# 40 seeded cases, in three tests of similar time (each under 10 s; min-max is checked for
+# equivariance in the first 15)
+fz_property <- function(seeds) {
   viol <- character(0)
-  for (s in seq_len(40)) {
+  for (s in seeds) {
     cs <- fz_case(1000 + s)
     # rlace: validity only (its removed subspace is any one that defeats the classifier, so it is
     # not unique, and which iterate wins is decided at rounding level on these small cases)
-    for (method in methods) viol <- c(viol, fz_check(method, cs, equivariance = (method != "minmax" || s <= 15) && method != "rlace"))
+    for (method in fairproj_methods("pca"))
+      viol <- c(viol, fz_check(method, cs, equivariance = (method != "minmax" || s <= 15) && method != "rlace"))
   }
-  expect_identical(viol, character(0))
+  viol
+}
+
+test_that("the property generator finds no crash, no invalid result and no scale dependence (cases 1-8)", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
+  expect_identical(fz_property(1:8), character(0))
+})
+
+test_that("the property generator finds no crash, no invalid result and no scale dependence (cases 9-18)", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
+  expect_identical(fz_property(9:18), character(0))
+})
+
+test_that("the property generator finds no crash, no invalid result and no scale dependence (cases 19-40)", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
+  expect_identical(fz_property(19:40), character(0))
 })
 
 test_that("issue reproducers: min-max at large and small scales (no crash, never worse than PCA)", {
@@ -110,59 +128,67 @@ test_that("scale. = TRUE rescales tiny but varying columns and rejects constant 
                class = "fairproj_input_error", regexp = "constant")
 })
 
-test_that("every method from 1e-300 to 1e300 at d = 150 and 300, n < d and n > d, and spread columns", {
+# The edge battery at d = 150, where the eigensolves take the Lanczos path (d >= 120 and
+# 3k < d, the only size-dependent path of the PCA methods), with n < d and n > d.
+pca_edge_battery <- function(d, n) {
   pca_methods <- fairproj_methods("pca")
-  for (dn in list(c(150, 90), c(150, 400), c(300, 120), c(300, 450))) {
-    d <- dn[1]
-    n <- dn[2]
-    set.seed(d + n)
-    x <- matrix(rnorm(n * 8), n) %*% matrix(rnorm(8 * d), 8) + matrix(rnorm(n * d, sd = 0.3), n)
-    g <- factor(rep(c("a", "b"), length.out = n))
-    spread <- 2^round(seq(-990, 990, length.out = d))   # 1e-298 .. 1e298, exact powers of two
-    for (method in pca_methods) {
-      lab <- sprintf("%s, d = %d, n = %d", method, d, n)
-      fit <- function(xx, ...) fz_fit(method, xx, g, 2L, ...)
-      valid <- function(f, what) {
-        expect_true(all(is.finite(f$rotation)) && max(abs(crossprod(f$rotation) - diag(ncol(f$rotation)))) < 1e-8,
-                    label = paste(lab, what, "orthonormal"))
-        gs <- f$group_stats
-        expect_true(all(is.finite(c(gs$error, gs$best, gs$loss, f$sdev, f$totalvar))), label = paste(lab, what, "finite"))
-        # losses never negative beyond rounding of the variances they are differences of
-        expect_true(all(gs$loss >= -1e-10 * f$totalvar), label = paste(lab, what, "losses"))
-      }
-      if (method == "rlace") {
-        # a few steps, validity only: its removed subspace is not unique, and its cost is in the steps
-        if (d == 150) valid(fz_fit(method, x * 1e300, g, 2L, n_iter = 20L, scale. = TRUE), "scale. = TRUE at 1e300")
-        expect_error(fz_fit(method, x * 1e300, g, 2L, n_iter = 20L), class = "fairproj_input_error")
-        next
-      }
-      same <- function(f, r, what, cc = 1) {
-        valid(f, what)
-        # non-converged iterates (the quick settings) depend on rounding along their path
-        if (identical(r$converged, FALSE)) return(invisible())
-        expect_lt(fz_projdist(f$rotation, r$rotation), 1e-6, label = paste(lab, what, "subspace"))
-        expect_lt(max(abs(f$group_stats$loss / cc^2 - r$group_stats$loss)), 1e-6 * max(r$group_stats$best),
-                  label = paste(lab, what, "losses relative to the scale"))
-      }
-      # standardised: unit-free, at any magnitude, and with columns spread over 1e+-298
-      ref <- fit(x, scale. = TRUE)
-      for (cc in c(1e-300, 1e300)) same(fit(x * cc, scale. = TRUE), ref, sprintf("scale. = TRUE at %g", cc))
-      same(fit(sweep(x, 2L, spread, `*`), scale. = TRUE), ref, "scale. = TRUE, spread columns")
-      # in the data's units: any magnitude whose variances are representable, a classed error beyond
-      ref0 <- fit(x)
-      extra <- if (method == "pareto") list(psi = "absolute") else list()
-      for (cc in c(1e-150, 1e150)) same(do.call(fit, c(list(x * cc), extra)), ref0, sprintf("at %g", cc), cc)
-      for (cc in c(1e-300, 1e300)) {
-        expect_error(fit(x * cc), class = "fairproj_input_error", label = paste(lab, "at", cc))
-      }
-      # columns spread over 1e+-150: the fit is that of the largest columns, whatever the global scale
-      xs <- sweep(x, 2L, 2^round(seq(-500, 500, length.out = d)), `*`)
-      f1 <- do.call(fit, c(list(xs), extra))
-      valid(f1, "spread columns")
-      f2 <- do.call(fit, c(list(xs * 2^-20), extra))
-      expect_lt(fz_projdist(f1$rotation, f2$rotation), 1e-6, label = paste(lab, "spread columns subspace"))
+  set.seed(d + n)
+  x <- matrix(rnorm(n * 8), n) %*% matrix(rnorm(8 * d), 8) + matrix(rnorm(n * d, sd = 0.3), n)
+  g <- factor(rep(c("a", "b"), length.out = n))
+  spread <- 2^round(seq(-990, 990, length.out = d))   # 1e-298 .. 1e298, exact powers of two
+  for (method in pca_methods) {
+    lab <- sprintf("%s, d = %d, n = %d", method, d, n)
+    fit <- function(xx, ...) fz_fit(method, xx, g, 2L, ...)
+    valid <- function(f, what) {
+      expect_true(all(is.finite(f$rotation)) && max(abs(crossprod(f$rotation) - diag(ncol(f$rotation)))) < 1e-8,
+                  label = paste(lab, what, "orthonormal"))
+      gs <- f$group_stats
+      expect_true(all(is.finite(c(gs$error, gs$best, gs$loss, f$sdev, f$totalvar))), label = paste(lab, what, "finite"))
+      # losses never negative beyond rounding of the variances they are differences of
+      expect_true(all(gs$loss >= -1e-10 * f$totalvar), label = paste(lab, what, "losses"))
     }
+    if (method == "rlace") {
+      # a few steps, validity only: its removed subspace is not unique, and its cost is in the steps
+      valid(fz_fit(method, x * 1e300, g, 2L, n_iter = 20L, scale. = TRUE), "scale. = TRUE at 1e300")
+      expect_error(fz_fit(method, x * 1e300, g, 2L, n_iter = 20L), class = "fairproj_input_error")
+      next
+    }
+    same <- function(f, r, what, cc = 1) {
+      valid(f, what)
+      # non-converged iterates (the quick settings) depend on rounding along their path
+      if (identical(r$converged, FALSE)) return(invisible())
+      expect_lt(fz_projdist(f$rotation, r$rotation), 1e-6, label = paste(lab, what, "subspace"))
+      expect_lt(max(abs(f$group_stats$loss / cc^2 - r$group_stats$loss)), 1e-6 * max(r$group_stats$best),
+                label = paste(lab, what, "losses relative to the scale"))
+    }
+    # standardised: unit-free, at any magnitude, and with columns spread over 1e+-298
+    ref <- fit(x, scale. = TRUE)
+    for (cc in c(1e-300, 1e300)) same(fit(x * cc, scale. = TRUE), ref, sprintf("scale. = TRUE at %g", cc))
+    same(fit(sweep(x, 2L, spread, `*`), scale. = TRUE), ref, "scale. = TRUE, spread columns")
+    # in the data's units: any magnitude whose variances are representable, a classed error beyond
+    ref0 <- fit(x)
+    extra <- if (method == "pareto") list(psi = "absolute") else list()
+    for (cc in c(1e-150, 1e150)) same(do.call(fit, c(list(x * cc), extra)), ref0, sprintf("at %g", cc), cc)
+    for (cc in c(1e-300, 1e300)) {
+      expect_error(fit(x * cc), class = "fairproj_input_error", label = paste(lab, "at", cc))
+    }
+    # columns spread over 1e+-150: the fit is that of the largest columns, whatever the global scale
+    xs <- sweep(x, 2L, 2^round(seq(-500, 500, length.out = d)), `*`)
+    f1 <- do.call(fit, c(list(xs), extra))
+    valid(f1, "spread columns")
+    f2 <- do.call(fit, c(list(xs * 2^-20), extra))
+    expect_lt(fz_projdist(f1$rotation, f2$rotation), 1e-6, label = paste(lab, "spread columns subspace"))
   }
+}
+
+test_that("every method from 1e-300 to 1e300 at d = 150 with n < d, and spread columns", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
+  pca_edge_battery(150, 90)
+})
+
+test_that("every method from 1e-300 to 1e300 at d = 150 with n > d, and spread columns", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
+  pca_edge_battery(150, 400)
 })
 
 test_that("values that cannot be represented are classed errors that say why", {

@@ -63,6 +63,7 @@ test_that("step_fair_css keeps the columns fair_css selects on the training set"
 })
 
 test_that("the sensitive attribute is kept but is never a predictor by default", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   skip_if_not_installed("recipes")
   dat <- make_groups(n = c(80, 70), d = 5)
   df <- data.frame(dat$x, sex = dat$g, y = factor(rep(c("no", "yes"), 75)))
@@ -110,6 +111,7 @@ test_that("a derived group column that is a predictor stops prep() unless droppe
 })
 
 test_that("num_comp behaves as step_pca's: capped at the columns, 0 does nothing", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   skip_if_not_installed("recipes")
   dat <- make_groups(n = c(80, 70), d = 4)
   df <- data.frame(dat$x, sex = dat$g, y = rep(c(0, 1), 75))

@@ -115,6 +115,7 @@ test_that("tune_fair_pca reports each kind of fit warning once, with the number 
 })
 
 test_that("default method and grid: robust over the paper's 18 candidates", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
   dat <- make_groups(n = c(40, 30), d = 4, seed = 24)
   tn <- suppressWarnings(tune_fair_pca(dat$x, dat$g, k = 2, seed = 1, iterations = 20, restarts = 0,
                                        iterate = "best", scale. = TRUE),
