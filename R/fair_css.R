@@ -117,7 +117,12 @@
 #' relative `1e-10` of it are tied). Sampler: scores equal to 10 significant digits are taken in
 #' increasing column order. Random: the first draw within a relative `1e-10` of the best. A
 #' column whose residual norm is below `1e-12` of its norm (for a group) counts as dependent on
-#' the selected columns for that group (the precision of the Householder residuals).
+#' the selected columns for that group (the precision of the Householder residuals). Columns
+#' may differ in magnitude by any factor (`1e-85` next to `1e147`): each factor is computed from
+#' the scatter with its diagonal equilibrated by powers of two, so a column keeps its variance
+#' however small it is next to the others, and norms and reflections are formed after dividing
+#' by a power of two, so none underflows; a column's gain that its entry in the Gram matrix
+#' does not resolve is computed from the factor.
 #'
 #' **Cost** (d columns, m groups, after the one pass that forms the Gram matrices): greedy
 #' O(m k d^2) per run (the default `denominators = "best"` runs twice); low QR k

@@ -85,7 +85,7 @@ new_group_moments <- function(n, mean, scatter, levels = NULL, colnames = NULL, 
   if (is.null(levels)) levels <- colnames(mean)
   if (is.null(levels)) levels <- names(scatter)
   if (is.null(levels)) levels <- as.character(seq_len(m))
-  levels <- if (is.double(levels)) fp_num_labels(levels) else as.character(levels)
+  levels <- if (is.double(levels) && !is.object(levels)) fp_num_labels(levels) else as.character(levels)
   if (length(levels) != m || anyNA(levels) || anyDuplicated(levels)) {
     fp_abort(sprintf("must be %d distinct, non-missing labels (one per group)", m), "levels")
   }

@@ -153,7 +153,7 @@ fp_num_labels <- function(u) {
 # digits, which merges values that differ in the 16th).
 fp_group_factor <- function(v) {
   if (is.factor(v)) return(droplevels(v))
-  if (is.double(v)) {
+  if (is.double(v) && !is.object(v)) {  # plain doubles (not integer64, dates, ...)
     u <- sort(unique(v))
     return(factor(match(v, u), levels = seq_along(u), labels = fp_num_labels(u)))
   }

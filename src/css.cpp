@@ -16,9 +16,12 @@
 //   * the Gram matrices and factors arrive normalised (R/fair_css.R, fp_css_prepare(): one
 //     scalar for all groups), so nothing here depends on the units of the data; all thresholds
 //     are relative;
-//   * a column whose squared residual norm (from the factor) is at most kDep * G_g[j,j]
-//     (residual norm below 1e-12 of the column's norm) counts as linearly dependent on the
-//     selected columns for group g: it lowers that group's error by nothing;
+//   * a column whose residual norm (from the factor) is at most 1e-12 of its norm counts as
+//     linearly dependent on the selected columns for group g: it lowers that group's error by
+//     nothing; norms of the factor's columns are taken after dividing by a power of two, so
+//     that columns of any magnitude (down to the smallest doubles) are judged alike;
+//   * gains come from the residual Gram matrix where it resolves the column (its diagonal
+//     entry above kGain of the error), otherwise from the factor (Resid::factor_gain());
 //   * ties in the greedy and exhaustive objectives: values within a relative kTie of the
 //     minimum are tied, the lowest column index (first subset in lexicographic order) wins;
 //   * QR pivots: the group with the larger top eigenvalue (low QR) or smaller bottom eigenvalue
@@ -46,6 +49,7 @@ typedef fp::Mat Mat;
 typedef fp::Vec Vec;
 
 const double kDep = 1e-24;   // squared residual norm / squared column norm (norm ratio 1e-12)
+const double kDepNorm = 1e-12;
 const double kGain = 1e-12;  // Gram-based gains need R(j,j) above this fraction of trace(R)
 const double kTie = 1e-10;
 
@@ -80,18 +84,36 @@ std::vector<char> make_target(const IntegerVector& target, int d) {
 
 std::vector<Mat> as_mats(const List& mats) { return as_grams(mats); }
 
+// The power of two at or below the largest |entry| of v (0 for a zero vector): dividing by it is
+// exact, and brings the entries to [0, 1] times 2 so that squares neither under- nor overflow.
+double pow2_scale(const Vec& v) {
+  const double vmax = v.cwiseAbs().maxCoeff();
+  return vmax > 0 && std::isfinite(vmax) ? std::ldexp(1.0, std::ilogb(vmax)) : 0.0;
+}
+
+// Euclidean norm of v without under- or overflow (the scaling above).
+double safe_norm(const Vec& v) {
+  if (v.size() == 0) return 0;
+  const double s = pow2_scale(v);
+  return s > 0 ? s * (v / s).norm() : 0.0;
+}
+
 // Apply the Householder reflection that zeroes column j of T below row p (rows p.. of T hold the
 // residual of the group's factor after the columns selected so far). Returns false (and
-// changes nothing) when the column's residual norm is at most sqrt(kDep) of its original norm
-// (`orig2` = its squared norm in the untransformed factor): the column is then dependent.
-// `dep` replaces kDep where another threshold is documented (the coefficients).
-bool householder(Mat& T, int& p, int j, double orig2, double dep = kDep) {
+// changes nothing) when the column's residual norm is at most `dep` of its original norm
+// (`orig` = its norm in the untransformed factor, from safe_norm()): the column is then
+// dependent. The reflection is formed from the residual divided by a power of two near its
+// largest entry (exact), so columns of any magnitude, down to the smallest doubles, are
+// reflected without their squared norms under- or overflowing.
+bool householder(Mat& T, int& p, int j, double orig, double dep = kDepNorm) {
   const int r = static_cast<int>(T.rows()), d = static_cast<int>(T.cols());
   if (p >= r) return false;
   Vec v = T.col(j).segment(p, r - p);
-  const double a2 = v.squaredNorm();
-  if (!(a2 > dep * orig2) || !(a2 > 0)) return false;
-  const double a = std::sqrt(a2);
+  const double s = pow2_scale(v);
+  if (!(s > 0)) return false;
+  v /= s;
+  const double a = std::sqrt(v.squaredNorm());
+  if (!(s * a > dep * orig)) return false;
   const double alpha = v(0) >= 0 ? -a : a;
   v(0) -= alpha;
   const double vn2 = v.squaredNorm();
@@ -99,7 +121,7 @@ bool householder(Mat& T, int& p, int j, double orig2, double dep = kDep) {
     Eigen::RowVectorXd w = (v.transpose() * T.block(p, 0, r - p, d)) * (2.0 / vn2);
     T.block(p, 0, r - p, d).noalias() -= v * w;
   }
-  T(p, j) = alpha;
+  T(p, j) = alpha * s;
   if (r - p > 1) T.col(j).segment(p + 1, r - p - 1).setZero();
   ++p;
   return true;
@@ -116,12 +138,42 @@ const double kRefresh = 1e-4;
 struct Resid {
   Mat R, T;
   Vec orig;   // squared column norms of the original factor (diagonal of G)
+  Vec onorm;  // column norms of the original factor (safe_norm(): also where squares underflow)
   int p;
   double ref;
   std::vector<char> selected;
-  Resid(const Mat& G, const Mat& Y) : R(G), T(Y), orig(G.diagonal()), p(0), ref(0),
+  Resid(const Mat& G, const Mat& Y) : R(G), T(Y), orig(G.diagonal()), onorm(col_norms(Y)), p(0), ref(0),
                                       selected(G.rows(), 0) {
     ref = residual_norms().sum();
+  }
+  static Vec col_norms(const Mat& Y) {
+    Vec out(Y.cols());
+    for (int j = 0; j < Y.cols(); ++j) out(j) = safe_norm(Y.col(j));
+    return out;
+  }
+  // whether column j is independent of the selected columns (its residual norm above kDepNorm
+  // of its norm, both without squaring)
+  bool independent(int j) const {
+    const int r = static_cast<int>(T.rows());
+    return p < r && safe_norm(T.col(j).tail(r - p)) > kDepNorm * onorm(j);
+  }
+  // the decrease of the squared error (over the target columns) when column j is added, from
+  // the factor: the squared norm of the residual's projection on the unit direction of column
+  // j's residual. For columns whose residual the Gram matrix does not resolve (tiny next to
+  // the error, or below the squares that doubles hold), where a downdate of R would be noise.
+  double factor_gain(int j, const std::vector<char>& tg) const {
+    const int r = static_cast<int>(T.rows());
+    if (p >= r) return 0;
+    Vec u = T.col(j).tail(r - p);
+    const double s = pow2_scale(u);
+    if (!(s > 0)) return 0;
+    u /= s;
+    u /= u.norm();
+    const Vec w = T.bottomRows(r - p).transpose() * u;
+    double gain = 0;
+    for (int i = 0; i < w.size(); ++i)
+      if (tg[i]) gain += w(i) * w(i);
+    return gain;
   }
   // squared norms of the columns of the residual (accurate)
   Vec residual_norms() const {
@@ -131,7 +183,7 @@ struct Resid {
   }
   // add column j; returns false when it is dependent on the selected ones
   bool add(int j) {
-    const bool ok = householder(T, p, j, orig(j));
+    const bool ok = householder(T, p, j, onorm(j));
     selected[j] = 1;
     const double now = residual_norms().sum();
     bool refresh = now < kRefresh * ref;
@@ -350,7 +402,7 @@ NumericMatrix fp_css_prefix_err2(const List& factors, const IntegerVector& cols,
     Mat T = Y[g];
     const int d = static_cast<int>(T.cols()), r = static_cast<int>(T.rows());
     std::vector<char> tg = make_target(target, d);
-    Vec orig = T.colwise().squaredNorm().transpose();
+    const Vec orig = Resid::col_norms(T);
     int p = 0;
     for (int t = 0; t < c; ++t) {
       const int j = cols[t];
@@ -388,11 +440,11 @@ NumericMatrix fp_css_coef_cpp(const NumericMatrix& Y, const IntegerVector& cols)
     T.col(t) = Ym.col(j);
   }
   T.rightCols(d) = Ym;
-  const Vec orig = T.leftCols(c).colwise().squaredNorm().transpose();
+  const Vec orig = Resid::col_norms(T.leftCols(c));
   std::vector<int> kept;  // kept[q] = position in cols of the q-th independent column
   int p = 0;
   for (int t = 0; t < c; ++t)
-    if (householder(T, p, t, orig(t), 1e-20)) kept.push_back(t);  // 1e-20 = (1e-10)^2
+    if (householder(T, p, t, orig(t), 1e-10)) kept.push_back(t);
   if (p == 0) return W;
   Mat U = Mat::Zero(p, p);
   for (int s = 0; s < p; ++s) U.col(s).head(s + 1) = T.col(kept[s]).head(s + 1);
@@ -447,7 +499,11 @@ List fp_css_greedy(const List& grams, const List& factors, const NumericMatrix& 
       for (int g = 0; g < m; ++g) {
         double e = err2[g];
         const double rjj = rn[g](j);
-        if (rjj > kDep * G[g](j, j) && rjj > 0 && R[g].R(j, j) > kGain * err2[g]) e -= cn[g](j) / R[g].R(j, j);
+        if (rjj > kDep * G[g](j, j) && rjj > 0 && R[g].R(j, j) > kGain * err2[g]) {
+          e -= cn[g](j) / R[g].R(j, j);
+        } else if (R[g].independent(j)) {
+          e -= R[g].factor_gain(j, tg);
+        }
         v = std::max(v, std::sqrt(std::max(e, 0.0) / best2(t, g)));
       }
       vals(a) = v;
@@ -791,6 +847,7 @@ struct Exhaustive {
   bool out;
 
   void leaf(const std::vector<Resid>& R, int from) {
+    const std::vector<char> all(d, 1);
     std::vector<Vec> cn(m), rn(m);
     std::vector<double> err2(m);
     for (int g = 0; g < m; ++g) {
@@ -803,7 +860,11 @@ struct Exhaustive {
       for (int g = 0; g < m; ++g) {
         double e = err2[g];
         const double rjj = rn[g](j);
-        if (rjj > kDep * G[g](j, j) && rjj > 0 && R[g].R(j, j) > kGain * err2[g]) e -= cn[g](j) / R[g].R(j, j);
+        if (rjj > kDep * G[g](j, j) && rjj > 0 && R[g].R(j, j) > kGain * err2[g]) {
+          e -= cn[g](j) / R[g].R(j, j);
+        } else if (R[g].independent(j)) {
+          e -= R[g].factor_gain(j, all);
+        }
         v = std::max(v, std::sqrt(std::max(e, 0.0) / best2[g]));
       }
       count += 1;

@@ -78,6 +78,12 @@ bool singular_values(const NumericMatrix& Y, int d, NumericVector& s) {
 // S = (scatter_i / (sc sc')) * (pw pw') made exactly symmetric, Gram matrix
 // G = S + (dm dm') n_i (symmetrised), factor Y = rbind(sqrt(n_i) dm', chol factor of S) and the
 // singular values of Y. `pooled` is the sum of the Gram matrices in group order.
+// The Cholesky factor is computed on the scatter with its diagonal equilibrated by powers of two
+// (exact) and scaled back: dpstrf stops at pivots below n eps times the largest diagonal entry,
+// which on the raw scatter drops the whole variation of any column whose variance is below that
+// fraction of the largest one (columns in very different units give wrong errors and best
+// rank-k errors); equilibrated, a column loses only what is below n eps of its own variance,
+// and a column too small to square in the normalised units keeps its factor.
 // [[Rcpp::export(.fp_css_prep_core)]]
 List fp_css_prep_core(const List& scatter, const NumericMatrix& mean, const NumericVector& n,
                       const NumericVector& ctr, const NumericVector& sc, const NumericVector& pw) {
@@ -87,7 +93,8 @@ List fp_css_prep_core(const List& scatter, const NumericMatrix& mean, const Nume
   }
   List gram(m), factor(m), sv(m);
   NumericMatrix pooled(d, d);
-  std::vector<double> S(static_cast<size_t>(d) * d), T(static_cast<size_t>(d) * d), dm(d);
+  std::vector<double> S(static_cast<size_t>(d) * d), T(static_cast<size_t>(d) * d), E(static_cast<size_t>(d) * d), dm(d);
+  std::vector<int> te(d);
   for (int g = 0; g < m; ++g) {
     NumericMatrix sg = scatter[g];
     if (sg.nrow() != d || sg.ncol() != d) Rcpp::stop("bad scatter matrix");
@@ -97,6 +104,18 @@ List fp_css_prep_core(const List& scatter, const NumericMatrix& mean, const Nume
     for (int b = 0; b < d; ++b)
       for (int a = 0; a < d; ++a)
         S[a + static_cast<size_t>(b) * d] = (T[a + static_cast<size_t>(b) * d] + T[b + static_cast<size_t>(a) * d]) / 2;
+    // the factor of the scatter from its equilibrated copy E = Q S Q (Q = diag(2^t), unit-order
+    // diagonal, formed from the stored scatter so that no entry under- or overflows): R = U / Q
+    for (int a = 0; a < d; ++a) {
+      const double v = sg(a, a) / (sc[a] * sc[a]);
+      te[a] = v > 0 && std::isfinite(v) ? -(std::ilogb(v) / 2) : 0;
+    }
+    for (int b = 0; b < d; ++b)
+      for (int a = 0; a < d; ++a)
+        T[a + static_cast<size_t>(b) * d] = std::ldexp(sg(a, b) / (sc[a] * sc[b]), te[a] + te[b]);
+    for (int b = 0; b < d; ++b)
+      for (int a = 0; a < d; ++a)
+        E[a + static_cast<size_t>(b) * d] = (T[a + static_cast<size_t>(b) * d] + T[b + static_cast<size_t>(a) * d]) / 2;
     const double ng = n[g];
     for (int b = 0; b < d; ++b)
       for (int a = 0; a < d; ++a) T[a + static_cast<size_t>(b) * d] = S[a + static_cast<size_t>(b) * d] + (dm[a] * dm[b]) * ng;
@@ -107,12 +126,14 @@ List fp_css_prep_core(const List& scatter, const NumericMatrix& mean, const Nume
         pooled(a, b) = g == 0 ? G(a, b) : pooled(a, b) + G(a, b);
       }
     NumericMatrix R;
-    if (!psd_factor(S.data(), d, R)) Rcpp::stop("pivoted Cholesky factorisation failed");
+    if (!psd_factor(E.data(), d, R)) Rcpp::stop("pivoted Cholesky factorisation failed");
     NumericMatrix Y(R.nrow() + 1, d);
     const double sn = std::sqrt(ng);
     for (int b = 0; b < d; ++b) {
       Y(0, b) = sn * dm[b];
-      for (int i = 0; i < R.nrow(); ++i) Y(i + 1, b) = R(i, b);
+      // pw[b] / 2^te[b] in one exact step (pw is a power of two)
+      const int eb = pw[b] > 0 ? std::ilogb(pw[b]) - te[b] : 0;
+      for (int i = 0; i < R.nrow(); ++i) Y(i + 1, b) = pw[b] > 0 ? std::ldexp(R(i, b), eb) : 0.0;
     }
     NumericVector s;
     if (!singular_values(Y, d, s)) Rcpp::stop("the singular value decomposition failed");

@@ -121,3 +121,54 @@ test_that("high QR from 1e-300 to 1e300 with singular leading blocks (d = 60, n 
 test_that("every method at 1e300 at d = 300 with n < d (exhaustive's choose(300, 2) subsets left out)", {
   css_edge_battery(300, 120, setdiff(fairproj_methods("css"), c("exhaustive", "highqr")), 1e300, spread = FALSE)
 })
+
+# Per-group errors ||X_g - P_S X_g||_F and best rank-k errors of the rows, for a reference: the
+# data divided by a power of two (exact) so that nothing overflows, Householder residuals and
+# the singular values of the R factor of a column-pivoted QR (accurate for graded columns).
+css_rows_ref <- function(x, g, S, k, center = FALSE) {
+  if (center) x <- sweep(x, 2, colMeans(x))
+  e <- floor(log2(max(abs(x))))
+  xs <- x * 2^-e
+  t(vapply(sort(unique(g)), function(l) {
+    X <- xs[g == l, , drop = FALSE]
+    r <- qr.resid(qr(X[, S, drop = FALSE], tol = 0), X)
+    s <- svd(qr.R(qr(X, LAPACK = TRUE)))$d
+    c(error = sqrt(sum(r^2)) * 2^e, best = sqrt(sum(s[-seq_len(k)]^2)) * 2^e)
+  }, numeric(2)))
+}
+
+test_that("columns whose scales spread over 1e-85 .. 1e147 give finite, correct losses in every method (#33)", {
+  # the variance of the small columns used to be dropped by the pivoted Cholesky factor (whose
+  # tolerance is relative to the largest column: best errors 2.5 times too small) and the
+  # Householder step divided by a squared norm that underflowed (NaN losses, which exhaustive
+  # took for the optimum)
+  set.seed(1)
+  x <- sweep(matrix(rnorm(3600) + 1, 600), 2, c(1e143, 1e-39, 1e-85, 1e136, 1e147, 1e-12), "*")
+  g <- rep(c("a", "b"), 300)
+  set.seed(13)
+  y <- sweep(matrix(rnorm(2100) + 1, 300), 2, c(1.1e100, 1.9e22, 1e112, 2.1e79, 7.1e103, 3.6e101, 2.3e100), "*")
+  h <- sample(c("a", "b", "c"), 300, TRUE)
+  cases <- list(list(x = x, g = g, k = 2, center = FALSE), list(x = x, g = g, k = 2, center = TRUE),
+                list(x = y, g = h, k = 3, center = FALSE))
+  for (cs in cases) {
+    losses <- c()
+    for (m in fairproj_methods("css")) {
+      set.seed(1)
+      r <- suppressWarnings(fair_css(cs$x, cs$g, k = cs$k, method = m, center = cs$center))
+      expect_true(is.finite(r$loss))
+      expect_true(all(is.finite(r$path$loss)))
+      ref <- css_rows_ref(cs$x, cs$g, r$columns, cs$k, cs$center)
+      # the residuals are 1e-12 of the largest column, so their digits depend on the algorithm
+      # at 1e-7 (LINPACK's and LAPACK's Householder residuals differ by 5e-8 on `y`)
+      expect_equal(r$group_stats$error, unname(ref[, "error"]), tolerance = 1e-6)
+      expect_equal(r$group_stats$best, unname(ref[, "best"]), tolerance = 1e-6)
+      if (r$c == cs$k) losses[m] <- r$loss
+    }
+    # exhaustive: the smallest MinMaxLoss over all subsets, each evaluated on its own
+    all_sets <- utils::combn(ncol(cs$x), cs$k, simplify = FALSE)
+    each <- vapply(all_sets, function(S) css_loss(cs$x, cs$g, S, k = cs$k, center = cs$center)[1], numeric(1))
+    expect_true(all(is.finite(each)))
+    expect_equal(unname(losses["exhaustive"]), min(each), tolerance = 1e-10)
+    expect_true(all(losses >= min(each) * (1 - 1e-10)))
+  }
+})

@@ -89,6 +89,11 @@ test_that("numeric group codes that differ in the 16th or 17th digit stay distin
   ig <- intersect_groups(code = g, half = rep(1:2, 75))
   expect_identical(nlevels(ig), 6L)
   expect_identical(new_group_moments(m$n, m$mean, m$scatter, levels = sort(codes))$levels, m$levels)
+  # integer64 codes (a database's BIGINT) keep their exact decimal labels
+  if (requireNamespace("bit64", quietly = TRUE)) {
+    big <- bit64::as.integer64(c("9007199254740993", "9007199254740992", "7"))
+    expect_identical(group_moments(x, rep(big, each = 50))$levels, c("7", "9007199254740992", "9007199254740993"))
+  }
   # labels need 17 digits for some values; 15-digit labels are kept where they are exact
   expect_identical(fp_num_labels(c(0.1 + 0.2, 0.3, 1e5, 2^53 + 2)),
                    c("0.30000000000000004", "0.3", "1e+05", "9007199254740994"))
