@@ -153,6 +153,7 @@ fp_csv_moments <- function(path, group, columns, chunk_rows, bad_rows, delim, do
     fp_abort(sprintf("%s has no header line", what), "x", class = "fairproj_source_error")
   }
   hdr <- names(spec$cols)
+  if (!all(validUTF8(hdr))) fp_abort_encoding(what, "its header", hdr[!validUTF8(hdr)][1L])
   if (is.character(group) && length(group) == 1L && !is.na(group) && !group %in% hdr) {
     # a wrong delimiter or a comment line above the header reads as a one-column header
     fp_abort(sprintf("names column '%s', which %s does not have: its header reads as %s (with delim = \"%s\"); check `delim` and that the first line is the header",
@@ -172,6 +173,7 @@ fp_csv_moments <- function(path, group, columns, chunk_rows, bad_rows, delim, do
   state$hdr <- hdr
   state$records <- 0
   state$skipped <- 0
+  state$tiny <- fp_tiny_new()
   cb <- function(ch, pos) {
     state$records <- state$records + nrow(ch)
     piece <- fp_csv_chunk_moments(ch, pos, group, columns, bad_rows, what, state)
@@ -187,6 +189,7 @@ fp_csv_moments <- function(path, group, columns, chunk_rows, bad_rows, delim, do
                                 format(state$skipped), format(state$records)),
                         class = c("fairproj_source_error", "fairproj_error")))
   }
+  if (!is.null(state$out)) fp_tiny_check(state$out, state$tiny)
   if (state$skipped > 0) {
     fp_warn(sprintf("%s: skipped %s malformed record(s) or record(s) with missing values (of %s)", what,
                     format(state$skipped), format(state$records)), class = "fairproj_skipped_rows_warning")
@@ -228,9 +231,26 @@ fp_csv_spec <- function(path, delim, dots, what) {
 # error naming the first of them, or are dropped and counted with bad_rows = "skip".
 fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state) {
   probs <- readr::problems(ch)
-  bad <- integer(0)
-  if (nrow(probs)) bad <- sort(unique(probs$row - pos + 1L))
   g <- ch[[group]]
+  enc <- which(!validUTF8(g))
+  if (length(enc)) {
+    fp_abort_encoding(what, sprintf("data row %s, group column '%s',", format(pos + enc[1L] - 1L, scientific = FALSE), group),
+                      g[enc[1L]])
+  }
+  bad <- integer(0)
+  if (nrow(probs)) {
+    bad <- sort(unique(probs$row - pos + 1L))
+    # a quote that never closes makes every later line part of one field of one record: the
+    # lines lost cannot be counted, so the file is refused whatever bad_rows says
+    open <- which(probs$expected == "closing quote at end of file")
+    if (length(open)) {
+      fp_abort(sprintf(paste("%s, data row %s: a quote opens a field that is never closed, so the rest of the file",
+                             "reads as one field (its lines cannot be used or counted); fix or remove the stray quote",
+                             "character, or read with quote = \"\" if the file quotes nothing"),
+                       what, format(probs$row[open[1L]], scientific = FALSE)),
+               "x", class = "fairproj_source_error")
+    }
+  }
   bad_g <- which(is.na(g))
   xm <- fp_as_matrix(as.data.frame(ch[columns]), what, min_cols = 1L, check_finite = FALSE)
   na_rows <- if (anyNA(xm)) which(rowSums(is.na(xm)) > 0) else integer(0)
@@ -261,7 +281,51 @@ fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state)
     g <- g[-bad]
   }
   if (!nrow(xm)) return(NULL)
-  fp_moments_dense(xm, fp_as_group(g, nrow(xm), "group", min_levels = 1L), columns, what)
+  gf <- fp_as_group(g, nrow(xm), "group", min_levels = 1L)
+  piece <- fp_moments_dense(xm, gf, columns, what)
+  fp_tiny_track(state$tiny, piece, xm, gf)
+  piece
+}
+
+# Text that is not valid UTF-8 (readr decodes as UTF-8 unless `locale` says otherwise): the
+# labels would come back undecoded, and sorting or printing them may fail later.
+fp_abort_encoding <- function(what, where, value) {
+  fp_abort(sprintf(paste("%s, %s has text that is not valid UTF-8 ('%s'); give the file's encoding, e.g.",
+                         "locale = readr::locale(encoding = \"latin1\")"),
+                   what, where, iconv(value, "UTF-8", "UTF-8", sub = "byte")), "x", class = "fairproj_source_error")
+}
+
+# Columns whose values vary within a group while their squares vanish in double precision
+# (below about 1e-154) get a scatter of exactly 0 from any pass over the rows. The chunked doors
+# see the rows a chunk at a time, so they keep each group's smallest and largest value of the
+# columns where such a group mean appears (rarely any) and fp_tiny_check() compares them with
+# the merged moments, as fp_check_door_range() does with all rows at hand.
+fp_tiny_new <- function() {
+  e <- new.env(parent = emptyenv())
+  e$lo <- e$hi <- numeric(0)  # named "<column index>\r<group label>"
+  e
+}
+
+fp_tiny_track <- function(tiny, piece, xm, g) {
+  lim <- sqrt(.Machine$double.xmin)
+  small <- abs(piece$mean) < lim & piece$mean != 0
+  for (j in which(rowSums(small) > 0)) {
+    lo <- tapply(xm[, j], g, min)
+    hi <- tapply(xm[, j], g, max)
+    key <- paste0(j, "\r", names(lo))
+    tiny$lo[key] <- pmin(lo, tiny$lo[key], na.rm = TRUE)
+    tiny$hi[key] <- pmax(hi, tiny$hi[key], na.rm = TRUE)
+  }
+  invisible(tiny)
+}
+
+fp_tiny_check <- function(m, tiny) {
+  for (key in names(tiny$lo)[tiny$lo < tiny$hi]) {
+    jl <- strsplit(key, "\r", fixed = TRUE)[[1L]]
+    j <- as.integer(jl[1L])
+    if (jl[2L] %in% m$levels && m$scatter[[jl[2L]]][j, j] == 0) fp_abort_tiny_values()
+  }
+  invisible(m)
 }
 
 #' Group moments of a sparse matrix
