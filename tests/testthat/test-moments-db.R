@@ -1,4 +1,6 @@
-# Moments of SQL engines through DBI/dbplyr, both routes, against the in-memory pass.
+# Moments of SQL engines through DBI/dbplyr, both routes, against the in-memory pass. What a
+# test needs (a package, a PostgreSQL server) skips it when missing, and is an error under
+# `make test-db` (FAIRPROJ_TEST_DB=1), which exists to run them.
 
 db_data <- function(offset = 0, n = c(400, 250, 150), d = 5) {
   dat <- mixed_scale_data(n = n, d = d, offset = offset, seed = 11)
@@ -87,8 +89,8 @@ check_tiny <- function(con) {
 }
 
 test_that("SQLite: both routes match the in-memory pass (1e8 offsets, mixed scales, real labels, booleans)", {
-  skip_if_not_installed("RSQLite")
-  skip_if_not_installed("dbplyr")
+  fp_test_need_package("RSQLite", "FAIRPROJ_TEST_DB")
+  fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
   on.exit(DBI::dbDisconnect(con))
   check_engine(con)
@@ -98,8 +100,8 @@ test_that("SQLite: both routes match the in-memory pass (1e8 offsets, mixed scal
 })
 
 test_that("SQLite: integers of 2^53 or more give fairproj_precision_warning on both routes, and only it", {
-  skip_if_not_installed("RSQLite")
-  skip_if_not_installed("dbplyr")
+  fp_test_need_package("RSQLite", "FAIRPROJ_TEST_DB")
+  fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
   on.exit(DBI::dbDisconnect(con))
   DBI::dbExecute(con, "CREATE TABLE t (g TEXT, a INTEGER, b REAL)")
@@ -120,8 +122,8 @@ test_that("SQLite: integers of 2^53 or more give fairproj_precision_warning on b
 })
 
 test_that("SQLite push-down: a text label in an INTEGER group column is an error naming it", {
-  skip_if_not_installed("RSQLite")
-  skip_if_not_installed("dbplyr")
+  fp_test_need_package("RSQLite", "FAIRPROJ_TEST_DB")
+  fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
   on.exit(DBI::dbDisconnect(con))
   DBI::dbExecute(con, "CREATE TABLE t (a REAL, g INTEGER)")
@@ -133,7 +135,7 @@ test_that("SQLite push-down: a text label in an INTEGER group column is an error
 })
 
 test_that("push-down plan: 194 second-pass queries at d = 800 with PostgreSQL's 1,664 result columns", {
-  skip_if_not_installed("dbplyr")
+  fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
   d <- 800L
   lf <- dbplyr::lazy_frame(!!!stats::setNames(as.list(rep(0, d + 1L)), c("g", paste0("x", seq_len(d)))),
                            con = dbplyr::simulate_postgres())
@@ -146,8 +148,8 @@ test_that("push-down plan: 194 second-pass queries at d = 800 with PostgreSQL's 
 })
 
 test_that("SQLite: text at row 120 of a numeric column and dates are classed errors naming the column", {
-  skip_if_not_installed("RSQLite")
-  skip_if_not_installed("dbplyr")
+  fp_test_need_package("RSQLite", "FAIRPROJ_TEST_DB")
+  fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:", extended_types = TRUE)
   on.exit(DBI::dbDisconnect(con))
   dd <- db_data()
@@ -182,8 +184,8 @@ test_that("SQLite: text at row 120 of a numeric column and dates are classed err
 })
 
 test_that("SQLite: column selection, lazy queries, numeric groups and errors", {
-  skip_if_not_installed("RSQLite")
-  skip_if_not_installed("dbplyr")
+  fp_test_need_package("RSQLite", "FAIRPROJ_TEST_DB")
+  fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
   on.exit(DBI::dbDisconnect(con))
   dd <- db_data()
@@ -218,7 +220,7 @@ test_that("SQLite: column selection, lazy queries, numeric groups and errors", {
 })
 
 test_that("SQL for Spark: double casts, exact shifts, square tiles, engine-sized queries (rendered, not run)", {
-  skip_if_not_installed("dbplyr")
+  fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
   # sparklyr tables are dbplyr tables whose SQL is Spark SQL (a HiveQL dialect); without a Spark
   # cluster, the queries are rendered for dbplyr's simulated Hive connection.
   lf <- dbplyr::lazy_frame(grp = "a", x1 = 1L, `x 2` = 2, x3 = 3, con = dbplyr::simulate_hive())
@@ -277,24 +279,25 @@ test_that("push-down query counts: square tiles packed to the engine's width", {
   expect_lte(max(reads), 160L)
 })
 
-test_that("DuckDB: moments inside the engine (skipped unless duckdb is installed)", {
-  skip_if_not_installed("duckdb")
-  skip_if_not_installed("dbplyr")
+test_that("DuckDB: moments inside the engine (skipped unless duckdb is installed; required by make test-db with FAIRPROJ_DUCKDB=1)", {
+  env <- c("FAIRPROJ_TEST_DB", "FAIRPROJ_DUCKDB")
+  fp_test_need_package("duckdb", env)
+  fp_test_need_package("dbplyr", env)
   drv <- getExportedValue("duckdb", "duckdb")()
   con <- DBI::dbConnect(drv)
   on.exit(DBI::dbDisconnect(con, shutdown = TRUE))
   check_engine(con)
 })
 
-test_that("PostgreSQL: moments inside a server started here (skipped unless available)", {
-  skip_if_not_installed("dbplyr")
+test_that("PostgreSQL: moments inside a server started here (skipped unless available; required by make test-db)", {
+  fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
   # either client will do (neither is a declared dependency: `make test-db` installs one)
   pkg <- if (nzchar(system.file(package = "RPostgres"))) "RPostgres" else "RPostgreSQL"
-  skip_if_not_installed(pkg)
+  fp_test_need_package(pkg, "FAIRPROJ_TEST_DB")
   bin <- fp_test_pg_bindir()
-  skip_if(is.null(bin), "PostgreSQL server binaries (initdb, pg_ctl) not found")
+  fp_test_need(dir.exists(bin), bin, "FAIRPROJ_TEST_DB")
   srv <- fp_test_pg_start(bin)
-  skip_if(is.null(srv), "could not start a local PostgreSQL server")
+  fp_test_need(is.list(srv), srv, "FAIRPROJ_TEST_DB")
   on.exit(fp_test_pg_stop(srv), add = TRUE)
   drv <- if (pkg == "RPostgres") getExportedValue("RPostgres", "Postgres")() else
     getExportedValue("RPostgreSQL", "PostgreSQL")()
