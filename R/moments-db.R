@@ -18,8 +18,9 @@
 #' passes:
 #' 1. per group `COUNT(*)`, the `AVG` of each column, its number of `NULL`s (and, in SQLite,
 #'    whose columns hold values of any type, its number of text values), and for integer
-#'    columns (SQLite's integers, `BIGINT` elsewhere) the number of integers of 2^53 or more, in
-#'    one query (or one per block of columns when d is large: two in SQLite at d = 800);
+#'    columns (SQLite's integers, `BIGINT` elsewhere where the driver returns integer64) the
+#'    number of integers of 2^53 or more, in one query (or one per block of columns when d is
+#'    large: two in SQLite at d = 800);
 #' 2. per group the sums of the columns shifted by the first-pass means, and of all products of
 #'    pairs of shifted columns, cast to double precision. The products are tiled in square
 #'    blocks of columns, packed in order into queries of `max_terms` result columns (the most the
@@ -42,11 +43,13 @@
 #' `NULL` values in a feature or in the group column are errors naming the column: filter or
 #' impute them in the query first (`dplyr::filter()` on the lazy table). The rows used must equal
 #' `COUNT(*)` of the query. Integers of 2^53 or more, which double precision may round, give a
-#' warning of class `fairproj_precision_warning` on both routes. A column that varies within a
-#' group while its values are below about 1e-154 (their squares vanish in double precision) is
-#' the error of the in-memory door (the push-down route finds such columns from their means and
-#' one more query of their `MIN` and `MAX`). Group labels may be text, numbers (also non-integer ones such as
-#' 1/3) or logicals; numeric labels print with the fewest digits that give back the stored value.
+#' warning of class `fairproj_precision_warning` on both routes (where the driver returns them
+#' as integer64, as RSQLite and RPostgres do, or the engine is SQLite). A column that varies
+#' within a group while its values are below about 1e-154 (their squares vanish in double
+#' precision) is the error of the in-memory door (the push-down route finds such columns from
+#' their means and one more query of their `MIN` and `MAX`). Group labels may be text, numbers
+#' (also non-integer ones such as 1/3) or logicals; numeric labels print with the fewest digits
+#' that give back the stored value.
 #' SQLite stores dates as numbers unless the connection was opened with `extended_types = TRUE`;
 #' only then can they be recognised.
 #'
@@ -166,8 +169,8 @@ fp_db_stream <- function(con, x, group, columns, chunk_rows) {
   out <- NULL
   rows <- 0
   chunks <- 0
-  state <- list(tiny = fp_tiny_new(), big = new.env(parent = emptyenv()))
-  state$big$cols <- character(0)
+  state <- new.env(parent = emptyenv())  # columns with integers of 2^53 or more
+  state$big <- character(0)
   repeat {
     ch <- fp_db_fetch(con, cur, chunk_rows, inner, columns)
     if (nrow(ch)) {
@@ -185,8 +188,7 @@ fp_db_stream <- function(con, x, group, columns, chunk_rows) {
                                 format(rows), format(sum(out$n)), format(total)),
                         class = c("fairproj_source_error", "fairproj_error")))
   }
-  fp_tiny_check(out, state$tiny)
-  fp_db_warn_big(state$big$cols)
+  fp_db_warn_big(state$big)
   out
 }
 
@@ -251,7 +253,7 @@ fp_db_chunk_moments <- function(ch, before, group, columns, state) {
       # bit64's conversion, by value; its unclassed warning on rounding becomes one classed
       # warning at the end
       ch[[cl]] <- suppressWarnings(as.numeric(v))
-      if (any(abs(ch[[cl]]) >= 2^53, na.rm = TRUE)) state$big$cols <- c(state$big$cols, cl)
+      if (any(abs(ch[[cl]]) >= 2^53, na.rm = TRUE)) state$big <- c(state$big, cl)
     }
     else if (inherits(v, c("Date", "POSIXt", "difftime", "hms")) || !(is.numeric(v) || is.logical(v))) {
       fp_db_type_error(sprintf("column '%s' is not numeric (%s, e.g. '%s' in row %s of the query result)", cl,
@@ -266,9 +268,7 @@ fp_db_chunk_moments <- function(ch, before, group, columns, state) {
              class = "fairproj_source_error")
   }
   gf <- fp_as_group(fp_db_label(g), nrow(xm), "group", min_levels = 1L)
-  piece <- fp_moments_dense(xm, gf, columns, "x")
-  fp_tiny_track(state$tiny, piece, xm, gf)
-  piece
+  fp_check_door_range(fp_moments_dense(xm, gf, columns, "x"), xm, gf)
 }
 
 # ---- push-down route -----------------------------------------------------------------------

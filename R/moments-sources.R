@@ -184,7 +184,6 @@ fp_csv_moments <- function(path, group, columns, chunk_rows, bad_rows, delim, do
   state$hdr <- hdr
   state$records <- 0
   state$skipped <- 0
-  state$tiny <- fp_tiny_new()
   cb <- function(ch, pos) {
     state$records <- state$records + nrow(ch)
     piece <- fp_csv_chunk_moments(ch, pos, group, columns, bad_rows, what, state)
@@ -200,7 +199,6 @@ fp_csv_moments <- function(path, group, columns, chunk_rows, bad_rows, delim, do
                                 format(state$skipped), format(state$records)),
                         class = c("fairproj_source_error", "fairproj_error")))
   }
-  if (!is.null(state$out)) fp_tiny_check(state$out, state$tiny)
   if (state$skipped > 0) {
     fp_warn(sprintf("%s: skipped %s malformed record(s) or record(s) with missing values (of %s)", what,
                     format(state$skipped), format(state$records)), class = "fairproj_skipped_rows_warning")
@@ -293,9 +291,9 @@ fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state)
   }
   if (!nrow(xm)) return(NULL)
   gf <- fp_as_group(g, nrow(xm), "group", min_levels = 1L)
-  piece <- fp_moments_dense(xm, gf, columns, what)
-  fp_tiny_track(state$tiny, piece, xm, gf)
-  piece
+  # a column below about 1e-154 that varies within the chunk is an error here; one that varies
+  # only between chunks (or files) is found when they are merged (fp_merge_moments())
+  fp_check_door_range(fp_moments_dense(xm, gf, columns, what), xm, gf)
 }
 
 # Text that is not valid UTF-8 (readr decodes as UTF-8 unless `locale` says otherwise): the
@@ -304,39 +302,6 @@ fp_abort_encoding <- function(what, where, value) {
   fp_abort(sprintf(paste("%s, %s has text that is not valid UTF-8 ('%s'); give the file's encoding, e.g.",
                          "locale = readr::locale(encoding = \"latin1\")"),
                    what, where, iconv(value, "UTF-8", "UTF-8", sub = "byte")), "x", class = "fairproj_source_error")
-}
-
-# Columns whose values vary within a group while their squares vanish in double precision
-# (below about 1e-154) get a scatter of exactly 0 from any pass over the rows. The chunked doors
-# see the rows a chunk at a time, so they keep each group's smallest and largest value of the
-# columns where such a group mean appears (rarely any) and fp_tiny_check() compares them with
-# the merged moments, as fp_check_door_range() does with all rows at hand.
-fp_tiny_new <- function() {
-  e <- new.env(parent = emptyenv())
-  e$lo <- e$hi <- numeric(0)  # named "<column index>\r<group label>"
-  e
-}
-
-fp_tiny_track <- function(tiny, piece, xm, g) {
-  lim <- sqrt(.Machine$double.xmin)
-  small <- abs(piece$mean) < lim & piece$mean != 0
-  for (j in which(rowSums(small) > 0)) {
-    lo <- tapply(xm[, j], g, min)
-    hi <- tapply(xm[, j], g, max)
-    key <- paste0(j, "\r", names(lo))
-    tiny$lo[key] <- pmin(lo, tiny$lo[key], na.rm = TRUE)
-    tiny$hi[key] <- pmax(hi, tiny$hi[key], na.rm = TRUE)
-  }
-  invisible(tiny)
-}
-
-fp_tiny_check <- function(m, tiny) {
-  for (key in names(tiny$lo)[tiny$lo < tiny$hi]) {
-    jl <- strsplit(key, "\r", fixed = TRUE)[[1L]]
-    j <- as.integer(jl[1L])
-    if (jl[2L] %in% m$levels && m$scatter[[jl[2L]]][j, j] == 0) fp_abort_tiny_values()
-  }
-  invisible(m)
 }
 
 #' Group moments of a sparse matrix

@@ -300,6 +300,13 @@ test_that("files: values near 1e-200 that vary within a group are the in-memory 
     utils::write.csv(df, path, row.names = FALSE)
     expect_error(group_moments(as.matrix(df[1:2]), df$g), class = "fairproj_input_error", regexp = "1e-154")
     expect_error(group_moments(path, "g", chunk_rows = 20L), class = "fairproj_input_error", regexp = "1e-154")
+    # constant in each of two files, different between them: found when they are merged
+    path2 <- tempfile(fileext = ".csv")
+    utils::write.csv(transform(df, a = 2 * s), path, row.names = FALSE)
+    utils::write.csv(transform(df, a = 3 * s), path2, row.names = FALSE)
+    expect_error(group_moments(list(path, path2), "g"), class = "fairproj_input_error", regexp = "1e-154")
+    expect_error(group_moments(c(path, path2), "g"), class = "fairproj_input_error", regexp = "1e-154")
+    unlink(path2)
     # constant within each group: the in-memory moments
     df$a <- ifelse(df$g == "u", 3, 5) * s
     utils::write.csv(df, path, row.names = FALSE)
