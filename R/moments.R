@@ -153,7 +153,7 @@ fp_merge_moments <- function(a, b) {
       s <- a$scatter[[l]] + b$scatter[[l]] + tcrossprod(delta) * (na * nb / tot)
       # means that differ by less than about 1e-154 over pieces without spread of their own: the
       # column varies, but its squares vanish (as fp_check_door_range() finds with the rows)
-      if (any(delta != 0 & diag(s) == 0)) fp_abort_tiny_values()
+      if (any(delta != 0 & diag(s) == 0, na.rm = TRUE)) fp_abort_tiny_values()
     } else {
       src <- if (ina) a else b
       tot <- src$n[[l]]

@@ -307,6 +307,10 @@ test_that("files: values near 1e-200 that vary within a group are the in-memory 
     expect_error(group_moments(list(path, path2), "g"), class = "fairproj_input_error", regexp = "1e-154")
     expect_error(group_moments(c(path, path2), "g"), class = "fairproj_input_error", regexp = "1e-154")
     unlink(path2)
+    m2 <- group_moments(cbind(a = 2 * s, b = 1:4), rep(c("u", "v"), 2))
+    m3 <- group_moments(cbind(a = 3 * s, b = 1:4), rep(c("u", "v"), 2))
+    expect_error(m2 + m3, class = "fairproj_input_error", regexp = "1e-154")
+    expect_identical((m2 + m2)$mean["a", ], c(u = 2 * s, v = 2 * s))
     # constant within each group: the in-memory moments
     df$a <- ifelse(df$g == "u", 3, 5) * s
     utils::write.csv(df, path, row.names = FALSE)
