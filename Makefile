@@ -73,18 +73,20 @@ check-depends-only: build
 # The database tests against PostgreSQL (and DuckDB) as well as SQLite, both routes. Installs
 # PostgreSQL with its R client (Debian packages) when missing, and duckdb (CRAN, a long source
 # build) with FAIRPROJ_DUCKDB=1; the tests start a throw-away PostgreSQL server on 127.0.0.1
-# and stop it.
+# and stop it. Fails, saying why, when the packages cannot be installed or the server cannot
+# start (FAIRPROJ_TEST_DB=1 turns the tests' skips into errors; R CMD check skips them).
 test-db: install
 	@bash tools/setup-db.sh
-	R_LIBS=$(LIB) $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "$(PKG)", load_package = "installed", filter = "moments-db", stop_on_failure = TRUE)'
+	NOT_CRAN=true FAIRPROJ_TEST_DB=1 R_LIBS=$(LIB) $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "$(PKG)", load_package = "installed", filter = "moments-db", stop_on_failure = TRUE)'
 
 # Moments of file chunks as jobs of a real scheduler: installs Slurm, munge, batchtools and
 # future.batchtools (Debian packages) when missing; the test starts a one-node Slurm cluster on
 # 127.0.0.1 (munged, slurmctld, slurmd; needs root), runs the chunks through future.batchtools
-# and stops the cluster.
+# with the package's job template (inst/slurm/slurm.tmpl) and stops the cluster. Fails, saying
+# why, when Slurm cannot be installed or the cluster cannot start (FAIRPROJ_TEST_DIST=1).
 test-dist: install
 	@bash tools/setup-dist.sh
-	FAIRPROJ_TEST_DIST=1 R_LIBS=$(LIB) $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "$(PKG)", load_package = "installed", filter = "moments-dist", stop_on_failure = TRUE)'
+	NOT_CRAN=true FAIRPROJ_TEST_DIST=1 R_LIBS=$(LIB) $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "$(PKG)", load_package = "installed", filter = "moments-dist", stop_on_failure = TRUE)'
 
 # The recipe steps inside a parsnip/workflows model fit (tools/test-workflows.R). parsnip and
 # workflows are not fairproj dependencies; they are installed, with the newer tidyverse

@@ -652,7 +652,7 @@ fit_css_random <- function(prep, k, r = 50L, n_columns = k, data = NULL) {
     s <- sample.int(prep$d, n_columns)
     e2 <- fp_css_prefix(prep$factor, s)
     l <- max(sqrt(pmax(e2[n_columns, ], 0)) / b)
-    if (!is.finite(l)) fp_internal_error("random column subsets", "a subset's loss is not finite; try centring or scale. = TRUE")
+    if (!is.finite(l)) fp_internal_error("random column subsets", "a subset's loss is not finite")
     losses[i] <- l
     if (l < best * (1 - 1e-10)) {
       best <- l

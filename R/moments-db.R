@@ -17,14 +17,17 @@
 #' stay (Spark, warehouses), the automatic choice for every other connection. It takes two
 #' passes:
 #' 1. per group `COUNT(*)`, the `AVG` of each column, its number of `NULL`s (and, in SQLite,
-#'    whose columns hold values of any type, its number of text values), in one query (or one
-#'    per block of columns when d is large: two in SQLite at d = 800);
+#'    whose columns hold values of any type, its number of text values), and for integer
+#'    columns (SQLite's integers, `BIGINT` elsewhere where the driver returns integer64) the
+#'    number of integers of 2^53 or more, in one query (or one per block of columns when d is
+#'    large: two in SQLite at d = 800);
 #' 2. per group the sums of the columns shifted by the first-pass means, and of all products of
 #'    pairs of shifted columns, cast to double precision. The products are tiled in square
 #'    blocks of columns, packed in order into queries of `max_terms` result columns (the most the
 #'    engine accepts: 1,664 in PostgreSQL, 2,000 in SQLite, ...), so each query reads only the
-#'    columns of one or two blocks: about (d^2 / 2) / `max_terms` queries, each a full scan (204
-#'    at d = 800 in PostgreSQL). A message states the number of queries before more than five.
+#'    columns of one or two blocks: about (d^2 / 2) / `max_terms` queries, each a full scan (194
+#'    at d = 800 in PostgreSQL, 195 scans with the first pass). A message states the number of
+#'    queries before more than five.
 #'
 #' The shifts are written into the SQL as exactly representable literals cast to double (a small
 #' table, one row per group, joined on the group column), and R adds back exactly those values,
@@ -39,8 +42,14 @@
 #' column (and, where the engine stores text in a numeric column, as SQLite may, the value).
 #' `NULL` values in a feature or in the group column are errors naming the column: filter or
 #' impute them in the query first (`dplyr::filter()` on the lazy table). The rows used must equal
-#' `COUNT(*)` of the query. Group labels may be text, numbers (also non-integer ones such as
-#' 1/3) or logicals; numeric labels print with the fewest digits that give back the stored value.
+#' `COUNT(*)` of the query. Integers of 2^53 or more, which double precision may round, give a
+#' warning of class `fairproj_precision_warning` on both routes (where the driver returns them
+#' as integer64, as RSQLite and RPostgres do, or the engine is SQLite). A column that varies
+#' within a group while its values are below about 1e-154 (their squares vanish in double
+#' precision) is the error of the in-memory door (the push-down route finds such columns from
+#' their means and one more query of their `MIN` and `MAX`). Group labels may be text, numbers
+#' (also non-integer ones such as 1/3) or logicals; numeric labels print with the fewest digits
+#' that give back the stored value.
 #' SQLite stores dates as numbers unless the connection was opened with `extended_types = TRUE`;
 #' only then can they be recognised.
 #'
@@ -125,7 +134,8 @@ fp_db_schema <- function(con, x, group, columns) {
                                cl, class(v)[1L]))
     }
     if (is.logical(v)) return(if (fp_db_is_sqlite(con)) "number" else "logical")
-    if (is.numeric(v) || inherits(v, "integer64")) return("number")
+    if (inherits(v, "integer64")) return("int64")
+    if (is.numeric(v)) return("number")
     fp_db_type_error(sprintf("column '%s' is not numeric (%s); choose the features with `columns`", cl, class(v)[1L]))
   }, "")
 }
@@ -159,10 +169,12 @@ fp_db_stream <- function(con, x, group, columns, chunk_rows) {
   out <- NULL
   rows <- 0
   chunks <- 0
+  state <- new.env(parent = emptyenv())  # columns with integers of 2^53 or more
+  state$big <- character(0)
   repeat {
     ch <- fp_db_fetch(con, cur, chunk_rows, inner, columns)
     if (nrow(ch)) {
-      piece <- fp_db_chunk_moments(ch, rows, group, columns)
+      piece <- fp_db_chunk_moments(ch, rows, group, columns, state)
       out <- if (is.null(out)) piece else fp_merge_moments(out, piece)
       rows <- rows + nrow(ch)
     }
@@ -176,7 +188,15 @@ fp_db_stream <- function(con, x, group, columns, chunk_rows) {
                                 format(rows), format(sum(out$n)), format(total)),
                         class = c("fairproj_source_error", "fairproj_error")))
   }
+  fp_db_warn_big(state$big)
   out
+}
+
+fp_db_warn_big <- function(cols) {
+  if (length(cols)) {
+    fp_warn(sprintf("`x` has column(s) with integers of 2^53 or more, which double precision may round: %s",
+                    fp_name_list(unique(cols))), class = "fairproj_precision_warning")
+  }
 }
 
 # One chunk from the open result or cursor `cur`. RSQLite warns when a numeric column holds
@@ -221,7 +241,7 @@ fp_db_label <- function(v) {
   lab[match(v, u)]
 }
 
-fp_db_chunk_moments <- function(ch, before, group, columns) {
+fp_db_chunk_moments <- function(ch, before, group, columns, state) {
   g <- ch[[group]]
   if (anyNA(g)) {
     fp_abort(sprintf("group column '%s' is NULL in row %s of the query result; filter those rows in the query",
@@ -229,7 +249,12 @@ fp_db_chunk_moments <- function(ch, before, group, columns) {
   }
   for (cl in columns) {
     v <- ch[[cl]]
-    if (inherits(v, "integer64")) ch[[cl]] <- as.numeric(v)
+    if (inherits(v, "integer64")) {
+      # bit64's conversion, by value; its unclassed warning on rounding becomes one classed
+      # warning at the end
+      ch[[cl]] <- suppressWarnings(as.numeric(v))
+      if (any(abs(ch[[cl]]) >= 2^53, na.rm = TRUE)) state$big <- c(state$big, cl)
+    }
     else if (inherits(v, c("Date", "POSIXt", "difftime", "hms")) || !(is.numeric(v) || is.logical(v))) {
       fp_db_type_error(sprintf("column '%s' is not numeric (%s, e.g. '%s' in row %s of the query result)", cl,
                                class(v)[1L], format(v[1L]), format(before + 1, scientific = FALSE)))
@@ -242,16 +267,18 @@ fp_db_chunk_moments <- function(ch, before, group, columns) {
                      columns[j], format(before + which(is.na(xm[, j]))[1L], scientific = FALSE)), "x",
              class = "fairproj_source_error")
   }
-  fp_moments_dense(xm, fp_as_group(fp_db_label(g), nrow(xm), "group", min_levels = 1L), columns, "x")
+  gf <- fp_as_group(fp_db_label(g), nrow(xm), "group", min_levels = 1L)
+  fp_check_door_range(fp_moments_dense(xm, gf, columns, "x"), xm, gf)
 }
 
 # ---- push-down route -----------------------------------------------------------------------
 
 fp_db_pushdown <- function(con, x, group, columns, types, max_terms) {
   q1 <- fp_db_pass1(x, group, columns, types, max_terms)
-  res1 <- fp_db_query(con, q1[1L])
+  inner <- as.character(dbplyr::sql_render(x))
+  res1 <- fp_db_query_labels(con, q1[1L], inner, group)
   for (q in q1[-1L]) {  # further blocks of columns, aligned on the groups of the first
-    r <- fp_db_query(con, q)
+    r <- fp_db_query_labels(con, q, inner, group)
     r <- r[match(fp_db_key(res1[[group]]), fp_db_key(r[[group]])), setdiff(names(r), c(group, "fp_n")), drop = FALSE]
     res1 <- cbind(res1, r)
   }
@@ -272,6 +299,8 @@ fp_db_pushdown <- function(con, x, group, columns, types, max_terms) {
     j <- which(ntext > 0)[1L]
     fp_db_sqlite_text_error(con, as.character(dbplyr::sql_render(x)), columns[j], ntext[j])
   }
+  nbig <- colsum("fp_b")
+  fp_db_warn_big(columns[!is.na(nbig) & nbig > 0])
   nna <- colsum("fp_na")
   if (any(nna > 0)) {
     bad <- columns[nna > 0]
@@ -281,6 +310,7 @@ fp_db_pushdown <- function(con, x, group, columns, types, max_terms) {
   avg <- matrix(vapply(seq_len(d), function(j) as.numeric(res1[[paste0("fp_m", j)]]), numeric(m)), m, d)
   if (any(!is.finite(avg))) fp_abort("has columns whose means are not finite (infinite values, or sums that overflow)", "x",
                                      class = "fairproj_source_error")
+  avg <- fp_db_tiny(con, x, group, columns, types, gv, avg, max_terms)
   plan <- fp_db_pass2(x, group, columns, gv, avg, max_terms, types)
   shift <- plan$shift  # exactly the values written into the SQL
   key <- fp_db_key(gv)
@@ -300,7 +330,9 @@ fp_db_pushdown <- function(con, x, group, columns, types, max_terms) {
     used <- if (anyNA(idx)) rep(0, m) else as.numeric(r$fp_k[idx])
     if (any(used != n)) {
       bad <- which(used != n)[1L]
-      stop(errorCondition(sprintf("group '%s' has %s rows but a second-pass query used %s: the engine did not match its label exactly",
+      stop(errorCondition(sprintf(paste("group '%s' has %s rows, but a second-pass query found %s rows whose group column",
+                                        "equals the label as R received it: the driver returned the label changed (a",
+                                        "number rounded or converted); give the group column one exact type in the query"),
                                   fp_db_label(gv[bad]), format(n[bad]), format(used[bad])),
                           class = c("fairproj_source_error", "fairproj_error")))
     }
@@ -330,12 +362,58 @@ fp_db_pushdown <- function(con, x, group, columns, types, max_terms) {
   fp_new_moments(n, mean, scatter, fp_db_label(gv), columns, mean_lo = mean_lo)
 }
 
+# Columns with a group mean below about 1e-154 (rarely any) get their per-group MIN and MAX from
+# one more query. Such a column that varies within a group has squares that vanish in double
+# precision: the error of the in-memory door. One that is constant in a group gets its value as
+# that group's shift, so the second pass subtracts it exactly (PostgreSQL refuses products that
+# underflow). Returns the shifts to use (m x d).
+fp_db_tiny <- function(con, x, group, columns, types, gv, avg, max_terms) {
+  lim <- sqrt(.Machine$double.xmin)
+  small <- abs(avg) < lim & avg != 0
+  cand <- which(colSums(small) > 0)
+  src <- as.character(dbplyr::sql_render(x))
+  key <- fp_db_key(gv)
+  for (blk in split(cand, ceiling(seq_along(cand) / max(1L, (max_terms - 1L) %/% 2L)))) {
+    v <- fp_db_num_expr(con, fp_db_ident(con, columns[blk]), types[blk])
+    items <- c(paste0("MIN(", v, ") AS ", fp_db_ident(con, paste0("fp_lo", blk))),
+               paste0("MAX(", v, ") AS ", fp_db_ident(con, paste0("fp_hi", blk))))
+    r <- fp_db_query(con, fp_db_select(con, src, group, items))
+    r <- r[match(key, fp_db_key(r[[group]])), , drop = FALSE]
+    for (j in blk) {
+      lo <- as.numeric(r[[paste0("fp_lo", j)]])
+      hi <- as.numeric(r[[paste0("fp_hi", j)]])
+      if (any(small[, j] & lo < hi & pmax(abs(lo), abs(hi)) < lim, na.rm = TRUE)) fp_abort_tiny_values()
+      const <- which(small[, j] & !is.na(lo) & lo == hi)
+      avg[const, j] <- lo[const]
+    }
+  }
+  avg
+}
+
+# A first-pass query. RSQLite converts text in a column whose first values are numbers (a text
+# label in an INTEGER group column comes back as 0) and warns; that is an error naming a value.
+fp_db_query_labels <- function(con, sql, inner, group) {
+  mixed <- FALSE
+  res <- withCallingHandlers(fp_db_query(con, sql), warning = function(w) {
+    if (fp_db_is_sqlite(con) && grepl("mixed type", conditionMessage(w))) {
+      mixed <<- TRUE
+      invokeRestart("muffleWarning")
+    }
+  })
+  if (mixed) fp_db_sqlite_text_error(con, inner, group)
+  res
+}
+
 # Run one query; a driver that returns NULL with a warning on failure (RPostgreSQL) gets an
 # error here.
 fp_db_query <- function(con, sql) {
-  res <- DBI::dbGetQuery(con, sql)
-  if (!is.data.frame(res)) stop(errorCondition("an aggregation query failed in the database engine",
-                                               class = c("fairproj_db_error", "fairproj_error")))
+  said <- character(0)
+  res <- withCallingHandlers(DBI::dbGetQuery(con, sql), warning = function(w) said <<- c(said, conditionMessage(w)))
+  if (!is.data.frame(res)) {
+    stop(errorCondition(paste0("an aggregation query failed in the database engine",
+                               if (length(said)) paste0(": ", trimws(said[length(said)]))),
+                        class = c("fairproj_db_error", "fairproj_error")))
+  }
   res
 }
 
@@ -416,7 +494,7 @@ fp_db_select <- function(con, inner, group, items) {
 fp_db_pass1 <- function(x, group, columns, types = rep("number", length(columns)), max_terms = 1000L) {
   con <- dbplyr::remote_con(x)
   sqlite <- fp_db_is_sqlite(con)
-  per <- if (sqlite) 3L else 2L
+  per <- if (sqlite) 4L else 2L + any(types == "int64")
   src <- as.character(dbplyr::sql_render(x))
   blocks <- split(seq_along(columns), ceiling(seq_along(columns) / max(1L, (max_terms - 2L) %/% per)))
   vapply(blocks, function(j) {
@@ -427,6 +505,14 @@ fp_db_pass1 <- function(x, group, columns, types = rep("number", length(columns)
     if (sqlite) {
       items <- c(items, paste0("SUM(CASE WHEN typeof(", v, ") IN ('text', 'blob') THEN 1 ELSE 0 END) AS ",
                                fp_db_ident(con, paste0("fp_t", j))))
+    }
+    # integers that double precision may round (2^53 or more): SQLite's integer values, and
+    # integer64 (BIGINT) columns elsewhere
+    big <- if (sqlite) paste0("typeof(", v, ") = 'integer' AND ABS(", v, ") >= 9007199254740992") else
+      ifelse(types[j] == "int64", paste0("ABS(", v, ") >= 9007199254740992"), NA)
+    has <- !is.na(big)
+    if (any(has)) {
+      items <- c(items, paste0("SUM(CASE WHEN ", big[has], " THEN 1 ELSE 0 END) AS ", fp_db_ident(con, paste0("fp_b", j[has]))))
     }
     fp_db_select(con, src, group, items)
   }, "", USE.NAMES = FALSE)

@@ -3,11 +3,13 @@
 #' A character vector of paths to delimited text files (CSV) is read in chunks of `chunk_rows`
 #' records with the streaming reader of \pkg{readr} ([readr::read_delim_chunked()]), in one pass
 #' over each file: time is linear in the number of rows and R's memory is bounded by one chunk
-#' plus O(d^2 m) for the moments of m groups, whatever the size of the file (readr maps the file
-#' into memory, so the operating system may keep its pages cached; it releases them when memory
-#' is needed). Chunks are counted in records, not lines, so quoted fields holding line breaks,
-#' blank lines (which are not records), CRLF line ends and a missing final line break are all
-#' read correctly. Each chunk is reduced to
+#' plus O(d^2 m) for the moments of m groups, whatever the size of the file. readr maps the file
+#' into memory, so the process's resident memory also grows with the size of the file being
+#' read, up to about that size whatever `chunk_rows` (the pages are the file's, which the system
+#' can drop when memory is needed); to keep it bounded, split a large file into parts and give
+#' the paths of the parts, which are mapped and released one at a time. Chunks are counted in
+#' records, not lines, so quoted fields holding line breaks, blank lines (which are not records),
+#' CRLF line ends and a missing final line break are all read correctly. Each chunk is reduced to
 #' its group moments in C++ and the moments are merged exactly (see [new_group_moments()]).
 #' Several files are reduced one after the other, or in parallel with `parallel = TRUE` through
 #' [future.apply::future_lapply()] on whatever [future::plan()] the user set (multisession
@@ -17,10 +19,16 @@
 #' or too many fields, a value that does not parse as a number, a missing value (`NA` or an empty
 #' field) in a feature or in the group column is an error of class `fairproj_source_error` that
 #' names the file, the data row (the record's number after the header), the column and the
-#' value; so is a column name that appears twice in the header. With `bad_rows = "skip"` such records are left out instead and counted, and a warning of
-#' class `fairproj_skipped_rows_warning` gives the count. A file with a header and no records
+#' value; so is a column name that appears twice in the header. With `bad_rows = "skip"` such
+#' records are left out instead and counted, and a warning of class
+#' `fairproj_skipped_rows_warning` gives the count. A file with a header and no records
 #' contributes nothing; an error is raised only when no source holds any record. At the end, the
-#' rows used plus the rows skipped must equal the records read.
+#' rows used plus the rows skipped must equal the records read. Two faults are errors whatever
+#' `bad_rows` says, since the rows they touch cannot be counted: a quote that opens a field and
+#' never closes (the rest of the file would be one field), named by its data row, and text that is
+#' not valid UTF-8 (a file in another encoding read without `locale`, e.g.
+#' `locale = readr::locale(encoding = "latin1")`). A column whose values are below about 1e-154
+#' and vary within a group is the error of [group_moments()] on the same rows.
 #'
 #' Column types are fixed before reading: the group column is text (so that `"1"` is the same
 #' group in every chunk), a feature column is a number, or a logical (`TRUE`/`FALSE`, used as 1/0)
@@ -44,7 +52,10 @@
 #'   stops the call; `"skip"`: such records are skipped, counted and reported in a warning.
 #' @param delim The field delimiter of the files.
 #' @param parallel Logical; reduce the files (or list elements) in parallel with
-#'   [future.apply::future_lapply()] (package \pkg{future.apply} needed).
+#'   [future.apply::future_lapply()] (package \pkg{future.apply} needed). It makes one future per
+#'   worker of the plan, each reducing its share of the elements in turn (with
+#'   \pkg{future.batchtools}, one job per worker); a plan with as many workers as elements gives
+#'   one each. A Slurm job template: `system.file("slurm", "slurm.tmpl", package = "fairproj")`.
 #' @return A `group_moments` object (see [group_moments()]), levels in sorted order.
 #' @seealso [group_moments()], [group_moments_db], `vignette("large-data")`.
 #' @examples
@@ -153,6 +164,7 @@ fp_csv_moments <- function(path, group, columns, chunk_rows, bad_rows, delim, do
     fp_abort(sprintf("%s has no header line", what), "x", class = "fairproj_source_error")
   }
   hdr <- names(spec$cols)
+  if (!all(validUTF8(hdr))) fp_abort_encoding(what, "its header", hdr[!validUTF8(hdr)][1L])
   if (is.character(group) && length(group) == 1L && !is.na(group) && !group %in% hdr) {
     # a wrong delimiter or a comment line above the header reads as a one-column header
     fp_abort(sprintf("names column '%s', which %s does not have: its header reads as %s (with delim = \"%s\"); check `delim` and that the first line is the header",
@@ -228,9 +240,26 @@ fp_csv_spec <- function(path, delim, dots, what) {
 # error naming the first of them, or are dropped and counted with bad_rows = "skip".
 fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state) {
   probs <- readr::problems(ch)
-  bad <- integer(0)
-  if (nrow(probs)) bad <- sort(unique(probs$row - pos + 1L))
   g <- ch[[group]]
+  enc <- which(!validUTF8(g))
+  if (length(enc)) {
+    fp_abort_encoding(what, sprintf("data row %s, group column '%s',", format(pos + enc[1L] - 1L, scientific = FALSE), group),
+                      g[enc[1L]])
+  }
+  bad <- integer(0)
+  if (nrow(probs)) {
+    bad <- sort(unique(probs$row - pos + 1L))
+    # a quote that never closes makes every later line part of one field of one record: the
+    # lines lost cannot be counted, so the file is refused whatever bad_rows says
+    open <- which(probs$expected == "closing quote at end of file")
+    if (length(open)) {
+      fp_abort(sprintf(paste("%s, data row %s: a quote opens a field that is never closed, so the rest of the file",
+                             "reads as one field (its lines cannot be used or counted); fix or remove the stray quote",
+                             "character, or read with quote = \"\" if the file quotes nothing"),
+                       what, format(probs$row[open[1L]], scientific = FALSE)),
+               "x", class = "fairproj_source_error")
+    }
+  }
   bad_g <- which(is.na(g))
   xm <- fp_as_matrix(as.data.frame(ch[columns]), what, min_cols = 1L, check_finite = FALSE)
   na_rows <- if (anyNA(xm)) which(rowSums(is.na(xm)) > 0) else integer(0)
@@ -261,7 +290,18 @@ fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state)
     g <- g[-bad]
   }
   if (!nrow(xm)) return(NULL)
-  fp_moments_dense(xm, fp_as_group(g, nrow(xm), "group", min_levels = 1L), columns, what)
+  gf <- fp_as_group(g, nrow(xm), "group", min_levels = 1L)
+  # a column below about 1e-154 that varies within the chunk is an error here; one that varies
+  # only between chunks (or files) is found when they are merged (fp_merge_moments())
+  fp_check_door_range(fp_moments_dense(xm, gf, columns, what), xm, gf)
+}
+
+# Text that is not valid UTF-8 (readr decodes as UTF-8 unless `locale` says otherwise): the
+# labels would come back undecoded, and sorting or printing them may fail later.
+fp_abort_encoding <- function(what, where, value) {
+  fp_abort(sprintf(paste("%s, %s has text that is not valid UTF-8 ('%s'); give the file's encoding, e.g.",
+                         "locale = readr::locale(encoding = \"latin1\")"),
+                   what, where, iconv(value, "UTF-8", "UTF-8", sub = "byte")), "x", class = "fairproj_source_error")
 }
 
 #' Group moments of a sparse matrix

@@ -81,13 +81,15 @@ fp_check_door_range <- function(m, x = NULL, g = NULL) {
   cand <- which(rowSums(dg != 0) == 0 & apply(abs(m$mean) < lim & m$mean != 0, 1L, any))
   for (j in cand) {
     varies <- tapply(as.numeric(x[, j]), g, function(v) any(v != v[1L]))
-    if (any(varies, na.rm = TRUE)) {
-      fp_abort(paste("has values below about 1e-154 whose squares vanish in double precision, so",
-                     "their moments cannot be formed; fit from the rows, whose columns are brought",
-                     "into range first, or multiply the data by a constant"), "x")
-    }
+    if (any(varies, na.rm = TRUE)) fp_abort_tiny_values()
   }
   m
+}
+
+fp_abort_tiny_values <- function() {
+  fp_abort(paste("has values below about 1e-154 whose squares vanish in double precision, so",
+                 "their moments cannot be formed; fit from the rows, whose columns are brought",
+                 "into range first, or multiply the data by a constant"), "x")
 }
 
 #' @rdname group_moments
@@ -150,6 +152,9 @@ fp_merge_moments <- function(a, b) {
       lo <- lo - (h2 - hi)
       hi <- h2
       s <- a$scatter[[l]] + b$scatter[[l]] + tcrossprod(delta) * (na * nb / tot)
+      # means that differ by less than about 1e-154 over pieces without spread of their own: the
+      # column varies, but its squares vanish (as fp_check_door_range() finds with the rows)
+      if (any(delta != 0 & diag(s) == 0, na.rm = TRUE)) fp_abort_tiny_values()
     } else {
       src <- if (ina) a else b
       tot <- src$n[[l]]

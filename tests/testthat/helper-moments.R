@@ -23,3 +23,19 @@ mixed_scale_data <- function(n = c(120, 90, 60), d = 4, offset = 0, seed = 1) {
   x <- sweep(dat$x, 2, sc, `*`) + offset
   list(x = x, g = dat$g)
 }
+
+# A test that needs a server, a cluster or an optional package: skipped, quietly as R CMD check
+# expects, unless the make target that exists to run it set the environment variable(s) `env`
+# to 1 (`make test-db`: FAIRPROJ_TEST_DB, `make test-dist`: FAIRPROJ_TEST_DIST); then what is
+# missing is an error that says why, so the target fails instead of passing having tested nothing.
+fp_test_need <- function(ok, reason, env) {
+  if (isTRUE(ok)) return(invisible(TRUE))
+  if (all(Sys.getenv(env) == "1")) {
+    stop(sprintf("%s (%s: this run exists to test it)", reason, paste0(env, "=1", collapse = ", ")), call. = FALSE)
+  }
+  testthat::skip(reason)
+}
+
+fp_test_need_package <- function(pkg, env) {
+  fp_test_need(requireNamespace(pkg, quietly = TRUE), sprintf("package %s cannot be loaded", pkg), env)
+}

@@ -1,9 +1,14 @@
 # A throw-away one-node Slurm cluster for the distributed tests (`make test-dist`): munged (when
 # none runs), slurmctld and slurmd on 127.0.0.1, with a generated slurm.conf whose state, spool,
 # log and pid files live in a temporary directory. Needs root (the daemons run as root, the one
-# user of this cluster) and Debian's slurm-wlm and munge. Returns NULL when the cluster cannot
-# be started; fp_test_slurm_stop() stops only what fp_test_slurm_start() started.
+# user of this cluster) and Debian's slurm-wlm and munge. Returns a string saying why when the
+# cluster cannot be started; fp_test_slurm_stop() stops only what fp_test_slurm_start() started.
+# The node declares its memory (RealMemory, from /proc/meminfo), so jobs that ask for memory
+# (--mem, as the package's template does) are accepted.
+# Binaries: in FAIRPROJ_SLURM_BIN when set (a directory), else on the PATH or in /usr/sbin.
 fp_test_slurm_bin <- function(name) {
+  set <- Sys.getenv("FAIRPROJ_SLURM_BIN")
+  if (nzchar(set)) return(if (file.exists(file.path(set, name))) file.path(set, name) else NULL)
   p <- Sys.which(name)
   if (!nzchar(p)) for (d in c("/usr/sbin", "/usr/bin", "/sbin")) if (file.exists(file.path(d, name))) return(file.path(d, name))
   if (nzchar(p)) unname(p) else NULL
@@ -12,8 +17,14 @@ fp_test_slurm_bin <- function(name) {
 fp_test_slurm_start <- function(cpus = 2L) {
   bins <- lapply(c(munged = "munged", slurmctld = "slurmctld", slurmd = "slurmd", sbatch = "sbatch",
                    sinfo = "sinfo", scontrol = "scontrol"), fp_test_slurm_bin)
-  if (any(vapply(bins, is.null, logical(1)))) return(NULL)
-  if (!identical(unname(Sys.info()[["user"]]), "root")) return(NULL)
+  miss <- names(bins)[vapply(bins, is.null, logical(1))]
+  if (length(miss)) {
+    return(sprintf("Slurm/munge binaries not found: %s (install Debian's slurm-wlm and munge: tools/setup-dist.sh)",
+                   paste(miss, collapse = ", ")))
+  }
+  if (!identical(unname(Sys.info()[["user"]]), "root")) return("starting the Slurm daemons needs root")
+  mem <- grep("^MemTotal:", readLines("/proc/meminfo", warn = FALSE), value = TRUE)
+  mem_mb <- floor(as.numeric(gsub("[^0-9]", "", mem)) / 1024 * 0.9)
   dir <- tempfile("fp_slurm_", tmpdir = dirname(tempdir()))
   dir.create(file.path(dir, "state"), recursive = TRUE)
   dir.create(file.path(dir, "spool"))
@@ -36,7 +47,7 @@ fp_test_slurm_start <- function(cpus = 2L) {
     sprintf("SlurmdPidFile=%s", file.path(dir, "slurmd.pid")),
     sprintf("SlurmctldLogFile=%s", file.path(dir, "slurmctld.log")),
     sprintf("SlurmdLogFile=%s", file.path(dir, "slurmd.log")),
-    sprintf("NodeName=%s NodeAddr=127.0.0.1 CPUs=%d State=UNKNOWN", host, cpus),
+    sprintf("NodeName=%s NodeAddr=127.0.0.1 CPUs=%d RealMemory=%d State=UNKNOWN", host, cpus, mem_mb),
     sprintf("PartitionName=fairproj Nodes=%s Default=YES MaxTime=INFINITE State=UP", host)
   ), conf)
   srv <- list(dir = dir, conf = conf, bins = bins, started_munge = FALSE, old_conf = Sys.getenv("SLURM_CONF", NA))
@@ -51,7 +62,7 @@ fp_test_slurm_start <- function(cpus = 2L) {
     pidf <- file.path(mdir, "munged.pid")
     if (system2("runuser", c("-u", "munge", "--", bins$munged, "--pid-file", pidf), stdout = FALSE, stderr = FALSE) != 0) {
       unlink(dir, recursive = TRUE)
-      return(NULL)
+      return("munged could not be started as the munge user (is /etc/munge/munge.key there?)")
     }
     srv$started_munge <- TRUE
     srv$munge_pid <- pidf
@@ -67,8 +78,11 @@ fp_test_slurm_start <- function(cpus = 2L) {
     if (length(st) && any(grepl("idle|mix", st))) return(srv)
     Sys.sleep(0.5)
   }
+  log <- file.path(dir, if (ok) "slurmd.log" else "slurmctld.log")
+  why <- if (file.exists(log)) paste(utils::tail(readLines(log, warn = FALSE), 2), collapse = " | ") else ""
   fp_test_slurm_stop(srv)
-  NULL
+  sprintf("the one-node Slurm cluster did not start%s%s", if (ok) " (the node never became idle)" else "",
+          if (nzchar(why)) paste0(": ", why) else "")
 }
 
 fp_test_slurm_stop <- function(srv) {

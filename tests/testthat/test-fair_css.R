@@ -796,3 +796,13 @@ test_that("high and low QR's orders match the definitions when groups differ in 
     expect_identical(f$columns, as.integer(ref_lowqr(Xs, 12)))
   }
 })
+
+test_that("random: a subset whose loss is not finite is a classed error that gives its advice once", {
+  set.seed(1)
+  x <- sweep(matrix(rnorm(3600) + 1, 600), 2, c(1e143, 1e-39, 1e-85, 1e136, 1e147, 1e-12), "*")
+  err <- tryCatch(fair_css(x, rep(c("a", "b"), 300), k = 2, method = "random", center = FALSE),
+                  error = function(e) e)
+  skip_if_not(inherits(err, "error"), "the random subsets of these data have finite losses")
+  expect_s3_class(err, "fairproj_error")
+  expect_lte(lengths(regmatches(conditionMessage(err), gregexpr("scale. = TRUE", conditionMessage(err), fixed = TRUE))), 1L)
+})

@@ -1,4 +1,6 @@
-# Moments of SQL engines through DBI/dbplyr, both routes, against the in-memory pass.
+# Moments of SQL engines through DBI/dbplyr, both routes, against the in-memory pass. What a
+# test needs (a package, a PostgreSQL server) skips it when missing, and is an error under
+# `make test-db` (FAIRPROJ_TEST_DB=1), which exists to run them.
 
 db_data <- function(offset = 0, n = c(400, 250, 150), d = 5) {
   dat <- mixed_scale_data(n = n, d = d, offset = offset, seed = 11)
@@ -61,20 +63,94 @@ check_labels_booleans <- function(con) {
   }
 }
 
+# A column of values near 1e-200 or 1e-300 that varies within a group: both routes give the
+# in-memory door's error (not a scatter of 0); a constant one gives the in-memory moments.
+check_tiny <- function(con) {
+  set.seed(3)
+  for (s in c(1e-200, 1e-300)) {
+    df <- data.frame(a = rnorm(100) * s, b = rnorm(100), g = rep(c("u", "v"), 50))
+    DBI::dbWriteTable(con, "fp_tiny", df, overwrite = TRUE, row.names = FALSE)
+    tab <- suppressWarnings(dplyr::tbl(con, "fp_tiny"))
+    expect_error(group_moments(as.matrix(df[1:2]), df$g), class = "fairproj_input_error", regexp = "1e-154")
+    for (route in c("stream", "pushdown")) {
+      expect_error(group_moments(tab, "g", route = route, chunk_rows = 30), class = "fairproj_input_error", regexp = "1e-154")
+    }
+    df$a <- ifelse(df$g == "u", 3, 5) * s  # constant within each group
+    DBI::dbWriteTable(con, "fp_tiny", df, overwrite = TRUE, row.names = FALSE)
+    ref <- group_moments(as.matrix(df[1:2]), df$g)
+    for (route in c("stream", "pushdown")) {
+      m <- group_moments(tab, "g", route = route, chunk_rows = 30)
+      expect_identical(m$mean["a", ], ref$mean["a", ])
+      expect_identical(vapply(m$scatter, function(z) z["a", "a"], 0), c(u = 0, v = 0))
+      expect_lte(moments_err(m, ref), 1e-12)
+    }
+  }
+  DBI::dbRemoveTable(con, "fp_tiny")
+}
+
 test_that("SQLite: both routes match the in-memory pass (1e8 offsets, mixed scales, real labels, booleans)", {
-  skip_if_not_installed("RSQLite")
-  skip_if_not_installed("dbplyr")
+  fp_test_need_package("RSQLite", "FAIRPROJ_TEST_DB")
+  fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
   on.exit(DBI::dbDisconnect(con))
   check_engine(con)
   check_labels_booleans(con)
+  check_tiny(con)
   expect_identical(fairproj:::fp_db_route_auto(con), "stream")
+})
+
+test_that("SQLite: integers of 2^53 or more give fairproj_precision_warning on both routes, and only it", {
+  fp_test_need_package("RSQLite", "FAIRPROJ_TEST_DB")
+  fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  DBI::dbExecute(con, "CREATE TABLE t (g TEXT, a INTEGER, b REAL)")
+  DBI::dbExecute(con, "INSERT INTO t VALUES ('u', 9007199254740993, 1.5), ('u', 3, 2.5), ('v', 4, 2), ('v', 5, 7)")
+  tab <- dplyr::tbl(con, "t")
+  for (route in c("stream", "pushdown")) {
+    seen <- character(0)
+    m <- withCallingHandlers(group_moments(tab, "g", route = route), warning = function(w) {
+      seen <<- c(seen, class(w)[1L])
+      invokeRestart("muffleWarning")
+    })
+    expect_identical(seen, "fairproj_precision_warning")
+    expect_identical(unname(m$n), c(2, 2))
+  }
+  # below 2^53: no warning
+  DBI::dbExecute(con, "UPDATE t SET a = 9007199254740991 WHERE a > 9007199254740991")
+  for (route in c("stream", "pushdown")) expect_no_warning(group_moments(tab, "g", route = route))
+})
+
+test_that("SQLite push-down: a text label in an INTEGER group column is an error naming it", {
+  fp_test_need_package("RSQLite", "FAIRPROJ_TEST_DB")
+  fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  DBI::dbExecute(con, "CREATE TABLE t (a REAL, g INTEGER)")
+  DBI::dbExecute(con, "INSERT INTO t VALUES (1.5, 1), (2.5, 2), (4, 2), (5, 1), (7, 'lbl')")
+  tab <- dplyr::tbl(con, "t")
+  for (route in c("stream", "pushdown")) {
+    expect_error(group_moments(tab, "g", route = route), class = "fairproj_source_error", regexp = "'g'.*'lbl'")
+  }
+})
+
+test_that("push-down plan: 194 second-pass queries at d = 800 with PostgreSQL's 1,664 result columns", {
+  fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
+  d <- 800L
+  lf <- dbplyr::lazy_frame(!!!stats::setNames(as.list(rep(0, d + 1L)), c("g", paste0("x", seq_len(d)))),
+                           con = dbplyr::simulate_postgres())
+  cols <- paste0("x", seq_len(d))
+  plan <- fairproj:::fp_db_pass2(lf, "g", cols, "u", matrix(0, 1, d), 1664L)
+  expect_length(plan$queries, 194L)
+  expect_length(fairproj:::fp_db_pass1(lf, "g", cols, rep("number", d), 1664L), 1L)
+  # every product and sum of the d columns once
+  expect_identical(sum(vapply(plan$queries, function(q) nrow(q$terms), 0L)), as.integer(d * (d + 1) / 2 + d))
 })
 
 test_that("SQLite: text at row 120 of a numeric column and dates are classed errors naming the column", {
   skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
-  skip_if_not_installed("RSQLite")
-  skip_if_not_installed("dbplyr")
+  fp_test_need_package("RSQLite", "FAIRPROJ_TEST_DB")
+  fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:", extended_types = TRUE)
   on.exit(DBI::dbDisconnect(con))
   dd <- db_data()
@@ -109,8 +185,8 @@ test_that("SQLite: text at row 120 of a numeric column and dates are classed err
 })
 
 test_that("SQLite: column selection, lazy queries, numeric groups and errors", {
-  skip_if_not_installed("RSQLite")
-  skip_if_not_installed("dbplyr")
+  fp_test_need_package("RSQLite", "FAIRPROJ_TEST_DB")
+  fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
   on.exit(DBI::dbDisconnect(con))
   dd <- db_data()
@@ -145,7 +221,7 @@ test_that("SQLite: column selection, lazy queries, numeric groups and errors", {
 })
 
 test_that("SQL for Spark: double casts, exact shifts, square tiles, engine-sized queries (rendered, not run)", {
-  skip_if_not_installed("dbplyr")
+  fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
   # sparklyr tables are dbplyr tables whose SQL is Spark SQL (a HiveQL dialect); without a Spark
   # cluster, the queries are rendered for dbplyr's simulated Hive connection.
   lf <- dbplyr::lazy_frame(grp = "a", x1 = 1L, `x 2` = 2, x3 = 3, con = dbplyr::simulate_hive())
@@ -205,25 +281,26 @@ test_that("push-down query counts: square tiles packed to the engine's width", {
   expect_lte(max(reads), 160L)
 })
 
-test_that("DuckDB: moments inside the engine (skipped unless duckdb is installed)", {
-  skip_if_not_installed("duckdb")
-  skip_if_not_installed("dbplyr")
+test_that("DuckDB: moments inside the engine (skipped unless duckdb is installed; required by make test-db with FAIRPROJ_DUCKDB=1)", {
+  env <- c("FAIRPROJ_TEST_DB", "FAIRPROJ_DUCKDB")
+  fp_test_need_package("duckdb", env)
+  fp_test_need_package("dbplyr", env)
   drv <- getExportedValue("duckdb", "duckdb")()
   con <- DBI::dbConnect(drv)
   on.exit(DBI::dbDisconnect(con, shutdown = TRUE))
   check_engine(con)
 })
 
-test_that("PostgreSQL: moments inside a server started here (skipped unless available)", {
+test_that("PostgreSQL: moments inside a server started here (skipped unless available; required by make test-db)", {
   skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
-  skip_if_not_installed("dbplyr")
+  fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
   # either client will do (neither is a declared dependency: `make test-db` installs one)
   pkg <- if (nzchar(system.file(package = "RPostgres"))) "RPostgres" else "RPostgreSQL"
-  skip_if_not_installed(pkg)
+  fp_test_need_package(pkg, "FAIRPROJ_TEST_DB")
   bin <- fp_test_pg_bindir()
-  skip_if(is.null(bin), "PostgreSQL server binaries (initdb, pg_ctl) not found")
+  fp_test_need(dir.exists(bin), bin, "FAIRPROJ_TEST_DB")
   srv <- fp_test_pg_start(bin)
-  skip_if(is.null(srv), "could not start a local PostgreSQL server")
+  fp_test_need(is.list(srv), srv, "FAIRPROJ_TEST_DB")
   on.exit(fp_test_pg_stop(srv), add = TRUE)
   drv <- if (pkg == "RPostgres") getExportedValue("RPostgres", "Postgres")() else
     getExportedValue("RPostgreSQL", "PostgreSQL")()
@@ -231,6 +308,7 @@ test_that("PostgreSQL: moments inside a server started here (skipped unless avai
   on.exit(DBI::dbDisconnect(con), add = TRUE, after = FALSE)
   check_engine(con)
   check_labels_booleans(con)
+  check_tiny(con)
   # a boolean column is used as 0/1 (PostgreSQL has real booleans), a date column is refused
   DBI::dbExecute(con, "CREATE TABLE fp_types (g TEXT, x DOUBLE PRECISION, b BOOLEAN, d DATE)")
   DBI::dbExecute(con, paste("INSERT INTO fp_types VALUES ('u', 1.5, TRUE, '2020-01-01'), ('u', 2.5, FALSE, '2020-01-02'),",

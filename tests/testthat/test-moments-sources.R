@@ -284,3 +284,90 @@ test_that("files: a group labelled \"NA\" is refused as missing, saying so, and 
   expect_equal(m$n, ref$n)
   expect_equal(m$scatter, ref$scatter, tolerance = 1e-12)
 })
+
+test_that("files: values near 1e-200 that vary within a group are the in-memory error; constant ones are exact", {
+  skip_if_not_installed("readr")
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  set.seed(5)
+  for (s in c(1e-200, 1e-300)) {
+    df <- data.frame(a = rnorm(100) * s, b = rnorm(100), g = rep(c("u", "v"), 50))
+    utils::write.csv(df, path, row.names = FALSE)
+    expect_error(group_moments(as.matrix(df[1:2]), df$g), class = "fairproj_input_error", regexp = "1e-154")
+    for (ch in c(100000L, 7L)) {
+      expect_error(group_moments(path, "g", chunk_rows = ch), class = "fairproj_input_error", regexp = "1e-154")
+    }
+    # constant within each chunk of 20 records, different between chunks: only the chunks'
+    # ranges together show that the column varies
+    df$a <- rep(c(2, 3, 5, 7, 11), each = 20) * s
+    utils::write.csv(df, path, row.names = FALSE)
+    expect_error(group_moments(as.matrix(df[1:2]), df$g), class = "fairproj_input_error", regexp = "1e-154")
+    expect_error(group_moments(path, "g", chunk_rows = 20L), class = "fairproj_input_error", regexp = "1e-154")
+    # constant in each of two files, different between them: found when they are merged
+    path2 <- tempfile(fileext = ".csv")
+    utils::write.csv(transform(df, a = 2 * s), path, row.names = FALSE)
+    utils::write.csv(transform(df, a = 3 * s), path2, row.names = FALSE)
+    expect_error(group_moments(list(path, path2), "g"), class = "fairproj_input_error", regexp = "1e-154")
+    expect_error(group_moments(c(path, path2), "g"), class = "fairproj_input_error", regexp = "1e-154")
+    unlink(path2)
+    m2 <- group_moments(cbind(a = 2 * s, b = 1:4), rep(c("u", "v"), 2))
+    m3 <- group_moments(cbind(a = 3 * s, b = 1:4), rep(c("u", "v"), 2))
+    expect_error(m2 + m3, class = "fairproj_input_error", regexp = "1e-154")
+    expect_identical((m2 + m2)$mean["a", ], c(u = 2 * s, v = 2 * s))
+    # constant within each group: the in-memory moments
+    df$a <- ifelse(df$g == "u", 3, 5) * s
+    utils::write.csv(df, path, row.names = FALSE)
+    ref <- group_moments(as.matrix(df[1:2]), df$g)
+    m <- group_moments(path, "g", chunk_rows = 30L)
+    expect_equal(m$mean["a", ], ref$mean["a", ], tolerance = 1e-14)  # readr's parser: an ulp
+    expect_identical(vapply(m$scatter, function(z) z["a", "a"], 0), c(u = 0, v = 0))
+  }
+})
+
+test_that("files: a quote that never closes is refused where it opens, also with bad_rows = \"skip\"", {
+  skip_if_not_installed("readr")
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  set.seed(6)
+  n <- 3000
+  df <- data.frame(a = round(rnorm(n), 3), b = round(rnorm(n), 3), g = rep(c("u", "v"), length.out = n))
+  utils::write.csv(df, path, row.names = FALSE, quote = FALSE)
+  lines <- readLines(path)
+  lines[1501] <- paste0("\"", lines[1501])  # data row 1500
+  writeLines(lines, path)
+  for (bad in c("error", "skip")) {
+    for (ch in c(100000L, 400L)) {
+      err <- expect_error(group_moments(path, "g", bad_rows = bad, chunk_rows = ch), class = "fairproj_source_error")
+      expect_match(conditionMessage(err), "data row 1500: a quote")
+    }
+  }
+  # a second stray quote further down
+  lines[2001] <- paste0("\"", lines[2001])
+  writeLines(lines, path)
+  expect_error(group_moments(path, "g", bad_rows = "skip"), class = "fairproj_source_error", regexp = "data row 1500")
+})
+
+test_that("files: latin1 labels read without `locale` are an error naming it, small or large; with it, decoded", {
+  skip_if_not_installed("readr")
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  set.seed(7)
+  lab <- c("caf\xe9", "th\xe9", "a", "b")  # latin1 bytes
+  for (n in c(6L, 20000L)) {
+    g <- rep(lab, length.out = n)
+    a <- round(rnorm(n), 3)
+    con <- file(path, "wb")
+    writeLines(c("a,g", paste(a, g, sep = ",")), con, useBytes = TRUE)
+    close(con)
+    for (bad in c("error", "skip")) {
+      expect_error(group_moments(path, "g", bad_rows = bad), class = "fairproj_source_error",
+                   regexp = "locale = readr::locale(encoding = \"latin1\")", fixed = TRUE)
+    }
+    m <- group_moments(path, "g", locale = readr::locale(encoding = "latin1"))
+    utf <- iconv(g, "latin1", "UTF-8")
+    expect_setequal(m$levels, unique(utf))
+    ref <- group_moments(cbind(a = a), utf)
+    expect_equal(m$n[ref$levels], ref$n)
+    expect_equal(m$mean[, ref$levels], ref$mean[1, ], tolerance = 1e-12)
+  }
+})
