@@ -317,7 +317,8 @@ fp_kernel <- function(a, b, kpar) {
 #'
 #' @param object A `fair_kpca` object.
 #' @param newdata A numeric matrix or data.frame with the training columns (matched by name when
-#'   named). If missing, the training scores.
+#'   named); for a formula fit, a raw data.frame. A row with a missing value gives a row of `NA`.
+#'   If missing, the training scores.
 #' @param ... Unused.
 #' @return An n x k matrix of scores (n x 2k with the trade-off).
 #' @seealso [fair_kpca()], [predict.fair_pca()].
@@ -337,7 +338,8 @@ predict.fair_kpca <- function(object, newdata, ...) {
   }
   if (is.data.frame(newdata)) newdata <- fp_flatten_df(newdata)
   if (is.data.frame(newdata) && all(nm %in% names(newdata))) newdata <- newdata[nm]
-  xn <- fp_as_matrix(newdata, "newdata", min_cols = 1L)
+  xn <- fp_as_matrix(newdata, "newdata", min_cols = 1L, allow_nonfinite = TRUE)
+  if (fp_any_infinite(xn)) fp_abort(sprintf("contains %d infinite value(s)", sum(is.infinite(xn))), "newdata")
   if (!is.null(colnames(newdata)) && all(nm %in% colnames(xn))) xn <- xn[, nm, drop = FALSE]
   newnm <- colnames(xn)
   if (!is.null(newnm) && !identical(nm, paste0("V", seq_along(nm))) && !all(nm %in% newnm)) {
@@ -346,7 +348,9 @@ predict.fair_kpca <- function(object, newdata, ...) {
                      fp_name_list(setdiff(nm, newnm))), "newdata", class = "fairproj_newdata_error")
   }
   if (ncol(xn) != length(nm)) fp_abort(sprintf("has %d columns but the model was fitted on %d", ncol(xn), length(nm)), "newdata")
-  zn <- sweep(sweep(xn, 2L, object$center), 2L, object$scale, `/`)
+  # a row with a missing value gets a row of NA (as predict.fair_pca()); the others are scored alone
+  ok <- if (anyNA(xn)) stats::complete.cases(xn) else rep(TRUE, nrow(xn))
+  zn <- sweep(sweep(if (all(ok)) xn else xn[ok, , drop = FALSE], 2L, object$center), 2L, object$scale, `/`)
   Kn <- fp_kernel(zn, object$train, object$kernel)
   if (object$kernel_center) {
     Kn <- Kn - rowMeans(Kn) - matrix(object$kernel_colmeans, nrow(Kn), ncol(Kn), byrow = TRUE) + object$kernel_mean
@@ -354,6 +358,11 @@ predict.fair_kpca <- function(object, newdata, ...) {
   s <- Kn %*% object$alpha
   if (!is.null(object$tradeoff)) {
     s <- cbind(s, (object$tradeoff^object$tradeoff_power) * (Kn %*% object$alpha_standard))
+  }
+  if (!all(ok)) {
+    full <- matrix(NA_real_, nrow(xn), ncol(s), dimnames = list(NULL, colnames(s)))
+    full[ok, ] <- s
+    s <- full
   }
   rownames(s) <- rownames(xn)
   s

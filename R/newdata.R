@@ -205,7 +205,7 @@ fp_formula_attach <- function(fit, fd, call) {
   fit$group_name <- fd$group_name
   if (!is.null(fd$na.action)) {
     # as prcomp.formula: with na.exclude the scores are padded with NA rows for the rows left
-    # out, so that fit$x, predict(fit), fitted(fit) and augment() line up with `data`
+    # out, so that fit$x, predict(fit) and fitted(fit) line up with `data`
     fit$na.action <- fd$na.action
     # [["x"]]: `$x` would partially match `xlevels` in a fit without scores
     if (!is.null(fit[["x"]])) fit$x <- stats::napredict(fd$na.action, fit[["x"]])
