@@ -117,6 +117,8 @@ fair_audit.default <- function(x, group, k = NULL, methods = c("standard", "minm
                                progress = NULL) {
   call <- match.call()
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
+  group <- fp_force_column(group, substitute(group), x, "group")
+  outcome <- fp_force_column(outcome, substitute(outcome), x, "outcome")
   if (is.data.frame(x)) {
     # `group` and `outcome` may name columns of x, which are then not features
     gc <- fp_audit_column(group, x, NULL, "group", data_arg = "x")
@@ -136,7 +138,7 @@ fair_audit.default <- function(x, group, k = NULL, methods = c("standard", "minm
 fair_audit.formula <- function(formula, data = NULL, group, k = NULL, methods = c("standard", "minmax", "mean"),
                                outcome = NULL, ..., na.action) {
   call <- match.call()
-  if (missing(group)) fp_abort("is missing: give a column of `data` or one label per row", "group")
+  fp_check_formula_door(formula, missing(group), outcome = TRUE)
   if (!is.data.frame(data)) fp_abort("must be a data.frame (the formula interface needs one)", "data")
   y <- fp_audit_column(substitute(outcome), data, parent.frame(), "outcome")
   if (!is.null(y$name)) {
@@ -183,9 +185,9 @@ fp_audit_column <- function(expr, data, env, arg, data_arg = "data") {
   if (!is.null(env) && is.name(expr) && as.character(expr) %in% names(data)) {
     return(list(name = as.character(expr), value = data[[as.character(expr)]]))
   }
-  v <- if (is.null(env)) expr else eval(expr, data, env)
+  v <- if (is.null(env)) expr else fp_eval_column(expr, data, env, arg, data_arg)
   if (is.character(v) && length(v) == 1L && !is.na(v) && nrow(data) != 1L) {
-    if (!v %in% names(data)) fp_abort(sprintf("names column '%s', which `%s` does not have", v, data_arg), arg)
+    if (!v %in% names(data)) fp_column_missing_error(v, data, arg, data_arg)
     return(list(name = v, value = data[[v]]))
   }
   list(name = NULL, value = v)

@@ -204,7 +204,7 @@ fair_css.default <- function(x, group, k, method = c("greedy", "lowqr", "highqr"
   call <- match.call()
   method <- if (missing(method)) "greedy" else fp_check_method(method, "css")
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-  xg <- fp_group_column(x, group)
+  xg <- fp_group_column(x, group, expr = substitute(group))
   xm <- fp_as_matrix(xg$x, "x", min_cols = 1L, check_finite = FALSE)  # NA/Inf: in the C++ pass
   g <- fp_as_group(xg$group, nrow(xm), "group", min_levels = 1L)
   m <- fp_moments_ranged(xm, g, fp_colnames(xm))

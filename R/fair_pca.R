@@ -138,7 +138,7 @@ fair_pca.default <- function(x, group, k, method = "minmax", ..., center = TRUE,
   call <- match.call()
   method <- fp_check_method(method, "pca")
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-  xg <- fp_group_column(x, group)
+  xg <- fp_group_column(x, group, expr = substitute(group))
   x <- xg$x
   xm <- fp_as_matrix(x, "x", check_finite = FALSE, set_names = FALSE)  # NA/Inf: in the C++ pass
   cn <- fp_colnames(xm)
@@ -177,7 +177,7 @@ fair_pca.group_moments <- function(x, group = NULL, k, method = "minmax", ..., c
 fair_pca.formula <- function(formula, data = NULL, group, k, method = "minmax", ...,
                              subset, na.action) {
   call <- match.call()
-  if (missing(group)) fp_abort("is missing: give a column of `data` or one label per row", "group")
+  fp_check_formula_door(formula, missing(group))
   fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
                         subset = if (!missing(subset)) eval(substitute(subset), data, parent.frame()),
                         na.action = if (!missing(na.action)) na.action)

@@ -106,7 +106,7 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
   }
   fp_needs_rows(x, "kernel PCA (a kernel of the rows)")
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-  xg <- fp_group_column(x, group)
+  xg <- fp_group_column(x, group, expr = substitute(group))
   xm <- fp_as_matrix(xg$x, "x", min_cols = 1L)
   g <- fp_as_group(xg$group, nrow(xm), "group", min_levels = 2L)
   if (!is.character(kernel) || anyNA(kernel) || !kernel[1L] %in% c("rbf", "polynomial", "sigmoid", "linear")) {
@@ -265,7 +265,7 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
 #' @export
 fair_kpca.formula <- function(formula, data = NULL, group, k, ..., subset, na.action) {
   call <- match.call()
-  if (missing(group)) fp_abort("is missing: give a column of `data` or one label per row", "group")
+  fp_check_formula_door(formula, missing(group))
   fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
                         subset = if (!missing(subset)) eval(substitute(subset), data, parent.frame()),
                         na.action = if (!missing(na.action)) na.action)

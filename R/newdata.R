@@ -136,9 +136,9 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
     gname <- as.character(gexpr)
     gval <- data[[gname]]
   } else {
-    gval <- eval(gexpr, data, env)
+    gval <- fp_eval_column(gexpr, data, env, "group")
     if (is.character(gval) && length(gval) == 1L && nrow(data) != 1L) {
-      if (!gval %in% names(data)) fp_abort(sprintf("names column '%s', which `data` does not have", gval), "group")
+      if (!gval %in% names(data)) fp_column_missing_error(gval, data, "group")
       gname <- gval
       gval <- data[[gname]]
     }

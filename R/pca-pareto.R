@@ -407,7 +407,7 @@ pareto_front.default <- function(x, group, k, restarts = 10L, ...) {
   args <- list(...)
   m <- if (inherits(x, "group_moments")) x else {
     if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-    xg <- fp_group_column(x, group)
+    xg <- fp_group_column(x, group, expr = substitute(group))
     xm <- fp_as_matrix(xg$x, "x")
     fp_moments_ranged(xm, fp_as_group(xg$group, nrow(xm), "group", min_levels = 2L), fp_colnames(xm))
   }

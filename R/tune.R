@@ -69,7 +69,7 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
                                   seed = NULL, ..., center = TRUE, scale. = FALSE) {
   fp_needs_rows(x, "tune_fair_pca() (its cross-validation folds)")
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-  xg <- fp_group_column(x, group)
+  xg <- fp_group_column(x, group, expr = substitute(group))
   xm <- fp_as_matrix(xg$x, "x")
   g <- fp_as_group(xg$group, nrow(xm), "group", min_levels = 2L)
   if (missing(k)) fp_abort("is missing: give the target dimension", "k")
