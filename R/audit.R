@@ -64,7 +64,10 @@
 #'   downstream checks. It must have no missing values.
 #' @param ... Arguments of single methods, each a named list named after its method, e.g.
 #'   `robust = list(alpha = 0.1)`.
-#' @param center,scale. Centring and scaling of every fit, as in [fair_pca()].
+#' @param center,scale. Centring and scaling of every fit, as in [fair_pca()], except that
+#'   `scale. = TRUE` is the default (each column divided by its standard deviation, as in the
+#'   report template): unscaled, the audit of columns in different units measures mostly the
+#'   column with the largest variance. `scale. = FALSE` audits the columns in their units.
 #' @param test_fraction Fraction of each group's rows held out for the downstream checks.
 #' @param seed Optional integer: the held-out split is drawn after `set.seed(seed)` and the
 #'   global random-number state is restored afterwards.
@@ -113,7 +116,7 @@ fair_audit <- function(x, ...) UseMethod("fair_audit")
 #' @rdname fair_audit
 #' @export
 fair_audit.default <- function(x, group, k = NULL, methods = c("standard", "minmax", "mean"), outcome = NULL,
-                               ..., center = TRUE, scale. = FALSE, test_fraction = 0.3, seed = NULL,
+                               ..., center = TRUE, scale. = TRUE, test_fraction = 0.3, seed = NULL,
                                progress = NULL) {
   call <- match.call()
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
@@ -165,7 +168,7 @@ fair_audit.formula <- function(formula, data = NULL, group, k = NULL, methods = 
 #' @rdname fair_audit
 #' @export
 fair_audit.group_moments <- function(x, group = NULL, k = NULL, methods = c("standard", "minmax", "mean"),
-                                     outcome = NULL, ..., center = TRUE, scale. = FALSE, progress = NULL) {
+                                     outcome = NULL, ..., center = TRUE, scale. = TRUE, progress = NULL) {
   call <- match.call()
   if (!is.null(group)) fp_abort("must not be given when `x` is a group_moments object (the groups are in it)", "group")
   if (!is.null(outcome)) {

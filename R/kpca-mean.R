@@ -49,7 +49,9 @@
 #' @param gamma Kernel scale: a positive number, `"scale"` or `"auto"` (see Details).
 #' @param degree,coef0 Degree and offset of the polynomial kernel (`coef0` also for sigmoid).
 #' @param center,scale. Centring and scaling of the input columns before the kernel, as in
-#'   [stats::prcomp()] (`TRUE`, `FALSE` or numeric vectors).
+#'   [stats::prcomp()] (`TRUE`, `FALSE` or numeric vectors). When `scale.` is not given and one
+#'   column's variance dominates, a `fairproj_units_warning` says so (see "Columns in different
+#'   units" in [fair_pca()]).
 #' @param kernel_center Logical; double-centre the kernel matrix (kernel PCA's centring in
 #'   feature space). Default `TRUE`, as the authors' code.
 #' @param tradeoff `NULL` or `lambda` in \[0, 1\]: `predict()` then returns
@@ -130,6 +132,7 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
 
   d <- ncol(xm)
   center <- fp_check_center_scale(center, d, "center")
+  if (missing(scale.)) fp_warn_units(fp_log2_colvar_rows(xm), colnames(xm))
   scale. <- fp_check_center_scale(scale., d, "scale.")
   ctr <- if (isTRUE(center)) colMeans(xm) else if (isFALSE(center)) rep(0, d) else center
   sc <- if (isTRUE(scale.)) sqrt(colSums(sweep(xm, 2L, ctr)^2) / max(nrow(xm) - 1, 1))

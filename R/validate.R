@@ -346,3 +346,50 @@ fp_check_formula_door <- function(formula, group_missing, outcome = FALSE) {
   if (group_missing) fp_abort("is missing: give a column of `data` or one label per row", "group")
   invisible()
 }
+
+# ---------------------------------------------------------------------------------------------
+# Columns in very different units. Unscaled PCA follows the columns with the largest variance, so
+# when one column's variance dominates the others by orders of magnitude and the user did not
+# choose `scale.`, a fit says so once (class fairproj_units_warning). The test: among the columns
+# that vary, the largest variance is more than 1e4 times the median one (standard deviations 100
+# times apart), or one column holds more than 99% of the sum of the column variances. Variances
+# are about the overall mean, in log2 so that data of any magnitude compare.
+
+# log2 of each column's variance from group moments (stored columns times 2^exponent), without
+# a pass over the rows; -Inf for a constant column.
+fp_log2_colvar <- function(m) {
+  d <- length(m$colnames)
+  e <- if (is.null(m$exponent)) rep(0, d) else m$exponent
+  mu <- drop(m$mean %*% (m$n / sum(m$n)))
+  ss <- Reduce(`+`, lapply(seq_along(m$levels), function(i) diag(m$scatter[[i]]) + (m$mean[, i] - mu)^2 * m$n[[i]]))
+  log2(pmax(ss, 0) / max(sum(m$n) - 1, 1)) + 2 * e
+}
+
+# The same from the rows of a matrix (for fair_kpca(), which works on the rows), one column at a
+# time and divided by its largest deviation so that no square leaves double precision.
+fp_log2_colvar_rows <- function(x) {
+  vapply(seq_len(ncol(x)), function(j) {
+    v <- x[, j] - mean(x[, j])
+    a <- max(abs(v))
+    if (!(a > 0)) return(-Inf)
+    2 * log2(a) + log2(sum((v / a)^2) / max(length(v) - 1, 1))
+  }, numeric(1))
+}
+
+# The warning, from the columns' log2 variances `lv` and their names; TRUE when given.
+fp_warn_units <- function(lv, colnames) {
+  ok <- which(is.finite(lv))
+  if (length(ok) < 2L) return(invisible(FALSE))
+  top <- ok[which.max(lv[ok])]
+  rel <- 2^(lv[ok] - lv[top])
+  share <- 1 / sum(rel)
+  ratio <- 1 / stats::median(rel)
+  if (!(share > 0.99 || ratio > 1e4)) return(invisible(FALSE))
+  times <- if (ratio < 1e6) format(round(ratio), big.mark = ",") else sprintf("%.1e", ratio)
+  fp_warn(sprintf(paste("column '%s' holds %.1f%% of the total variance, %s times the median column's, so the",
+                        "unscaled components mostly follow its units; use scale. = TRUE if the columns are in",
+                        "different units, or give scale. = FALSE to keep the units (and this warning off)"),
+                  colnames[top], floor(1000 * share) / 10, times),
+          class = "fairproj_units_warning")
+  invisible(TRUE)
+}
