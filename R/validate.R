@@ -385,10 +385,15 @@ fp_warn_units <- function(lv, colnames) {
   share <- 1 / sum(rel)
   ratio <- 1 / stats::median(rel)
   if (!(share > 0.99 || ratio > 1e4)) return(invisible(FALSE))
-  times <- if (ratio < 1e6) format(round(ratio), big.mark = ",") else sprintf("%.1e", ratio)
-  fp_warn(sprintf(paste("column '%s' holds %.1f%% of the total variance, %s times the median column's, so the",
-                        "unscaled components mostly follow its units; use scale. = TRUE if the columns are in",
-                        "different units, or give scale. = FALSE to keep the units (and this warning off)"),
+  # the message compares with the other columns (the median of all includes the column itself),
+  # in log10 so that any ratio prints
+  l10 <- (lv[top] - stats::median(lv[ok[ok != top]])) * log10(2)
+  times <- if (l10 < 6) format(round(10^l10), big.mark = ",") else if (l10 < 300) sprintf("%.1e", 10^l10) else
+    sprintf("about 1e%d", round(l10))
+  fp_warn(sprintf(paste("column '%s' holds %.1f%% of the total variance, %s times the median variance of the",
+                        "other columns, so the unscaled components mostly follow its units; use scale. = TRUE if",
+                        "the columns are in different units, or give scale. = FALSE to keep the units (and this",
+                        "warning off)"),
                   colnames[top], floor(1000 * share) / 10, times),
           class = "fairproj_units_warning")
   invisible(TRUE)
