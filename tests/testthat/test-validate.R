@@ -93,6 +93,7 @@ test_that("the units test: largest variance over 1e4 times the median, or over 9
   expect_false(w(c(90, 90, 1, 1, 1, 1, 1)))                 # 8100 times the median, 50% of the total
   expect_warning(w(c(1, 30, 2, 1.5)), class = "fairproj_units_warning", regexp = "'c2' holds 99")
   expect_false(w(c(1, 8, 2, 1.5)))                          # 91%: usual spread in one set of units
+  expect_snapshot(w(c(1, 30, 2, 1.5)))
   expect_false(w(c(83.3, 44.6, 14.5, 9.4)))                 # USArrests
   # constant columns do not count, and one varying column is nothing to compare
   expect_false(w(c(1e3, 0, 0, 0)))
