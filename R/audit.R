@@ -64,7 +64,10 @@
 #'   downstream checks. It must have no missing values.
 #' @param ... Arguments of single methods, each a named list named after its method, e.g.
 #'   `robust = list(alpha = 0.1)`.
-#' @param center,scale. Centring and scaling of every fit, as in [fair_pca()].
+#' @param center,scale. Centring and scaling of every fit, as in [fair_pca()], except that
+#'   `scale. = TRUE` is the default (each column divided by its standard deviation, as in the
+#'   report template): unscaled, the audit of columns in different units measures mostly the
+#'   column with the largest variance. `scale. = FALSE` audits the columns in their units.
 #' @param test_fraction Fraction of each group's rows held out for the downstream checks.
 #' @param seed Optional integer: the held-out split is drawn after `set.seed(seed)` and the
 #'   global random-number state is restored afterwards.
@@ -113,10 +116,12 @@ fair_audit <- function(x, ...) UseMethod("fair_audit")
 #' @rdname fair_audit
 #' @export
 fair_audit.default <- function(x, group, k = NULL, methods = c("standard", "minmax", "mean"), outcome = NULL,
-                               ..., center = TRUE, scale. = FALSE, test_fraction = 0.3, seed = NULL,
+                               ..., center = TRUE, scale. = TRUE, test_fraction = 0.3, seed = NULL,
                                progress = NULL) {
   call <- match.call()
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
+  group <- fp_force_column(group, substitute(group), x, "group")
+  outcome <- fp_force_column(outcome, substitute(outcome), x, "outcome")
   if (is.data.frame(x)) {
     # `group` and `outcome` may name columns of x, which are then not features
     gc <- fp_audit_column(group, x, NULL, "group", data_arg = "x")
@@ -136,7 +141,7 @@ fair_audit.default <- function(x, group, k = NULL, methods = c("standard", "minm
 fair_audit.formula <- function(formula, data = NULL, group, k = NULL, methods = c("standard", "minmax", "mean"),
                                outcome = NULL, ..., na.action) {
   call <- match.call()
-  if (missing(group)) fp_abort("is missing: give a column of `data` or one label per row", "group")
+  fp_check_formula_door(formula, missing(group), outcome = TRUE)
   if (!is.data.frame(data)) fp_abort("must be a data.frame (the formula interface needs one)", "data")
   y <- fp_audit_column(substitute(outcome), data, parent.frame(), "outcome")
   if (!is.null(y$name)) {
@@ -163,7 +168,7 @@ fair_audit.formula <- function(formula, data = NULL, group, k = NULL, methods = 
 #' @rdname fair_audit
 #' @export
 fair_audit.group_moments <- function(x, group = NULL, k = NULL, methods = c("standard", "minmax", "mean"),
-                                     outcome = NULL, ..., center = TRUE, scale. = FALSE, progress = NULL) {
+                                     outcome = NULL, ..., center = TRUE, scale. = TRUE, progress = NULL) {
   call <- match.call()
   if (!is.null(group)) fp_abort("must not be given when `x` is a group_moments object (the groups are in it)", "group")
   if (!is.null(outcome)) {
@@ -183,9 +188,9 @@ fp_audit_column <- function(expr, data, env, arg, data_arg = "data") {
   if (!is.null(env) && is.name(expr) && as.character(expr) %in% names(data)) {
     return(list(name = as.character(expr), value = data[[as.character(expr)]]))
   }
-  v <- if (is.null(env)) expr else eval(expr, data, env)
+  v <- if (is.null(env)) expr else fp_eval_column(expr, data, env, arg, data_arg)
   if (is.character(v) && length(v) == 1L && !is.na(v) && nrow(data) != 1L) {
-    if (!v %in% names(data)) fp_abort(sprintf("names column '%s', which `%s` does not have", v, data_arg), arg)
+    if (!v %in% names(data)) fp_column_missing_error(v, data, arg, data_arg)
     return(list(name = v, value = data[[v]]))
   }
   list(name = NULL, value = v)

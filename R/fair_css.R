@@ -167,7 +167,9 @@
 #' @param ... Arguments of the method (see Details).
 #' @param center,scale. Centring and scaling of the columns, as in [stats::prcomp()] and
 #'   [fair_pca()]: `TRUE`, `FALSE` or a numeric vector (see Centring and scaling). Defaults:
-#'   `center = TRUE`, `scale. = FALSE`; `center = FALSE` is the paper's setting.
+#'   `center = TRUE`, `scale. = FALSE`; `center = FALSE` is the paper's setting. When `scale.`
+#'   is not given and one column's variance dominates, a `fairproj_units_warning` says so (see
+#'   "Columns in different units" in [fair_pca()]).
 #' @return An object of class `c("fair_css_<method>", "fair_css")`, a list with
 #'   * `columns`: the selected column indices in selection order; `column_names`;
 #'   * `k`, `c` (number of columns selected; `c > k` for the sampler), `method`;
@@ -209,11 +211,12 @@ fair_css.default <- function(x, group, k, method = c("greedy", "lowqr", "highqr"
   call <- match.call()
   method <- if (missing(method)) "greedy" else fp_check_method(method, "css")
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-  xg <- fp_group_column(x, group)
+  xg <- fp_group_column(x, group, expr = substitute(group))
   xm <- fp_as_matrix(xg$x, "x", min_cols = 1L, check_finite = FALSE)  # NA/Inf: in the C++ pass
   g <- fp_as_group(xg$group, nrow(xm), "group", min_levels = 1L)
   m <- fp_moments_ranged(xm, g, fp_colnames(xm))
-  fp_fit_css(m, k, method, ..., center = center, scale. = scale., data = list(x = xm, group = g), call = call)
+  fp_fit_css(m, k, method, ..., center = center, scale. = scale., data = list(x = xm, group = g), call = call,
+             warn_units = missing(scale.))
 }
 
 #' @rdname fair_css
@@ -226,7 +229,7 @@ fair_css.group_moments <- function(x, group = NULL, k, method = c("greedy", "low
   method <- if (missing(method)) "greedy" else fp_check_method(method, "css")
   if (!is.null(group)) fp_abort("must not be given when `x` is a group_moments object (the groups are in it)", "group")
   if (any(x$n < 1)) fp_abort("has a group with no rows", "x")
-  fp_fit_css(x, k, method, ..., center = center, scale. = scale., data = NULL, call = call)
+  fp_fit_css(x, k, method, ..., center = center, scale. = scale., data = NULL, call = call, warn_units = missing(scale.))
 }
 
 # The prepared problem of the CSS methods (the one place where their units end).
@@ -358,9 +361,10 @@ fp_css_pooled <- function(prep) {
   list(eig = list(values = s$d[seq_len(prep$k)]^2, vectors = s$v), best2 = b2, tot2 = sum(s$d^2), factor = Y)
 }
 
-fp_fit_css <- function(m, k, method, ..., center, scale., data, call) {
+fp_fit_css <- function(m, k, method, ..., center, scale., data, call, warn_units = FALSE) {
   fp_check_solver_args("css", method, ...names(), ...length())
   prep <- fp_css_prepare(m, k, center, scale.)
+  if (warn_units) fp_warn_units(fp_log2_colvar(m), m$colnames)  # scale. not chosen by the user
   fit <- fp_call_solver("css", method, prep, prep$k, list(...), data)
   obj <- new_fair_css(fit, prep, prep$k, method, call)
   obj$args <- list(...)

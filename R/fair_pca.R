@@ -35,6 +35,15 @@
 #' group's reconstruction error on the group centred at its own mean, as in Samadi et al.
 #' (2018); see [group_errors()] for other data and other centrings.
 #'
+#' **Columns in different units.** Unscaled components follow the columns with the largest
+#' variance. When `scale.` is not given and, among the columns that vary, one column's
+#' variance is more than 1e4 times the median column variance (standard deviations 100 times
+#' apart) or more than 99% of the sum of the column variances, the call warns once, with class
+#' `fairproj_units_warning`, naming the column. The variances come from the moments (no extra
+#' pass). Giving `scale.` (`TRUE` for columns in different units, `FALSE` to keep the units)
+#' is a choice, and silences it. [fair_css()], [fair_kpca()], [tune_fair_pca()] and
+#' [pareto_front()] warn the same way; [fair_audit()] scales by default.
+#'
 #' **Units and numerical conditioning.** Every solver works on the prepared problem divided by
 #' its average column variance (the trace of the covariance over d): centred moments remove
 #' offsets, and this one scalar removes the units, so solvers use relative tolerances only and
@@ -141,14 +150,15 @@ fair_pca.default <- function(x, group, k, method = "minmax", ..., center = TRUE,
   call <- match.call()
   method <- fp_check_method(method, "pca")
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-  xg <- fp_group_column(x, group)
+  xg <- fp_group_column(x, group, expr = substitute(group))
   x <- xg$x
   xm <- fp_as_matrix(x, "x", check_finite = FALSE, set_names = FALSE)  # NA/Inf: in the C++ pass
   cn <- fp_colnames(xm)
   g <- fp_as_group(xg$group, nrow(xm), "group", min_levels = 2L)
   m <- fp_moments_ranged(xm, g, cn, "x")
   obj <- fp_fit_pca(m, k, method, ..., center = center, scale. = scale., rank. = rank.,
-                    data = list(x = xm, group = g), retx = retx, keep_moments = keep_moments, call = call)
+                    data = list(x = xm, group = g), retx = retx, keep_moments = keep_moments, call = call,
+                    warn_units = missing(scale.))
   obj$colnames_given <- !is.null(colnames(x))
   obj
 }
@@ -163,7 +173,7 @@ fair_pca.group_moments <- function(x, group = NULL, k, method = "minmax", ..., c
   if (length(x$levels) < 2L) fp_abort("must have at least 2 groups", "x")
   if (any(x$n < 1)) fp_abort("has a group with no rows", "x")
   fp_fit_pca(x, k, method, ..., center = center, scale. = scale., rank. = rank., data = NULL, retx = FALSE,
-             keep_moments = keep_moments, call = call)
+             keep_moments = keep_moments, call = call, warn_units = missing(scale.))
 }
 
 #' @rdname fair_pca
@@ -180,7 +190,7 @@ fair_pca.group_moments <- function(x, group = NULL, k, method = "minmax", ..., c
 fair_pca.formula <- function(formula, data = NULL, group, k, method = "minmax", ...,
                              subset, na.action) {
   call <- match.call()
-  if (missing(group)) fp_abort("is missing: give a column of `data` or one label per row", "group")
+  fp_check_formula_door(formula, missing(group))
   fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
                         subset = if (!missing(subset)) eval(substitute(subset), data, parent.frame()),
                         na.action = if (!missing(na.action)) na.action)
@@ -538,7 +548,8 @@ fp_stats_units <- function(gs, unit) {
   gs
 }
 
-fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, retx, keep_moments, call) {
+fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, retx, keep_moments, call,
+                       warn_units = FALSE) {
   nm <- ...names()
   if ("scale" %in% nm) {
     fp_abort("is not an argument of fair_pca(): did you mean `scale.` (with a dot, as in prcomp())?", "scale")
@@ -553,6 +564,7 @@ fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, re
     k <- rank.
   }
   prep <- fp_check_unit(fp_prepare_normalised(m, center, scale.))
+  if (warn_units) fp_warn_units(fp_log2_colvar(m), m$colnames)  # scale. not chosen by the user
   fp_warn_small_groups(prep$n, prep$levels)
   if (missing(k)) fp_abort("is missing: give the target dimension (or prcomp's `rank.`)", "k")
   k <- fp_check_count(k, 1L, prep$d, "k")

@@ -11,7 +11,7 @@
 #' @export
 fair_css.formula <- function(formula, data = NULL, group, k, method, ..., subset, na.action) {
   call <- match.call()
-  if (missing(group)) fp_abort("is missing: give a column of `data` or one label per row", "group")
+  fp_check_formula_door(formula, missing(group))
   fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
                         subset = if (!missing(subset)) eval(substitute(subset), data, parent.frame()),
                         na.action = if (!missing(na.action)) na.action)
@@ -26,7 +26,7 @@ fair_css.formula <- function(formula, data = NULL, group, k, method, ..., subset
 #' @export
 tune_fair_pca.formula <- function(formula, data = NULL, group, k, method = "robust", grid = NULL, ..., subset,
                                   na.action) {
-  if (missing(group)) fp_abort("is missing: give a column of `data` or one label per row", "group")
+  fp_check_formula_door(formula, missing(group))
   fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
                         subset = if (!missing(subset)) eval(substitute(subset), data, parent.frame()),
                         na.action = if (!missing(na.action)) na.action)
@@ -40,7 +40,7 @@ tune_fair_pca.formula <- function(formula, data = NULL, group, k, method = "robu
 #'   formula on the columns of the data.frame `data`, with `group` a column of `data`.
 #' @export
 pareto_front.formula <- function(formula, data = NULL, group, k, restarts = 10L, ..., subset, na.action) {
-  if (missing(group)) fp_abort("is missing: give a column of `data` or one label per row", "group")
+  fp_check_formula_door(formula, missing(group))
   fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
                         subset = if (!missing(subset)) eval(substitute(subset), data, parent.frame()),
                         na.action = if (!missing(na.action)) na.action)

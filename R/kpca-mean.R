@@ -49,7 +49,9 @@
 #' @param gamma Kernel scale: a positive number, `"scale"` or `"auto"` (see Details).
 #' @param degree,coef0 Degree and offset of the polynomial kernel (`coef0` also for sigmoid).
 #' @param center,scale. Centring and scaling of the input columns before the kernel, as in
-#'   [stats::prcomp()] (`TRUE`, `FALSE` or numeric vectors).
+#'   [stats::prcomp()] (`TRUE`, `FALSE` or numeric vectors). When `scale.` is not given and one
+#'   column's variance dominates, a `fairproj_units_warning` says so (see "Columns in different
+#'   units" in [fair_pca()]).
 #' @param kernel_center Logical; double-centre the kernel matrix (kernel PCA's centring in
 #'   feature space). Default `TRUE`, as the authors' code.
 #' @param tradeoff `NULL` or `lambda` in \[0, 1\]: `predict()` then returns
@@ -106,7 +108,7 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
   }
   fp_needs_rows(x, "kernel PCA (a kernel of the rows)")
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-  xg <- fp_group_column(x, group)
+  xg <- fp_group_column(x, group, expr = substitute(group))
   xm <- fp_as_matrix(xg$x, "x", min_cols = 1L)
   g <- fp_as_group(xg$group, nrow(xm), "group", min_levels = 2L)
   if (!is.character(kernel) || anyNA(kernel) || !kernel[1L] %in% c("rbf", "polynomial", "sigmoid", "linear")) {
@@ -130,6 +132,7 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
 
   d <- ncol(xm)
   center <- fp_check_center_scale(center, d, "center")
+  if (missing(scale.)) fp_warn_units(fp_log2_colvar_rows(xm), colnames(xm))
   scale. <- fp_check_center_scale(scale., d, "scale.")
   ctr <- if (isTRUE(center)) colMeans(xm) else if (isFALSE(center)) rep(0, d) else center
   sc <- if (isTRUE(scale.)) sqrt(colSums(sweep(xm, 2L, ctr)^2) / max(nrow(xm) - 1, 1))
@@ -265,7 +268,7 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
 #' @export
 fair_kpca.formula <- function(formula, data = NULL, group, k, ..., subset, na.action) {
   call <- match.call()
-  if (missing(group)) fp_abort("is missing: give a column of `data` or one label per row", "group")
+  fp_check_formula_door(formula, missing(group))
   fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
                         subset = if (!missing(subset)) eval(substitute(subset), data, parent.frame()),
                         na.action = if (!missing(na.action)) na.action)
@@ -317,7 +320,8 @@ fp_kernel <- function(a, b, kpar) {
 #'
 #' @param object A `fair_kpca` object.
 #' @param newdata A numeric matrix or data.frame with the training columns (matched by name when
-#'   named). If missing, the training scores.
+#'   named); for a formula fit, a raw data.frame. A row with a missing value gives a row of `NA`.
+#'   If missing, the training scores.
 #' @param ... Unused.
 #' @return An n x k matrix of scores (n x 2k with the trade-off).
 #' @seealso [fair_kpca()], [predict.fair_pca()].
@@ -337,7 +341,8 @@ predict.fair_kpca <- function(object, newdata, ...) {
   }
   if (is.data.frame(newdata)) newdata <- fp_flatten_df(newdata)
   if (is.data.frame(newdata) && all(nm %in% names(newdata))) newdata <- newdata[nm]
-  xn <- fp_as_matrix(newdata, "newdata", min_cols = 1L)
+  xn <- fp_as_matrix(newdata, "newdata", min_cols = 1L, allow_nonfinite = TRUE)
+  if (fp_any_infinite(xn)) fp_abort(sprintf("contains %d infinite value(s)", sum(is.infinite(xn))), "newdata")
   if (!is.null(colnames(newdata)) && all(nm %in% colnames(xn))) xn <- xn[, nm, drop = FALSE]
   newnm <- colnames(xn)
   if (!is.null(newnm) && !identical(nm, paste0("V", seq_along(nm))) && !all(nm %in% newnm)) {
@@ -346,7 +351,9 @@ predict.fair_kpca <- function(object, newdata, ...) {
                      fp_name_list(setdiff(nm, newnm))), "newdata", class = "fairproj_newdata_error")
   }
   if (ncol(xn) != length(nm)) fp_abort(sprintf("has %d columns but the model was fitted on %d", ncol(xn), length(nm)), "newdata")
-  zn <- sweep(sweep(xn, 2L, object$center), 2L, object$scale, `/`)
+  # a row with a missing value gets a row of NA (as predict.fair_pca()); the others are scored alone
+  ok <- if (anyNA(xn)) stats::complete.cases(xn) else rep(TRUE, nrow(xn))
+  zn <- sweep(sweep(if (all(ok)) xn else xn[ok, , drop = FALSE], 2L, object$center), 2L, object$scale, `/`)
   Kn <- fp_kernel(zn, object$train, object$kernel)
   if (object$kernel_center) {
     Kn <- Kn - rowMeans(Kn) - matrix(object$kernel_colmeans, nrow(Kn), ncol(Kn), byrow = TRUE) + object$kernel_mean
@@ -354,6 +361,11 @@ predict.fair_kpca <- function(object, newdata, ...) {
   s <- Kn %*% object$alpha
   if (!is.null(object$tradeoff)) {
     s <- cbind(s, (object$tradeoff^object$tradeoff_power) * (Kn %*% object$alpha_standard))
+  }
+  if (!all(ok)) {
+    full <- matrix(NA_real_, nrow(xn), ncol(s), dimnames = list(NULL, colnames(s)))
+    full[ok, ] <- s
+    s <- full
   }
   rownames(s) <- rownames(xn)
   s

@@ -19,15 +19,16 @@ generics::augment
 #' package's generics, used by broom and tidymodels, with broom's column names, and return
 #' tibbles when the tibble package is installed (data.frames otherwise).
 #'
-#' **Rows of `augment()`.** The training scores follow the fit's `na.action` as in
-#' [stats::prcomp()]: after `na.action = na.exclude` (formula interface) `fit$x`,
-#' `predict(fit)`, `fitted(fit)` and `augment()` have a row of `NA` for each row left out; after
-#' `na.omit` (the default) those rows are dropped. `augment(fit, data = d)` pairs the rows of `d`
-#' with the training rows by row name when both have row names of their own (so shuffled or
-#' subsetted rows keep their scores), otherwise by position, which needs `d` to have exactly the
-#' rows the fit was given (the rows used plus those in `na.action`) in their order; numbered row
-#' names out of order (`d[sample(nrow(d)), ]`) with a fit whose rows carry no names, and any row
-#' that cannot be paired, are an error of class `fairproj_input_error`, never a silent shift.
+#' **Rows of `augment()`.** `augment(fit, data = d)` returns one row for each row of `d`, in
+#' its order, with the scores `predict(fit, d)` gives it: each row's scores are computed from its
+#' own values, so any data frame class (data.frame, tibble, data.table), row order or subset
+#' gets the right scores, and a row with a missing value in a column of the fit (a row that
+#' `na.omit` or `na.exclude` left out) gets `NA` scores, never a neighbour's. Other rows the fit
+#' did not use (a missing group, rows outside `subset`) are scored too: `d` may be any rows with
+#' the fit's columns (other columns, such as the group, are kept and ignored). Without `data`,
+#' the stored training scores (`fit$x`, which follow the fit's `na.action` as in
+#' [stats::prcomp()]) with their row names. `newdata`, if given, is used in place of `data`, as
+#' in broom.
 #'
 #' @param x A `fair_pca` object.
 #' @param matrix What `tidy()` returns: `"rotation"` (also `"loadings"`, `"v"`): one row per
@@ -38,10 +39,11 @@ generics::augment
 #'   variance kept, with standard PCA's beside); `"scores"` (also `"x"`, `"u"`): the training
 #'   scores in long form (`row`, `PC`, `value`); `"plot"`: the data of a plot of
 #'   [plot.fair_pca()] (give its `type` and arguments in `...`, e.g. `type = "loss"`).
-#' @param data For `augment()`: the training data (a data.frame) to append the training scores
-#'   to; see "Rows of `augment()`".
-#' @param newdata For `augment()`: new data; its scores ([predict.fair_pca()]) are appended (a
-#'   row with a missing value gets `NA` scores).
+#' @param data For `augment()`: a data.frame (or tibble, data.table, matrix) with the fit's
+#'   columns, usually the training data; each row gets its scores ([predict.fair_pca()]) appended,
+#'   `NA` for a row with a missing value. See "Rows of `augment()`".
+#' @param newdata For `augment()`: new rows, scored as `data` is; used in place of `data` when
+#'   both are given.
 #' @param ... For `tidy(matrix = "plot")`: `type` and the plot type's arguments; otherwise
 #'   unused.
 #' @return A tibble (or data.frame). `glance()`: one row with `method`, `k`, `nobs`, `ncol`,
@@ -62,11 +64,11 @@ generics::augment
 #' tidy(fit, "groups")
 #' glance(fit)
 #' head(augment(fit, data = iris))
-#' # rows with missing values: na.exclude keeps them, with NA scores
+#' # rows with missing values get NA scores; rows in any order keep their own
 #' d <- iris
 #' d$Sepal.Width[c(3, 7)] <- NA
-#' fit2 <- fair_pca(~ . - Species, data = d, group = Species, k = 2, na.action = na.exclude)
-#' augment(fit2, data = d)[1:8, c(".rownames", "Sepal.Width", ".fittedPC1")]
+#' fit2 <- fair_pca(~ . - Species, data = d, group = Species, k = 2)
+#' augment(fit2, data = d[8:1, ])[, c(".rownames", "Sepal.Width", ".fittedPC1")]
 #' @export
 tidy.fair_pca <- function(x, matrix = "rotation", ...) {
   matrix <- fp_match_arg(matrix, c("rotation", "loadings", "v", "eigenvalues", "pcs", "d", "groups",
@@ -140,24 +142,29 @@ augment.fair_pca <- function(x, data = NULL, newdata = NULL, ...) {
   fp_augment_scores(x, data, newdata)
 }
 
-# augment() of a fit with scores (fair_pca, fair_kpca): `newdata` with its predicted scores, or
-# `data` (the training rows, paired by fp_align_rows()) or the row names alone with the
-# training scores, as columns `.fitted<score column>`.
+# augment() of a fit with scores (fair_pca, fair_kpca). With rows (`newdata`, or `data`, which
+# broom names the training data) each row gets the scores predict() gives it, computed from its
+# own values: one output row per row of the data, in its order, whatever its class, order or
+# subset, and `NA` scores for a row with a missing value (na.exclude semantics). Pairing rows
+# with the stored training scores instead would need row identities that tibbles and
+# data.tables do not carry. Without rows, the stored training scores with their row names.
 fp_augment_scores <- function(x, data, newdata) {
-  if (!is.null(newdata)) {
-    s <- predict(x, newdata)
-    base <- as.data.frame(newdata)
-  } else {
+  if (is.null(newdata) && is.null(data)) {
     s <- x[["x"]]
-    if (is.null(s)) fp_abort("has no training scores: refit with retx = TRUE, or give `newdata`", "x")
-    if (is.null(data)) {
-      rn <- rownames(s)
-      base <- data.frame(row.names = if (is.null(rn)) seq_len(nrow(s)) else rn)
-    } else {
-      al <- fp_align_rows(x, as.data.frame(data))
-      base <- al$data
-      s <- al$scores
+    if (is.null(s)) fp_abort("has no training scores: refit with retx = TRUE, or give the rows in `data`", "x")
+    rn <- rownames(s)
+    base <- data.frame(row.names = if (is.null(rn)) seq_len(nrow(s)) else rn)
+  } else {
+    arg <- if (is.null(newdata)) "data" else "newdata"
+    rows <- if (is.null(newdata)) data else newdata
+    if (!is.data.frame(rows) && !is.matrix(rows)) {
+      fp_abort(sprintf("must be a data.frame or matrix with the columns of the fit, not an object of class '%s'",
+                       class(rows)[1L]), arg)
     }
+    # a plain data.frame (tibble, data.table: `[` means other things), a matrix as given (its
+    # columns taken by position when it has no names, as predict() does)
+    base <- as.data.frame(rows)
+    s <- fp_augment_predict(x, if (is.matrix(rows)) rows else base, arg)
   }
   s <- as.data.frame(s)
   names(s) <- paste0(".fitted", names(s))
@@ -167,57 +174,13 @@ fp_augment_scores <- function(x, data, newdata) {
   fp_tibble(out)
 }
 
-# The rows of `data` paired with the training scores of `fit` (fit[["x"]], padded with NA rows after
-# na.exclude). By row name when `data` has row names of its own and the scores have names; by
-# position only when the rows cannot have moved: the fit's rows carry no names or the default
-# ones ("1", "2", ... in order), and `data` holds exactly the rows the fit was given. Rows
-# omitted by na.omit are dropped; anything else is an error, never a guess.
-fp_align_rows <- function(fit, data) {
-  S <- fit[["x"]]
-  na <- fit$na.action
-  omitted <- if (!is.null(na) && !inherits(na, "exclude")) na else NULL
-  rs <- rownames(S)
-  n_given <- nrow(S) + length(omitted)
-  if (!is.null(rs) && .row_names_info(data) > 0L) {
-    rd <- rownames(data)
-    i <- match(rd, rs)
-    drop <- is.na(i) & rd %in% names(omitted)
-    bad <- is.na(i) & !drop
-    if (any(bad)) {
-      fp_abort(sprintf("has %d row(s) that are not rows the fit was given (by row name: %s); give the training data, or `newdata` for new rows",
-                       sum(bad), fp_name_list(rd[bad], 5L)), "data")
-    }
-    return(list(data = data[!drop, , drop = FALSE], scores = S[i[!drop], , drop = FALSE]))
-  }
-  if (is.null(rs) && .row_names_info(data) > 0L) {
-    # the fit's rows carry no names, so they were rows 1, 2, ... of what it was given; `data`
-    # with numbered row names out of that order (iris[sample(150), ], a subset) has moved rows
-    rd <- rownames(data)
-    if (all(grepl("^[0-9]+$", rd)) && !identical(rd, as.character(seq_len(nrow(data))))) {
-      fp_abort(sprintf("has its rows renumbered or reordered (row names %s), and the fit's rows carry no names: the rows cannot be paired by position; give the training data in its original order, or fit on data with row names",
-                       fp_name_list(utils::head(rd, 3L), 3L)), "data")
-    }
-  }
-  if (!is.null(rs)) {
-    given <- character(n_given)
-    if (length(omitted)) {
-      given[as.integer(omitted)] <- names(omitted)
-      given[-as.integer(omitted)] <- rs
-    } else {
-      given <- rs
-    }
-    if (!identical(given, as.character(seq_len(n_given)))) {
-      fp_abort(sprintf("has no row names, and the fit's rows are named (%s): the rows may have moved, so they cannot be paired by position; give `data` the row names of the training rows",
-                       fp_name_list(utils::head(rs, 3L), 3L)), "data")
-    }
-  }
-  if (nrow(data) != n_given) {
-    fp_abort(sprintf("has %d rows but the fit was given %d (%d used%s); give the training data with its rows in the original order, or with the row names that identify them",
-                     nrow(data), n_given, sum(fit$groups$n),
-                     if (length(na)) sprintf(", %d in na.action", length(na)) else ""), "data")
-  }
-  keep <- if (length(omitted)) -as.integer(omitted) else seq_len(nrow(data))
-  list(data = data[keep, , drop = FALSE], scores = S)
+# predict(x, rows), its errors naming `data` when the rows came in `data`.
+fp_augment_predict <- function(x, rows, arg) {
+  s <- if (arg == "newdata") predict(x, rows) else withCallingHandlers(predict(x, rows), fairproj_error = function(e) {
+    stop(errorCondition(sub("^`newdata`", "`data`", conditionMessage(e)), class = setdiff(class(e), c("error", "condition"))))
+  })
+  if (nrow(s) != nrow(rows)) stop("internal error: predict() returned a different number of rows")
+  s
 }
 
 #' Tidy a fair kernel PCA fit (broom conventions)
@@ -239,8 +202,10 @@ fp_align_rows <- function(fit, data) {
 #'   [plot.fair_kpca()] (give its `type` in `...`). `PC` numbers the columns of
 #'   [predict()][predict.fair_kpca()] (with a trade-off, `k + 1` to `2k` are the scaled kernel
 #'   PCA scores).
-#' @param data,newdata For `augment()`: the training data (a data.frame), or new data whose
-#'   scores ([predict.fair_kpca()]) are appended.
+#' @param data,newdata For `augment()`: a data.frame (or tibble, data.table, matrix) with the
+#'   fit's columns, usually the training data in `data`; each row gets its scores
+#'   ([predict.fair_kpca()]) appended, `NA` for a row with a missing value. `newdata` is used in
+#'   place of `data` when both are given.
 #' @param ... For `tidy(matrix = "plot")`: `type` and the plot type's arguments; otherwise
 #'   unused.
 #' @return A tibble (or data.frame). `glance()`: one row with `kernel`, `gamma`, `k`, `nobs`

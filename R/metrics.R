@@ -43,10 +43,21 @@ group_errors <- function(object, x, group, center = c("group", "model")) {
       if (is.null(gname) || !gname %in% names(x)) fp_abort("is missing: give one label per row or a column of `x`", "group")
     } else {
       gexpr <- substitute(group)
-      if (is.name(gexpr) && as.character(gexpr) %in% names(x)) gname <- as.character(gexpr)
-      else if (is.character(group) && length(group) == 1L && nrow(x) != 1L && group %in% names(x)) gname <- group
+      if (is.name(gexpr) && as.character(gexpr) %in% names(x)) {
+        gname <- as.character(gexpr)
+      } else {
+        group <- fp_force_column(group, gexpr, x, "group")
+        if (is.character(group) && length(group) == 1L && nrow(x) != 1L) {
+          if (!group %in% names(x)) fp_column_missing_error(group, x, "group", "x")
+          gname <- group
+        }
+      }
     }
-  } else if (missing(group)) fp_abort("is missing: give one label per row", "group")
+  } else if (missing(group)) {
+    fp_abort("is missing: give one label per row", "group")
+  } else {
+    group <- fp_force_column(group, substitute(group), x, "group")
+  }
   if (!is.null(gname)) {
     group <- x[[gname]]
     if (is.null(object$terms)) x <- x[setdiff(names(x), gname)]

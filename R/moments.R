@@ -56,7 +56,7 @@ group_moments <- function(x, group, ...) {
 #' @export
 group_moments.default <- function(x, group, ..., block = NULL) {
   if (missing(group)) group <- NULL
-  xg <- fp_group_column(x, group)
+  xg <- fp_group_column(x, group, expr = substitute(group))
   x <- xg$x
   group <- xg$group
   x <- fp_as_matrix(x, "x", min_cols = 1L, check_finite = FALSE, set_names = FALSE)

@@ -130,9 +130,9 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
     gname <- as.character(gexpr)
     gval <- data[[gname]]
   } else {
-    gval <- eval(gexpr, data, env)
+    gval <- fp_eval_column(gexpr, data, env, "group")
     if (is.character(gval) && length(gval) == 1L && nrow(data) != 1L) {
-      if (!gval %in% names(data)) fp_abort(sprintf("names column '%s', which `data` does not have", gval), "group")
+      if (!gval %in% names(data)) fp_column_missing_error(gval, data, "group")
       gname <- gval
       gval <- data[[gname]]
     }
@@ -201,7 +201,7 @@ fp_formula_attach <- function(fit, fd, call) {
   fit$group_name <- fd$group_name
   if (!is.null(fd$na.action)) {
     # as prcomp.formula: with na.exclude the scores are padded with NA rows for the rows left
-    # out, so that fit$x, predict(fit), fitted(fit) and augment() line up with `data`
+    # out, so that fit$x, predict(fit) and fitted(fit) line up with `data`
     fit$na.action <- fd$na.action
     # [["x"]]: `$x` would partially match `xlevels` in a fit without scores
     if (!is.null(fit[["x"]])) fit$x <- stats::napredict(fd$na.action, fit[["x"]])

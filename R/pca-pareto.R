@@ -376,7 +376,8 @@ fp_pareto_front_table <- function(runs, start_names, spec) {
 #' @param k Target dimension.
 #' @param restarts Number of random starts (besides the start at standard PCA).
 #' @param ... Arguments of [fit_pca_pareto] (except `start`, `restarts` and `init`), and
-#'   `center`, `scale.` as in [fair_pca()].
+#'   `center`, `scale.` as in [fair_pca()] (without `scale.`, one `fairproj_units_warning` when
+#'   a column's variance dominates, see "Columns in different units" there).
 #' @return An object of class `fairproj_pareto_front`: a list with `fits` (the `fair_pca_pareto`
 #'   fits, the first from standard PCA), `table` (one row per fit: `start`, `total` (total loss),
 #'   `disparity` (largest `|E_g - E_h|`), `max_excess`, the objectives, `dominated` (whether
@@ -407,9 +408,15 @@ pareto_front.default <- function(x, group, k, restarts = 10L, ...) {
   args <- list(...)
   m <- if (inherits(x, "group_moments")) x else {
     if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-    xg <- fp_group_column(x, group)
+    xg <- fp_group_column(x, group, expr = substitute(group))
     xm <- fp_as_matrix(xg$x, "x")
     fp_moments_ranged(xm, fp_as_group(xg$group, nrow(xm), "group", min_levels = 2L), fp_colnames(xm))
+  }
+  if (!"scale." %in% nm) {
+    # once per call, not once per fit
+    lv <- tryCatch(fp_log2_colvar(m), error = function(e) NULL)  # malformed moments: the fit says so
+    if (!is.null(lv)) fp_warn_units(lv, m$colnames)
+    args$scale. <- FALSE
   }
   pb <- fp_progress_bar(restarts + 1, "Pareto fair PCA fits")
   one <- function(start, i, balance = NULL) {

@@ -40,7 +40,9 @@
 #' @param center,scale. Centring and scaling, applied with each training part's own statistics;
 #'   the defaults are those of [fair_pca()] (centre, do not scale). Vu et al.'s protocol
 #'   standardises: pass `scale. = TRUE` (a column that is constant in a training part is then
-#'   left unscaled, as in the authors' code).
+#'   left unscaled, as in the authors' code). When `scale.` is not given and one column's
+#'   variance dominates, one `fairproj_units_warning` says so (see "Columns in different units"
+#'   in [fair_pca()]).
 #' @return An object of class `fairproj_tune` (with `print()`, [summary()][summary.fairproj_tune],
 #'   `tidy()`, `plot()` and `autoplot()` methods): a list with `best` (a list of the chosen
 #'   parameters), `table` (one row per candidate: the parameters, mean held-out `ARE`, `ABDiff`,
@@ -69,7 +71,7 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
                                   seed = NULL, ..., center = TRUE, scale. = FALSE) {
   fp_needs_rows(x, "tune_fair_pca() (its cross-validation folds)")
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-  xg <- fp_group_column(x, group)
+  xg <- fp_group_column(x, group, expr = substitute(group))
   xm <- fp_as_matrix(xg$x, "x")
   g <- fp_as_group(xg$group, nrow(xm), "group", min_levels = 2L)
   if (missing(k)) fp_abort("is missing: give the target dimension", "k")
@@ -183,6 +185,8 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
   best <- as.list(grid[best_j, , drop = FALSE])
   model <- collect(do.call(fair_pca, c(list(xm, g, k = k, method = method), best, dots,
                                        list(center = center, scale. = fp_tune_scale(xm, scale.)))))
+  # once per call, from the refit's moments (the folds' fits were given `scale.`)
+  if (missing(scale.) && !is.null(model$moments)) fp_warn_units(fp_log2_colvar(model$moments), model$moments$colnames)
   pb$update(ncand * folds + 1)
   model$call <- as.call(c(list(quote(fair_pca), quote(x), quote(group), k = k, method = method), best,
                           dots[vapply(dots, function(v) is.atomic(v) && length(v) <= 5L, logical(1))],

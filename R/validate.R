@@ -203,9 +203,11 @@ fp_as_group <- function(group, n, arg = "group", min_levels = 2L, min_size = 1L)
 
 # `x` and `group` with a `group` that names a column of the data.frame `x` (one string) taken
 # out of `x` as the group labels, as in group_moments(iris, "Species"); otherwise unchanged.
-fp_group_column <- function(x, group, arg = "group") {
+# `expr` is the door's substitute(group), for the error when `group` cannot be evaluated.
+fp_group_column <- function(x, group, arg = "group", expr = NULL) {
+  group <- fp_force_column(group, expr, x, arg, "x")
   if (is.data.frame(x) && is.character(group) && length(group) == 1L && !is.na(group) && nrow(x) != 1L) {
-    if (!group %in% names(x)) fp_abort(sprintf("names column '%s', which `x` does not have", group), arg)
+    if (!group %in% names(x)) fp_column_missing_error(group, x, arg, "x")
     return(list(x = x[setdiff(names(x), group)], group = x[[group]]))
   }
   list(x = x, group = group)
@@ -336,4 +338,127 @@ fp_name_list <- function(v, max = 10L) {
   s <- paste(utils::head(v, max), collapse = ", ")
   if (length(v) > max) s <- sprintf("%s, ... (%d in all)", s, length(v))
   s
+}
+
+# ---------------------------------------------------------------------------------------------
+# Column arguments (`group`, `outcome`) of the formula and data.frame doors: the user's common
+# mistakes get a classed error that names the argument and lists the columns.
+
+# `arg` (unevaluated as `expr`) evaluated on the columns of `data`, then in `env`: its value.
+# An expression that cannot be evaluated (a misspelt bare name gives R's "object 'gender' not
+# found") is a classed error listing the columns of `data`.
+fp_eval_column <- function(expr, data, env, arg, data_arg = "data") {
+  tryCatch(eval(expr, data, env), error = function(e) fp_column_eval_error(expr, e, data, arg, data_arg))
+}
+
+# `value`, a promise of the default doors (fair_pca(x, group = ...)), forced; an expression
+# `expr` that cannot be evaluated is the classed error of fp_column_eval_error().
+fp_force_column <- function(value, expr, data, arg, data_arg = "x") {
+  tryCatch(value, error = function(e) fp_column_eval_error(expr, e, data, arg, data_arg))
+}
+
+fp_column_eval_error <- function(expr, e, data, arg, data_arg) {
+  cols <- if (is.data.frame(data)) names(data) else colnames(data)
+  if (is.name(expr) && !is.null(cols)) {
+    nm <- as.character(expr)
+    if (nm %in% cols) {
+      # a default door: a bare column name of the data.frame `x` is not looked up in it
+      fp_abort(sprintf("is `%s`, a column of `%s` written without quotes: write %s = \"%s\" (or use the formula interface with `data`)",
+                       nm, data_arg, arg, nm), arg)
+    }
+    fp_abort(sprintf("is `%s`, which is neither a column of `%s` nor a variable%s; the columns of `%s` are: %s",
+                     nm, data_arg, fp_did_you_mean(nm, cols), data_arg, fp_name_list(cols, 20L)), arg)
+  }
+  fp_abort(sprintf("cannot be evaluated: %s%s", conditionMessage(e),
+                   if (is.null(cols)) "" else sprintf("; the columns of `%s` are: %s", data_arg, fp_name_list(cols, 20L))),
+           arg)
+}
+
+# A classed error for a column name (one string) that `data` does not have.
+fp_column_missing_error <- function(name, data, arg, data_arg = "data") {
+  cols <- names(data)
+  fp_abort(sprintf("names column '%s', which `%s` does not have%s; its columns are: %s", name, data_arg,
+                   fp_did_you_mean(name, cols), fp_name_list(cols, 20L)), arg)
+}
+
+# ", did you mean 'sex'?" for a column name that differs from `name` only in case or by at most
+# a fifth of its letters (one for short names); "" otherwise.
+fp_did_you_mean <- function(name, cols) {
+  if (!length(cols)) return("")
+  dist <- utils::adist(tolower(name), tolower(cols))[1L, ]
+  best <- which(dist == min(dist) & dist <= max(1, nchar(name) %/% 5L))
+  if (!length(best)) return("")
+  sprintf(" (did you mean %s?)", paste(sprintf("'%s'", cols[best][seq_len(min(3L, length(best)))]), collapse = " or "))
+}
+
+# The formula doors' first check: a two-sided formula (`sex ~ .`), the usual way to give a
+# response in R, names the group (or an outcome) on its left; fairproj's formulas name only the
+# features, so say where the left-hand side goes. Then a missing `group`.
+fp_check_formula_door <- function(formula, group_missing, outcome = FALSE) {
+  if (inherits(formula, "formula") && length(formula) == 3L) {
+    lhs <- paste(deparse(formula[[2L]], width.cutoff = 500L), collapse = " ")
+    rhs <- paste(deparse(formula[[3L]], width.cutoff = 500L), collapse = " ")
+    msg <- if (group_missing) {
+      sprintf("is two-sided (`%s ~ %s`), but it names only the feature columns: write `~ %s` and give the group as `group = %s`%s",
+              lhs, rhs, rhs, lhs, if (outcome) sprintf(" (an outcome as `outcome = %s`)", lhs) else "")
+    } else {
+      sprintf("is two-sided (`%s ~ %s`), but it names only the feature columns (the group is in `group`): write `~ %s`%s",
+              lhs, rhs, rhs, if (outcome) sprintf(" and give an outcome as `outcome = %s`", lhs) else "")
+    }
+    fp_abort(msg, "formula")
+  }
+  if (group_missing) fp_abort("is missing: give a column of `data` or one label per row", "group")
+  invisible()
+}
+
+# ---------------------------------------------------------------------------------------------
+# Columns in very different units. Unscaled PCA follows the columns with the largest variance, so
+# when one column's variance dominates the others by orders of magnitude and the user did not
+# choose `scale.`, a fit says so once (class fairproj_units_warning). The test: among the columns
+# that vary, the largest variance is more than 1e4 times the median one (standard deviations 100
+# times apart), or one column holds more than 99% of the sum of the column variances. Variances
+# are about the overall mean, in log2 so that data of any magnitude compare.
+
+# log2 of each column's variance from group moments (stored columns times 2^exponent), without
+# a pass over the rows; -Inf for a constant column.
+fp_log2_colvar <- function(m) {
+  d <- length(m$colnames)
+  e <- if (is.null(m$exponent)) rep(0, d) else m$exponent
+  mu <- drop(m$mean %*% (m$n / sum(m$n)))
+  ss <- Reduce(`+`, lapply(seq_along(m$levels), function(i) diag(m$scatter[[i]]) + (m$mean[, i] - mu)^2 * m$n[[i]]))
+  log2(pmax(ss, 0) / max(sum(m$n) - 1, 1)) + 2 * e
+}
+
+# The same from the rows of a matrix (for fair_kpca(), which works on the rows), one column at a
+# time and divided by its largest deviation so that no square leaves double precision.
+fp_log2_colvar_rows <- function(x) {
+  vapply(seq_len(ncol(x)), function(j) {
+    v <- x[, j] - mean(x[, j])
+    a <- max(abs(v))
+    if (!(a > 0)) return(-Inf)
+    2 * log2(a) + log2(sum((v / a)^2) / max(length(v) - 1, 1))
+  }, numeric(1))
+}
+
+# The warning, from the columns' log2 variances `lv` and their names; TRUE when given.
+fp_warn_units <- function(lv, colnames) {
+  ok <- which(is.finite(lv))
+  if (length(ok) < 2L) return(invisible(FALSE))
+  top <- ok[which.max(lv[ok])]
+  rel <- 2^(lv[ok] - lv[top])
+  share <- 1 / sum(rel)
+  ratio <- 1 / stats::median(rel)
+  if (!(share > 0.99 || ratio > 1e4)) return(invisible(FALSE))
+  # the message compares with the other columns (the median of all includes the column itself),
+  # in log10 so that any ratio prints
+  l10 <- (lv[top] - stats::median(lv[ok[ok != top]])) * log10(2)
+  times <- if (l10 < 6) format(round(10^l10), big.mark = ",") else if (l10 < 300) sprintf("%.1e", 10^l10) else
+    sprintf("about 1e%d", round(l10))
+  fp_warn(sprintf(paste("column '%s' holds %.1f%% of the total variance, %s times the median variance of the",
+                        "other columns, so the unscaled components mostly follow its units; use scale. = TRUE if",
+                        "the columns are in different units, or give scale. = FALSE to keep the units (and this",
+                        "warning off)"),
+                  colnames[top], floor(1000 * share) / 10, times),
+          class = "fairproj_units_warning")
+  invisible(TRUE)
 }

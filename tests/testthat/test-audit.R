@@ -24,7 +24,7 @@ test_that("every method at every k, each row equal to a separate fair_pca() fit"
                   paste(rep(a$methods, each = 8), rep(rep(1:4, each = 2), 3), c("a", "b")))
   for (m in a$methods) for (k in a$k) {
     args <- if (m == "minmax") list(gap_tol = 1e-11) else list()
-    f <- do.call(fair_pca, c(list(dat$x, dat$g, k = k, method = m), args))
+    f <- do.call(fair_pca, c(list(dat$x, dat$g, k = k, method = m, scale. = TRUE), args))  # the audit scales by default
     gt <- a$groups_table[a$groups_table$method == m & a$groups_table$k == k, ]
     gs <- f$group_stats
     # the same moments up to rounding (a merge of two passes in the audit): 1e-8 relative
@@ -67,11 +67,31 @@ test_that("defaults: k from 1 to 4 groups' worth, below d; the focus k keeps 80%
 
 test_that("the price and the relative losses do not depend on the units", {
   dat <- audit_data()
-  a <- fair_audit(dat$x, dat$g, k = 1:3)
-  b <- fair_audit(1000 * dat$x + 5, dat$g, k = 1:3)
-  expect_equal(b$table$price, a$table$price, tolerance = 1e-7)
-  expect_equal(b$table$max_loss, 1e6 * a$table$max_loss, tolerance = 1e-6)
-  expect_equal(b$groups_table$var_explained, a$groups_table$var_explained, tolerance = 1e-7)
+  for (sc in c(TRUE, FALSE)) {
+    a <- fair_audit(dat$x, dat$g, k = 1:3, scale. = sc)
+    b <- fair_audit(1000 * dat$x + 5, dat$g, k = 1:3, scale. = sc)
+    expect_equal(b$table$price, a$table$price, tolerance = 1e-7)
+    # scaled losses are unit-free; unscaled ones in squared units
+    expect_equal(b$table$max_loss, (if (sc) 1 else 1e6) * a$table$max_loss, tolerance = 1e-6)
+    expect_equal(b$groups_table$var_explained, a$groups_table$var_explained, tolerance = 1e-7)
+  }
+})
+
+test_that("fair_audit() scales by default, as its report template, and never warns about units", {
+  dat <- audit_data()
+  x <- dat$x
+  x[, 3] <- 1e3 * x[, 3]  # one column in other units: unscaled, it holds > 99% of the variance
+  expect_warning(fair_pca(x, dat$g, k = 1), class = "fairproj_units_warning")
+  a <- expect_no_warning(fair_audit(x, dat$g, k = 1:2))
+  expect_true(a$scaled)
+  no_time <- function(t) t[setdiff(names(t), "seconds")]
+  expect_equal(no_time(a$table), no_time(fair_audit(x, dat$g, k = 1:2, scale. = TRUE)$table))
+  sc <- a$table[a$table$method == "standard", "var_kept"]
+  expect_equal(sc, fair_audit(scale(x), dat$g, k = 1:2, scale. = FALSE)$table[a$table$method == "standard", "var_kept"],
+               tolerance = 1e-10)
+  expect_false(fair_audit(x, dat$g, k = 1:2, scale. = FALSE)$scaled)
+  tpl <- readLines(system.file("rmarkdown", "templates", "fair-pca-audit", "skeleton", "skeleton.Rmd", package = "fairproj"))
+  expect_true(any(grepl("^  scale: true", tpl)))
 })
 
 test_that("every input form of fair_pca() gives the same audit", {
@@ -102,7 +122,7 @@ test_that("every input form of fair_pca() gives the same audit", {
   # group cells: several attributes
   s <- rep(c("u", "v"), length.out = nrow(dat$x))
   cells <- fair_audit(dat$x, data.frame(g = dat$g, s = s), k = 1:2)
-  f <- fair_pca(dat$x, data.frame(g = dat$g, s = s), k = 2)
+  f <- fair_pca(dat$x, data.frame(g = dat$g, s = s), k = 2, scale. = TRUE)
   expect_identical(cells$groups$group, f$groups$group)
   expect_equal(cells$groups_table$loss[cells$groups_table$method == "minmax" & cells$groups_table$k == 2],
                f$group_stats$loss, tolerance = 1e-8)
@@ -182,7 +202,7 @@ test_that("binary outcome: held-out glm on each fit's scores, with the package's
   expect_equal(length(test), sum(round(0.3 * table(dat$g))))
   expect_equal(as.numeric(table(dat$g[test])), as.numeric(round(0.3 * table(dat$g))))
   for (m in c("standard", "minmax")) {
-    f <- fair_pca(dat$x[-test, ], dat$g[-test], k = 2, method = m)
+    f <- fair_pca(dat$x[-test, ], dat$g[-test], k = 2, method = m, scale. = TRUE)
     s <- predict(f, dat$x)
     d <- data.frame(y = dat$y, s)
     model <- suppressWarnings(stats::glm(y ~ ., family = binomial(), data = d[-test, ]))
@@ -212,7 +232,7 @@ test_that("numeric outcome: least squares, RMSE and the gap between group mean p
   dat <- audit_data()
   a <- fair_audit(dat$x, dat$g, k = 1:2, outcome = dat$z, seed = 4)
   test <- a$outcome$test_rows
-  f <- fair_pca(dat$x[-test, ], dat$g[-test], k = 2, method = "minmax")
+  f <- fair_pca(dat$x[-test, ], dat$g[-test], k = 2, method = "minmax", scale. = TRUE)
   s <- predict(f, dat$x)
   model <- stats::lm(z ~ ., data = data.frame(z = dat$z, s)[-test, ])
   pred <- stats::predict(model, data.frame(s)[test, ])

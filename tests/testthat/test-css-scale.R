@@ -22,7 +22,8 @@ css_case <- function(i) {
 }
 
 css_run <- function(x, g, k, method, center, seed, ...) {
-  args <- list(x, g, k = k, method = method, center = center, ...)
+  # column scales in different units are the point here: unscaled unless `scale.` is given
+  args <- utils::modifyList(list(x, g, k = k, method = method, center = center, scale. = FALSE), list(...))
   if (method == "random") args$r <- 5
   set.seed(seed)
   tryCatch(do.call(fair_css, args), error = function(e) e)

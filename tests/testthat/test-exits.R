@@ -53,9 +53,13 @@ test_that("fair_kpca(): glance() is one row and augment() aligns scores with the
   an <- augment(fit, newdata = iris[c(5, 60), ])
   expect_equal(an$.fittedKPC2, unname(predict(fit, iris_x[c(5, 60), ])[, 2]))
   expect_identical(an$.rownames, c("5", "60"))
-  # rows cannot be paired by position once they moved
-  expect_error(augment(fit, data = iris[sample(150), ]), class = "fairproj_input_error")
-  expect_error(augment(fit, data = iris[1:100, ]), class = "fairproj_input_error")
+  # rows in any order, any subset and any data frame class keep their own scores
+  set.seed(4)
+  i <- sample(150, 100)
+  expect_equal(augment(fit, data = iris[i, ])$.fittedKPC1, unname(fit$x[i, 1]), tolerance = 1e-10)
+  skip_if_not_installed("tibble")
+  expect_equal(augment(fit, data = tibble::as_tibble(iris)[i, ])$.fittedKPC2, unname(fit$x[i, 2]),
+               tolerance = 1e-10)
 })
 
 test_that("fair_kpca(): a formula interface consistent with fair_pca()'s", {
@@ -79,7 +83,15 @@ test_that("fair_kpca(): a formula interface consistent with fair_pca()'s", {
   expect_true(all(is.na(fe$x[c(2, 9), ])))
   a <- augment(fe, data = d)
   expect_true(all(is.na(a$.fittedKPC1[c(2, 9)])))
-  expect_equal(a$.fittedKPC1[-c(2, 9)], unname(fe$x[-c(2, 9), 1]))
+  expect_equal(a$.fittedKPC1[-c(2, 9)], unname(fe$x[-c(2, 9), 1]), tolerance = 1e-10)
+  # predict() gives a row with a missing value NA scores, the others their own; so does
+  # augment() after na.omit, on shuffled rows
+  expect_identical(unname(is.na(predict(fe, d[1:10, ])[, 1])), 1:10 %in% c(2, 9))
+  fo <- fair_kpca(~ . - Species - size, data = d, group = Species, k = 2)
+  ao <- augment(fo, data = d[10:1, ])
+  expect_identical(is.na(ao$.fittedKPC2), 10:1 %in% c(2, 9))
+  expect_equal(ao$.fittedKPC2[-c(2, 9)], unname(fe$x[10:1, 2][-c(2, 9)]), tolerance = 1e-10)
+  expect_error(predict(fe, transform(d[1:3, ], Sepal.Length = Inf)), class = "fairproj_input_error")
   expect_error(fair_kpca(~ ., data = iris, k = 2), class = "fairproj_input_error")
   # an argument the method does not take is refused by name, before it is evaluated
   expect_error(fair_kpca(iris_x, iris_g, k = 2, kernal = stop("evaluated")), class = "fairproj_input_error",

@@ -35,3 +35,53 @@ test_that("the group column may be removed from a formula (prcomp's `~ . - group
   # predict() rebuilds the features of new data from the same terms
   expect_equal(predict(fit, iris[1:5, ]), predict(ref, iris[1:5, ]))
 })
+
+test_that("a misspelt group column is a classed error naming `group` and the columns of the data", {
+  d <- data.frame(age = c(1, 4, 2, 8, 5, 7, 3, 6), bili = c(2, 1, 4, 3, 6, 5, 8, 7), sex = rep(c("f", "m"), 4))
+  # every formula door, the data.frame doors and group_errors()
+  calls <- list(
+    quote(fair_pca(~ ., data = d, group = gender, k = 1)),
+    quote(fair_css(~ ., data = d, group = gender, k = 1)),
+    quote(fair_kpca(~ ., data = d, group = gender, k = 1)),
+    quote(fair_audit(~ ., data = d, group = gender)),
+    quote(tune_fair_pca(~ ., data = d, group = gender, k = 1)),
+    quote(pareto_front(~ ., data = d, group = gender, k = 1)),
+    quote(fair_pca(d, group = gender, k = 1)),
+    quote(fair_css(d, group = gender, k = 1)),
+    quote(fair_kpca(d, group = gender, k = 1)),
+    quote(fair_audit(d, group = gender)),
+    quote(tune_fair_pca(d, group = gender, k = 1)),
+    quote(pareto_front(d, group = gender, k = 1)),
+    quote(group_moments(d, gender)),
+    quote(group_errors(fair_pca(d, "sex", k = 1), d, group = gender))
+  )
+  for (cl in calls) {
+    expect_error(eval(cl), class = "fairproj_input_error", regexp = "^`group` .*gender.*age, bili, sex")
+  }
+  # a misspelt outcome of fair_audit() too
+  expect_error(fair_audit(~ ., data = d, group = sex, outcome = outcom), class = "fairproj_input_error",
+               regexp = "^`outcome` .*outcom.*age, bili")
+  # a variable of the caller is still a group, and a bare column name of a data.frame `x` says to quote it
+  gender <- d$sex
+  expect_s3_class(fair_pca(~ age + bili, data = d, group = gender, k = 1, method = "standard"), "fair_pca")
+  expect_snapshot(error = TRUE, {
+    fair_pca(~ ., data = d, group = Sex, k = 1)
+    fair_pca(~ ., data = d, group = "gendr", k = 1)
+    fair_pca(~ ., data = d, group = paste(sex, gendr), k = 1)
+    fair_pca(d, group = sex, k = 1)
+  })
+})
+
+test_that("a two-sided formula says that the group goes in `group =`", {
+  d <- data.frame(age = c(1, 4, 2, 8, 5, 7, 3, 6), bili = c(2, 1, 4, 3, 6, 5, 8, 7), sex = rep(c("f", "m"), 4))
+  for (door in list(fair_pca, fair_css, fair_kpca, tune_fair_pca, pareto_front)) {
+    expect_error(door(sex ~ ., data = d, k = 1), class = "fairproj_input_error", regexp = "group = sex")
+    expect_error(door(sex ~ age, data = d, group = sex, k = 1), class = "fairproj_input_error", regexp = "`~ age`")
+  }
+  expect_error(fair_audit(sex ~ ., data = d), class = "fairproj_input_error", regexp = "group = sex")
+  expect_snapshot(error = TRUE, {
+    fair_pca(sex ~ ., data = d, k = 1)
+    fair_pca(log(sex) ~ age + bili, data = d, group = sex, k = 1)
+    fair_audit(y ~ ., data = d, group = sex)
+  })
+})

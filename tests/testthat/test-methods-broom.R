@@ -20,7 +20,7 @@ test_that("tidy, glance and augment have the broom shapes", {
   expect_equal(au$.fittedPC1, unname(f$x[, 1]))
   au2 <- augment(f, newdata = dat$x[1:3, ])
   expect_equal(nrow(au2), 3L)
-  expect_error(augment(f, data = df[1:3, ]), class = "fairproj_input_error")
+  expect_equal(augment(f, data = df[1:3, ])$.fittedPC1, unname(f$x[1:3, 1]))
   skip_if_not_installed("broom")
   expect_equal(broom::tidy(f), td)
   # broom's own prcomp tidiers give the same column names
@@ -67,45 +67,66 @@ test_that("na.exclude pads fit$x, predict() and fitted() with NA rows, as prcomp
   expect_identical(rownames(f2$x), rownames(stats::prcomp(~ x1 + x2 + x3 + x4, data = d)$x))
 })
 
-test_that("augment(data =) pairs rows by name, follows na.action and never shifts rows", {
+test_that("augment(data =) gives each row of any data frame its own scores, NA where it has a missing value", {
   d <- na_data()
   miss <- !stats::complete.cases(d[c("x2", "x4")])
-  f <- fair_pca(~ x1 + x2 + x3 + x4, data = d, group = sex, k = 2, na.action = na.exclude)
-  au <- augment(f, data = d)
-  expect_equal(nrow(au), nrow(d))
-  expect_identical(au$.rownames, rownames(d))
-  expect_identical(is.na(au$.fittedPC1), miss)
-  expect_equal(au$.fittedPC1[!miss], unname(predict(f, d)[!miss, 1]))
-  # the same rows in another order (or a subset) keep their scores
-  d2 <- d[order(as.integer(rownames(d))), ]
-  au2 <- augment(f, data = d2)
-  expect_equal(au2$.fittedPC1, unname(predict(f, d2)[, 1]))
-  au3 <- augment(f, data = d2[10:20, ])
-  expect_equal(au3$.fittedPC1, unname(predict(f, d2[10:20, ])[, 1]))
-  # na.omit: the omitted rows are dropped
-  fo <- fair_pca(~ x1 + x2 + x3 + x4, data = d, group = sex, k = 2)
-  ao <- augment(fo, data = d2)
-  expect_equal(nrow(ao), nrow(d) - sum(miss))
-  expect_false(anyNA(ao$.fittedPC1))
-  expect_equal(ao$.fittedPC1, unname(predict(fo, d2)[stats::complete.cases(d2), 1]))
-  # rows the fit was not given, and data without row names whose rows may have moved
+  for (na in list(stats::na.exclude, stats::na.omit)) {
+    f <- fair_pca(~ x1 + x2 + x3 + x4, data = d, group = sex, k = 2, na.action = na)
+    au <- augment(f, data = d)
+    # every row of `data`, in its order, NA scores where a value is missing
+    expect_equal(nrow(au), nrow(d))
+    expect_identical(au$.rownames, rownames(d))
+    expect_identical(is.na(au$.fittedPC1), miss)
+    expect_equal(as.matrix(au[c(".fittedPC1", ".fittedPC2")]), unname(predict(f, d)), ignore_attr = TRUE)
+    # the training scores on the rows the fit used
+    tr <- stats::na.omit(f$x)
+    expect_equal(unname(as.matrix(au[!miss, c(".fittedPC1", ".fittedPC2")])), unname(tr[rownames(d)[!miss], ]),
+                 tolerance = 1e-10)
+    # the same rows in another order, a subset, without row names: each row keeps its scores
+    set.seed(2)
+    i <- sample(nrow(d))
+    for (rows in list(i, i[1:20], 20:1)) {
+      ds <- d[rows, ]
+      rownames(ds) <- NULL
+      expect_equal(augment(f, data = ds)$.fittedPC2, au$.fittedPC2[rows])
+    }
+  }
+  # rows the fit was not given are scored as new rows
   other <- d[1:3, ]
   rownames(other) <- c("p", "q", "r")
-  expect_error(augment(f, data = other), class = "fairproj_input_error")
-  d3 <- d
-  rownames(d3) <- NULL
-  expect_error(augment(f, data = d3), class = "fairproj_input_error")
-  # a fit given data with default row names pairs by position, with the count checked
-  fd <- fair_pca(~ x1 + x2 + x3 + x4, data = d3, group = sex, k = 2, na.action = na.exclude)
-  ad <- augment(fd, data = d3)
-  expect_identical(is.na(ad$.fittedPC1), miss)
-  short <- d3[-1, ]
-  rownames(short) <- NULL
-  expect_error(augment(fd, data = short), class = "fairproj_input_error")
-  # a subset named by row is paired by name
-  expect_equal(augment(fd, data = d3[-1, ])$.fittedPC1, ad$.fittedPC1[-1])
-  fdo <- fair_pca(~ x1 + x2 + x3 + x4, data = d3, group = sex, k = 2)
-  expect_equal(nrow(augment(fdo, data = d3)), nrow(d3) - sum(miss))
+  expect_equal(augment(f, data = other)$.fittedPC1, au$.fittedPC1[1:3])
+  # data without the fit's columns is a classed error that names `data`
+  expect_error(augment(f, data = d[c("x1", "sex")]), class = "fairproj_newdata_error", regexp = "^`data`")
+  expect_error(augment(f, data = 1:3), class = "fairproj_input_error", regexp = "^`data`")
+})
+
+test_that("augment(data =) on a shuffled tibble or data.table gives the scores of predict() on those rows", {
+  skip_if_not_installed("tibble")
+  d <- na_data()
+  rownames(d) <- NULL
+  miss <- !stats::complete.cases(d[c("x2", "x4")])
+  f <- fair_pca(~ ., data = d, group = sex, k = 2, scale. = TRUE)
+  fm <- fair_pca(stats::na.omit(d)[1:4], stats::na.omit(d)$sex, k = 2, scale. = TRUE)  # a matrix fit
+  set.seed(1)
+  i <- sample(nrow(d))
+  tabs <- list(tibble = tibble::as_tibble(d)[i, ])
+  if (requireNamespace("data.table", quietly = TRUE)) tabs$data.table <- data.table::as.data.table(d)[i, ]
+  for (fit in list(f, fm)) {
+    for (s in tabs) {
+      a <- augment(fit, data = s)
+      expect_equal(nrow(a), nrow(d))
+      expect_identical(a$x3, d$x3[i])
+      expect_identical(is.na(a$.fittedPC1), miss[i])
+      expect_equal(as.matrix(a[c(".fittedPC1", ".fittedPC2")]), unname(predict(fit, as.data.frame(s))),
+                   ignore_attr = TRUE)
+      expect_equal(a$.fittedPC1[!miss[i]], unname(predict(fit, d)[i, 1][!miss[i]]))
+    }
+  }
+  # a column selection's per-row errors too
+  fc <- fair_css(~ ., data = d, group = sex, k = 2, scale. = TRUE)
+  ac <- augment(fc, data = d)
+  expect_identical(is.na(ac$.sq_error), miss)
+  for (s in tabs) expect_equal(augment(fc, data = s)$.sq_error, ac$.sq_error[i])
 })
 
 test_that("augment(newdata =) keeps every row of newdata, NA rows with NA scores", {

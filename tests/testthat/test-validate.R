@@ -121,3 +121,90 @@ test_that("a factor's NA level (addNA()) counts as missing labels at every door 
   expect_equal(fit$rotation, ref$rotation)
   expect_error(fair_pca(~ ., data = d_lev, group = g, k = 1, na.action = na.fail), class = "fairproj_input_error")
 })
+
+# Count the warnings of one class that an expression gives (and muffle them).
+count_warnings <- function(expr, class) {
+  n <- 0L
+  withCallingHandlers(expr, warning = function(w) {
+    if (inherits(w, class)) n <<- n + 1L
+    invokeRestart("muffleWarning")
+  })
+  n
+}
+
+test_that("one column in other units: one fairproj_units_warning per call unless scale. is given", {
+  dat <- make_groups(n = c(60, 50), d = 5, seed = 7)
+  x <- dat$x
+  x[, 2] <- 1e3 * x[, 2]   # standard deviations 1000 times the others': > 99% of the variance
+  df <- data.frame(x, g = dat$g)
+  u <- "fairproj_units_warning"
+  expect_warning(fair_pca(x, dat$g, k = 2), class = u, regexp = "'x2' holds 99")
+  expect_identical(count_warnings(fair_pca(~ ., data = df, group = g, k = 2), u), 1L)
+  expect_identical(count_warnings(fair_pca(group_moments(x, dat$g), k = 2), u), 1L)
+  expect_identical(count_warnings(fair_css(x, dat$g, k = 2), u), 1L)
+  expect_identical(count_warnings(fair_css(group_moments(x, dat$g), k = 2), u), 1L)
+  expect_identical(count_warnings(fair_kpca(x, dat$g, k = 2), u), 1L)
+  expect_identical(count_warnings(tune_fair_pca(x, dat$g, k = 2, method = "robust", grid = list(alpha = c(0.1, 0.2)),
+                                                iterations = 10, restarts = 1, seed = 1), u), 1L)
+  expect_identical(count_warnings(pareto_front(x, dat$g, k = 2, restarts = 2, iterations = 10), u), 1L)
+  # an explicit choice is quiet, either way
+  for (sc in c(TRUE, FALSE)) {
+    expect_identical(count_warnings(fair_pca(x, dat$g, k = 2, scale. = sc), u), 0L)
+    expect_identical(count_warnings(fair_css(x, dat$g, k = 2, scale. = sc), u), 0L)
+    expect_identical(count_warnings(fair_kpca(x, dat$g, k = 2, scale. = sc), u), 0L)
+    expect_identical(count_warnings(pareto_front(x, dat$g, k = 2, restarts = 1, iterations = 10, scale. = sc), u), 0L)
+  }
+  # the fit itself is the same as with scale. = FALSE
+  f <- suppressWarnings(fair_pca(x, dat$g, k = 2, method = "standard"))
+  expect_equal(f$rotation, fair_pca(x, dat$g, k = 2, method = "standard", scale. = FALSE)$rotation)
+})
+
+test_that("the units test: largest variance over 1e4 times the median, or over 99% of the total", {
+  w <- function(sd) fairproj:::fp_warn_units(2 * log2(sd), paste0("c", seq_along(sd)))
+  # several large columns: no column holds 99%, but 1e4 times the median variance
+  expect_warning(expect_true(w(c(150, 150, 1, 1, 1, 1, 1))), class = "fairproj_units_warning", regexp = "'c1'")
+  expect_false(w(c(90, 90, 1, 1, 1, 1, 1)))                 # 8100 times the median, 50% of the total
+  expect_warning(w(c(1, 30, 2, 1.5)), class = "fairproj_units_warning", regexp = "'c2' holds 99")
+  expect_false(w(c(1, 8, 2, 1.5)))                          # 91%: usual spread in one set of units
+  expect_snapshot(w(c(1, 30, 2, 1.5)))
+  expect_false(w(c(83.3, 44.6, 14.5, 9.4)))                 # USArrests
+  # constant columns do not count, and one varying column is nothing to compare
+  expect_false(w(c(1e3, 0, 0, 0)))
+  expect_false(w(c(1, 2, 0, 0, 0)))
+  # any magnitude: log2 variances far beyond double precision compare
+  expect_warning(fairproj:::fp_warn_units(c(3000, 10, 12), c("a", "b", "c")), class = "fairproj_units_warning",
+                 regexp = "about 1e900 times the median variance of the other columns")
+  expect_false(fairproj:::fp_warn_units(c(3000, 2999, 2998), c("a", "b", "c")))
+})
+
+test_that("the units warning reads the variances from the moments, at any magnitude", {
+  set.seed(3)
+  x <- cbind(a = rnorm(80), b = rnorm(80), c = rnorm(80))
+  g <- rep(c("u", "v"), 40)
+  for (s in c(1e-200, 1e-100, 1, 1e100, 1e200)) {
+    xs <- x * s
+    # the moments of a fit, whose columns are brought into range (a power of two each)
+    lv <- fairproj:::fp_log2_colvar(fair_pca(xs, g, k = 1, scale. = TRUE)$moments)
+    expect_equal(lv, log2(apply(x, 2, stats::var)) + 2 * log2(s), tolerance = 1e-10, ignore_attr = TRUE)
+    expect_equal(fairproj:::fp_log2_colvar_rows(xs), unname(lv), tolerance = 1e-10)
+    xs[, 1] <- xs[, 1] * 1e3
+    # (unscaled variances beyond about 1e+-300 are an error of their own)
+    if (abs(log10(s)) < 150) expect_warning(fair_pca(xs, g, k = 1), class = "fairproj_units_warning", regexp = "'a'")
+  }
+  # a factor's indicator columns and the papers' standardised data stay quiet
+  expect_identical(count_warnings(fair_pca(~ ., data = iris, group = Species, k = 2), "fairproj_units_warning"), 0L)
+  expect_identical(count_warnings(fair_pca(~ ., data = mtcars, group = am, k = 2), "fairproj_units_warning"), 0L)
+})
+
+test_that("the papers' data sets, as the readers give them, never get the units warning", {
+  dir <- Sys.getenv("FAIRPROJ_DATA")
+  skip_if(!nzchar(dir) || !dir.exists(dir), "FAIRPROJ_DATA is not set")
+  # the small ones of fairproj_datasets(), raw (css_*) and standardised
+  for (nm in c("adult_sex", "german_credit", "biodeg", "energy", "lee_adult", "lee_compas", "lee_german",
+               "css_heart", "css_german", "css_communities")) {
+    d <- tryCatch(fairproj_data(nm, dir), error = function(e) NULL)
+    if (is.null(d)) next
+    m <- group_moments(d$x, if (is.data.frame(d$group)) d$group[[1]] else d$group)
+    expect_false(fairproj:::fp_warn_units(fairproj:::fp_log2_colvar(m), m$colnames), info = nm)
+  }
+})
