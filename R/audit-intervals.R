@@ -249,7 +249,11 @@ fp_audit_memory_note <- function(m, d, parts) {
 
 # The bootstrap blocks stored in a group_moments object (group_moments(blocks = )), or NULL.
 fp_moments_blocks <- function(m) {
-  NULL
+  if (is.null(m$blocks) || length(m$blocks) != length(m$levels)) return(NULL)
+  lapply(seq_along(m$blocks), function(i) {
+    b <- m$blocks[[i]]
+    list(n = b$n, delta = b$mean - m$mean[, i], scatter = b$scatter)
+  })
 }
 
 # The dimensions with intervals: "all", or whole numbers among the audited ones.

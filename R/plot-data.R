@@ -888,9 +888,9 @@ fp_audit_bar_layer <- function(d) {
 fp_audit_bar_caption <- function(x, d, caption = NULL) {
   if (!any(d$interval != "none")) return(caption)
   iv <- x$intervals
-  paste0(if (!is.null(caption)) paste0(caption, "\n"),
-         sprintf("Bars: %s%% bootstrap intervals%s", format(100 * iv$level),
-                 if (any(d$interval == "unreliable")) "; faint bars: unreliable (small group or biased estimate)" else ""))
+  paste0(if (!is.null(caption)) paste0(caption, "; "),
+         sprintf("error bars: %s%% bootstrap intervals%s", format(100 * iv$level),
+                 if (any(d$interval == "unreliable")) "; faint: unreliable (small group or biased estimate)" else ""))
 }
 
 fp_plot_audit_groups <- function(x, type, methods) {

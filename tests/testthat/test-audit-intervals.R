@@ -114,6 +114,57 @@ test_that("small groups and moments without blocks: flagged, or a note that says
   expect_match(m$intervals$note, "blocks")
 })
 
+test_that("moments with blocks give the intervals of the rows", {
+  dat <- iv_data()
+  gm <- group_moments(dat$x, dat$g, blocks = 20)
+  m0 <- group_moments(dat$x, dat$g)
+  expect_equal(unname(gm$scatter[[1]]), unname(m0$scatter[[1]]), tolerance = 1e-12)
+  expect_length(gm$blocks, 2L)
+  a <- fair_audit(gm, k = 2, replicates = 30, seed = 4)
+  b <- fair_audit(dat$x, dat$g, k = 2, replicates = 30, seed = 4, blocks = 20)
+  expect_equal(a$table$max_loss_low, b$table$max_loss_low, tolerance = 1e-8)
+  expect_equal(a$groups_table$loss_high, b$groups_table$loss_high, tolerance = 1e-8)
+  expect_error(group_moments(dat$x, dat$g, blocks = 2), class = "fairproj_input_error")
+  expect_null((gm + gm)$blocks)  # combined moments have no blocks (documented)
+})
+
+test_that("tidy() and glance() of an audit with intervals", {
+  dat <- iv_data()
+  a <- fair_audit(dat$x, dat$g, k = 1:2, replicates = 20, seed = 1)
+  td <- tidy(a, matrix = "intervals")
+  expect_true(all(c("term", "estimate", "conf.low", "conf.high", "reliable") %in% names(td)))
+  expect_true(all(td$k == a$k_focus))
+  row <- td[td$method == "minmax" & td$term == "price", ]
+  expect_equal(row$conf.high, a$table$price_high[a$table$method == "minmax" & a$table$k == a$k_focus])
+  gl <- glance(a)
+  expect_equal(nrow(gl), 1L)
+  expect_equal(gl$level, 0.9)
+  expect_equal(gl$nobs, nrow(dat$x))
+  z <- fair_audit(dat$x, dat$g, k = 1:2, replicates = 0)
+  expect_error(tidy(z, matrix = "intervals"), class = "fairproj_input_error")
+  expect_true(is.na(glance(z)$level))
+})
+
+test_that("downstream intervals: per-group held-out counts, gaps flagged when they contain 0", {
+  dat <- iv_data(n = c(200, 160), seed = 7)
+  set.seed(3)
+  y <- as.integer(dat$x[, 1] + rnorm(nrow(dat$x)) > 0)  # no dependence on the group
+  a <- fair_audit(dat$x, dat$g, k = 2, outcome = y, replicates = 40, seed = 5)
+  dn <- a$downstream
+  expect_equal(unname(a$outcome$n_test_groups), as.numeric(table(dat$g[a$outcome$test_rows])))
+  expect_true(all(dn$accuracy_low <= dn$accuracy & dn$accuracy <= dn$accuracy_high))
+  expect_identical(dn$dp_gap_distinct, !(dn$dp_gap_low <= 0 & dn$dp_gap_high >= 0))
+  # the signed difference's interval holds the gap (or minus it) between its ends
+  expect_true(all(dn$dp_gap_low <= dn$dp_gap + 1e-12 & dn$dp_gap - 1e-12 <= dn$dp_gap_high | !dn$dp_gap_distinct))
+  out <- capture.output(print(a))
+  expect_true(any(grepl("Held-out rows by group", out)))
+  # a group-dependent outcome: a large parity gap is told apart from 0
+  y2 <- as.integer(dat$g == "a")
+  b <- fair_audit(dat$x, dat$g, k = 2, outcome = ifelse(runif(length(y2)) < 0.9, y2, 1 - y2), replicates = 40, seed = 5,
+                  methods = "standard")
+  expect_true(all(b$downstream$dp_gap_distinct[b$downstream$k == 2] | b$downstream$one_class))
+})
+
 test_that("fast coverage check: 90% intervals of standard PCA's group errors cover the truth", {
   # a population with known covariances; the truth is each group's error of standard PCA fitted
   # to the population moments (bench/audit-coverage.R runs 500 samples per size and method)
