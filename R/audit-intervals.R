@@ -179,6 +179,13 @@ fp_audit_intervals <- function(moments, blocks, methods, ks, margs, center, scal
   bias <- function(iv) if (is.na(iv[3L])) !is.na(iv[1L]) && iv[1L] != iv[2L] else abs(iv[3L]) > fp_bias_limit
   # per group
   nb <- vapply(blocks, function(b) length(b$n), numeric(1))
+  # each group's numerical rank, or d + 1 when its covariance has full rank (k = d - 1 is fine
+  # then): a k at or next to a lower rank has losses at their bound
+  rank <- vapply(moments_cov(moments), function(s) {
+    ev <- pmax(fp_sym_values(s), 0)
+    r <- sum(ev > 1e-10 * max(ev, .Machine$double.xmin))
+    if (r == nrow(s)) r + 2 else r
+  }, numeric(1))
   gq <- c("error", "loss")
   for (q in gq) gtab[paste0(q, c("_low", "_high"))] <- NA_real_
   gtab$reliable <- NA
@@ -187,7 +194,7 @@ fp_audit_intervals <- function(moments, blocks, methods, ks, margs, center, scal
     j <- match(gtab$k[i], ks)
     g <- match(gtab$group[i], moments$levels)
     if (is.na(j) || is.na(gtab$loss[i])) next
-    ok <- gtab$n[i] >= fp_min_rows && nb[g] >= 10
+    ok <- gtab$n[i] >= fp_min_rows && nb[g] >= 10 && gtab$k[i] < rank[g] - 1L
     for (q in gq) {
       iv <- fp_interval(G[, a, j, g, match(q, gq)], gtab[[q]][i], level)
       gtab[i, paste0(q, c("_low", "_high"))] <- iv[1:2]
@@ -221,7 +228,8 @@ fp_audit_intervals <- function(moments, blocks, methods, ks, margs, center, scal
 }
 
 # An interval is called unreliable when its group has fewer than `fp_min_rows` rows or fewer
-# than 10 non-empty blocks, or when the bootstrap's bias estimate exceeds `fp_bias_limit`
+# than 10 non-empty blocks, when k is at least its covariance's rank minus 1 (when that rank is
+# below d), or when the bootstrap's bias estimate exceeds `fp_bias_limit`
 # standard errors (the replicates do not centre on the estimate: a loss near its bound of 0, or
 # eigenvalues that cross between replicates, where percentile intervals miss); bench/audit-coverage.R
 # measures the coverage of the intervals kept and flagged.

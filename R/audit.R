@@ -66,10 +66,11 @@
 #' measures coverage of the true values of synthetic populations). The block moments take `blocks * m * d^2`
 #' doubles (times 2 with an outcome, for the held-out split); `blocks` is lowered to fit 256 MB
 #' (option `fairproj.interval_memory`, in bytes), and below 10 blocks no intervals are computed
-#' and `$intervals$note` says so (at 3 groups, beyond about d = 1000).
+#' and `$intervals$note` says so (at 3 groups, beyond about d = 1000, or 750 with an outcome).
 #'
 #' An interval is flagged `reliable = FALSE` when its group has fewer than 50 rows or fewer
-#' than 10 non-empty blocks, or when the bootstrap's bias estimate (the replicates' mean minus
+#' than 10 non-empty blocks, when k is at least the rank of the group's covariance minus 1
+#' (where that rank is below d: more columns than rows, or collinear columns), or when the bootstrap's bias estimate (the replicates' mean minus
 #' the estimate) exceeds half their standard deviation: the replicates do not centre on the
 #' estimate, as for a loss near its bound of 0, a method whose solution jumps between
 #' replicates, or eigenvalues at k that cross (k near a group's rank, groups alike), where

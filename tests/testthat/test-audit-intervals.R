@@ -192,3 +192,41 @@ test_that("fast coverage check: 90% intervals of standard PCA's group errors cov
   expect_gt(mean(cover), 0.75)
   expect_lt(mean(cover), 1)
 })
+
+test_that("a group of low rank is flagged at k next to its rank", {
+  set.seed(8)
+  n <- 120
+  xa <- matrix(rnorm(n * 5), n)
+  xb <- matrix(rnorm(n * 2), n) %*% matrix(rnorm(10), 2)  # rank 2 in 5 columns
+  a <- fair_audit(rbind(xa, xb), rep(c("a", "b"), each = n), k = 1:3, methods = "standard", replicates = 20,
+                  seed = 1, interval_k = "all")
+  gt <- a$groups_table
+  expect_true(all(!gt$reliable[gt$group == "b" & gt$k >= 1]))
+})
+
+test_that("the template reports intervals, with and without an outcome, and says when they do not rank", {
+  skip_if_not_installed("rmarkdown")
+  skip_if_not_installed("knitr")
+  skip_if_not(rmarkdown::pandoc_available("1.14"), "pandoc is not available")
+  td <- tempfile("audit")
+  dir.create(td)
+  on.exit(unlink(td, recursive = TRUE), add = TRUE)
+  rmd <- file.path(td, "audit.Rmd")
+  rmarkdown::draft(rmd, template = "fair-pca-audit", package = "fairproj", edit = FALSE)
+  render <- function(params) {
+    f <- suppressMessages(rmarkdown::render(rmd, params = params, output_dir = td, quiet = TRUE, envir = new.env()))
+    paste(readLines(f), collapse = "\n")
+  }
+  dat <- iv_data(n = c(150, 120), d = 5, seed = 9)
+  set.seed(2)
+  df <- data.frame(dat$x, grp = dat$g, out = as.integer(dat$x[, 1] + rnorm(nrow(dat$x)) > 0))
+  html <- render(list(data = df, group = "grp", outcome = "out", features = NULL, k = 1:2, seed = 2))
+  expect_match(html, "90% bootstrap intervals", fixed = TRUE)
+  expect_match(html, "intervals from resampling the held-out rows", fixed = TRUE)
+  expect_match(html, "held-out rows by group", fixed = TRUE)
+  expect_match(html, "At the 90% level the data do not tell|intervals of the two largest losses do not overlap")
+  html2 <- render(list(data = data.frame(iris[1:4], Species = iris$Species), group = "Species", outcome = NULL,
+                       features = NULL, k = 1:2, seed = 1))
+  expect_match(html2, "90% bootstrap intervals", fixed = TRUE)
+  expect_match(html2, "Downstream checks were not run", fixed = TRUE)
+})
