@@ -105,8 +105,9 @@
 #'   `robust = list(alpha = 0.1)`.
 #' @param center,scale. Centring and scaling of every fit, as in [fair_pca()].
 #' @param test_fraction Fraction of each group's rows held out for the downstream checks.
-#' @param seed Optional integer: the held-out split is drawn after `set.seed(seed)` and the
-#'   global random-number state is restored afterwards.
+#' @param seed Optional integer: the held-out split and the bootstrap replicates of the
+#'   intervals are drawn after `set.seed(seed)` and the global random-number state is restored
+#'   afterwards.
 #' @param level Confidence level of the intervals, in (0, 1); `NULL` for none.
 #' @param replicates Number of bootstrap replicates of the intervals (each refits every method
 #'   at every k of `interval_k`); 0 for no intervals, else between 20 and 100000. The default
