@@ -215,7 +215,7 @@ test_that("the template reports intervals, with and without an outcome, and says
   rmarkdown::draft(rmd, template = "fair-pca-audit", package = "fairproj", edit = FALSE)
   render <- function(params) {
     f <- suppressMessages(rmarkdown::render(rmd, params = params, output_dir = td, quiet = TRUE, envir = new.env()))
-    paste(readLines(f), collapse = "\n")
+    gsub("\\s+", " ", paste(readLines(f), collapse = " "))  # pandoc wraps lines of text
   }
   dat <- iv_data(n = c(150, 120), d = 5, seed = 9)
   set.seed(2)
