@@ -8,7 +8,7 @@
 # at 1,000 (mean matching's loss of group a 0.81, standard PCA's max loss 0.84), 0.86-0.92 at
 # 10,000, except min-max's loss gap there (0.74: its true value is 0 to the solver's precision,
 # 2.5e-12, and 47% of those intervals are flagged). At 30 rows per group every interval is
-# flagged (0.79-1.00 uncovered by the flag). The basic interval covered less in most cells
+# flagged (their coverage 0.79-1.00). The basic interval covered less in most cells
 # (0.37-0.94), so the audit reports percentile intervals.
 #
 # Two synthetic populations of 2 groups in d = 4 columns with different means and covariance
