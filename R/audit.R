@@ -44,6 +44,45 @@
 #' training mean) are kept in `$downstream_reference`. Without rows (a `group_moments` input)
 #' or without an outcome, `$downstream` is `NULL` and `$downstream_note` says why.
 #'
+#' **Intervals** (`level`, default 90%) accompany every method's per-group error and marginal
+#' loss, the largest and smallest loss, the loss gap and ratio, the largest error and error gap,
+#' the variance kept and the price of fairness, at the k in `interval_k` (by default `k_focus`,
+#' the k that `print()` shows; `"all"` for every audited k, at `length(k)` times the cost).
+#' They come from a bootstrap over blocks of rows that never reads the rows again: the one pass
+#' over the rows assigns each row to one of `blocks` blocks by a hash of its row number
+#' (`floor(blocks * frac(i * 0.618...))`, no random numbers, so rows sorted by any variable still
+#' spread evenly) and computes the moments of every (group, block) cell; the groups' moments are
+#' their exact sum. A replicate draws each group's non-empty blocks with replacement (as many as
+#' it has), adds their moments (moments add exactly) and refits every method on them, which costs
+#' solver calls on d x d matrices; the interval is the `(1 - level) / 2` and `(1 + level) / 2`
+#' quantiles of `replicates` replicates (a percentile interval; the replicates use `seed`). It
+#' estimates the spread of each quantity as an estimate of the same method applied to the
+#' population, and assumes that rows are independent draws within each group (rows that come in
+#' clusters, such as repeated measures of one person, need blocks made of whole clusters, which
+#' a hash of the row number does not give). The blocks are the bootstrap's units, so its spread
+#' is estimated from about `blocks - 1` degrees of freedom per group: with 25 blocks, 90%
+#' intervals of a group's error covered the truth 81-88% of the time at 2,000 rows per group,
+#' with 100 blocks 87-90% (150 samples each); 50 is the default (bench/audit-coverage.R
+#' measures coverage of the true values of synthetic populations). The block moments take `blocks * m * d^2`
+#' doubles (times 2 with an outcome, for the held-out split); `blocks` is lowered to fit 256 MB
+#' (option `fairproj.interval_memory`, in bytes), and below 10 blocks no intervals are computed
+#' and `$intervals$note` says so (at 3 groups, beyond about d = 1000, or 750 with an outcome).
+#'
+#' An interval is flagged `reliable = FALSE` when its group has fewer than 50 rows or fewer
+#' than 10 non-empty blocks, when k is at least the rank of the group's covariance minus 1
+#' (where that rank is below d: more columns than rows, or collinear columns), or when the bootstrap's bias estimate (the replicates' mean minus
+#' the estimate) exceeds half their standard deviation: the replicates do not centre on the
+#' estimate, as for a loss near its bound of 0, a method whose solution jumps between
+#' replicates, or eigenvalues at k that cross (k near a group's rank, groups alike), where
+#' percentile intervals miss the truth. A row of `table` is reliable when every group's
+#' interval of that method and k is and its largest loss, loss gap, largest error and price
+#' pass the same check (the loss ratio is not checked: its spread is often infinite).
+#' `print()` and `summary()` show unreliable intervals in brackets marked `?`. Input from
+#' moments gives intervals only when the moments carry block moments, as
+#' `group_moments(x, group, blocks = 50)` computes them; moments from databases and files
+#' ([group_moments_db], [group_moments_files]) and moments combined with `c()` or `+` do not,
+#' and `$intervals$note` says so.
+#'
 #' **Progress** over the fits is shown in interactive sessions (`progress = TRUE` forces it, for
 #' instance while knitting a report, where it goes to the console with the chunk option
 #' `message = NA`). Convergence warnings of the fits are collected and given once per kind at
@@ -69,8 +108,16 @@
 #'   report template): unscaled, the audit of columns in different units measures mostly the
 #'   column with the largest variance. `scale. = FALSE` audits the columns in their units.
 #' @param test_fraction Fraction of each group's rows held out for the downstream checks.
-#' @param seed Optional integer: the held-out split is drawn after `set.seed(seed)` and the
-#'   global random-number state is restored afterwards.
+#' @param seed Optional integer: the held-out split and the bootstrap replicates of the
+#'   intervals are drawn after `set.seed(seed)` and the global random-number state is restored
+#'   afterwards.
+#' @param level Confidence level of the intervals, in (0, 1); `NULL` for none.
+#' @param replicates Number of bootstrap replicates of the intervals (each refits every method
+#'   at every k of `interval_k`); 0 for no intervals, else between 20 and 100000. The default
+#'   is the option `fairproj.replicates`, else 100.
+#' @param blocks Number of blocks of rows per group that the bootstrap resamples (10 to 1000).
+#' @param interval_k The dimensions that get intervals: whole numbers among the audited `k`, or
+#'   `"all"`; `NULL` for `k_focus`.
 #' @param progress `TRUE` or `FALSE` to show or hide progress; `NULL` shows it in interactive
 #'   sessions.
 #' @param formula,data The formula interface: a one-sided formula naming the feature columns of
@@ -90,6 +137,11 @@
 #'   * `groups_table`: one row per method, k and group: `n`, `error` (average squared
 #'     reconstruction error of the group about its own mean), `best` (the group's own best
 #'     rank-k error), `loss` (marginal loss, `error - best`), `var_explained`;
+#'   * with intervals, both tables also hold `<quantity>_low` and `<quantity>_high` for each
+#'     quantity above (`NA` at the k without intervals) and `reliable` (see Details);
+#'     `intervals`: a list with `level`, `replicates`, `k` (the dimensions with intervals),
+#'     `method` (`"percentile"`), `blocks` (the non-empty blocks of each group) and `note` (why
+#'     there are none);
 #'   * `downstream`: one row per method and k (`n_test`, `accuracy`, `error`, `dp_gap`,
 #'     `eo_gap`, `one_class`) or `NULL`; `downstream_reference`, `downstream_note`;
 #'   * `groups` (levels, sizes, share and `small`: fewer than 5 rows per column), `k`,
@@ -117,7 +169,8 @@ fair_audit <- function(x, ...) UseMethod("fair_audit")
 #' @export
 fair_audit.default <- function(x, group, k = NULL, methods = c("standard", "minmax", "mean"), outcome = NULL,
                                ..., center = TRUE, scale. = TRUE, test_fraction = 0.3, seed = NULL,
-                               progress = NULL) {
+                               level = 0.9, replicates = getOption("fairproj.replicates", 100), blocks = 50,
+                               interval_k = NULL, progress = NULL) {
   call <- match.call()
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
   group <- fp_force_column(group, substitute(group), x, "group")
@@ -133,7 +186,8 @@ fair_audit.default <- function(x, group, k = NULL, methods = c("standard", "minm
   xm <- fp_as_matrix(x, "x", check_finite = FALSE, set_names = FALSE)  # NA/Inf: in the C++ pass
   g <- fp_as_group(group, nrow(xm), "group", min_levels = 2L)
   fp_audit_methods(methods, NULL, ...names(), ...length())
-  fp_audit_run(xm, g, outcome, k, methods, list(...), center, scale., test_fraction, seed, progress, call)
+  fp_audit_run(xm, g, outcome, k, methods, list(...), center, scale., test_fraction, seed, progress, call,
+               level = level, replicates = replicates, blocks = blocks, interval_k = interval_k)
 }
 
 #' @rdname fair_audit
@@ -168,7 +222,8 @@ fair_audit.formula <- function(formula, data = NULL, group, k = NULL, methods = 
 #' @rdname fair_audit
 #' @export
 fair_audit.group_moments <- function(x, group = NULL, k = NULL, methods = c("standard", "minmax", "mean"),
-                                     outcome = NULL, ..., center = TRUE, scale. = TRUE, progress = NULL) {
+                                     outcome = NULL, ..., center = TRUE, scale. = TRUE, seed = NULL, level = 0.9,
+                                     replicates = getOption("fairproj.replicates", 100), interval_k = NULL, progress = NULL) {
   call <- match.call()
   if (!is.null(group)) fp_abort("must not be given when `x` is a group_moments object (the groups are in it)", "group")
   if (!is.null(outcome)) {
@@ -178,7 +233,8 @@ fair_audit.group_moments <- function(x, group = NULL, k = NULL, methods = c("sta
   if (length(x$levels) < 2L) fp_abort("must have at least 2 groups", "x")
   if (any(x$n < 1)) fp_abort("has a group with no rows", "x")
   fp_audit_methods(methods, NULL, ...names(), ...length())
-  fp_audit_run(NULL, NULL, NULL, k, methods, list(...), center, scale., 0.3, NULL, progress, call, moments = x)
+  fp_audit_run(NULL, NULL, NULL, k, methods, list(...), center, scale., 0.3, seed, progress, call, moments = x,
+               level = level, replicates = replicates, blocks = 50L, interval_k = interval_k)
 }
 
 # A column of `data` named by an unquoted name (when `env` is given, `expr` is unevaluated)
@@ -374,16 +430,17 @@ fp_audit_downstream_one <- function(s, y, g, held) {
     one <- length(unique(pred)) == 1L
     gaps <- withCallingHandlers(fairness_gaps(pred, yt, g[held]),
                                 fairproj_single_class_warning = function(w) invokeRestart("muffleWarning"))
-    return(data.frame(n_test = sum(held), accuracy = gaps[["accuracy"]], error = 1 - gaps[["accuracy"]],
-                      dp_gap = gaps[["dp_gap"]], eo_gap = gaps[["eo_gap"]], one_class = one))
+    return(structure(data.frame(n_test = sum(held), accuracy = gaps[["accuracy"]], error = 1 - gaps[["accuracy"]],
+                                dp_gap = gaps[["dp_gap"]], eo_gap = gaps[["eo_gap"]], one_class = one),
+                     pred = as.numeric(pred)))
   }
   X <- cbind(1, s[tr, , drop = FALSE])
   beta <- stats::lm.fit(X, y$y[tr])$coefficients
   beta[is.na(beta)] <- 0
   pred <- drop(cbind(1, s[held, , drop = FALSE]) %*% beta)
   mp <- tapply(pred, droplevels(g[held]), mean)
-  data.frame(n_test = sum(held), accuracy = NA_real_, error = sqrt(mean((pred - yt)^2)),
-             dp_gap = max(mp) - min(mp), eo_gap = NA_real_, one_class = FALSE)
+  structure(data.frame(n_test = sum(held), accuracy = NA_real_, error = sqrt(mean((pred - yt)^2)),
+                       dp_gap = max(mp) - min(mp), eo_gap = NA_real_, one_class = FALSE), pred = pred)
 }
 
 # The downstream reference models: all d columns, and the trivial model.
@@ -405,7 +462,8 @@ fp_audit_reference <- function(xm, y, g, held) {
 # The audit proper: moments (one pass), then every method at every k; the downstream fits on
 # the training part's moments.
 fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test_fraction, seed, progress,
-                         call, moments = NULL) {
+                         call, moments = NULL, level = 0.9, replicates = 100L, blocks = 50L,
+                         interval_k = NULL) {
   t_start <- proc.time()[["elapsed"]]
   methods <- fp_audit_methods(methods, margs)
   if (!is.null(progress)) fp_check_flag(progress, "progress")
@@ -419,11 +477,31 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
   m_groups <- if (rows) nlevels(g) else length(moments$levels)
   ks <- fp_audit_k(k, d, m_groups)
   held <- NULL
+  iv <- fp_audit_check_intervals(level, replicates, blocks)
+  if (!is.null(iv) && !is.null(interval_k)) iv$k <- fp_audit_interval_k(interval_k, ks)
+  blk <- NULL
+  interval_note <- if (is.null(iv)) "no intervals were asked for (`level = NULL` or `replicates = 0`)"
   if (rows) {
     cn <- fp_colnames(xm)
     if (!is.null(y)) {
       restore_seed <- fp_set_seed(seed)
       held <- tryCatch(fp_audit_split(g, test_fraction), finally = restore_seed())
+    }
+    B <- if (!is.null(iv)) fp_audit_n_blocks(iv$blocks, nlevels(g), d, 1L + !is.null(y)) else 0L
+    if (!is.null(iv) && B == 0L) interval_note <- fp_audit_memory_note(nlevels(g), d, 1L + !is.null(y))
+    if (B > 0L) {
+      # one pass: moments of every (group, training or held-out part, block) cell, merged into
+      # the groups' moments; the blocks are what the bootstrap resamples
+      parts <- 1L + !is.null(y)
+      bl <- fp_block_of_row(seq_len(nrow(xm)), B)
+      pt <- if (is.null(y)) 1L else 1L + held
+      gi <- factor((as.integer(g) - 1L) * parts * B + (pt - 1L) * B + bl, levels = seq_len(nlevels(g) * parts * B))
+      mc <- fp_audit_merge_cells(fp_moments_ranged(xm, gi, cn, "x"), levels(g), parts, B)
+      moments <- mc$moments
+      if (!is.null(y)) m_train <- mc$parts[[1L]]
+      blk <- mc$blocks
+      if (!is.null(attr(g, "cells"))) moments$cells <- attr(g, "cells")
+    } else if (!is.null(y)) {
       # one pass: moments of each group's training and held-out rows, then their sum
       gi <- factor(2L * (as.integer(g) - 1L) + 1L + held, levels = seq_len(2L * nlevels(g)))
       mm <- fp_moments_ranged(xm, gi, cn, "x")
@@ -434,6 +512,12 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
       if (!is.null(attr(g, "cells"))) moments$cells <- attr(g, "cells")
     } else {
       moments <- fp_moments_ranged(xm, g, cn, "x")
+    }
+  } else if (!is.null(iv)) {
+    blk <- fp_moments_blocks(moments)
+    if (is.null(blk)) {
+      interval_note <- paste("the group moments carry no block moments; compute them with",
+                             "group_moments(x, group, blocks = 50) (or give the rows) to get intervals")
     }
   }
   C <- fp_prepare(moments, center, scale.)$C
@@ -452,6 +536,7 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
   tab <- list()
   gtab <- list()
   down <- list()
+  preds <- list()  # held-out predictions of each downstream fit (for the intervals)
   na_groups <- data.frame(group = moments$levels, n = as.numeric(moments$n), error = NA_real_, best = NA_real_,
                           loss = NA_real_, var_explained = NA_real_, stringsAsFactors = FALSE)
   for (meth in methods) {
@@ -476,6 +561,7 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
         dn <- if (!is.null(rt$fit)) fp_audit_downstream_one(fp_scores(rt$fit, xm), y, g, held) else
           data.frame(n_test = sum(held), accuracy = NA_real_, error = NA_real_, dp_gap = NA_real_,
                      eo_gap = NA_real_, one_class = NA)
+        preds[length(down) + 1L] <- list(attr(dn, "pred"))
         down[[length(down) + 1L]] <- cbind(data.frame(method = meth, k = kk, stringsAsFactors = FALSE), dn)
         step <- step + 1L
         pb$update(step)
@@ -492,6 +578,15 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
   gtab <- do.call(rbind, gtab)
   rownames(gtab) <- NULL
   kf <- std$k[std$var_kept >= 0.8]
+  if (!is.null(blk)) {
+    restore_seed <- fp_set_seed(seed)
+    if (is.null(iv$k)) iv$k <- if (length(kf)) min(kf) else max(ks)  # k_focus
+    ivr <- tryCatch(fp_audit_intervals(moments, blk, methods, iv$k, margs, center, scale., iv$level, iv$replicates,
+                                       tab, gtab, show = show),
+                    finally = restore_seed())
+    tab <- ivr$table
+    gtab <- ivr$groups_table
+  }
   out <- list(table = tab, groups_table = gtab, downstream = NULL, downstream_reference = NULL,
               downstream_note = NULL,
               groups = data.frame(group = moments$levels, n = as.numeric(moments$n),
@@ -500,10 +595,22 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
               k = ks, k_focus = if (length(kf)) min(kf) else max(ks), methods = methods,
               n = sum(moments$n), d = d, colnames = moments$colnames, centered = !isFALSE(center),
               scaled = !isFALSE(scale.), outcome = NULL, n_dropped = 0L, fits = fits, call = call)
+  out$intervals <- if (!is.null(blk)) {
+    list(level = iv$level, replicates = iv$replicates, k = iv$k, method = "percentile",
+         blocks = vapply(blk, function(b) length(b$n), numeric(1)), note = NULL)
+  } else {
+    list(level = NULL, replicates = 0L, k = integer(0), method = NULL, blocks = NULL, note = interval_note)
+  }
   if (!is.null(y)) {
     out$downstream <- do.call(rbind, down)
+    if (!is.null(iv)) {
+      restore_seed <- fp_set_seed(seed)
+      out$downstream <- tryCatch(fp_downstream_intervals(out$downstream, preds, y, g, held, iv$level, iv$replicates),
+                                 finally = restore_seed())
+    }
     out$downstream_reference <- fp_audit_reference(xm, y, g, held)
     out$outcome <- c(list(name = NULL, type = y$type, n_train = sum(!held), n_test = sum(held),
+                          n_test_groups = stats::setNames(as.numeric(table(g[held])), levels(g)),
                           test_fraction = test_fraction, test_rows = which(held)),
                      if (y$type == "binary") list(positive = y$positive, positive_rate = mean(y$y)) else
                        list(mean = mean(y$y)))
@@ -553,9 +660,34 @@ fp_pct <- function(v, digits = 3L) ifelse(is.na(v), NA_character_, paste0(fp_num
 fp_audit_at <- function(x, k) {
   t <- x$table[x$table$k == k, , drop = FALSE]
   tiny <- 1e-8 * max(abs(t$max_loss), na.rm = TRUE)
-  data.frame(method = t$method, max_loss = fp_num(t$max_loss), loss_gap = fp_num(t$loss_gap, zero = tiny),
-             worst_group = t$worst_group, var_kept = fp_pct(t$var_kept), price = fp_pct(t$price),
-             state = t$state, stringsAsFactors = FALSE)
+  out <- data.frame(method = t$method, max_loss = fp_num(t$max_loss), loss_gap = fp_num(t$loss_gap, zero = tiny),
+                    worst_group = t$worst_group, var_kept = fp_pct(t$var_kept), price = fp_pct(t$price),
+                    state = t$state, stringsAsFactors = FALSE)
+  if (!k %in% x$intervals$k) return(out)
+  # the numbers a reader decides on, with their intervals ("?" where the audit calls them unreliable)
+  flag <- ifelse(t$reliable %in% FALSE, "?", "")
+  ci <- function(q, f) ifelse(is.na(t[[paste0(q, "_low")]]), "", sprintf(" [%s, %s]%s", f(t[[paste0(q, "_low")]]),
+                                                                          f(t[[paste0(q, "_high")]]), flag))
+  out$max_loss <- paste0(out$max_loss, ci("max_loss", fp_num))
+  out$loss_ratio <- paste0(fp_num(t$loss_ratio), ci("loss_ratio", fp_num))
+  out$price <- paste0(out$price, ifelse(t$method == "standard", "", ci("price", fp_pct)))
+  out[c("method", "max_loss", "loss_ratio", "loss_gap", "worst_group", "var_kept", "price", "state")]
+}
+
+# One line on the intervals of an audit: what they are, or why there are none.
+fp_audit_interval_line <- function(x, k) {
+  iv <- x$intervals
+  if (is.null(iv)) return(invisible())
+  if (!length(iv$k)) {
+    cat(sprintf("No intervals: %s.\n", iv$note))
+  } else if (k %in% iv$k) {
+    cat(sprintf("[ ]: %s%% bootstrap intervals (%d replicates of %s blocks per group)%s\n", format(100 * iv$level),
+                iv$replicates, fp_name_list(unique(iv$blocks)),
+                if (any(x$table$reliable[x$table$k == k] %in% FALSE))
+                  "; ? marks an interval the data cannot support (small group, or estimates biased; see ?fair_audit)" else ""))
+  } else {
+    cat(sprintf("Intervals at k = %s only (`interval_k`).\n", fp_name_list(iv$k)))
+  }
 }
 
 fp_audit_check_k <- function(x, k) {
@@ -581,6 +713,7 @@ print.fairproj_audit <- function(x, ...) {
   }
   cat(sprintf("\nAt k = %d (%s):\n", x$k_focus, fp_audit_focus_reason(x)))
   print(fp_audit_at(x, x$k_focus), row.names = FALSE)
+  fp_audit_interval_line(x, x$k_focus)
   if (is.null(x$downstream)) {
     cat(sprintf("\nDownstream checks: not run (%s).\n", x$downstream_note))
   } else {
@@ -589,6 +722,7 @@ print.fairproj_audit <- function(x, ...) {
                 format(dn$n_test[1L], big.mark = ","),
                 if (identical(x$outcome$type, "binary")) "; gaps in percentage points" else ""))
     print(fp_audit_downstream_view(x, dn), row.names = FALSE)
+    fp_audit_downstream_notes(x, dn)
     n1 <- sum(x$downstream$one_class, na.rm = TRUE)
     if (n1) cat(sprintf("%d of %d fits' models predict one class for every held-out row (gaps 0 by construction).\n",
                         n1, nrow(x$downstream)))
@@ -613,12 +747,35 @@ fp_audit_learner <- function(x) {
 }
 
 fp_audit_downstream_view <- function(x, dn) {
+  ci <- !is.null(dn$dp_gap_low)
+  # "value [low, high]", with "~0" where a gap's interval contains 0
+  w <- function(est, q, f, gap = FALSE) {
+    if (!ci) return(f(est))
+    lo <- dn[[paste0(q, "_low")]]
+    hi <- dn[[paste0(q, "_high")]]
+    out <- ifelse(is.na(lo), f(est), sprintf("%s [%s, %s]", f(est), f(lo), f(hi)))
+    if (gap) out <- paste0(out, ifelse(dn[[paste0(q, "_distinct")]] %in% FALSE, " ~0", ""))
+    out
+  }
   if (identical(x$outcome$type, "binary")) {
-    data.frame(method = dn$method, accuracy = fp_pct(dn$accuracy), dp_gap = fp_num(100 * dn$dp_gap),
-               eo_gap = fp_num(100 * dn$eo_gap), one_class = dn$one_class, stringsAsFactors = FALSE)
+    pts <- function(v) fp_num(100 * v)
+    data.frame(method = dn$method, accuracy = w(dn$accuracy, "accuracy", fp_pct), dp_gap = w(dn$dp_gap, "dp_gap", pts, TRUE),
+               eo_gap = w(dn$eo_gap, "eo_gap", pts, TRUE), one_class = dn$one_class, stringsAsFactors = FALSE)
   } else {
-    data.frame(method = dn$method, rmse = signif(dn$error, 3), mean_prediction_gap = signif(dn$dp_gap, 3),
+    s3 <- function(v) format(signif(v, 3))
+    data.frame(method = dn$method, rmse = w(dn$error, "error", s3), mean_prediction_gap = w(dn$dp_gap, "dp_gap", s3, TRUE),
                stringsAsFactors = FALSE)
+  }
+}
+
+# The lines under the downstream table: held-out rows by group, and what the intervals mean.
+fp_audit_downstream_notes <- function(x, dn) {
+  ng <- x$outcome$n_test_groups
+  if (!is.null(ng)) cat(sprintf("Held-out rows by group: %s\n", fp_name_list(sprintf("%s %d", names(ng), as.integer(ng)))))
+  if (!is.null(dn$dp_gap_low)) {
+    cat(sprintf(paste("[ ]: %s%% intervals from %d resamples of the held-out rows (gaps: the signed difference",
+                      "between the two groups that give the gap); ~0: not distinguishable from 0 at that level\n"),
+                format(100 * x$intervals$level), x$intervals$replicates))
   }
 }
 
@@ -646,7 +803,10 @@ fp_audit_downstream_view <- function(x, dn) {
 #' @param k For `summary()`: the dimension to detail (one of the audited ones); default the
 #'   audit's `k_focus`.
 #' @param matrix For `tidy()`: `"table"` (method x k), `"groups"` (method x k x group),
-#'   `"downstream"` (method x k) or `"plot"` (the data of a plot; give `type`).
+#'   `"downstream"` (method x k), `"intervals"` (one row per method, k, group and quantity with
+#'   intervals: `method`, `k`, `group` (`NA` for the quantities of a method and k), `term`,
+#'   `estimate`, `conf.low`, `conf.high`, `reliable`; broom's names) or `"plot"` (the data of a
+#'   plot; give `type`).
 #' @param type The plot type (see above).
 #' @param ... For `plot()` and `autoplot()`: `methods`, the methods to draw (default all;
 #'   standard PCA is always drawn in `"losses"` and `"errors"`, dashed, for comparison). For
@@ -675,6 +835,7 @@ summary.fairproj_audit <- function(object, k = NULL, ...) {
   }
   structure(list(k = k, reason = if (k == object$k_focus) fp_audit_focus_reason(object) else "chosen",
                  groups = object$groups, at_k = fp_audit_at(object, k), groups_at_k = gt,
+                 interval_line = utils::capture.output(fp_audit_interval_line(object, k)),
                  max_loss = wide("max_loss"), price = wide("price"),
                  downstream = if (!is.null(object$downstream)) object$downstream[object$downstream$k == k, ],
                  downstream_reference = object$downstream_reference, downstream_note = object$downstream_note,
@@ -689,10 +850,12 @@ print.summary.fairproj_audit <- function(x, digits = max(3L, getOption("digits")
   cat("\nGroups:\n")
   print(x$groups, digits = digits, row.names = FALSE)
   cat(sprintf("\nAt k = %d (%s), per group:\n", x$k, x$reason))
-  print(x$groups_at_k[c("method", "group", "n", "error", "best", "loss", "var_explained")], digits = digits,
-        row.names = FALSE)
+  cols <- c("method", "group", "n", "error", "best", "loss", "var_explained")
+  if (!all(is.na(x$groups_at_k$loss_low))) cols <- c(cols, "loss_low", "loss_high", "reliable")
+  print(x$groups_at_k[intersect(cols, names(x$groups_at_k))], digits = digits, row.names = FALSE)
   cat("\nFairness summary at this k:\n")
   print(x$at_k, row.names = FALSE)
+  if (length(x$interval_line)) cat(x$interval_line, sep = "\n")
   cat("\nLargest marginal loss by k:\n")
   print(x$max_loss, digits = digits, row.names = FALSE)
   cat("\nPrice of fairness by k (fraction of the total variance lost against standard PCA):\n")
@@ -711,13 +874,34 @@ print.summary.fairproj_audit <- function(x, digits = max(3L, getOption("digits")
 #' @rdname summary.fairproj_audit
 #' @export
 tidy.fairproj_audit <- function(x, matrix = "table", ...) {
-  matrix <- fp_match_arg(matrix, c("table", "groups", "downstream", "plot"), "matrix")
+  matrix <- fp_match_arg(matrix, c("table", "groups", "downstream", "intervals", "plot"), "matrix")
   if (matrix == "plot") return(fp_plot_tidy(x, ...))
+  if (matrix == "intervals") {
+    if (!length(x$intervals$k)) fp_abort(sprintf("has no intervals: %s", x$intervals$note), "x")
+    return(fp_tibble(fp_audit_intervals_long(x)))
+  }
   if (matrix == "downstream") {
     if (is.null(x$downstream)) fp_abort(sprintf("has no downstream checks: %s", x$downstream_note), "x")
     return(fp_tibble(x$downstream))
   }
   fp_tibble(if (matrix == "groups") x$groups_table else x$table)
+}
+
+#' @rdname summary.fairproj_audit
+#' @return `glance()`: one row with `nobs`, `ncol`, `groups`, `smallest_group` (its rows),
+#'   `methods`, `k_focus`, `var_kept_standard` (at `k_focus`), `level` and `replicates` (`NA`
+#'   and 0 without intervals), `unreliable` (the rows of the table at `k_focus` whose intervals
+#'   the audit flags), `downstream` (whether the downstream checks ran) and `seconds`.
+#' @export
+glance.fairproj_audit <- function(x, ...) {
+  std <- x$table[x$table$method == "standard" & x$table$k == x$k_focus, ]
+  fp_tibble(data.frame(nobs = x$n, ncol = x$d, groups = nrow(x$groups), smallest_group = min(x$groups$n),
+                       methods = length(x$methods), k_focus = x$k_focus, var_kept_standard = std$var_kept,
+                       level = if (length(x$intervals$k)) x$intervals$level else NA_real_,
+                       replicates = if (length(x$intervals$k)) x$intervals$replicates else 0L,
+                       unreliable = if (length(x$intervals$k)) sum(x$table$reliable %in% FALSE &
+                                                                       x$table$k == x$k_focus) else NA_integer_,
+                       downstream = !is.null(x$downstream), seconds = x$time))
 }
 
 #' @rdname summary.fairproj_audit

@@ -110,6 +110,7 @@ fp_render_gg <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
         hi <- l$ymax
         emap <- map
         emap$y <- NULL
+        emap$linetype <- NULL  # solid bars, as the base renderer draws them
         emap$ymin <- ggplot2::aes(v = .data[[lo]])$v
         emap$ymax <- ggplot2::aes(v = .data[[hi]])$v
         do.call(ggplot2::geom_errorbar, c(list(data = d, mapping = emap, width = 0.015 * (if (diff(xr) > 0) diff(xr) else 1)), args))

@@ -35,9 +35,14 @@
 #' @param ... For `c()`, further `group_moments` objects; otherwise passed to methods.
 #' @param block Rows per buffered block of the Gram kernel (a tuning parameter); `NULL` sizes
 #'   the buffers to about 256 KB (thousands of rows when there are few columns).
+#' @param blocks Optional number of blocks (10 to 1000) per group whose moments are kept as
+#'   well, for the intervals of [fair_audit()]: rows are assigned to blocks by a hash of their
+#'   row number in the same pass. Combining objects with `c()` or `+` drops the blocks.
 #' @return An object of class `group_moments`: a list with `n` (named group sizes), `mean`
 #'   (d x m matrix of group means, one column per group), `scatter` (list of d x d centred
-#'   cross-product matrices, one per group), `levels` and `colnames`.
+#'   cross-product matrices, one per group), `levels` and `colnames`; with `blocks`, also
+#'   `blocks`: per group, the sizes, means (d x J) and scatter matrices (d^2 x J, one per
+#'   column) of its J non-empty blocks.
 #' @seealso [moments_mean()], [moments_cov()], [moments_best_error()], [fair_pca()].
 #' @examples
 #' x <- as.matrix(iris[, 1:4])
@@ -54,7 +59,7 @@ group_moments <- function(x, group, ...) {
 
 #' @rdname group_moments
 #' @export
-group_moments.default <- function(x, group, ..., block = NULL) {
+group_moments.default <- function(x, group, ..., block = NULL, blocks = NULL) {
   if (missing(group)) group <- NULL
   xg <- fp_group_column(x, group, expr = substitute(group))
   x <- xg$x
@@ -63,7 +68,19 @@ group_moments.default <- function(x, group, ..., block = NULL) {
   cn <- fp_colnames(x)
   g <- fp_as_group(group, nrow(x), "group", min_levels = 1L)
   block <- if (is.null(block)) 0L else fp_check_count(block, 16L, 65536L, "block")
-  fp_check_door_range(fp_moments_dense(x, g, cn, "x", block), x, g)
+  if (is.null(blocks)) return(fp_check_door_range(fp_moments_dense(x, g, cn, "x", block), x, g))
+  B <- fp_check_count(blocks, 10L, 1000L, "blocks")
+  # the same one pass over (group, block) cells; the groups' moments are their exact sum
+  gi <- factor((as.integer(g) - 1L) * B + fp_block_of_row(seq_len(nrow(x)), B), levels = seq_len(nlevels(g) * B))
+  cells <- fp_check_door_range(fp_moments_dense(x, gi, cn, "x", block))
+  mc <- fp_audit_merge_cells(cells, levels(g), 1L, B)
+  out <- fp_check_door_range(mc$moments, x, g)
+  out$exponent <- NULL
+  out$blocks <- lapply(seq_along(mc$blocks), function(i) {
+    b <- mc$blocks[[i]]
+    list(n = b$n, mean = b$delta + out$mean[, i], scatter = b$scatter)
+  })
+  out
 }
 
 # The moments a door returns, checked for sums of squares that left double precision (data

@@ -710,8 +710,8 @@ fp_base_layer <- function(layer, d, spec) {
       graphics::rect(x - 0.4, 0, x + 0.4, y, col = fill, border = col)
     },
     errorbar = {
-      ok <- d[[layer$ymax]] > d[[layer$ymin]]
-      if (any(ok)) {
+      ok <- which(d[[layer$ymax]] > d[[layer$ymin]])
+      if (length(ok)) {
         graphics::arrows(x[ok], d[[layer$ymin]][ok], x[ok], d[[layer$ymax]][ok], angle = 90, code = 3,
                          length = 0.04, col = col[ok])
       }
@@ -852,16 +852,45 @@ fp_plot_audit_price <- function(x, methods) {
   t <- x$table[x$table$method %in% fair, , drop = FALSE]
   d <- data.frame(k = t$k, method = factor(t$method, levels = fair), value = 100 * t$price,
                   max_loss = t$max_loss, stringsAsFactors = FALSE)
+  d <- fp_audit_bars(x, d, 100 * fp_audit_col(t, "price_low"), 100 * fp_audit_col(t, "price_high"), t$reliable)
   cols <- fp_audit_colours(fair)
-  spec <- fp_spec("k", "value", list(fp_layer("line"), fp_layer("point", cex = 1.1)),
+  spec <- fp_spec("k", "value", c(list(fp_layer("line"), fp_layer("point", cex = 1.1)), fp_audit_bar_layer(d)),
                   list(colour = fp_scale("method", fair, unname(cols)),
                        shape = fp_scale("method", fair, fp_shapes(length(fair)))),
                   title = "Price of fairness",
                   subtitle = "variance each fair method loses beyond standard PCA at the same k",
                   xlab = "number of components k", ylab = "variance lost vs standard PCA (% of total)",
                   ref = list(fp_ref("h", 0, "standard PCA", lty = 2L)), x_integer = TRUE, y_zero = TRUE,
+                  caption = fp_audit_bar_caption(x, d),
                   dodge = if (length(fair) > 1L) list(column = "method", width = 0.2))
   fp_plot_frame(d, spec, "price")
+}
+
+# A column of an audit table, NA when the audit has none (no intervals).
+fp_audit_col <- function(t, col) if (is.null(t[[col]])) rep(NA_real_, nrow(t)) else t[[col]]
+
+# The interval columns of an audit plot: `lower`, `upper` (NA where there is none) and
+# `interval` ("TRUE" where an error bar is drawn, "unreliable" where the audit flags it).
+fp_audit_bars <- function(x, d, lo, hi, reliable) {
+  d$lower <- lo
+  d$upper <- hi
+  d$interval <- ifelse(is.na(lo) | is.na(hi), "none", ifelse(reliable %in% FALSE, "unreliable", "TRUE"))
+  d
+}
+fp_audit_bar_layer <- function(d) {
+  out <- list()
+  if (any(d$interval == "TRUE")) out <- c(out, list(fp_layer("errorbar", where = list(interval = "TRUE"),
+                                                             ymin = "lower", ymax = "upper")))
+  if (any(d$interval == "unreliable")) out <- c(out, list(fp_layer("errorbar", where = list(interval = "unreliable"),
+                                                                   ymin = "lower", ymax = "upper", alpha = 0.35)))
+  out
+}
+fp_audit_bar_caption <- function(x, d, caption = NULL) {
+  if (!any(d$interval != "none")) return(caption)
+  iv <- x$intervals
+  paste0(if (!is.null(caption)) paste0(caption, "; "),
+         sprintf("error bars: %s%% bootstrap intervals%s", format(100 * iv$level),
+                 if (any(d$interval == "unreliable")) "; faint: unreliable (small group or biased estimate)" else ""))
 }
 
 fp_plot_audit_groups <- function(x, type, methods) {
@@ -872,6 +901,7 @@ fp_plot_audit_groups <- function(x, type, methods) {
   tab <- data.frame(k = g$k, group = factor(g$group, levels = x$groups$group),
                     fit = factor(fp_fit_label_all(g$method), levels = fp_fit_label_all(show)), value = g[[col]],
                     stringsAsFactors = FALSE)
+  tab <- fp_audit_bars(x, tab, fp_audit_col(g, paste0(col, "_low")), fp_audit_col(g, paste0(col, "_high")), g$reliable)
   tab <- tab[is.finite(tab$value), , drop = FALSE]  # k a method cannot reach
   tab <- tab[order(tab$fit, tab$group, tab$k), ]
   sub <- if (!length(fair)) "standard PCA" else if (length(fair) == 1L) sprintf("%s (solid) and standard PCA (dashed)", fair) else
@@ -881,13 +911,16 @@ fp_plot_audit_groups <- function(x, type, methods) {
                      subtitle = sub,
                      ylab = if (losses) "marginal loss (error - group's best)" else "average squared error")
   spec <- attr(pd, "fp_spec")
+  pd[c("lower", "upper", "interval")] <- tab[c("lower", "upper", "interval")]  # same rows, same order
+  spec$layers <- c(spec$layers, fp_audit_bar_layer(tab))
   if (!is.null(spec$scales$linetype)) {
     # standard PCA dashed, as in plot.fair_pca(); the fair methods solid, dotted, ...
     lev <- names(spec$scales$linetype$values)
     spec$scales$linetype$values[] <- ifelse(lev == "standard PCA", 2L, c(1L, 3:8)[cumsum(lev != "standard PCA")])
     spec$scales$linetype$title <- "method"
   }
-  spec$labels$caption <- paste0(fp_audit_units(x), if (!is.null(spec$labels$caption)) "; equal values set side by side")
+  spec$labels$caption <- fp_audit_bar_caption(x, tab, paste0(fp_audit_units(x),
+                                                             if (!is.null(spec$labels$caption)) "; equal values set side by side"))
   attr(pd, "fp_spec") <- spec
   pd
 }

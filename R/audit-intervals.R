@@ -1,0 +1,376 @@
+# Intervals of a fairness audit from block moments: the rows of each group are assigned to
+# blocks by a deterministic hash of their row number, the one pass over the rows computes the
+# moments of every (group, block) cell, and a bootstrap replicate resamples each group's blocks
+# with replacement and adds their moments (moments of blocks add exactly), so that a replicate
+# costs solver calls on d x d matrices and never reads the rows. ?fair_audit ("Intervals")
+# states the method, what it assumes and when an interval is flagged as unreliable.
+
+# Block of each row number: floor(B frac(i phi)), phi the golden ratio's fractional part
+# (Fibonacci hashing). Consecutive rows, and rows of one group spread among others at any
+# stride, fall into different blocks and every block gets about n / B rows, so data sorted by
+# any variable still spread evenly; no random numbers are used. Values in 1..B.
+fp_block_of_row <- function(i, B) {
+  as.integer(floor(B * ((i * 0.6180339887498949) %% 1))) + 1L
+}
+
+# The number of blocks that fits the memory budget (bytes; option `fairproj.interval_memory`,
+# default 256 MB) for m groups, d columns and `parts` cells per (group, block): at most
+# `blocks`; 0 when fewer than 10 fit (too few blocks to resample).
+fp_audit_n_blocks <- function(blocks, m, d, parts = 1L) {
+  budget <- getOption("fairproj.interval_memory", 2^28)
+  fit <- floor(budget / (8 * (d^2 + d + 1) * m * parts))
+  B <- min(blocks, fit)
+  if (B < 10) 0L else as.integer(B)
+}
+
+# The moments of the (group x part x block) cells, `cells` being their moments (levels in the
+# order group-major, then part, then block): list(moments = moments of each group (all parts and
+# blocks, merged exactly), parts = one group_moments per part, blocks = the bootstrap's blocks of
+# each group (part cells of one block merged): list of list(n, delta (d x J: block mean minus the
+# group mean), scatter (d^2 x J)), J the group's non-empty blocks).
+fp_audit_merge_cells <- function(cells, levels, n_parts, B) {
+  m <- length(levels)
+  cell <- function(i, p, b) (i - 1L) * n_parts * B + (p - 1L) * B + b
+  one <- function(idx, lev) {
+    idx <- idx[cells$n[idx] > 0]
+    if (!length(idx)) return(NULL)
+    out <- fp_moments_levels(cells, idx[1L], lev)
+    for (j in idx[-1L]) out <- fp_merge_moments(out, fp_moments_levels(cells, j, lev))
+    out
+  }
+  merge_groups <- function(pieces) {
+    out <- pieces[[1L]]
+    for (p in pieces[-1L]) out <- c(out, p)
+    out
+  }
+  parts <- lapply(seq_len(n_parts), function(p) {
+    merge_groups(lapply(seq_len(m), function(i) {
+      r <- one(cell(i, p, seq_len(B)), levels[i])
+      if (is.null(r)) fp_new_moments(0, rep(0, length(cells$colnames)), list(0 * cells$scatter[[1L]]),
+                                     levels[i], cells$colnames) else r
+    }))
+  }
+  )
+  total <- if (n_parts == 1L) parts[[1L]] else Reduce(`+`, parts)
+  blocks <- lapply(seq_len(m), function(i) {
+    bl <- Filter(Negate(is.null), lapply(seq_len(B), function(b) one(cell(i, seq_len(n_parts), b), levels[i])))
+    list(n = vapply(bl, function(z) z$n[[1L]], numeric(1)),
+         delta = vapply(bl, function(z) (z$mean[, 1L] - total$mean[, i]) + (fp_mean_lo(z)[, 1L] - fp_mean_lo(total)[, i]),
+                        numeric(length(cells$colnames))),
+         scatter = vapply(bl, function(z) as.numeric(z$scatter[[1L]]), numeric(length(cells$colnames)^2)))
+  })
+  for (p in seq_along(parts)) parts[[p]]$exponent <- cells$exponent
+  total$exponent <- cells$exponent
+  list(moments = total, parts = parts, blocks = blocks)
+}
+
+# One bootstrap replicate of the group moments: each group's J blocks drawn J times with
+# replacement and added (n, mean and scatter of the union of the drawn blocks, a block drawn
+# twice counting twice). `weights` (a list of each group's block counts) replaces the draw.
+fp_audit_resample <- function(moments, blocks, weights = NULL) {
+  d <- length(moments$colnames)
+  m <- length(moments$levels)
+  n <- numeric(m)
+  mu <- moments$mean
+  sc <- vector("list", m)
+  for (i in seq_len(m)) {
+    b <- blocks[[i]]
+    J <- length(b$n)
+    w <- if (is.null(weights)) tabulate(sample.int(J, J, replace = TRUE), J) else weights[[i]]
+    wn <- w * b$n
+    n[i] <- sum(wn)
+    D <- b$delta
+    shift <- drop(D %*% wn) / n[i]
+    Dc <- D - shift
+    sc[[i]] <- matrix(b$scatter %*% w, d, d) + Dc %*% (t(Dc) * wn)
+    mu[, i] <- mu[, i] + shift
+  }
+  out <- fp_new_moments(n, mu, sc, moments$levels, moments$colnames)
+  out$exponent <- moments$exponent
+  out
+}
+
+# The statistics of one replicate for every method and k: a list with `groups` (array
+# method x k x group x c(error, loss)) and `rows` (array method x k x c(var_kept, ...)). Fits
+# that fail give NA.
+fp_audit_replicate <- function(mr, methods, ks, margs, center, scale.) {
+  m <- length(mr$levels)
+  G <- array(NA_real_, c(length(methods), length(ks), m, 2L))
+  V <- array(NA_real_, c(length(methods), length(ks)))
+  prep <- tryCatch(fp_prepare_normalised(mr, center, scale.), error = function(e) NULL)
+  if (is.null(prep)) return(list(groups = G, var_kept = V))
+  for (j in seq_along(ks)) {
+    kk <- ks[j]
+    best <- fp_group_best(prep, kk)
+    for (a in seq_along(methods)) {
+      fit <- tryCatch(suppressWarnings(fp_call_solver("pca", methods[a], prep, kk, margs[[methods[a]]], NULL)),
+                      error = function(e) NULL)
+      if (is.null(fit)) next
+      gs <- fp_group_stats(prep, fit$rotation, kk, map = fit$map, best = best)
+      G[a, j, , 1L] <- gs$error * prep$unit
+      G[a, j, , 2L] <- gs$loss * prep$unit
+      V[a, j] <- fp_audit_var_kept(fit, prep$C)
+    }
+  }
+  list(groups = G, var_kept = V)
+}
+
+# Quantiles of replicates that may hold Inf (loss ratios): interpolated between finite
+# neighbours as quantile(type = 7), the order statistic where a neighbour is infinite.
+fp_quantile_inf <- function(v, p) {
+  v <- sort(v[!is.na(v)])
+  n <- length(v)
+  if (!n) return(rep(NA_real_, length(p)))
+  h <- (n - 1) * p + 1
+  lo <- floor(h)
+  hi <- ceiling(h)
+  vapply(seq_along(p), function(i) {
+    if (lo[i] == hi[i] || !is.finite(v[lo[i]]) || !is.finite(v[hi[i]])) return(v[if (p[i] < 0.5) lo[i] else hi[i]])
+    v[lo[i]] + (h[i] - lo[i]) * (v[hi[i]] - v[lo[i]])
+  }, numeric(1))
+}
+
+# An interval of replicates `reps` around the estimate `est`: c(low, high, bias ratio), NA where
+# fewer than 90% of the replicates have a value. The percentile interval is the `level`
+# quantiles of the replicates; the basic interval reflects them about the estimate (2 est - q),
+# which removes a bias of the statistic that the replicates repeat. The bias ratio is the
+# replicates' mean minus the estimate, over their standard deviation (the bootstrap's bias
+# estimate in standard errors; NA when the spread is 0 or infinite).
+fp_interval <- function(reps, est, level, type = getOption("fairproj.interval_type", "percentile")) {
+  ok <- !is.na(reps)
+  if (is.na(est) || sum(ok) < 0.9 * length(reps)) return(c(NA_real_, NA_real_, NA_real_))
+  r <- reps[ok]
+  q <- fp_quantile_inf(r, c((1 - level) / 2, (1 + level) / 2))
+  if (type == "basic") q <- 2 * est - rev(q)
+  s <- if (all(is.finite(r))) stats::sd(r) else NA_real_
+  c(q, if (is.finite(est) && is.finite(s) && s > 0) (mean(r) - est) / s else NA_real_)
+}
+
+# Row statistics (largest and smallest loss, gap, ratio, largest error, error gap) of the group
+# errors and losses of one fit; losses within 1e-10 of the largest error count as 0 in the
+# ratio, as fp_audit_loss_ratio().
+fp_audit_row_stats <- function(err, loss) {
+  if (anyNA(err) || anyNA(loss)) return(rep(NA_real_, 6L))
+  c(max(loss), min(loss), max(loss) - min(loss),
+    fp_audit_loss_ratio(list(error = err, loss = loss)), max(err), max(err) - min(err))
+}
+
+# The intervals of an audit: bootstrap replicates of every method at the k in `ks`, from the
+# blocks. `tab`, `gtab`: the audit's tables (point estimates); returns them with the interval
+# columns (`<quantity>_low`, `<quantity>_high`, NA at the k without intervals) and `reliable`
+# (fp_audit_reliable()).
+fp_audit_intervals <- function(moments, blocks, methods, ks, margs, center, scale., level, replicates,
+                               tab, gtab, show = FALSE) {
+  m <- length(moments$levels)
+  nm <- length(methods)
+  nk <- length(ks)
+  G <- array(NA_real_, c(replicates, nm, nk, m, 2L))
+  Vk <- array(NA_real_, c(replicates, nm, nk))
+  pb <- fp_progress_bar(replicates, "fair_audit: intervals", show = show)
+  for (r in seq_len(replicates)) {
+    rep_r <- fp_audit_replicate(fp_audit_resample(moments, blocks), methods, ks, margs, center, scale.)
+    G[r, , , , ] <- rep_r$groups
+    Vk[r, , ] <- rep_r$var_kept
+    pb$update(r)
+  }
+  pb$done()
+  # biased replicates; an interval of width 0 (standard PCA's price) is not; an unknown bias
+  # ratio with a spread (infinite replicates) is
+  bias <- function(iv) if (is.na(iv[3L])) !is.na(iv[1L]) && iv[1L] != iv[2L] else abs(iv[3L]) > fp_bias_limit
+  # per group
+  nb <- vapply(blocks, function(b) length(b$n), numeric(1))
+  # each group's numerical rank, or d + 1 when its covariance has full rank (k = d - 1 is fine
+  # then): a k at or next to a lower rank has losses at their bound
+  rank <- vapply(moments_cov(moments), function(s) {
+    ev <- pmax(fp_sym_values(s), 0)
+    r <- sum(ev > 1e-10 * max(ev, .Machine$double.xmin))
+    if (r == nrow(s)) r + 2 else r
+  }, numeric(1))
+  gq <- c("error", "loss")
+  for (q in gq) gtab[paste0(q, c("_low", "_high"))] <- NA_real_
+  gtab$reliable <- NA
+  for (i in seq_len(nrow(gtab))) {
+    a <- match(gtab$method[i], methods)
+    j <- match(gtab$k[i], ks)
+    g <- match(gtab$group[i], moments$levels)
+    if (is.na(j) || is.na(gtab$loss[i])) next
+    ok <- gtab$n[i] >= fp_min_rows && nb[g] >= 10 && gtab$k[i] < rank[g] - 1L
+    for (q in gq) {
+      iv <- fp_interval(G[, a, j, g, match(q, gq)], gtab[[q]][i], level)
+      gtab[i, paste0(q, c("_low", "_high"))] <- iv[1:2]
+      ok <- ok && !anyNA(iv[1:2]) && !bias(iv)
+    }
+    gtab$reliable[i] <- ok
+  }
+  # per method and k
+  qs <- c("max_loss", "min_loss", "loss_gap", "loss_ratio", "max_error", "error_gap")
+  all_q <- c(qs, "var_kept", "price")
+  checked <- c("max_loss", "loss_gap", "max_error", "price")  # the ratio's spread is often infinite
+  std <- match("standard", methods)
+  for (q in all_q) tab[paste0(q, c("_low", "_high"))] <- NA_real_
+  tab$reliable <- NA
+  for (i in seq_len(nrow(tab))) {
+    j <- match(tab$k[i], ks)
+    if (is.na(j) || is.na(tab$var_kept[i])) next
+    a <- match(tab$method[i], methods)
+    rs <- vapply(seq_len(replicates), function(r) fp_audit_row_stats(G[r, a, j, , 1L], G[r, a, j, , 2L]),
+                 numeric(length(qs)))
+    rs <- rbind(rs, Vk[, a, j], Vk[, std, j] - Vk[, a, j])
+    ok <- all(gtab$reliable[gtab$method == tab$method[i] & gtab$k == tab$k[i]] %in% TRUE)
+    for (h in seq_along(all_q)) {
+      iv <- fp_interval(rs[h, ], tab[[all_q[h]]][i], level)
+      tab[i, paste0(all_q[h], c("_low", "_high"))] <- iv[1:2]
+      if (all_q[h] %in% checked) ok <- ok && !anyNA(iv[1:2]) && !bias(iv)
+    }
+    tab$reliable[i] <- ok
+  }
+  list(table = tab, groups_table = gtab)
+}
+
+# An interval is called unreliable when its group has fewer than `fp_min_rows` rows or fewer
+# than 10 non-empty blocks, when k is at least its covariance's rank minus 1 (when that rank is
+# below d), or when the bootstrap's bias estimate exceeds `fp_bias_limit`
+# standard errors (the replicates do not centre on the estimate: a loss near its bound of 0, or
+# eigenvalues that cross between replicates, where percentile intervals miss); bench/audit-coverage.R
+# measures the coverage of the intervals kept and flagged.
+fp_min_rows <- 50
+fp_bias_limit <- 0.5
+
+# The interval settings checked: NULL when no intervals are asked for (`level = NULL` or
+# `replicates = 0`), else list(level, replicates, blocks).
+fp_audit_check_intervals <- function(level, replicates, blocks) {
+  if (!is.null(level)) fp_check_number(level, "level", 0, 1, open_lower = TRUE, open_upper = TRUE)
+  if (!is.numeric(replicates) || length(replicates) != 1L || is.na(replicates) || replicates != round(replicates) ||
+      (replicates != 0 && (replicates < 20 || replicates > 1e5))) {
+    fp_abort("must be 0 (no intervals) or a whole number of bootstrap replicates between 20 and 100000", "replicates")
+  }
+  blocks <- fp_check_count(blocks, 10L, 1000L, "blocks")
+  if (is.null(level) || replicates == 0) return(NULL)
+  list(level = level, replicates = as.integer(replicates), blocks = blocks)
+}
+
+fp_audit_memory_note <- function(m, d, parts) {
+  sprintf(paste("the block moments of %d groups x %d columns need more than the memory budget",
+                "(10 blocks: %s MB; option `fairproj.interval_memory`, default 256 MB), so no intervals were computed"),
+          m, d, format(ceiling(10 * 8 * (d^2 + d + 1) * m * parts / 2^20)))
+}
+
+# The bootstrap blocks stored in a group_moments object (group_moments(blocks = )), or NULL.
+fp_moments_blocks <- function(m) {
+  if (is.null(m$blocks) || length(m$blocks) != length(m$levels)) return(NULL)
+  lapply(seq_along(m$blocks), function(i) {
+    b <- m$blocks[[i]]
+    list(n = b$n, delta = b$mean - m$mean[, i], scatter = b$scatter)
+  })
+}
+
+# The dimensions with intervals: "all", or whole numbers among the audited ones.
+fp_audit_interval_k <- function(k, ks) {
+  if (identical(k, "all")) return(ks)
+  if (!is.numeric(k) || !length(k) || anyNA(k) || !all(k %in% ks)) {
+    fp_abort(sprintf("must be \"all\" or among the audited dimensions (%s)", fp_name_list(ks)), "interval_k")
+  }
+  sort(unique(as.integer(k)))
+}
+
+# The intervals of an audit in long form (tidy(matrix = "intervals")).
+fp_audit_intervals_long <- function(x) {
+  long <- function(t, qs, group) {
+    t <- t[t$k %in% x$intervals$k, , drop = FALSE]
+    do.call(rbind, lapply(qs, function(q) {
+      data.frame(method = t$method, k = t$k, group = group(t), term = q, estimate = t[[q]],
+                 conf.low = t[[paste0(q, "_low")]], conf.high = t[[paste0(q, "_high")]], reliable = t$reliable,
+                 stringsAsFactors = FALSE)
+    }))
+  }
+  out <- rbind(long(x$groups_table, c("error", "loss"), function(t) t$group),
+               long(x$table, c("max_loss", "min_loss", "loss_gap", "loss_ratio", "max_error", "error_gap", "var_kept",
+                               "price"), function(t) rep(NA_character_, nrow(t))))
+  out <- out[order(match(out$method, x$methods), out$k), , drop = FALSE]
+  rownames(out) <- NULL
+  out
+}
+
+# ---------------------------------------------------------------------------------------------
+# Downstream intervals: the models are fixed (trained once on the training rows); the held-out
+# rows are resampled with replacement within each group (`replicates` times, the same draws for
+# every fit), and accuracy, error and gaps recomputed on each resample.
+
+# Resample counts of the held-out rows: an nh x replicates matrix (row i: how often held-out
+# row i is drawn), drawn within each group so that the groups keep their held-out sizes.
+fp_downstream_draws <- function(gh, replicates) {
+  nh <- length(gh)
+  W <- matrix(0, nh, replicates)
+  for (lev in levels(gh)) {
+    idx <- which(gh == lev)
+    if (!length(idx)) next
+    for (r in seq_len(replicates)) {
+      W[idx, r] <- W[idx, r] + tabulate(sample.int(length(idx), length(idx), replace = TRUE), length(idx))
+    }
+  }
+  W
+}
+
+# Intervals of one fit's held-out metrics from its predictions `pred` (0/1, or numeric), the
+# held-out outcome `yt` and groups `gh`, and the draws `W`. The gaps' intervals are those of the
+# signed difference between the two groups that give the gap on the held-out rows (largest
+# minus smallest rate, or mean prediction), kept in that order in every resample, so that an
+# interval can contain 0: `*_distinct` is FALSE when it does.
+fp_downstream_interval_row <- function(pred, yt, gh, W, level, type) {
+  lv <- levels(droplevels(gh))
+  by_group <- function(v, den = NULL) {
+    vapply(lv, function(l) {
+      i <- gh == l
+      num <- colSums(W[i, , drop = FALSE] * v[i])
+      if (is.null(den)) num / sum(i) else num / colSums(W[i, , drop = FALSE] * den[i])
+    }, numeric(ncol(W)))
+  }
+  pct <- function(v) {
+    v <- v[!is.na(v)]
+    if (length(v) < 0.9 * ncol(W)) return(c(NA_real_, NA_real_))
+    unname(stats::quantile(v, c((1 - level) / 2, (1 + level) / 2), type = 7))
+  }
+  signed <- function(est_by_group, reps) {
+    ok <- !is.na(est_by_group)
+    if (sum(ok) < 2L) return(c(NA_real_, NA_real_))
+    hi <- which(ok)[which.max(est_by_group[ok])]
+    lo <- which(ok)[which.min(est_by_group[ok])]
+    pct(reps[, hi, drop = TRUE] - reps[, lo, drop = TRUE])
+  }
+  nh <- length(yt)
+  if (type == "binary") {
+    acc <- pct(colSums(W * (pred == yt)) / nh)
+    rate <- by_group(pred)
+    rate <- matrix(rate, ncol = length(lv))
+    est_rate <- vapply(lv, function(l) mean(pred[gh == l]), numeric(1))
+    pos <- yt == 1
+    tpr <- matrix(by_group(pred * pos, as.numeric(pos)), ncol = length(lv))
+    est_tpr <- vapply(lv, function(l) if (any(pos & gh == l)) mean(pred[pos & gh == l]) else NA_real_, numeric(1))
+    dp <- signed(est_rate, rate)
+    eo <- signed(est_tpr, tpr)
+    return(c(accuracy_low = acc[1L], accuracy_high = acc[2L], error_low = 1 - acc[2L], error_high = 1 - acc[1L],
+             dp_gap_low = dp[1L], dp_gap_high = dp[2L], eo_gap_low = eo[1L], eo_gap_high = eo[2L]))
+  }
+  err <- pct(sqrt(colSums(W * (pred - yt)^2) / nh))
+  mp <- matrix(by_group(pred), ncol = length(lv))
+  dp <- signed(vapply(lv, function(l) mean(pred[gh == l]), numeric(1)), mp)
+  c(accuracy_low = NA_real_, accuracy_high = NA_real_, error_low = err[1L], error_high = err[2L],
+    dp_gap_low = dp[1L], dp_gap_high = dp[2L], eo_gap_low = NA_real_, eo_gap_high = NA_real_)
+}
+
+# The downstream table with its intervals and whether each gap is distinguishable from 0.
+fp_downstream_intervals <- function(down, preds, y, g, held, level, replicates) {
+  gh <- droplevels(g[held])
+  yt <- y$y[held]
+  W <- fp_downstream_draws(gh, replicates)
+  iv <- t(vapply(preds, function(p) {
+    if (is.null(p)) return(stats::setNames(rep(NA_real_, 8L), c("accuracy_low", "accuracy_high", "error_low",
+                                                                "error_high", "dp_gap_low", "dp_gap_high",
+                                                                "eo_gap_low", "eo_gap_high")))
+    fp_downstream_interval_row(p, yt, gh, W, level, y$type)
+  }, numeric(8)))
+  down <- cbind(down, as.data.frame(iv))
+  down$dp_gap_distinct <- !(down$dp_gap_low <= 0 & down$dp_gap_high >= 0)
+  down$eo_gap_distinct <- !(down$eo_gap_low <= 0 & down$eo_gap_high >= 0)
+  down
+}

@@ -1,0 +1,232 @@
+# fair_audit()'s intervals: block moments from the one pass, the bootstrap over blocks, the
+# reliability flags, and a fast coverage check (bench/audit-coverage.R is the full study).
+
+iv_data <- function(n = c(150, 120), d = 4, seed = 1) make_groups(n = n, d = d, seed = seed)
+
+test_that("rows are spread over blocks evenly by their number, also for sorted data", {
+  b <- fp_block_of_row(1:10000, 25)
+  expect_true(all(b %in% 1:25))
+  expect_lte(max(tabulate(b, 25)) - min(tabulate(b, 25)), 2)
+  # every 7th row (one group among others): still all blocks, evenly
+  b7 <- b[seq(3, 10000, by = 7)]
+  expect_lte(max(tabulate(b7, 25)) / min(tabulate(b7, 25)), 1.2)
+  # consecutive rows (sorted data) fall into different blocks
+  expect_equal(length(unique(b[1:25])), 25L, tolerance = 3)
+})
+
+test_that("block moments merge into the groups' moments; a replicate adds the drawn blocks", {
+  dat <- iv_data()
+  B <- 12L
+  bl <- fp_block_of_row(seq_len(nrow(dat$x)), B)
+  gi <- factor((as.integer(dat$g) - 1L) * B + bl, levels = seq_len(2L * B))
+  mc <- fp_audit_merge_cells(fp_moments_ranged(dat$x, gi, fp_colnames(dat$x)), levels(dat$g), 1L, B)
+  m <- group_moments(dat$x, dat$g)
+  expect_equal(mc$moments$n, m$n)
+  expect_equal(unname(mc$moments$mean), unname(m$mean), tolerance = 1e-12)
+  for (i in 1:2) expect_equal(unname(mc$moments$scatter[[i]]), unname(m$scatter[[i]]), tolerance = 1e-12)
+  # a replicate with block 1 drawn three times and block 2 once, in each group: the moments of
+  # those rows stacked (block 1's rows three times)
+  J <- vapply(mc$blocks, function(b) length(b$n), numeric(1))
+  w <- lapply(J, function(j) c(3, 1, rep(0, j - 2)))
+  r <- fp_audit_resample(mc$moments, mc$blocks, w)
+  for (i in 1:2) {
+    xs <- dat$x[dat$g == levels(dat$g)[i], , drop = FALSE]
+    bi <- bl[dat$g == levels(dat$g)[i]]
+    ids <- sort(unique(bi))  # non-empty blocks, in order
+    rows <- rbind(xs[bi == ids[1], ], xs[bi == ids[1], ], xs[bi == ids[1], ], xs[bi == ids[2], ])
+    expect_equal(r$n[[i]], nrow(rows))
+    expect_equal(unname(r$mean[, i]), unname(colMeans(rows)), tolerance = 1e-12)
+    expect_equal(unname(r$scatter[[i]]), unname(crossprod(sweep(rows, 2, colMeans(rows)))), tolerance = 1e-10)
+  }
+})
+
+test_that("intervals at k_focus by default, at every k on request, reproducible with seed", {
+  dat <- iv_data()
+  g0 <- .Random.seed
+  a <- fair_audit(dat$x, dat$g, k = 1:3, replicates = 40, seed = 3)
+  expect_identical(.Random.seed, g0)  # the user's random stream is untouched
+  expect_identical(a$intervals$k, a$k_focus)
+  at <- a$table$k == a$k_focus
+  for (q in c("max_loss", "loss_gap", "loss_ratio", "price", "var_kept")) {
+    lo <- a$table[[paste0(q, "_low")]]
+    hi <- a$table[[paste0(q, "_high")]]
+    expect_true(all(!is.na(lo[at]) & lo[at] <= hi[at]), info = q)
+    expect_true(all(is.na(lo[!at])), info = q)
+  }
+  gt <- a$groups_table[a$groups_table$k == a$k_focus, ]
+  expect_true(all(gt$loss_low <= gt$loss_high & gt$error_low <= gt$error_high))
+  expect_true(all(gt$loss_low >= 0))
+  b <- fair_audit(dat$x, dat$g, k = 1:3, replicates = 40, seed = 3)
+  expect_identical(a$table$max_loss_high, b$table$max_loss_high)
+  e <- fair_audit(dat$x, dat$g, k = 1:3, replicates = 20, seed = 3, interval_k = "all", methods = "standard")
+  expect_true(all(!is.na(e$table$max_loss_low)))
+  expect_identical(e$intervals$k, 1:3)
+  # no intervals: the point estimates are the same to rounding (one pass over blocks, or not)
+  z <- fair_audit(dat$x, dat$g, k = 1:3, replicates = 0)
+  expect_null(z$table$max_loss_low)
+  expect_match(z$intervals$note, "no intervals")
+  expect_equal(z$table$max_loss, a$table$max_loss, tolerance = 1e-8)
+})
+
+test_that("interval arguments are checked with classed errors", {
+  dat <- iv_data()
+  expect_error(fair_audit(dat$x, dat$g, level = 1.5), class = "fairproj_input_error")
+  expect_error(fair_audit(dat$x, dat$g, level = "90%"), class = "fairproj_input_error")
+  expect_error(fair_audit(dat$x, dat$g, replicates = 5), class = "fairproj_input_error")
+  expect_error(fair_audit(dat$x, dat$g, replicates = NA), class = "fairproj_input_error")
+  expect_error(fair_audit(dat$x, dat$g, blocks = 3), class = "fairproj_input_error")
+  expect_error(fair_audit(dat$x, dat$g, k = 1:2, interval_k = 3), class = "fairproj_input_error")
+  expect_error(fair_audit(dat$x, dat$g, k = 1:2, interval_k = "some"), class = "fairproj_input_error")
+})
+
+test_that("intervals shrink as the groups grow", {
+  small <- iv_data(n = c(200, 200), seed = 4)
+  large <- iv_data(n = c(3200, 3200), seed = 4)
+  w <- function(dat) {
+    a <- fair_audit(dat$x, dat$g, k = 2, methods = "standard", replicates = 40, seed = 1)
+    gt <- a$groups_table
+    c(gt$error_high - gt$error_low, a$table$var_kept_high - a$table$var_kept_low)
+  }
+  # 16 times the rows: widths about 1/4; 1/2 leaves room for the bootstrap's own noise
+  expect_true(all(w(large) < 0.5 * w(small)))
+})
+
+test_that("min-max with two groups: the groups' loss intervals contain each other", {
+  dat <- iv_data(n = c(300, 250), seed = 5)
+  a <- fair_audit(dat$x, dat$g, k = 2, methods = "minmax", replicates = 40, seed = 2,
+                  minmax = list(gap_tol = 1e-10))
+  gt <- a$groups_table[a$groups_table$method == "minmax", ]
+  tol <- 1e-6 * max(gt$loss_high)
+  expect_lte(abs(gt$loss_low[1] - gt$loss_low[2]), tol)
+  expect_lte(abs(gt$loss_high[1] - gt$loss_high[2]), tol)
+})
+
+test_that("small groups and moments without blocks: flagged, or a note that says how", {
+  dat <- iv_data(n = c(300, 30), seed = 6)
+  a <- fair_audit(dat$x, dat$g, k = 2, replicates = 30, seed = 1)
+  gt <- a$groups_table
+  expect_true(all(!gt$reliable[gt$group == "b"]))
+  expect_true(all(!a$table$reliable))
+  out <- capture.output(print(a))
+  expect_true(any(grepl("?", out, fixed = TRUE)))
+  m <- fair_audit(group_moments(dat$x, dat$g), k = 2)
+  expect_identical(m$intervals$k, integer(0))
+  expect_match(m$intervals$note, "blocks")
+})
+
+test_that("moments with blocks give the intervals of the rows", {
+  dat <- iv_data()
+  gm <- group_moments(dat$x, dat$g, blocks = 20)
+  m0 <- group_moments(dat$x, dat$g)
+  expect_equal(unname(gm$scatter[[1]]), unname(m0$scatter[[1]]), tolerance = 1e-12)
+  expect_length(gm$blocks, 2L)
+  a <- fair_audit(gm, k = 2, replicates = 30, seed = 4)
+  b <- fair_audit(dat$x, dat$g, k = 2, replicates = 30, seed = 4, blocks = 20)
+  expect_equal(a$table$max_loss_low, b$table$max_loss_low, tolerance = 1e-8)
+  expect_equal(a$groups_table$loss_high, b$groups_table$loss_high, tolerance = 1e-8)
+  expect_error(group_moments(dat$x, dat$g, blocks = 2), class = "fairproj_input_error")
+  expect_null((gm + gm)$blocks)  # combined moments have no blocks (documented)
+})
+
+test_that("tidy() and glance() of an audit with intervals", {
+  dat <- iv_data()
+  a <- fair_audit(dat$x, dat$g, k = 1:2, replicates = 20, seed = 1)
+  td <- tidy(a, matrix = "intervals")
+  expect_true(all(c("term", "estimate", "conf.low", "conf.high", "reliable") %in% names(td)))
+  expect_true(all(td$k == a$k_focus))
+  row <- td[td$method == "minmax" & td$term == "price", ]
+  expect_equal(row$conf.high, a$table$price_high[a$table$method == "minmax" & a$table$k == a$k_focus])
+  gl <- glance(a)
+  expect_equal(nrow(gl), 1L)
+  expect_equal(gl$level, 0.9)
+  expect_equal(gl$nobs, nrow(dat$x))
+  z <- fair_audit(dat$x, dat$g, k = 1:2, replicates = 0)
+  expect_error(tidy(z, matrix = "intervals"), class = "fairproj_input_error")
+  expect_true(is.na(glance(z)$level))
+})
+
+test_that("downstream intervals: per-group held-out counts, gaps flagged when they contain 0", {
+  dat <- iv_data(n = c(200, 160), seed = 7)
+  set.seed(3)
+  y <- as.integer(dat$x[, 1] + rnorm(nrow(dat$x)) > 0)  # no dependence on the group
+  a <- fair_audit(dat$x, dat$g, k = 2, outcome = y, replicates = 40, seed = 5)
+  dn <- a$downstream
+  expect_equal(unname(a$outcome$n_test_groups), as.numeric(table(dat$g[a$outcome$test_rows])))
+  expect_true(all(dn$accuracy_low <= dn$accuracy & dn$accuracy <= dn$accuracy_high))
+  expect_identical(dn$dp_gap_distinct, !(dn$dp_gap_low <= 0 & dn$dp_gap_high >= 0))
+  # the signed difference's interval holds the gap (or minus it) between its ends
+  expect_true(all(dn$dp_gap_low <= dn$dp_gap + 1e-12 & dn$dp_gap - 1e-12 <= dn$dp_gap_high | !dn$dp_gap_distinct))
+  out <- capture.output(print(a))
+  expect_true(any(grepl("Held-out rows by group", out)))
+  # a group-dependent outcome: a large parity gap is told apart from 0
+  y2 <- as.integer(dat$g == "a")
+  b <- fair_audit(dat$x, dat$g, k = 2, outcome = ifelse(runif(length(y2)) < 0.9, y2, 1 - y2), replicates = 40, seed = 5,
+                  methods = "standard")
+  expect_true(all(b$downstream$dp_gap_distinct[b$downstream$k == 2] | b$downstream$one_class))
+})
+
+test_that("fast coverage check: 90% intervals of standard PCA's group errors cover the truth", {
+  # a population with known covariances; the truth is each group's error of standard PCA fitted
+  # to the population moments (bench/audit-coverage.R runs 500 samples per size and method)
+  d <- 3
+  sds <- list(a = c(2, 1, 0.5), b = c(1.5, 1.2, 0.4))
+  n <- 200
+  pm <- new_group_moments(n = c(a = n, b = n), mean = matrix(0, d, 2),
+                          scatter = lapply(sds, function(s) n * diag(s^2)), colnames = paste0("x", 1:d))
+  truth <- fair_pca(pm, k = 1, method = "standard")$group_stats$error
+  set.seed(11)
+  cover <- replicate(40, {
+    x <- rbind(sweep(matrix(rnorm(n * d), n), 2, sds$a, `*`), sweep(matrix(rnorm(n * d), n), 2, sds$b, `*`))
+    g <- factor(rep(c("a", "b"), each = n))
+    B <- 20L
+    bl <- fp_block_of_row(seq_len(nrow(x)), B)
+    mc <- fp_audit_merge_cells(fp_moments_ranged(x, factor((as.integer(g) - 1L) * B + bl, levels = 1:(2 * B)),
+                                                 paste0("x", 1:d)), levels(g), 1L, B)
+    gt <- data.frame(method = "standard", k = 1L, group = c("a", "b"), n = n,
+                     error = fair_pca(mc$moments, k = 1, method = "standard")$group_stats$error, loss = 0)
+    tab <- data.frame(method = "standard", k = 1L, var_kept = NA_real_)
+    r <- fp_audit_intervals(mc$moments, mc$blocks, "standard", 1L, list(), TRUE, FALSE, 0.9, 60, tab, gt)
+    r$groups_table$error_low <= truth & truth <= r$groups_table$error_high
+  })
+  # 80 intervals at a true 90%: below 75% or 100% would be 3 standard errors off
+  expect_gt(mean(cover), 0.75)
+  expect_lt(mean(cover), 1)
+})
+
+test_that("a group of low rank is flagged at k next to its rank", {
+  set.seed(8)
+  n <- 120
+  xa <- matrix(rnorm(n * 5), n)
+  xb <- matrix(rnorm(n * 2), n) %*% matrix(rnorm(10), 2)  # rank 2 in 5 columns
+  a <- fair_audit(rbind(xa, xb), rep(c("a", "b"), each = n), k = 1:3, methods = "standard", replicates = 20,
+                  seed = 1, interval_k = "all")
+  gt <- a$groups_table
+  expect_true(all(!gt$reliable[gt$group == "b" & gt$k >= 1]))
+})
+
+test_that("the template reports intervals, with and without an outcome, and says when they do not rank", {
+  skip_if_not_installed("rmarkdown")
+  skip_if_not_installed("knitr")
+  skip_if_not(rmarkdown::pandoc_available("1.14"), "pandoc is not available")
+  td <- tempfile("audit")
+  dir.create(td)
+  on.exit(unlink(td, recursive = TRUE), add = TRUE)
+  rmd <- file.path(td, "audit.Rmd")
+  rmarkdown::draft(rmd, template = "fair-pca-audit", package = "fairproj", edit = FALSE)
+  render <- function(params) {
+    f <- suppressMessages(rmarkdown::render(rmd, params = params, output_dir = td, quiet = TRUE, envir = new.env()))
+    gsub("\\s+", " ", paste(readLines(f), collapse = " "))  # pandoc wraps lines of text
+  }
+  dat <- iv_data(n = c(150, 120), d = 5, seed = 9)
+  set.seed(2)
+  df <- data.frame(dat$x, grp = dat$g, out = as.integer(dat$x[, 1] + rnorm(nrow(dat$x)) > 0))
+  html <- render(list(data = df, group = "grp", outcome = "out", features = NULL, k = 1:2, seed = 2))
+  expect_match(html, "90% bootstrap intervals", fixed = TRUE)
+  expect_match(html, "intervals from resampling the held-out rows", fixed = TRUE)
+  expect_match(html, "held-out rows by group", fixed = TRUE)
+  expect_match(html, "At the 90% level the data do not tell|intervals of the two largest losses do not overlap")
+  html2 <- render(list(data = data.frame(iris[1:4], Species = iris$Species), group = "Species", outcome = NULL,
+                       features = NULL, k = 1:2, seed = 1))
+  expect_match(html2, "90% bootstrap intervals", fixed = TRUE)
+  expect_match(html2, "Downstream checks were not run", fixed = TRUE)
+})
