@@ -9,7 +9,8 @@
 #' held-out rows. [rmarkdown::draft()] with `template = "fair-pca-audit", package = "fairproj"`
 #' turns an audit into a report (see the README).
 #'
-#' **What is fitted.** The rows are read once into [group_moments()]; every fit is
+#' **What is fitted.** The rows are read once into [group_moments()] (once more for the
+#' intervals' block moments); every fit is
 #' `fair_pca(<moments>, k = , method = , center = , scale. = )`, so each row of the tables is
 #' what a separate [fair_pca()] call gives, and the fits never touch the rows again (methods that
 #' need the rows, such as `"inlp"`, cannot be audited). The fits are kept in `$fits`.
@@ -48,11 +49,12 @@
 #' loss, the largest and smallest loss, the loss gap and ratio, the largest error and error gap,
 #' the variance kept and the price of fairness, at the k in `interval_k` (by default `k_focus`,
 #' the k that `print()` shows; `"all"` for every audited k, at `length(k)` times the cost).
-#' They come from a bootstrap over blocks of rows that never reads the rows again: the one pass
-#' over the rows assigns each row to one of `blocks` blocks by a hash of its row number
-#' (`floor(blocks * frac(i * 0.618...))`, no random numbers, so rows sorted by any variable still
-#' spread evenly) and computes the moments of every (group, block) cell; the groups' moments are
-#' their exact sum. A replicate draws each group's non-empty blocks with replacement (as many as
+#' They come from a bootstrap over blocks of rows that reads the rows once more, not once per
+#' replicate: a second pass assigns each row to one of `blocks` blocks by a hash of its row
+#' number (`floor(blocks * frac(i * 0.618...))`, no random numbers, so rows sorted by any
+#' variable still spread evenly) and computes the moments of every (group, block) cell, which add
+#' up to the groups' moments (the audit's own numbers come from the first pass, as the sum of
+#' many blocks loses digits where a column's offset dwarfs its spread). A replicate draws each group's non-empty blocks with replacement (as many as
 #' it has), adds their moments (moments add exactly) and refits every method on them, which costs
 #' solver calls on d x d matrices; the interval is the `(1 - level) / 2` and `(1 + level) / 2`
 #' quantiles of `replicates` replicates (a percentile interval; the replicates use `seed`). It
@@ -490,18 +492,16 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
     B <- if (!is.null(iv)) fp_audit_n_blocks(iv$blocks, nlevels(g), d, 1L + !is.null(y)) else 0L
     if (!is.null(iv) && B == 0L) interval_note <- fp_audit_memory_note(nlevels(g), d, 1L + !is.null(y))
     if (B > 0L) {
-      # one pass: moments of every (group, training or held-out part, block) cell, merged into
-      # the groups' moments; the blocks are what the bootstrap resamples
+      # the moments of every (group, training or held-out part, block) cell, which the bootstrap
+      # resamples; a pass of their own, as their sum loses digits where the columns' offsets
+      # dwarf their spread, so the audit's own numbers come from the pass below
       parts <- 1L + !is.null(y)
       bl <- fp_block_of_row(seq_len(nrow(xm)), B)
       pt <- if (is.null(y)) 1L else 1L + held
       gi <- factor((as.integer(g) - 1L) * parts * B + (pt - 1L) * B + bl, levels = seq_len(nlevels(g) * parts * B))
-      mc <- fp_audit_merge_cells(fp_moments_ranged(xm, gi, cn, "x"), levels(g), parts, B)
-      moments <- mc$moments
-      if (!is.null(y)) m_train <- mc$parts[[1L]]
-      blk <- mc$blocks
-      if (!is.null(attr(g, "cells"))) moments$cells <- attr(g, "cells")
-    } else if (!is.null(y)) {
+      blk <- fp_audit_merge_cells(fp_moments_ranged(xm, gi, cn, "x"), levels(g), parts, B)$blocks
+    }
+    if (!is.null(y)) {
       # one pass: moments of each group's training and held-out rows, then their sum
       gi <- factor(2L * (as.integer(g) - 1L) + 1L + held, levels = seq_len(2L * nlevels(g)))
       mm <- fp_moments_ranged(xm, gi, cn, "x")
