@@ -85,7 +85,8 @@ golden_cases <- function(data = golden_data()) {
       add(paste("fair_css", nm, m), function() { set.seed(1); quiet(fairproj::fair_css(x, g, 3L, method = m)) })
     })
     add(paste("fair_audit", nm), function()
-      quiet(fairproj::fair_audit(x, g, k, methods = c("standard", "minmax", "mean"), scale. = FALSE, seed = 7)))
+      quiet(fairproj::fair_audit(x, g, k, methods = c("standard", "minmax", "mean"), scale. = FALSE, seed = 7,
+                                 replicates = 20)))
     add(paste("group_moments matrix", nm), function() fairproj::group_moments(x, g))
   })
   # scaled fits: the same subspace whatever the units
@@ -93,7 +94,7 @@ golden_cases <- function(data = golden_data()) {
   add("fair_pca units minmax scaled", function() quiet(fairproj::fair_pca(u$x, u$g, 3L, method = "minmax", scale. = TRUE)))
   add("fair_css units greedy scaled", function() quiet(fairproj::fair_css(u$x, u$g, 3L, method = "greedy", scale. = TRUE)))
   add("fair_audit units scaled", function()
-    quiet(fairproj::fair_audit(u$x, u$g, 2L, methods = c("standard", "minmax", "mean"), scale. = TRUE, seed = 7)))
+    quiet(fairproj::fair_audit(u$x, u$g, 2L, methods = c("standard", "minmax", "mean"), scale. = TRUE, seed = 7, replicates = 20)))
   # the other doors of the fits
   df <- data.frame(datasets::iris)
   add("fair_pca iris formula mean", function() quiet(fairproj::fair_pca(~ ., data = df, group = Species, k = 2L, method = "mean")))
