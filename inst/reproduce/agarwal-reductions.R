@@ -8,27 +8,45 @@
 # constraints gamma(Q) - eps <= 0 on the moments gamma_(a,+) = mu_a - mu, gamma_(a,-) = mu - mu_a
 # (mu_a, mu: the average prediction in group a and overall). Lagrangian
 #   L(Q, lambda) = err(Q) + sum_j lambda_j (gamma_j(Q) - eps),  lambda >= 0, |lambda|_1 <= B.
-# Algorithm 1 (exponentiated gradient): theta_1 = 0; at step t
-#   lambda_t = B exp(theta) / (1 + sum exp(theta));  h_t = BEST_h(lambda_t);
-#   Q_t = uniform mixture of h_1..h_t, lambda_hat_t = mean of lambda_1..lambda_t;
-#   nu_t = max(L(Q_t, BEST_lambda(Q_t)) - L(Q_t, lambda_hat_t),
-#              L(Q_t, lambda_hat_t) - min_{s <= t} L(h_s, lambda_hat_t));
-#   stop when nu_t <= nu, else theta <- theta + eta (gamma(h_t) - eps).
-# BEST_lambda(Q) puts all of B on the most violated constraint (0 when none is violated).
+# Algorithm (exponentiated gradient, as fairlearn's ExponentiatedGradient runs it: fairlearn
+# 0.7.0, the version Kleindessner et al. ran; reductions/_exponentiated_gradient/, its defaults
+# named below). Multipliers: lambda = B exp(theta) / (1 + sum exp(theta)), theta_0 = 0, B = 1 / eps.
+# At step t (t = 0, 1, ...):
+#   h_t = BEST_h(lambda_t), the best response to the multipliers: the cost-sensitive problem below,
+#     solved by the learner; the new classifier is kept only if its Lagrangian value beats every
+#     classifier found so far by more than 1e-8, else the best earlier one is the response;
+#   Q_EG = the empirical distribution of h_0..h_t, lambda_EG = the mean of lambda_0..lambda_t;
+#   gap_EG = the duality gap of (Q_EG, lambda_EG) (below); from t = 1 on, also the saddle point of
+#     the Lagrangian over the mixtures of the classifiers found so far, by a linear programme
+#     (Q_LP, its dual multipliers lambda_LP) with its own gap_LP; the step keeps the pair with
+#     the smaller gap;
+#   stop when that gap < nu and t >= 5;
+#   the step size: eta = eta0 / B with eta0 = 2; from t >= 5, whenever t >= 1.6 x the step of the
+#     last check, if the best gap_EG so far is not below 0.8 x the one at the last check, eta is
+#     multiplied by 0.8 (the regret check);
+#   theta <- theta + eta (gamma(h_t) - eps).
+# Output: the mixture kept at the last step whose gap is within 1e-8 of the smallest gap.
+# Defaults: eps = 0.01 (here set by the caller), at most 50 steps, eta0 = 2, and
+#   nu = 0.5 sd(|h_0(X) - y|) / sqrt(n) (sd with divisor n - 1), the data-dependent default.
+# Duality gap of (Q, lambda): with the multipliers projected onto one sign per group
+# (lambda_(a,+) - lambda_(a,-) on the side of its sign, 0 on the other),
+#   L = err(Q) + sum_j lambda_j (gamma_j(Q) - eps),
+#   L_high = err(Q) + B max(0, max_j gamma_j(Q) - eps) (the best response of the multipliers),
+#   L_low = min over the best responses h to mul x lambda, mul in 1, 2, 5, 10 (stopping at the
+#     first mul whose gap exceeds nu + 1e-8), of L(h, lambda);
+#   gap = max(L - L_low, L_high - L).
 # BEST_h(lambda) minimises L(h, lambda), which is linear in the predictions h_i = h(x_i) with
 # cost of predicting 1 on row i, relative to predicting 0,
 #   c_i = ((1 - 2 y_i) + lambda_(a_i) / p_(a_i) - sum_a lambda_a) / n,
 # lambda_a = lambda_(a,+) - lambda_(a,-), p_a the share of group a: a cost-sensitive problem
-# reduced to weighted classification with labels 1{c_i < 0} and weights |c_i|, handed to the
-# learner (here logistic regression, as in the paper's experiments).
-# Settings: B = 1 / eps, eta = 2 / B, at most 50 steps, nu = 1e-6 (the defaults of fairlearn's
-# ExponentiatedGradient, the authors' code, with which Kleindessner et al. ran the baseline).
-# Output: with `lp = TRUE` (the default, as the authors' code) the mixture of the classifiers
-# h_1..h_T found by the steps that solves the linear programme
-#   min_Q err(Q) + B s  subject to  gamma_j(Q) - eps <= s for every j, s >= 0
-# over the simplex (solved by ECOSolveR); with 50 steps and B = 1 / eps the average Q_T of
-# Algorithm 1 is still far from its limit (it over-satisfies loose constraints), and the
-# programme picks the best mixture of the same classifiers. `lp = FALSE` returns Q_T itself.
+# reduced to weighted classification with labels 1{c_i < 0} and weights |c_i| (rescaled to sum
+# to n), handed to the learner (logistic regression, as in the papers' experiments; a constant
+# classifier when every label is the same).
+# The linear programme (every step from t = 1, over the h_s found so far):
+#   min_(q, s) sum_s q_s err(h_s) + B s  subject to  sum_s q_s (gamma_j(h_s) - eps) <= s for every j,
+#   q in the simplex, s >= 0,
+# solved by ECOSolveR (an interior-point method, where fairlearn 0.7.0 uses scipy's simplex);
+# its multipliers lambda_LP are ECOS's dual variables of the constraints j.
 # Predictions of Q are its expected predictions sum_s Q_s h_s(x) in [0, 1]; accuracy and the
 # demographic-parity gap of Q are the expected ones (err(Q) and gamma(Q) of the paper).
 
@@ -85,71 +103,158 @@ agarwal_gamma <- function(p, group) {
   as.vector(rbind(d, -d))
 }
 
-# Fit the exponentiated-gradient reduction. `learner`: "glm" (unpenalised logistic regression)
-# or "l2" (penalty `reg`, see repro_logistic()). Returns a list of class "agarwal_eg" with the
-# classifiers' coefficients (columns of `coef`), their mixture weights `Q`, the steps taken,
-# the last gap estimate `gap` and whether it reached `nu`.
-agarwal_eg <- function(x, y, group, eps, learner = c("glm", "l2"), reg = 0.01, B = 1 / eps, eta = 2 / B,
-                       max_iter = 50L, nu = 1e-6, lp = TRUE) {
+# Fit the exponentiated-gradient reduction (see the header). `learner`: "glm" (unpenalised
+# logistic regression) or "l2" (penalty `reg`, see repro_logistic()). `nu = NULL`: the
+# data-dependent default. Returns a list of class "agarwal_eg": the classifiers' coefficients
+# (columns of `coef`), the mixture weights `Q` of the output, the steps run (`iterations`), the
+# step whose mixture is returned (`best_t`, 0-based as the steps), its gap `gap`, `nu`, whether
+# gap < nu (`converged`), the learner calls (`oracle_calls`) and the last step size (`eta`).
+agarwal_eg <- function(x, y, group, eps, learner = c("glm", "l2"), reg = 0.01, max_iter = 50L, nu = NULL,
+                       eta0 = 2, run_lp = TRUE) {
   learner <- match.arg(learner)
   x <- as.matrix(x)
   y <- as.numeric(y)
   group <- factor(group)
   n <- nrow(x)
+  B <- 1 / eps
+  st <- agarwal_state(x, y, group, eps, B, learner, reg)
+  K <- st$K
+  theta <- rep(0, K)
+  lam_sum <- rep(0, K)
+  counts <- numeric(0)           # Q_EG's counts over the classifiers found so far
+  Qs <- list()
+  gaps <- gaps_eg <- numeric(0)
+  last_checked <- 5
+  last_gap <- Inf
+  for (t in seq_len(max_iter) - 1L) {
+    lam <- B * exp(theta) / (1 + sum(exp(theta)))
+    lam_sum <- lam_sum + lam
+    lam_eg <- lam_sum / (t + 1)
+    h <- st$best_h(lam)
+    if (t == 0L) {
+      if (is.null(nu)) nu <- 0.5 * stats::sd(abs(st$pred(h) - y)) / sqrt(n)
+      eta <- eta0 / B
+    }
+    counts <- c(counts, numeric(st$size() - length(counts)))
+    counts[h] <- counts[h] + 1
+    q_eg <- counts / sum(counts)
+    gap_eg <- st$gap(q_eg, lam_eg, nu)
+    gaps_eg <- c(gaps_eg, gap_eg)
+    lp <- if (t > 0L && run_lp) st$linprog(nu) else list(gap = Inf)
+    if (gap_eg < lp$gap) {
+      Qs[[t + 1L]] <- q_eg
+      gaps <- c(gaps, gap_eg)
+    } else {
+      Qs[[t + 1L]] <- lp$q
+      gaps <- c(gaps, lp$gap)
+    }
+    if (gaps[t + 1L] < nu && t >= 5L) break
+    if (t >= last_checked * 1.6) {             # the regret check: shrink the step if progress stalls
+      best <- min(gaps_eg)
+      if (best > last_gap * 0.8) eta <- eta * 0.8
+      last_checked <- t
+      last_gap <- best
+    }
+    theta <- theta + eta * (st$gamma_of(h) - eps)
+  }
+  best_t <- max(which(gaps <= min(gaps) + 1e-8))
+  Q <- Qs[[best_t]]
+  Q <- c(Q, rep(0, st$size() - length(Q)))
+  structure(list(coef = st$coef(), Q = Q, iterations = length(gaps), best_t = best_t - 1L, gap = gaps[best_t],
+                 nu = nu, converged = gaps[best_t] < nu, oracle_calls = st$calls(), eta = eta, eps = eps,
+                 learner = learner),
+            class = "agarwal_eg")
+}
+
+# The classifiers found so far and the operations on them (best response, Lagrangian, gap,
+# linear programme), as closures over one environment.
+agarwal_state <- function(x, y, group, eps, B, learner, reg) {
+  n <- nrow(x)
   pa <- as.vector(table(group)) / n
   ia <- as.integer(group)
   K <- 2L * nlevels(group)
-  err <- function(p) mean(abs(p - y))
-  lagr <- function(p, lam) err(p) + sum(lam * (agarwal_gamma(p, group) - eps))
+  coefs <- list()
+  preds <- list()
+  errs <- numeric(0)
+  gams <- matrix(0, K, 0)
+  calls <- 0L
+  lp_size <- 0L
+  lp_last <- NULL
+  err_of <- function(p) mean(abs(p - y))
+  # one sign per group: the net multiplier on the side of its sign
+  project <- function(lam) {
+    net <- lam[c(TRUE, FALSE)] - lam[c(FALSE, TRUE)]
+    as.vector(rbind(pmax(net, 0), pmax(-net, 0)))
+  }
+  lagrangian <- function(q, lam) {
+    e <- sum(errs * q)
+    g <- drop(gams %*% q)
+    lp <- project(lam)
+    list(L = e + sum(lp * (g - eps)), L_high = e + if (max(g) < eps) 0 else B * (max(g) - eps))
+  }
+  unit <- function(i) replace(numeric(length(errs)), i, 1)
   best_h <- function(lam) {
     net <- lam[c(TRUE, FALSE)] - lam[c(FALSE, TRUE)]
     cost <- ((1 - 2 * y) + net[ia] / pa[ia] - sum(net)) / n
     lab <- as.numeric(cost < 0)
-    if (all(lab == lab[1])) return(c(if (lab[1] == 1) 1 else -1, rep(0, ncol(x))))  # one class: a constant
-    repro_logistic(x, lab, abs(cost), reg = if (learner == "glm") 0 else reg)
+    calls <<- calls + 1L
+    b <- if (all(lab == lab[1])) c(if (lab[1] == 1) 1 else -1, rep(0, ncol(x))) else  # one class: a constant
+      repro_logistic(x, lab, abs(cost), reg = if (learner == "glm") 0 else reg)
+    p <- repro_logistic_predict(b, x)
+    e <- err_of(p)
+    g <- agarwal_gamma(p, group)
+    value <- e + sum(g * lam)
+    if (length(errs)) {
+      vals <- errs + drop(crossprod(gams, lam))
+      best <- which.min(vals)
+      if (value >= vals[best] - 1e-8) return(best)
+    }
+    coefs[[length(coefs) + 1L]] <<- b
+    preds[[length(preds) + 1L]] <<- p
+    errs <<- c(errs, e)
+    gams <<- cbind(gams, g)
+    length(errs)
   }
-  theta <- rep(0, K)
-  coefs <- list()
-  P <- matrix(0, n, 0)
-  lam_sum <- rep(0, K)
-  gap <- Inf
-  for (t in seq_len(max_iter)) {
-    mx <- max(theta, 0)
-    lam <- B * exp(theta - mx) / (exp(-mx) + sum(exp(theta - mx)))
-    b <- best_h(lam)
-    p_t <- repro_logistic_predict(b, x)
-    coefs[[t]] <- b
-    P <- cbind(P, p_t)
-    lam_sum <- lam_sum + lam
-    pQ <- rowMeans(P)
-    lam_hat <- lam_sum / t
-    L_hat <- lagr(pQ, lam_hat)
-    viol <- agarwal_gamma(pQ, group) - eps
-    L_best_lam <- err(pQ) + if (max(viol) > 0) B * max(viol) else 0
-    L_low <- min(apply(P, 2, lagr, lam = lam_hat))
-    gap <- max(L_best_lam - L_hat, L_hat - L_low)
-    if (gap <= nu) break
-    theta <- theta + eta * (agarwal_gamma(p_t, group) - eps)
+  gap <- function(q, lam, nu) {
+    v <- lagrangian(q, lam)
+    L_low <- v$L
+    g <- max(v$L - L_low, v$L_high - v$L)
+    for (mul in c(1, 2, 5, 10)) {
+      h <- best_h(mul * lam)
+      L_low <- min(L_low, lagrangian(unit(h), lam)$L)
+      g <- max(v$L - L_low, v$L_high - v$L)
+      if (g > nu + 1e-8) break
+    }
+    g
   }
-  Q <- if (lp) agarwal_lp(apply(P, 2, err), apply(P, 2, agarwal_gamma, group = group), eps, B) else rep(1 / t, t)
-  structure(list(coef = do.call(cbind, coefs), Q = Q, iterations = t, gap = gap,
-                 converged = gap <= nu, eps = eps, learner = learner, lp = lp),
-            class = "agarwal_eg")
+  linprog <- function(nu) {
+    H <- length(errs)
+    if (H == lp_size) return(lp_last)
+    sol <- agarwal_lp(errs, gams, eps, B)
+    lp_size <<- H
+    q <- sol$q
+    lp_last <<- list(q = q, lambda = sol$lambda, gap = gap(q, sol$lambda, nu))
+    lp_last
+  }
+  list(K = K, best_h = best_h, gap = gap, linprog = linprog, pred = function(i) preds[[i]],
+       gamma_of = function(i) gams[, i], size = function() length(errs), calls = function() calls,
+       coef = function() do.call(cbind, coefs))
 }
 
-# The best mixture of t classifiers with errors `errs` and moments `gam` (K x t): minimise
-# sum_s q_s errs_s + B s over q in the simplex and s >= 0 subject to gam q - eps <= s.
+# The saddle point of the Lagrangian over mixtures q of classifiers with errors `errs` and
+# moments `gam` (K x H): minimise sum_s q_s errs_s + B s over q in the simplex and s >= 0 subject
+# to (gam - eps) q <= s; returns q and the multipliers of the K constraints (ECOS's duals).
 agarwal_lp <- function(errs, gam, eps, B) {
-  t <- length(errs)
+  H <- length(errs)
   K <- nrow(gam)
-  G <- rbind(cbind(-diag(t + 1L)), cbind(gam, -1))
-  h <- c(rep(0, t + 1L), rep(eps, K))
+  G <- rbind(-diag(H + 1L), cbind(gam - eps, -1))
+  h <- rep(0, H + 1L + K)
   sol <- ECOSolveR::ECOS_csolve(c = c(errs, B), G = G, h = h, dims = list(l = nrow(G), q = NULL, e = 0L),
-                                A = matrix(c(rep(1, t), 0), 1L), b = 1)
+                                A = matrix(c(rep(1, H), 0), 1L), b = 1)
   if (!sol$retcodes[["exitFlag"]] %in% c(0L, 10L)) stop("agarwal_lp: the linear programme failed (ECOS exit flag ",
                                                           sol$retcodes[["exitFlag"]], ")")
-  q <- pmax(sol$x[seq_len(t)], 0)
-  q / sum(q)
+  q <- pmax(sol$x[seq_len(H)], 0)
+  list(q = q / sum(q), lambda = pmax(sol$z[H + 1L + seq_len(K)], 0))
 }
 
 # Expected prediction of the randomised classifier: the probability that it predicts 1.

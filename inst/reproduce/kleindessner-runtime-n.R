@@ -19,8 +19,10 @@
 #   lambda in 0, 0.1, ..., 1 the fit of the trade-off representation (lambda^3) and of the
 #   penalised logistic regression on it (kleindessner-tradeoff.R's classifier);
 # * "Reductions (L2)" and "Reductions (glm)": for each eps of the authors' grid the
-#   exponentiated-gradient reduction (agarwal-reductions.R, 50 steps, each a weighted logistic
-#   regression);
+#   exponentiated-gradient reduction as fairlearn runs it (agarwal-reductions.R: at most 50
+#   steps, stopping when the duality gap is below nu; each learner call a weighted logistic
+#   regression); its steps and learner calls are stored too (metrics "iterations" and
+#   "oracle_calls", per eps);
 # * "Logistic regression (L2)": one fit of the classifier on the features (the unit of cost).
 # Results: inst/reproduce/results/kleindessner-runtime-n.csv.gz (results-io.R convention; metric
 # "seconds" per parameter value, columns `n`, `d`, `param_name`, `param`, split = run), written
@@ -57,9 +59,13 @@ for (n in ns) for (run in seq_len(runs)) {
   y <- y_all[r]
   z <- z_all[r]
   d <- ncol(x)
-  out <- function(method, param_name, param, value) {
-    repro_write(data.frame(dataset = "Adult (UCI, train + test)", method = method, metric = "seconds", split = run,
-                           value = value, published = NA_real_, n = n, d = d, param_name = param_name, param = param),
+  # seconds per parameter value; for the reductions also their steps and learner calls
+  out <- function(method, param_name, param, value, steps = NULL, calls = NULL) {
+    k <- length(param)
+    repro_write(data.frame(dataset = "Adult (UCI, train + test)", method = method,
+                           metric = rep(c("seconds", if (!is.null(steps)) c("iterations", "oracle_calls")), each = k),
+                           split = run, value = c(value, steps, calls), published = NA_real_, n = n, d = d,
+                           param_name = param_name, param = param),
                 "kleindessner-runtime-n", replace_by = c("method", "n", "split"))
     cat(sprintf("n = %5d run %d  %-26s %8.2f s in all\n", n, run, method, sum(value)))
   }
@@ -77,7 +83,12 @@ for (n in ns) for (run in seq_len(runs)) {
   for (learner in c("l2", "glm")) {
     if (learner == "glm" && n > glm_max) next
     nm <- sprintf("Reductions (%s)", if (learner == "l2") "L2" else "glm")
-    out(nm, "eps", epsilons, vapply(epsilons, function(e) secs(agarwal_eg(x, y, z, e, learner = learner, reg = reg)),
-                                    numeric(1)))
+    fits <- lapply(epsilons, function(e) {
+      f <- NULL
+      s <- secs(f <- agarwal_eg(x, y, z, e, learner = learner, reg = reg))
+      c(seconds = s, iterations = f$iterations, oracle_calls = f$oracle_calls)
+    })
+    out(nm, "eps", epsilons, vapply(fits, `[[`, numeric(1), "seconds"),
+        steps = vapply(fits, `[[`, numeric(1), "iterations"), calls = vapply(fits, `[[`, numeric(1), "oracle_calls"))
   }
 }

@@ -30,7 +30,9 @@
 # Metrics: test "accuracy" and "dp_gap" (largest minus smallest group rate of predicting 1;
 # the randomised classifiers of the reductions are evaluated by their expected predictions),
 # the same on the training split ("train_accuracy", "train_dp_gap"), and "seconds" (fit of the
-# representation and of the classifier, or of the reduction). Columns `param_name` ("lambda",
+# representation and of the classifier, or of the reduction); for the reductions also
+# "iterations" (steps run), "oracle_calls" (learner fits) and "converged" (1 when the duality
+# gap fell below nu). Columns `param_name` ("lambda",
 # "eps" or "none") and `param`.
 #
 # Results: inst/reproduce/results/kleindessner-tradeoff.csv.gz (results-io.R convention), one
@@ -71,10 +73,11 @@ timed <- function(expr) {
   v <- expr
   list(value = v, seconds = proc.time()[["elapsed"]] - t0)
 }
-rows_of <- function(i, method, param_name, param, te_m, tr_m, seconds) {
+# `extra`: further named metrics (the reductions' steps, learner calls and convergence)
+rows_of <- function(i, method, param_name, param, te_m, tr_m, seconds, extra = numeric(0)) {
   data.frame(dataset = "Adult (Lee et al. splits)", method = method,
-             metric = c("accuracy", "dp_gap", "train_accuracy", "train_dp_gap", "seconds"), split = i,
-             value = c(te_m[["accuracy"]], te_m[["dp_gap"]], tr_m[["accuracy"]], tr_m[["dp_gap"]], seconds),
+             metric = c("accuracy", "dp_gap", "train_accuracy", "train_dp_gap", "seconds", names(extra)), split = i,
+             value = c(te_m[["accuracy"]], te_m[["dp_gap"]], tr_m[["accuracy"]], tr_m[["dp_gap"]], seconds, unname(extra)),
              published = NA_real_, param_name = param_name, param = param, n_splits = NA_integer_)
 }
 # a deterministic classifier on a representation: penalised logistic regression
@@ -139,7 +142,8 @@ for (i in splits) {
       t <- timed(agarwal_eg(tr$x, tr$y, tr$z, e, learner = learner, reg = reg))
       f <- t$value
       rows_of(i, nm, "eps", e, expected_metrics(agarwal_predict(f, te$x), te$y, te$z),
-              expected_metrics(agarwal_predict(f, tr$x), tr$y, tr$z), t$seconds)
+              expected_metrics(agarwal_predict(f, tr$x), tr$y, tr$z), t$seconds,
+              c(iterations = f$iterations, oracle_calls = f$oracle_calls, converged = as.numeric(f$converged)))
     }))
     store(rows)
     cat(sprintf("split %d  %-18s done\n", i, nm))

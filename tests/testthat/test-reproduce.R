@@ -138,7 +138,8 @@ test_that("agarwal_lp finds the best mixture of the classifiers", {
   ag <- repro_env("agarwal-reductions.R")
   errs <- c(0.10, 0.16, 0.25)
   gam <- rbind(c(0.12, 0.05, -0.02), c(-0.12, -0.05, 0.02))    # gamma_(a,+), gamma_(a,-) of each
-  q <- ag$agarwal_lp(errs, gam, eps = 0.03, B = 100)
+  sol <- ag$agarwal_lp(errs, gam, eps = 0.03, B = 100)
+  q <- sol$q
   # brute force over a fine grid of the simplex
   grid <- expand.grid(q1 = seq(0, 1, by = 0.001), q2 = seq(0, 1, by = 0.001))
   grid <- grid[grid$q1 + grid$q2 <= 1, ]
@@ -148,6 +149,12 @@ test_that("agarwal_lp finds the best mixture of the classifiers", {
   expect_gte(min(q), 0)
   expect_lte(sum(q * errs) + 100 * max(0, max(gam %*% q - 0.03)), min(obj) + 1e-6)
   expect_lte(max(gam %*% q), 0.03 + 1e-7)                       # feasible here, so no slack
+  # the multipliers solve the dual: lambda >= 0, |lambda|_1 <= B, and the best response to them
+  # has the primal optimum as its Lagrangian value (strong duality)
+  lam <- sol$lambda
+  expect_gte(min(lam), 0)
+  expect_lte(sum(lam), 100 + 1e-6)
+  expect_equal(min(errs + drop(crossprod(gam - 0.03, lam))), sum(q * errs), tolerance = 1e-6)
 })
 
 test_that("agarwal_eg meets the demographic-parity constraint on its training data", {
@@ -164,6 +171,31 @@ test_that("agarwal_eg meets the demographic-parity constraint on its training da
     expect_equal(sum(f$Q), 1)
     expect_lt(ag$expected_metrics(p, s$y, s$a)[["dp_gap"]], base[["dp_gap"]])
   }
-  f <- ag$agarwal_eg(s$x, s$y, s$a, eps = 0.02, learner = "l2", max_iter = 5L, lp = FALSE)
-  expect_equal(f$Q, rep(1 / 5, 5))                              # Algorithm 1's uniform average
+})
+
+test_that("agarwal_eg follows fairlearn's ExponentiatedGradient: default nu, stopping rule, output", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
+  skip_if_not_installed("ECOSolveR")
+  ag <- repro_env("agarwal-reductions.R")
+  s <- sim_fair_data(n = 600)
+  f <- ag$agarwal_eg(s$x, s$y, s$a, eps = 0.02, learner = "l2")
+  # nu: 0.5 sd(|h_0(X) - y|) / sqrt(n), h_0 the first best response (the first classifier kept)
+  h0 <- ag$repro_logistic_predict(f$coef[, 1], s$x)
+  expect_equal(f$nu, 0.5 * stats::sd(abs(h0 - s$y)) / sqrt(length(s$y)))
+  # it stops at the first step t >= 5 whose gap is below nu, and returns a mixture whose gap is
+  expect_true(f$converged)
+  expect_lt(f$gap, f$nu)
+  expect_gte(f$iterations, 6L)
+  expect_lt(f$iterations, 50L)
+  expect_equal(length(f$Q), ncol(f$coef))
+  expect_gte(f$oracle_calls, f$iterations)     # one best response per step, more for the gaps
+  # with a large nu it stops at the earliest step allowed (t = 5, the sixth)
+  expect_equal(ag$agarwal_eg(s$x, s$y, s$a, eps = 0.02, learner = "l2", nu = 1)$iterations, 6L)
+  # without the linear programme and with a tiny nu it runs every step, and the output is the
+  # empirical distribution of the best responses of one step: multiples of 1 / (t + 1)
+  g <- ag$agarwal_eg(s$x, s$y, s$a, eps = 0.02, learner = "l2", max_iter = 8L, nu = 1e-12, run_lp = FALSE)
+  expect_equal(g$iterations, 8L)
+  expect_false(g$converged)
+  w <- g$Q * (g$best_t + 1)
+  expect_equal(w, round(w), tolerance = 1e-12)
 })
