@@ -29,8 +29,8 @@
 #   the 97 features, "PCA" (k = d - 1) with the penalised classifier.
 # Metrics: test "accuracy" and "dp_gap" (largest minus smallest group rate of predicting 1;
 # the randomised classifiers of the reductions are evaluated by their expected predictions),
-# the same on the training split ("train_accuracy", "train_dp_gap"), and "seconds" (fit of the
-# representation and of the classifier, or of the reduction); for the reductions also
+# the same on the training split ("train_accuracy", "train_dp_gap"), and "seconds" (CPU time,
+# user + system, of the fit of the representation and of the classifier, or of the reduction); for the reductions also
 # "iterations" (steps run), "oracle_calls" (learner fits) and "converged" (1 when the duality
 # gap fell below nu). Columns `param_name` ("lambda",
 # "eps" or "none") and `param`.
@@ -68,10 +68,13 @@ representations <- function(d) list(
                                                   tradeoff = l, tradeoff_power = 3),
   "Fair PCA-S (0.85)" = function(x, z, l) fair_pca(x, z, d %/% 2L, method = "mean", center = FALSE,
                                                    equalize_cov = 0.85, tradeoff = l, tradeoff_power = 3))
+# CPU seconds (user + system) of this process: on a shared machine the wall clock carries the
+# load of whatever else runs, the CPU time does not (one thread: the reference BLAS)
 timed <- function(expr) {
-  t0 <- proc.time()[["elapsed"]]
+  t0 <- proc.time()
   v <- expr
-  list(value = v, seconds = proc.time()[["elapsed"]] - t0)
+  dt <- proc.time() - t0
+  list(value = v, seconds = dt[["user.self"]] + dt[["sys.self"]])
 }
 # `extra`: further named metrics (the reductions' steps, learner calls and convergence)
 rows_of <- function(i, method, param_name, param, te_m, tr_m, seconds, extra = numeric(0)) {
