@@ -279,9 +279,3 @@ fp_complement <- function(U, k) {
   P <- diag(d) - tcrossprod(U)
   fp_eig_top((P + t(P)) / 2, k)$vectors
 }
-
-# Whether to show progress bars: interactive sessions only, never under knitr, and not when
-# the option fairproj.progress is FALSE (tune_fair_pca() turns it off for the fits it runs).
-fp_progress_on <- function() {
-  interactive() && !isTRUE(getOption("knitr.in.progress")) && !isFALSE(getOption("fairproj.progress"))
-}

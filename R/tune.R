@@ -254,3 +254,18 @@ fp_tune_criterion <- function(criterion) {
          "ARE" = function(e) e$ARE,
          "max_loss" = function(e) e$max_loss)
 }
+
+#' @rdname tune_fair_pca
+#' @param formula,data,subset,na.action The formula interface, as in [fair_pca()]: a one-sided
+#'   formula on the columns of the data.frame `data`, with `group` a column of `data`.
+#' @export
+tune_fair_pca.formula <- function(formula, data = NULL, group, k, method = "robust", grid = NULL, ..., subset,
+                                  na.action) {
+  fp_check_formula_door(formula, missing(group))
+  fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
+                        subset = if (!missing(subset)) eval(substitute(subset), data, parent.frame()),
+                        na.action = if (!missing(na.action)) na.action)
+  res <- tune_fair_pca.default(fd$x, fd$group, k, method, grid, ...)
+  res$model <- fp_formula_attach(res$model, fd, res$model$call)
+  res
+}

@@ -1,0 +1,4 @@
+# Standard PCA: the top-k eigenvectors of the (centred, scaled) covariance matrix.
+fit_pca_standard <- function(prep, k, data = NULL) {
+  list(rotation = fp_prep_eig(prep, k)$vectors)
+}
