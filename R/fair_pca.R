@@ -189,13 +189,9 @@ fair_pca.group_moments <- function(x, group = NULL, k, method = "minmax", ..., c
 #' @export
 fair_pca.formula <- function(formula, data = NULL, group, k, method = "minmax", ...,
                              subset, na.action) {
-  call <- match.call()
-  fp_check_formula_door(formula, missing(group))
-  fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
-                        subset = if (!missing(subset)) eval(substitute(subset), data, parent.frame()),
-                        na.action = if (!missing(na.action)) na.action)
-  res <- fair_pca.default(fd$x, fd$group, k, method = method, ...)
-  fp_formula_attach(res, fd, call)
+  fd <- fp_formula_door(formula, data, substitute(group), missing(group), if (!missing(subset)) substitute(subset),
+                        if (!missing(na.action)) na.action, parent.frame())
+  fp_formula_attach(fair_pca.default(fd$x, fd$group, k, method = method, ...), fd, match.call())
 }
 
 fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, retx, keep_moments, call,

@@ -267,12 +267,9 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
 #'   training scores have an `NA` row for each row left out.
 #' @export
 fair_kpca.formula <- function(formula, data = NULL, group, k, ..., subset, na.action) {
-  call <- match.call()
-  fp_check_formula_door(formula, missing(group))
-  fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
-                        subset = if (!missing(subset)) eval(substitute(subset), data, parent.frame()),
-                        na.action = if (!missing(na.action)) na.action)
-  fp_formula_attach(fair_kpca.default(fd$x, fd$group, k, ...), fd, call)
+  fd <- fp_formula_door(formula, data, substitute(group), missing(group), if (!missing(subset)) substitute(subset),
+                        if (!missing(na.action)) na.action, parent.frame())
+  fp_formula_attach(fair_kpca.default(fd$x, fd$group, k, ...), fd, match.call())
 }
 
 # The centred constraint columns of extra attributes on the rows `keep`: centred one-hot

@@ -100,10 +100,8 @@ pareto_front.default <- function(x, group, k, restarts = 10L, ...) {
 #'   formula on the columns of the data.frame `data`, with `group` a column of `data`.
 #' @export
 pareto_front.formula <- function(formula, data = NULL, group, k, restarts = 10L, ..., subset, na.action) {
-  fp_check_formula_door(formula, missing(group))
-  fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
-                        subset = if (!missing(subset)) eval(substitute(subset), data, parent.frame()),
-                        na.action = if (!missing(na.action)) na.action)
+  fd <- fp_formula_door(formula, data, substitute(group), missing(group), if (!missing(subset)) substitute(subset),
+                        if (!missing(na.action)) na.action, parent.frame())
   res <- pareto_front.default(fd$x, fd$group, k, restarts = restarts, ...)
   res$fits <- lapply(res$fits, function(f) fp_formula_attach(f, fd, f$call))
   res

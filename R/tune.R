@@ -261,10 +261,8 @@ fp_tune_criterion <- function(criterion) {
 #' @export
 tune_fair_pca.formula <- function(formula, data = NULL, group, k, method = "robust", grid = NULL, ..., subset,
                                   na.action) {
-  fp_check_formula_door(formula, missing(group))
-  fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
-                        subset = if (!missing(subset)) eval(substitute(subset), data, parent.frame()),
-                        na.action = if (!missing(na.action)) na.action)
+  fd <- fp_formula_door(formula, data, substitute(group), missing(group), if (!missing(subset)) substitute(subset),
+                        if (!missing(na.action)) na.action, parent.frame())
   res <- tune_fair_pca.default(fd$x, fd$group, k, method, grid, ...)
   res$model <- fp_formula_attach(res$model, fd, res$model$call)
   res
