@@ -1,3 +1,6 @@
+# Per-group diagnostics of a fit: each group's error, best error, loss and variance kept
+# (fp_group_stats()), mapped to the data's units, and the same for each attribute's margins.
+
 # Per-group statistics of each attribute's margins, merged exactly from the cells' moments.
 fp_group_margins <- function(prep, V, k, map = NULL) {
   m <- prep$moments

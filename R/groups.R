@@ -1,5 +1,6 @@
-# Intersectional groups: several sensitive attributes, one value of each per row, become one
-# group factor whose levels are the non-empty cells of their cross-classification.
+# Group encoding: a group vector (or several attributes) as a checked factor. Intersectional
+# groups: several sensitive attributes, one value of each per row, become one group factor
+# whose levels are the non-empty cells of their cross-classification.
 
 #' Intersectional groups from several attributes
 #'

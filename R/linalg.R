@@ -1,3 +1,6 @@
+# Linear-algebra helpers shared by the layers above: top-k and all eigenvalues of symmetric
+# matrices, with the same choice of Lanczos or dense path as src/linalg.h, and residual traces.
+
 # Top-k eigenpairs of a symmetric matrix (Lanczos when k is small relative to d).
 fp_eig_top <- function(A, k) {
   res <- .fp_eig_top(A, as.integer(k))

@@ -1,3 +1,5 @@
+# The plot() method of fair_kpca() fits (R/kpca-mean.R holds the fit, print and predict).
+
 #' Plot a fair kernel PCA fit
 #'
 #' `type = "scores"` draws the training scores of two components (`choices`) coloured by group;

@@ -1,7 +1,8 @@
 # Downstream-classifier metrics used by the Pareto fair PCA vignette (Kamani et al. 2022,
 # section 6.3): per-group accuracy and true-positive rate, and the difference of equality of
-# opportunity (DEO, Donini et al. 2018), which is the `eo_gap` of the shared fairness_gaps().
-# Internal helpers; the overall metrics are those of downstream_metrics().
+# opportunity (DEO, Donini et al. 2018), which is the `eo_gap` of the shared fairness_gaps();
+# and downstream_metrics(), the accuracy and fairness gaps of classifiers trained on a
+# representation (the protocol of Lee et al. 2022 and Kleindessner et al. 2023).
 
 # Per-group accuracy and true-positive rate of 0/1 predictions `pred` for 0/1 labels `y`;
 # the DEO is the largest difference between the groups' TPRs (|TPR_1 - TPR_2| for two groups).

@@ -1,6 +1,6 @@
-# Metrics of fair representations: variance kept on new data, MMD^2 between projected groups,
-# and the accuracy / demographic-parity / equal-opportunity gaps of classifiers trained on the
-# representation (the protocol of Lee et al. 2022 and Kleindessner et al. 2023).
+# Metrics of fair representations: variance kept on new data, and the demographic-parity /
+# equal-opportunity gaps of predictions (fairness_gaps()). MMD^2 between projected groups is in
+# mmd.R (a solver uses it too), classifiers trained on the representation in metrics-downstream.R.
 
 #' Variance of new data explained by a projection
 #'

@@ -1,3 +1,6 @@
+# The maximum mean discrepancy between groups: a metric of representations, and the fairness
+# term of MbF-PCA (pca-mbfpca.R).
+
 #' Median-heuristic bandwidth and MMD^2 between groups
 #'
 #' `mmd2()` is the biased (V-statistic) estimate of the squared maximum mean discrepancy between

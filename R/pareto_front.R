@@ -1,3 +1,6 @@
+# pareto_front(): the front door that traces the Pareto front with fair_pca(method = "pareto")
+# from several starts; the solver is in R/pca-pareto.R, the methods in R/methods-pareto.R.
+
 #' Trace the Pareto front of fair PCA
 #'
 #' Runs Pareto fair PCA ([fit_pca_pareto]) from standard PCA and from `restarts` random starts

@@ -1,3 +1,7 @@
+# Preparing a problem: the moments centred, scaled and normalised to unit size for the solvers
+# (fp_prepare_normalised()), the eigenpairs cached per fit, each group's best rank-k error, and
+# the maps of data rows into the prepared coordinates (fp_transform(), fp_scores()).
+
 # The d x d quantities every solver works from, in normalised coordinates. With
 # z = (x - center) / scale the centred, scaled data (scale = 1 without scaling) and
 # s = tr(C_z) / d its average column variance, a solver sees z / sqrt(s):

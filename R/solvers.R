@@ -1,3 +1,6 @@
+# The solver registry: a method is a function fit_<kind>_<method>() of the namespace, found by
+# name, called with its own arguments checked (fp_call_solver()).
+
 #' List the methods available
 #'
 #' @param kind `"pca"` for [fair_pca()] methods, `"css"` for column subset selection.

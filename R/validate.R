@@ -1,4 +1,4 @@
-# The one place where inputs are checked and groups encoded. Every check fails with a classed
+# The one place where inputs are checked (groups are encoded in groups.R). Every check fails with a classed
 # condition (class "fairproj_input_error") whose message names the argument.
 
 fp_abort <- function(message, arg = NULL, class = NULL, call = NULL) {
