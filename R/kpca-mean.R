@@ -133,14 +133,7 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
   zf <- gm$zf
   kpar <- list(kernel = kernel, gamma = gm$gamma, degree = degree, coef0 = coef0)
   kn <- fp_kpca_kernel(zf, kpar, kernel_center)
-  # centred group indicators (and the columns of extra attributes)
-  Z <- matrix(0, n, 0)
-  if (use_group) {
-    Z <- outer(as.integer(gf), seq_len(nlevels(gf)), `==`) * 1
-    Z <- sweep(Z, 2L, colMeans(Z))
-  }
-  if (!is.null(attributes)) Z <- cbind(Z, fp_attribute_indicators(attributes, keep, nrow(xm)))
-  if (ncol(Z) == 0L) fp_abort("have no variation on the fitted rows: nothing to constrain", "attributes")
+  Z <- fp_kpca_constraints(gf, use_group, attributes, keep, nrow(xm))
   comp <- fp_kpca_components(kn$K, Z, k, kn$scale, tol)
   obj <- list(alpha = comp$alpha, eigenvalues = comp$values * kn$scale, totalvar = kn$trace, k = k, kernel = kpar,
               kernel_center = kernel_center,
@@ -249,6 +242,19 @@ fp_kpca_kernel <- function(zf, kpar, kernel_center) {
   }
   K <- K / kscale
   list(K = K, scale = kscale, trace = sum(diag(K)) * kscale, colmeans = kmeans, mean = grand)
+}
+
+# The columns the scores must be uncorrelated with, on the fitted rows: centred group indicators
+# (use_group) and the columns of extra attributes.
+fp_kpca_constraints <- function(gf, use_group, attributes, keep, n_all) {
+  Z <- matrix(0, length(gf), 0)
+  if (use_group) {
+    Z <- outer(as.integer(gf), seq_len(nlevels(gf)), `==`) * 1
+    Z <- sweep(Z, 2L, colMeans(Z))
+  }
+  if (!is.null(attributes)) Z <- cbind(Z, fp_attribute_indicators(attributes, keep, n_all))
+  if (ncol(Z) == 0L) fp_abort("have no variation on the fitted rows: nothing to constrain", "attributes")
+  Z
 }
 
 # The top-k components of the normalised kernel matrix K under the constraint that the scores

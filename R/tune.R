@@ -116,16 +116,9 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
   }
   cv <- fp_tune_cv(xm, g, fold, folds, grid, fit_one, crit_fun, pb)
   table <- fp_tune_table(cv, grid)
-  best_j <- which.min(table$criterion)
-  best <- as.list(grid[best_j, , drop = FALSE])
-  model <- collect(do.call(fair_pca, c(list(xm, g, k = k, method = method), best, dots,
-                                       list(center = center, scale. = fp_tune_scale(xm, scale.)))))
-  # once per call, from the refit's moments (the folds' fits were given `scale.`)
-  if (missing(scale.) && !is.null(model$moments)) fp_warn_units(fp_log2_colvar(model$moments), model$moments$colnames)
+  best <- as.list(grid[which.min(table$criterion), , drop = FALSE])
+  model <- fp_tune_refit(xm, g, k, method, best, dots, center, scale., missing(scale.), collect)
   pb$update(ncand * folds + 1)
-  model$call <- as.call(c(list(quote(fair_pca), quote(x), quote(group), k = k, method = method), best,
-                          dots[vapply(dots, function(v) is.atomic(v) && length(v) <= 5L, logical(1))],
-                          list(center = center, scale. = scale.)))
   cv <- cbind(grid[cv$candidate, , drop = FALSE], cv)
   rownames(cv) <- NULL
   fp_tune_rewarn(warns)
@@ -133,6 +126,19 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
               method = method, folds = fold)
   class(res) <- "fairproj_tune"
   res
+}
+
+# The refit of the best candidate on all rows (its warnings collected by `collect`), with a call
+# that shows the chosen arguments. `warn_units`: scale. was not given, so the units warning is
+# given once, from the refit's moments (the folds' fits were given `scale.`).
+fp_tune_refit <- function(xm, g, k, method, best, dots, center, scale., warn_units, collect) {
+  model <- collect(do.call(fair_pca, c(list(xm, g, k = k, method = method), best, dots,
+                                       list(center = center, scale. = fp_tune_scale(xm, scale.)))))
+  if (warn_units && !is.null(model$moments)) fp_warn_units(fp_log2_colvar(model$moments), model$moments$colnames)
+  model$call <- as.call(c(list(quote(fair_pca), quote(x), quote(group), k = k, method = method), best,
+                          dots[vapply(dots, function(v) is.atomic(v) && length(v) <= 5L, logical(1))],
+                          list(center = center, scale. = scale.)))
+  model
 }
 
 # tune_fair_pca()'s `folds`, checked against the groups `g`: list(folds = the number of folds,
