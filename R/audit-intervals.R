@@ -5,14 +5,6 @@
 # costs solver calls on d x d matrices and never reads the rows. ?fair_audit ("Intervals")
 # states the method, what it assumes and when an interval is flagged as unreliable.
 
-# Block of each row number: floor(B frac(i phi)), phi the golden ratio's fractional part
-# (Fibonacci hashing). Consecutive rows, and rows of one group spread among others at any
-# stride, fall into different blocks and every block gets about n / B rows, so data sorted by
-# any variable still spread evenly; no random numbers are used. Values in 1..B.
-fp_block_of_row <- function(i, B) {
-  as.integer(floor(B * ((i * 0.6180339887498949) %% 1))) + 1L
-}
-
 # The number of blocks that fits the memory budget (bytes; option `fairproj.interval_memory`,
 # default 256 MB) for m groups, d columns and `parts` cells per (group, block): at most
 # `blocks`; 0 when fewer than 10 fit (too few blocks to resample).
@@ -21,47 +13,6 @@ fp_audit_n_blocks <- function(blocks, m, d, parts = 1L) {
   fit <- floor(budget / (8 * (d^2 + d + 1) * m * parts))
   B <- min(blocks, fit)
   if (B < 10) 0L else as.integer(B)
-}
-
-# The moments of the (group x part x block) cells, `cells` being their moments (levels in the
-# order group-major, then part, then block): list(moments = moments of each group (all parts and
-# blocks, merged exactly), parts = one group_moments per part, blocks = the bootstrap's blocks of
-# each group (part cells of one block merged): list of list(n, delta (d x J: block mean minus the
-# group mean), scatter (d^2 x J)), J the group's non-empty blocks).
-fp_audit_merge_cells <- function(cells, levels, n_parts, B) {
-  m <- length(levels)
-  cell <- function(i, p, b) (i - 1L) * n_parts * B + (p - 1L) * B + b
-  one <- function(idx, lev) {
-    idx <- idx[cells$n[idx] > 0]
-    if (!length(idx)) return(NULL)
-    out <- fp_moments_levels(cells, idx[1L], lev)
-    for (j in idx[-1L]) out <- fp_merge_moments(out, fp_moments_levels(cells, j, lev))
-    out
-  }
-  merge_groups <- function(pieces) {
-    out <- pieces[[1L]]
-    for (p in pieces[-1L]) out <- c(out, p)
-    out
-  }
-  parts <- lapply(seq_len(n_parts), function(p) {
-    merge_groups(lapply(seq_len(m), function(i) {
-      r <- one(cell(i, p, seq_len(B)), levels[i])
-      if (is.null(r)) fp_new_moments(0, rep(0, length(cells$colnames)), list(0 * cells$scatter[[1L]]),
-                                     levels[i], cells$colnames) else r
-    }))
-  }
-  )
-  total <- if (n_parts == 1L) parts[[1L]] else Reduce(`+`, parts)
-  blocks <- lapply(seq_len(m), function(i) {
-    bl <- Filter(Negate(is.null), lapply(seq_len(B), function(b) one(cell(i, seq_len(n_parts), b), levels[i])))
-    list(n = vapply(bl, function(z) z$n[[1L]], numeric(1)),
-         delta = vapply(bl, function(z) (z$mean[, 1L] - total$mean[, i]) + (fp_mean_lo(z)[, 1L] - fp_mean_lo(total)[, i]),
-                        numeric(length(cells$colnames))),
-         scatter = vapply(bl, function(z) as.numeric(z$scatter[[1L]]), numeric(length(cells$colnames)^2)))
-  })
-  for (p in seq_along(parts)) parts[[p]]$exponent <- cells$exponent
-  total$exponent <- cells$exponent
-  list(moments = total, parts = parts, blocks = blocks)
 }
 
 # One bootstrap replicate of the group moments: each group's J blocks drawn J times with
@@ -255,15 +206,6 @@ fp_audit_memory_note <- function(m, d, parts) {
           m, d, format(ceiling(10 * 8 * (d^2 + d + 1) * m * parts / 2^20)))
 }
 
-# The bootstrap blocks stored in a group_moments object (group_moments(blocks = )), or NULL.
-fp_moments_blocks <- function(m) {
-  if (is.null(m$blocks) || length(m$blocks) != length(m$levels)) return(NULL)
-  lapply(seq_along(m$blocks), function(i) {
-    b <- m$blocks[[i]]
-    list(n = b$n, delta = b$mean - m$mean[, i], scatter = b$scatter)
-  })
-}
-
 # The dimensions with intervals: "all", or whole numbers among the audited ones.
 fp_audit_interval_k <- function(k, ks) {
   if (identical(k, "all")) return(ks)
@@ -373,4 +315,26 @@ fp_downstream_intervals <- function(down, preds, y, g, held, level, replicates) 
   down$dp_gap_distinct <- !(down$dp_gap_low <= 0 & down$dp_gap_high >= 0)
   down$eo_gap_distinct <- !(down$eo_gap_low <= 0 & down$eo_gap_high >= 0)
   down
+}
+
+# Fraction of the total variance of the prepared data that a fit's reconstruction keeps.
+fp_audit_var_kept <- function(fit, C) {
+  V <- fit$rotation
+  kept <- if (!is.null(fit$map)) {
+    R <- diag(nrow(C)) - fit$map
+    sum(diag(C)) - sum(crossprod(R, C) * t(R))
+  } else {
+    sum((C %*% V) * V)
+  }
+  kept / sum(diag(C))
+}
+
+# Largest over smallest marginal loss, with losses within 1e-10 of the largest group error
+# counted as 0 (the solvers' precision): 1 when every loss is 0 (equal losses), Inf when only
+# the smallest is (a group served as well as by its own best rank-k projection).
+fp_audit_loss_ratio <- function(gs) {
+  tol <- 1e-10 * max(gs$error, 0)
+  hi <- max(gs$loss)
+  lo <- min(gs$loss)
+  if (hi <= tol) 1 else if (lo <= tol) Inf else hi / lo
 }

@@ -323,25 +323,6 @@ fp_audit_split <- function(g, test_fraction) {
   held
 }
 
-# The moments of some levels of a group_moments object, renamed.
-fp_moments_levels <- function(m, idx, levels) {
-  out <- fp_new_moments(m$n[idx], m$mean[, idx, drop = FALSE], m$scatter[idx], levels, m$colnames)
-  out$exponent <- m$exponent
-  out
-}
-
-# Fraction of the total variance of the prepared data that a fit's reconstruction keeps.
-fp_audit_var_kept <- function(fit, C) {
-  V <- fit$rotation
-  kept <- if (!is.null(fit$map)) {
-    R <- diag(nrow(C)) - fit$map
-    sum(diag(C)) - sum(crossprod(R, C) * t(R))
-  } else {
-    sum((C %*% V) * V)
-  }
-  kept / sum(diag(C))
-}
-
 # The solver's state in words, its convergence flag and certificate (a gap in loss units).
 fp_audit_state <- function(fit) {
   conv <- if (is.null(fit$converged)) NA else isTRUE(fit$converged)
@@ -410,16 +391,6 @@ fp_audit_row <- function(r, meth, kk, C) {
              state = st$state, seconds = r$seconds,
              note = if (length(r$warnings)) conditionMessage(r$warnings[[1L]]) else NA_character_,
              stringsAsFactors = FALSE)
-}
-
-# Largest over smallest marginal loss, with losses within 1e-10 of the largest group error
-# counted as 0 (the solvers' precision): 1 when every loss is 0 (equal losses), Inf when only
-# the smallest is (a group served as well as by its own best rank-k projection).
-fp_audit_loss_ratio <- function(gs) {
-  tol <- 1e-10 * max(gs$error, 0)
-  hi <- max(gs$loss)
-  lo <- min(gs$loss)
-  if (hi <= tol) 1 else if (lo <= tol) Inf else hi / lo
 }
 
 # Train on the training rows' scores, predict the held-out rows, measure. `s` holds the
@@ -740,10 +711,6 @@ fp_audit_focus_reason <- function(x) {
   std <- x$table[x$table$method == "standard", ]
   if (any(std$var_kept >= 0.8)) "the smallest audited k at which standard PCA keeps 80% of the variance"
   else "the largest audited k; standard PCA keeps less than 80% of the variance there"
-}
-
-fp_audit_learner <- function(x) {
-  if (identical(x$outcome$type, "binary")) "logistic regression" else "least squares"
 }
 
 fp_audit_downstream_view <- function(x, dn) {

@@ -1,5 +1,17 @@
-# Formula interfaces of fair_css(), tune_fair_pca() and pareto_front() (fair_pca()'s is in
-# fair_pca.R); all go through fp_formula_data() (R/newdata.R).
+# The formula interface: the one helper behind every formula method (fair_pca(), fair_css(),
+# fair_kpca(), tune_fair_pca(), pareto_front()); the methods sit next to their generics, except
+# fair_css()'s, below.
+
+# The features and the group of a formula method's call, checked (fp_check_formula_door()) and
+# built from `data` by fp_formula_data() (R/newdata.R): list(x = the model matrix, group, and
+# what predict() needs, for fp_formula_attach()). `gexpr` and `subset` are the method's
+# unevaluated `group` and `subset` (NULL when not given), `group_missing` is missing(group), and
+# `env` the method's caller, in which `subset` is evaluated after the columns of `data`.
+fp_formula_door <- function(formula, data, gexpr, group_missing, subset, na.action, env) {
+  fp_check_formula_door(formula, group_missing)
+  fp_formula_data(formula, data, gexpr, env, subset = if (!is.null(subset)) eval(subset, data, env),
+                  na.action = na.action)
+}
 
 #' @rdname fair_css
 #' @param formula For the formula interface: a one-sided formula naming the feature columns of
@@ -10,41 +22,9 @@
 #' @param subset,na.action As in [stats::model.frame()].
 #' @export
 fair_css.formula <- function(formula, data = NULL, group, k, method, ..., subset, na.action) {
-  call <- match.call()
-  fp_check_formula_door(formula, missing(group))
-  fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
-                        subset = if (!missing(subset)) eval(substitute(subset), data, parent.frame()),
-                        na.action = if (!missing(na.action)) na.action)
+  fd <- fp_formula_door(formula, data, substitute(group), missing(group), if (!missing(subset)) substitute(subset),
+                        if (!missing(na.action)) na.action, parent.frame())
   res <- if (missing(method)) fair_css.default(fd$x, fd$group, k, ...) else
     fair_css.default(fd$x, fd$group, k, method = method, ...)
-  fp_formula_attach(res, fd, call)
-}
-
-#' @rdname tune_fair_pca
-#' @param formula,data,subset,na.action The formula interface, as in [fair_pca()]: a one-sided
-#'   formula on the columns of the data.frame `data`, with `group` a column of `data`.
-#' @export
-tune_fair_pca.formula <- function(formula, data = NULL, group, k, method = "robust", grid = NULL, ..., subset,
-                                  na.action) {
-  fp_check_formula_door(formula, missing(group))
-  fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
-                        subset = if (!missing(subset)) eval(substitute(subset), data, parent.frame()),
-                        na.action = if (!missing(na.action)) na.action)
-  res <- tune_fair_pca.default(fd$x, fd$group, k, method, grid, ...)
-  res$model <- fp_formula_attach(res$model, fd, res$model$call)
-  res
-}
-
-#' @rdname pareto_front
-#' @param formula,data,subset,na.action The formula interface, as in [fair_pca()]: a one-sided
-#'   formula on the columns of the data.frame `data`, with `group` a column of `data`.
-#' @export
-pareto_front.formula <- function(formula, data = NULL, group, k, restarts = 10L, ..., subset, na.action) {
-  fp_check_formula_door(formula, missing(group))
-  fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
-                        subset = if (!missing(subset)) eval(substitute(subset), data, parent.frame()),
-                        na.action = if (!missing(na.action)) na.action)
-  res <- pareto_front.default(fd$x, fd$group, k, restarts = restarts, ...)
-  res$fits <- lapply(res$fits, function(f) fp_formula_attach(f, fd, f$call))
-  res
+  fp_formula_attach(res, fd, match.call())
 }

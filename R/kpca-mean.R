@@ -111,10 +111,53 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
   xg <- fp_group_column(x, group, expr = substitute(group))
   xm <- fp_as_matrix(xg$x, "x", min_cols = 1L)
   g <- fp_as_group(xg$group, nrow(xm), "group", min_levels = 2L)
+  opt <- fp_kpca_check_args(kernel, constraint, degree, coef0, kernel_center, tradeoff, tradeoff_power, max_n,
+                            tol, y, use_group, attributes)
+  kernel <- opt$kernel
+  constraint <- opt$constraint
+  st <- fp_kpca_standardise(xm, center, scale., warn = missing(scale.))
+  keep <- rep(TRUE, nrow(st$z))
+  if (constraint == "opportunity") {
+    keep <- fp_as_binary(y, nrow(st$z), "y") == 1L
+  }
+  zf <- st$z[keep, , drop = FALSE]
+  gf <- droplevels(g[keep])
+  n <- nrow(zf)
+  if (use_group && nlevels(gf) < 2L) fp_abort("has positive rows in only one group: equal opportunity cannot be constrained", "y")
+  if (n > max_n) {
+    fp_abort(sprintf("has %d training rows; fair_kpca() needs about 3 n x n matrices (%.1f GB); raise `max_n` to proceed",
+                     n, 24 * n^2 / 2^30), "x", class = "fairproj_too_large")
+  }
+  k <- fp_check_count(k, 1L, n - 1L, "k")
+  gm <- fp_kpca_gamma(gamma, kernel, zf, st$sc, ncol(xm))
+  zf <- gm$zf
+  kpar <- list(kernel = kernel, gamma = gm$gamma, degree = degree, coef0 = coef0)
+  kn <- fp_kpca_kernel(zf, kpar, kernel_center)
+  Z <- fp_kpca_constraints(gf, use_group, attributes, keep, nrow(xm))
+  comp <- fp_kpca_components(kn$K, Z, k, kn$scale, tol)
+  obj <- list(alpha = comp$alpha, eigenvalues = comp$values * kn$scale, totalvar = kn$trace, k = k, kernel = kpar,
+              kernel_center = kernel_center,
+              center = st$center, scale = gm$scale, train = zf, kernel_colmeans = kn$colmeans, kernel_mean = kn$mean,
+              constraint = constraint, constraint_rank = comp$rank, n_train = n,
+              groups = data.frame(group = levels(gf), n = as.numeric(table(gf)), stringsAsFactors = FALSE),
+              colnames = colnames(xm), train_group = g, fitted_rows = if (!all(keep)) which(keep),
+              call = call)
+  if (!is.null(tradeoff)) {
+    obj$alpha_standard <- fp_kpca_standard(kn$K, k, kn$scale)
+    obj$tradeoff <- tradeoff
+    obj$tradeoff_power <- tradeoff_power
+  }
+  class(obj) <- "fair_kpca"
+  obj$x <- predict.fair_kpca(obj, xm)
+  obj
+}
+
+# The checks of fair_kpca()'s options; the kernel and the constraint as one string each.
+fp_kpca_check_args <- function(kernel, constraint, degree, coef0, kernel_center, tradeoff, tradeoff_power, max_n,
+                               tol, y, use_group, attributes) {
   if (!is.character(kernel) || anyNA(kernel) || !kernel[1L] %in% c("rbf", "polynomial", "sigmoid", "linear")) {
     fp_abort("must be one of \"rbf\", \"polynomial\", \"sigmoid\", \"linear\"", "kernel")
   }
-  kernel <- kernel[1L]
   if (!is.character(constraint) || anyNA(constraint) || !constraint[1L] %in% c("parity", "opportunity")) {
     fp_abort("must be \"parity\" or \"opportunity\"", "constraint")
   }
@@ -129,31 +172,26 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
   if (!is.null(y) && constraint != "opportunity") fp_abort("is only used with constraint = \"opportunity\"", "y")
   fp_check_flag(use_group, "use_group")
   if (!use_group && is.null(attributes)) fp_abort("= FALSE needs `attributes` to constrain", "use_group")
+  list(kernel = kernel[1L], constraint = constraint)
+}
 
+# The rows centred and scaled as fair_kpca()'s `center` and `scale.` say: list(z, center, sc).
+# `warn`: scale. was not given, so a column whose variance dominates gets the units warning.
+fp_kpca_standardise <- function(xm, center, scale., warn) {
   d <- ncol(xm)
   center <- fp_check_center_scale(center, d, "center")
-  if (missing(scale.)) fp_warn_units(fp_log2_colvar_rows(xm), colnames(xm))
+  if (warn) fp_warn_units(fp_log2_colvar_rows(xm), colnames(xm))
   scale. <- fp_check_center_scale(scale., d, "scale.")
   ctr <- if (isTRUE(center)) colMeans(xm) else if (isFALSE(center)) rep(0, d) else center
   sc <- if (isTRUE(scale.)) sqrt(colSums(sweep(xm, 2L, ctr)^2) / max(nrow(xm) - 1, 1))
         else if (isFALSE(scale.)) rep(1, d) else scale.
   if (any(sc <= 0)) fp_abort("= TRUE cannot rescale constant (zero-variance) columns", "scale.")
-  z <- sweep(sweep(xm, 2L, ctr), 2L, sc, `/`)
+  list(z = sweep(sweep(xm, 2L, ctr), 2L, sc, `/`), center = ctr, sc = sc)
+}
 
-  keep <- rep(TRUE, nrow(z))
-  if (constraint == "opportunity") {
-    keep <- fp_as_binary(y, nrow(z), "y") == 1L
-  }
-  zf <- z[keep, , drop = FALSE]
-  gf <- droplevels(g[keep])
-  n <- nrow(zf)
-  if (use_group && nlevels(gf) < 2L) fp_abort("has positive rows in only one group: equal opportunity cannot be constrained", "y")
-  if (n > max_n) {
-    fp_abort(sprintf("has %d training rows; fair_kpca() needs about 3 n x n matrices (%.1f GB); raise `max_n` to proceed",
-                     n, 24 * n^2 / 2^30), "x", class = "fairproj_too_large")
-  }
-  k <- fp_check_count(k, 1L, n - 1L, "k")
-
+# The kernel's gamma from fair_kpca()'s `gamma` on the fitted rows `zf` (d columns), and the
+# rows and their column scales `sc`, divided by a power of two where "scale" needs it.
+fp_kpca_gamma <- function(gamma, kernel, zf, sc, d) {
   if (identical(gamma, "scale")) {
     # gamma <a, b> is then free of the data's units; where their magnitude is beyond about
     # 1e+-120 (squares and inner products out of range) the data are first divided by a power
@@ -162,7 +200,6 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
     if (kernel != "linear" && is.finite(mx) && mx > 0 && abs(log2(mx)) > 400) {
       p2 <- 2^round(log2(mx))
       sc <- sc * p2
-      z <- z / p2
       zf <- zf / p2
     }
     v <- mean((zf - mean(zf))^2)
@@ -173,12 +210,19 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
     if (!is.numeric(gamma)) fp_abort("must be a positive number, \"scale\" or \"auto\"", "gamma")
     gam <- fp_check_number(gamma, "gamma", lower = 0, open_lower = TRUE)
   }
-  kpar <- list(kernel = kernel, gamma = gam, degree = degree, coef0 = coef0)
+  list(gamma = gam, zf = zf, scale = sc)
+}
 
+# The kernel matrix of the fitted rows, centred in feature space (kernel_center) and divided by
+# one scalar `scale` before the solver (as the prepared problem of fair_pca() is: the
+# eigenvectors do not change, eigenvalues and coefficients are mapped back); with the column
+# means and grand mean of the uncentred matrix (for predict()) and its trace in its own units.
+fp_kpca_kernel <- function(zf, kpar, kernel_center) {
+  n <- nrow(zf)
   K <- fp_kernel(zf, zf, kpar)
   if (!all(is.finite(K))) {
     fp_abort(sprintf("gives a kernel matrix with non-finite entries (overflow) at gamma = %s, degree = %s, coef0 = %s: the kernel parameters do not fit the scale of the data; use gamma = \"scale\" (relative to the data's variance, the default) or standardise `x`",
-                     format(gam, digits = 4), format(degree), format(coef0)), "kernel")
+                     format(kpar$gamma, digits = 4), format(kpar$degree), format(kpar$coef0)), "kernel")
   }
   kmeans <- colMeans(K)
   grand <- mean(kmeans)
@@ -186,28 +230,40 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
     K <- K - outer(kmeans, kmeans, `+`) + grand
     K <- (K + t(K)) / 2
   }
-  # normalise the kernel matrix by one scalar before the solver (as the prepared problem of fair_pca() is): the
-  # eigenvectors do not change, eigenvalues and coefficients are mapped back below
   kscale <- max(abs(K))
   if (!is.finite(kscale) || kscale <= 0) {
     if (any(zf != rep(zf[1L, ], each = n))) {
       fp_abort(sprintf(paste("gives a kernel matrix that is constant to rounding (zero after centring) at gamma = %s,",
                              "degree = %s, coef0 = %s, though the rows differ: the kernel parameters do not fit the",
                              "scale of the data; use gamma = \"scale\" (relative to the data's variance, the default) or standardise `x`"),
-                       format(gam, digits = 4), format(degree), format(coef0)), "kernel")
+                       format(kpar$gamma, digits = 4), format(kpar$degree), format(kpar$coef0)), "kernel")
     }
     fp_abort("gives a kernel matrix that is zero after centring: nothing to project (constant data?)", "x")
   }
   K <- K / kscale
-  trace_k <- sum(diag(K)) * kscale
-  # centred group indicators (and the columns of extra attributes)
-  Z <- matrix(0, n, 0)
+  list(K = K, scale = kscale, trace = sum(diag(K)) * kscale, colmeans = kmeans, mean = grand)
+}
+
+# The columns the scores must be uncorrelated with, on the fitted rows: centred group indicators
+# (use_group) and the columns of extra attributes.
+fp_kpca_constraints <- function(gf, use_group, attributes, keep, n_all) {
+  Z <- matrix(0, length(gf), 0)
   if (use_group) {
     Z <- outer(as.integer(gf), seq_len(nlevels(gf)), `==`) * 1
     Z <- sweep(Z, 2L, colMeans(Z))
   }
-  if (!is.null(attributes)) Z <- cbind(Z, fp_attribute_indicators(attributes, keep, nrow(xm)))
+  if (!is.null(attributes)) Z <- cbind(Z, fp_attribute_indicators(attributes, keep, n_all))
   if (ncol(Z) == 0L) fp_abort("have no variation on the fitted rows: nothing to constrain", "attributes")
+  Z
+}
+
+# The top-k components of the normalised kernel matrix K under the constraint that the scores
+# are uncorrelated with the columns of Z: the coefficients `alpha` (in the kernel's own units,
+# signed so that each component's largest training score is positive), the eigenvalues of the
+# constrained matrix (normalised) and the constraint's rank. A classed error when fewer than k
+# directions with positive variance are left.
+fp_kpca_components <- function(K, Z, k, kscale, tol) {
+  n <- nrow(K)
   M <- K %*% Z
   Gm <- crossprod(Z, M)
   eg <- eigen((Gm + t(Gm)) / 2, symmetric = TRUE)
@@ -217,17 +273,12 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
   Gp <- eg$vectors[, pos, drop = FALSE] %*% (t(eg$vectors[, pos, drop = FALSE]) / eg$values[pos])
   Kt <- K - M %*% Gp %*% t(M)
   Kt <- (Kt + t(Kt)) / 2
-
-  solve_top <- function(A, arg_k) {
-    e <- fp_eig_top_wide(A, arg_k)
-    if (e$values[arg_k] <= tol * max(e$values[1], scale_ref)) {
-      npos <- sum(e$values > tol * max(e$values[1], scale_ref))
-      fp_abort(sprintf("= %d exceeds the number of directions with positive variance left by the constraint (%d)",
-                       arg_k, npos), "k", class = "fairproj_infeasible_k")
-    }
-    e
+  e <- fp_eig_top_wide(Kt, k)
+  if (e$values[k] <= tol * max(e$values[1], scale_ref)) {
+    npos <- sum(e$values > tol * max(e$values[1], scale_ref))
+    fp_abort(sprintf("= %d exceeds the number of directions with positive variance left by the constraint (%d)",
+                     k, npos), "k", class = "fairproj_infeasible_k")
   }
-  e <- solve_top(Kt, k)
   A <- e$vectors
   alpha <- A - Z %*% (Gp %*% crossprod(M, A))
   alpha <- sweep(alpha, 2L, sqrt(e$values * kscale), `/`)
@@ -235,27 +286,18 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
   emb <- sweep(A, 2L, sqrt(e$values), `*`)
   for (j in seq_len(k)) if (emb[which.max(abs(emb[, j])), j] < 0) alpha[, j] <- -alpha[, j]
   colnames(alpha) <- paste0("KPC", seq_len(k))
+  list(alpha = alpha, values = e$values, rank = sum(pos))
+}
 
-  obj <- list(alpha = alpha, eigenvalues = e$values * kscale, totalvar = trace_k, k = k, kernel = kpar,
-              kernel_center = kernel_center,
-              center = ctr, scale = sc, train = zf, kernel_colmeans = kmeans, kernel_mean = grand,
-              constraint = constraint, constraint_rank = sum(pos), n_train = n,
-              groups = data.frame(group = levels(gf), n = as.numeric(table(gf)), stringsAsFactors = FALSE),
-              colnames = colnames(xm), train_group = g, fitted_rows = if (!all(keep)) which(keep),
-              call = call)
-  if (!is.null(tradeoff)) {
-    es <- fp_eig_top_wide(K, k)
-    es$values <- pmax(es$values, .Machine$double.xmin)
-    as <- sweep(es$vectors, 2L, sqrt(es$values * kscale), `/`)
-    for (j in seq_len(k)) if (es$vectors[which.max(abs(es$vectors[, j])), j] < 0) as[, j] <- -as[, j]
-    colnames(as) <- paste0("STD", seq_len(k))
-    obj$alpha_standard <- as
-    obj$tradeoff <- tradeoff
-    obj$tradeoff_power <- tradeoff_power
-  }
-  class(obj) <- "fair_kpca"
-  obj$x <- predict.fair_kpca(obj, xm)
-  obj
+# Coefficients of unconstrained kernel PCA on the normalised kernel matrix K (the trade-off's
+# other end), signed as fp_kpca_components() signs its own.
+fp_kpca_standard <- function(K, k, kscale) {
+  es <- fp_eig_top_wide(K, k)
+  es$values <- pmax(es$values, .Machine$double.xmin)
+  as <- sweep(es$vectors, 2L, sqrt(es$values * kscale), `/`)
+  for (j in seq_len(k)) if (es$vectors[which.max(abs(es$vectors[, j])), j] < 0) as[, j] <- -as[, j]
+  colnames(as) <- paste0("STD", seq_len(k))
+  as
 }
 
 #' @rdname fair_kpca
@@ -267,12 +309,9 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
 #'   training scores have an `NA` row for each row left out.
 #' @export
 fair_kpca.formula <- function(formula, data = NULL, group, k, ..., subset, na.action) {
-  call <- match.call()
-  fp_check_formula_door(formula, missing(group))
-  fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
-                        subset = if (!missing(subset)) eval(substitute(subset), data, parent.frame()),
-                        na.action = if (!missing(na.action)) na.action)
-  fp_formula_attach(fair_kpca.default(fd$x, fd$group, k, ...), fd, call)
+  fd <- fp_formula_door(formula, data, substitute(group), missing(group), if (!missing(subset)) substitute(subset),
+                        if (!missing(na.action)) na.action, parent.frame())
+  fp_formula_attach(fair_kpca.default(fd$x, fd$group, k, ...), fd, match.call())
 }
 
 # The centred constraint columns of extra attributes on the rows `keep`: centred one-hot
@@ -369,30 +408,6 @@ predict.fair_kpca <- function(object, newdata, ...) {
   }
   rownames(s) <- rownames(xn)
   s
-}
-
-#' Plot a fair kernel PCA fit
-#'
-#' `type = "scores"` draws the training scores of two components (`choices`) coloured by group;
-#' `"scree"` each component's eigenvalue as a fraction of the total variance in feature space
-#' (`x$totalvar`). `plot()` draws with base graphics, `autoplot()` with ggplot2, from the same
-#' data (`tidy(x, matrix = "plot", type = )`), as for [plot.fair_pca()].
-#'
-#' @param x A `fair_kpca` object.
-#' @param type `"scores"` (the default) or `"scree"`.
-#' @param ... `choices` (two component numbers) for `"scores"`; for `plot()`, `legend = FALSE`
-#'   drops the legend.
-#' @param main,xlab,ylab Replace the title and axis labels (also for `autoplot()`, through `...`).
-#' @return `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.
-#' @seealso [fair_kpca()], [tidy.fair_kpca()], [plot.fair_pca()].
-#' @family plots
-#' @examples
-#' fit <- fair_kpca(iris[, 1:4], iris$Species, k = 3)
-#' plot(fit)
-#' plot(fit, "scree")
-#' @export
-plot.fair_kpca <- function(x, type = NULL, ..., main = NULL, xlab = NULL, ylab = NULL) {
-  fp_plot_base(x, type, ..., main = main, xlab = xlab, ylab = ylab)
 }
 
 #' @export

@@ -1,5 +1,5 @@
 # Methods of pareto_front() results (class fairproj_pareto_front); print() is with
-# pareto_front() in R/pca-pareto.R.
+# the solver in R/pca-pareto.R.
 
 #' Plot a Pareto front
 #'

@@ -1,7 +1,8 @@
 # Downstream-classifier metrics used by the Pareto fair PCA vignette (Kamani et al. 2022,
 # section 6.3): per-group accuracy and true-positive rate, and the difference of equality of
-# opportunity (DEO, Donini et al. 2018), which is the `eo_gap` of the shared fairness_gaps().
-# Internal helpers; the overall metrics are those of downstream_metrics().
+# opportunity (DEO, Donini et al. 2018), which is the `eo_gap` of the shared fairness_gaps();
+# and downstream_metrics(), the accuracy and fairness gaps of classifiers trained on a
+# representation (the protocol of Lee et al. 2022 and Kleindessner et al. 2023).
 
 # Per-group accuracy and true-positive rate of 0/1 predictions `pred` for 0/1 labels `y`;
 # the DEO is the largest difference between the groups' TPRs (|TPR_1 - TPR_2| for two groups).
@@ -101,4 +102,157 @@ fp_check_mlp_size <- function(size) {
     fp_abort("must be a vector of positive whole numbers (units per hidden layer)", "size")
   }
   as.integer(size)
+}
+
+#' Downstream classifiers trained on a representation
+#'
+#' Fits classifiers predicting a binary label from a representation (scores) and reports their
+#' accuracy, demographic-parity gap and equal-opportunity gap ([fairness_gaps()]). With no
+#' `newscores`, the classifiers are evaluated on the rows they were trained on: this is the
+#' protocol of Lee et al. (2022) and Kleindessner et al. (2023), who train and evaluate the
+#' classifiers on the test split's representation. Give `newscores`, `newy` and `newgroup` for
+#' a held-out evaluation.
+#'
+#' Classifiers (`control` overrides the defaults shown, which follow the papers' protocol):
+#' * `"logistic"`: logistic regression, [stats::glm()] with `binomial()`; predicts 1 when the
+#'   fitted probability is at least 0.5.
+#' * `"logistic_l2"`: L2-penalised logistic regression, minimising the mean log-loss plus
+#'   `reg * |w|^2` (intercept not penalised; default `reg = 0.01`, which is scikit-learn's
+#'   `LogisticRegression(C = 1 / (2 n 0.01))` used by Kleindessner et al. for the trade-off
+#'   experiments), by BFGS ([stats::optim()]). A penalised model is what makes the trade-off
+#'   representation of [fair_pca_mean] meaningful: an unpenalised one is invariant to rescaling
+#'   the standard-PCA block.
+#' * `"svm_linear"`: linear support vector machine, [e1071::svm()] with `cost = 1`,
+#'   `scale = FALSE` (MATLAB `fitcsvm(..., 'linear')` defaults).
+#' * `"svm_rbf"`: RBF-kernel SVM, `exp(-gamma |a - b|^2)` with `gamma = 1`, `cost = 1`,
+#'   `scale = FALSE` (MATLAB `fitcsvm(..., 'KernelFunction', 'RBF')` defaults: kernel scale 1,
+#'   box constraint 1).
+#' * `"mlp"`: a one-hidden-layer neural network, [nnet::nnet()] with `size = 10`,
+#'   `decay = 1e-4`, `maxit = 2000`, entropy loss. The papers use scikit-learn's
+#'   `MLPClassifier(hidden_layer_sizes = (10, 5))` (two hidden layers, Adam); nnet has one hidden
+#'   layer and fits by BFGS, so MLP numbers are comparable in spirit, not digit for digit. The
+#'   initial weights are random: call [set.seed()] first for reproducible results.
+#' * `"mlp2"`: the papers' two-hidden-layer network, sizes (10, 5) (scikit-learn's
+#'   `MLPClassifier(hidden_layer_sizes = (10, 5))` there), with the suggested package RSNNS:
+#'   logistic units, resilient backpropagation (Rprop, SNNS defaults) and scikit-learn's stopping rule
+#'   on the training error (no decrease by more than 1e-4 for more than 10 epochs; at most 2000
+#'   epochs). Not scikit-learn's ReLU, log-loss and Adam (RSNNS has none of them). `control =
+#'   list(mlp2 = list(size = c(10, 5), max_iter = , tol = ,
+#'   n_iter_no_change = ))`. Random initial weights and shuffles: call [set.seed()] first.
+#'
+#' e1071 is a suggested package: the SVM classifiers need it installed. nnet is a recommended
+#' package shipped with R.
+#'
+#' @param scores An n x r numeric matrix: the representation of the training rows.
+#' @param y Binary label of the training rows (logical, 0/1, or a two-level factor whose second
+#'   level is the positive class).
+#' @param group Group labels of the training rows.
+#' @param classifier One or more of `"logistic"`, `"logistic_l2"`, `"svm_linear"`, `"svm_rbf"`, `"mlp"`,
+#'   `"mlp2"`.
+#' @param newscores,newy,newgroup Optional evaluation rows (all three or none).
+#' @param control A named list of per-classifier argument lists overriding the defaults, e.g.
+#'   `list(svm_rbf = list(gamma = 0.1), mlp = list(size = 5), logistic_l2 = list(reg = 0.1))`.
+#' @return A data.frame with one row per classifier: `classifier`, `accuracy`, `dp_gap`,
+#'   `eo_gap`, `n` (number of evaluation rows).
+#' @seealso [fairness_gaps()], [variance_explained()], [mmd2()].
+#' @examples
+#' fit <- fair_pca(iris[, 1:4], iris$Species == "setosa", k = 2)
+#' y <- iris$Species == "virginica"
+#' downstream_metrics(predict(fit), y, iris$Species == "setosa", classifier = "logistic")
+#' @export
+downstream_metrics <- function(scores, y, group, classifier = c("logistic", "svm_linear", "svm_rbf", "mlp"),
+                               newscores = NULL, newy = NULL, newgroup = NULL, control = list()) {
+  s <- fp_as_scores(scores, "scores")
+  n <- nrow(s)
+  yb <- fp_as_binary(y, n, "y")
+  g <- fp_as_group(group, n, "group", min_levels = 1L)
+  if (!is.character(classifier) || length(classifier) < 1L || anyNA(classifier)) {
+    fp_abort("must be a character vector of classifier names", "classifier")
+  }
+  known <- c("logistic", "logistic_l2", "svm_linear", "svm_rbf", "mlp", "mlp2")
+  bad <- setdiff(classifier, known)
+  if (length(bad)) {
+    fp_abort(sprintf("has unknown name(s) %s; choose from %s", paste(bad, collapse = ", "),
+                     paste(known, collapse = ", ")), "classifier")
+  }
+  if (!is.list(control) || (length(control) && (is.null(names(control)) || any(!names(control) %in% known)))) {
+    fp_abort(sprintf("must be a named list with elements among %s", paste(known, collapse = ", ")), "control")
+  }
+  given <- c(!is.null(newscores), !is.null(newy), !is.null(newgroup))
+  if (any(given) && !all(given)) fp_abort("`newy` and `newgroup` must be given together with it", "newscores")
+  if (all(given)) {
+    ts <- fp_as_scores(newscores, "newscores")
+    if (ncol(ts) != ncol(s)) fp_abort(sprintf("has %d columns but `scores` has %d", ncol(ts), ncol(s)), "newscores")
+    ty <- fp_as_binary(newy, nrow(ts), "newy")
+    tg <- fp_as_group(newgroup, nrow(ts), "newgroup", min_levels = 1L)
+  } else {
+    ts <- s
+    ty <- yb
+    tg <- g
+  }
+  colnames(s) <- colnames(ts) <- paste0("s", seq_len(ncol(s)))
+  rows <- lapply(classifier, function(cl) {
+    pred <- fp_classify(cl, s, yb, ts, control[[cl]])
+    gaps <- fp_fairness_gaps(pred, ty, tg, sprintf("classifier \"%s\"", cl))
+    data.frame(classifier = cl, accuracy = gaps[["accuracy"]], dp_gap = gaps[["dp_gap"]],
+               eo_gap = gaps[["eo_gap"]], n = nrow(ts), stringsAsFactors = FALSE)
+  })
+  do.call(rbind, rows)
+}
+
+# Train one classifier on (s, y) and predict 0/1 on ts.
+fp_classify <- function(cl, s, y, ts, ctrl = NULL) {
+  if (length(unique(y)) < 2L) return(rep(as.integer(y[1]), nrow(ts)))  # one class only
+  merge_args <- function(def) {
+    if (length(ctrl)) def[names(ctrl)] <- ctrl
+    def
+  }
+  if (cl == "logistic") {
+    df <- data.frame(y = y, s)
+    fit <- suppressWarnings(stats::glm(y ~ ., data = df, family = stats::binomial()))
+    p <- suppressWarnings(stats::predict(fit, newdata = data.frame(ts), type = "response"))
+    return(as.integer(p >= 0.5))
+  }
+  if (cl == "logistic_l2") {
+    args <- merge_args(list(reg = 0.01, maxit = 1000))
+    b <- fp_logistic_l2(s, y, args$reg, args$maxit)
+    return(as.integer(drop(cbind(1, ts) %*% b) >= 0))
+  }
+  if (cl %in% c("svm_linear", "svm_rbf")) {
+    if (!requireNamespace("e1071", quietly = TRUE)) {
+      fp_abort("needs the suggested package 'e1071' for the SVM classifiers; install it", "classifier")
+    }
+    def <- if (cl == "svm_linear") list(kernel = "linear", cost = 1, scale = FALSE)
+           else list(kernel = "radial", gamma = 1, cost = 1, scale = FALSE)
+    args <- merge_args(def)
+    fit <- do.call(e1071::svm, c(list(x = s, y = factor(y, levels = c(0, 1)), type = "C-classification"), args))
+    p <- stats::predict(fit, ts)
+    return(as.integer(as.character(p)))
+  }
+  if (cl == "mlp") {
+    if (!requireNamespace("nnet", quietly = TRUE)) fp_abort("needs the package 'nnet' for the MLP", "classifier")
+    args <- merge_args(list(size = 10, decay = 1e-4, maxit = 2000, entropy = TRUE, trace = FALSE))
+    fit <- do.call(nnet::nnet, c(list(x = s, y = y), args))
+    p <- stats::predict(fit, ts, type = "raw")
+    return(as.integer(p >= 0.5))
+  }
+  if (cl == "mlp2") return(do.call(fp_mlp2, c(list(s, y, ts), ctrl)))
+  stop("internal error: unknown classifier")
+}
+
+# L2-penalised logistic regression: minimise mean log-loss + reg * |w|^2 (no penalty on the
+# intercept). Returns c(intercept, w).
+fp_logistic_l2 <- function(s, y, reg = 0.01, maxit = 1000) {
+  X <- cbind(1, s)
+  n <- nrow(X)
+  pen <- c(0, rep(1, ncol(s)))
+  f <- function(b) {
+    eta <- drop(X %*% b)
+    mean(pmax(eta, 0) + log1p(exp(-abs(eta))) - y * eta) + reg * sum(pen * b^2)
+  }
+  gr <- function(b) {
+    pr <- stats::plogis(drop(X %*% b))
+    drop(crossprod(X, pr - y)) / n + 2 * reg * pen * b
+  }
+  stats::optim(rep(0, ncol(X)), f, gr, method = "BFGS", control = list(maxit = maxit, reltol = 1e-12))$par
 }

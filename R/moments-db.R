@@ -420,26 +420,6 @@ fp_db_query <- function(con, sql) {
 # Group labels compared as exact text (the engine may return integers where R had doubles).
 fp_db_key <- function(v) if (is.numeric(v)) sprintf("%.17g", as.numeric(v)) else as.character(v)
 
-fp_db_group_name <- function(group, vars) {
-  if (missing(group) || is.null(group)) fp_abort("is missing: give the name of the group column", "group")
-  if (!is.character(group) || length(group) != 1L || is.na(group)) {
-    fp_abort("must be the name of the group column of the table (one string)", "group")
-  }
-  if (!group %in% vars) fp_abort(sprintf("names column '%s', which the table does not have", group), "group")
-  group
-}
-
-fp_db_columns <- function(columns, vars, group) {
-  if (is.null(columns)) columns <- setdiff(vars, group)
-  if (!is.character(columns) || length(columns) < 1L || anyNA(columns) || anyDuplicated(columns)) {
-    fp_abort("must be distinct column names (a character vector)", "columns")
-  }
-  miss <- setdiff(columns, vars)
-  if (length(miss)) fp_abort(sprintf("names column(s) the table does not have: %s", paste(miss, collapse = ", ")), "columns")
-  if (group %in% columns) fp_abort("must not include the group column", "columns")
-  columns
-}
-
 # The SQL of the queries. dbplyr renders the user's lazy query (any table or pipeline) and
 # quotes identifiers and literals for the connection's dialect; the aggregates around it are
 # written here in the SQL every engine speaks (COUNT, AVG, SUM, CASE WHEN, CAST), one SELECT with

@@ -142,16 +142,6 @@ fp_reduce_sources <- function(sources, one, parallel, allow_empty = FALSE) {
   fp_sort_levels(Reduce(fp_merge_moments, parts))
 }
 
-# Levels in the order as.factor() would give them (numeric order when all look numeric).
-fp_sort_levels <- function(m) {
-  lv <- m$levels
-  num <- suppressWarnings(as.numeric(lv))
-  ord <- if (!anyNA(num)) order(num) else order(lv)
-  if (identical(ord, seq_along(lv))) return(m)
-  fp_new_moments(m$n[ord], m$mean[, ord, drop = FALSE], m$scatter[ord], lv[ord], m$colnames,
-                 mean_lo = fp_mean_lo(m)[, ord, drop = FALSE])
-}
-
 # One file, in chunks of chunk_rows records after the header, through readr's record-aware
 # streaming tokenizer (one pass; readr reports each malformed record or unparsable value with
 # its row). Returns NULL for a file with a header and no records.
@@ -390,32 +380,4 @@ fp_sparse_dense_cols <- function(xg, dense, s) {
     as.matrix(Matrix::crossprod(xg[, other, drop = FALSE], z)) - tcrossprod(s[other], r) / n
   } else matrix(0, 0, length(dense))
   list(scatter = crossprod(z) - tcrossprod(r) / n, mean = hi, mean_lo = r / n - (hi - plain), cross = cross)
-}
-
-# Moments of a dense double matrix in one C++ pass, which also counts NA/NaN and Inf entries
-# (no n x d logical arrays, no copy of the data).
-fp_moments_dense <- function(x, g, colnames, arg = "x", block = 0L, sparse = -1L) {
-  fp_backend_for(as.numeric(nrow(x)) * ncol(x)^2)
-  res <- .fp_moments_cpp(x, as.integer(g) - 1L, nlevels(g), block, sparse)
-  fp_check_nonfinite_counts(res$n_na, res$n_inf, arg)
-  out <- fp_new_moments(res$n, res$mean, res$scatter, levels(g), colnames, mean_lo = res$mean_lo)
-  if (!is.null(attr(g, "cells"))) out$cells <- attr(g, "cells")  # intersectional groups
-  out
-}
-
-# Scores of the training rows, (x - center) / scale %*% rotation, computed as
-# x %*% (rotation / scale) minus one row, without a centred copy of x. Fits whose scores are
-# not that projection (a linear map of Samadi et al.'s affine projection, the trade-off
-# representation of mean-matching PCA) go through their predict() method.
-fp_scores <- function(fit, x) {
-  if (!is.null(fit$map) || !is.null(fit$tradeoff)) return(predict(fit, x))
-  R <- fit$rotation
-  sc <- if (isFALSE(fit$scale)) rep(1, nrow(R)) else fit$scale
-  ct <- if (isFALSE(fit$center)) rep(0, nrow(R)) else fit$center
-  W <- R / sc
-  off <- drop(ct %*% W)
-  s <- x %*% W
-  for (j in seq_len(ncol(s))) if (off[j] != 0) s[, j] <- s[, j] - off[j]
-  dimnames(s) <- list(rownames(x), colnames(R))
-  s
 }

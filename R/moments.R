@@ -309,3 +309,158 @@ moments_best_error <- function(m, k, center = c("group", "global", "none")) {
   out <- matrix(out, nrow = length(k), dimnames = list(paste0("k=", k), m$levels))
   out
 }
+
+# Group moments of a dense matrix, every column brought into range before it is squared. The
+# one pass squares the data, so a column of magnitude beyond 2^+-400 (about 1e+-120) would
+# overflow or lose digits to underflow: such columns are multiplied by exact powers of two first
+# (a copy of the data, made only then), and the exponents are kept in the moments as
+# `exponent` (column j of the data = stored column j times 2^exponent[j]), which fp_prepare() and
+# fp_css_prepare() undo. Ordinary data take one pass and no copy.
+fp_moments_ranged <- function(xm, g, cn, arg = "x") {
+  m <- fp_moments_dense(xm, g, cn, arg)
+  e <- fp_column_exponents(m, xm)
+  if (!any(e != 0)) return(m)
+  for (j in which(e != 0)) xm[, j] <- xm[, j] * 2^-e[j]
+  m <- fp_moments_dense(xm, g, cn, arg)
+  m$exponent <- e
+  m
+}
+
+# Per column, the power of two that brings its largest magnitude near 1 when the moments show it
+# out of range (0 otherwise). Only the columns the moments flag are scanned.
+fp_column_exponents <- function(m, xm) {
+  d <- length(m$colnames)
+  mag <- rep(0, d)
+  for (i in seq_along(m$levels)) {
+    mag <- pmax(mag, abs(m$mean[, i]), sqrt(abs(diag(m$scatter[[i]])) / m$n[[i]]))
+  }
+  e <- rep(0, d)
+  for (j in which(!is.finite(mag) | mag > 2^400 | mag < 2^-400)) {
+    mx <- max(abs(range(xm[, j])))
+    if (mx > 2^400 || (mx > 0 && mx < 2^-400)) e[j] <- min(max(floor(log2(mx)) + 1, -1000), 1000)
+  }
+  e
+}
+
+# Moments summed from data beyond about 1e+-150 without first bringing the columns into range
+# (fp_moments_ranged() does for rows; group_moments() of such data does not) have sums of
+# squares that overflowed (Inf, NaN) or underflowed into subnormal numbers, which keep few
+# digits: a classed error that says what works.
+fp_check_moments_range <- function(m) {
+  dg <- unlist(lapply(m$scatter, diag))
+  if (!all(is.finite(m$mean)) || !all(vapply(m$scatter, function(a) all(is.finite(a)), logical(1)))) {
+    fp_abort(paste("has moments that overflowed (infinite or NaN sums of squares of values beyond about 1e150);",
+                   "fit from the rows, whose columns are brought into range first, or divide the data by a constant"), "x")
+  }
+  if (any(dg != 0 & abs(dg) < .Machine$double.xmin)) {
+    fp_abort(paste("has moments that underflowed (sums of squares of values below about 1e-150 keep few digits);",
+                   "fit from the rows, whose columns are brought into range first, or multiply the data by a constant"), "x")
+  }
+  invisible(m)
+}
+
+# Moments of a dense double matrix in one C++ pass, which also counts NA/NaN and Inf entries
+# (no n x d logical arrays, no copy of the data).
+fp_moments_dense <- function(x, g, colnames, arg = "x", block = 0L, sparse = -1L) {
+  fp_backend_for(as.numeric(nrow(x)) * ncol(x)^2)
+  res <- .fp_moments_cpp(x, as.integer(g) - 1L, nlevels(g), block, sparse)
+  fp_check_nonfinite_counts(res$n_na, res$n_inf, arg)
+  out <- fp_new_moments(res$n, res$mean, res$scatter, levels(g), colnames, mean_lo = res$mean_lo)
+  if (!is.null(attr(g, "cells"))) out$cells <- attr(g, "cells")  # intersectional groups
+  out
+}
+
+# Levels in the order as.factor() would give them (numeric order when all look numeric).
+fp_sort_levels <- function(m) {
+  lv <- m$levels
+  num <- suppressWarnings(as.numeric(lv))
+  ord <- if (!anyNA(num)) order(num) else order(lv)
+  if (identical(ord, seq_along(lv))) return(m)
+  fp_new_moments(m$n[ord], m$mean[, ord, drop = FALSE], m$scatter[ord], lv[ord], m$colnames,
+                 mean_lo = fp_mean_lo(m)[, ord, drop = FALSE])
+}
+
+fp_db_group_name <- function(group, vars) {
+  if (missing(group) || is.null(group)) fp_abort("is missing: give the name of the group column", "group")
+  if (!is.character(group) || length(group) != 1L || is.na(group)) {
+    fp_abort("must be the name of the group column of the table (one string)", "group")
+  }
+  if (!group %in% vars) fp_abort(sprintf("names column '%s', which the table does not have", group), "group")
+  group
+}
+
+fp_db_columns <- function(columns, vars, group) {
+  if (is.null(columns)) columns <- setdiff(vars, group)
+  if (!is.character(columns) || length(columns) < 1L || anyNA(columns) || anyDuplicated(columns)) {
+    fp_abort("must be distinct column names (a character vector)", "columns")
+  }
+  miss <- setdiff(columns, vars)
+  if (length(miss)) fp_abort(sprintf("names column(s) the table does not have: %s", paste(miss, collapse = ", ")), "columns")
+  if (group %in% columns) fp_abort("must not include the group column", "columns")
+  columns
+}
+
+# Block of each row number: floor(B frac(i phi)), phi the golden ratio's fractional part
+# (Fibonacci hashing). Consecutive rows, and rows of one group spread among others at any
+# stride, fall into different blocks and every block gets about n / B rows, so data sorted by
+# any variable still spread evenly; no random numbers are used. Values in 1..B.
+fp_block_of_row <- function(i, B) {
+  as.integer(floor(B * ((i * 0.6180339887498949) %% 1))) + 1L
+}
+
+# The moments of the (group x part x block) cells, `cells` being their moments (levels in the
+# order group-major, then part, then block): list(moments = moments of each group (all parts and
+# blocks, merged exactly), parts = one group_moments per part, blocks = the bootstrap's blocks of
+# each group (part cells of one block merged): list of list(n, delta (d x J: block mean minus the
+# group mean), scatter (d^2 x J)), J the group's non-empty blocks).
+fp_audit_merge_cells <- function(cells, levels, n_parts, B) {
+  m <- length(levels)
+  cell <- function(i, p, b) (i - 1L) * n_parts * B + (p - 1L) * B + b
+  one <- function(idx, lev) {
+    idx <- idx[cells$n[idx] > 0]
+    if (!length(idx)) return(NULL)
+    out <- fp_moments_levels(cells, idx[1L], lev)
+    for (j in idx[-1L]) out <- fp_merge_moments(out, fp_moments_levels(cells, j, lev))
+    out
+  }
+  merge_groups <- function(pieces) {
+    out <- pieces[[1L]]
+    for (p in pieces[-1L]) out <- c(out, p)
+    out
+  }
+  parts <- lapply(seq_len(n_parts), function(p) {
+    merge_groups(lapply(seq_len(m), function(i) {
+      r <- one(cell(i, p, seq_len(B)), levels[i])
+      if (is.null(r)) fp_new_moments(0, rep(0, length(cells$colnames)), list(0 * cells$scatter[[1L]]),
+                                     levels[i], cells$colnames) else r
+    }))
+  }
+  )
+  total <- if (n_parts == 1L) parts[[1L]] else Reduce(`+`, parts)
+  blocks <- lapply(seq_len(m), function(i) {
+    bl <- Filter(Negate(is.null), lapply(seq_len(B), function(b) one(cell(i, seq_len(n_parts), b), levels[i])))
+    list(n = vapply(bl, function(z) z$n[[1L]], numeric(1)),
+         delta = vapply(bl, function(z) (z$mean[, 1L] - total$mean[, i]) + (fp_mean_lo(z)[, 1L] - fp_mean_lo(total)[, i]),
+                        numeric(length(cells$colnames))),
+         scatter = vapply(bl, function(z) as.numeric(z$scatter[[1L]]), numeric(length(cells$colnames)^2)))
+  })
+  for (p in seq_along(parts)) parts[[p]]$exponent <- cells$exponent
+  total$exponent <- cells$exponent
+  list(moments = total, parts = parts, blocks = blocks)
+}
+
+# The bootstrap blocks stored in a group_moments object (group_moments(blocks = )), or NULL.
+fp_moments_blocks <- function(m) {
+  if (is.null(m$blocks) || length(m$blocks) != length(m$levels)) return(NULL)
+  lapply(seq_along(m$blocks), function(i) {
+    b <- m$blocks[[i]]
+    list(n = b$n, delta = b$mean - m$mean[, i], scatter = b$scatter)
+  })
+}
+
+# The moments of some levels of a group_moments object, renamed.
+fp_moments_levels <- function(m, idx, levels) {
+  out <- fp_new_moments(m$n[idx], m$mean[, idx, drop = FALSE], m$scatter[idx], levels, m$colnames)
+  out$exponent <- m$exponent
+  out
+}

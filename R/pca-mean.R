@@ -130,6 +130,48 @@ fit_pca_mean <- function(prep, k, equalize_cov = NULL, tradeoff = NULL, tradeoff
                          attributes = NULL, use_group = TRUE, y = NULL,
                          constraint = c("parity", "opportunity"), zero_tol = 1e-9, data = NULL) {
   d <- prep$d
+  constraint <- fp_mean_check_args(use_group, zero_tol, constraint, tradeoff, tradeoff_power, equalize_cov,
+                                   attributes, y, data)
+  needs_rows <- !is.null(attributes) || constraint == "opportunity"
+  fpb <- fp_mean_problem(prep, data, y, constraint, use_group, needs_rows)
+  fprep <- fpb$prep
+  Q <- fp_mean_constraint_basis(fprep, attributes, fpb$rows, fpb$keep, nrow(data$x), use_group, zero_tol)
+  r <- ncol(Q)
+  feasible <- d - r
+  if (k > feasible) {
+    fp_abort(sprintf("= %d exceeds the feasible dimension %d (= d - rank of the mean differences: %d - %d); choose k <= %d",
+                     k, feasible, d, r, feasible), "k", class = "fairproj_infeasible_k")
+  }
+  cmp <- fp_mean_complement(Q)
+  C <- fprep$C
+  H <- cmp$to(C)
+  out <- list()
+  if (is.null(equalize_cov)) {
+    A <- fp_eig_top(H, k)$vectors
+  } else {
+    eq <- fp_mean_equalize(fprep, H, cmp$to, equalize_cov, k, feasible)
+    A <- eq$A
+    out$equalize_cov <- eq$l
+    out$cov_bound <- eq$bound
+  }
+  U <- cmp$from(A)
+  if (!is.null(out$cov_bound)) out$cov_bound <- out$cov_bound * prep$unit  # back to the data's units
+  out <- c(list(rotation = U, constraint_rank = r, feasible_dim = feasible,
+                constraint_basis = Q, constraint = constraint), out)
+  if (!is.null(tradeoff)) {
+    Vs <- fp_eig_top(C, k)$vectors
+    for (j in seq_len(ncol(Vs))) if (Vs[which.max(abs(Vs[, j])), j] < 0) Vs[, j] <- -Vs[, j]
+    dimnames(Vs) <- list(prep$colnames, paste0("STD", seq_len(k)))
+    out$tradeoff <- tradeoff
+    out$tradeoff_power <- tradeoff_power
+    out$standard_rotation <- Vs
+  }
+  out
+}
+
+# The checks of fit_pca_mean()'s options; the constraint as one string.
+fp_mean_check_args <- function(use_group, zero_tol, constraint, tradeoff, tradeoff_power, equalize_cov,
+                               attributes, y, data) {
   fp_check_flag(use_group, "use_group")
   fp_check_number(zero_tol, "zero_tol", lower = 0)
   if (!is.character(constraint) || length(constraint) < 1L || anyNA(constraint) ||
@@ -156,8 +198,13 @@ fit_pca_mean <- function(prep, k, equalize_cov = NULL, tradeoff = NULL, tradeoff
   if (!use_group && is.null(attributes)) {
     fp_abort("= FALSE needs `attributes` to constrain (otherwise this is standard PCA)", "use_group")
   }
+  constraint
+}
 
-  # the fitting problem: all rows, or the rows with a positive label
+# The fitting problem: all rows (the prepared problem itself), or with constraint =
+# "opportunity" the rows with a positive label, prepared again. list(prep, rows = the rows in
+# the prepared units when they are needed, keep = the positive rows or NULL).
+fp_mean_problem <- function(prep, data, y, constraint, use_group, needs_rows) {
   rows <- NULL
   fprep <- prep
   keep <- NULL
@@ -178,15 +225,21 @@ fit_pca_mean <- function(prep, k, equalize_cov = NULL, tradeoff = NULL, tradeoff
     }
     rows <- z
   }
+  list(prep = fprep, rows = rows, keep = keep)
+}
 
-  # constraint directions B (d x p), in the units of z
+# An orthonormal basis Q (d x r) of the constraint directions B (group mean differences and
+# attribute directions, in the units of z): the left singular vectors above `zero_tol` of the
+# average column scale and above rounding.
+fp_mean_constraint_basis <- function(fprep, attributes, rows, keep, n_all, use_group, zero_tol) {
+  d <- fprep$d
   B <- matrix(0, d, 0)
   if (use_group && length(fprep$levels) >= 2L) {
     w <- fprep$n / sum(fprep$n)
     mu <- drop(fprep$mean %*% w)
     B <- cbind(B, fprep$mean - mu)
   }
-  if (!is.null(attributes)) B <- cbind(B, fp_attribute_directions(attributes, rows, keep, nrow(data$x)))
+  if (!is.null(attributes)) B <- cbind(B, fp_attribute_directions(attributes, rows, keep, n_all))
   scale_ref <- sqrt(max(sum(diag(fprep$C)) / d, .Machine$double.xmin))
   Q <- matrix(0, d, 0)
   if (ncol(B) > 0L) {
@@ -194,73 +247,55 @@ fit_pca_mean <- function(prep, k, equalize_cov = NULL, tradeoff = NULL, tradeoff
     r <- sum(sv$d > zero_tol * scale_ref & sv$d > max(dim(B)) * .Machine$double.eps * max(sv$d))
     Q <- sv$u[, seq_len(r), drop = FALSE]
   }
-  r <- ncol(Q)
-  feasible <- d - r
-  if (k > feasible) {
-    fp_abort(sprintf("= %d exceeds the feasible dimension %d (= d - rank of the mean differences: %d - %d); choose k <= %d",
-                     k, feasible, d, r, feasible), "k", class = "fairproj_infeasible_k")
-  }
+  Q
+}
 
-  # Householder reflector whose first r columns span B; the rest (never formed) is R.
-  C <- fprep$C
-  qrq <- NULL
-  to_complement <- function(M) {  # R' M R for a symmetric d x d M
+# The orthogonal complement R of span(Q) through the Householder reflector whose first r
+# columns span Q (R is never formed): to(M) = R' M R for a symmetric d x d M, from(A) = R A.
+fp_mean_complement <- function(Q) {
+  r <- ncol(Q)
+  qrq <- if (r > 0L) qr(Q, LAPACK = TRUE)
+  list(to = function(M) {
     if (r == 0L) return(M)
     W <- qr.qty(qrq, t(qr.qty(qrq, M)))
     W <- W[-seq_len(r), -seq_len(r), drop = FALSE]
     (W + t(W)) / 2
-  }
-  from_complement <- function(A) {  # R A
+  }, from = function(A) {
     if (r == 0L) return(A)
     qr.qy(qrq, rbind(matrix(0, r, ncol(A)), A))
-  }
-  if (r > 0L) qrq <- qr(Q, LAPACK = TRUE)
-  H <- to_complement(C)
+  })
+}
 
-  out <- list()
-  if (is.null(equalize_cov)) {
-    A <- fp_eig_top(H, k)$vectors
+# equalize_cov: the top k of H within the l directions of the complement where the group
+# covariances differ least (two groups: the smallest eigenvalues of their difference; more: the
+# smallest singular values of the weighted deviations from the mean covariance), and the bound
+# on those differences (normalised units).
+fp_mean_equalize <- function(fprep, H, to_complement, equalize_cov, k, feasible) {
+  d <- fprep$d
+  L <- if (equalize_cov < 1) floor(equalize_cov * d) else equalize_cov
+  l <- as.integer(max(k, min(feasible, L)))
+  if (length(fprep$levels) < 2L) fp_abort("needs at least two groups in `group`", "equalize_cov")
+  ng <- fprep$n
+  covs <- lapply(seq_along(fprep$cov), function(i) fprep$cov[[i]] * ng[[i]] / max(ng[[i]] - 1, 1))
+  wg <- ng / sum(ng)
+  if (length(covs) == 2L) {
+    Tm <- to_complement(covs[[1]] - covs[[2]])
+    e <- eigen(Tm, symmetric = TRUE)
+    ord <- order(abs(e$values))[seq_len(l)]
+    E <- e$vectors[, ord, drop = FALSE]
+    bound <- max(abs(e$values[ord]))
+    names(bound) <- "difference"
   } else {
-    L <- if (equalize_cov < 1) floor(equalize_cov * d) else equalize_cov
-    l <- as.integer(max(k, min(feasible, L)))
-    if (length(fprep$levels) < 2L) fp_abort("needs at least two groups in `group`", "equalize_cov")
-    ng <- fprep$n
-    covs <- lapply(seq_along(fprep$cov), function(i) fprep$cov[[i]] * ng[[i]] / max(ng[[i]] - 1, 1))
-    wg <- ng / sum(ng)
-    if (length(covs) == 2L) {
-      Tm <- to_complement(covs[[1]] - covs[[2]])
-      e <- eigen(Tm, symmetric = TRUE)
-      ord <- order(abs(e$values))[seq_len(l)]
-      E <- e$vectors[, ord, drop = FALSE]
-      bound <- max(abs(e$values[ord]))
-      names(bound) <- "difference"
-    } else {
-      Sbar <- Reduce(`+`, Map(`*`, covs, wg))
-      G <- do.call(rbind, lapply(seq_along(covs), function(i) sqrt(wg[[i]]) * to_complement(covs[[i]] - Sbar)))
-      s <- svd(G, nu = 0L)
-      ord <- order(s$d)[seq_len(l)]
-      E <- s$v[, ord, drop = FALSE]
-      bound <- max(s$d[ord]) / sqrt(wg)
-      names(bound) <- fprep$levels
-    }
-    HE <- crossprod(E, H %*% E)
-    A <- E %*% fp_eig_top((HE + t(HE)) / 2, k)$vectors
-    out$equalize_cov <- l
-    out$cov_bound <- bound
+    Sbar <- Reduce(`+`, Map(`*`, covs, wg))
+    G <- do.call(rbind, lapply(seq_along(covs), function(i) sqrt(wg[[i]]) * to_complement(covs[[i]] - Sbar)))
+    s <- svd(G, nu = 0L)
+    ord <- order(s$d)[seq_len(l)]
+    E <- s$v[, ord, drop = FALSE]
+    bound <- max(s$d[ord]) / sqrt(wg)
+    names(bound) <- fprep$levels
   }
-  U <- from_complement(A)
-  if (!is.null(out$cov_bound)) out$cov_bound <- out$cov_bound * prep$unit  # back to the data's units
-  out <- c(list(rotation = U, constraint_rank = r, feasible_dim = feasible,
-                constraint_basis = Q, constraint = constraint), out)
-  if (!is.null(tradeoff)) {
-    Vs <- fp_eig_top(C, k)$vectors
-    for (j in seq_len(ncol(Vs))) if (Vs[which.max(abs(Vs[, j])), j] < 0) Vs[, j] <- -Vs[, j]
-    dimnames(Vs) <- list(prep$colnames, paste0("STD", seq_len(k)))
-    out$tradeoff <- tradeoff
-    out$tradeoff_power <- tradeoff_power
-    out$standard_rotation <- Vs
-  }
-  out
+  HE <- crossprod(E, H %*% E)
+  list(A = E %*% fp_eig_top((HE + t(HE)) / 2, k)$vectors, l = l, bound = bound)
 }
 
 # Validated attribute vectors (named), restricted to the rows `keep` (NULL: all rows).

@@ -182,44 +182,106 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
   maxit <- fp_check_count(maxit, 1L, 1e6, "maxit")
   fp_check_number(eta, "eta", 0, Inf, open_lower = TRUE)
   iterations <- fp_check_count(iterations, 1L, 1e7, "iterations")
+  pb <- fp_minmax_problem(prep, k, objective, centering)
+  # the solver's losses are in normalised units; with eta_units = "data" `eta` multiplies
+  # losses in the data's units
+  eta_solver <- if (eta_units == "data") eta * prep$unit else eta
+  run <- fp_minmax_run(pb, k, solver, dual, tol, maxit, lp, eta_solver, iterations, keep)
+  res <- run$res
+  sel <- fp_minmax_select(fp_minmax_candidates(res, pb, prep, k, solver, tol), pb, fallback)
+  V <- sel$V
+  lambda <- sel$lambda
+  rank_before <- ncol(V)
+  if (!is.null(lambda) && reduce_rank) {
+    red <- fp_minmax_reduce_rank(V, lambda, pb$covs, pb$best, k, function(pv) fp_minmax_value(pb, pv),
+                                 function(v) fp_minmax_gscale(pb, v), tol)
+    V <- red$V
+    lambda <- red$lambda
+  }
+  cert <- fp_minmax_certificate(pb, V, lambda, res, run$hist, tol, prep$levels)
+  fp_minmax_warn(cert, sel, pb, solver, tol, prep$unit)
+  out <- fp_minmax_result(V, lambda, cert, res, pb, prep, solver, sel$chosen, rank_before)
+  if (solver == "mw") {
+    out$iterate <- res$iterate
+    out$mw <- list(eta = eta, eta_units = eta_units, iterations = iterations, keep = keep, lp = lp,
+                   weights_history = res$weights_history)
+  }
+  out
+}
+
+# The problem the min-max solvers see, in normalised units: the m symmetric group matrices
+# (covariances about the group means, or second moments with centering = "global"), each
+# group's best rank-k variance `best`, the shift that turns variances into the solver's losses,
+# and `err_best`, each group's best rank-k error, from which losses keep the precision of the
+# errors (NULL where the losses are not measured from errors).
+fp_minmax_problem <- function(prep, k, objective, centering) {
   covs <- if (centering == "group") prep$cov else prep$second
   covs <- lapply(covs, function(s) { s <- unname(as.matrix(s)); (s + t(s)) / 2 })
-  d <- prep$d
+  m <- length(covs)
   best <- if (centering == "group") fp_group_topsum(prep, k) else vapply(covs, function(s) sum(fp_eig_top(s, k)$values), numeric(1))
   shift <- if (objective == "loss") best else rep(max(vapply(covs, function(s) sum(diag(s)), 0)), m)
+  list(covs = covs, best = best, shift = shift, objective = objective, centering = centering,
+       err_best = if (centering == "group" && objective == "loss") fp_group_best(prep, k) else NULL)
+}
+
+# The compiled solver on the problem, and its history as a data.frame.
+fp_minmax_run <- function(pb, k, solver, dual, tol, maxit, lp, eta_solver, iterations, keep) {
+  m <- length(pb$covs)
   if (solver == "exact") {
     # the solver stops at half the tolerance, so that the certificate of the returned (rounded)
     # solution stays within `tol`
     # m > 2: the interior (smoothed dual) method with subspace primal recovery; Kelley's
     # cutting planes with Wentges smoothing (weight 0.4 for 3 groups, 0.8 from 5 on) as the
     # fall-back or with dual = "kelley"
-    res <- .fp_minmax_exact(covs, shift, as.integer(k), 0.5 * tol, as.integer(maxit), lp,
+    res <- .fp_minmax_exact(pb$covs, pb$shift, as.integer(k), 0.5 * tol, as.integer(maxit), lp,
                             min(0.8, 0.2 * (m - 1)), if (dual == "interior") 1L else 0L)
     hist <- data.frame(iteration = seq_along(res$history_upper), objective = res$history_upper,
                        lower = res$history_lower)
   } else {
-    # the solver's losses are in normalised units; with eta_units = "data" `eta` multiplies
-    # losses in the data's units
-    eta_solver <- if (eta_units == "data") eta * prep$unit else eta
-    res <- .fp_minmax_mw(covs, shift, as.integer(k), eta_solver, as.integer(iterations), keep, lp)
+    res <- .fp_minmax_mw(pb$covs, pb$shift, as.integer(k), eta_solver, as.integer(iterations), keep, lp)
     hist <- data.frame(iteration = seq_along(res$history_last),
                        objective = pmin(res$history_last, res$history_average),
                        last = res$history_last, average = res$history_average,
                        lower = res$history_lower)
   }
-  # Candidates, all evaluated on the same problem: the solver's solution (a rank-k basis, or LP
-  # weights on a basis rounded by the square-root map), the best single oracle projection
-  # (rank k) and standard PCA. The best one is returned, and its certificate is computed on it.
-  value <- function(pv) if (objective == "loss") max(best - pv) else min(pv)
-  better <- function(a, b) if (objective == "loss") a < b else a > b
-  pvar_of <- function(V, lam = NULL) {
-    vapply(covs, function(s) {
-      cs <- colSums((s %*% V) * V)
-      if (is.null(lam)) sum(cs) else sum(cs * lam)
-    }, numeric(1))
-  }
+  list(res = res, hist = hist)
+}
+
+# The objective of per-group variances `pv`, whether `a` is better than `b`, and the scale on
+# which gaps are measured: the objective, but at least 1% of the largest group's best rank-k
+# variance (a largest loss of 1e-6 times the variances it is the difference of cannot be
+# certified to 1e-8 of itself in double precision).
+fp_minmax_value <- function(pb, pv) if (pb$objective == "loss") max(pb$best - pv) else min(pv)
+fp_minmax_better <- function(pb, a, b) if (pb$objective == "loss") a < b else a > b
+fp_minmax_gscale <- function(pb, v) max(abs(v), 0.01 * max(abs(pb$best)), 1e-300)
+
+# Variance each group keeps in span(V), or under the weights `lam` on the columns of V.
+fp_minmax_pvar <- function(pb, V, lam = NULL) {
+  vapply(pb$covs, function(s) {
+    cs <- colSums((s %*% V) * V)
+    if (is.null(lam)) sum(cs) else sum(cs * lam)
+  }, numeric(1))
+}
+
+# The losses of a projection, best rank-k variance minus the variance kept, cancel to the
+# precision of the variances; as the error outside the subspace minus the best error they
+# keep the precision of the errors (fp_residual_trace, fp_group_best), which matters where
+# the kept variance dwarfs the rest (a variable in units far above the others'). The
+# candidates are compared, and the returned one reported, on those.
+fp_minmax_losses <- function(pb, V, lam = NULL) {
+  if (is.null(pb$err_best) || !is.null(lam)) return(pb$best - fp_minmax_pvar(pb, V, lam))
+  vapply(seq_along(pb$covs), function(i) fp_residual_trace(pb$covs[[i]], V), numeric(1)) - pb$err_best
+}
+
+fp_minmax_cand_value <- function(pb, V, lam = NULL) {
+  if (pb$objective == "loss") max(fp_minmax_losses(pb, V, lam)) else min(fp_minmax_pvar(pb, V, lam))
+}
+
+# Candidates, all evaluated on the same problem: the solver's solution (a rank-k basis, or LP
+# weights on a basis rounded by the square-root map), the best single oracle projection
+# (rank k) and standard PCA.
+fp_minmax_candidates <- function(res, pb, prep, k, solver, tol) {
   cand <- list()
-  lp_ok <- FALSE
   if (!is.null(res$lambda) && !is.null(res$basis)) {
     U <- res$basis
     lam0 <- as.numeric(res$lambda)
@@ -227,115 +289,109 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
       all(lam0 >= -1e-8) && all(lam0 <= 1 + 1e-8) && sum(lam0) <= k + 1e-7 && all(is.finite(U)) &&
       (is.null(res$lp_status) || identical(as.integer(res$lp_status), 0L))
     if (lp_ok) {
-      lam <- fp_minmax_snap(lam0, U, covs, shift, k, 0.25 * tol, objective)
+      lam <- fp_minmax_snap(lam0, U, pb$covs, pb$shift, k, 0.25 * tol, pb$objective)
       on <- lam > 0
-      if (!any(on)) {
-        lp_ok <- FALSE
-      } else if (sum(on) == k && all(lam[on] == 1)) {
-        cand$solver <- list(V = U[, on, drop = FALSE], lambda = NULL)
-      } else {
-        cand$solver <- list(V = U[, on, drop = FALSE], lambda = lam[on])
+      if (any(on)) {
+        cand$solver <- list(V = U[, on, drop = FALSE], lambda = if (sum(on) == k && all(lam[on] == 1)) NULL else lam[on])
       }
     }
   }
   if (is.null(cand$solver) && !is.null(res$rotation)) cand$solver <- list(V = res$rotation, lambda = NULL)
   if (!is.null(res$best_single) && solver == "exact") cand$single <- list(V = res$best_single, lambda = NULL)
   cand$standard <- list(V = fp_prep_eig(prep, k)$vectors, lambda = NULL)
-  cand <- Filter(function(cn) is.matrix(cn$V) && ncol(cn$V) >= 1L && all(is.finite(cn$V)), cand)
-  # The losses of a projection, best rank-k variance minus the variance kept, cancel to the
-  # precision of the variances; as the error outside the subspace minus the best error they
-  # keep the precision of the errors (fp_residual_trace, fp_group_best), which matters where
-  # the kept variance dwarfs the rest (a variable in units far above the others'). The
-  # candidates are compared, and the returned one reported, on those.
-  err_best <- if (centering == "group" && objective == "loss") fp_group_best(prep, k) else NULL
-  losses_of <- function(V, lam = NULL) {
-    if (is.null(err_best) || !is.null(lam)) return(best - pvar_of(V, lam))
-    vapply(seq_along(covs), function(i) fp_residual_trace(covs[[i]], V), numeric(1)) - err_best
-  }
-  cand_value <- function(V, lam = NULL) {
-    if (objective == "loss") max(losses_of(V, lam)) else min(pvar_of(V, lam))
-  }
-  vals <- vapply(cand, function(cn) cand_value(cn$V, cn$lambda), numeric(1))
-  # the scale on which gaps are measured: the objective, but at least 1% of the largest group's
-  # best rank-k variance (a largest loss of 1e-6 times the variances it is the difference of
-  # cannot be certified to 1e-8 of itself in double precision)
-  gscale <- function(v) max(abs(v), 0.01 * max(abs(best)), 1e-300)
-  # a clear difference between candidates: beyond 1e-12 of the certificate's scale, or with the
-  # losses from the errors, beyond 1e-8 of the errors' (their precision at worst)
+  Filter(function(cn) is.matrix(cn$V) && ncol(cn$V) >= 1L && all(is.finite(cn$V)), cand)
+}
+
+# The best candidate (its V, lambda and name, and whether it is the solver's own solution
+# although standard PCA is clearly better, with fallback = FALSE). A clear difference between
+# candidates is beyond 1e-12 of the certificate's scale, or with the losses from the errors,
+# beyond 1e-8 of the errors' (their precision at worst); the solver's own solution is preferred
+# at ties.
+fp_minmax_select <- function(cand, pb, fallback) {
+  vals <- vapply(cand, function(cn) fp_minmax_cand_value(pb, cn$V, cn$lambda), numeric(1))
   clear <- function(a, b) {
-    tol_cmp <- if (is.null(err_best)) 1e-12 * gscale(b) else 1e-8 * max(abs(b), 0.01 * max(abs(err_best)), 1e-300)
-    isTRUE(better(a, b)) && abs(a - b) > tol_cmp
+    tol_cmp <- if (is.null(pb$err_best)) 1e-12 * fp_minmax_gscale(pb, b) else 1e-8 * max(abs(b), 0.01 * max(abs(pb$err_best)), 1e-300)
+    isTRUE(fp_minmax_better(pb, a, b)) && abs(a - b) > tol_cmp
   }
   pick <- 1L
   if (fallback || names(cand)[1L] != "solver") {
-    for (i in seq_along(cand)[-1L]) {
-      # switch only on a clear improvement (the solver's own solution is preferred at ties)
-      if (clear(vals[i], vals[pick])) pick <- i
-    }
+    for (i in seq_along(cand)[-1L]) if (clear(vals[i], vals[pick])) pick <- i
   }
   chosen <- names(cand)[pick]
-  worse_than_pca <- !fallback && chosen == "solver" && "standard" %in% names(cand) &&
-    clear(vals[["standard"]], vals[pick])
-  V <- cand[[pick]]$V
-  lambda <- cand[[pick]]$lambda
-  rank_before <- ncol(V)
-  if (!is.null(lambda) && reduce_rank) {
-    red <- fp_minmax_reduce_rank(V, lambda, covs, best, k, value, gscale, tol)
-    V <- red$V
-    lambda <- red$lambda
-  }
-  map <- NULL
-  if (!is.null(lambda)) {
-    lstar <- 1 - sqrt(1 - pmin(lambda, 1))
-    map <- V %*% (lstar * t(V))
-  }
-  pvar <- pvar_of(V, lambda)
-  losses <- if (objective == "loss") losses_of(V, lambda) else best - pvar
-  names(losses) <- names(pvar) <- prep$levels
-  if (objective == "loss") {
+  list(V = cand[[pick]]$V, lambda = cand[[pick]]$lambda, chosen = chosen,
+       worse_than_pca = !fallback && chosen == "solver" && "standard" %in% names(cand) &&
+         clear(vals[["standard"]], vals[pick]))
+}
+
+# The returned solution's variances, losses, objective and certificate: the solver's lower bound
+# (an upper bound on the max-min variance with objective = "variance", where the history is
+# mapped to variances too) and the gap between them, in normalised units.
+fp_minmax_certificate <- function(pb, V, lambda, res, hist, tol, levels) {
+  pvar <- fp_minmax_pvar(pb, V, lambda)
+  losses <- if (pb$objective == "loss") fp_minmax_losses(pb, V, lambda) else pb$best - pvar
+  names(losses) <- names(pvar) <- levels
+  if (pb$objective == "loss") {
     obj <- max(losses)
     lower <- res$lower
     gap <- obj - lower
   } else {
+    s1 <- pb$shift[1]
     obj <- min(pvar)
-    lower <- shift[1] - res$lower  # an upper bound on the max-min variance
+    lower <- s1 - res$lower
     gap <- lower - obj
-    hist$objective <- shift[1] - hist$objective
-    hist$lower <- shift[1] - hist$lower
-    if (!is.null(hist$last)) { hist$last <- shift[1] - hist$last; hist$average <- shift[1] - hist$average }
+    hist$objective <- s1 - hist$objective
+    hist$lower <- s1 - hist$lower
+    if (!is.null(hist$last)) { hist$last <- s1 - hist$last; hist$average <- s1 - hist$average }
   }
-  converged <- is.finite(gap) && gap <= tol * gscale(obj)
+  list(variances = pvar, losses = losses, objective = obj, lower = lower, gap = gap, history = hist,
+       converged = is.finite(gap) && gap <= tol * fp_minmax_gscale(pb, obj))
+}
+
+# A classed warning when standard PCA replaced the solver's solution, when the returned solution
+# is worse than standard PCA (fallback = FALSE), or when the gap is above `tol`.
+fp_minmax_warn <- function(cert, sel, pb, solver, tol, unit) {
+  obj <- cert$objective
+  rel <- cert$gap / fp_minmax_gscale(pb, obj)
   # losses below the rounding of the variances the solver works with (a variable whose variance
   # dwarfs the others'): no solver can resolve them; rescaling the variables can
-  unresolved <- objective == "loss" && abs(obj) < 1e-10 * max(abs(best))
-  if (chosen == "standard") {
+  unresolved <- pb$objective == "loss" && abs(obj) < 1e-10 * max(abs(pb$best))
+  if (sel$chosen == "standard") {
     fp_warn_convergence(sprintf(
       "method 'minmax' (solver '%s'): the solver's solution was worse than standard PCA, which is returned instead (relative duality gap %.3g); %s",
-      solver, gap / gscale(obj),
+      solver, rel,
       if (unresolved) {
         sprintf("the losses (about %.3g) are below the rounding of the group variances (about %.3g) the solver works with; rescale the variables (e.g. scale. = TRUE)",
-                abs(obj) * prep$unit, 1e-16 * max(abs(best)) * prep$unit)
+                abs(obj) * unit, 1e-16 * max(abs(pb$best)) * unit)
       } else if (solver == "mw") "use solver = \"exact\" or more `iterations`" else "increase `maxit` or loosen `gap_tol`"))
-  } else if (worse_than_pca) {
+  } else if (sel$worse_than_pca) {
     fp_warn_convergence(sprintf(
       "method 'minmax' (solver '%s', fallback = FALSE): the returned solution has a larger largest loss than standard PCA (relative duality gap %.3g)",
-      solver, gap / gscale(obj)))
-  } else if (!converged) {
+      solver, rel))
+  } else if (!cert$converged) {
     fp_warn_convergence(sprintf(
       "method 'minmax' (solver '%s') stopped with a relative duality gap of %.3g above gap_tol = %.3g; %s",
-      solver, gap / gscale(obj), tol,
+      solver, rel, tol,
       if (solver == "mw") "use solver = \"exact\" or more `iterations`" else "increase `maxit`"))
   }
+  invisible()
+}
+
+# The solver's result for new_fair_pca(), in the data's units (the solver worked on the
+# normalised problem, see fp_prepare_normalised()); with LP weights, the square-root rounding
+# as the linear map `map`.
+fp_minmax_result <- function(V, lambda, cert, res, pb, prep, solver, chosen, rank_before) {
+  objective <- pb$objective
+  map <- if (!is.null(lambda)) V %*% ((1 - sqrt(1 - pmin(lambda, 1))) * t(V))
   w <- as.numeric(res$weights)
   names(w) <- prep$levels
   dimnames(V) <- NULL
-  out <- list(rotation = V, objective = obj, objective_type = objective, losses = losses,
-              variances = pvar, best_variance = stats::setNames(best, prep$levels), weights = w,
-              lower_bound = lower, duality_gap = gap, history = hist,
-              converged = converged, rank = ncol(V), lambda = lambda, solver = solver,
-              centering = centering, eigensolves = res$eigensolves, returned = chosen,
+  hist <- cert$history
+  out <- list(rotation = V, objective = cert$objective, objective_type = objective, losses = cert$losses,
+              variances = cert$variances, best_variance = stats::setNames(pb$best, prep$levels), weights = w,
+              lower_bound = cert$lower, duality_gap = cert$gap, history = hist,
+              converged = cert$converged, rank = ncol(V), lambda = lambda, solver = solver,
+              centering = pb$centering, eigensolves = res$eigensolves, returned = chosen,
               rank_before_reduction = rank_before)
-  # back to the data's units (the solver worked on the normalised problem, see fp_prepare_normalised())
   u <- prep$unit
   for (f in c("objective", "losses", "variances", "best_variance", "lower_bound", "duality_gap")) out[[f]] <- out[[f]] * u
   for (f in intersect(names(hist), c("objective", "lower", "last", "average"))) out$history[[f]] <- hist[[f]] * u
@@ -348,11 +404,6 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
   if (!is.null(map)) {
     out$map <- map
     out$rounding <- "sqrt"
-  }
-  if (solver == "mw") {
-    out$iterate <- res$iterate
-    out$mw <- list(eta = eta, eta_units = eta_units, iterations = iterations, keep = keep, lp = lp,
-                   weights_history = res$weights_history)
   }
   out
 }

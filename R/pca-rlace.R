@@ -109,10 +109,30 @@ fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_c
   batch_size <- min(batch_size, n)
   y <- as.numeric(data$group == prep$levels[2])
   majority <- max(mean(y), 1 - mean(y))
+  P <- if (init == "centre") {
+    diag(rank / d, d)  # the centre of the Fantope
+  } else {
+    matrix(stats::rnorm(d * d, sd = 0.1), d, d)  # as Ravfogel et al.'s code; projected after the first step
+  }
+  game <- fp_rlace_game(z, y, P, rank, list(
+    n_iter = n_iter, batch_size = batch_size, clf_steps = clf_steps, lr_P = lr_P, lr_clf = lr_clf,
+    lambda = lambda, weight_decay = weight_decay, eval_every = eval_every, accuracy_tol = accuracy_tol,
+    majority = majority, step = fp_rlace_optimizer(optimizer)))
+  best <- game$best
+  Q <- best$Q
+  # the kept space: the orthogonal complement of the removed subspace, PCA inside it
+  Bk <- fp_orth_complement(Q)
+  A <- crossprod(Bk, prep$C %*% Bk)
+  V <- Bk %*% fp_eig_top((A + t(A)) / 2, k)$vectors
+  hist <- as.data.frame(do.call(rbind, game$history))
+  list(rotation = V, removed = Q, P = game$P, rank = rank, accuracy = best$accuracy, majority = majority,
+       iterations = game$iterations, history = hist)
+}
 
-  # Adam state for theta = (w, b) and for P
-  adam <- function(dim) list(m = array(0, dim), v = array(0, dim), t = 0L)
-  step_opt <- function(st, grad, lr) {
+# The optimiser's step: st is its state (from fp_rlace_adam_state()), `grad` the gradient;
+# returns the state with `step` set (plain SGD, or Adam with its usual constants).
+fp_rlace_optimizer <- function(optimizer) {
+  function(st, grad, lr) {
     if (optimizer == "sgd") {
       st$step <- lr * grad
       return(st)
@@ -123,70 +143,77 @@ fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_c
     st$step <- lr * (st$m / (1 - 0.9^st$t)) / (sqrt(st$v / (1 - 0.999^st$t)) + 1e-8)
     st
   }
-  P <- if (init == "centre") {
-    diag(rank / d, d)  # the centre of the Fantope
-  } else {
-    matrix(stats::rnorm(d * d, sd = 0.1), d, d)  # as Ravfogel et al.'s code; projected after the first step
-  }
+}
+
+# Adam state for theta = (w, b) or for P.
+fp_rlace_adam_state <- function(dim) list(m = array(0, dim), v = array(0, dim), t = 0L)
+
+# The game of Ravfogel et al. (2022) from the projection P: on each minibatch, `clf_steps`
+# descent steps of the logistic classifier (w, b) on (I - P) x, then one ascent step of P and
+# its projection onto the Fantope; every `eval_every` steps the projection is evaluated and the
+# best kept. Stops after n_iter steps, or when the accuracy is within `accuracy_tol` of the
+# majority rate, or (with a warning, or a classed error before any evaluation) when the
+# iterates diverge. list(best, history (list of rows), P, iterations).
+fp_rlace_game <- function(z, y, P, rank, o) {
+  n <- nrow(z)
+  d <- ncol(z)
   w <- numeric(d)
   b <- 0
-  st_w <- adam(d + 1L)
-  st_P <- adam(c(d, d))
+  st_w <- fp_rlace_adam_state(d + 1L)
+  st_P <- fp_rlace_adam_state(c(d, d))
   best <- NULL
   hist <- list()
   it <- 0L
-  while (it < n_iter) {
+  while (it < o$n_iter) {
     it <- it + 1L
-    idx <- sample.int(n, batch_size)
+    idx <- sample.int(n, o$batch_size)
     xb <- z[idx, , drop = FALSE]
     yb <- y[idx]
     # classifier steps (descent) on (I - P) x
-    for (j in seq_len(clf_steps)) {
+    for (j in seq_len(o$clf_steps)) {
       u <- w - drop(P %*% w)                  # (I - P) w, so that s = x'(I - P)w + b
       g <- stats::plogis(drop(xb %*% u) + b) - yb
-      xg <- drop(crossprod(xb, g)) / batch_size
-      grad_w <- c(xg - drop(P %*% xg) + (2 * lambda + weight_decay) * w, mean(g) + weight_decay * b)
-      st_w <- step_opt(st_w, grad_w, lr_clf)
+      xg <- drop(crossprod(xb, g)) / o$batch_size
+      grad_w <- c(xg - drop(P %*% xg) + (2 * o$lambda + o$weight_decay) * w, mean(g) + o$weight_decay * b)
+      st_w <- o$step(st_w, grad_w, o$lr_clf)
       w <- w - st_w$step[seq_len(d)]
       b <- b - st_w$step[d + 1L]
     }
     # projection step (ascent), then back onto the Fantope
     u <- w - drop(P %*% w)
     g <- stats::plogis(drop(xb %*% u) + b) - yb
-    xg <- drop(crossprod(xb, g)) / batch_size
-    grad_P <- -(tcrossprod(xg, w) + tcrossprod(w, xg)) / 2 - weight_decay * P
-    st_P <- step_opt(st_P, grad_P, lr_P)
+    xg <- drop(crossprod(xb, g)) / o$batch_size
+    grad_P <- -(tcrossprod(xg, w) + tcrossprod(w, xg)) / 2 - o$weight_decay * P
+    st_P <- o$step(st_P, grad_P, o$lr_P)
     P_new <- P + st_P$step
     if (!all(is.finite(P_new)) || !all(is.finite(w)) || !is.finite(b)) {
-      # the game diverged (steps too large for the data): keep what was evaluated before
-      if (is.null(best)) {
-        stop(errorCondition(sprintf(paste0(
-          "method 'rlace': the game diverged at step %d (non-finite iterates) before any projection was ",
-          "evaluated; use smaller `lr_P` / `lr_clf` or `weight_decay`"), it),
-          class = c("fairproj_numerical_error", "fairproj_error"), call = NULL))
-      }
-      fp_warn_convergence(sprintf(paste0(
-        "method 'rlace': the game diverged at step %d (non-finite iterates); the best projection evaluated ",
-        "before (step %d) is returned; use smaller `lr_P` / `lr_clf` or `weight_decay`"),
-        it, best$iteration))
+      fp_rlace_diverged(it, best)
       break
     }
     P <- fp_fantope_project(P_new, rank)
-    if (it %% eval_every == 0L || it == n_iter) {
-      ev <- fp_rlace_evaluate(P, z, y, rank, lambda)
+    if (it %% o$eval_every == 0L || it == o$n_iter) {
+      ev <- fp_rlace_evaluate(P, z, y, rank, o$lambda)
       hist[[length(hist) + 1L]] <- c(iteration = it, loss = ev$loss, accuracy = ev$accuracy)
       if (is.null(best) || ev$loss > best$loss) best <- c(ev, iteration = it)
-      if (!is.null(accuracy_tol) && ev$accuracy - majority <= accuracy_tol) break
+      if (!is.null(o$accuracy_tol) && ev$accuracy - o$majority <= o$accuracy_tol) break
     }
   }
-  Q <- best$Q
-  # the kept space: the orthogonal complement of the removed subspace, PCA inside it
-  Bk <- fp_orth_complement(Q)
-  A <- crossprod(Bk, prep$C %*% Bk)
-  V <- Bk %*% fp_eig_top((A + t(A)) / 2, k)$vectors
-  hist <- as.data.frame(do.call(rbind, hist))
-  list(rotation = V, removed = Q, P = P, rank = rank, accuracy = best$accuracy, majority = majority,
-       iterations = it, history = hist)
+  list(best = best, history = hist, P = P, iterations = it)
+}
+
+# The game diverged (steps too large for the data) at step `it`: a classed error when no
+# projection was evaluated before, otherwise a warning (the best one evaluated is returned).
+fp_rlace_diverged <- function(it, best) {
+  if (is.null(best)) {
+    stop(errorCondition(sprintf(paste0(
+      "method 'rlace': the game diverged at step %d (non-finite iterates) before any projection was ",
+      "evaluated; use smaller `lr_P` / `lr_clf` or `weight_decay`"), it),
+      class = c("fairproj_numerical_error", "fairproj_error"), call = NULL))
+  }
+  fp_warn_convergence(sprintf(paste0(
+    "method 'rlace': the game diverged at step %d (non-finite iterates); the best projection evaluated ",
+    "before (step %d) is returned; use smaller `lr_P` / `lr_clf` or `weight_decay`"),
+    it, best$iteration))
 }
 
 # Euclidean projection of a symmetric matrix onto the Fantope {0 <= P <= I, tr P = r}: shift

@@ -140,6 +140,34 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
     step <- fp_check_number(step, "step", lower = 0, upper = Inf, open_lower = TRUE, open_upper = TRUE)
   }
   unit <- prep$unit
+  eps <- fp_robust_radius(prep, alpha, radius)
+  cons <- robust_constants(prep, k, eps, lambda)
+  M <- unname(prep$second)
+  basis <- parameterization == "basis"
+  st <- fp_robust_step(M, cons, step_rule, step, iterations, unit)
+  runs <- fp_robust_runs(M, cons, k, d, basis, restarts + 1L, iterations, st$norm, retraction, iterate)
+  res <- runs$res
+  finals <- vapply(res, `[[`, numeric(1), "value")
+  finals[!is.finite(finals)] <- Inf
+  best <- which.min(finals)
+  V <- fp_robust_returned(res, finals, best, runs$start, basis, k, keep_start, iterate, unit, st$limit)
+  ev <- .fp_robust_eval(M, cons$W, cons$R, cons$kappa, V$V, TRUE)
+  list(rotation = V$V, objective = ev$value * unit, pieces = ev$pieces * unit,
+       best_visited = V$visited * unit,
+       history = data.frame(iteration = 0:iterations, objective = res[[best]]$history * unit,
+                            piece = res[[best]]$piece),
+       restart_objectives = finals * unit, best_start = best, best_iterate = res[[best]]$iterate,
+       returned = if (V$fell_back) "start" else "descent",
+       lambda = cons$lambda, lambda_requested = lambda, alpha = if (is.null(radius)) alpha else NA_real_,
+       radius = eps * unit, exact = cons$exact, iterations = iterations, step = st$norm / unit,
+       step_rule = step_rule, retraction = retraction, parameterization = parameterization,
+       step_limit = st$limit / unit,
+       orthogonality_error = max(vapply(res, `[[`, numeric(1), "orthogonality_error")))
+}
+
+# The radius of each group's ambiguity set, in the normalised units of `prep`, named by group.
+fp_robust_radius <- function(prep, alpha, radius) {
+  unit <- prep$unit
   n <- as.numeric(prep$n)
   m <- length(n)
   if (is.null(radius)) {
@@ -159,26 +187,32 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
     eps <- as.numeric(radius) / unit  # radii are given in the data's units
   }
   names(eps) <- prep$levels
-  cons <- robust_constants(prep, k, eps, lambda)
-  M <- unname(prep$second)
-  basis <- parameterization == "basis"
-  # the standard-PCA start: top-k eigenvectors of sum_b p_b M_b (or their complement)
-  S <- Reduce(`+`, Map(`*`, M, cons$p))
-  starts <- restarts + 1L
-  res <- vector("list", starts)
-  pb <- fp_progress_bar(starts, "Robust fair PCA restarts")
-  # largest eigenvalue of the quadratic part sum_b W(p, b) M_b over the pieces: near a
-  # minimiser, a step above 1 / that value makes the iteration unstable (see Details)
+  eps
+}
+
+# The step the iteration uses (`norm`, in the normalised units of the prepared problem) and the
+# stability bound `limit`: 1 / the largest eigenvalue of the quadratic part sum_b W(p, b) M_b
+# over the pieces; near a minimiser, a step above it makes the iteration unstable (see Details).
+fp_robust_step <- function(M, cons, step_rule, step, iterations, unit) {
   curv <- max(vapply(seq_len(nrow(cons$W)), function(pc) {
     Q <- Reduce(`+`, Map(`*`, M, abs(cons$W[pc, ])))
     fp_eig_top((Q + t(Q)) / 2, 1L)$values[1]
   }, numeric(1)))
   step_limit <- 1 / max(curv, .Machine$double.xmin)
-  # the step the iteration uses, in the normalised units of the prepared problem
-  step_norm <- switch(step_rule,
-                      auto = min(1 / sqrt(iterations + 1), step_limit),
-                      paper = unit / sqrt(iterations + 1),
-                      given = step * unit)
+  list(limit = step_limit,
+       norm = switch(step_rule,
+                     auto = min(1 / sqrt(iterations + 1), step_limit),
+                     paper = unit / sqrt(iterations + 1),
+                     given = step * unit))
+}
+
+# The runs of the compiled descent: the first from standard PCA, the top-k eigenvectors of
+# sum_b p_b M_b (or their complement), the others from random orthonormal starts (R's RNG).
+# list(res = each run's result, start = the standard-PCA basis).
+fp_robust_runs <- function(M, cons, k, d, basis, starts, iterations, step_norm, retraction, iterate) {
+  S <- Reduce(`+`, Map(`*`, M, cons$p))
+  res <- vector("list", starts)
+  pb <- fp_progress_bar(starts, "Robust fair PCA restarts")
   r <- if (basis) k else d - k
   for (s in seq_len(starts)) {
     X0 <- if (s == 1L) {
@@ -192,9 +226,13 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
                                step_norm, retraction == "polar", iterate == "best")
     pb$update(s)
   }
-  finals <- vapply(res, `[[`, numeric(1), "value")
-  finals[!is.finite(finals)] <- Inf
-  best <- which.min(finals)
+  list(res = res, start = X0_pca)
+}
+
+# The basis returned from the best run, with the warnings that keep it honest. list(V,
+# fell_back = whether the standard-PCA start is returned, visited = the best objective any run
+# visited).
+fp_robust_returned <- function(res, finals, best, X0_pca, basis, k, keep_start, iterate, unit, step_limit) {
   X <- res[[best]]$X
   V <- if (basis) X else fp_complement(X, k)
   # never worse than the standard-PCA start without saying so: if every run ended above the
@@ -223,18 +261,7 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
       "a smaller `step` or more `iterations`"),
       finals[best] * unit, 100 * (finals[best] - visited) / abs(visited), visited * unit))
   }
-  ev <- .fp_robust_eval(M, cons$W, cons$R, cons$kappa, V, TRUE)
-  list(rotation = V, objective = ev$value * unit, pieces = ev$pieces * unit,
-       best_visited = visited * unit,
-       history = data.frame(iteration = 0:iterations, objective = res[[best]]$history * unit,
-                            piece = res[[best]]$piece),
-       restart_objectives = finals * unit, best_start = best, best_iterate = res[[best]]$iterate,
-       returned = if (fell_back) "start" else "descent",
-       lambda = cons$lambda, lambda_requested = lambda, alpha = if (is.null(radius)) alpha else NA_real_,
-       radius = eps * unit, exact = cons$exact, iterations = iterations, step = step_norm / unit,
-       step_rule = step_rule, retraction = retraction, parameterization = parameterization,
-       step_limit = step_limit / unit,
-       orthogonality_error = max(vapply(res, `[[`, numeric(1), "orthogonality_error")))
+  list(V = V, fell_back = fell_back, visited = visited)
 }
 
 # The constants of the robust objective: per piece (pair a != a'), weights W of L_b, weights R
@@ -278,10 +305,4 @@ fp_complement <- function(U, k) {
   d <- nrow(U)
   P <- diag(d) - tcrossprod(U)
   fp_eig_top((P + t(P)) / 2, k)$vectors
-}
-
-# Whether to show progress bars: interactive sessions only, never under knitr, and not when
-# the option fairproj.progress is FALSE (tune_fair_pca() turns it off for the fits it runs).
-fp_progress_on <- function() {
-  interactive() && !isTRUE(getOption("knitr.in.progress")) && !isFALSE(getOption("fairproj.progress"))
 }

@@ -970,3 +970,7 @@ fp_plot_audit_downstream <- function(x, type, methods) {
                   x_integer = TRUE, y_zero = TRUE, dodge = dodge)
   fp_plot_frame(d, spec, type)
 }
+
+fp_audit_learner <- function(x) {
+  if (identical(x$outcome$type, "binary")) "logistic regression" else "least squares"
+}

@@ -26,3 +26,9 @@ fp_inform <- function(message, class = NULL) {
                     list(message = paste0(message, "\n"), call = NULL))
   message(cond)
 }
+
+# Whether to show progress bars: interactive sessions only, never under knitr, and not when
+# the option fairproj.progress is FALSE (tune_fair_pca() turns it off for the fits it runs).
+fp_progress_on <- function() {
+  interactive() && !isTRUE(getOption("knitr.in.progress")) && !isFALSE(getOption("fairproj.progress"))
+}

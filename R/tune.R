@@ -79,47 +79,14 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
   method <- fp_check_method(method, "pca")
   fp_check_solver_args("pca", method, ...names(), ...length())
   grid <- fp_tune_grid(grid, method)
-  given <- NULL
-  if (length(folds) > 1L) {
-    # the fold of each row, given (e.g. another program's folds)
-    if (length(folds) != nrow(xm) || anyNA(folds) || (is.numeric(folds) && any(!is.finite(folds)))) {
-      fp_abort(sprintf("must be one number (how many folds) or the fold of each of the %d rows, without NA", nrow(xm)), "folds")
-    }
-    given <- as.integer(factor(folds))
-    if (max(given) < 2L) fp_abort("must give at least 2 distinct folds", "folds")
-    for (f in seq_len(max(given))) {
-      miss <- levels(g)[tabulate(g[given == f], nlevels(g)) == 0L | tabulate(g[given != f], nlevels(g)) == 0L]
-      if (length(miss)) {
-        fp_abort(sprintf("fold %d leaves group(s) %s out of its held-out or its training rows; every fold needs every group on both sides",
-                         f, paste(shQuote(miss), collapse = ", ")), "folds")
-      }
-    }
-    folds <- max(given)
-  } else {
-    folds <- fp_check_count(folds, 2L, .Machine$integer.max, "folds")
-    sizes <- tabulate(g, nlevels(g))
-    if (folds > min(sizes)) {
-      small <- which.min(sizes)
-      fp_abort(sprintf("= %d is more than the %d row(s) of the smallest group ('%s'): the folds are stratified, so every fold needs a row of every group; use fewer folds (at most %d) or merge small groups",
-                       folds, sizes[small], levels(g)[small], max(min(sizes), 1L)), "folds")
-    }
-  }
+  fl <- fp_tune_check_folds(folds, g)
+  folds <- fl$folds
   crit_fun <- fp_tune_criterion(criterion)
   crit_name <- if (is.character(criterion)) criterion else "custom"
   dots <- list(...)
   restore_seed <- fp_set_seed(seed)
   on.exit(restore_seed(), add = TRUE)
-  # stratified folds, unless given
-  if (!is.null(given)) {
-    fold <- given
-  } else {
-    fold <- integer(nrow(xm))
-    for (lev in levels(g)) {
-      idx <- which(g == lev)
-      idx <- idx[sample.int(length(idx))]
-      fold[idx] <- rep_len(seq_len(folds), length(idx))
-    }
-  }
+  fold <- if (!is.null(fl$given)) fl$given else fp_tune_stratify(g, folds)
   ncand <- nrow(grid)
   show <- fp_progress_on()
   if (show) {
@@ -147,6 +114,77 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
     }
     collect(do.call(fair_pca, c(list(xs, gs), cl, list(retx = FALSE, keep_moments = FALSE))))
   }
+  cv <- fp_tune_cv(xm, g, fold, folds, grid, fit_one, crit_fun, pb)
+  table <- fp_tune_table(cv, grid)
+  best <- as.list(grid[which.min(table$criterion), , drop = FALSE])
+  model <- fp_tune_refit(xm, g, k, method, best, dots, center, scale., missing(scale.), collect)
+  pb$update(ncand * folds + 1)
+  cv <- cbind(grid[cv$candidate, , drop = FALSE], cv)
+  rownames(cv) <- NULL
+  fp_tune_rewarn(warns)
+  res <- list(best = best, table = table, cv = cv, model = model, criterion = crit_name,
+              method = method, folds = fold)
+  class(res) <- "fairproj_tune"
+  res
+}
+
+# The refit of the best candidate on all rows (its warnings collected by `collect`), with a call
+# that shows the chosen arguments. `warn_units`: scale. was not given, so the units warning is
+# given once, from the refit's moments (the folds' fits were given `scale.`).
+fp_tune_refit <- function(xm, g, k, method, best, dots, center, scale., warn_units, collect) {
+  model <- collect(do.call(fair_pca, c(list(xm, g, k = k, method = method), best, dots,
+                                       list(center = center, scale. = fp_tune_scale(xm, scale.)))))
+  if (warn_units && !is.null(model$moments)) fp_warn_units(fp_log2_colvar(model$moments), model$moments$colnames)
+  model$call <- as.call(c(list(quote(fair_pca), quote(x), quote(group), k = k, method = method), best,
+                          dots[vapply(dots, function(v) is.atomic(v) && length(v) <= 5L, logical(1))],
+                          list(center = center, scale. = scale.)))
+  model
+}
+
+# tune_fair_pca()'s `folds`, checked against the groups `g`: list(folds = the number of folds,
+# given = the fold of each row when `folds` gives them (e.g. another program's folds), else NULL).
+fp_tune_check_folds <- function(folds, g) {
+  n <- length(g)
+  if (length(folds) > 1L) {
+    if (length(folds) != n || anyNA(folds) || (is.numeric(folds) && any(!is.finite(folds)))) {
+      fp_abort(sprintf("must be one number (how many folds) or the fold of each of the %d rows, without NA", n), "folds")
+    }
+    given <- as.integer(factor(folds))
+    if (max(given) < 2L) fp_abort("must give at least 2 distinct folds", "folds")
+    for (f in seq_len(max(given))) {
+      miss <- levels(g)[tabulate(g[given == f], nlevels(g)) == 0L | tabulate(g[given != f], nlevels(g)) == 0L]
+      if (length(miss)) {
+        fp_abort(sprintf("fold %d leaves group(s) %s out of its held-out or its training rows; every fold needs every group on both sides",
+                         f, paste(shQuote(miss), collapse = ", ")), "folds")
+      }
+    }
+    return(list(folds = max(given), given = given))
+  }
+  folds <- fp_check_count(folds, 2L, .Machine$integer.max, "folds")
+  sizes <- tabulate(g, nlevels(g))
+  if (folds > min(sizes)) {
+    small <- which.min(sizes)
+    fp_abort(sprintf("= %d is more than the %d row(s) of the smallest group ('%s'): the folds are stratified, so every fold needs a row of every group; use fewer folds (at most %d) or merge small groups",
+                     folds, sizes[small], levels(g)[small], max(min(sizes), 1L)), "folds")
+  }
+  list(folds = folds, given = NULL)
+}
+
+# Stratified folds: the rows of each group in random order (R's RNG), dealt to the folds in turn.
+fp_tune_stratify <- function(g, folds) {
+  fold <- integer(length(g))
+  for (lev in levels(g)) {
+    idx <- which(g == lev)
+    idx <- idx[sample.int(length(idx))]
+    fold[idx] <- rep_len(seq_len(folds), length(idx))
+  }
+  fold
+}
+
+# One row per (fold, candidate): the held-out group errors of the fit on the other folds
+# (fit_one(x, group, moments, args)) and the criterion's value on them.
+fp_tune_cv <- function(xm, g, fold, folds, grid, fit_one, crit_fun, pb) {
+  ncand <- nrow(grid)
   rows <- vector("list", folds * ncand)
   step <- 0
   for (f in seq_len(folds)) {
@@ -170,9 +208,13 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
       pb$update(step)
     }
   }
-  cv <- do.call(rbind, rows)
+  do.call(rbind, rows)
+}
+
+# The candidates' means over the folds, and the standard error of the criterion's fold values,
+# scaled first so that squares of values near 1e300 stay finite.
+fp_tune_table <- function(cv, grid) {
   agg <- function(col) tapply(cv[[col]], cv$candidate, mean)
-  # standard error of the fold values, scaled first so that squares of values near 1e300 stay finite
   se <- tapply(cv$criterion, cv$candidate, function(v) {
     s <- max(abs(v))
     if (is.finite(s) && s > 0) s * stats::sd(v / s) / sqrt(length(v)) else stats::sd(v) / sqrt(length(v))
@@ -181,20 +223,12 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
                                   max_loss = as.numeric(agg("max_loss")),
                                   criterion = as.numeric(agg("criterion")), se = as.numeric(se)))
   rownames(table) <- NULL
-  best_j <- which.min(table$criterion)
-  best <- as.list(grid[best_j, , drop = FALSE])
-  model <- collect(do.call(fair_pca, c(list(xm, g, k = k, method = method), best, dots,
-                                       list(center = center, scale. = fp_tune_scale(xm, scale.)))))
-  # once per call, from the refit's moments (the folds' fits were given `scale.`)
-  if (missing(scale.) && !is.null(model$moments)) fp_warn_units(fp_log2_colvar(model$moments), model$moments$colnames)
-  pb$update(ncand * folds + 1)
-  model$call <- as.call(c(list(quote(fair_pca), quote(x), quote(group), k = k, method = method), best,
-                          dots[vapply(dots, function(v) is.atomic(v) && length(v) <= 5L, logical(1))],
-                          list(center = center, scale. = scale.)))
-  cv <- cbind(grid[cv$candidate, , drop = FALSE], cv)
-  rownames(cv) <- NULL
-  # one warning per kind: messages that differ only in their numbers are reported once, with the
-  # first message's numbers and the count of fits
+  table
+}
+
+# The warnings of the tuning's fits, one per kind: messages that differ only in their numbers
+# are reported once, with the first message's numbers and the count of fits.
+fp_tune_rewarn <- function(warns) {
   kind <- gsub("[-+]?[0-9][0-9.eE+-]*", "#", warns)
   for (w in unique(kind)) {
     n_w <- sum(kind == w)
@@ -202,10 +236,7 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
     warning(warningCondition(sprintf("%s%s", first, if (n_w > 1) sprintf(" [%d fits, first shown]", n_w) else ""),
                              class = c("fairproj_tune_warning", "fairproj_warning")))
   }
-  res <- list(best = best, table = table, cv = cv, model = model, criterion = crit_name,
-              method = method, folds = fold)
-  class(res) <- "fairproj_tune"
-  res
+  invisible()
 }
 
 # scale. = TRUE for a training part: the column standard deviations (divisor n - 1, as
@@ -253,4 +284,17 @@ fp_tune_criterion <- function(criterion) {
          "ABDiff" = function(e) e$ABDiff,
          "ARE" = function(e) e$ARE,
          "max_loss" = function(e) e$max_loss)
+}
+
+#' @rdname tune_fair_pca
+#' @param formula,data,subset,na.action The formula interface, as in [fair_pca()]: a one-sided
+#'   formula on the columns of the data.frame `data`, with `group` a column of `data`.
+#' @export
+tune_fair_pca.formula <- function(formula, data = NULL, group, k, method = "robust", grid = NULL, ..., subset,
+                                  na.action) {
+  fd <- fp_formula_door(formula, data, substitute(group), missing(group), if (!missing(subset)) substitute(subset),
+                        if (!missing(na.action)) na.action, parent.frame())
+  res <- tune_fair_pca.default(fd$x, fd$group, k, method, grid, ...)
+  res$model <- fp_formula_attach(res$model, fd, res$model$call)
+  res
 }

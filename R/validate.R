@@ -1,4 +1,4 @@
-# The one place where inputs are checked and groups encoded. Every check fails with a classed
+# The one place where inputs are checked (groups are encoded in groups.R). Every check fails with a classed
 # condition (class "fairproj_input_error") whose message names the argument.
 
 fp_abort <- function(message, arg = NULL, class = NULL, call = NULL) {
@@ -124,93 +124,6 @@ fp_check_nonfinite_counts <- function(n_na, n_inf, arg = "x") {
   if (n_na > 0) fp_abort(sprintf("contains %s missing value(s) (NA/NaN); remove or impute them first", format(n_na)), arg)
   if (n_inf > 0) fp_abort(sprintf("contains %s infinite value(s)", format(n_inf)), arg)
   invisible(TRUE)
-}
-
-# A factor's rows whose level is NA (addNA()) as missing values, so that they are counted and
-# refused like other missing labels (is.na() is FALSE for them); other vectors unchanged.
-fp_na_level <- function(v) {
-  if (is.factor(v) && anyNA(levels(v))) v <- factor(v, levels = levels(v)[!is.na(levels(v))])
-  v
-}
-
-# Labels of distinct numbers that are distinct: as.character() (15 significant digits), with
-# 16 or 17 digits for the values that 15 do not give back exactly (1e15 + 1 and 1e15 + 2 are
-# both "1e+15" to 15 digits). Each label depends on its value only, so the same value gets the
-# same label in every call (training and new data, chunks, sources).
-fp_num_labels <- function(u) {
-  lab <- as.character(u)
-  bad <- which(is.finite(u) & as.numeric(lab) != u)
-  for (dg in 16:17) {
-    if (!length(bad)) break
-    lab[bad] <- sprintf("%.*g", dg, u[bad])
-    bad <- bad[as.numeric(lab[bad]) != u[bad]]
-  }
-  lab
-}
-
-# A group vector as a factor of its distinct values with the unused levels dropped: numbers in
-# increasing order with the labels of fp_num_labels() (as.factor() labels doubles with 15
-# digits, which merges values that differ in the 16th).
-fp_group_factor <- function(v) {
-  if (is.factor(v)) return(droplevels(v))
-  if (is.double(v) && !is.object(v)) {  # plain doubles (not integer64, dates, ...)
-    u <- sort(unique(v))
-    return(factor(match(v, u), levels = seq_along(u), labels = fp_num_labels(u)))
-  }
-  droplevels(as.factor(v))
-}
-
-# Encode a group vector as a factor with the unused levels dropped. Checks length, NA (also a
-# factor's NA level), the number of levels and the size of each group.
-fp_as_group <- function(group, n, arg = "group", min_levels = 2L, min_size = 1L) {
-  if (is.null(group)) fp_abort("is missing: give one group label per row", arg)
-  if (fp_is_multi_group(group)) group <- fp_intersect(group, n, arg)  # intersectional groups
-  cells <- attr(group, "cells")
-  if (is.data.frame(group)) {
-    if (ncol(group) != 1L) fp_abort("must be a single vector (several attributes are not supported by this method)", arg)
-    group <- group[[1L]]
-  }
-  if (is.matrix(group)) {
-    if (ncol(group) != 1L) fp_abort("must be a vector, not a matrix", arg)
-    group <- group[, 1L]
-  }
-  if (!(is.factor(group) || is.character(group) || is.numeric(group) || is.logical(group))) {
-    fp_abort(sprintf("must be a factor, character, integer or logical vector, not '%s'", class(group)[1]), arg)
-  }
-  if (length(group) != n) fp_abort(sprintf("has length %d but the data have %d rows", length(group), n), arg)
-  group <- fp_na_level(group)
-  if (anyNA(group)) fp_abort(sprintf("contains %d missing value(s)", sum(is.na(group))), arg)
-  if ((is.character(group) || is.factor(group)) && any(blank <- as.character(group) == "")) {
-    # files and databases cannot tell an empty label from a missing one: one rule everywhere
-    fp_abort(sprintf("contains %d empty label(s) (\"\", first in row %d), which files and databases read as missing; give those rows a label or drop them",
-                     sum(blank), which(blank)[1L]), arg)
-  }
-  if (is.numeric(group) && any(group != round(group))) {
-    fp_abort("is numeric with non-integer values: a continuous attribute is not a group; cut() it into groups", arg)
-  }
-  g <- fp_group_factor(group)
-  if (nlevels(g) < min_levels) {
-    fp_abort(sprintf("must have at least %d groups (levels) with data, has %d", min_levels, nlevels(g)), arg)
-  }
-  sizes <- tabulate(g, nlevels(g))
-  if (any(sizes < min_size)) {
-    small <- levels(g)[sizes < min_size]
-    fp_abort(sprintf("group(s) %s have fewer than %d rows", paste(shQuote(small), collapse = ", "), min_size), arg)
-  }
-  if (!is.null(cells)) attr(g, "cells") <- cells[levels(g), , drop = FALSE]
-  g
-}
-
-# `x` and `group` with a `group` that names a column of the data.frame `x` (one string) taken
-# out of `x` as the group labels, as in group_moments(iris, "Species"); otherwise unchanged.
-# `expr` is the door's substitute(group), for the error when `group` cannot be evaluated.
-fp_group_column <- function(x, group, arg = "group", expr = NULL) {
-  group <- fp_force_column(group, expr, x, arg, "x")
-  if (is.data.frame(x) && is.character(group) && length(group) == 1L && !is.na(group) && nrow(x) != 1L) {
-    if (!group %in% names(x)) fp_column_missing_error(group, x, arg, "x")
-    return(list(x = x[setdiff(names(x), group)], group = x[[group]]))
-  }
-  list(x = x, group = group)
 }
 
 # A classed error for a group_moments object given to a function that needs the rows.
@@ -461,4 +374,30 @@ fp_warn_units <- function(lv, colnames) {
                   colnames[top], floor(1000 * share) / 10, times),
           class = "fairproj_units_warning")
   invisible(TRUE)
+}
+
+fp_as_scores <- function(scores, arg) {
+  if (is.data.frame(scores)) scores <- as.matrix(scores)
+  if (is.numeric(scores) && is.null(dim(scores))) scores <- matrix(scores, ncol = 1L)
+  if (!is.matrix(scores) || !is.numeric(scores)) fp_abort("must be a numeric matrix (one row per observation)", arg)
+  if (anyNA(scores) || any(!is.finite(scores))) fp_abort("contains missing or infinite values", arg)
+  if (nrow(scores) < 1L || ncol(scores) < 1L) fp_abort("is empty", arg)
+  storage.mode(scores) <- "double"
+  scores
+}
+
+# Binary labels as 0/1: logical, 0/1 numeric, or a factor / character with two values (the
+# second level, in factor order, is the positive class).
+fp_as_binary <- function(y, n, arg) {
+  if (is.null(y)) fp_abort("is missing", arg)
+  if (length(y) != n) fp_abort(sprintf("has length %d but there are %d rows", length(y), n), arg)
+  if (anyNA(y)) fp_abort("contains missing values", arg)
+  if (is.logical(y)) return(as.integer(y))
+  if (is.numeric(y)) {
+    if (!all(y %in% c(0, 1))) fp_abort("must be binary: logical, 0/1, or a factor with two levels", arg)
+    return(as.integer(y))
+  }
+  f <- as.factor(y)
+  if (nlevels(f) > 2L) fp_abort("must be binary: logical, 0/1, or a factor with two levels", arg)
+  as.integer(as.integer(f) == nlevels(f) & nlevels(f) == 2L)
 }

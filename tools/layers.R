@@ -8,16 +8,16 @@
 # allowed as long as they form no circle; a call from a lower layer to a higher one is listed.
 
 layer_names <- c("1 checks and conditions", "2 reading data", "3 preparing a problem", "4 solvers",
-                 "5 results")
+                 "5 results, front doors")
 layer_of <- function(file) {
   rules <- list(
-    `1` = c("^validate\\.R$", "^backend\\.R$", "^progress\\.R$", "^RcppExports\\.R$",
+    `1` = c("^validate\\.R$", "^linalg\\.R$", "^backend\\.R$", "^progress\\.R$", "^RcppExports\\.R$",
             "^fairproj-package\\.R$"),
     `2` = c("^moments", "^groups\\.R$", "^newdata\\.R$", "^formula\\.R$", "^data"),
-    `3` = c("^prepare\\.R$"),
-    `4` = c("^pca-", "^css-", "^kpca-", "^fair_pca\\.R$", "^fair_css\\.R$", "^tune\\.R$"),
-    `5` = c("^methods-", "^plot-data\\.R$", "^autoplot\\.R$", "^audit\\.R$", "^metrics", "^group-stats\\.R$",
-            "^step_fair_pca\\.R$")
+    `3` = c("^prepare"),
+    `4` = c("^solvers\\.R$", "^pca-", "^css-", "^kpca-", "^mmd\\.R$"),
+    `5` = c("^fair_pca\\.R$", "^fair_css\\.R$", "^tune\\.R$", "^pareto_front\\.R$", "^methods-", "^plot-data\\.R$",
+            "^autoplot\\.R$", "^audit", "^metrics", "^group-stats\\.R$", "^step_fair_pca\\.R$")
   )
   for (l in names(rules)) if (any(vapply(rules[[l]], grepl, logical(1), x = file))) return(as.integer(l))
   NA_integer_

@@ -85,3 +85,22 @@ test_that("a two-sided formula says that the group goes in `group =`", {
     fair_audit(y ~ ., data = d, group = sex)
   })
 })
+
+test_that("every formula door takes `subset` from the data, then from the caller's frame, and needs `group`", {
+  set.seed(7)
+  df <- data.frame(a = rnorm(40), b = rnorm(40), c = rnorm(40), g = rep(c("x", "y"), 20))
+  keep <- df$a > -1  # a variable of the caller's frame, combined with a column of the data
+  rows <- keep & df$b < 1
+  xs <- as.matrix(df[rows, 1:3])
+  gs <- df$g[rows]
+  pca <- fair_pca(~ a + b + c, data = df, group = g, k = 2, method = "standard", subset = keep & b < 1)
+  expect_equal(nobs(pca), sum(rows))
+  expect_equal(pca$rotation, fair_pca(xs, gs, k = 2, method = "standard")$rotation, ignore_attr = TRUE)
+  css <- fair_css(~ a + b + c, data = df, group = g, k = 2, subset = keep & b < 1)
+  expect_identical(css$columns, fair_css(xs, gs, k = 2)$columns)
+  kp <- fair_kpca(~ a + b + c, data = df, group = g, k = 2, subset = keep & b < 1)
+  expect_equal(kp$x, fair_kpca(xs, gs, k = 2)$x, ignore_attr = TRUE)
+  for (door in list(fair_pca, fair_css, fair_kpca, tune_fair_pca, pareto_front)) {
+    expect_error(door(~ a + b, data = df, k = 1), class = "fairproj_input_error")
+  }
+})

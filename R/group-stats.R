@@ -1,0 +1,58 @@
+# Per-group diagnostics of a fit: each group's error, best error, loss and variance kept
+# (fp_group_stats()), mapped to the data's units, and the same for each attribute's margins.
+
+# Per-group statistics of each attribute's margins, merged exactly from the cells' moments.
+fp_group_margins <- function(prep, V, k, map = NULL) {
+  m <- prep$moments
+  cells <- m$cells
+  if (is.null(cells) || ncol(cells) < 1L) return(NULL)
+  cells <- cells[m$levels, , drop = FALSE]
+  parts <- list()
+  labels <- data.frame(attribute = character(0), level = character(0), stringsAsFactors = FALSE)
+  for (a in names(cells)) {
+    for (lv in unique(cells[[a]])) {
+      idx <- which(cells[[a]] == lv)
+      # merge the cells of this margin into one group (exact: Chan et al.'s update)
+      one <- fp_new_moments(m$n[idx[1]], m$mean[, idx[1], drop = FALSE], m$scatter[idx[1]], "g", m$colnames)
+      for (i in idx[-1L]) {
+        one <- fp_merge_moments(one, fp_new_moments(m$n[i], m$mean[, i, drop = FALSE], m$scatter[i], "g", m$colnames))
+      }
+      parts[[length(parts) + 1L]] <- one
+      labels <- rbind(labels, data.frame(attribute = a, level = lv, stringsAsFactors = FALSE))
+    }
+  }
+  lv <- paste0(labels$attribute, "=", labels$level)
+  mm <- fp_new_moments(vapply(parts, function(p) p$n[[1]], numeric(1)),
+                       do.call(cbind, lapply(parts, function(p) p$mean)),
+                       lapply(parts, function(p) p$scatter[[1]]), lv, m$colnames)
+  mm$exponent <- m$exponent
+  pm <- fp_prepare_normalised(mm, center = if (prep$centered) prep$center else FALSE,
+                              scale. = if (prep$scaled) prep$scale_data else FALSE)
+  gs <- fp_stats_units(fp_group_stats(pm, V, k, map = map), pm$unit)
+  cbind(labels, gs[, setdiff(names(gs), "group"), drop = FALSE])
+}
+
+# Per-group diagnostics of a projection onto span(V) or of a general linear map M
+# (reconstruction z M): average squared error about the group mean, the group's best rank-k
+# error, marginal loss and fraction of variance explained. Errors are squared norms, never below 0.
+fp_group_stats <- function(prep, V = NULL, k, map = NULL, best = NULL) {
+  if (is.null(best)) best <- fp_group_best(prep, k)
+  err <- vapply(seq_along(prep$cov), function(i) {
+    s <- prep$cov[[i]]
+    if (!is.null(map)) {
+      R <- diag(prep$d) - map
+      return(max(sum((crossprod(R, s)) * t(R)), 0))
+    }
+    fp_residual_trace(s, V)
+  }, numeric(1))
+  tot <- vapply(prep$cov, function(s) sum(diag(s)), numeric(1))
+  data.frame(group = prep$levels, n = as.numeric(prep$n), error = err, best = best,
+             loss = err - best, var_explained = ifelse(tot > 0, 1 - err / tot, NA_real_),
+             row.names = NULL, stringsAsFactors = FALSE)
+}
+
+# A group_stats table in normalised units, mapped to the data's units.
+fp_stats_units <- function(gs, unit) {
+  for (v in c("error", "best", "loss")) gs[[v]] <- gs[[v]] * unit
+  gs
+}

@@ -1,0 +1,64 @@
+# The maximum mean discrepancy between groups: a metric of representations, and the fairness
+# term of MbF-PCA (pca-mbfpca.R).
+
+#' Median-heuristic bandwidth and MMD^2 between groups
+#'
+#' `mmd2()` is the biased (V-statistic) estimate of the squared maximum mean discrepancy between
+#' the rows of `scores` in two groups, with the Gaussian kernel `exp(-|a - b|^2 / (2 sigma^2))`:
+#' `mean(K(A, A)) + mean(K(B, B)) - 2 mean(K(A, B))`. With more than two groups it returns the
+#' largest value over all pairs of groups.
+#'
+#' `mmd_bandwidth()` is the median heuristic of Lee et al. (2022), used by Kleindessner et al.
+#' (2023): `sigma = sqrt(median(d2) / 2)` with `d2` the squared distances between all pairs of
+#' distinct rows. In their protocol it is computed once, on the standard-PCA scores of the
+#' training data, and the same sigma is used for every method; pass it as `sigma`. When `sigma`
+#' is `NULL`, `mmd2()` uses the median heuristic on `scores` themselves.
+#'
+#' @param scores An n x r numeric matrix (a representation of n rows), e.g. from
+#'   [predict.fair_pca()].
+#' @param group Group labels, one per row of `scores` (at least two groups).
+#' @param sigma Kernel bandwidth (a positive number) or `NULL`.
+#' @param max_rows `mmd_bandwidth()` uses a random subsample of this many rows when `scores` has
+#'   more (the pairwise distances take O(n^2) memory); `Inf` uses all rows.
+#' @return `mmd2()`: a number (non-negative). `mmd_bandwidth()`: a positive number.
+#' @references Lee, J., Kim, G., Olfat, M., Hasegawa-Johnson, M. and Yoo, C. D. (2022). Fast
+#'   and efficient MMD-based fair PCA via optimization over Stiefel manifold. AAAI.
+#' @seealso [variance_explained()], [downstream_metrics()].
+#' @examples
+#' fit <- fair_pca(iris[, 1:4], iris$Species == "setosa", k = 2)
+#' s <- predict(fit)
+#' sig <- mmd_bandwidth(s)
+#' mmd2(s, iris$Species == "setosa", sigma = sig)
+#' @export
+mmd2 <- function(scores, group, sigma = NULL) {
+  s <- fp_as_scores(scores, "scores")
+  g <- fp_as_group(group, nrow(s), "group", min_levels = 2L)
+  if (is.null(sigma)) sigma <- mmd_bandwidth(s)
+  fp_check_number(sigma, "sigma", lower = 0, open_lower = TRUE)
+  if (!is.finite(sigma)) fp_abort("must be finite", "sigma")
+  idx <- split(seq_len(nrow(s)), g)
+  mean_k <- function(a, b) {
+    d2 <- pmax(outer(rowSums(a^2), rowSums(b^2), `+`) - 2 * tcrossprod(a, b), 0)
+    mean(exp(-d2 / (2 * sigma^2)))
+  }
+  self <- vapply(idx, function(i) mean_k(s[i, , drop = FALSE], s[i, , drop = FALSE]), numeric(1))
+  out <- 0
+  for (a in seq_along(idx)) for (b in seq_along(idx)) if (a < b) {
+    v <- self[[a]] + self[[b]] - 2 * mean_k(s[idx[[a]], , drop = FALSE], s[idx[[b]], , drop = FALSE])
+    out <- max(out, v)
+  }
+  max(out, 0)
+}
+
+#' @rdname mmd2
+#' @export
+mmd_bandwidth <- function(scores, max_rows = 5000) {
+  s <- fp_as_scores(scores, "scores")
+  if (nrow(s) < 2L) fp_abort("needs at least 2 rows", "scores")
+  fp_check_number(max_rows, "max_rows", lower = 2)
+  if (nrow(s) > max_rows) s <- s[sort(sample.int(nrow(s), max_rows)), , drop = FALSE]
+  d2 <- stats::dist(s)^2
+  sig <- sqrt(stats::median(d2) / 2)
+  if (!(sig > 0)) fp_abort("has a median pairwise distance of zero; give `sigma` explicitly", "scores")
+  sig
+}

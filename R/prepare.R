@@ -1,0 +1,193 @@
+# Preparing a problem: the moments centred, scaled and normalised to unit size for the solvers
+# (fp_prepare_normalised()), the eigenpairs cached per fit, each group's best rank-k error, and
+# the maps of data rows into the prepared coordinates (fp_transform(), fp_scores()).
+
+# The d x d quantities every solver works from, in normalised coordinates. With
+# z = (x - center) / scale the centred, scaled data (scale = 1 without scaling) and
+# s = tr(C_z) / d its average column variance, a solver sees z / sqrt(s):
+#   n (named group sizes), mean (d x m group means), cov (group covariances about their own
+#   means, divisor n_g), second (uncentred second moments per group, divisor n_g), C (the
+#   matrix prcomp diagonalises: sum_g n_g second_g / (n - 1)), all in those units;
+#   center (data units), scale (data units, maps rows into the normalised coordinates:
+#   fp_transform()), scale_data (the user's scaling, 1 without), centered/scaled flags, moments;
+#   unit = s (multiply values with units of variance by it; Inf or 0 when the data's variances
+#   are beyond double precision), unit_sqrt = sqrt(s) (always representable for finite data).
+# Numerical conditioning, in one place: solvers never see the user's units.
+# The moments are brought to the prepared coordinates by per-column weights that are an exact
+# power of two times the user's scaling, with one global power of two putting the largest
+# column near 1 before anything is squared, so no data of finite values overflow or underflow
+# here (columns below 2^-1074 of the largest vanish, as they would in any sum with it). After
+# `scale. = TRUE` the average variance is 1 already, so the papers' standardised settings are
+# untouched.
+fp_prepare_normalised <- function(m, center = TRUE, scale. = FALSE) {
+  d <- length(m$colnames)
+  center <- fp_check_center_scale(center, d, "center")
+  scale. <- fp_check_center_scale(scale., d, "scale.")
+  e <- if (is.null(m$exponent)) rep(0, d) else m$exponent  # data column j = stored column j * 2^e[j]
+  fp_check_moments_range(m)
+  D <- 2^e
+  ntot <- sum(m$n)
+  ctr_s <- if (isTRUE(center)) moments_mean(m, pooled = TRUE) else if (isFALSE(center)) rep(0, d) else center / D
+  sc_s <- fp_column_scale(m, ctr_s, if (is.numeric(scale.)) scale. / D else scale.)
+  # z = (x_s - ctr_s) * 2^a * b per column (x_s the stored column): the power of two is kept
+  # apart from the rest so that neither overflows
+  if (isFALSE(scale.)) {
+    a <- e
+    b <- rep(1, d)
+  } else {
+    a <- rep(0, d)
+    b <- 1 / sc_s
+  }
+  dev <- m$mean - ctr_s
+  within <- Reduce(`+`, lapply(seq_along(m$levels), function(i) diag(m$scatter[[i]])))
+  msq <- (within + drop(dev^2 %*% m$n)) / ntot        # mean square of each stored column about ctr_s
+  lmag <- a + log2(b * sqrt(msq))
+  P <- if (any(is.finite(lmag))) ceiling(max(lmag[is.finite(lmag)])) else 0
+  w <- b * 2^(a - P)                                   # stored units -> z / 2^P, largest column <= 1
+  mean <- dev * w
+  cov <- lapply(seq_along(m$levels), function(i) (m$scatter[[i]] * tcrossprod(w)) / m$n[[i]])
+  second <- lapply(seq_along(m$levels), function(i) cov[[i]] + tcrossprod(mean[, i]))
+  C <- Reduce(`+`, lapply(seq_along(m$levels), function(i) second[[i]] * m$n[[i]])) / max(ntot - 1, 1)
+  s <- sum(diag(C)) / d
+  if (!is.finite(s)) {
+    fp_abort(paste("has variances beyond double precision in its moments (values beyond about 1e+-150 summed",
+                   "without bringing the columns into range); fit from the rows, or rescale the data by a constant"), "x")
+  }
+  if (!(s > 0)) {
+    fp_abort("has no variation: every column is constant after centring, so there is no subspace to find", "x")
+  }
+  sq <- sqrt(s)
+  C <- C / s
+  dimnames(C) <- list(m$colnames, m$colnames)
+  cov <- lapply(cov, function(a) a / s)
+  second <- lapply(second, function(a) a / s)
+  names(cov) <- names(second) <- m$levels
+  scale_data <- if (isFALSE(scale.)) rep(1, d) else D * sc_s
+  list(d = d, levels = m$levels, n = m$n, n_total = ntot, colnames = m$colnames,
+       center = ctr_s * D, scale = if (isFALSE(scale.)) rep(2^P * sq, d) else scale_data * (2^P * sq),
+       scale_data = scale_data, centered = !isFALSE(center), scaled = !isFALSE(scale.),
+       mean = mean / sq, cov = cov, second = second, C = C, moments = m,
+       unit = 4^P * s, unit_sqrt = 2^P * sq, unit_log2 = 2 * P + log2(s),
+       cache = new.env(parent = emptyenv()))
+}
+
+# The prepared problem in the units of the centred, scaled data z = (x - center) / scale (the
+# normalised problem times its unit; infinite where those variances overflow). For callers
+# that report in the data's units; solvers take fp_prepare_normalised().
+fp_prepare <- function(m, center = TRUE, scale. = FALSE) {
+  p <- fp_prepare_normalised(m, center, scale.)
+  u <- p$unit
+  p$C <- p$C * u
+  p$cov <- lapply(p$cov, function(a) a * u)
+  p$second <- lapply(p$second, function(a) a * u)
+  p$mean <- p$mean * p$unit_sqrt
+  p$scale <- p$scale_data
+  p$unit <- 1
+  p$unit_sqrt <- 1
+  p$unit_log2 <- 0
+  p$cache <- NULL
+  p
+}
+
+# Values with units of variance (group errors, losses, objectives) are reported in the data's
+# units, so those units must be representable: a classed error otherwise, which says what to do.
+fp_check_unit <- function(prep) {
+  top <- prep$unit_log2 + log2(max(prep$d, vapply(prep$cov, function(s) sum(diag(s)), numeric(1))))
+  if (top > 1020 || prep$unit_log2 < -1000) {
+    fp_abort(sprintf(paste(
+      "has variances of about 1e%d, %s double precision, so the per-group errors and losses cannot be",
+      "reported in its units; use scale. = TRUE (unit-free), or multiply the data by a constant such as 1e%d"),
+      round(prep$unit_log2 * log10(2)), if (prep$unit_log2 > 0) "beyond" else "below",
+      -round(prep$unit_log2 * log10(2) / 2)), "x")
+  }
+  invisible(prep)
+}
+
+# Map data rows into the coordinates of a prepared problem.
+fp_transform <- function(prep_or_fit, x) {
+  ctr <- prep_or_fit$center
+  sc <- prep_or_fit$scale
+  if (isFALSE(ctr)) ctr <- rep(0, ncol(x))
+  if (isFALSE(sc)) sc <- rep(1, ncol(x))
+  z <- sweep(x, 2L, ctr, `-`)
+  sweep(z, 2L, sc, `/`)
+}
+
+# Eigenpairs of the prepared problem computed once per fit and shared by the solver and the
+# result's diagnostics (a top-k Lanczos solve costs as much as the moments pass at large d):
+# the top k of C (group = NULL) or of a group covariance prep$cov[[group]]. Callers that
+# change prep$C or prep$cov must not use it (fp_prepare() drops the cache).
+fp_prep_eig <- function(prep, k, group = NULL) {
+  A <- if (is.null(group)) prep$C else prep$cov[[group]]
+  if (is.null(prep$cache)) return(fp_eig_top(A, k))
+  key <- paste(if (is.null(group)) "C" else group, k)
+  hit <- prep$cache[[key]]
+  if (!is.null(hit)) return(hit)
+  e <- fp_eig_top(A, k)
+  assign(key, e, envir = prep$cache)
+  e
+}
+
+# All eigenvalues (decreasing) of a group covariance, once per fit (dense: small d or large k).
+fp_prep_values <- function(prep, group) {
+  key <- paste("values", group)
+  hit <- if (is.null(prep$cache)) NULL else prep$cache[[key]]
+  if (!is.null(hit)) return(hit)
+  v <- fp_sym_values(prep$cov[[group]])
+  if (!is.null(prep$cache)) assign(key, v, envir = prep$cache)
+  v
+}
+
+# Sum of the k largest eigenvalues of each group covariance (their best rank-k variances).
+fp_group_topsum <- function(prep, k) {
+  vapply(seq_along(prep$cov), function(i) {
+    if (fp_lanczos_path(prep$d, k)) sum(fp_prep_eig(prep, k, i)$values) else sum(fp_prep_values(prep, i)[seq_len(k)])
+  }, numeric(1))
+}
+
+# Each group's best average rank-k error (group-centred), from a prepared problem: the sum of
+# the trailing eigenvalues (no cancellation) where a full eigendecomposition is the cheaper
+# route, the trace minus the top k where Lanczos is (its tolerance is relative to the matrix),
+# unless that difference has cancelled to below 1e-8 of the trace.
+fp_group_best <- function(prep, k) {
+  d <- prep$d
+  vapply(seq_along(prep$cov), function(i) {
+    if (k >= d) return(0)
+    if (fp_lanczos_path(d, k)) {
+      tot <- sum(diag(prep$cov[[i]]))
+      e <- tot - sum(fp_prep_eig(prep, k, i)$values)
+      # fewer than about 7 digits left (the top k dwarf the rest): the dense tail instead
+      if (e >= 1e-8 * tot) return(e)
+    }
+    sum(pmax(fp_prep_values(prep, i)[-seq_len(k)], 0))
+  }, numeric(1))
+}
+
+# Scores of the training rows, (x - center) / scale %*% rotation, computed as
+# x %*% (rotation / scale) minus one row, without a centred copy of x. Fits whose scores are
+# not that projection (a linear map of Samadi et al.'s affine projection, the trade-off
+# representation of mean-matching PCA) go through their predict() method.
+fp_scores <- function(fit, x) {
+  if (!is.null(fit$map) || !is.null(fit$tradeoff)) return(predict(fit, x))
+  R <- fit$rotation
+  sc <- if (isFALSE(fit$scale)) rep(1, nrow(R)) else fit$scale
+  ct <- if (isFALSE(fit$center)) rep(0, nrow(R)) else fit$center
+  W <- R / sc
+  off <- drop(ct %*% W)
+  s <- x %*% W
+  for (j in seq_len(ncol(s))) if (off[j] != 0) s[, j] <- s[, j] - off[j]
+  dimnames(s) <- list(rownames(x), colnames(R))
+  s
+}
+
+# Scores of a fit whose output is a linear map (reconstruction z map): the coordinates
+# ((x - center) / scale) map rotation of the reconstruction, as one product with the rows.
+fp_map_scores <- function(fit, x) {
+  W <- fit$map %*% fit$rotation
+  if (!isFALSE(fit$scale)) W <- W / fit$scale
+  s <- x %*% W
+  off <- if (isFALSE(fit$center)) rep(0, ncol(W)) else drop(fit$center %*% W)
+  for (j in seq_len(ncol(s))) if (off[j] != 0) s[, j] <- s[, j] - off[j]
+  dimnames(s) <- list(rownames(x), colnames(fit$rotation))
+  s
+}
