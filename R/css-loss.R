@@ -1,0 +1,45 @@
+# Per-group ratios error / best from squared errors (normalised units; a vector, or a matrix
+# with one column per group): with k = d the best rank-k error is 0 and a ratio is 1 when the
+# error vanishes too (to the precision of the Householder residuals, 1e-12 of the group's norm),
+# infinite otherwise.
+fp_css_ratio <- function(e2, prep, best2 = prep$best2, tot2 = prep$tot2) {
+  rows <- if (is.matrix(e2)) nrow(e2) else 1L
+  out <- pmax(e2, 0)
+  out[] <- if (!isTRUE(prep$full)) sqrt(out / rep(best2, each = rows)) else ifelse(out <= 1e-24 * rep(tot2, each = rows), 1, Inf)
+  out
+}
+
+# Loss of a column set on all rows together (the unfair problem's ratio).
+fp_css_pooled_loss <- function(prep, pp, cols) {
+  e2 <- fp_css_prefix(list(pp$factor), cols)
+  fp_css_ratio(e2[nrow(e2), 1], prep, pp$best2, pp$tot2)
+}
+
+# MinMaxLoss of a column set from group factors and squared denominators.
+fp_css_loss_of <- function(factors, best2, cols) {
+  e2 <- fp_css_prefix(factors, cols)
+  max(sqrt(pmax(e2[nrow(e2), ], 0) / best2))
+}
+
+# MinMaxLoss of a column set (rank-k denominators of the prepared problem).
+fp_css_set_loss <- function(prep, cols) {
+  e2 <- fp_css_prefix(prep$factor, cols)
+  max(sqrt(pmax(e2[nrow(e2), ], 0)) / sqrt(prep$best2))
+}
+
+# The group_stats table of a column set from its squared errors (normalised units): errors and
+# best rank-k errors in the units of the (centred, scaled) data, ratios unit-free.
+fp_css_group_stats <- function(prep, e2) {
+  unit <- prep$norm_sqrt
+  best <- if (isTRUE(prep$full)) rep(0, length(prep$levels)) else sqrt(prep$best2) * unit
+  fp_df(list(group = prep$levels, n = as.numeric(prep$n), error = unname(sqrt(pmax(e2, 0)) * unit),
+             best = unname(best), ratio = unname(fp_css_ratio(e2, prep))))
+}
+
+# A data.frame of equal-length unnamed vectors (names from `cols`), as data.frame() makes it
+# with check.names = FALSE and stringsAsFactors = FALSE, without its checks and deparsing (a
+# measurable part of a small fit).
+fp_df <- function(cols) {
+  n <- if (length(cols)) length(cols[[1L]]) else 0L
+  structure(cols, class = "data.frame", row.names = if (n) c(NA_integer_, -n) else integer(0))
+}
