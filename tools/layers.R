@@ -14,7 +14,7 @@ layer_of <- function(file) {
     `1` = c("^validate\\.R$", "^backend\\.R$", "^progress\\.R$", "^RcppExports\\.R$",
             "^fairproj-package\\.R$"),
     `2` = c("^moments", "^groups\\.R$", "^newdata\\.R$", "^formula\\.R$", "^data"),
-    `3` = c("^prepare\\.R$"),
+    `3` = c("^prepare\\.R$", "^prepare-scale\\.R$"),
     `4` = c("^pca-", "^css-", "^kpca-", "^fair_pca\\.R$", "^fair_css\\.R$", "^tune\\.R$"),
     `5` = c("^methods-", "^plot-data\\.R$", "^autoplot\\.R$", "^audit\\.R$", "^metrics", "^group-stats\\.R$",
             "^step_fair_pca\\.R$")
