@@ -4,11 +4,9 @@ fit_css_random <- function(prep, k, r = 50L, n_columns = k, data = NULL) {
   best <- Inf
   bestset <- NULL
   losses <- numeric(r)
-  b <- sqrt(prep$best2)
   for (i in seq_len(r)) {
     s <- sample.int(prep$d, n_columns)
-    e2 <- fp_css_prefix(prep$factor, s)
-    l <- max(sqrt(pmax(e2[n_columns, ], 0)) / b)
+    l <- fp_css_loss(prep$factor, s, prep$best2)
     if (!is.finite(l)) fp_internal_error("random column subsets", "a subset's loss is not finite")
     losses[i] <- l
     if (l < best * (1 - 1e-10)) {
@@ -25,12 +23,12 @@ fit_css_standard <- function(prep, k, algorithm = c("greedy", "qr", "leverage"),
   pp <- fp_css_pooled(prep)
   Y <- list(pp$factor)
   cols <- switch(algorithm,
-    greedy = fp_cpp(.fp_css_greedy(G, Y, matrix(pp$best2, k, 1), seq_len(prep$d) - 1L, integer(0), k))$columns + 1L,
-    qr = fp_cpp(.fp_css_lowqr(G, Y, seq_len(prep$d) - 1L, k))$columns + 1L,
+    greedy = fp_css_greedy_cpp(G, Y, matrix(pp$best2, k, 1), k)$columns,
+    qr = fp_css_lowqr_cpp(G, Y, k)$columns,
     leverage = {
       theta <- fp_check_theta(theta, k)
       sc <- matrix(rowSums(pp$eig$vectors^2), ncol = 1L)
       fp_css_sampler(sc, theta)
     })
-  list(columns = cols, algorithm = algorithm, loss_pooled = fp_css_pooled_loss(prep, pp, cols))
+  list(columns = cols, algorithm = algorithm, loss_pooled = fp_css_loss(Y, cols, pp$best2, prep$full, pp$tot2))
 }

@@ -10,67 +10,71 @@ fit_css_exhaustive <- function(prep, k, search = c("bnb", "enumerate"), max_subs
                      format(max_subsets), prep$d, k, format(nsub, big.mark = ",")), "max_subsets")
   }
   pp <- fp_css_pooled(prep)
-  if (isTRUE(prep$full)) {
-    # k = d: one subset, every column (loss 1, see fp_css_prepare())
-    all <- seq_len(prep$d)
-    out <- list(columns = all, objective = 1, subsets = 1, search = search, nodes = 0, lower = 1, complete = TRUE,
-                loss_pooled = fp_css_pooled_loss(prep, pp, all))
-    if (unfair) {
-      out$unfair <- list(columns = all, column_names = prep$colnames, loss_pooled = out$loss_pooled, lower = 1,
-                         complete = TRUE, group_stats = fp_css_group_stats(prep, fp_css_prefix(prep$factor, all)[prep$d, ]))
-    }
-    return(out)
-  }
-  # The branch and bound searches the columns in an order that puts the promising ones first
-  # (the incumbent's columns, then by decreasing leverage score summed over the groups): the
-  # subtrees of the later columns then draw on weak columns only, whose bound prunes them.
-  solve <- function(grams, factors, best2, inc, lev) {
-    if (search == "enumerate") {
-      r <- fp_cpp(.fp_css_exhaustive(grams, factors, best2, k))
-      r$complete <- TRUE
-      r$lower <- r$objective
-      return(r)
-    }
-    ord <- c(inc, setdiff(order(-lev, seq_along(lev)), inc))
-    gp <- lapply(grams, function(G) G[ord, ord, drop = FALSE])
-    fpm <- lapply(factors, function(Y) Y[, ord, drop = FALSE])
-    r <- fp_cpp(.fp_css_exhaustive(gp, fpm, best2, k, TRUE, fp_css_loss_of(fpm, best2, seq_len(k)), max_nodes))
-    r$columns <- ord[r$columns + 1L] - 1L
-    r
-  }
+  if (isTRUE(prep$full)) return(fp_css_exhaustive_full(prep, pp, search, unfair))
+  bnb <- search == "bnb"
   # incumbents of the branch and bound: the better greedy of the two denominators
-  inc_fair <- if (search == "bnb") fit_css_greedy(prep, k)$columns else NULL
-  fair <- solve(unname(prep$gram), unname(prep$factor), unname(prep$best2), inc_fair,
-                if (search == "bnb") rowSums(fp_css_leverage(prep)))
+  inc_fair <- if (bnb) fit_css_greedy(prep, k)$columns else NULL
+  fair <- fp_css_exhaustive_search(prep$gram, prep$factor, unname(prep$best2), k, search, max_nodes, inc_fair,
+                                   if (bnb) rowSums(fp_css_leverage(prep)))
   if (!unfair) {
-    if (!isTRUE(fair$complete)) {
-      fp_warn_convergence(sprintf(paste(
-        "the branch and bound stopped after max_nodes = %s bound evaluations: the returned set is the best",
-        "found, and the optimum is at least `lower` (%.6g); raise max_nodes for a certified optimum"),
-        format(max_nodes), fair$lower))
-    }
-    return(list(columns = fair$columns + 1L, objective = fair$objective, subsets = fair$subsets, search = search,
-                nodes = if (is.null(fair$nodes)) NA_real_ else fair$nodes, lower = fair$lower,
-                complete = fair$complete, loss_pooled = fp_css_pooled_loss(prep, pp, fair$columns + 1L)))
+    if (!isTRUE(fair$complete)) fp_css_warn_bnb(max_nodes, sprintf("%.6g", fair$lower))
+    return(fp_css_exhaustive_result(prep, pp, fair, search))
   }
-  inc_unf <- if (search == "bnb") {
-    fp_cpp(.fp_css_greedy(list(prep$pooled), list(pp$factor), matrix(pp$best2, k, 1), seq_len(prep$d) - 1L,
-                          integer(0), k))$columns + 1L
-  }
-  unf <- solve(list(prep$pooled), list(pp$factor), pp$best2, inc_unf, rowSums(pp$eig$vectors^2))
+  inc_unf <- if (bnb) fp_css_greedy_cpp(list(prep$pooled), list(pp$factor), matrix(pp$best2, k, 1), k)$columns
+  unf <- fp_css_exhaustive_search(list(prep$pooled), list(pp$factor), pp$best2, k, search, max_nodes, inc_unf,
+                                  rowSums(pp$eig$vectors^2))
   if (!isTRUE(fair$complete) || !isTRUE(unf$complete)) {
-    fp_warn_convergence(sprintf(paste(
-      "the branch and bound stopped after max_nodes = %s bound evaluations: the returned set is the best",
-      "found, and the optimum is at least `lower` (fair %.6g, unfair %.6g); raise max_nodes for a certified optimum"),
-      format(max_nodes), fair$lower, unf$lower))
+    fp_css_warn_bnb(max_nodes, sprintf("fair %.6g, unfair %.6g", fair$lower, unf$lower))
   }
-  ucols <- unf$columns + 1L
-  e2 <- fp_css_prefix(prep$factor, ucols)
-  unfair <- list(columns = ucols, column_names = prep$colnames[ucols],
-                 loss_pooled = fp_css_pooled_loss(prep, pp, ucols),
+  e2 <- fp_css_prefix(prep$factor, unf$columns)
+  unfair <- list(columns = unf$columns, column_names = prep$colnames[unf$columns],
+                 loss_pooled = fp_css_loss(list(pp$factor), unf$columns, pp$best2, prep$full, pp$tot2),
                  lower = unf$lower, complete = unf$complete,
                  group_stats = fp_css_group_stats(prep, e2[k, ]))
-  list(columns = fair$columns + 1L, objective = fair$objective, subsets = fair$subsets, search = search,
+  c(fp_css_exhaustive_result(prep, pp, fair, search), list(unfair = unfair))
+}
+
+# The exhaustive search of one problem (the groups, or all rows as one group). The branch and
+# bound searches the columns in an order that puts the promising ones first (the incumbent's
+# columns `inc`, then by decreasing leverage score `lev` summed over the groups): the subtrees
+# of the later columns then draw on weak columns only, whose bound prunes them.
+fp_css_exhaustive_search <- function(grams, factors, best2, k, search, max_nodes, inc, lev) {
+  if (search == "enumerate") {
+    r <- fp_css_exhaustive_cpp(grams, factors, best2, k, search = "enumerate")
+    r$complete <- TRUE
+    r$lower <- r$objective
+    return(r)
+  }
+  ord <- c(inc, setdiff(order(-lev, seq_along(lev)), inc))
+  gp <- lapply(grams, function(G) G[ord, ord, drop = FALSE])
+  fpm <- lapply(factors, function(Y) Y[, ord, drop = FALSE])
+  r <- fp_css_exhaustive_cpp(gp, fpm, best2, k, search = "bnb", incumbent = fp_css_loss(fpm, seq_len(k), best2),
+                             max_nodes = max_nodes)
+  r$columns <- ord[r$columns]
+  r
+}
+
+fp_css_exhaustive_result <- function(prep, pp, fair, search) {
+  list(columns = fair$columns, objective = fair$objective, subsets = fair$subsets, search = search,
        nodes = if (is.null(fair$nodes)) NA_real_ else fair$nodes, lower = fair$lower, complete = fair$complete,
-       loss_pooled = fp_css_pooled_loss(prep, pp, fair$columns + 1L), unfair = unfair)
+       loss_pooled = fp_css_loss(list(pp$factor), fair$columns, pp$best2, prep$full, pp$tot2))
+}
+
+# k = d: one subset, every column (loss 1, see fp_css_prepare())
+fp_css_exhaustive_full <- function(prep, pp, search, unfair) {
+  all <- seq_len(prep$d)
+  out <- list(columns = all, objective = 1, subsets = 1, search = search, nodes = 0, lower = 1, complete = TRUE,
+              loss_pooled = fp_css_loss(list(pp$factor), all, pp$best2, prep$full, pp$tot2))
+  if (unfair) {
+    out$unfair <- list(columns = all, column_names = prep$colnames, loss_pooled = out$loss_pooled, lower = 1,
+                       complete = TRUE, group_stats = fp_css_group_stats(prep, fp_css_prefix(prep$factor, all)[prep$d, ]))
+  }
+  out
+}
+
+fp_css_warn_bnb <- function(max_nodes, lower) {
+  fp_warn_convergence(sprintf(paste(
+    "the branch and bound stopped after max_nodes = %s bound evaluations: the returned set is the best",
+    "found, and the optimum is at least `lower` (%s); raise max_nodes for a certified optimum"),
+    format(max_nodes), lower))
 }

@@ -34,7 +34,7 @@
 #'   one shared column permutation; at each step the group whose trailing block has the larger
 #'   spectral norm gives its top right singular vector `v`, and the column at `max |v|` is moved
 #'   forward. Computed as the top eigenvector of the group's residual Gram matrix.
-#' * `"highqr"` : fair high-rank-revealing QR (Appendix A): from the last position backwards,
+#' * `"highqr"`: fair high-rank-revealing QR (Appendix A): from the last position backwards,
 #'   the group whose leading block has the smaller smallest singular value gives its smallest
 #'   right singular vector `v`, and the column at `max |v|` is moved to the back; the first `k`
 #'   positions are the selection. Computed as the bottom eigenvector of `G_g[P, P]`; costs
@@ -250,7 +250,7 @@ new_fair_css <- function(fit, prep, k, method, call) {
     stop("internal error: solver returned no valid column set")
   }
   e2 <- fp_css_prefix(prep$factor, cols)
-  ratio <- matrix(fp_css_ratio(e2, prep), nrow(e2), ncol(e2))
+  ratio <- matrix(fp_css_ratio(e2, prep$best2, prep$tot2, prep$full), nrow(e2), ncol(e2))
   colnames(ratio) <- prep$levels
   last <- nrow(e2)
   gs <- fp_css_group_stats(prep, e2[last, ])

@@ -4,13 +4,10 @@ fit_css_greedy <- function(prep, k, denominators = c("best", "k", "step"), rule 
   den_given <- !missing(denominators)
   denominators <- fp_match_arg(denominators, c("best", "k", "step"), "denominators")
   n_columns <- fp_check_count(n_columns, 1L, prep$d, "n_columns")
-  cand <- seq_len(prep$d) - 1L
   run <- function(den, scan = FALSE) {
     b2 <- fp_css_best2_matrix(prep, k, n_columns, den)
-    res <- fp_cpp(.fp_css_greedy(unname(prep$gram), unname(prep$factor), b2, cand, integer(0), n_columns,
-                                 scan, -1L, 0))
-    cols <- res$columns + 1L
-    list(columns = cols, objective = res$objective, loss = fp_css_set_loss(prep, cols))
+    res <- fp_css_greedy_cpp(prep$gram, prep$factor, b2, n_columns, rule = if (scan) "authors_greedy" else "exact")
+    list(columns = res$columns, objective = res$objective, loss = fp_css_loss(prep$factor, res$columns, prep$best2))
   }
   if (rule == "authors") {
     if (den_given && denominators != "step") {

@@ -40,8 +40,7 @@ fp_css_prepare <- function(m, k, center = TRUE, scale. = FALSE) {
   pw <- 2^(a - Q)
   # scatter, Gram matrix, factor and singular values of each group in one compiled call (the
   # same LAPACK routines as chol(pivot = TRUE) and svd(): see src/css_prep.cpp)
-  core <- fp_cpp(.fp_css_prep_core(unname(m$scatter), unname(matrix(m$mean, d)), as.numeric(m$n), ctr, sc, pw),
-                 "the preparation of the Gram matrices")
+  core <- fp_css_prep_cpp(m$scatter, matrix(m$mean, d), m$n, center = ctr, scale = sc, power = pw)
   gram <- core$gram
   factor <- core$factor
   names(gram) <- names(factor) <- m$levels

@@ -30,8 +30,8 @@ fp_css_sampler <- function(scores, theta, max_columns = nrow(scores)) {
     # scores equal to 10 significant digits are tied (e.g. duplicated columns): column order
     ord <- left[order(-signif(key, 10), left)]
     # the columns in that order until one brings an active group's sum to theta (compiled)
-    r <- .fp_css_sampler_pass(scores, ord - 1L, sums, active, theta, max_columns - length(sel))
-    sel <- c(sel, r$taken + 1L)
+    r <- fp_css_sampler_pass_cpp(scores, ord, sums, active, theta, room = max_columns - length(sel))
+    sel <- c(sel, r$taken)
     sums <- r$sums
     left <- left[!left %in% sel]
     active <- sums < theta
@@ -72,17 +72,11 @@ fit_css_two_stage <- function(prep, k, stage2 = c("lowqr", "highqr", "greedy"), 
   # ties); "exact" uses increasing column order
   cand <- if (rule == "authors") s1 else sort(s1)
   cols <- switch(stage2,
-    lowqr = fp_cpp(.fp_css_lowqr(unname(prep$gram), unname(prep$factor), cand - 1L, k))$columns + 1L,
-    highqr = fp_cpp(.fp_css_highqr(unname(prep$gram), cand - 1L, 1L))$order[seq_len(k)] + 1L,
-    greedy = {
-      b2 <- matrix(prep$best2, k, length(prep$gram), byrow = TRUE)
-      tg <- if (objective == "sampled") sort(cand) - 1L else integer(0)
-      if (rule == "authors") {
-        fp_cpp(.fp_css_greedy(unname(prep$gram), unname(prep$factor), b2, cand - 1L, tg, k, TRUE, 5L, 1e-3))$columns + 1L
-      } else {
-        fp_cpp(.fp_css_greedy(unname(prep$gram), unname(prep$factor), b2, cand - 1L, tg, k, FALSE, -1L, 0))$columns + 1L
-      }
-    })
+    lowqr = fp_css_lowqr_cpp(prep$gram, prep$factor, k, candidates = cand)$columns,
+    highqr = fp_css_highqr_cpp(prep$gram, candidates = cand)[seq_len(k)],
+    greedy = fp_css_greedy_cpp(prep$gram, prep$factor, fp_css_best2_matrix(prep, k, k), k, candidates = cand,
+                               target = if (objective == "sampled") sort(cand) else integer(0),
+                               rule = if (rule == "authors") "authors_s_greedy" else "exact")$columns)
   list(columns = cols, stage2 = stage2, objective_scope = objective, rule = rule,
        sampler = list(scores = sc, theta = theta, columns = s1, c = length(s1),
                       sums = colSums(sc[s1, , drop = FALSE])))
