@@ -1,6 +1,5 @@
 # The formula interface: the one helper behind every formula method (fair_pca(), fair_css(),
-# fair_kpca(), tune_fair_pca(), pareto_front()); the methods sit next to their generics, except
-# fair_css()'s, below.
+# fair_kpca(), tune_fair_pca(), pareto_front()); the methods sit next to their generics.
 
 # The features and the group of a formula method's call, checked (fp_check_formula_door()) and
 # built from `data` by fp_formula_data() (R/newdata.R): list(x = the model matrix, group, and
@@ -11,20 +10,4 @@ fp_formula_door <- function(formula, data, gexpr, group_missing, subset, na.acti
   fp_check_formula_door(formula, group_missing)
   fp_formula_data(formula, data, gexpr, env, subset = if (!is.null(subset)) eval(subset, data, env),
                   na.action = na.action)
-}
-
-#' @rdname fair_css
-#' @param formula For the formula interface: a one-sided formula naming the feature columns of
-#'   `data` (`~ .` for all but the group); factors and transformations are expanded by
-#'   [stats::model.matrix()] without intercept, and `predict()` rebuilds them from raw data
-#'   (see [fair_pca()]).
-#' @param data A data.frame holding the variables of `formula` (and `group`).
-#' @param subset,na.action As in [stats::model.frame()].
-#' @export
-fair_css.formula <- function(formula, data = NULL, group, k, method, ..., subset, na.action) {
-  fd <- fp_formula_door(formula, data, substitute(group), missing(group), if (!missing(subset)) substitute(subset),
-                        if (!missing(na.action)) na.action, parent.frame())
-  res <- if (missing(method)) fair_css.default(fd$x, fd$group, k, ...) else
-    fair_css.default(fd$x, fd$group, k, method = method, ...)
-  fp_formula_attach(res, fd, match.call())
 }
