@@ -228,8 +228,19 @@ test_that("the template reports intervals, with and without an outcome, and says
   has(html, "intervals from resampling the held-out rows")
   has(html, "held-out rows by group")
   has(html, "At the 90% level the data do not tell|intervals of the two largest losses do not overlap", fixed = FALSE)
-  html2 <- render(list(data = data.frame(iris[1:4], Species = iris$Species), group = "Species", outcome = NULL,
-                       features = NULL, k = 1:2, seed = 1))
+  html2 <- render(list(data = data.frame(iris[1:4], Species = iris$Species), data_name = "iris", group = "Species",
+                       outcome = NULL, features = NULL, k = 1:3, seed = 1))
   has(html2, "90% bootstrap intervals")
   has(html2, "Downstream checks were not run")
+  # the title and the first paragraph name the data set and the group variable
+  has(html2, "<title>Fair PCA audit of iris by Species</title>")
+  has(html2, "of iris serves every group of <code>Species</code>")
+  # an "n/a" says why where it appears: mean matching keeps at most 4 - (3 - 1) = 2 components
+  has(html2, "n/a: mean-matching fair PCA has no fit at k = 3, because k = 3 exceeds the feasible dimension 2")
+  # every figure has a non-empty alt text
+  for (h in list(html, html2)) {
+    img <- regmatches(h, gregexpr("<img[^>]*>", h))[[1]]
+    expect_gte(length(img), 4L)
+    expect_true(all(grepl("alt=\"[^\"]+\"", img)), label = "every <img> has a non-empty alt")
+  }
 })
