@@ -55,10 +55,22 @@ fp_plot_no_dots <- function(dots, type) {
 # ---------------------------------------------------------------------------------------------
 # Palette, shapes, line types and labels: one place for both renderers.
 
-# Colour-blind-safe colours for n series: Okabe-Ito without black, then an HCL palette.
+# Groups and methods never share colours: groups take fp_palette(), everything that is not a
+# group (methods, fits, tuning candidates, objectives) fp_palette_methods().
+
+# Colours of n groups: Okabe-Ito without black (colour-blind safe), then an HCL palette.
 fp_palette <- function(n) {
   if (n <= 8L) return(unname(grDevices::palette.colors(n + 1L, "Okabe-Ito")[-1L]))
   grDevices::hcl.colors(n, "Dark 3")
+}
+
+# Colours of n methods or other series that are not groups: ColorBrewer's Dark 2 without its
+# teal, orange and yellow (close to Okabe-Ito's bluish green, vermillion and yellow), that is
+# purple, magenta, green, brown and grey; beyond five, an HCL palette of dark colours.
+fp_palette_methods <- function(n) {
+  pal <- unname(grDevices::palette.colors(8L, "Dark 2"))[c(3L, 4L, 5L, 7L, 8L)]
+  if (n <= length(pal)) return(pal[seq_len(n)])
+  grDevices::hcl.colors(n, "Dark 2")
 }
 
 # Point shapes for n series (pch codes, which ggplot2 reads the same way): filled shapes
@@ -287,7 +299,7 @@ fp_plot_scree <- function(x, kmax) {
   }
   tab$fit <- factor(tab$fit, levels = unique(c("standard PCA", lab)))
   layers <- list(fp_layer("col", where = list(fit = "standard PCA"), fill = "grey80", colour = "grey35"))
-  if (!std) layers <- c(layers, list(fp_layer("point", where = list(fit = lab), colour = fp_palette(1),
+  if (!std) layers <- c(layers, list(fp_layer("point", where = list(fit = lab), colour = fp_palette_methods(1),
                                               shape = 16L, cex = 1.3)))
   spec <- fp_spec("k", "value", layers, title = "Scree plot",
                   subtitle = if (std) "variance of each principal component" else
@@ -332,7 +344,7 @@ fp_plot_convergence <- function(x) {
     d <- data.frame(iteration = rep(h$iteration, length(series)), series = factor(rep(series, each = nrow(h)), levels = series),
                     fit = lab, value = as.vector(Ys), stringsAsFactors = FALSE)
     spec <- fp_spec("iteration", "value", layers,
-                    list(colour = fp_scale("series", series, c("black", fp_palette(length(series) - 1L)), "objective")),
+                    list(colour = fp_scale("series", series, c("black", fp_palette_methods(length(series) - 1L)), "objective")),
                     title = "Convergence (Pareto fair PCA)", subtitle = "each objective rescaled to [0, 1] over the run",
                     xlab = "iteration", ylab = "objective, rescaled to [0, 1]", x_integer = TRUE)
     return(fp_plot_frame(d, spec, "convergence"))
@@ -416,7 +428,7 @@ fp_plot_data.fairproj_pareto_front <- function(x, type = NULL, ...) {
   nconv <- sum(!tab$converged)
   if (nconv) caption <- paste0(caption, sprintf("; %d fit(s) did not converge", nconv))
   spec <- fp_spec("disparity", "value", list(fp_layer("point", cex = 1.4)),
-                  list(colour = fp_scale("start", st, c(fp_palette(2), "black"), "fit"),
+                  list(colour = fp_scale("start", st, c(fp_palette_methods(2), "black"), "fit"),
                        shape = fp_scale("status", ss, c(16L, 1L, 4L), "status")),
                   title = sprintf("Pareto fair PCA, k = %d", x$k),
                   subtitle = sprintf("%d fits; standard PCA for reference", nrow(tab)),
@@ -457,7 +469,7 @@ fp_plot_data.fairproj_tune <- function(x, type = NULL, ...) {
   d$ABDiff <- tab$ABDiff
   d$chosen <- d$candidate == best
   ns <- nlevels(d$series)
-  scales <- list(colour = fp_scale("series", levels(d$series), if (ns > 1L) fp_palette(ns) else "black",
+  scales <- list(colour = fp_scale("series", levels(d$series), if (ns > 1L) fp_palette_methods(ns) else "black",
                                    paste(others, collapse = ", ")),
                  shape = fp_scale("series", levels(d$series), fp_shapes(ns), paste(others, collapse = ", ")))
   chosen <- sprintf("chosen: %s", paste(names(x$best), vapply(x$best, format, character(1)), sep = " = ",
@@ -814,8 +826,8 @@ fp_plot_data.fair_kpca <- function(x, type = NULL, ..., choices = 1:2) {
 
 # ---------------------------------------------------------------------------------------------
 # Fairness audits (fair_audit(), R/audit.R): the price of fairness, per-group losses and errors
-# by k, downstream gaps and accuracy. Methods take colours from the end of the palette and
-# groups from its start, so a method never looks like a group.
+# by k, downstream gaps and accuracy. Groups take fp_palette(), methods fp_palette_methods(),
+# so a method never looks like a group.
 
 fp_plot_types[["fairproj_audit"]] <- c("price", "losses", "errors", "downstream", "accuracy")
 
@@ -833,10 +845,10 @@ fp_plot_data.fairproj_audit <- function(x, type = NULL, ..., methods = NULL) {
          downstream = , accuracy = fp_plot_audit_downstream(x, type, methods))
 }
 
-# Colours of methods: standard PCA black, the others vermillion, blue, purple, grey, then HCL.
+# Colours of methods: standard PCA black, the others from fp_palette_methods().
 fp_audit_colours <- function(methods) {
   fair <- setdiff(methods, "standard")
-  pal <- if (length(fair) <= 4L) fp_palette(8L)[c(6L, 5L, 7L, 8L)] else grDevices::hcl.colors(length(fair), "Dark 2")
+  pal <- fp_palette_methods(length(fair))
   cols <- stats::setNames(pal[seq_along(fair)], fair)
   if ("standard" %in% methods) cols <- c(standard = "black", cols)
   cols[methods]

@@ -157,6 +157,29 @@ test_that("contract: plot, autoplot and tidy(matrix = 'plot') of every class and
   }
 })
 
+test_that("groups and methods never share a colour: one palette for each, in every plot type", {
+  o <- plot_objects()
+  dat <- o$dat
+  a <- fair_audit(dat$x, dat$g, k = 1:2, outcome = as.integer(dat$x[, 1] > 0), replicates = 0, seed = 1)
+  groups <- fairproj:::fp_palette(8)
+  methods <- fairproj:::fp_palette_methods(5)
+  expect_length(intersect(groups, methods), 0L)
+  frames <- list(fit = list(o$fit, "loss", kmax = 2, quiet = TRUE), scree = list(o$pareto_fit, "scree", kmax = 2),
+                 conv = list(o$pareto_fit, "convergence"), css = list(o$css, "path"), front = list(o$front, "front"),
+                 tune = list(o$tune, "criterion"), price = list(a, "price"), losses = list(a, "losses"),
+                 downstream = list(a, "downstream"), accuracy = list(a, "accuracy"))
+  for (nm in names(frames)) {
+    spec <- attr(do.call(fairproj:::fp_plot_data, frames[[nm]]), "fp_spec")
+    sc <- spec$scales$colour
+    fixed <- unlist(lapply(spec$layers, `[[`, "colour"))
+    by_group <- !is.null(sc) && sc$column == "group"
+    cols <- setdiff(c(if (!is.null(sc)) unname(sc$values), fixed), c("black", "grey35", "grey60"))
+    # a colour keyed to groups is a group colour; any other (methods, fits, starts, candidates,
+    # objectives) is a method colour
+    expect_true(all(cols %in% if (by_group) groups else methods), info = nm)
+  }
+})
+
 test_that("labels can be replaced; base plots leave par() as they found it", {
   o <- plot_objects()
   grDevices::pdf(NULL)
