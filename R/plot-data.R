@@ -163,7 +163,7 @@ fp_plot_data.fair_pca <- function(x, type = NULL, ..., kmax = NULL, choices = 1:
 # one line per group and fit: colour and shape by group, line type by fit, points offset
 # sideways by group where groups have equal values (min-max equalises the losses).
 fp_plot_by_k <- function(tab, type, title, ylab, subtitle = NULL, xlab = "number of components k",
-                         ref = list()) {
+                         ref = list(), caption = NULL) {
   tab$group <- factor(tab$group, levels = unique(as.character(tab$group)))
   tab$fit <- factor(tab$fit, levels = unique(as.character(tab$fit)))
   ng <- nlevels(tab$group)
@@ -177,10 +177,18 @@ fp_plot_by_k <- function(tab, type, title, ylab, subtitle = NULL, xlab = "number
   if (nf > 1L) scales$linetype <- fp_scale("fit", levels(tab$fit), seq_len(nf))
   spec <- fp_spec("k", "value", list(fp_layer("line"), fp_layer("point", cex = 1.1)), scales,
                   title = title, subtitle = subtitle, xlab = xlab, ylab = ylab,
-                  caption = if (coincide && ng > 1L) "Groups with equal values: points set side by side",
+                  caption = fp_join_captions(caption, if (coincide && ng > 1L) "groups with equal values: points set side by side"),
                   ref = ref, x_integer = TRUE, y_zero = TRUE,
                   dodge = if (ng > 1L) list(column = "group", width = 0.3))
   fp_plot_frame(tab[c("k", "group", "fit", "value")], spec, type)
+}
+
+# Captions joined by "; ", the first capitalised; NULL when there are none.
+fp_join_captions <- function(...) {
+  cap <- c(...)
+  if (!length(cap)) return(NULL)
+  cap <- paste(cap, collapse = "; ")
+  paste0(toupper(substr(cap, 1L, 1L)), substring(cap, 2L))
 }
 
 fp_plot_errors <- function(x, type, kmax, quiet = FALSE) {
@@ -197,8 +205,8 @@ fp_plot_errors <- function(x, type, kmax, quiet = FALSE) {
   fp_plot_by_k(long, type,
                title = if (errors) "Reconstruction error by group" else "Marginal loss by group",
                subtitle = if (std) "standard PCA" else sprintf("%s (solid) and standard PCA (dashed)", lab),
-               ylab = if (errors) "average squared reconstruction error" else
-                 "marginal loss (error - group's best rank-k error)")
+               ylab = if (errors) "average squared error" else "marginal loss",
+               caption = if (!errors) "Marginal loss: a group's error minus its best rank-k error")
 }
 
 # Per-group error or loss for k = 1, ..., kmax, refitting from the stored moments; says so.
@@ -427,6 +435,20 @@ fp_plot_data.fairproj_pareto_front <- function(x, type = NULL, ...) {
     "Total loss of standard PCA not available: absolute totals"
   nconv <- sum(!tab$converged)
   if (nconv) caption <- paste0(caption, sprintf("; %d fit(s) did not converge", nconv))
+  # fits that coincide (within 0.5% of each axis's range) hide each other's markers: each point
+  # counts the fits drawn there, and the caption says how many coincide
+  cell <- function(v) {
+    r <- diff(range(v, finite = TRUE))
+    if (!(r > 0)) r <- max(abs(v), 1, na.rm = TRUE)
+    round(v / (0.005 * r))
+  }
+  key <- paste(cell(d$disparity), cell(d$value))
+  d$overlap <- as.integer(stats::ave(seq_along(key), key, FUN = length))
+  hidden <- sum(d$overlap > 1L & d$fit != "standard PCA")
+  if (hidden) {
+    caption <- paste0(caption, sprintf("; %d fits coincide at %d point(s), their markers drawn over each other (see the table)",
+                                       hidden, length(unique(key[d$overlap > 1L]))))
+  }
   spec <- fp_spec("disparity", "value", list(fp_layer("point", cex = 1.4)),
                   list(colour = fp_scale("start", st, c(fp_palette_methods(2), "black"), "fit"),
                        shape = fp_scale("status", ss, c(16L, 1L, 4L), "status")),
@@ -506,7 +528,8 @@ fp_plot_data.fairproj_tune <- function(x, type = NULL, ...) {
 fp_wrap_to <- function(s, width_in, cex, font = 1) {
   if (is.null(s) || !nzchar(s)) return(character(0))
   if (graphics::strwidth(s, units = "inches", cex = cex, font = font) <= width_in) return(s)
-  chars <- max(10L, floor(nchar(s) * width_in / graphics::strwidth(s, units = "inches", cex = cex, font = font)))
+  # characters differ in width: wrap 10% short of the width so that no line runs over it
+  chars <- max(10L, floor(0.9 * nchar(s) * width_in / graphics::strwidth(s, units = "inches", cex = cex, font = font)))
   strwrap(s, chars)
 }
 
@@ -640,7 +663,10 @@ fp_render_base <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
   # left margin: the widest tick label, then the axis title
   ticks <- if (grepl("y", spec$log)) grDevices::axisTicks(log10(ylim), log = TRUE) else pretty(ylim)
   ylab_line <- 0.9 + max(graphics::strwidth(format(ticks), units = "inches")) / csi
-  graphics::par(mar = c(mar_b, max(4.1, ylab_line + 1.3), mar_t, 1.2), mgp = c(2.6, 0.7, 0), las = 1)
+  # the axis title wrapped to the panel's height, its lines outward from the ticks
+  ylab_lines <- fp_wrap_to(lab$y, fin[2] - (mar_b + mar_t) * csi - 0.1, 1)
+  ylab_at <- max(2.6, ylab_line + 0.2) + length(ylab_lines) - seq_along(ylab_lines)
+  graphics::par(mar = c(mar_b, max(4.1, max(ylab_at) + 1.1), mar_t, 1.2), mgp = c(2.6, 0.7, 0), las = 1)
   graphics::plot.new()
   graphics::plot.window(xlim, ylim, log = spec$log, yaxs = if (bars) "i" else "r")
   graphics::grid(nx = NA, ny = NULL, col = "grey92", lty = 1)
@@ -670,7 +696,7 @@ fp_render_base <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
   graphics::axis(2)
   graphics::box()
   graphics::mtext(lab$x, side = 1, line = 1.9 + xlab_lines)
-  graphics::mtext(lab$y, side = 2, line = max(2.6, ylab_line + 0.2), las = 0)
+  for (i in seq_along(ylab_lines)) graphics::mtext(ylab_lines[i], side = 2, line = ylab_at[i], las = 0)
   # titles, top down
   line <- mar_t - 0.4 - 1.2
   for (t in title_lines) {
@@ -871,7 +897,7 @@ fp_plot_audit_price <- function(x, methods) {
                        shape = fp_scale("method", fair, fp_shapes(length(fair)))),
                   title = "Price of fairness",
                   subtitle = "variance each fair method loses beyond standard PCA at the same k",
-                  xlab = "number of components k", ylab = "variance lost vs standard PCA (% of total)",
+                  xlab = "number of components k", ylab = "variance lost (% of the total)",
                   ref = list(fp_ref("h", 0, "standard PCA", lty = 2L)), x_integer = TRUE, y_zero = TRUE,
                   caption = fp_audit_bar_caption(x, d),
                   dodge = if (length(fair) > 1L) list(column = "method", width = 0.2))
@@ -883,10 +909,13 @@ fp_audit_col <- function(t, col) if (is.null(t[[col]])) rep(NA_real_, nrow(t)) e
 
 # The interval columns of an audit plot: `lower`, `upper` (NA where there is none) and
 # `interval` ("TRUE" where an error bar is drawn, "unreliable" where the audit flags it).
-fp_audit_bars <- function(x, d, lo, hi, reliable) {
+# A value at or near its bound 0 (fp_audit_at_bound(), on the unscaled estimate `est`) gets no
+# bar ("bound"): its interval is not calibrated.
+fp_audit_bars <- function(x, d, lo, hi, reliable, est = d$value) {
   d$lower <- lo
   d$upper <- hi
-  d$interval <- ifelse(is.na(lo) | is.na(hi), "none", ifelse(reliable %in% FALSE, "unreliable", "TRUE"))
+  d$interval <- ifelse(is.na(lo) | is.na(hi), "none", ifelse(fp_audit_at_bound(est, lo, hi), "bound",
+                                                             ifelse(reliable %in% FALSE, "unreliable", "TRUE")))
   d
 }
 fp_audit_bar_layer <- function(d) {
@@ -901,8 +930,9 @@ fp_audit_bar_caption <- function(x, d, caption = NULL) {
   if (!any(d$interval != "none")) return(caption)
   iv <- x$intervals
   paste0(if (!is.null(caption)) paste0(caption, "; "),
-         sprintf("error bars: %s%% bootstrap intervals%s", format(100 * iv$level),
-                 if (any(d$interval == "unreliable")) "; faint: unreliable (small group or biased estimate)" else ""))
+         sprintf("error bars: %s%% bootstrap intervals%s%s", format(100 * iv$level),
+                 if (any(d$interval == "unreliable")) "; faint: unreliable (small group or biased estimate)" else "",
+                 if (any(d$interval == "bound")) "; none at values near 0, where they are not calibrated" else ""))
 }
 
 fp_plot_audit_groups <- function(x, type, methods) {
@@ -921,7 +951,7 @@ fp_plot_audit_groups <- function(x, type, methods) {
   losses <- type == "losses"
   pd <- fp_plot_by_k(tab, type, title = if (losses) "Marginal loss by group" else "Reconstruction error by group",
                      subtitle = sub,
-                     ylab = if (losses) "marginal loss (error - group's best)" else "average squared error")
+                     ylab = if (losses) "marginal loss" else "average squared error")
   spec <- attr(pd, "fp_spec")
   pd[c("lower", "upper", "interval")] <- tab[c("lower", "upper", "interval")]  # same rows, same order
   spec$layers <- c(spec$layers, fp_audit_bar_layer(tab))
@@ -932,6 +962,7 @@ fp_plot_audit_groups <- function(x, type, methods) {
     spec$scales$linetype$title <- "method"
   }
   spec$labels$caption <- fp_audit_bar_caption(x, tab, paste0(fp_audit_units(x),
+                                                             if (losses) "; marginal loss: a group's error minus its best",
                                                              if (!is.null(spec$labels$caption)) "; equal values set side by side"))
   attr(pd, "fp_spec") <- spec
   pd

@@ -244,3 +244,23 @@ test_that("the template reports intervals, with and without an outcome, and says
     expect_true(all(grepl("alt=\"[^\"]+\"", img)), label = "every <img> has a non-empty alt")
   }
 })
+
+test_that("a quantity at its bound 0 (min-max's loss gap with two groups) gets no interval, and says why", {
+  dat <- iv_data(n = c(150, 120), d = 4, seed = 3)
+  a <- fair_audit(dat$x, dat$g, k = 2, methods = c("standard", "minmax"), replicates = 40, seed = 1)
+  mm <- a$table[a$table$method == "minmax", ]
+  # min-max equalises the two losses: its gap is 0 up to the solver's tolerance, its replicates' are not
+  expect_lt(mm$loss_gap, 1e-6 * mm$max_loss)
+  expect_gt(mm$loss_gap_high, mm$loss_gap_low)
+  td <- tidy(a, "intervals")
+  gap <- td[td$method == "minmax" & td$term == "loss_gap", ]
+  expect_true(is.na(gap$conf.low) && is.na(gap$conf.high))
+  expect_false(gap$reliable)
+  expect_match(gap$note, "bound 0")
+  # standard PCA's gap is far from 0: its interval stays
+  sg <- td[td$method == "standard" & td$term == "loss_gap", ]
+  expect_false(is.na(sg$conf.low))
+  expect_true(is.na(sg$note))
+  out <- paste(capture.output(print(a)), collapse = "\n")
+  expect_true(grepl("No interval for the loss gap of minmax: at or near its bound 0", out, fixed = TRUE))
+})

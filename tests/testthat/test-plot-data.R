@@ -109,6 +109,13 @@ test_that("Pareto front relative to standard PCA, with its range stated", {
   expect_equal(pd$disparity[pd$fit == "standard PCA"], s[["disparity"]])
   expect_match(attr(pd, "fp_spec")$labels$caption, "span")
   expect_match(attr(pd, "fp_spec")$labels$y, "% above standard PCA")
+  expect_false(grepl("coincide", attr(pd, "fp_spec")$labels$caption))
+  # fits that coincide hide each other's markers: the frame counts them and the caption says so
+  pf2 <- o$front
+  pf2$table <- rbind(pf2$table, pf2$table[1, ])
+  pd2 <- fairproj:::fp_plot_data(pf2)
+  expect_equal(pd2$overlap[pd2$fit %in% c("fit 1", sprintf("fit %d", nrow(pf2$table)))], c(2L, 2L))
+  expect_match(attr(pd2, "fp_spec")$labels$caption, "2 fits coincide at 1 point(s)", fixed = TRUE)
 })
 
 test_that("tuning frames: one row per candidate, the chosen one marked", {
