@@ -2,9 +2,10 @@
 # type, which returns the tidy frame it draws (one row per drawn value, with the group, the
 # fit, k and the value where they apply) and a drawing specification in the attribute
 # "fp_spec": the columns on the axes, the layers (lines, points, bars, error bars), the scales
-# (Okabe-Ito colours, point shapes, line types, each as a named vector of values), the titles
-# and the reference lines. The base renderer (fp_render_base()) and the ggplot2 renderer
-# (fp_render_gg(), R/autoplot.R) draw that frame and nothing else, so they cannot drift.
+# (colours: Okabe-Ito for groups, another set for methods; point shapes, line types, each as a
+# named vector of values), the titles and the reference lines. The base renderer
+# (fp_render_base()) and the ggplot2 renderer (fp_render_gg(), R/autoplot.R) draw that frame
+# and nothing else, so they cannot drift.
 #
 # A result class adds its plot types by adding an entry to `fp_plot_types` (the first type is
 # the default of plot() and autoplot()) and a method of fp_plot_data() that builds the frames
