@@ -696,16 +696,20 @@ fp_render_base <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
   }
   graphics::axis(2)
   graphics::box()
-  graphics::mtext(lab$x, side = 1, line = 1.9 + xlab_lines)
+  # the axis title shrunk to the panel's width; the titles centred on the figure, whose width
+  # they were wrapped to (the panel's centre is right of it by the left margin)
+  xcex <- min(1, graphics::par("pin")[1] / graphics::strwidth(lab$x, units = "inches"))
+  graphics::mtext(lab$x, side = 1, line = 1.9 + xlab_lines, cex = xcex)
+  fig_mid <- graphics::grconvertX(0.5, "nfc", "user")
   for (i in seq_along(ylab_lines)) graphics::mtext(ylab_lines[i], side = 2, line = ylab_at[i], las = 0)
   # titles, top down
   line <- mar_t - 0.4 - 1.2
   for (t in title_lines) {
-    graphics::mtext(t, side = 3, line = line, font = 2, cex = 1.2)
+    graphics::mtext(t, side = 3, line = line, font = 2, cex = 1.2, at = fig_mid)
     line <- line - 1.25 * 1.2
   }
   for (s in sub_lines) {
-    graphics::mtext(s, side = 3, line = line + 0.45, cex = 0.85, col = "grey25")
+    graphics::mtext(s, side = 3, line = line + 0.45, cex = 0.85, col = "grey25", at = fig_mid)
     line <- line - 0.95
   }
   # legend and caption in the bottom margin
