@@ -79,7 +79,14 @@
 #' percentile intervals miss the truth. A row of `table` is reliable when every group's
 #' interval of that method and k is and its largest loss, loss gap, largest error and price
 #' pass the same check (the loss ratio is not checked: its spread is often infinite).
-#' `print()` and `summary()` show unreliable intervals in brackets marked `?`. Input from
+#' `print()` and `summary()` show unreliable intervals in brackets marked `?`. A quantity that
+#' cannot be negative (an error, a loss, a gap, a fair method's price) whose estimate is closer
+#' to 0 than half its interval's width is at or near its bound, where a percentile interval is
+#' not calibrated (min-max's loss gap, 0 in the population with two groups, was covered 74% of
+#' the time at 90%): it gets no interval, shown as `[~0: no interval]` by `print()`, with `NA`
+#' bounds, `reliable = FALSE` and a `note` in `tidy(matrix = "intervals")`, and without an error
+#' bar in the plots. The interval columns of `table` and `groups_table` keep the bootstrap's
+#' quantiles. Input from
 #' moments gives intervals only when the moments carry block moments, as
 #' `group_moments(x, group, blocks = 50)` computes them; moments from databases and files
 #' ([group_moments_db], [group_moments_files]) and moments combined with `c()` or `+` do not,
@@ -433,7 +440,7 @@ fp_audit_reference <- function(xm, y, g, held) {
 }
 
 # The audit proper: moments (one pass), then every method at every k; the downstream fits on
-# the training part's moments.
+# the training part's moments; then the intervals and the result.
 fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test_fraction, seed, progress,
                          call, moments = NULL, level = 0.9, replicates = 100L, blocks = 50L,
                          interval_k = NULL) {
@@ -445,16 +452,40 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
   fp_check_seed(seed)
   show <- if (is.null(progress)) fp_progress_on() else progress
   y <- if (!is.null(outcome)) fp_audit_outcome(outcome, nrow(xm))
-  rows <- !is.null(xm)
-  d <- if (rows) ncol(xm) else length(moments$colnames)
-  m_groups <- if (rows) nlevels(g) else length(moments$levels)
+  d <- if (!is.null(xm)) ncol(xm) else length(moments$colnames)
+  m_groups <- if (!is.null(xm)) nlevels(g) else length(moments$levels)
   ks <- fp_audit_k(k, d, m_groups)
-  held <- NULL
   iv <- fp_audit_check_intervals(level, replicates, blocks)
   if (!is.null(iv) && !is.null(interval_k)) iv$k <- fp_audit_interval_k(interval_k, ks)
+  mo <- fp_audit_moments(xm, g, y, moments, iv, seed, test_fraction)
+  moments <- mo$moments
+  nfit <- length(methods) * length(ks) * (1L + !is.null(y))
+  if (show) {
+    message(sprintf("fair_audit: %d method(s) x %d value(s) of k from the moments of %s rows (%d columns, %d groups)%s",
+                    length(methods), length(ks), format(sum(moments$n), big.mark = ","), d, m_groups,
+                    if (!is.null(y)) ", then held-out checks" else ""))
+  }
+  oldopt <- options(fairproj.progress = FALSE)  # no progress bars of the fits themselves
+  on.exit(options(oldopt), add = TRUE)
+  fr <- fp_audit_fits(mo, xm, g, y, ks, methods, margs, center, scale., show)
+  out <- fp_audit_result(fr, mo, xm, g, y, ks, d, iv, methods, margs, center, scale., seed, test_fraction, show, call)
+  out$time <- proc.time()[["elapsed"]] - t_start
+  if (show) message(sprintf("fair_audit: %d fits in %.1f s", nfit, out$time))
+  fp_audit_rewarn(fr$warns)
+  class(out) <- "fairproj_audit"
+  out
+}
+
+# The audit's moments from the rows in one pass (or the moments given): list(moments, m_train
+# (the training rows' moments with an outcome), held (the held-out rows), blk (the bootstrap's
+# block moments, NULL without intervals), interval_note (why there are none)).
+fp_audit_moments <- function(xm, g, y, moments, iv, seed, test_fraction) {
+  held <- NULL
+  m_train <- NULL
   blk <- NULL
   interval_note <- if (is.null(iv)) "no intervals were asked for (`level = NULL` or `replicates = 0`)"
-  if (rows) {
+  if (!is.null(xm)) {
+    d <- ncol(xm)
     cn <- fp_colnames(xm)
     if (!is.null(y)) {
       restore_seed <- fp_set_seed(seed)
@@ -491,23 +522,23 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
                              "group_moments(x, group, blocks = 50) (or give the rows) to get intervals")
     }
   }
+  list(moments = moments, m_train = m_train, held = held, blk = blk, interval_note = interval_note)
+}
+
+# Every method at every k from the moments `mo` (fp_audit_moments()), and with an outcome its
+# refit on the training rows and held-out checks: list(tab, gtab, fits, down, preds (held-out
+# predictions of each downstream fit, for the intervals), warns).
+fp_audit_fits <- function(mo, xm, g, y, ks, methods, margs, center, scale., show) {
+  moments <- mo$moments
   C <- fp_prepare(moments, center, scale.)$C
-  nfit <- length(methods) * length(ks) * (1L + !is.null(y))
-  if (show) {
-    message(sprintf("fair_audit: %d method(s) x %d value(s) of k from the moments of %s rows (%d columns, %d groups)%s",
-                    length(methods), length(ks), format(sum(moments$n), big.mark = ","), d, m_groups,
-                    if (!is.null(y)) ", then held-out checks" else ""))
-  }
-  pb <- fp_progress_bar(nfit, "fair_audit: fits", show = show)
-  oldopt <- options(fairproj.progress = FALSE)  # no progress bars of the fits themselves
-  on.exit(options(oldopt), add = TRUE)
+  pb <- fp_progress_bar(length(methods) * length(ks) * (1L + !is.null(y)), "fair_audit: fits", show = show)
   step <- 0L
   warns <- list()
   fits <- stats::setNames(vector("list", length(methods)), methods)
   tab <- list()
   gtab <- list()
   down <- list()
-  preds <- list()  # held-out predictions of each downstream fit (for the intervals)
+  preds <- list()
   na_groups <- data.frame(group = moments$levels, n = as.numeric(moments$n), error = NA_real_, best = NA_real_,
                           loss = NA_real_, var_explained = NA_real_, stringsAsFactors = FALSE)
   for (meth in methods) {
@@ -527,10 +558,10 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
       step <- step + 1L
       pb$update(step)
       if (!is.null(y)) {
-        rt <- if (!is.null(f)) fp_audit_fit(m_train, kk, meth, margs[[meth]], center, scale.)
+        rt <- if (!is.null(f)) fp_audit_fit(mo$m_train, kk, meth, margs[[meth]], center, scale.)
         warns <- c(warns, rt$warnings)
-        dn <- if (!is.null(rt$fit)) fp_audit_downstream_one(fp_scores(rt$fit, xm), y, g, held) else
-          data.frame(n_test = sum(held), accuracy = NA_real_, error = NA_real_, dp_gap = NA_real_,
+        dn <- if (!is.null(rt$fit)) fp_audit_downstream_one(fp_scores(rt$fit, xm), y, g, mo$held) else
+          data.frame(n_test = sum(mo$held), accuracy = NA_real_, error = NA_real_, dp_gap = NA_real_,
                      eo_gap = NA_real_, one_class = NA)
         preds[length(down) + 1L] <- list(attr(dn, "pred"))
         down[[length(down) + 1L]] <- cbind(data.frame(method = meth, k = kk, stringsAsFactors = FALSE), dn)
@@ -543,10 +574,20 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
     if (length(errs) == length(ks) && !all(vapply(errs, inherits, NA, "fairproj_infeasible_k"))) stop(errs[[1L]])
   }
   pb$done()
-  tab <- do.call(rbind, tab)
+  list(tab = tab, gtab = gtab, fits = fits, down = down, preds = preds, warns = warns)
+}
+
+# The audit's result from its fits `fr` (fp_audit_fits()): the tables with the price and the
+# intervals, the groups, the downstream checks and their intervals.
+fp_audit_result <- function(fr, mo, xm, g, y, ks, d, iv, methods, margs, center, scale., seed, test_fraction,
+                            show, call) {
+  moments <- mo$moments
+  blk <- mo$blk
+  held <- mo$held
+  tab <- do.call(rbind, fr$tab)
   std <- tab[tab$method == "standard", ]
   tab$price <- std$var_kept[match(tab$k, std$k)] - tab$var_kept
-  gtab <- do.call(rbind, gtab)
+  gtab <- do.call(rbind, fr$gtab)
   rownames(gtab) <- NULL
   kf <- std$k[std$var_kept >= 0.8]
   if (!is.null(blk)) {
@@ -565,18 +606,18 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
                                   small = as.numeric(moments$n) < 5 * d, stringsAsFactors = FALSE),
               k = ks, k_focus = if (length(kf)) min(kf) else max(ks), methods = methods,
               n = sum(moments$n), d = d, colnames = moments$colnames, centered = !isFALSE(center),
-              scaled = !isFALSE(scale.), outcome = NULL, n_dropped = 0L, fits = fits, call = call)
+              scaled = !isFALSE(scale.), outcome = NULL, n_dropped = 0L, fits = fr$fits, call = call)
   out$intervals <- if (!is.null(blk)) {
     list(level = iv$level, replicates = iv$replicates, k = iv$k, method = "percentile",
          blocks = vapply(blk, function(b) length(b$n), numeric(1)), note = NULL)
   } else {
-    list(level = NULL, replicates = 0L, k = integer(0), method = NULL, blocks = NULL, note = interval_note)
+    list(level = NULL, replicates = 0L, k = integer(0), method = NULL, blocks = NULL, note = mo$interval_note)
   }
   if (!is.null(y)) {
-    out$downstream <- do.call(rbind, down)
+    out$downstream <- do.call(rbind, fr$down)
     if (!is.null(iv)) {
       restore_seed <- fp_set_seed(seed)
-      out$downstream <- tryCatch(fp_downstream_intervals(out$downstream, preds, y, g, held, iv$level, iv$replicates),
+      out$downstream <- tryCatch(fp_downstream_intervals(out$downstream, fr$preds, y, g, held, iv$level, iv$replicates),
                                  finally = restore_seed())
     }
     out$downstream_reference <- fp_audit_reference(xm, y, g, held)
@@ -586,16 +627,12 @@ fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test
                      if (y$type == "binary") list(positive = y$positive, positive_rate = mean(y$y)) else
                        list(mean = mean(y$y)))
   } else {
-    out$downstream_note <- if (!rows) {
+    out$downstream_note <- if (is.null(xm)) {
       "the audit was computed from group moments, without the data rows, so no model could be trained on reduced rows"
     } else {
       "no outcome was given"
     }
   }
-  out$time <- proc.time()[["elapsed"]] - t_start
-  if (show) message(sprintf("fair_audit: %d fits in %.1f s", nfit, out$time))
-  fp_audit_rewarn(warns)
-  class(out) <- "fairproj_audit"
   out
 }
 
@@ -635,10 +672,15 @@ fp_audit_at <- function(x, k) {
                     worst_group = t$worst_group, var_kept = fp_pct(t$var_kept), price = fp_pct(t$price),
                     state = t$state, stringsAsFactors = FALSE)
   if (!k %in% x$intervals$k) return(out)
-  # the numbers a reader decides on, with their intervals ("?" where the audit calls them unreliable)
+  # the numbers a reader decides on, with their intervals ("?" where the audit calls them
+  # unreliable, "[~0: no interval]" at or near the bound 0, fp_audit_at_bound())
   flag <- ifelse(t$reliable %in% FALSE, "?", "")
-  ci <- function(q, f) ifelse(is.na(t[[paste0(q, "_low")]]), "", sprintf(" [%s, %s]%s", f(t[[paste0(q, "_low")]]),
-                                                                          f(t[[paste0(q, "_high")]]), flag))
+  ci <- function(q, f) {
+    lo <- t[[paste0(q, "_low")]]
+    hi <- t[[paste0(q, "_high")]]
+    bound <- q %in% fp_bounded_quantities & fp_audit_at_bound(t[[q]], lo, hi)
+    ifelse(is.na(lo), "", ifelse(bound, " [~0: no interval]", sprintf(" [%s, %s]%s", f(lo), f(hi), flag)))
+  }
   out$max_loss <- paste0(out$max_loss, ci("max_loss", fp_num))
   out$loss_ratio <- paste0(fp_num(t$loss_ratio), ci("loss_ratio", fp_num))
   out$price <- paste0(out$price, ifelse(t$method == "standard", "", ci("price", fp_pct)))
@@ -656,6 +698,12 @@ fp_audit_interval_line <- function(x, k) {
                 iv$replicates, fp_name_list(unique(iv$blocks)),
                 if (any(x$table$reliable[x$table$k == k] %in% FALSE))
                   "; ? marks an interval the data cannot support (small group, or estimates biased; see ?fair_audit)" else ""))
+    t <- x$table[x$table$k == k, , drop = FALSE]
+    bound <- unlist(lapply(c("max_loss", "loss_gap", "price"), function(q) {
+      b <- fp_audit_at_bound(t[[q]], t[[paste0(q, "_low")]], t[[paste0(q, "_high")]]) & t$method != "standard"
+      if (any(b)) sprintf("%s of %s", sub("_", " ", q), t$method[b])
+    }))
+    if (length(bound)) cat(sprintf("No interval for the %s: %s.\n", paste(bound, collapse = ", "), fp_bound_note))
   } else {
     cat(sprintf("Intervals at k = %s only (`interval_k`).\n", fp_name_list(iv$k)))
   }

@@ -56,67 +56,77 @@ fp_plot_gg <- function(x, type, ..., main = NULL, xlab = NULL, ylab = NULL) {
 # Draw a plot frame with ggplot2: the same layers, scales and labels as fp_render_base().
 fp_render_gg <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
   spec <- attr(data, "fp_spec")
-  lab <- fp_plot_labels(spec, main, xlab, ylab)
-  wrap <- function(s, w) if (is.null(s)) NULL else paste(strwrap(s, w), collapse = "\n")
   gg <- ggplot2::ggplot()
-  fixed_name <- c(colour = "colour", shape = "shape", linetype = "lty")
   xr <- range(data[[spec$x]], finite = TRUE)
   for (l in spec$layers) {
-    d <- fp_plot_rows(data, spec, l)
-    # a line joins finite values and needs two of them (ggplot2 says so otherwise), as lines() does
-    if (l$geom == "line") {
-      d <- d[is.finite(d[[spec$y]]), , drop = FALSE]
-      d <- d[duplicated(d$.series) | duplicated(d$.series, fromLast = TRUE), , drop = FALSE]
-    }
-    if (!nrow(d)) next
-    yv <- spec$y
-    map <- ggplot2::aes(x = .data$.x, y = .data[[yv]], group = .data$.series)
-    args <- list()
-    for (a in names(fixed_name)) {
-      fx <- l[[fixed_name[[a]]]]
-      sc <- spec$scales[[a]]
-      if (!is.null(fx)) {
-        args[[a]] <- fx
-      } else if (!is.null(sc)) {
-        cl <- sc$column
-        map[[a]] <- ggplot2::aes(v = .data[[cl]])$v
-      }
-    }
-    if (!is.null(l$alpha)) args$alpha <- l$alpha
-    lwd <- if (is.null(l$lwd)) 1.5 else l$lwd
-    geom <- switch(l$geom,
-      line = {
-        args$shape <- NULL
-        map$shape <- NULL
-        do.call(ggplot2::geom_line, c(list(data = d, mapping = map, linewidth = lwd / ggplot2::.pt), args))
-      },
-      point = {
-        args$linetype <- NULL
-        map$linetype <- NULL
-        do.call(ggplot2::geom_point, c(list(data = d, mapping = map, size = 1.8 * (if (is.null(l$cex)) 1 else l$cex)), args))
-      },
-      col = {
-        args$shape <- NULL
-        args$linetype <- NULL
-        if (!is.null(l$fill)) args$fill <- l$fill
-        do.call(ggplot2::geom_rect, c(list(data = d, mapping = ggplot2::aes(xmin = .data$.x - 0.4, xmax = .data$.x + 0.4,
-                                                                             ymin = 0, ymax = .data[[yv]])), args))
-      },
-      errorbar = {
-        args$shape <- NULL
-        args$linetype <- NULL
-        map$shape <- NULL
-        lo <- l$ymin
-        hi <- l$ymax
-        emap <- map
-        emap$y <- NULL
-        emap$linetype <- NULL  # solid bars, as the base renderer draws them
-        emap$ymin <- ggplot2::aes(v = .data[[lo]])$v
-        emap$ymax <- ggplot2::aes(v = .data[[hi]])$v
-        do.call(ggplot2::geom_errorbar, c(list(data = d, mapping = emap, width = 0.015 * (if (diff(xr) > 0) diff(xr) else 1)), args))
-      })
-    gg <- gg + geom
+    geom <- fp_gg_layer(l, data, spec, xr)
+    if (!is.null(geom)) gg <- gg + geom
   }
+  gg <- fp_gg_refs(gg, spec)
+  gg <- fp_gg_scales(gg, data, spec)
+  fp_gg_theme(gg, spec, fp_plot_labels(spec, main, xlab, ylab))
+}
+
+# One layer of a specification as a ggplot2 layer (NULL when it draws no rows).
+fp_gg_layer <- function(l, data, spec, xr) {
+  fixed_name <- c(colour = "colour", shape = "shape", linetype = "lty")
+  d <- fp_plot_rows(data, spec, l)
+  # a line joins finite values and needs two of them (ggplot2 says so otherwise), as lines() does
+  if (l$geom == "line") {
+    d <- d[is.finite(d[[spec$y]]), , drop = FALSE]
+    d <- d[duplicated(d$.series) | duplicated(d$.series, fromLast = TRUE), , drop = FALSE]
+  }
+  if (!nrow(d)) return(NULL)
+  yv <- spec$y
+  map <- ggplot2::aes(x = .data$.x, y = .data[[yv]], group = .data$.series)
+  args <- list()
+  for (a in names(fixed_name)) {
+    fx <- l[[fixed_name[[a]]]]
+    sc <- spec$scales[[a]]
+    if (!is.null(fx)) {
+      args[[a]] <- fx
+    } else if (!is.null(sc)) {
+      cl <- sc$column
+      map[[a]] <- ggplot2::aes(v = .data[[cl]])$v
+    }
+  }
+  if (!is.null(l$alpha)) args$alpha <- l$alpha
+  lwd <- if (is.null(l$lwd)) 1.5 else l$lwd
+  switch(l$geom,
+    line = {
+      args$shape <- NULL
+      map$shape <- NULL
+      do.call(ggplot2::geom_line, c(list(data = d, mapping = map, linewidth = lwd / ggplot2::.pt), args))
+    },
+    point = {
+      args$linetype <- NULL
+      map$linetype <- NULL
+      do.call(ggplot2::geom_point, c(list(data = d, mapping = map, size = 1.8 * (if (is.null(l$cex)) 1 else l$cex)), args))
+    },
+    col = {
+      args$shape <- NULL
+      args$linetype <- NULL
+      if (!is.null(l$fill)) args$fill <- l$fill
+      do.call(ggplot2::geom_rect, c(list(data = d, mapping = ggplot2::aes(xmin = .data$.x - 0.4, xmax = .data$.x + 0.4,
+                                                                           ymin = 0, ymax = .data[[yv]])), args))
+    },
+    errorbar = {
+      args$shape <- NULL
+      args$linetype <- NULL
+      map$shape <- NULL
+      lo <- l$ymin
+      hi <- l$ymax
+      emap <- map
+      emap$y <- NULL
+      emap$linetype <- NULL  # solid bars, as the base renderer draws them
+      emap$ymin <- ggplot2::aes(v = .data[[lo]])$v
+      emap$ymax <- ggplot2::aes(v = .data[[hi]])$v
+      do.call(ggplot2::geom_errorbar, c(list(data = d, mapping = emap, width = 0.015 * (if (diff(xr) > 0) diff(xr) else 1)), args))
+    })
+}
+
+# The reference lines of a specification, with their labels.
+fp_gg_refs <- function(gg, spec) {
   for (r in spec$ref) {
     if (r$axis == "h") {
       gg <- gg + ggplot2::geom_hline(yintercept = r$at, linetype = r$lty, colour = "grey40")
@@ -132,7 +142,12 @@ fp_render_gg <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
       }
     }
   }
-  # scales: the same named values as the base renderer; legends only for levels drawn
+  gg
+}
+
+# The scales of a specification (the same named values as the base renderer; legends only for
+# the levels drawn) and its axes.
+fp_gg_scales <- function(gg, data, spec) {
   scale_fun <- list(colour = ggplot2::scale_colour_manual, shape = ggplot2::scale_shape_manual,
                     linetype = ggplot2::scale_linetype_manual)
   for (a in names(spec$scales)) {
@@ -153,8 +168,16 @@ fp_render_gg <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
   }
   if (grepl("y", spec$log)) gg <- gg + ggplot2::scale_y_log10()
   if (spec$y_zero) gg <- gg + ggplot2::expand_limits(y = 0)
-  gg <- gg + ggplot2::labs(title = wrap(lab$title, 50), subtitle = wrap(lab$subtitle, 70), x = lab$x, y = lab$y,
-                           caption = wrap(lab$caption, 80)) +
+  gg
+}
+
+# Titles, axis titles and caption, and the theme.
+fp_gg_theme <- function(gg, spec, lab) {
+  wrap <- function(s, w) if (is.null(s)) NULL else paste(strwrap(s, w), collapse = "\n")
+  # wrapped to fit a 5 in wide device; a long axis title on two lines, so that it stays beside
+  # the panel of a 4 in high device
+  gg <- gg + ggplot2::labs(title = wrap(lab$title, 50), subtitle = wrap(lab$subtitle, 60), x = wrap(lab$x, 60),
+                           y = wrap(lab$y, 28), caption = wrap(lab$caption, 64)) +
     ggplot2::theme_bw(base_size = 11) +
     ggplot2::theme(legend.position = "bottom", legend.box = "vertical", legend.margin = ggplot2::margin(0, 0, 0, 0),
                    panel.grid.minor = ggplot2::element_blank(), plot.title.position = "plot",

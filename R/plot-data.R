@@ -2,9 +2,10 @@
 # type, which returns the tidy frame it draws (one row per drawn value, with the group, the
 # fit, k and the value where they apply) and a drawing specification in the attribute
 # "fp_spec": the columns on the axes, the layers (lines, points, bars, error bars), the scales
-# (Okabe-Ito colours, point shapes, line types, each as a named vector of values), the titles
-# and the reference lines. The base renderer (fp_render_base()) and the ggplot2 renderer
-# (fp_render_gg(), R/autoplot.R) draw that frame and nothing else, so they cannot drift.
+# (colours: Okabe-Ito for groups, another set for methods; point shapes, line types, each as a
+# named vector of values), the titles and the reference lines. The base renderer
+# (fp_render_base()) and the ggplot2 renderer (fp_render_gg(), R/autoplot.R) draw that frame
+# and nothing else, so they cannot drift.
 #
 # A result class adds its plot types by adding an entry to `fp_plot_types` (the first type is
 # the default of plot() and autoplot()) and a method of fp_plot_data() that builds the frames
@@ -55,10 +56,22 @@ fp_plot_no_dots <- function(dots, type) {
 # ---------------------------------------------------------------------------------------------
 # Palette, shapes, line types and labels: one place for both renderers.
 
-# Colour-blind-safe colours for n series: Okabe-Ito without black, then an HCL palette.
+# Groups and methods never share colours: groups take fp_palette(), everything that is not a
+# group (methods, fits, tuning candidates, objectives) fp_palette_methods().
+
+# Colours of n groups: Okabe-Ito without black (colour-blind safe), then an HCL palette.
 fp_palette <- function(n) {
   if (n <= 8L) return(unname(grDevices::palette.colors(n + 1L, "Okabe-Ito")[-1L]))
   grDevices::hcl.colors(n, "Dark 3")
+}
+
+# Colours of n methods or other series that are not groups: ColorBrewer's Dark 2 without its
+# teal, orange and yellow (close to Okabe-Ito's bluish green, vermillion and yellow), that is
+# purple, magenta, green, brown and grey; beyond five, an HCL palette of dark colours.
+fp_palette_methods <- function(n) {
+  pal <- unname(grDevices::palette.colors(8L, "Dark 2"))[c(3L, 4L, 5L, 7L, 8L)]
+  if (n <= length(pal)) return(pal[seq_len(n)])
+  grDevices::hcl.colors(n, "Dark 2")
 }
 
 # Point shapes for n series (pch codes, which ggplot2 reads the same way): filled shapes
@@ -151,7 +164,7 @@ fp_plot_data.fair_pca <- function(x, type = NULL, ..., kmax = NULL, choices = 1:
 # one line per group and fit: colour and shape by group, line type by fit, points offset
 # sideways by group where groups have equal values (min-max equalises the losses).
 fp_plot_by_k <- function(tab, type, title, ylab, subtitle = NULL, xlab = "number of components k",
-                         ref = list()) {
+                         ref = list(), caption = NULL) {
   tab$group <- factor(tab$group, levels = unique(as.character(tab$group)))
   tab$fit <- factor(tab$fit, levels = unique(as.character(tab$fit)))
   ng <- nlevels(tab$group)
@@ -165,10 +178,18 @@ fp_plot_by_k <- function(tab, type, title, ylab, subtitle = NULL, xlab = "number
   if (nf > 1L) scales$linetype <- fp_scale("fit", levels(tab$fit), seq_len(nf))
   spec <- fp_spec("k", "value", list(fp_layer("line"), fp_layer("point", cex = 1.1)), scales,
                   title = title, subtitle = subtitle, xlab = xlab, ylab = ylab,
-                  caption = if (coincide && ng > 1L) "Groups with equal values: points set side by side",
+                  caption = fp_join_captions(caption, if (coincide && ng > 1L) "groups with equal values: points set side by side"),
                   ref = ref, x_integer = TRUE, y_zero = TRUE,
                   dodge = if (ng > 1L) list(column = "group", width = 0.3))
   fp_plot_frame(tab[c("k", "group", "fit", "value")], spec, type)
+}
+
+# Captions joined by "; ", the first capitalised; NULL when there are none.
+fp_join_captions <- function(...) {
+  cap <- c(...)
+  if (!length(cap)) return(NULL)
+  cap <- paste(cap, collapse = "; ")
+  paste0(toupper(substr(cap, 1L, 1L)), substring(cap, 2L))
 }
 
 fp_plot_errors <- function(x, type, kmax, quiet = FALSE) {
@@ -185,8 +206,8 @@ fp_plot_errors <- function(x, type, kmax, quiet = FALSE) {
   fp_plot_by_k(long, type,
                title = if (errors) "Reconstruction error by group" else "Marginal loss by group",
                subtitle = if (std) "standard PCA" else sprintf("%s (solid) and standard PCA (dashed)", lab),
-               ylab = if (errors) "average squared reconstruction error" else
-                 "marginal loss (error - group's best rank-k error)")
+               ylab = if (errors) "average squared error" else "marginal loss",
+               caption = if (!errors) "Marginal loss: a group's error minus its best rank-k error")
 }
 
 # Per-group error or loss for k = 1, ..., kmax, refitting from the stored moments; says so.
@@ -287,7 +308,7 @@ fp_plot_scree <- function(x, kmax) {
   }
   tab$fit <- factor(tab$fit, levels = unique(c("standard PCA", lab)))
   layers <- list(fp_layer("col", where = list(fit = "standard PCA"), fill = "grey80", colour = "grey35"))
-  if (!std) layers <- c(layers, list(fp_layer("point", where = list(fit = lab), colour = fp_palette(1),
+  if (!std) layers <- c(layers, list(fp_layer("point", where = list(fit = lab), colour = fp_palette_methods(1),
                                               shape = 16L, cex = 1.3)))
   spec <- fp_spec("k", "value", layers, title = "Scree plot",
                   subtitle = if (std) "variance of each principal component" else
@@ -332,7 +353,7 @@ fp_plot_convergence <- function(x) {
     d <- data.frame(iteration = rep(h$iteration, length(series)), series = factor(rep(series, each = nrow(h)), levels = series),
                     fit = lab, value = as.vector(Ys), stringsAsFactors = FALSE)
     spec <- fp_spec("iteration", "value", layers,
-                    list(colour = fp_scale("series", series, c("black", fp_palette(length(series) - 1L)), "objective")),
+                    list(colour = fp_scale("series", series, c("black", fp_palette_methods(length(series) - 1L)), "objective")),
                     title = "Convergence (Pareto fair PCA)", subtitle = "each objective rescaled to [0, 1] over the run",
                     xlab = "iteration", ylab = "objective, rescaled to [0, 1]", x_integer = TRUE)
     return(fp_plot_frame(d, spec, "convergence"))
@@ -415,8 +436,22 @@ fp_plot_data.fairproj_pareto_front <- function(x, type = NULL, ...) {
     "Total loss of standard PCA not available: absolute totals"
   nconv <- sum(!tab$converged)
   if (nconv) caption <- paste0(caption, sprintf("; %d fit(s) did not converge", nconv))
+  # fits that coincide (within 0.5% of each axis's range) hide each other's markers: each point
+  # counts the fits drawn there, and the caption says how many coincide
+  cell <- function(v) {
+    r <- diff(range(v, finite = TRUE))
+    if (!(r > 0)) r <- max(abs(v), 1, na.rm = TRUE)
+    round(v / (0.005 * r))
+  }
+  key <- paste(cell(d$disparity), cell(d$value))
+  d$overlap <- as.integer(stats::ave(seq_along(key), key, FUN = length))
+  hidden <- sum(d$overlap > 1L & d$fit != "standard PCA")
+  if (hidden) {
+    caption <- paste0(caption, sprintf("; %d fits coincide at %d point(s), their markers drawn over each other (see the table)",
+                                       hidden, length(unique(key[d$overlap > 1L]))))
+  }
   spec <- fp_spec("disparity", "value", list(fp_layer("point", cex = 1.4)),
-                  list(colour = fp_scale("start", st, c(fp_palette(2), "black"), "fit"),
+                  list(colour = fp_scale("start", st, c(fp_palette_methods(2), "black"), "fit"),
                        shape = fp_scale("status", ss, c(16L, 1L, 4L), "status")),
                   title = sprintf("Pareto fair PCA, k = %d", x$k),
                   subtitle = sprintf("%d fits; standard PCA for reference", nrow(tab)),
@@ -457,7 +492,7 @@ fp_plot_data.fairproj_tune <- function(x, type = NULL, ...) {
   d$ABDiff <- tab$ABDiff
   d$chosen <- d$candidate == best
   ns <- nlevels(d$series)
-  scales <- list(colour = fp_scale("series", levels(d$series), if (ns > 1L) fp_palette(ns) else "black",
+  scales <- list(colour = fp_scale("series", levels(d$series), if (ns > 1L) fp_palette_methods(ns) else "black",
                                    paste(others, collapse = ", ")),
                  shape = fp_scale("series", levels(d$series), fp_shapes(ns), paste(others, collapse = ", ")))
   chosen <- sprintf("chosen: %s", paste(names(x$best), vapply(x$best, format, character(1)), sep = " = ",
@@ -494,7 +529,8 @@ fp_plot_data.fairproj_tune <- function(x, type = NULL, ...) {
 fp_wrap_to <- function(s, width_in, cex, font = 1) {
   if (is.null(s) || !nzchar(s)) return(character(0))
   if (graphics::strwidth(s, units = "inches", cex = cex, font = font) <= width_in) return(s)
-  chars <- max(10L, floor(nchar(s) * width_in / graphics::strwidth(s, units = "inches", cex = cex, font = font)))
+  # characters differ in width: wrap 10% short of the width so that no line runs over it
+  chars <- max(10L, floor(0.9 * nchar(s) * width_in / graphics::strwidth(s, units = "inches", cex = cex, font = font)))
   strwrap(s, chars)
 }
 
@@ -628,7 +664,10 @@ fp_render_base <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
   # left margin: the widest tick label, then the axis title
   ticks <- if (grepl("y", spec$log)) grDevices::axisTicks(log10(ylim), log = TRUE) else pretty(ylim)
   ylab_line <- 0.9 + max(graphics::strwidth(format(ticks), units = "inches")) / csi
-  graphics::par(mar = c(mar_b, max(4.1, ylab_line + 1.3), mar_t, 1.2), mgp = c(2.6, 0.7, 0), las = 1)
+  # the axis title wrapped to the panel's height, its lines outward from the ticks
+  ylab_lines <- fp_wrap_to(lab$y, fin[2] - (mar_b + mar_t) * csi - 0.1, 1)
+  ylab_at <- max(2.6, ylab_line + 0.2) + length(ylab_lines) - seq_along(ylab_lines)
+  graphics::par(mar = c(mar_b, max(4.1, max(ylab_at) + 1.1), mar_t, 1.2), mgp = c(2.6, 0.7, 0), las = 1)
   graphics::plot.new()
   graphics::plot.window(xlim, ylim, log = spec$log, yaxs = if (bars) "i" else "r")
   graphics::grid(nx = NA, ny = NULL, col = "grey92", lty = 1)
@@ -657,16 +696,20 @@ fp_render_base <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
   }
   graphics::axis(2)
   graphics::box()
-  graphics::mtext(lab$x, side = 1, line = 1.9 + xlab_lines)
-  graphics::mtext(lab$y, side = 2, line = max(2.6, ylab_line + 0.2), las = 0)
+  # the axis title shrunk to the panel's width; the titles centred on the figure, whose width
+  # they were wrapped to (the panel's centre is right of it by the left margin)
+  xcex <- min(1, graphics::par("pin")[1] / graphics::strwidth(lab$x, units = "inches"))
+  graphics::mtext(lab$x, side = 1, line = 1.9 + xlab_lines, cex = xcex)
+  fig_mid <- graphics::grconvertX(0.5, "nfc", "user")
+  for (i in seq_along(ylab_lines)) graphics::mtext(ylab_lines[i], side = 2, line = ylab_at[i], las = 0)
   # titles, top down
   line <- mar_t - 0.4 - 1.2
   for (t in title_lines) {
-    graphics::mtext(t, side = 3, line = line, font = 2, cex = 1.2)
+    graphics::mtext(t, side = 3, line = line, font = 2, cex = 1.2, at = fig_mid)
     line <- line - 1.25 * 1.2
   }
   for (s in sub_lines) {
-    graphics::mtext(s, side = 3, line = line + 0.45, cex = 0.85, col = "grey25")
+    graphics::mtext(s, side = 3, line = line + 0.45, cex = 0.85, col = "grey25", at = fig_mid)
     line <- line - 0.95
   }
   # legend and caption in the bottom margin
@@ -814,8 +857,8 @@ fp_plot_data.fair_kpca <- function(x, type = NULL, ..., choices = 1:2) {
 
 # ---------------------------------------------------------------------------------------------
 # Fairness audits (fair_audit(), R/audit.R): the price of fairness, per-group losses and errors
-# by k, downstream gaps and accuracy. Methods take colours from the end of the palette and
-# groups from its start, so a method never looks like a group.
+# by k, downstream gaps and accuracy. Groups take fp_palette(), methods fp_palette_methods(),
+# so a method never looks like a group.
 
 fp_plot_types[["fairproj_audit"]] <- c("price", "losses", "errors", "downstream", "accuracy")
 
@@ -833,10 +876,10 @@ fp_plot_data.fairproj_audit <- function(x, type = NULL, ..., methods = NULL) {
          downstream = , accuracy = fp_plot_audit_downstream(x, type, methods))
 }
 
-# Colours of methods: standard PCA black, the others vermillion, blue, purple, grey, then HCL.
+# Colours of methods: standard PCA black, the others from fp_palette_methods().
 fp_audit_colours <- function(methods) {
   fair <- setdiff(methods, "standard")
-  pal <- if (length(fair) <= 4L) fp_palette(8L)[c(6L, 5L, 7L, 8L)] else grDevices::hcl.colors(length(fair), "Dark 2")
+  pal <- fp_palette_methods(length(fair))
   cols <- stats::setNames(pal[seq_along(fair)], fair)
   if ("standard" %in% methods) cols <- c(standard = "black", cols)
   cols[methods]
@@ -859,7 +902,7 @@ fp_plot_audit_price <- function(x, methods) {
                        shape = fp_scale("method", fair, fp_shapes(length(fair)))),
                   title = "Price of fairness",
                   subtitle = "variance each fair method loses beyond standard PCA at the same k",
-                  xlab = "number of components k", ylab = "variance lost vs standard PCA (% of total)",
+                  xlab = "number of components k", ylab = "variance lost (% of the total)",
                   ref = list(fp_ref("h", 0, "standard PCA", lty = 2L)), x_integer = TRUE, y_zero = TRUE,
                   caption = fp_audit_bar_caption(x, d),
                   dodge = if (length(fair) > 1L) list(column = "method", width = 0.2))
@@ -871,10 +914,13 @@ fp_audit_col <- function(t, col) if (is.null(t[[col]])) rep(NA_real_, nrow(t)) e
 
 # The interval columns of an audit plot: `lower`, `upper` (NA where there is none) and
 # `interval` ("TRUE" where an error bar is drawn, "unreliable" where the audit flags it).
-fp_audit_bars <- function(x, d, lo, hi, reliable) {
+# A value at or near its bound 0 (fp_audit_at_bound(), on the unscaled estimate `est`) gets no
+# bar ("bound"): its interval is not calibrated.
+fp_audit_bars <- function(x, d, lo, hi, reliable, est = d$value) {
   d$lower <- lo
   d$upper <- hi
-  d$interval <- ifelse(is.na(lo) | is.na(hi), "none", ifelse(reliable %in% FALSE, "unreliable", "TRUE"))
+  d$interval <- ifelse(is.na(lo) | is.na(hi), "none", ifelse(fp_audit_at_bound(est, lo, hi), "bound",
+                                                             ifelse(reliable %in% FALSE, "unreliable", "TRUE")))
   d
 }
 fp_audit_bar_layer <- function(d) {
@@ -889,8 +935,9 @@ fp_audit_bar_caption <- function(x, d, caption = NULL) {
   if (!any(d$interval != "none")) return(caption)
   iv <- x$intervals
   paste0(if (!is.null(caption)) paste0(caption, "; "),
-         sprintf("error bars: %s%% bootstrap intervals%s", format(100 * iv$level),
-                 if (any(d$interval == "unreliable")) "; faint: unreliable (small group or biased estimate)" else ""))
+         sprintf("error bars: %s%% bootstrap intervals%s%s", format(100 * iv$level),
+                 if (any(d$interval == "unreliable")) "; faint: unreliable (small group or biased estimate)" else "",
+                 if (any(d$interval == "bound")) "; none at values near 0, where they are not calibrated" else ""))
 }
 
 fp_plot_audit_groups <- function(x, type, methods) {
@@ -909,7 +956,7 @@ fp_plot_audit_groups <- function(x, type, methods) {
   losses <- type == "losses"
   pd <- fp_plot_by_k(tab, type, title = if (losses) "Marginal loss by group" else "Reconstruction error by group",
                      subtitle = sub,
-                     ylab = if (losses) "marginal loss (error - group's best)" else "average squared error")
+                     ylab = if (losses) "marginal loss" else "average squared error")
   spec <- attr(pd, "fp_spec")
   pd[c("lower", "upper", "interval")] <- tab[c("lower", "upper", "interval")]  # same rows, same order
   spec$layers <- c(spec$layers, fp_audit_bar_layer(tab))
@@ -920,6 +967,7 @@ fp_plot_audit_groups <- function(x, type, methods) {
     spec$scales$linetype$title <- "method"
   }
   spec$labels$caption <- fp_audit_bar_caption(x, tab, paste0(fp_audit_units(x),
+                                                             if (losses) "; marginal loss: a group's error minus its best",
                                                              if (!is.null(spec$labels$caption)) "; equal values set side by side"))
   attr(pd, "fp_spec") <- spec
   pd

@@ -228,8 +228,39 @@ test_that("the template reports intervals, with and without an outcome, and says
   has(html, "intervals from resampling the held-out rows")
   has(html, "held-out rows by group")
   has(html, "At the 90% level the data do not tell|intervals of the two largest losses do not overlap", fixed = FALSE)
-  html2 <- render(list(data = data.frame(iris[1:4], Species = iris$Species), group = "Species", outcome = NULL,
-                       features = NULL, k = 1:2, seed = 1))
+  html2 <- render(list(data = data.frame(iris[1:4], Species = iris$Species), data_name = "iris", group = "Species",
+                       outcome = NULL, features = NULL, k = 1:3, seed = 1))
   has(html2, "90% bootstrap intervals")
   has(html2, "Downstream checks were not run")
+  # the title and the first paragraph name the data set and the group variable
+  has(html2, "<title>Fair PCA audit of iris by Species</title>")
+  has(html2, "of iris serves every group of <code>Species</code>")
+  # an "n/a" says why where it appears: mean matching keeps at most 4 - (3 - 1) = 2 components
+  has(html2, "n/a: mean-matching fair PCA has no fit at k = 3, because k = 3 exceeds the feasible dimension 2")
+  # every figure has a non-empty alt text
+  for (h in list(html, html2)) {
+    img <- regmatches(h, gregexpr("<img[^>]*>", h))[[1]]
+    expect_gte(length(img), 4L)
+    expect_true(all(grepl("alt=\"[^\"]+\"", img)), label = "every <img> has a non-empty alt")
+  }
+})
+
+test_that("a quantity at its bound 0 (min-max's loss gap with two groups) gets no interval, and says why", {
+  dat <- iv_data(n = c(150, 120), d = 4, seed = 3)
+  a <- fair_audit(dat$x, dat$g, k = 2, methods = c("standard", "minmax"), replicates = 40, seed = 1)
+  mm <- a$table[a$table$method == "minmax", ]
+  # min-max equalises the two losses: its gap is 0 up to the solver's tolerance, its replicates' are not
+  expect_lt(mm$loss_gap, 1e-6 * mm$max_loss)
+  expect_gt(mm$loss_gap_high, mm$loss_gap_low)
+  td <- tidy(a, "intervals")
+  gap <- td[td$method == "minmax" & td$term == "loss_gap", ]
+  expect_true(is.na(gap$conf.low) && is.na(gap$conf.high))
+  expect_false(gap$reliable)
+  expect_match(gap$note, "bound 0")
+  # standard PCA's gap is far from 0: its interval stays
+  sg <- td[td$method == "standard" & td$term == "loss_gap", ]
+  expect_false(is.na(sg$conf.low))
+  expect_true(is.na(sg$note))
+  out <- paste(capture.output(print(a)), collapse = "\n")
+  expect_true(grepl("No interval for the loss gap of minmax: at or near its bound 0", out, fixed = TRUE))
 })

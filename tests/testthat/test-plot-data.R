@@ -109,6 +109,13 @@ test_that("Pareto front relative to standard PCA, with its range stated", {
   expect_equal(pd$disparity[pd$fit == "standard PCA"], s[["disparity"]])
   expect_match(attr(pd, "fp_spec")$labels$caption, "span")
   expect_match(attr(pd, "fp_spec")$labels$y, "% above standard PCA")
+  expect_false(grepl("coincide", attr(pd, "fp_spec")$labels$caption))
+  # fits that coincide hide each other's markers: the frame counts them and the caption says so
+  pf2 <- o$front
+  pf2$table <- rbind(pf2$table, pf2$table[1, ])
+  pd2 <- fairproj:::fp_plot_data(pf2)
+  expect_equal(pd2$overlap[pd2$fit %in% c("fit 1", sprintf("fit %d", nrow(pf2$table)))], c(2L, 2L))
+  expect_match(attr(pd2, "fp_spec")$labels$caption, "2 fits coincide at 1 point(s)", fixed = TRUE)
 })
 
 test_that("tuning frames: one row per candidate, the chosen one marked", {
@@ -154,6 +161,29 @@ test_that("contract: plot, autoplot and tidy(matrix = 'plot') of every class and
         }
       }
     }
+  }
+})
+
+test_that("groups and methods never share a colour: one palette for each, in every plot type", {
+  o <- plot_objects()
+  dat <- o$dat
+  a <- fair_audit(dat$x, dat$g, k = 1:2, outcome = as.integer(dat$x[, 1] > 0), replicates = 0, seed = 1)
+  groups <- fairproj:::fp_palette(8)
+  methods <- fairproj:::fp_palette_methods(5)
+  expect_length(intersect(groups, methods), 0L)
+  frames <- list(fit = list(o$fit, "loss", kmax = 2, quiet = TRUE), scree = list(o$pareto_fit, "scree", kmax = 2),
+                 conv = list(o$pareto_fit, "convergence"), css = list(o$css, "path"), front = list(o$front, "front"),
+                 tune = list(o$tune, "criterion"), price = list(a, "price"), losses = list(a, "losses"),
+                 downstream = list(a, "downstream"), accuracy = list(a, "accuracy"))
+  for (nm in names(frames)) {
+    spec <- attr(do.call(fairproj:::fp_plot_data, frames[[nm]]), "fp_spec")
+    sc <- spec$scales$colour
+    fixed <- unlist(lapply(spec$layers, `[[`, "colour"))
+    by_group <- !is.null(sc) && sc$column == "group"
+    cols <- setdiff(c(if (!is.null(sc)) unname(sc$values), fixed), c("black", "grey35", "grey60"))
+    # a colour keyed to groups is a group colour; any other (methods, fits, starts, candidates,
+    # objectives) is a method colour
+    expect_true(all(cols %in% if (by_group) groups else methods), info = nm)
   }
 })
 
