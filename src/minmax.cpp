@@ -24,10 +24,11 @@
 //    vectors beyond the resolved eigenvalues of sum_g w_g C_g are the limit of the exact ones
 //    (Oracle::top_resolved()), so that no step depends on rounding noise.
 //
-// Files: minmax_oracle.h (the oracle), minmax_dual.h (the interior dual), minmax_round.h (LP and
-// two-group rounding), simplex.h (the LP solver), fantope.h (Fantope geometry, shared with
-// cfpca.cpp); this file holds the two-group secant method, Kelley's method, multiplicative
-// weights and the exported entry points, which alone speak R.
+// Files: minmax_oracle.h (the oracle), minmax_dual.h (the interior dual), minmax_restricted.h
+// (its primal recovery on a subspace), minmax_round.h (LP and two-group rounding), simplex.h
+// (the LP solver), fantope.h (Fantope geometry, shared with cfpca.cpp); this file holds the
+// two-group secant method, Kelley's method, multiplicative weights and the exported entry
+// points, which alone speak R.
 #include "linalg.h"
 #include "fantope.h"
 #include "simplex.h"
