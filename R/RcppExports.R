@@ -21,14 +21,6 @@
     .Call(`_fairproj_fp_css_greedy`, grams, factors, best2, cand, target, k, scan, digits, tol)
 }
 
-.fp_css_lowqr <- function(grams, factors, cand, k) {
-    .Call(`_fairproj_fp_css_lowqr`, grams, factors, cand, k)
-}
-
-.fp_css_highqr <- function(grams, cand, stop) {
-    .Call(`_fairproj_fp_css_highqr`, grams, cand, stop)
-}
-
 .fp_css_exhaustive <- function(grams, factors, best2, k, bnb = FALSE, incumbent = 1e308, max_nodes = 1e308) {
     .Call(`_fairproj_fp_css_exhaustive`, grams, factors, best2, k, bnb, incumbent, max_nodes)
 }
@@ -39,6 +31,14 @@
 
 .fp_css_sampler_pass <- function(scores, ord, sums, active, theta, room) {
     .Call(`_fairproj_fp_css_sampler_pass`, scores, ord, sums, active, theta, room)
+}
+
+.fp_css_lowqr <- function(grams, factors, cand, k) {
+    .Call(`_fairproj_fp_css_lowqr`, grams, factors, cand, k)
+}
+
+.fp_css_highqr <- function(grams, cand, stop) {
+    .Call(`_fairproj_fp_css_highqr`, grams, cand, stop)
 }
 
 .fp_linear_classifier <- function(X, y, type, C, intercept) {

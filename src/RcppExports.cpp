@@ -89,33 +89,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// fp_css_lowqr
-List fp_css_lowqr(const List& grams, const List& factors, const IntegerVector& cand, int k);
-RcppExport SEXP _fairproj_fp_css_lowqr(SEXP gramsSEXP, SEXP factorsSEXP, SEXP candSEXP, SEXP kSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const List& >::type grams(gramsSEXP);
-    Rcpp::traits::input_parameter< const List& >::type factors(factorsSEXP);
-    Rcpp::traits::input_parameter< const IntegerVector& >::type cand(candSEXP);
-    Rcpp::traits::input_parameter< int >::type k(kSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_css_lowqr(grams, factors, cand, k));
-    return rcpp_result_gen;
-END_RCPP
-}
-// fp_css_highqr
-List fp_css_highqr(const List& grams, const IntegerVector& cand, int stop);
-RcppExport SEXP _fairproj_fp_css_highqr(SEXP gramsSEXP, SEXP candSEXP, SEXP stopSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const List& >::type grams(gramsSEXP);
-    Rcpp::traits::input_parameter< const IntegerVector& >::type cand(candSEXP);
-    Rcpp::traits::input_parameter< int >::type stop(stopSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_css_highqr(grams, cand, stop));
-    return rcpp_result_gen;
-END_RCPP
-}
 // fp_css_exhaustive
 List fp_css_exhaustive(const List& grams, const List& factors, const NumericVector& best2, int k, bool bnb, double incumbent, double max_nodes);
 RcppExport SEXP _fairproj_fp_css_exhaustive(SEXP gramsSEXP, SEXP factorsSEXP, SEXP best2SEXP, SEXP kSEXP, SEXP bnbSEXP, SEXP incumbentSEXP, SEXP max_nodesSEXP) {
@@ -162,6 +135,33 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type theta(thetaSEXP);
     Rcpp::traits::input_parameter< int >::type room(roomSEXP);
     rcpp_result_gen = Rcpp::wrap(fp_css_sampler_pass(scores, ord, sums, active, theta, room));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_css_lowqr
+List fp_css_lowqr(const List& grams, const List& factors, const IntegerVector& cand, int k);
+RcppExport SEXP _fairproj_fp_css_lowqr(SEXP gramsSEXP, SEXP factorsSEXP, SEXP candSEXP, SEXP kSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const List& >::type grams(gramsSEXP);
+    Rcpp::traits::input_parameter< const List& >::type factors(factorsSEXP);
+    Rcpp::traits::input_parameter< const IntegerVector& >::type cand(candSEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_css_lowqr(grams, factors, cand, k));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_css_highqr
+List fp_css_highqr(const List& grams, const IntegerVector& cand, int stop);
+RcppExport SEXP _fairproj_fp_css_highqr(SEXP gramsSEXP, SEXP candSEXP, SEXP stopSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const List& >::type grams(gramsSEXP);
+    Rcpp::traits::input_parameter< const IntegerVector& >::type cand(candSEXP);
+    Rcpp::traits::input_parameter< int >::type stop(stopSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_css_highqr(grams, cand, stop));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -452,11 +452,11 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_css_prefix_err2", (DL_FUNC) &_fairproj_fp_css_prefix_err2, 3},
     {"_fairproj_fp_css_coef_cpp", (DL_FUNC) &_fairproj_fp_css_coef_cpp, 2},
     {"_fairproj_fp_css_greedy", (DL_FUNC) &_fairproj_fp_css_greedy, 9},
-    {"_fairproj_fp_css_lowqr", (DL_FUNC) &_fairproj_fp_css_lowqr, 4},
-    {"_fairproj_fp_css_highqr", (DL_FUNC) &_fairproj_fp_css_highqr, 3},
     {"_fairproj_fp_css_exhaustive", (DL_FUNC) &_fairproj_fp_css_exhaustive, 7},
     {"_fairproj_fp_css_prep_core", (DL_FUNC) &_fairproj_fp_css_prep_core, 6},
     {"_fairproj_fp_css_sampler_pass", (DL_FUNC) &_fairproj_fp_css_sampler_pass, 6},
+    {"_fairproj_fp_css_lowqr", (DL_FUNC) &_fairproj_fp_css_lowqr, 4},
+    {"_fairproj_fp_css_highqr", (DL_FUNC) &_fairproj_fp_css_highqr, 3},
     {"_fairproj_fp_linear_classifier_cpp", (DL_FUNC) &_fairproj_fp_linear_classifier_cpp, 5},
     {"_fairproj_fp_inlp_cpp", (DL_FUNC) &_fairproj_fp_inlp_cpp, 7},
     {"_fairproj_fp_eig_top_wide", (DL_FUNC) &_fairproj_fp_eig_top_wide, 3},

@@ -35,7 +35,8 @@ using fp::Mat;
 using fp::Vec;
 using fp::fantope_project;
 
-namespace {
+namespace fp {
+namespace cfpca {
 
 struct TopK {
   double value;  // sum of the k largest eigenvalues
@@ -243,13 +244,15 @@ double lmo_value(const Problem& pr, const Mat& G, double rtol) {
   return mean_dual(G, pr.f, pr.b, pr.k, rtol).upper;
 }
 
-}  // namespace
+}  // namespace cfpca
+}  // namespace fp
 
 // [[Rcpp::export(.fp_cfpca)]]
 Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Eigen::VectorXd> f,
                         double b, const Eigen::Map<Eigen::MatrixXd> Ap,
                         const Eigen::Map<Eigen::MatrixXd> Am, int k, double mu, double tol,
                         int maxit, double eta_rel, int check_every, bool lowrank) {
+  using namespace fp::cfpca;
   const int d = static_cast<int>(C.rows());
   Problem pr;
   const double fn = f.norm();
@@ -427,5 +430,6 @@ Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Ei
 // Exposed for tests: the Euclidean projection onto the Fantope.
 // [[Rcpp::export(.fp_fantope_project)]]
 Eigen::MatrixXd fp_fantope_project_cpp(const Eigen::Map<Eigen::MatrixXd> X, int k) {
+  using namespace fp::cfpca;
   return fantope_project(X, k);
 }

@@ -19,7 +19,8 @@ using Rcpp::List;
 using Rcpp::NumericMatrix;
 using Rcpp::NumericVector;
 
-namespace {
+namespace fp {
+namespace css_prep {
 
 // Pivoted Cholesky factor of a symmetric positive semi-definite S (d x d, column-major): the
 // first `rank` rows of the upper triangular U (U' U = P' S P) with its columns put back in the
@@ -72,7 +73,8 @@ bool singular_values(const NumericMatrix& Y, int d, NumericVector& s) {
   return info == 0;
 }
 
-}  // namespace
+}  // namespace css_prep
+}  // namespace fp
 
 // Per group i: z-means dm = ((mean[, i] - ctr) / sc) * pw, scatter
 // S = (scatter_i / (sc sc')) * (pw pw') made exactly symmetric, Gram matrix
@@ -87,6 +89,7 @@ bool singular_values(const NumericMatrix& Y, int d, NumericVector& s) {
 // [[Rcpp::export(.fp_css_prep_core)]]
 List fp_css_prep_core(const List& scatter, const NumericMatrix& mean, const NumericVector& n,
                       const NumericVector& ctr, const NumericVector& sc, const NumericVector& pw) {
+  using namespace fp::css_prep;
   const int m = scatter.size(), d = mean.nrow();
   if (mean.ncol() != m || n.size() != m || ctr.size() != d || sc.size() != d || pw.size() != d) {
     Rcpp::stop("the moments' parts do not match");
@@ -152,6 +155,7 @@ List fp_css_prep_core(const List& scatter, const NumericMatrix& mean, const Nume
 // [[Rcpp::export(.fp_css_sampler_pass)]]
 List fp_css_sampler_pass(const NumericMatrix& scores, const Rcpp::IntegerVector& ord, const NumericVector& sums,
                          const Rcpp::LogicalVector& active, double theta, int room) {
+  using namespace fp::css_prep;
   const int m = scores.ncol();
   NumericVector s = Rcpp::clone(sums);
   std::vector<int> taken;

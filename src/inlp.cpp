@@ -11,7 +11,8 @@
 using fp::Mat;
 using fp::Vec;
 
-namespace {
+namespace fp {
+namespace inlp {
 
 struct Fit {
   Vec w;
@@ -92,11 +93,13 @@ Fit fit_linear(const Mat& X, const Vec& y, int type, double C, bool intercept, i
   return r;
 }
 
-}  // namespace
+}  // namespace inlp
+}  // namespace fp
 
 // [[Rcpp::export(.fp_linear_classifier)]]
 Rcpp::List fp_linear_classifier_cpp(const Eigen::Map<Eigen::MatrixXd> X, const Eigen::Map<Eigen::VectorXd> y,
                                     int type, double C, bool intercept) {
+  using namespace fp::inlp;
   Fit f = fit_linear(Mat(X), Vec(y), type, C, intercept, 100, 1e-10);
   return Rcpp::List::create(Rcpp::Named("w") = f.w, Rcpp::Named("b") = f.b, Rcpp::Named("accuracy") = f.acc);
 }
@@ -104,6 +107,7 @@ Rcpp::List fp_linear_classifier_cpp(const Eigen::Map<Eigen::MatrixXd> X, const E
 // [[Rcpp::export(.fp_inlp)]]
 Rcpp::List fp_inlp_cpp(const Eigen::Map<Eigen::MatrixXd> X, const Eigen::Map<Eigen::VectorXd> y,
                        int n_iter, int type, double C, bool intercept, bool stop_at_majority) {
+  using namespace fp::inlp;
   const int n = static_cast<int>(X.rows()), d = static_cast<int>(X.cols());
   Mat Z = X;          // data projected so far
   Mat P = Mat::Identity(d, d);

@@ -15,7 +15,8 @@
 using fp::Mat;
 using fp::Vec;
 
-namespace {
+namespace fp {
+namespace mbfpca {
 
 struct MMD {
   const Mat& X;  // n x d rows (already centred/scaled)
@@ -244,11 +245,13 @@ InnerResult inner_solve(int solver, const Objective& obj, const Mat& V, double g
   return solver == 0 ? rlbfgs(obj, V, gtol, maxit) : rcg(obj, V, gtol, maxit);
 }
 
-}  // namespace
+}  // namespace mbfpca
+}  // namespace fp
 
 // [[Rcpp::export(.fp_mmd2)]]
 Rcpp::List fp_mmd2_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<int>& g,
                        const Eigen::Map<Eigen::MatrixXd> V, double sigma, bool gradient) {
+  using namespace fp::mbfpca;
   Mat Xm = X;
   MMD mmd(Xm, g, sigma);
   Mat G;
@@ -264,6 +267,7 @@ Rcpp::List fp_mbfpca_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<
                          int maxit_inner, double tol_inner0, double tol_inner_min, double tol_v,
                          bool fair_init, int solver,
                          Rcpp::Nullable<Rcpp::Function> progress = R_NilValue) {
+  using namespace fp::mbfpca;
   Mat Xm = X, Am = A;
   MMD mmd(Xm, g, sigma);
   Objective obj{0, Am, Am.trace(), mmd, 1.0, rho0};

@@ -24,10 +24,11 @@
 //    vectors beyond the resolved eigenvalues of sum_g w_g C_g are the limit of the exact ones
 //    (Oracle::top_resolved()), so that no step depends on rounding noise.
 //
-// Files: minmax_oracle.h (the oracle), minmax_dual.h (the interior dual), minmax_round.h (LP and
-// two-group rounding), simplex.h (the LP solver), fantope.h (Fantope geometry, shared with
-// cfpca.cpp); this file holds the two-group secant method, Kelley's method, multiplicative
-// weights and the exported entry points, which alone speak R.
+// Files: minmax_oracle.h (the oracle), minmax_dual.h (the interior dual), minmax_restricted.h
+// (its primal recovery on a subspace), minmax_round.h (LP and two-group rounding), simplex.h
+// (the LP solver), fantope.h (Fantope geometry, shared with cfpca.cpp); this file holds the
+// two-group secant method, Kelley's method, multiplicative weights and the exported entry
+// points, which alone speak R.
 #include "linalg.h"
 #include "fantope.h"
 #include "simplex.h"
@@ -99,6 +100,17 @@ struct ExactResult {
   double lower = 0, upper = 0;
   std::vector<double> history_lower, history_upper;
 };
+
+// Samadi et al.'s LP on the orthonormal basis U, its vertex stored in a result (ExactResult or
+// MWResult): the weights `lambda` on U's columns, the LP's value and its simplex status.
+template <class Result>
+void round_lp(Result& res, const std::vector<Mat>& C, const Vec& a, int k, const Mat& U) {
+  const LPRound lr = samadi_lp(C, a, k, U);
+  res.has_lp = true;
+  res.lambda = lr.lambda;
+  res.lp_value = lr.z;
+  res.lp_status = lr.status;
+}
 
 // The bracket [tlo, thi] of the optimal weight t of group 1 in the two-group secant method: the
 // evaluations at its ends (-1: not evaluated, the end is t = 0 or 1) with their supergradients
@@ -265,11 +277,8 @@ ExactResult solve_two_groups(const std::vector<Mat>& C, const Vec& a, int k, dou
   if (!(zk - cuts.lb <= tolabs || !lp_round)) {
     Vec lam;
     combination_eigen(cuts.Vs, br.theta, static_cast<int>(C[0].rows()), res.basis, lam);
-    LPRound lr = samadi_lp(C, a, k, res.basis);
-    res.has_lambda = res.has_lp = true;
-    res.lambda = lr.lambda;
-    res.lp_value = lr.z;
-    res.lp_status = lr.status;
+    res.has_lambda = true;
+    round_lp(res, C, a, k, res.basis);
   }
   res.converged = br.converged;
   return res;
@@ -388,11 +397,7 @@ ExactResult solve_many_groups(const std::vector<Mat>& C, const Vec& a, int k, do
   res.basis = U;
   res.has_lambda = true;
   if (lp_round) {
-    LPRound lr = samadi_lp(C, a, k, U);
-    res.has_lp = true;
-    res.lambda = lr.lambda;
-    res.lp_value = lr.z;
-    res.lp_status = lr.status;
+    round_lp(res, C, a, k, U);
   } else {
     res.lambda = lam;
   }
@@ -498,11 +503,7 @@ MWResult solve_mw(const std::vector<Mat>& C, const Vec& a, int k, double eta, in
   if (res.use_last) theta[T - 1] = 1.0;
   combination_eigen(Vs, theta, d, res.basis, res.sdp_lambda);
   if (lp_round) {
-    LPRound lr = samadi_lp(C, a, k, res.basis);
-    res.has_lp = true;
-    res.lambda = lr.lambda;
-    res.lp_value = lr.z;
-    res.lp_status = lr.status;
+    round_lp(res, C, a, k, res.basis);
   } else {
     res.lambda = res.sdp_lambda;
   }
@@ -525,6 +526,15 @@ inline std::vector<Mat> list_to_mats(const Rcpp::List& covs) {
   return C;
 }
 
+// Part of the entry points below: the LP rounding's value and status in the list for R, when
+// the rounding was done.
+template <class Result>
+void pack_lp(Rcpp::List& out, const Result& r) {
+  if (!r.has_lp) return;
+  out["lp_value"] = r.lp_value;
+  out["lp_status"] = r.lp_status;
+}
+
 }  // namespace minmax
 }  // namespace fp
 
@@ -542,19 +552,13 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, doubl
                              Rcpp::Named("lambda") = r.has_lambda ? Rcpp::wrap(r.lambda) : R_NilValue,
                              Rcpp::Named("basis") = r.has_lambda ? Rcpp::wrap(r.basis) : R_NilValue,
                              Rcpp::Named("primal") = r.primal);
-    if (r.has_lp) {
-      out["lp_value"] = r.lp_value;
-      out["lp_status"] = r.lp_status;
-    }
+    fp::minmax::pack_lp(out, r);
     out["weights"] = r.weights;
     out["best_single"] = r.best_single;
     out["main_evals"] = r.main_evals;
   } else {
     out = Rcpp::List::create(Rcpp::Named("lambda") = r.lambda, Rcpp::Named("basis") = r.basis);
-    if (r.has_lp) {
-      out["lp_value"] = r.lp_value;
-      out["lp_status"] = r.lp_status;
-    }
+    fp::minmax::pack_lp(out, r);
     out["sdp_lambda"] = r.sdp_lambda;
     out["sdp_basis"] = r.sdp_basis;
     out["master_failed"] = r.master_failed;
@@ -583,10 +587,7 @@ Rcpp::List fp_minmax_mw(Rcpp::List covs, Rcpp::NumericVector a_, int k, double e
       fp::minmax::solve_mw(fp::minmax::list_to_mats(covs), Rcpp::as<fp::Vec>(a_), k, eta, iterations, keep, lp_round);
   Rcpp::List out = Rcpp::List::create(Rcpp::Named("basis") = r.basis, Rcpp::Named("sdp_lambda") = r.sdp_lambda);
   out["lambda"] = r.lambda;
-  if (r.has_lp) {
-    out["lp_value"] = r.lp_value;
-    out["lp_status"] = r.lp_status;
-  }
+  fp::minmax::pack_lp(out, r);
   out["best_single"] = r.best_single;
   out["iterate"] = r.use_last ? "last" : "average";
   out["z_average"] = r.z_average;

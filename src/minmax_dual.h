@@ -1,8 +1,8 @@
 // The interior dual of min-max fair PCA for m > 2 groups: a path-following Newton method on the
 // entropically smoothed dual (smooth_dual), the primal recovered by a barrier method on a small
-// subspace (restricted_sdp), and for large d the same on a subspace grown by column generation
-// with Lanczos eigenvectors (subspace_dual). Every evaluation gives exact bounds, so the
-// certificate never depends on the smoothing. Included by minmax.cpp only.
+// subspace (restricted_sdp, in minmax_restricted.h), and for large d the same on a subspace
+// grown by column generation with Lanczos eigenvectors (subspace_dual). Every evaluation gives
+// exact bounds, so the certificate never depends on the smoothing. Included by minmax.cpp only.
 #ifndef FAIRPROJ_MINMAX_DUAL_H
 #define FAIRPROJ_MINMAX_DUAL_H
 
@@ -12,185 +12,10 @@
 #include <vector>
 #include "linalg.h"
 #include "fantope.h"
+#include "minmax_restricted.h"
 
 namespace fp {
 namespace minmax {
-
-// The problem restricted to a small subspace (r x r matrices Ch_g), solved by a primal barrier
-// method on the Fantope:
-//     min  t z - sum_g log(z - a_g + <Ch_g, X>) - log det X - log det(I - X)   s.t. tr X = k,
-// with Newton steps in the orthonormal basis of symmetric matrices and t increased geometrically.
-// At a centre the barrier multipliers w_g = 1 / (t s_g) are dual weights (they sum to one), so
-// every centre gives a primal upper bound max_g loss_g(X) and a dual lower bound g(w) (computed
-// exactly by the caller). Returns false when r is too large or the iteration fails.
-struct RestrictedOut {
-  Mat X;     // r x r primal (Fantope)
-  Vec w;     // dual weights
-  double ub = std::numeric_limits<double>::infinity();
-  double lb = -std::numeric_limits<double>::infinity();
-};
-
-inline bool restricted_sdp(const std::vector<Mat>& Ch, const Vec& a, int k, double tol_abs, RestrictedOut& res,
-                    double target = -std::numeric_limits<double>::infinity()) {
-  const int m = static_cast<int>(Ch.size());
-  const int r = static_cast<int>(Ch[0].rows());
-  if (k <= 0 || k >= r || r > 40) return false;
-  const int n = r * (r + 1) / 2;
-  const double rt2 = std::sqrt(2.0);
-  std::vector<int> pi(n), pj(n);
-  {
-    int p = 0;
-    for (int j = 0; j < r; ++j)
-      for (int i = 0; i <= j; ++i) { pi[p] = i; pj[p] = j; ++p; }
-  }
-  auto svec = [&](const Mat& S) {
-    Vec v(n);
-    for (int p = 0; p < n; ++p) v(p) = (pi[p] == pj[p]) ? S(pi[p], pi[p]) : rt2 * S(pi[p], pj[p]);
-    return v;
-  };
-  auto smat = [&](const Vec& v) {
-    Mat S(r, r);
-    for (int p = 0; p < n; ++p) {
-      if (pi[p] == pj[p]) S(pi[p], pi[p]) = v(p);
-      else { S(pi[p], pj[p]) = v(p) / rt2; S(pj[p], pi[p]) = v(p) / rt2; }
-    }
-    return S;
-  };
-  Mat Cv(n, m);
-  double cscale = 0;
-  for (int g = 0; g < m; ++g) { Cv.col(g) = svec(Ch[g]); cscale = std::max(cscale, Ch[g].trace()); }
-  if (!(cscale > 0) || !Cv.allFinite()) return false;
-  const Vec tr_v = svec(Mat::Identity(r, r));
-  Vec x = svec(Mat::Identity(r, r) * (static_cast<double>(k) / r));
-  double z = (a - Cv.transpose() * x).maxCoeff() + 0.1 * cscale;
-  const double nu_bar = m + 2.0 * r;
-  double t = nu_bar / (0.1 * cscale);
-  // barrier value; +inf outside the domain
-  auto fval = [&](const Vec& xx, double zz, double tt, Mat* Xi, Mat* Yi, Vec* s) {
-    Mat X = smat(xx);
-    Eigen::LLT<Mat> l1(X), l2(Mat::Identity(r, r) - X);
-    if (l1.info() != Eigen::Success || l2.info() != Eigen::Success) return std::numeric_limits<double>::infinity();
-    Vec sg = Vec::Constant(m, zz) - a + Cv.transpose() * xx;
-    if (!(sg.minCoeff() > 0)) return std::numeric_limits<double>::infinity();
-    double v = tt * zz;
-    for (int g = 0; g < m; ++g) v -= std::log(sg(g));
-    v -= 2.0 * l1.matrixLLT().diagonal().array().log().sum();
-    v -= 2.0 * l2.matrixLLT().diagonal().array().log().sum();
-    if (Xi) *Xi = l1.solve(Mat::Identity(r, r));
-    if (Yi) *Yi = l2.solve(Mat::Identity(r, r));
-    if (s) *s = sg;
-    return v;
-  };
-  // K(A)[p, q] = <E_p, A E_q A>
-  // (entrywise, A symmetric: A E_q A is a_i a_i' or (a_i a_j' + a_j a_i') / sqrt 2 for the
-  // columns a_i, a_j of A, and <E_p, S> is S_kk or sqrt 2 S_kl)
-  auto kron_sym = [&](const Mat& A, Mat& K) {
-    for (int q = 0; q < n; ++q) {
-      const int i = pi[q], j = pj[q];
-      for (int p = 0; p < n; ++p) {
-        const int kk = pi[p], l = pj[p];
-        double v;
-        if (i == j) v = (kk == l) ? A(kk, i) * A(kk, i) : rt2 * A(kk, i) * A(l, i);
-        else v = (kk == l) ? rt2 * A(kk, i) * A(kk, j) : A(kk, i) * A(l, j) + A(kk, j) * A(l, i);
-        K(p, q) += v;
-      }
-    }
-  };
-  bool ok = false, failed = false;
-  for (int outer = 0; outer < 80; ++outer) {
-    for (int it = 0; it < 30; ++it) {
-      Mat Xi, Yi;
-      Vec s;
-      const double f0 = fval(x, z, t, &Xi, &Yi, &s);
-      if (!std::isfinite(f0)) return ok;
-      Vec is = s.cwiseInverse(), is2 = is.cwiseProduct(is);
-      Vec gx = -Cv * is - svec(Xi) + svec(Yi);
-      const double gz = t - is.sum();
-      Mat H = Mat::Zero(n + 2, n + 2);
-      Mat Hxx = Cv * is2.asDiagonal() * Cv.transpose();
-      kron_sym(Xi, Hxx);
-      kron_sym(Yi, Hxx);
-      H.topLeftCorner(n, n) = Hxx;
-      Vec hxz = Cv * is2;
-      H.block(0, n, n, 1) = hxz;
-      H.block(n, 0, 1, n) = hxz.transpose();
-      H(n, n) = is2.sum();
-      H.block(0, n + 1, n, 1) = tr_v;
-      H.block(n + 1, 0, 1, n) = tr_v.transpose();
-      Vec rhs = Vec::Zero(n + 2);
-      rhs.head(n) = -gx;
-      rhs(n) = -gz;
-      // diagonal scaling for conditioning
-      Vec dsc(n + 2);
-      for (int p = 0; p < n + 1; ++p) dsc(p) = 1.0 / std::sqrt(std::max(H(p, p), 1e-300));
-      dsc(n + 1) = 1.0;
-      Mat Hs = dsc.asDiagonal() * H * dsc.asDiagonal();
-      Vec sol = dsc.cwiseProduct(Hs.partialPivLu().solve(dsc.cwiseProduct(rhs)));
-      Vec dx = sol.head(n);
-      const double dz = sol(n);
-      if (!dx.allFinite() || !std::isfinite(dz)) return ok;
-      const double dec = -(gx.dot(dx) + gz * dz);
-      if (!(dec > 1e-16)) break;
-      // far from the centre: the longest of the steps 1, 1/2, 1/4, ... down to the damped Newton
-      // step 1 / (1 + lambda) of a self-concordant function that decreases the barrier by a
-      // quarter of its predicted decrease (dec > 1/16 there, far above the rounding of the
-      // function values, which lose digits as t grows); the damped step itself needs no
-      // comparison (its decrease is guaranteed); full steps once close
-      const double lam = std::sqrt(dec);
-      double step = 1.0;
-      if (lam > 0.25) {
-        const double damped = 1.0 / (1.0 + lam);
-        while (step > damped) {
-          const double fn = fval(x + step * dx, z + step * dz, t, nullptr, nullptr, nullptr);
-          if (std::isfinite(fn) && fn <= f0 - 0.25 * step * dec) break;
-          step *= 0.5;
-        }
-        step = std::max(step, damped);
-      }
-      bool acc = false;
-      for (int ls = 0; ls < 60; ++ls) {
-        if (std::isfinite(fval(x + step * dx, z + step * dz, t, nullptr, nullptr, nullptr))) { acc = true; break; }
-        step *= 0.5;
-      }
-      if (!acc) { failed = true; break; }
-      x += step * dx;
-      z += step * dz;
-      // keep tr X = k exactly against drift
-      x += tr_v * ((k - tr_v.dot(x)) / tr_v.squaredNorm());
-      if (dec < 1e-14) break;
-    }
-    if (failed) return ok;
-    Vec s = Vec::Constant(m, z) - a + Cv.transpose() * x;
-    if (!(s.minCoeff() > 0)) return ok;
-    Vec w = (t * s).cwiseInverse();
-    w /= w.sum();
-    Mat X = smat(x);
-    const Vec losses = a - Cv.transpose() * x;
-    Mat Mw = Mat::Zero(r, r);
-    for (int g = 0; g < m; ++g) Mw.noalias() += w(g) * Ch[g];
-    fp::EigResult e = fp::eig_sym_full((Mw + Mw.transpose()) / 2.0);
-    const double lbq = w.dot(a) - e.values.head(k).sum();
-    if (losses.maxCoeff() < res.ub) { res.ub = losses.maxCoeff(); res.X = X; ok = true; }
-    if (lbq > res.lb) { res.lb = lbq; res.w = w; }
-    // the rank-k rounding of the centre (its top-k eigenvectors): done when it reaches the
-    // caller's certified bound `target`
-    {
-      fp::EigResult ex = fp::eig_sym_full(X);
-      const Mat B = ex.vectors.leftCols(k);
-      double zr = -std::numeric_limits<double>::infinity();
-      for (int g = 0; g < m; ++g) zr = std::max(zr, a(g) - (B.transpose() * Ch[g] * B).trace());
-      if (zr <= target) {
-        res.X = B * B.transpose();
-        res.ub = zr;
-        return true;
-      }
-    }
-    if (res.ub - res.lb <= tol_abs) return true;
-    if (t > 100.0 * nu_bar / tol_abs) return ok;
-    t *= 8.0;
-  }
-  return ok;
-}
 
 struct SmoothOut {
   bool converged = false;
@@ -217,6 +42,218 @@ inline void note_cut(SmoothOut& out, const std::vector<Mat>& C, const Vec& a, co
   if (L.maxCoeff() < out.ub) { out.ub = L.maxCoeff(); out.U = Vk; out.x = Vec::Ones(k); }
 }
 
+// A point of the smoothed dual: the weights w and the eigenvalues (decreasing) and eigenvectors
+// of sum_g w_g C_g.
+struct DualPoint {
+  Vec w;
+  Vec lam;
+  Mat U;
+};
+
+// What smooth_dual() carries between its steps: the problem, the bounds so far (`out`), the
+// smoothing mu, and the count of eigendecompositions.
+struct SmoothState {
+  const std::vector<Mat>& C;
+  const Vec& a;
+  int k, m, d;
+  double tol, scale;
+  const std::function<void(const Mat&, const Vec&, const Vec&)>& record;
+  int& eig_calls;
+  SmoothOut out;
+  double mu = 0;
+
+  SmoothState(const std::vector<Mat>& C_, const Vec& a_, int k_, double tol_, double scale_,
+              const std::function<void(const Mat&, const Vec&, const Vec&)>& record_, int& eig_calls_)
+      : C(C_), a(a_), k(k_), m(static_cast<int>(C_.size())), d(static_cast<int>(C_[0].rows())), tol(tol_),
+        scale(scale_), record(record_), eig_calls(eig_calls_) {
+    out.w = Vec::Constant(m, 1.0 / m);
+  }
+
+  bool gap_ok() const { return out.ub - out.lb <= tol * std::max(std::abs(out.ub), 1e-12 * scale); }
+
+  // one eigendecomposition of sum_g w_g C_g, its bounds and the rank-k cut
+  bool decompose(const Vec& ww, DualPoint& p) {
+    Mat M = Mat::Zero(d, d);
+    for (int g = 0; g < m; ++g) M.noalias() += ww(g) * C[g];
+    fp::EigResult e = fp::eig_sym_full(M);
+    ++eig_calls;
+    p.w = ww;
+    p.lam = e.values;
+    p.U = e.vectors;
+    note_cut(out, C, a, ww, p.U.leftCols(k), p.lam.head(k).sum(), record);
+    return e.values.allFinite() && e.vectors.allFinite();
+  }
+
+  // Phi at a decomposed point for the current mu (the smoothed dual plus the barrier)
+  double phi(const DualPoint& q, double beta) const {
+    Vec xx, ss;
+    const double h = fermi_dirac(q.lam, k, mu, xx, ss);
+    double v = q.w.dot(a) - h;
+    for (int g = 0; g < m; ++g) v += beta * std::log(q.w(g));
+    return v;
+  }
+
+  bool try_restricted(const DualPoint& q, int max_eigs);
+  bool line_search(DualPoint& p, const Vec& dw, double step, double dec, double beta, int max_eigs);
+};
+
+// Primal recovery on a subspace: the dual path identifies the eigenvectors that carry the
+// optimal primal (those with a non-negligible Fermi-Dirac weight); the problem restricted to
+// them (r x r matrices) is solved by the barrier method restricted_sdp(), whose primal is
+// feasible for the full problem and whose dual weights are then checked on the full problem.
+// True when the bounds are then certified.
+inline bool SmoothState::try_restricted(const DualPoint& q, int max_eigs) {
+  Vec xx, ss;
+  fermi_dirac(q.lam, k, mu, xx, ss);
+  int r = k;
+  while (r < d && xx(r) > 1e-8) ++r;
+  r = std::min(d, r + 2);
+  // the leading eigenvectors whose weight is 1 to 8 digits are kept in the projection; the
+  // rest of the subspace (the cluster around the k-th eigenvalue) carries the small problem,
+  // whose Newton systems grow as the square of its size (the certificate below is exact
+  // whatever is pinned: a wrong pin only delays it)
+  int pin = 0;
+  while (pin < k - 1 && xx(pin) >= 1.0 - 1e-8) ++pin;
+  const int c = r - pin, kc = k - pin;
+  if (kc <= 0 || kc >= c || c > 40 || eig_calls >= max_eigs) return false;
+  Mat Qin = q.U.leftCols(pin), Q = q.U.middleCols(pin, c);
+  std::vector<Mat> Ch(m);
+  Vec ac(m);
+  for (int g = 0; g < m; ++g) {
+    Ch[g] = Q.transpose() * C[g] * Q;
+    Ch[g] = (Ch[g] + Ch[g].transpose()) / 2.0;
+    ac(g) = a(g) - (pin > 0 ? (Qin.transpose() * C[g] * Qin).trace() : 0.0);
+  }
+  RestrictedOut ro;
+  const double tol_abs = 0.25 * tol * std::max(std::abs(out.lb), 1e-12 * scale);
+  // a rank-k rounding that meets the current lower bound to the tolerance ends it early
+  const double target = out.lb + tol * std::max(std::abs(out.lb), 1e-12 * scale);
+  if (!restricted_sdp(Ch, ac, kc, tol_abs, ro, target) || ro.X.rows() == 0) return false;
+  fp::EigResult ex = fp::eig_sym_full(ro.X);
+  Mat Bq = ex.vectors;
+  Vec lq = ex.values.cwiseMax(0.0).cwiseMin(1.0);
+  if (lq.sum() > kc) lq *= kc / lq.sum();
+  Vec wq = ro.w;
+  Vec Lq(m);
+  for (int g = 0; g < m; ++g) Lq(g) = ac(g) - ((Bq.transpose() * Ch[g] * Bq).diagonal().array() * lq.array()).sum();
+  if (Lq.maxCoeff() < out.ub) {
+    out.ub = Lq.maxCoeff();
+    out.U.resize(d, pin + c);
+    out.U << Qin, Q * Bq;
+    out.x.resize(pin + c);
+    out.x << Vec::Ones(pin), lq;
+  }
+  if (gap_ok()) return true;
+  if (wq.size() != m) return false;
+  wq = wq.cwiseMax(0.0);
+  if (!(wq.sum() > 0)) return false;
+  wq /= wq.sum();
+  DualPoint pq;
+  decompose(wq, pq);
+  return gap_ok();
+}
+
+// Backtracking on Phi from p along dw, from `step` down by 0.3 (each trial one
+// eigendecomposition): p moves to the first point that increases Phi by a tenth of the
+// predicted increase, or to a point a negligible step away. False when none is accepted.
+inline bool SmoothState::line_search(DualPoint& p, const Vec& dw, double step, double dec, double beta, int max_eigs) {
+  const double phi0 = phi(p, beta);
+  for (int ls = 0; ls < 30 && eig_calls < max_eigs; ++ls) {
+    Vec wn = p.w + step * dw;
+    wn = wn.cwiseMax(1e-300);
+    wn /= wn.sum();
+    DualPoint pn;
+    if (!decompose(wn, pn)) break;
+    if (phi(pn, beta) >= phi0 + 0.1 * step * dec || step * dw.cwiseAbs().maxCoeff() < 1e-15) {
+      p = pn;
+      return true;
+    }
+    step *= 0.3;
+  }
+  return false;
+}
+
+// The losses of X_mu = U diag(x) U' at p (x the Fermi-Dirac weights, non-negligible on the
+// first t eigenvectors), and the rows R_g = (U' C_g U)[1:t, ] (t x d) that the Hessian needs.
+inline Vec smooth_losses(const std::vector<Mat>& C, const Vec& a, const DualPoint& p, const Vec& x, int t,
+                         std::vector<Mat>& R) {
+  const int m = static_cast<int>(C.size());
+  Mat UT = p.U.leftCols(t);
+  Vec ell(m);
+  for (int g = 0; g < m; ++g) {
+    R[g] = (C[g] * UT).transpose() * p.U;  // t x d
+    double v = a(g);
+    for (int i = 0; i < t; ++i) v -= x(i) * R[g](i, i);
+    ell(g) = v;
+  }
+  return ell;
+}
+
+// The Fermi-Dirac entropy of the weights x (first t), which bounds the smoothing's gap.
+inline double fermi_dirac_entropy(const Vec& x, int t) {
+  double ent = 0;
+  for (int i = 0; i < t; ++i) {
+    const double xi = std::min(std::max(x(i), 1e-300), 1.0);
+    if (xi > 0 && xi < 1) ent -= xi * std::log(xi) + (1 - xi) * std::log1p(-xi);
+  }
+  return ent;
+}
+
+// The Newton direction dw of -Phi on {sum dw = 0} at p (weights w, Fermi-Dirac weights x and
+// slopes s, losses ell of X_mu, rows R from smooth_losses()), from the Hessian of h_mu(M(w))
+// (divided differences Gamma on the pairs i in T, j != i, the slopes and the trace constraint)
+// plus the barrier's, by a diagonally scaled KKT system; `dec` the Newton decrement squared.
+// False when the direction is not finite.
+inline bool smooth_newton(const DualPoint& p, const Vec& x, const Vec& s, int t, const std::vector<Mat>& R,
+                          const Vec& ell, double mu, double beta, Vec& dw, double& dec) {
+  const int m = static_cast<int>(R.size()), d = static_cast<int>(p.lam.size());
+  const Vec& w = p.w;
+  Mat G(t, d);
+  for (int i = 0; i < t; ++i)
+    for (int j = 0; j < d; ++j) {
+      if (i == j) { G(i, j) = 0; continue; }
+      const double dl = p.lam(i) - p.lam(j);
+      G(i, j) = (std::abs(dl) > 1e-6 * mu) ? (x(i) - x(j)) / dl : 0.5 * (s(i) + s(j));
+      if (j >= t) G(i, j) *= 2.0;  // the pair (j, i) is not among the rows
+    }
+  Mat H = Mat::Zero(m, m);
+  std::vector<Mat> RG(m);
+  for (int g = 0; g < m; ++g) RG[g] = R[g].cwiseProduct(G);
+  Mat Dg(t, m);
+  for (int g = 0; g < m; ++g) Dg.col(g) = R[g].diagonal().head(t);
+  for (int g = 0; g < m; ++g)
+    for (int h2 = g; h2 < m; ++h2) {
+      H(g, h2) = (RG[g].cwiseProduct(R[h2])).sum();
+      H(h2, g) = H(g, h2);
+    }
+  const Vec sT = s.head(t);
+  const double ssum = sT.sum();
+  Mat DS = Dg.transpose() * sT.asDiagonal() * Dg;
+  if (ssum > 0) {
+    Vec q = Dg.transpose() * sT;
+    DS.noalias() -= q * q.transpose() / ssum;
+  }
+  H += DS;
+  Vec grad(m);  // gradient of -Phi
+  for (int g = 0; g < m; ++g) {
+    grad(g) = -ell(g) - beta / w(g);
+    H(g, g) += beta / (w(g) * w(g));
+  }
+  Vec dsc(m);
+  for (int g = 0; g < m; ++g) dsc(g) = 1.0 / std::sqrt(std::max(H(g, g), 1e-300));
+  Mat K = Mat::Zero(m + 1, m + 1);
+  K.topLeftCorner(m, m) = dsc.asDiagonal() * H * dsc.asDiagonal();
+  K.block(0, m, m, 1) = dsc;
+  K.block(m, 0, 1, m) = dsc.transpose();
+  Vec rhs = Vec::Zero(m + 1);
+  rhs.head(m) = -dsc.cwiseProduct(grad);
+  Vec sol = K.fullPivLu().solve(rhs);
+  dw = dsc.cwiseProduct(sol.head(m));
+  if (!dw.allFinite()) return false;
+  dec = -grad.dot(dw);
+  return true;
+}
+
 // Smoothed dual, solved by a path-following (barrier) Newton method: for m > 2 groups.
 //
 // The sum of the k largest eigenvalues is smoothed by the Fermi-Dirac entropy,
@@ -233,100 +270,20 @@ inline SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, dou
                       double scale, const std::function<void(const Mat&, const Vec&, const Vec&)>& record,
                       int& eig_calls, std::vector<double>& h_lb, std::vector<double>& h_ub,
                       bool hand_over = false) {
-  const int m = static_cast<int>(C.size());
-  const int d = static_cast<int>(C[0].rows());
-  SmoothOut out;
-  out.w = Vec::Constant(m, 1.0 / m);
-  Vec w = out.w;
-  // one eigendecomposition of sum_g w_g C_g, its bounds and the rank-k cut
-  struct Point { Vec w; Vec lam; Mat U; };
-  auto decompose = [&](const Vec& ww, Point& p) {
-    Mat M = Mat::Zero(d, d);
-    for (int g = 0; g < m; ++g) M.noalias() += ww(g) * C[g];
-    fp::EigResult e = fp::eig_sym_full(M);
-    ++eig_calls;
-    p.w = ww;
-    p.lam = e.values;
-    p.U = e.vectors;
-    note_cut(out, C, a, ww, p.U.leftCols(k), p.lam.head(k).sum(), record);
-    return e.values.allFinite() && e.vectors.allFinite();
-  };
-  auto gap_ok = [&]() {
-    return out.ub - out.lb <= tol * std::max(std::abs(out.ub), 1e-12 * scale);
-  };
-  Point p;
-  if (!decompose(w, p)) return out;
+  SmoothState st(C, a, k, tol, scale, record, eig_calls);
+  const int m = st.m, d = st.d;
+  SmoothOut& out = st.out;
+  double& mu = st.mu;
+  DualPoint p;
+  if (!st.decompose(out.w, p)) return out;
   const double spread = std::max(p.lam(0) - p.lam(d - 1), 1e-12 * scale);
-  double mu = 0.05 * spread / std::max(1.0, std::sqrt(static_cast<double>(d)));
+  mu = 0.05 * spread / std::max(1.0, std::sqrt(static_cast<double>(d)));
   const double beta_fac = 1.0 / m;  // barrier weight on the simplex, relative to mu
   const double mu_fac = 0.1;         // mu shrinks tenfold at each centre
   const double cen = 3.0;            // centred: own gap within 3x what mu and beta allow
   int same_mu = 0;
-  double ubx = 0;
   double mu_tried = std::numeric_limits<double>::infinity();
   Vec x, s;
-  // Phi at a decomposed point for the current mu (the smoothed dual plus the barrier)
-  auto phi = [&](const Point& q, double beta) {
-    Vec xx, ss;
-    const double h = fermi_dirac(q.lam, k, mu, xx, ss);
-    double v = q.w.dot(a) - h;
-    for (int g = 0; g < m; ++g) v += beta * std::log(q.w(g));
-    return v;
-  };
-  // Primal recovery on a subspace: the dual path identifies the eigenvectors that carry the
-  // optimal primal (those with a non-negligible Fermi-Dirac weight); the problem restricted to
-  // them (r x r matrices) is solved by the barrier method restricted_sdp(), whose primal is
-  // feasible for the full problem and whose dual weights are then checked on the full problem.
-  auto try_restricted = [&](const Point& q) -> bool {
-    Vec xx, ss;
-    fermi_dirac(q.lam, k, mu, xx, ss);
-    int r = k;
-    while (r < d && xx(r) > 1e-8) ++r;
-    r = std::min(d, r + 2);
-    // the leading eigenvectors whose weight is 1 to 8 digits are kept in the projection; the
-    // rest of the subspace (the cluster around the k-th eigenvalue) carries the small problem,
-    // whose Newton systems grow as the square of its size (the certificate below is exact
-    // whatever is pinned: a wrong pin only delays it)
-    int pin = 0;
-    while (pin < k - 1 && xx(pin) >= 1.0 - 1e-8) ++pin;
-    const int c = r - pin, kc = k - pin;
-    if (kc <= 0 || kc >= c || c > 40 || eig_calls >= max_eigs) return false;
-    Mat Qin = q.U.leftCols(pin), Q = q.U.middleCols(pin, c);
-    std::vector<Mat> Ch(m);
-    Vec ac(m);
-    for (int g = 0; g < m; ++g) {
-      Ch[g] = Q.transpose() * C[g] * Q;
-      Ch[g] = (Ch[g] + Ch[g].transpose()) / 2.0;
-      ac(g) = a(g) - (pin > 0 ? (Qin.transpose() * C[g] * Qin).trace() : 0.0);
-    }
-    RestrictedOut ro;
-    const double tol_abs = 0.25 * tol * std::max(std::abs(out.lb), 1e-12 * scale);
-    // a rank-k rounding that meets the current lower bound to the tolerance ends it early
-    const double target = out.lb + tol * std::max(std::abs(out.lb), 1e-12 * scale);
-    if (!restricted_sdp(Ch, ac, kc, tol_abs, ro, target) || ro.X.rows() == 0) return false;
-    fp::EigResult ex = fp::eig_sym_full(ro.X);
-    Mat Bq = ex.vectors;
-    Vec lq = ex.values.cwiseMax(0.0).cwiseMin(1.0);
-    if (lq.sum() > kc) lq *= kc / lq.sum();
-    Vec wq = ro.w;
-    Vec Lq(m);
-    for (int g = 0; g < m; ++g) Lq(g) = ac(g) - ((Bq.transpose() * Ch[g] * Bq).diagonal().array() * lq.array()).sum();
-    if (Lq.maxCoeff() < out.ub) {
-      out.ub = Lq.maxCoeff();
-      out.U.resize(d, pin + c);
-      out.U << Qin, Q * Bq;
-      out.x.resize(pin + c);
-      out.x << Vec::Ones(pin), lq;
-    }
-    if (gap_ok()) return true;
-    if (wq.size() != m) return false;
-    wq = wq.cwiseMax(0.0);
-    if (!(wq.sum() > 0)) return false;
-    wq /= wq.sum();
-    Point pq;
-    decompose(wq, pq);
-    return gap_ok();
-  };
   while (eig_calls < max_eigs) {
     Rcpp::checkUserInterrupt();
     const double beta = mu * beta_fac;
@@ -334,89 +291,34 @@ inline SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, dou
     // prefix of the spectrum with non-negligible weight (at least the top k)
     int t = k;
     while (t < d && x(t) > 1e-15) ++t;
-    // rows T of U' C_g U, the losses of X_mu and the Hessian of h_mu(M(w))
     std::vector<Mat> R(m);
-    Mat UT = p.U.leftCols(t);
-    Vec ell(m);
-    for (int g = 0; g < m; ++g) {
-      R[g] = (C[g] * UT).transpose() * p.U;  // t x d
-      double v = a(g);
-      for (int i = 0; i < t; ++i) v -= x(i) * R[g](i, i);
-      ell(g) = v;
-    }
-    ubx = ell.maxCoeff();
-    double ent = 0;
-    for (int i = 0; i < t; ++i) {
-      const double xi = std::min(std::max(x(i), 1e-300), 1.0);
-      if (xi > 0 && xi < 1) ent -= xi * std::log(xi) + (1 - xi) * std::log1p(-xi);
-    }
-    const double g_here = w.dot(a) - p.lam.head(k).sum();
+    const Vec ell = smooth_losses(C, a, p, x, t, R);
+    const double ubx = ell.maxCoeff();
+    const double ent = fermi_dirac_entropy(x, t);
+    const double g_here = p.w.dot(a) - p.lam.head(k).sum();
     if (ell.maxCoeff() < out.ub) {
       out.ub = ell.maxCoeff();
-      out.U = UT;
+      out.U = p.U.leftCols(t);
       out.x = x.head(t);
     }
     h_lb.push_back(out.lb);
     h_ub.push_back(out.ub);
-    if (gap_ok()) { out.converged = true; break; }
-    // divided differences Gamma (t x d), pairs i in T, j != i
-    Mat G(t, d);
-    for (int i = 0; i < t; ++i)
-      for (int j = 0; j < d; ++j) {
-        if (i == j) { G(i, j) = 0; continue; }
-        const double dl = p.lam(i) - p.lam(j);
-        G(i, j) = (std::abs(dl) > 1e-6 * mu) ? (x(i) - x(j)) / dl : 0.5 * (s(i) + s(j));
-        if (j >= t) G(i, j) *= 2.0;  // the pair (j, i) is not among the rows
-      }
-    Mat H = Mat::Zero(m, m);
-    std::vector<Mat> RG(m);
-    for (int g = 0; g < m; ++g) RG[g] = R[g].cwiseProduct(G);
-    Mat Dg(t, m);
-    for (int g = 0; g < m; ++g) Dg.col(g) = R[g].diagonal().head(t);
-    for (int g = 0; g < m; ++g)
-      for (int h2 = g; h2 < m; ++h2) {
-        H(g, h2) = (RG[g].cwiseProduct(R[h2])).sum();
-        H(h2, g) = H(g, h2);
-      }
-    const Vec sT = s.head(t);
-    const double ssum = sT.sum();
-    Mat DS = Dg.transpose() * sT.asDiagonal() * Dg;
-    if (ssum > 0) {
-      Vec q = Dg.transpose() * sT;
-      DS.noalias() -= q * q.transpose() / ssum;
-    }
-    H += DS;
-    Vec grad(m);  // gradient of -Phi
-    for (int g = 0; g < m; ++g) {
-      grad(g) = -ell(g) - beta / w(g);
-      H(g, g) += beta / (w(g) * w(g));
-    }
-    // Newton step on {sum Delta = 0}: diagonally scaled KKT system
-    Vec dsc(m);
-    for (int g = 0; g < m; ++g) dsc(g) = 1.0 / std::sqrt(std::max(H(g, g), 1e-300));
-    Mat K = Mat::Zero(m + 1, m + 1);
-    K.topLeftCorner(m, m) = dsc.asDiagonal() * H * dsc.asDiagonal();
-    K.block(0, m, m, 1) = dsc;
-    K.block(m, 0, 1, m) = dsc.transpose();
-    Vec rhs = Vec::Zero(m + 1);
-    rhs.head(m) = -dsc.cwiseProduct(grad);
-    Vec sol = K.fullPivLu().solve(rhs);
-    Vec dw = dsc.cwiseProduct(sol.head(m));
-    if (!dw.allFinite()) break;
-    const double dec = -grad.dot(dw);  // Newton decrement squared
+    if (st.gap_ok()) { out.converged = true; break; }
+    Vec dw;
+    double dec = 0;
+    if (!smooth_newton(p, x, s, t, R, ell, mu, beta, dw, dec)) break;
     if (!(dec > 0)) {
       mu *= 0.1;
       if (mu < 1e-18 * scale) break;
       continue;
     }
-    // the barrier is centred enough: shrink mu (no new eigendecomposition needed)
     // centred enough: the point's own gap is within a few times what the smoothing and the
     // barrier allow; then shrink mu (no new eigendecomposition needed)
     if (ubx - g_here <= cen * (m * beta + mu * ent) || same_mu >= 12) {
       same_mu = 0;
       if (mu <= 1e-3 * spread && mu <= 0.02 * mu_tried) {
         const int before = eig_calls;
-        if (try_restricted(p)) { out.converged = true; break; }
+        if (st.try_restricted(p, max_eigs)) { out.converged = true; break; }
         mu_tried = mu;
         // the restricted primal is within twice the tolerance but its weights do not certify it
         // (near a kink of the dual their digits run out): with `hand_over`, Kelley's method
@@ -429,36 +331,21 @@ inline SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, dou
     }
     double tmax = 1.0;
     for (int g = 0; g < m; ++g)
-      if (dw(g) < 0) tmax = std::min(tmax, -0.95 * w(g) / dw(g));
+      if (dw(g) < 0) tmax = std::min(tmax, -0.95 * p.w(g) / dw(g));
     // the first step after mu shrinks: the damped Newton step (the centre moved); otherwise
     // the largest step inside the simplex, backtracking on Phi
-    double step = (same_mu == 0) ? std::min(tmax, 1.0 / (1.0 + std::sqrt(dec / beta))) : tmax;
+    const double step = (same_mu == 0) ? std::min(tmax, 1.0 / (1.0 + std::sqrt(dec / beta))) : tmax;
     ++same_mu;
-    const double phi0 = phi(p, beta);
-    bool accepted = false;
-    for (int ls = 0; ls < 30 && eig_calls < max_eigs; ++ls) {
-      Vec wn = w + step * dw;
-      wn = wn.cwiseMax(1e-300);
-      wn /= wn.sum();
-      Point pn;
-      if (!decompose(wn, pn)) break;
-      if (phi(pn, beta) >= phi0 + 0.1 * step * dec || step * dw.cwiseAbs().maxCoeff() < 1e-15) {
-        p = pn;
-        w = wn;
-        accepted = true;
-        break;
-      }
-      step *= 0.3;
-    }
+    const bool accepted = st.line_search(p, dw, step, dec, beta, max_eigs);
     ++out.steps;
     if (!accepted) {
-      if (gap_ok()) { out.converged = true; break; }
+      if (st.gap_ok()) { out.converged = true; break; }
       mu *= 0.1;
       if (mu < 1e-18 * scale) break;
     }
-    if (gap_ok()) { out.converged = true; break; }
+    if (st.gap_ok()) { out.converged = true; break; }
   }
-  if (gap_ok()) out.converged = true;
+  if (st.gap_ok()) out.converged = true;
   h_lb.push_back(out.lb);
   h_ub.push_back(out.ub);
   return out;

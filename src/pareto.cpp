@@ -18,7 +18,8 @@
 // matrix of the M objectives.
 #include "linalg.h"
 
-namespace {
+namespace fp {
+namespace pareto {
 
 using fp::Mat;
 using fp::Vec;
@@ -338,10 +339,12 @@ Mat restore(const Problem& P, Mat U, const std::vector<char>& held, double eps, 
 
 double F_value(const Problem& P, const Local& L, int a) { return P.type[a] == 0 ? L.z(a) : std::abs(L.z(a)); }
 
-}  // namespace
+}  // namespace pareto
+}  // namespace fp
 
 // [[Rcpp::export(.fp_pareto_min_norm)]]
 Rcpp::List fp_pareto_min_norm(const Eigen::MatrixXd& M, double tol, int maxit) {
+  using namespace fp::pareto;
   if (M.rows() != M.cols() || M.rows() < 1 || !M.allFinite())
     Rcpp::stop("the Gram matrix of the gradients must be a finite, non-empty square matrix");
   MinNormResult r = min_norm_simplex(M, tol, maxit);
@@ -360,6 +363,7 @@ Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Ei
                          bool riemannian, bool normalize, int step, int retraction, int iterations,
                          double tol, double eta0, double beta, int max_backtrack, double qp_tol,
                          const Eigen::VectorXd& alpha, bool balance, double eps, bool trace) {
+  using namespace fp::pareto;
   Problem P;
   P.C = C;
   P.trC = C.trace();

@@ -26,7 +26,8 @@ using Rcpp::List;
 using Rcpp::NumericMatrix;
 using Rcpp::NumericVector;
 
-namespace {
+namespace fp {
+namespace robust {
 
 struct RobustProblem {
   std::vector<fp::Mat> M;  // group second moments (d x d)
@@ -172,7 +173,8 @@ RobustProblem make_problem(const List& M, const NumericMatrix& W, const NumericM
   return pb;
 }
 
-}  // namespace
+}  // namespace robust
+}  // namespace fp
 
 // One run of Algorithm 1 from X0. Returns the last iterate (or, with keep_best, the iterate of
 // smallest objective), its objective and index, the objective and active piece at every iterate
@@ -181,6 +183,7 @@ RobustProblem make_problem(const List& M, const NumericMatrix& W, const NumericM
 List fp_robust_run(const List& M, const NumericMatrix& W, const NumericMatrix& R,
                    const NumericVector& kappa, const NumericMatrix& X0, bool basis, int iterations,
                    double step, bool polar, bool keep_best) {
+  using namespace fp::robust;
   RobustProblem pb = make_problem(M, W, R, kappa, basis);
   fp::Mat X = Eigen::Map<const fp::Mat>(X0.begin(), X0.nrow(), X0.ncol());
   const int m = static_cast<int>(pb.M.size());
@@ -222,6 +225,7 @@ List fp_robust_run(const List& M, const NumericMatrix& W, const NumericMatrix& R
 // [[Rcpp::export(.fp_robust_eval)]]
 List fp_robust_eval(const List& M, const NumericMatrix& W, const NumericMatrix& R,
                     const NumericVector& kappa, const NumericMatrix& X0, bool basis) {
+  using namespace fp::robust;
   RobustProblem pb = make_problem(M, W, R, kappa, basis);
   fp::Mat X = Eigen::Map<const fp::Mat>(X0.begin(), X0.nrow(), X0.ncol());
   std::vector<fp::Mat> MX(pb.M.size());
