@@ -535,9 +535,9 @@ fp_group_stats <- function(prep, V = NULL, k, map = NULL, best = NULL) {
 fp_map_scores <- function(fit, x) {
   W <- fit$map %*% fit$rotation
   if (!isFALSE(fit$scale)) W <- W / fit$scale
-  s <- x %*% W
   off <- if (isFALSE(fit$center)) rep(0, ncol(W)) else drop(fit$center %*% W)
-  for (j in seq_len(ncol(s))) if (off[j] != 0) s[, j] <- s[, j] - off[j]
+  # one product written into the result (the rows were checked by the moments pass)
+  s <- if (is.double(x) && !is.object(x)) .fp_scores_cpp(x, unname(W), off) else x %*% W - rep(off, each = nrow(x))
   dimnames(s) <- list(rownames(x), colnames(fit$rotation))
   s
 }

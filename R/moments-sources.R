@@ -394,9 +394,9 @@ fp_sparse_dense_cols <- function(xg, dense, s) {
 
 # Moments of a dense double matrix in one C++ pass, which also counts NA/NaN and Inf entries
 # (no n x d logical arrays, no copy of the data).
-fp_moments_dense <- function(x, g, colnames, arg = "x", block = 0L, sparse = -1L) {
+fp_moments_dense <- function(x, g, colnames, arg = "x", block = 0L, sparse = -1L, onepass = -1L) {
   fp_backend_for(as.numeric(nrow(x)) * ncol(x)^2)
-  res <- .fp_moments_cpp(x, as.integer(g) - 1L, nlevels(g), block, sparse)
+  res <- .fp_moments_cpp(x, as.integer(g) - 1L, nlevels(g), block, sparse, onepass)
   fp_check_nonfinite_counts(res$n_na, res$n_inf, arg)
   out <- fp_new_moments(res$n, res$mean, res$scatter, levels(g), colnames, mean_lo = res$mean_lo)
   if (!is.null(attr(g, "cells"))) out$cells <- attr(g, "cells")  # intersectional groups
@@ -414,8 +414,14 @@ fp_scores <- function(fit, x) {
   ct <- if (isFALSE(fit$center)) rep(0, nrow(R)) else fit$center
   W <- R / sc
   off <- drop(ct %*% W)
-  s <- x %*% W
-  for (j in seq_len(ncol(s))) if (off[j] != 0) s[, j] <- s[, j] - off[j]
+  # one product written into the result, without the scan of x for NaN that %*% makes: the
+  # callers pass rows that the moments pass has checked
+  s <- if (is.double(x) && !is.object(x)) {
+    fp_backend_for(as.numeric(nrow(x)) * ncol(x) * ncol(W))
+    .fp_scores_cpp(x, unname(W), off)
+  } else {
+    x %*% W - rep(off, each = nrow(x))
+  }
   dimnames(s) <- list(rownames(x), colnames(R))
   s
 }
