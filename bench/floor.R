@@ -10,6 +10,8 @@
 #   FAIRPROJ_BENCH_ROUNDS  rounds of the interleaved timings (default 7; 3 while developing)
 #   FAIRPROJ_BENCH_PARTS   comma-separated parts to run: moments, fit, retx, coding, threads,
 #                          minmax (default all; minmax needs FAIRPROJ_DATA)
+#   FAIRPROJ_BENCH_MAXD    leave out the sizes with more columns (the reference BLAS takes
+#                          minutes per crossprod() at 1e5 x 800)
 # Targets: moments <= 1.3x crossprod at d = 50 and <= 1.1x at d = 800; fit <= 1.3x the row pass
 # (group_moments()) at d >= 50; retx <= 1.3x the fit, with no n x d temporary; the group coding
 # <= 2 % of the fit at n = 1e6; two threads >= 1.6x one thread at 1e6 x 200 (where the BLAS has
@@ -18,6 +20,8 @@ args <- commandArgs(TRUE)
 suppressPackageStartupMessages(if (length(args)) library(fairproj, lib.loc = args[1]) else library(fairproj))
 options(width = 160)
 rounds <- as.integer(Sys.getenv("FAIRPROJ_BENCH_ROUNDS", "7"))
+maxd <- as.numeric(Sys.getenv("FAIRPROJ_BENCH_MAXD", "Inf"))
+sizes <- Filter(function(s) s[2] <= maxd, list(c(1e5, 50), c(1e6, 50), c(1e5, 800)))
 parts <- strsplit(Sys.getenv("FAIRPROJ_BENCH_PARTS", "moments,fit,retx,coding,threads,minmax"), ",")[[1]]
 cat(sprintf("BLAS: %s\nLAPACK: %s\nfairproj backend: %s; OPENBLAS_NUM_THREADS=%s; rounds: %d\n\n",
             extSoftVersion()[["BLAS"]], La_library(), fairproj_backend()$backend,
@@ -48,7 +52,7 @@ show <- function(tab, title) {
 # ---- group_moments() against crossprod() --------------------------------------------------
 if ("moments" %in% parts) {
   rows <- NULL
-  for (s in list(c(1e5, 50), c(1e6, 50), c(1e5, 800))) {
+  for (s in sizes) {
     for (m in c(2, 20)) {
       dat <- gen(s[1], s[2], m)
       g <- factor(dat$g)
@@ -67,7 +71,7 @@ if ("moments" %in% parts) {
 # ---- fair_pca() from the rows against the row pass --------------------------------------------
 if ("fit" %in% parts) {
   rows <- NULL
-  for (s in list(c(1e5, 50), c(1e6, 50), c(1e5, 800))) {
+  for (s in sizes) {
     dat <- gen(s[1], s[2], 2)
     g <- factor(dat$g)
     t <- interleaved(list(crossprod = function() crossprod(dat$x),
@@ -95,7 +99,7 @@ peak_over <- function(f) {
 }
 if ("retx" %in% parts) {
   rows <- NULL
-  for (s in list(c(1e5, 50), c(1e6, 50), c(1e5, 800))) {
+  for (s in sizes) {
     dat <- gen(s[1], s[2], 2)
     g <- factor(dat$g)
     for (meth in c("standard", "mean")) {
