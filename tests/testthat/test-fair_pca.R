@@ -229,7 +229,8 @@ test_that("retx = TRUE writes the scores into the result, without an n x d tempo
     fit <- fair_pca(x, g, k = 10, method = meth)
     W <- if (is.null(fit$map)) fit$rotation else fit$map %*% fit$rotation
     expect_equal(unname(fit$x), unname(sweep(x, 2L, fit$center) %*% W), tolerance = 1e-10)
-    # the scores are 10 / 50 of the data; the peak was 0.7 of it with a temporary
-    expect_lt(peak(function() fair_pca(x, g, k = 10, method = meth)), 0.35)
+    # the scores are 0.2 of the data and the fit's own work some 0.1-0.2 at this size; the peak
+    # was 0.8-0.9 of the data with the temporary
+    expect_lt(peak(function() fair_pca(x, g, k = 10, method = meth)), 0.55)
   }
 })
