@@ -77,8 +77,12 @@
     .Call(`_fairproj_fp_minmax_lp`, covs, a_, k, U_)
 }
 
-.fp_moments_cpp <- function(x, g, m, block, sparse) {
-    .Call(`_fairproj_fp_moments_cpp`, x, g, m, block, sparse)
+.fp_moments_cpp <- function(x, g, m, block, sparse, onepass) {
+    .Call(`_fairproj_fp_moments_cpp`, x, g, m, block, sparse, onepass)
+}
+
+.fp_scores_cpp <- function(x, W, off) {
+    .Call(`_fairproj_fp_scores_cpp`, x, W, off)
 }
 
 .fp_eig_top <- function(A, k) {

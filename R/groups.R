@@ -125,11 +125,36 @@ fp_num_labels <- function(u) {
 # A group vector as a factor of its distinct values with the unused levels dropped: numbers in
 # increasing order with the labels of fp_num_labels() (as.factor() labels doubles with 15
 # digits, which merges values that differ in the 16th).
+# The codes come from the values (match() against the sorted distinct values, tabulate() of a
+# factor's codes), without a round trip through the labels as strings, which took most of the
+# time of a fit at a million rows; the levels are those droplevels(as.factor(v)) gives.
 fp_group_factor <- function(v) {
-  if (is.factor(v)) return(droplevels(v))
+  make <- function(codes, lv, ordered = FALSE, nm = NULL) {
+    structure(codes, levels = lv, names = nm, class = if (ordered) c("ordered", "factor") else "factor")
+  }
+  if (is.factor(v)) {
+    codes <- as.integer(v)
+    lv <- levels(v)
+    used <- tabulate(codes, length(lv)) > 0L
+    if (!all(used)) {
+      codes <- cumsum(used)[codes]
+      lv <- lv[used]
+    }
+    return(make(codes, lv, is.ordered(v), names(v)))
+  }
   if (is.double(v) && !is.object(v)) {  # plain doubles (not integer64, dates, ...)
     u <- sort(unique(v))
     return(factor(match(v, u), levels = seq_along(u), labels = fp_num_labels(u)))
+  }
+  if ((is.integer(v) || is.logical(v)) && !is.object(v)) {
+    u <- sort(unique(v))
+    return(make(match(v, u), as.character(u), nm = names(v)))
+  }
+  if (is.character(v) && !is.object(v)) {
+    u <- unique(v)
+    u <- u[!is.na(u)]
+    lv <- u[order(u)]  # factor()'s order of the levels (the locale's collation)
+    return(make(match(v, lv), lv, nm = names(v)))
   }
   droplevels(as.factor(v))
 }
@@ -154,12 +179,16 @@ fp_as_group <- function(group, n, arg = "group", min_levels = 2L, min_size = 1L)
   if (length(group) != n) fp_abort(sprintf("has length %d but the data have %d rows", length(group), n), arg)
   group <- fp_na_level(group)
   if (anyNA(group)) fp_abort(sprintf("contains %d missing value(s)", sum(is.na(group))), arg)
-  if ((is.character(group) || is.factor(group)) && any(blank <- as.character(group) == "")) {
+  blank <- if (is.factor(group)) {
+    empty <- which(levels(group) == "")
+    if (length(empty)) as.integer(group) %in% empty else FALSE
+  } else if (is.character(group)) !nzchar(group) else FALSE
+  if (any(blank)) {
     # files and databases cannot tell an empty label from a missing one: one rule everywhere
     fp_abort(sprintf("contains %d empty label(s) (\"\", first in row %d), which files and databases read as missing; give those rows a label or drop them",
                      sum(blank), which(blank)[1L]), arg)
   }
-  if (is.numeric(group) && any(group != round(group))) {
+  if (is.numeric(group) && !is.integer(group) && any(group != round(group))) {
     fp_abort("is numeric with non-integer values: a continuous attribute is not a group; cut() it into groups", arg)
   }
   g <- fp_group_factor(group)

@@ -174,8 +174,14 @@ fp_scores <- function(fit, x) {
   ct <- if (isFALSE(fit$center)) rep(0, nrow(R)) else fit$center
   W <- R / sc
   off <- drop(ct %*% W)
-  s <- x %*% W
-  for (j in seq_len(ncol(s))) if (off[j] != 0) s[, j] <- s[, j] - off[j]
+  # one product written into the result, without the scan of x for NaN that %*% makes: the
+  # callers pass rows that the moments pass has checked
+  s <- if (is.double(x) && !is.object(x)) {
+    fp_backend_for(as.numeric(nrow(x)) * ncol(x) * ncol(W))
+    .fp_scores_cpp(x, unname(W), off)
+  } else {
+    x %*% W - rep(off, each = nrow(x))
+  }
   dimnames(s) <- list(rownames(x), colnames(R))
   s
 }
@@ -185,9 +191,9 @@ fp_scores <- function(fit, x) {
 fp_map_scores <- function(fit, x) {
   W <- fit$map %*% fit$rotation
   if (!isFALSE(fit$scale)) W <- W / fit$scale
-  s <- x %*% W
   off <- if (isFALSE(fit$center)) rep(0, ncol(W)) else drop(fit$center %*% W)
-  for (j in seq_len(ncol(s))) if (off[j] != 0) s[, j] <- s[, j] - off[j]
+  # one product written into the result (the rows were checked by the moments pass)
+  s <- if (is.double(x) && !is.object(x)) .fp_scores_cpp(x, unname(W), off) else x %*% W - rep(off, each = nrow(x))
   dimnames(s) <- list(rownames(x), colnames(fit$rotation))
   s
 }

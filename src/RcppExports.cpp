@@ -315,8 +315,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_moments_cpp
-List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int block, int sparse);
-RcppExport SEXP _fairproj_fp_moments_cpp(SEXP xSEXP, SEXP gSEXP, SEXP mSEXP, SEXP blockSEXP, SEXP sparseSEXP) {
+List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int block, int sparse, int onepass);
+RcppExport SEXP _fairproj_fp_moments_cpp(SEXP xSEXP, SEXP gSEXP, SEXP mSEXP, SEXP blockSEXP, SEXP sparseSEXP, SEXP onepassSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -325,7 +325,21 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type m(mSEXP);
     Rcpp::traits::input_parameter< int >::type block(blockSEXP);
     Rcpp::traits::input_parameter< int >::type sparse(sparseSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_moments_cpp(x, g, m, block, sparse));
+    Rcpp::traits::input_parameter< int >::type onepass(onepassSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_moments_cpp(x, g, m, block, sparse, onepass));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_scores_cpp
+NumericMatrix fp_scores_cpp(const NumericMatrix& x, const NumericMatrix& W, const Rcpp::NumericVector& off);
+RcppExport SEXP _fairproj_fp_scores_cpp(SEXP xSEXP, SEXP WSEXP, SEXP offSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const NumericMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const NumericMatrix& >::type W(WSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type off(offSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_scores_cpp(x, W, off));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -466,7 +480,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_minmax_mw", (DL_FUNC) &_fairproj_fp_minmax_mw, 7},
     {"_fairproj_fp_minmax_dual", (DL_FUNC) &_fairproj_fp_minmax_dual, 4},
     {"_fairproj_fp_minmax_lp", (DL_FUNC) &_fairproj_fp_minmax_lp, 4},
-    {"_fairproj_fp_moments_cpp", (DL_FUNC) &_fairproj_fp_moments_cpp, 5},
+    {"_fairproj_fp_moments_cpp", (DL_FUNC) &_fairproj_fp_moments_cpp, 6},
+    {"_fairproj_fp_scores_cpp", (DL_FUNC) &_fairproj_fp_scores_cpp, 3},
     {"_fairproj_fp_eig_top", (DL_FUNC) &_fairproj_fp_eig_top, 2},
     {"_fairproj_fp_gram_kernel", (DL_FUNC) &_fairproj_fp_gram_kernel, 2},
     {"_fairproj_fp_set_backend", (DL_FUNC) &_fairproj_fp_set_backend, 1},

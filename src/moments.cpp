@@ -13,12 +13,18 @@
 // large products instead of many small BLAS calls): a symmetric rank-B update, R's BLAS dsyrk
 // when the backend is "blas", Eigen's kernel otherwise. The first sweep reads the data once for
 // the plain means; the second both centres about them and sums the residuals, from which the
-// exact centring follows (no third read).
+// exact centring follows (no third read). Long passes take the one-pass route instead (see
+// fp_moments_cpp): centred about a shift near each group's mean, the data are read once.
 #include "linalg.h"
 
 using Rcpp::IntegerVector;
 using Rcpp::List;
 using Rcpp::NumericMatrix;
+
+namespace fp {
+void blas_syrk_lower_rows(int d, int rows, const double* A, int lda, double* C);  // blas.cpp
+void blas_gemm(int n, int d, int k, const double* A, const double* B, double* C);  // blas.cpp
+}
 
 namespace {
 
@@ -98,6 +104,114 @@ void refine_mean(fp::Mat& mean, fp::Mat& mean_lo, const fp::Vec& r, double cnt, 
     mean(j, c) = hi;
     mean_lo(j, c) = b - (hi - a);
   }
+}
+
+// The same from a shift that need not dominate r / n (the one-pass route's shift is close to the
+// mean, but a mean near zero can be smaller than the correction): TwoSum's exact error term.
+void refine_shift(fp::Mat& mean, fp::Mat& mean_lo, const fp::Vec& r, double cnt, int c) {
+  for (int j = 0; j < mean.rows(); ++j) {
+    const double a = mean(j, c), b = r[j] / cnt, hi = a + b, bb = hi - a;
+    mean(j, c) = hi;
+    mean_lo(j, c) = (a - (hi - bb)) + (b - bb);
+  }
+}
+
+// The one-pass route's kernel: the scatter of each group about its shift `shift` (d x m) and the
+// sums of the residuals (d x m), and with `zeros`, per column the entries that were zero. Each
+// group's rows are gathered into a buffer of B rows, one row per column of the buffer (its d
+// entries contiguous: the gather reads a strip of rows tile by tile of columns, so that it stays
+// in the first-level cache also at large d), centred as they are written, and each full buffer is
+// added to its group's scatter in one rank-B update (A A', A the d x B buffer).
+void onepass_part(const double* X, int n, int d, const int* G, int m, const std::vector<double>& cnt,
+                  const fp::Mat& shift, int block, std::vector<fp::Mat>& S, fp::Mat& resid,
+                  std::vector<double>* zeros) {
+  S.assign(m, fp::Mat::Zero(d, d));
+  resid = fp::Mat::Zero(d, m);
+  if (zeros) zeros->assign(d, 0.0);
+  if (d == 0) return;
+  int B = block;
+  if (B <= 0) B = std::min(8192, std::max(256, 32768 / d));
+  B = std::max(16, B);
+  const int L = std::max(1, std::min(64, B / 4));  // rows per strip; a buffer is flushed when > B - L full
+  const int JT = 64;                               // columns per tile of the gather
+  std::vector<fp::Mat> buf(m);
+  std::vector<int> cap(m);
+  for (int c = 0; c < m; ++c) {
+    cap[c] = std::min(B, std::max(1, static_cast<int>(cnt[c])));
+    buf[c].resize(d, cap[c]);
+  }
+  std::vector<int> fill(m, 0);
+  std::vector<double*> dst(L);
+  std::vector<const double*> sh(L);
+  auto flush = [&](int c) {
+    const int k = fill[c];
+    if (k <= 0) return;
+    const double* b = buf[c].data();
+    double* r = resid.col(c).data();
+    if (zeros) {
+      // x - s == -s where x was zero (a non-zero x below half a unit of s counts too, which
+      // only errs towards the caller's exact check)
+      const double* s = shift.col(c).data();
+      double* z = zeros->data();
+      for (int t = 0; t < k; ++t, b += d)
+        for (int j = 0; j < d; ++j) {
+          r[j] += b[j];
+          z[j] += (b[j] == -s[j]);
+        }
+    } else {
+      for (int t = 0; t < k; ++t, b += d)
+        for (int j = 0; j < d; ++j) r[j] += b[j];
+    }
+    if (fp::backend_flag() == 1) {
+      fp::blas_syrk_lower_rows(d, k, buf[c].data(), d, S[c].data());
+    } else {
+      S[c].selfadjointView<Eigen::Lower>().rankUpdate(buf[c].leftCols(k));
+    }
+    fill[c] = 0;
+  };
+  for (int r0 = 0; r0 < n; r0 += L) {
+    const int r1 = std::min(n, r0 + L), len = r1 - r0;
+    for (int c = 0; c < m; ++c)
+      if (fill[c] > cap[c] - L) flush(c);
+    for (int i = 0; i < len; ++i) {
+      const int c = G[r0 + i];
+      dst[i] = buf[c].data() + static_cast<size_t>(fill[c]++) * d;
+      sh[i] = shift.col(c).data();
+    }
+    for (int j0 = 0; j0 < d; j0 += JT) {
+      const int j1 = std::min(d, j0 + JT);
+      for (int i = 0; i < len; ++i) {
+        double* o = dst[i];
+        const double* s = sh[i];
+        const double* xi = X + r0 + i;
+        for (int j = j0; j < j1; ++j) o[j] = xi[static_cast<size_t>(j) * n] - s[j];
+      }
+    }
+    if ((r0 / L) % 1024 == 1023) Rcpp::checkUserInterrupt();
+  }
+  for (int c = 0; c < m; ++c) {
+    flush(c);
+    S[c].triangularView<Eigen::StrictlyUpper>() = S[c].transpose();
+  }
+}
+
+// Per group, the mean of its first (up to) K rows: the shift of the one-pass route. Its distance
+// to the group's mean is about the spread over sqrt(K), so the scatter about it, corrected by the
+// residual sums, keeps every digit that the scatter about the exact mean would (the correction is
+// about 1 / K of the scatter); columns with a large offset are centred to full precision.
+fp::Mat first_rows_mean(const double* X, int n, int d, const int* G, int m, int K) {
+  fp::Mat s = fp::Mat::Zero(d, m);
+  std::vector<int> taken(m, 0);
+  int open = m;
+  for (int i = 0; i < n && open > 0; ++i) {
+    const int c = G[i];
+    if (taken[c] >= K) continue;
+    for (int j = 0; j < d; ++j) s(j, c) += X[static_cast<size_t>(j) * n + i];
+    if (++taken[c] == K) --open;
+  }
+  for (int c = 0; c < m; ++c)
+    if (taken[c] > 0) s.col(c) /= taken[c];
+  return s;
 }
 
 // The route for data whose columns are mostly zero (one-hot codes of factors, counts): the
@@ -203,17 +317,80 @@ List sparse_scatter(const double* X, int n, int d, const int* G, int m, const st
 
 // x: n x d double matrix (not copied); g: 0-based group codes; m: number of groups; block: rows
 // per buffer (0 = automatic); sparse: the route for columns that are mostly zero (see
-// sparse_scatter below): -1 chosen by the count of non-zeros, 0 never, 1 whenever a column is.
+// sparse_scatter below): -1 chosen by the count of non-zeros, 0 never, 1 whenever a column is;
+// onepass: the one-pass route (see below): -1 where the pass is long, 0 never, 1 whenever the
+// data allow it.
+//
+// The one-pass route reads the data once: each group's rows are centred about a shift (the mean
+// of the group's first 64 rows) as they are gathered, and the scatter about the exact mean
+// follows from the residual sums as on the two-pass route, which first sweeps the data for the
+// plain means (and the counts of non-zeros that choose the sparse route, and the NA/Inf check).
+// Here the NA/Inf check follows from the sums (a non-finite entry makes its column's sums
+// non-finite; only then is the data scanned to count them), and the sparse route is left out
+// where no column can take it: where the first rows show few zeros, and the pass counts more than
+// half of every column non-zero (otherwise the two-pass route runs after all and chooses as
+// always). Results agree with the two-pass route's to rounding; the two-pass route is kept for
+// short passes (n d^2 / 2 below 5e7 products), whose rounding the results recorded from small
+// data (and the choices that hinge on it, such as ties in column selection) have always seen.
 // [[Rcpp::export(.fp_moments_cpp)]]
-List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int block, int sparse) {
+List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int block, int sparse, int onepass) {
   const int n = x.nrow(), d = x.ncol();
   const double* X = x.begin();
   const int* G = g.begin();
   std::vector<double> cnt(m, 0.0);
-  fp::Mat mean = fp::Mat::Zero(d, m);
-  std::vector<int> nzc(static_cast<size_t>(d) * m, 0);  // non-zero entries per column and group
   double n_na = 0, n_inf = 0;
   for (int i = 0; i < n; ++i) cnt[G[i]] += 1.0;
+  const bool big = 0.5 * static_cast<double>(n) * d * d >= 5e7;
+  bool one = sparse != 1 && (onepass == 1 || (onepass < 0 && big));
+  // where the sparse route could be chosen: columns with many zeros among the first rows send
+  // the data to the two-pass route, which counts the non-zeros of every group
+  const bool may_sparse = sparse < 0 && d >= 16 && big;
+  if (one && may_sparse) {
+    const int P = std::min(n, 4096);
+    for (int j = 0; j < d && one; ++j) {
+      const double* col = X + static_cast<size_t>(j) * n;
+      int z = 0;
+      for (int i = 0; i < P; ++i) z += (col[i] == 0);
+      if (4 * z >= P) one = false;
+    }
+  }
+  if (one) {
+    fp::Mat mean = first_rows_mean(X, n, d, G, m, 64);
+    std::vector<fp::Mat> S;
+    fp::Mat resid;
+    std::vector<double> zeros;
+    onepass_part(X, n, d, G, m, cnt, mean, block, S, resid, may_sparse ? &zeros : nullptr);
+    bool finite = resid.allFinite();
+    for (int c = 0; c < m && finite; ++c) finite = S[c].diagonal().allFinite();
+    if (!finite) {
+      for (size_t t = 0, nd = static_cast<size_t>(n) * d; t < nd; ++t) {
+        if (std::isnan(X[t])) n_na += 1;
+        else if (!std::isfinite(X[t])) n_inf += 1;
+      }
+      if (n_na > 0 || n_inf > 0) return List::create(Rcpp::Named("n_na") = n_na, Rcpp::Named("n_inf") = n_inf);
+    }
+    bool dense = true;  // every column more than half non-zero: no group can take the sparse route
+    if (may_sparse)
+      for (int j = 0; j < d && dense; ++j) dense = 2.0 * (n - zeros[j]) > n;
+    if (dense) {
+      List scatter(m);
+      fp::Mat mean_lo = fp::Mat::Zero(d, m);
+      for (int c = 0; c < m; ++c) {
+        if (cnt[c] > 0) {
+          const fp::Vec r = resid.col(c);
+          S[c].noalias() -= (r * r.transpose()) / cnt[c];
+          refine_shift(mean, mean_lo, r, cnt[c], c);
+        }
+        scatter[c] = Rcpp::wrap(S[c]);
+      }
+      return List::create(Rcpp::Named("n") = Rcpp::wrap(cnt), Rcpp::Named("mean") = Rcpp::wrap(mean),
+                          Rcpp::Named("mean_lo") = Rcpp::wrap(mean_lo), Rcpp::Named("scatter") = scatter,
+                          Rcpp::Named("n_na") = n_na, Rcpp::Named("n_inf") = n_inf,
+                          Rcpp::Named("onepass") = true);
+    }
+  }
+  fp::Mat mean = fp::Mat::Zero(d, m);
+  std::vector<int> nzc(static_cast<size_t>(d) * m, 0);  // non-zero entries per column and group
   // pass 1: plain group means (four interleaved accumulators per group break the dependency
   // chain of the scattered additions) and the NA/Inf check
   {
@@ -283,7 +460,6 @@ List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int b
     // automatic only where the pass is long enough (n d^2 / 2 above 5e7 products, some 10 ms)
     // for the route to matter: on smaller data the dense route's rounding is kept, which the
     // choices of methods that rounding decides (high QR on one-hot ties) have always seen
-    const bool big = 0.5 * static_cast<double>(n) * d * d >= 5e7;
     if (!pcols.empty() && (sparse == 1 || (sparse < 0 && d >= 16 && big && cheaper))) {
       return sparse_scatter(X, n, d, G, m, cnt, mean, dcols, pcols, block);
     }
@@ -311,6 +487,30 @@ List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int b
                       Rcpp::Named("mean_lo") = Rcpp::wrap(mean_lo),
                       Rcpp::Named("scatter") = scatter, Rcpp::Named("n_na") = n_na,
                       Rcpp::Named("n_inf") = n_inf);
+}
+
+// Scores of the rows, x W - 1 off' (n x k), written straight into the result: one product of the
+// data (not copied, not centred) with the d x k map, then the projected centre subtracted.
+// [[Rcpp::export(.fp_scores_cpp)]]
+NumericMatrix fp_scores_cpp(const NumericMatrix& x, const NumericMatrix& W, const Rcpp::NumericVector& off) {
+  const int n = x.nrow(), d = x.ncol(), k = W.ncol();
+  if (W.nrow() != d || off.size() != k) Rcpp::stop("internal error: scores of mismatched sizes");
+  NumericMatrix out(Rcpp::no_init(n, k));
+  if (d == 0) {
+    std::fill(out.begin(), out.end(), 0.0);
+  } else if (fp::backend_flag() == 1) {
+    fp::blas_gemm(n, d, k, x.begin(), W.begin(), out.begin());
+  } else {
+    Eigen::Map<fp::Mat>(out.begin(), n, k).noalias() =
+        Eigen::Map<const fp::Mat>(x.begin(), n, d) * Eigen::Map<const fp::Mat>(W.begin(), d, k);
+  }
+  for (int j = 0; j < k; ++j) {
+    const double o = off[j];
+    if (o == 0) continue;
+    double* col = out.begin() + static_cast<size_t>(j) * n;
+    for (int i = 0; i < n; ++i) col[i] -= o;
+  }
+  return out;
 }
 
 // Symmetric eigen-solvers exposed to R (internal): top k (Lanczos when worthwhile) or all.

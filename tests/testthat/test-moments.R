@@ -121,7 +121,7 @@ test_that("mostly-zero columns take the sparse route, with the dense route's mom
   expect_equal(parts$mean, dense$mean, tolerance = 1e-13)
   # the route is chosen only where the pass is long (n d^2 / 2 of 5e7 products and more) and
   # the non-zeros are few enough to save time
-  route <- function(x, g) isTRUE(ns$.fp_moments_cpp(x, as.integer(g) - 1L, nlevels(g), 0L, -1L)$sparse)
+  route <- function(x, g) isTRUE(ns$.fp_moments_cpp(x, as.integer(g) - 1L, nlevels(g), 0L, -1L, -1L)$sparse)
   expect_false(route(x, g))
   big_f <- factor(sample(letters, 150000, TRUE))
   big <- cbind(model.matrix(~ big_f - 1), z = rnorm(150000), w = rpois(150000, 0.1))
@@ -133,5 +133,80 @@ test_that("mostly-zero columns take the sparse route, with the dense route's mom
   for (l in levels(big_g)) {
     s <- sqrt(diag(md$scatter[[l]]))
     expect_lt(max(abs(ma$scatter[[l]] - md$scatter[[l]]) / outer(s, s)), 1e-12)
+  }
+})
+
+test_that("the one-pass route gives the two-pass route's moments, accurate at large offsets (#36)", {
+  # the one-pass route centres each group about the mean of its first rows: against R's cov()
+  # (extended-precision centring) and the two-pass route, on columns of mixed scales around
+  # large offsets, groups whose first rows come late, a group of one row, blocks of 16 rows
+  ns <- asNamespace("fairproj")
+  set.seed(36)
+  n <- 700
+  g <- factor(c(rep("late", 3), sample(c("a", "b", "c"), n - 4, TRUE, prob = c(0.6, 0.3, 0.1)), "one"))
+  x <- sweep(matrix(rnorm(n * 5), n), 2L, 10^c(-3, 0, 2, 0, -1), `*`)
+  x <- sweep(x, 2L, c(1e8, -3e6, 0, 1e-4, 5), `+`)
+  x[g == "late", ] <- x[g == "late", ] + 1e3  # the first three rows: a group of its own, far off
+  cn <- paste0("v", 1:5)
+  one <- ns$fp_moments_dense(x, g, cn, onepass = 1L, block = 16L)
+  two <- ns$fp_moments_dense(x, g, cn, onepass = 0L)
+  one_auto <- ns$.fp_moments_cpp(x, as.integer(g) - 1L, nlevels(g), 16L, -1L, 1L)
+  expect_true(isTRUE(one_auto$onepass))
+  expect_null(ns$.fp_moments_cpp(x, as.integer(g) - 1L, nlevels(g), 16L, -1L, 0L)$onepass)
+  expect_lte(moments_err(one, two), 1e-13)
+  for (l in setdiff(levels(g), "one")) {
+    xl <- x[g == l, , drop = FALSE]
+    # cov() centres about its mean rounded to a double, which at 1e8 is 1e-5 of a spread of
+    # 1e-3 off: the reference takes the offsets off first (exactly, as the values are close)
+    xs <- xl - rep(c(1e8, -3e6, 0, 0, 0), each = nrow(xl))
+    ref <- cov(xs) * (nrow(xl) - 1)
+    s <- sqrt(diag(ref))
+    expect_lt(max(abs(one$scatter[[l]] - ref) / outer(s, s)), 1e-12)
+    # the mean to 1e-14 of the spread, beyond one unit in the last place
+    mu <- colMeans(xl)
+    expect_lt(max(pmax(abs(one$mean[, l] - mu) - .Machine$double.eps * abs(mu), 0) / (s / sqrt(nrow(xl)))), 1e-14)
+  }
+  expect_identical(unname(one$scatter$one), matrix(0, 5, 5))
+  expect_identical(unname(one$mean[, "one"]), x[n, ])
+  # chunks taken by either route merge into the whole
+  i <- seq_len(n) <= 300
+  parts <- ns$fp_moments_dense(x[i, ], droplevels(g[i]), cn, onepass = 1L) +
+    ns$fp_moments_dense(x[!i, ], droplevels(g[!i]), cn, onepass = 0L)
+  parts <- parts[c("n", "mean", "scatter", "levels", "colnames")]
+  parts$mean <- parts$mean[, levels(g)]
+  parts$scatter <- parts$scatter[levels(g)]
+  parts$n <- parts$n[levels(g)]
+  parts$levels <- levels(g)
+  expect_lte(moments_err(parts, two), 1e-12)
+  # NA and Inf are counted on this route too, and a classed error names them
+  y <- x
+  y[5, 2] <- NA
+  y[9, 4] <- -Inf
+  res <- ns$.fp_moments_cpp(y, as.integer(g) - 1L, nlevels(g), 0L, -1L, 1L)
+  expect_identical(c(res$n_na, res$n_inf), c(1, 1))
+  expect_error(ns$fp_moments_dense(y, g, cn, onepass = 1L), class = "fairproj_input_error")
+})
+
+test_that("long passes take one pass, and the sparse route is chosen exactly as before (#36)", {
+  skip_on_cran()  # a second of CPU
+  ns <- asNamespace("fairproj")
+  route <- function(x, g) ns$.fp_moments_cpp(x, as.integer(g) - 1L, nlevels(g), 0L, -1L, -1L)
+  set.seed(361)
+  n <- 70000
+  g <- factor(sample(c("a", "b"), n, TRUE))
+  x <- matrix(rnorm(n * 40), n)
+  expect_true(isTRUE(route(x, g)$onepass))
+  expect_null(route(x[1:2000, 1:10], g[1:2000])$onepass)  # a short pass keeps the two-pass route
+  # a mostly-zero column whose zeros start after the first rows: the pass finds it, and the
+  # two-pass route's count of non-zeros chooses the sparse route as it always has
+  z <- c(rnorm(5000), numeric(n - 5000))
+  xz <- cbind(x, z)
+  r <- route(xz, g)
+  expect_null(r$onepass)
+  expect_true(isTRUE(r$sparse))
+  m1 <- ns$fp_moments_dense(xz, g, paste0("v", 1:41), onepass = 1L, sparse = 0L)
+  for (i in seq_along(levels(g))) {
+    s <- sqrt(diag(m1$scatter[[i]]))
+    expect_lt(max(abs(r$scatter[[i]] - m1$scatter[[i]]) / outer(s, s)), 1e-12)
   }
 })

@@ -208,3 +208,31 @@ test_that("the papers' data sets, as the readers give them, never get the units 
     expect_false(fairproj:::fp_warn_units(fairproj:::fp_log2_colvar(m), m$colnames), info = nm)
   }
 })
+
+test_that("group codes come from the values, with the levels droplevels(as.factor()) gives (#36)", {
+  ns <- asNamespace("fairproj")
+  set.seed(362)
+  cases <- list(
+    character = sample(c("b", "B", "a", "a b", "Z", "10", "9"), 200, TRUE),
+    factor = factor(sample(c("x", "y"), 200, TRUE), levels = c("unused", "y", "x", "gone")),
+    ordered = factor(sample(c("lo", "hi"), 200, TRUE), levels = c("lo", "mid", "hi"), ordered = TRUE),
+    integer = sample(c(-3L, 7L, 2L), 200, TRUE),
+    logical = sample(c(TRUE, FALSE), 200, TRUE),
+    named = stats::setNames(sample(c("u", "v"), 200, TRUE), paste0("r", 1:200))
+  )
+  for (nm in names(cases)) {
+    v <- cases[[nm]]
+    expect_identical(ns$fp_as_group(v, 200L), droplevels(as.factor(v)), label = nm)
+  }
+  # the empty label is an error also as a factor level, naming the first row
+  f <- factor(c("a", "", "b", ""))
+  expect_error(ns$fp_as_group(f, 4L), "first in row 2", class = "fairproj_input_error")
+  # no round trip through factor() and the labels as strings
+  calls <- new.env()
+  calls$n <- 0L
+  suppressMessages(trace("factor", bquote(assign("n", get("n", envir = .(calls)) + 1L, envir = .(calls))),
+                         print = FALSE, where = baseenv()))
+  for (nm in names(cases)) ns$fp_as_group(cases[[nm]], 200L)
+  suppressMessages(untrace("factor", where = baseenv()))
+  expect_identical(calls$n, 0L)
+})
