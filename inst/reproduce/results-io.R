@@ -253,3 +253,37 @@ repro_label <- function(tab) {
           paste(unique(range(tab$date, na.rm = TRUE)), collapse = " to "),
           paste(unique(tab$machine), collapse = "; "), sd_txt)
 }
+
+# ---- Quick-mode comparison (quick.R) --------------------------------------------------------
+# Compare the rows a quick rerun regenerated (`new`) with the stored rows (`old`) of the same key
+# (`keys`: dataset, method, metric, split and the table's other key columns). Timing metrics
+# (`timing`, e.g. "seconds") are not compared by value, only checked to exist with the same key;
+# aggregate rows (split "mean"/"sd") are left out unless `aggregates` is TRUE (the rerun then
+# covers every row the aggregate is taken over). The relative difference of two values is
+# |a - b| / max(|a|, |b|), 0 when they are equal (both 0, both NA, both the same infinity) and
+# Inf when one is NA and the other is not. PASS: at least one row or key compared, every
+# regenerated row has a stored row with its key, and every relative difference <= `tolerance`.
+# Returns a one-row data frame: rows (values compared), timing_rows (timing keys checked),
+# missing (regenerated keys not stored), max_rel_diff, tolerance, pass.
+repro_compare <- function(new, old, keys, tolerance = 1e-10, timing = "seconds", aggregates = FALSE) {
+  miss <- setdiff(c(keys, "value"), intersect(names(new), names(old)))
+  if (length(miss)) stop("repro_compare: column(s) ", paste(miss, collapse = ", "), " missing")
+  keep <- function(d) if (aggregates) d else d[!as.character(d$split) %in% c("mean", "sd"), , drop = FALSE]
+  new <- keep(new); old <- keep(old)
+  key_of <- function(d) do.call(paste, c(lapply(d[keys], function(v) ifelse(is.na(v), "NA", as.character(v))), sep = "\r"))
+  kn <- key_of(new); ko <- key_of(old)
+  if (anyDuplicated(kn) || anyDuplicated(ko)) {
+    stop("repro_compare: the key columns (", paste(keys, collapse = ", "), ") do not identify the rows")
+  }
+  at <- match(kn, ko)
+  is_time <- new$metric %in% timing
+  a <- as.numeric(new$value)[!is_time & !is.na(at)]
+  b <- as.numeric(old$value)[at[!is_time & !is.na(at)]]
+  rel <- ifelse((is.na(a) & is.na(b)) | (!is.na(a) & !is.na(b) & a == b), 0,
+                ifelse(is.na(a) | is.na(b), Inf, abs(a - b) / pmax(abs(a), abs(b))))
+  n_val <- length(rel)
+  n_time <- sum(is_time & !is.na(at))
+  worst <- if (n_val) max(rel) else NA_real_
+  data.frame(rows = n_val, timing_rows = n_time, missing = sum(is.na(at)), max_rel_diff = worst,
+             tolerance = tolerance, pass = (n_val + n_time) > 0 && !anyNA(at) && (!n_val || worst <= tolerance))
+}
