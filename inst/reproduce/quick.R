@@ -167,7 +167,8 @@ quick_provenance <- function(res, code) {
     data.frame(file = paste0(r$file, ".csv.gz"), rows = nrow(old),
                commits = paste(sprintf("%s x%d", names(cm), as.integer(cm)), collapse = "; "),
                dirty = paste(sort(unique(as.character(dirty)), na.last = TRUE), collapse = ","),
-               stored_by = stored_by, checked_by = check, quick_commit = code$commit, rows_compared = r$rows,
+               stored_by = stored_by, checked_by = check, quick_commit = code$commit, subset = r$subset,
+               rows_compared = r$rows,
                max_rel_diff = r$max_rel_diff, tolerance = r$tolerance, result = if (r$pass) "PASS" else "FAIL",
                date = today, stringsAsFactors = FALSE)
   }))

@@ -23,6 +23,12 @@
 # are read from the working tree, which equals the commit when the check passes; do not edit a
 # script while it runs (Rscript reads its file as it goes).
 #
+# Quick mode and provenance.csv: quick.R reruns every script on a stated subset of its protocol
+# and compares the rows with the stored ones (repro_compare() below); from a clean checkout it
+# writes results/provenance.csv, one row per stored file: its commits and `dirty` values, how it
+# was written and the partial rerun that reproduced it. repro_label() quotes that rerun; nothing
+# needs the file.
+#
 # The preamble of a script that stores results is one line to find this file and one call:
 #   source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
 #     if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")}), "results-io.R"))
@@ -231,11 +237,29 @@ repro_read <- function(name) {
   cand <- unlist(lapply(dirs, function(d) file.path(d, paste0(name, c(".csv.gz", ".csv")))))
   cand <- cand[file.exists(cand)]
   if (!length(cand)) return(NULL)
-  repro_read_file(cand[1])
+  tab <- repro_read_file(cand[1])
+  attr(tab, "repro_check") <- repro_check(name, dirname(cand[1]))
+  tab
+}
+
+# The quick-mode check of a stored table from provenance.csv beside it (written by quick.R), as
+# one sentence for repro_label(); "" when there is none.
+repro_check <- function(name, dir) {
+  path <- file.path(dir, "provenance.csv")
+  if (!file.exists(path)) return("")
+  p <- tryCatch(utils::read.csv(path, stringsAsFactors = FALSE), error = function(e) NULL)
+  need <- c("file", "result", "quick_commit", "subset", "rows_compared", "max_rel_diff")
+  if (is.null(p) || !all(need %in% names(p))) return("")
+  p <- p[p$file == paste0(name, ".csv.gz"), , drop = FALSE]
+  if (nrow(p) != 1L) return("")
+  if (p$result != "PASS") return(sprintf(" A partial rerun at commit %s did not reproduce it (see provenance.csv).", p$quick_commit))
+  sprintf(" A partial rerun at clean commit %s (%s) reproduced %d of its rows to a relative difference of %s.",
+          p$quick_commit, p$subset, p$rows_compared, format(signif(p$max_rel_diff, 2)))
 }
 
 # One line describing where and when a stored table was computed, for vignette captions: each
-# commit with the state of its tree (see the header), the dates, the machines and the sd.
+# commit with the state of its tree (see the header), the dates, the machines, the sd and, for a
+# table read by repro_read(), the partial rerun that vouches for it (provenance.csv).
 repro_label <- function(tab) {
   if (is.null(tab) || !nrow(tab)) return("no stored results")
   dirty <- if (is.null(tab$dirty)) rep(NA, nrow(tab)) else tab$dirty
@@ -248,10 +272,11 @@ repro_label <- function(tab) {
   sd_txt <- if (!length(sdv) || identical(sdv, "none")) "" else
     sprintf(" Standard deviations: %s.", paste(c(n = "population (divisor n)", "n-1" = "sample (divisor n - 1)")[setdiff(sdv, "none")],
                                                collapse = " and "))
-  sprintf("Stored full-protocol results: commit %s; %s; %s.%s",
+  check <- attr(tab, "repro_check")
+  sprintf("Stored full-protocol results: commit %s; %s; %s.%s%s",
           paste(sprintf("%s (%s)", commits, names(commits)), collapse = "; commit "),
           paste(unique(range(tab$date, na.rm = TRUE)), collapse = " to "),
-          paste(unique(tab$machine), collapse = "; "), sd_txt)
+          paste(unique(tab$machine), collapse = "; "), sd_txt, if (is.null(check)) "" else check)
 }
 
 # ---- Quick-mode comparison (quick.R) --------------------------------------------------------

@@ -131,6 +131,25 @@ test_that("repro_compare matches rows on their keys, skips timings and aggregate
   expect_error(io$repro_compare(old, old, c("dataset", "metric")), "do not identify")
 })
 
+test_that("repro_label quotes the partial rerun of provenance.csv, and does without it", {
+  io <- repro_env("results-io.R")
+  dir <- tempfile("results")
+  dir.create(dir)
+  old <- Sys.setenv(FAIRPROJ_RESULTS = dir)
+  on.exit(Sys.unsetenv("FAIRPROJ_RESULTS"), add = TRUE)
+  assign("provenance", list(commit = "abc1234", dirty = FALSE), envir = io$.repro_state)
+  io$repro_write(data.frame(dataset = "d", method = "m", metric = "x", split = "0", value = 1, published = NA), "t")
+  expect_no_match(io$repro_label(io$repro_read("t")), "rerun")            # no provenance.csv
+  prov <- data.frame(file = "t.csv.gz", quick_commit = "def5678", subset = "split 0", rows_compared = 1L,
+                     max_rel_diff = 0, result = "PASS")
+  utils::write.csv(prov, file.path(dir, "provenance.csv"), row.names = FALSE)
+  expect_match(io$repro_label(io$repro_read("t")), "rerun at clean commit def5678 \\(split 0\\) reproduced 1 of its rows")
+  utils::write.csv(transform(prov, result = "FAIL"), file.path(dir, "provenance.csv"), row.names = FALSE)
+  expect_match(io$repro_label(io$repro_read("t")), "did not reproduce")
+  utils::write.csv(data.frame(a = 1), file.path(dir, "provenance.csv"), row.names = FALSE)
+  expect_no_match(io$repro_label(io$repro_read("t")), "rerun")            # another layout is ignored
+})
+
 sim_fair_data <- function(n = 400, d = 4, seed = 1) {
   set.seed(seed)
   a <- rep(0:1, c(n * 0.6, n * 0.4))
