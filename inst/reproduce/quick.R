@@ -19,18 +19,21 @@
 # status 1 when a file fails. About 10 minutes of CPU in all on a 2-core machine.
 #
 # Provenance. Run from a clean checkout (every script then loads the package built from the
-# commit checked out: results-io.R's repro_attach()), the driver writes
-# inst/reproduce/results/provenance.csv: per stored file its rows, the commits and `dirty`
+# commit checked out: results-io.R's repro_attach(), and its rows say dirty = FALSE), the driver
+# writes inst/reproduce/results/provenance.csv: per stored file its rows, the commits and `dirty`
 # values they carry, how it was written (its `settings`) and how it is vouched for (this partial
 # rerun: commit, subset, rows, largest relative difference), and the date. Rows of files not
-# selected by `files` are kept. From a tree with uncommitted changes it compares but does not
-# write provenance.csv. Nothing reads provenance.csv.
+# selected by `files` are kept. Rows regenerated from a tree with uncommitted changes are
+# compared but not written to provenance.csv. repro_label() quotes it; nothing needs it.
 source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
   if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")}), "results-io.R"))
 script_dir <- repro_script_dir()
 if (!nzchar(Sys.getenv("FAIRPROJ_DATA"))) stop("set FAIRPROJ_DATA to the data directory")
-pick <- commandArgs(trailingOnly = TRUE)
-pick <- if (length(pick) && nzchar(pick[1])) pick[1] else "."
+args <- commandArgs(trailingOnly = TRUE)
+pick <- if (length(args) && nzchar(args[1])) args[1] else "."
+# FAIRPROJ_QUICK_DIR: the folder of the regenerated files (default a new temporary one);
+# FAIRPROJ_QUICK_COMPARE=1 compares what it holds without running the scripts again
+compare_only <- identical(Sys.getenv("FAIRPROJ_QUICK_COMPARE"), "1")
 
 # The runs: script, arguments, FAIRPROJ_* variables and the subset they regenerate, in the order
 # they run (vu-checks and vu-fairpca-eta read what robust-fair-pca wrote in the same folder).
@@ -99,7 +102,7 @@ run_line <- function(r) {
           if (length(r$args)) shQuote(r$args)), collapse = " ")
 }
 run_cpu <- numeric(0)
-for (id in unique(sel$run)) {
+for (id in if (compare_only) character(0) else unique(sel$run)) {
   r <- quick_runs[[id]]
   log <- file.path(out_dir, paste0(id, ".log"))
   cat(sprintf("== %s\n", run_line(r)))
@@ -122,10 +125,14 @@ res <- do.call(rbind, lapply(seq_len(nrow(sel)), function(i) {
     data.frame(rows = 0L, timing_rows = 0L, missing = NA_integer_, max_rel_diff = NA_real_, tolerance = f$tolerance,
                pass = FALSE, note = if (!file.exists(old_path)) "no stored file" else "not regenerated")
   } else {
-    cbind(repro_compare(repro_read_file(new_path), repro_read_file(old_path), strsplit(f$keys, ",")[[1]],
+    new <- repro_read_file(new_path)
+    cbind(repro_compare(new, repro_read_file(old_path), strsplit(f$keys, ",")[[1]],
                         f$tolerance, quick_timing, f$aggregates), note = "")
   }
-  cbind(f, cmp)
+  # the commit that regenerated the rows, and whether its tree was clean
+  new_prov <- if (file.exists(new_path)) unique(repro_read_file(new_path)[c("commit", "dirty")]) else NULL
+  cbind(f, cmp, rerun_commit = if (!is.null(new_prov)) paste(new_prov$commit, collapse = ",") else NA_character_,
+        rerun_clean = !is.null(new_prov) && all(new_prov$dirty %in% FALSE))
 }))
 for (i in seq_len(nrow(res))) {
   r <- res[i, ]
@@ -158,8 +165,8 @@ quick_provenance <- function(res, code) {
               sum(clean), sum(dirty %in% TRUE), sum(is.na(dirty)))
     }
     r_run <- quick_runs[[r$run]]
-    check <- sprintf("partial rerun at clean commit %s (%s) %s %d rows (%s)%s to max rel. diff %s (tolerance %g)",
-                     code$commit, run_line(r_run), if (r$pass) "reproduced" else "FAILED to reproduce", r$rows, r$subset,
+    check <- sprintf("partial rerun at %s commit %s (%s) %s %d rows (%s)%s to max rel. diff %s (tolerance %g)",
+                     if (r$rerun_clean) "clean" else "NOT clean", r$rerun_commit, run_line(r_run), if (r$pass) "reproduced" else "FAILED to reproduce", r$rows, r$subset,
                      if (r$timing_rows) sprintf(", %d timing keys checked", r$timing_rows) else "",
                      if (is.na(r$max_rel_diff)) "-" else format(signif(r$max_rel_diff, 2)), r$tolerance)
     if (!is.na(r$missing) && r$missing) check <- sprintf("%s; %d regenerated rows have no stored row", check, r$missing)
@@ -167,14 +174,15 @@ quick_provenance <- function(res, code) {
     data.frame(file = paste0(r$file, ".csv.gz"), rows = nrow(old),
                commits = paste(sprintf("%s x%d", names(cm), as.integer(cm)), collapse = "; "),
                dirty = paste(sort(unique(as.character(dirty)), na.last = TRUE), collapse = ","),
-               stored_by = stored_by, checked_by = check, quick_commit = code$commit, subset = r$subset,
+               stored_by = stored_by, checked_by = check, quick_commit = r$rerun_commit, subset = r$subset,
                rows_compared = r$rows,
-               max_rel_diff = r$max_rel_diff, tolerance = r$tolerance, result = if (r$pass) "PASS" else "FAIL",
+               max_rel_diff = r$max_rel_diff, tolerance = r$tolerance,
+               result = if (r$pass && r$rerun_clean) "PASS" else "FAIL",
                date = today, stringsAsFactors = FALSE)
   }))
 }
-if (!is.null(code) && !code$dirty) {
-  prov <- quick_provenance(res, code)
+if (any(res$rerun_clean)) {
+  prov <- quick_provenance(res[res$rerun_clean, , drop = FALSE], code)
   path <- file.path(stored_dir, "provenance.csv")
   if (file.exists(path)) {
     old <- utils::read.csv(path, stringsAsFactors = FALSE)
@@ -182,7 +190,9 @@ if (!is.null(code) && !code$dirty) {
   }
   utils::write.csv(prov[order(prov$file), ], path, row.names = FALSE)
   cat("provenance written to ", path, "\n", sep = "")
-} else {
-  cat("provenance.csv not written: run from a clean checkout\n")
+}
+if (!all(res$rerun_clean)) {
+  cat("provenance.csv: not updated for", paste(res$file[!res$rerun_clean], collapse = ", "),
+      "(regenerated from a tree with uncommitted changes, or not at all): run from a clean checkout\n")
 }
 if (!all(res$pass)) quit(status = 1L)
