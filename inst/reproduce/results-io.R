@@ -252,7 +252,9 @@ repro_check <- function(name, dir) {
   if (is.null(p) || !all(need %in% names(p))) return("")
   p <- p[p$file == paste0(name, ".csv.gz"), , drop = FALSE]
   if (nrow(p) != 1L) return("")
-  if (p$result != "PASS") return(sprintf(" A partial rerun at commit %s did not reproduce it (see provenance.csv).", p$quick_commit))
+  if (!p$result %in% c("PASS", "CLOSE")) {
+    return(sprintf(" A partial rerun at commit %s did not reproduce it (see provenance.csv).", p$quick_commit))
+  }
   sprintf(" A partial rerun at clean commit %s (%s) reproduced %d of its rows to a relative difference of %s.",
           p$quick_commit, p$subset, p$rows_compared, format(signif(p$max_rel_diff, 2)))
 }
@@ -289,7 +291,8 @@ repro_label <- function(tab) {
 # Inf when one is NA and the other is not. PASS: at least one row or key compared, every
 # regenerated row has a stored row with its key, and every relative difference <= `tolerance`.
 # Returns a one-row data frame: rows (values compared), timing_rows (timing keys checked),
-# missing (regenerated keys not stored), max_rel_diff, tolerance, pass.
+# missing (regenerated keys not stored), max_rel_diff, tolerance, pass, and beyond (the methods
+# whose rows differ by more than the tolerance, with their largest difference).
 repro_compare <- function(new, old, keys, tolerance = 1e-10, timing = "seconds", aggregates = FALSE) {
   miss <- setdiff(c(keys, "value"), intersect(names(new), names(old)))
   if (length(miss)) stop("repro_compare: column(s) ", paste(miss, collapse = ", "), " missing")
@@ -309,6 +312,11 @@ repro_compare <- function(new, old, keys, tolerance = 1e-10, timing = "seconds",
   n_val <- length(rel)
   n_time <- sum(is_time & !is.na(at))
   worst <- if (n_val) max(rel) else NA_real_
+  # the methods with differences beyond the tolerance, each with its largest
+  meth <- new$method[!is_time & !is.na(at)]
+  bad <- if (n_val) tapply(rel, meth, max) else numeric(0)
+  bad <- sort(bad[bad > tolerance], decreasing = TRUE)
   data.frame(rows = n_val, timing_rows = n_time, missing = sum(is.na(at)), max_rel_diff = worst,
-             tolerance = tolerance, pass = (n_val + n_time) > 0 && !anyNA(at) && (!n_val || worst <= tolerance))
+             tolerance = tolerance, pass = (n_val + n_time) > 0 && !anyNA(at) && (!n_val || worst <= tolerance),
+             beyond = paste(sprintf("%s %s", names(bad), format(signif(bad, 2))), collapse = "; "))
 }

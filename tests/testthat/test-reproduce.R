@@ -106,6 +106,7 @@ test_that("repro_compare matches rows on their keys, skips timings and aggregate
   r <- io$repro_compare(new, old, c("dataset", "method", "metric", "split", "k"))
   expect_equal(r$max_rel_diff, 1e-6 / (1 + 1e-6))
   expect_false(r$pass)
+  expect_identical(r$beyond, "b 1e-06")                        # the method whose rows differ
   expect_true(io$repro_compare(new, old, c("dataset", "method", "metric", "split", "k"), tolerance = 1e-5)$pass)
   # the key includes the table's own columns: another k is a row the stored file lacks
   r <- io$repro_compare(transform(old[1, ], k = 3L), old, c("dataset", "method", "metric", "split", "k"))
