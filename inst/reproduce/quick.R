@@ -13,7 +13,8 @@
 # on the key columns; timing metrics ("seconds") are only checked to exist with the same key; the
 # aggregate rows are compared only where the run covers every row they are taken over; a file
 # PASSes when every regenerated row has a stored row with its key and every relative difference
-# |new - stored| / max(|new|, |stored|) is within the tolerance (1e-10, i.e. the same numbers up
+# |new - stored| / max(|new|, |stored|, 1e-4 x the largest stored |value| of the metric on the
+# dataset) is within the tolerance (1e-10, i.e. the same numbers up
 # to the last digits that the CSV keeps: the runs are deterministic, their random draws seeded).
 # Prints per file the rows compared, the largest relative difference and PASS, CLOSE (every row
 # within 1e-6 but not within the tolerance: an iterative solver stopped at its own tolerance

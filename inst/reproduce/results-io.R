@@ -287,13 +287,15 @@ repro_label <- function(tab) {
 # (`timing`, e.g. "seconds") are not compared by value, only checked to exist with the same key;
 # aggregate rows (split "mean"/"sd") are left out unless `aggregates` is TRUE (the rerun then
 # covers every row the aggregate is taken over). The relative difference of two values is
-# |a - b| / max(|a|, |b|), 0 when they are equal (both 0, both NA, both the same infinity) and
-# Inf when one is NA and the other is not. PASS: at least one row or key compared, every
+# |a - b| / max(|a|, |b|, floor x s), with s the largest stored magnitude of the metric on the
+# dataset (so a value that is rounding noise about zero, such as the error of a full-rank
+# projection, is compared on the scale of its metric); 0 when they are equal (both 0, both NA,
+# both the same infinity) and Inf when one is NA and the other is not. PASS: at least one row or key compared, every
 # regenerated row has a stored row with its key, and every relative difference <= `tolerance`.
 # Returns a one-row data frame: rows (values compared), timing_rows (timing keys checked),
 # missing (regenerated keys not stored), max_rel_diff, tolerance, pass, and beyond (the methods
 # whose rows differ by more than the tolerance, with their largest difference).
-repro_compare <- function(new, old, keys, tolerance = 1e-10, timing = "seconds", aggregates = FALSE) {
+repro_compare <- function(new, old, keys, tolerance = 1e-10, timing = "seconds", aggregates = FALSE, floor = 1e-4) {
   miss <- setdiff(c(keys, "value"), intersect(names(new), names(old)))
   if (length(miss)) stop("repro_compare: column(s) ", paste(miss, collapse = ", "), " missing")
   keep <- function(d) if (aggregates) d else d[!as.character(d$split) %in% c("mean", "sd"), , drop = FALSE]
@@ -307,8 +309,12 @@ repro_compare <- function(new, old, keys, tolerance = 1e-10, timing = "seconds",
   is_time <- new$metric %in% timing
   a <- as.numeric(new$value)[!is_time & !is.na(at)]
   b <- as.numeric(old$value)[at[!is_time & !is.na(at)]]
+  # the scale of each value: the largest stored magnitude of its metric on its dataset
+  ov <- abs(as.numeric(old$value)); ov[!is.finite(ov)] <- NA
+  sc <- tapply(ov, paste(old$dataset, old$metric, sep = "\r"), function(v) if (all(is.na(v))) 0 else max(v, na.rm = TRUE))
+  s <- floor * unname(sc[paste(new$dataset, new$metric, sep = "\r")[!is_time & !is.na(at)]])
   rel <- ifelse((is.na(a) & is.na(b)) | (!is.na(a) & !is.na(b) & a == b), 0,
-                ifelse(is.na(a) | is.na(b), Inf, abs(a - b) / pmax(abs(a), abs(b))))
+                ifelse(is.na(a) | is.na(b), Inf, abs(a - b) / pmax(abs(a), abs(b), s)))
   n_val <- length(rel)
   n_time <- sum(is_time & !is.na(at))
   worst <- if (n_val) max(rel) else NA_real_

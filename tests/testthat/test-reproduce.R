@@ -123,6 +123,10 @@ test_that("repro_compare matches rows on their keys, skips timings and aggregate
   na <- transform(old, value = NA_real_)
   expect_true(io$repro_compare(na, na, c("dataset", "method", "metric", "split"))$pass)
   expect_identical(io$repro_compare(na, old, c("dataset", "method", "metric", "split"))$max_rel_diff, Inf)
+  # rounding noise about zero is compared on the scale of its metric on its dataset
+  z <- data.frame(dataset = "d", method = "m", metric = "error", split = "0", k = 1:2, value = c(10, -1.8e-15))
+  expect_true(io$repro_compare(transform(z, value = c(10, 1.5e-31)), z, c("dataset", "method", "metric", "split", "k"))$pass)
+  expect_false(io$repro_compare(transform(z, value = c(10, 1e-3)), z, c("dataset", "method", "metric", "split", "k"))$pass)
   # a timing-only table passes on its keys
   tm <- old[old$metric == "seconds", ]
   r <- io$repro_compare(transform(tm, value = 1), tm, c("dataset", "method", "metric", "split"))
