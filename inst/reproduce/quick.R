@@ -50,7 +50,8 @@ quick_runs <- list(
   runtime_n = list(script = "kleindessner-runtime-n.R", args = c("1000", "1", "0"), env = character(0)),
   pareto = list(script = "pareto-fair-pca.R", args = c("sweep", "downstream"),
                 env = c(FAIRPROJ_SETS = "credit_sex", FAIRPROJ_PARETO_K = "2,10")),
-  samadi = list(script = "price-of-fair-pca.R", args = c("figure1,sweep", "credit"), env = character(0)),
+  samadi = list(script = "price-of-fair-pca.R", args = c("sweep", "credit"), env = character(0)),
+  samadi_fig1 = list(script = "price-of-fair-pca.R", args = "figure1", env = character(0)),
   vu = list(script = "robust-fair-pca.R", args = character(0), env = c(FAIRPROJ_SETS = "ecoli")),
   vu_checks = list(script = "vu-checks.R", args = character(0), env = c(FAIRPROJ_SETS = "ecoli")),
   vu_eta = list(script = "vu-fairpca-eta.R", args = character(0), env = c(FAIRPROJ_SETS = "ecoli")),
@@ -77,7 +78,7 @@ quick_files <- rbind(
      "n = 1000, run 1, without Reductions (glm) (timings: keys checked)"),
   qf("pareto-fair-pca-sweep", "pareto", c("k", "group"), "credit_sex, k = 2 and 10 (timings excluded)"),
   qf("pareto-fair-pca-downstream", "pareto", c("k", "group", "classifier"), "credit_sex, its five splits"),
-  qf("samadi-figure1", "samadi", c("k", "group"), "every row (20 seeded samples and their mean)", aggregates = TRUE),
+  qf("samadi-figure1", "samadi_fig1", c("k", "group"), "every row (20 seeded samples of LFW and their mean)", aggregates = TRUE),
   qf("samadi-sweep", "samadi", c("k", "group"), "credit, k = 1..21 (timings excluded)"),
   qf("vu-table1", "vu", character(0), "ecoli, all 10 splits and their mean and sd", aggregates = TRUE),
   qf("vu-table3", "vu", character(0), "ecoli, all 10 splits and their mean and sd", aggregates = TRUE),
@@ -133,9 +134,13 @@ res <- do.call(rbind, lapply(seq_len(nrow(sel)), function(i) {
                         f$tolerance, quick_timing, f$aggregates), note = "")
   }
   # the commit that regenerated the rows, and whether its tree was clean
-  new_prov <- if (file.exists(new_path)) unique(repro_read_file(new_path)[c("commit", "dirty")]) else NULL
+  nw <- if (file.exists(new_path)) repro_read_file(new_path) else NULL
+  new_prov <- if (!is.null(nw)) unique(nw[c("commit", "dirty")]) else NULL
+  # what the rerun ran, from its own rows: its datasets and recorded settings
+  ran <- if (is.null(nw)) NA_character_ else
+    sprintf("%s; %s", paste(unique(nw$dataset), collapse = ", "), paste(unique(nw$settings), collapse = " | "))
   cbind(f, cmp, rerun_commit = if (!is.null(new_prov)) paste(new_prov$commit, collapse = ",") else NA_character_,
-        rerun_clean = !is.null(new_prov) && all(new_prov$dirty %in% FALSE))
+        rerun_clean = !is.null(new_prov) && all(new_prov$dirty %in% FALSE), ran = ran)
 }))
 # CLOSE: not equal to the tolerance, but every row within 1e-6 (iterative solvers that stop at
 # a tolerance, after changes in the order of floating-point operations since the stored run)
@@ -173,9 +178,8 @@ quick_provenance <- function(res, code) {
       sprintf("%d rows from clean commits, %d from dirty trees, %d stored before the check",
               sum(clean), sum(dirty %in% TRUE), sum(is.na(dirty)))
     }
-    r_run <- quick_runs[[r$run]]
-    check <- sprintf("partial rerun at %s commit %s (%s) %s %d rows (%s)%s to max rel. diff %s (tolerance %g)",
-                     if (r$rerun_clean) "clean" else "NOT clean", r$rerun_commit, run_line(r_run), c(PASS = "reproduced", CLOSE = "reproduced within 1e-6, not to the tolerance,", FAIL = "FAILED to reproduce")[[r$result]], r$rows, r$subset,
+    check <- sprintf("partial rerun at %s commit %s (%s) %s %d rows%s to max rel. diff %s (tolerance %g)",
+                     if (r$rerun_clean) "clean" else "NOT clean", r$rerun_commit, r$ran, c(PASS = "reproduced", CLOSE = "reproduced within 1e-6, not to the tolerance,", FAIL = "FAILED to reproduce")[[r$result]], r$rows,
                      if (r$timing_rows) sprintf(", %d timing keys checked", r$timing_rows) else "",
                      if (is.na(r$max_rel_diff)) "-" else format(signif(r$max_rel_diff, 2)), r$tolerance)
     if (!is.na(r$missing) && r$missing) check <- sprintf("%s; %d regenerated rows have no stored row", check, r$missing)
@@ -184,7 +188,7 @@ quick_provenance <- function(res, code) {
     data.frame(file = paste0(r$file, ".csv.gz"), rows = nrow(old),
                commits = paste(sprintf("%s x%d", names(cm), as.integer(cm)), collapse = "; "),
                dirty = paste(sort(unique(as.character(dirty)), na.last = TRUE), collapse = ","),
-               stored_by = stored_by, checked_by = check, quick_commit = r$rerun_commit, subset = r$subset,
+               stored_by = stored_by, checked_by = check, quick_commit = r$rerun_commit, subset = r$ran,
                rows_compared = r$rows,
                max_rel_diff = r$max_rel_diff, tolerance = r$tolerance,
                result = if (r$rerun_clean) r$result else "FAIL",
