@@ -138,7 +138,7 @@ res <- do.call(rbind, lapply(seq_len(nrow(sel)), function(i) {
   new_prov <- if (!is.null(nw)) unique(nw[c("commit", "dirty")]) else NULL
   # what the rerun ran, from its own rows: its datasets and recorded settings
   ran <- if (is.null(nw)) NA_character_ else
-    sprintf("%s; %s", paste(unique(nw$dataset), collapse = ", "), paste(unique(nw$settings), collapse = " | "))
+    sprintf("%s; %s", paste(unique(nw$dataset), collapse = ", "), paste(unique(gsub("; FAIRPROJ_QUICK_[A-Z]+=[^;]*", "", nw$settings)), collapse = " | "))
   cbind(f, cmp, rerun_commit = if (!is.null(new_prov)) paste(new_prov$commit, collapse = ",") else NA_character_,
         rerun_clean = !is.null(new_prov) && all(new_prov$dirty %in% FALSE), ran = ran)
 }))

@@ -143,7 +143,8 @@ repro_script_dir <- function() {
 repro_settings <- function(args = commandArgs(trailingOnly = TRUE)) {
   env <- Sys.getenv()
   env <- env[startsWith(names(env), "FAIRPROJ_") &
-               !names(env) %in% c("FAIRPROJ_DATA", "FAIRPROJ_RESULTS", "FAIRPROJ_REPRO_CACHE", "FAIRPROJ_PYTHON")]
+               !names(env) %in% c("FAIRPROJ_DATA", "FAIRPROJ_RESULTS", "FAIRPROJ_REPRO_CACHE", "FAIRPROJ_PYTHON",
+                                "FAIRPROJ_QUICK_DIR", "FAIRPROJ_QUICK_COMPARE")]
   paste(c(sprintf("args: %s", if (length(args)) paste(shQuote(args), collapse = " ") else "(none)"),
           sprintf("%s=%s", names(env), env)), collapse = "; ")
 }
