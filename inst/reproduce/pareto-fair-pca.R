@@ -3,7 +3,8 @@
 #
 #   FAIRPROJ_DATA=/path/to/data Rscript inst/reproduce/pareto-fair-pca.R [sections]
 #
-# sections: any of "sweep", "downstream" (default: both). Results are stored with the shared
+# sections: any of "sweep", "downstream" (default: both); FAIRPROJ_SETS and FAIRPROJ_PARETO_K
+# (comma-separated) restrict the data sets and the sweep's k (default: all). Results are stored with the shared
 # convention of results-io.R (long CSV: dataset, method, metric, split, value, published, plus
 # provenance and the extra columns k, group, classifier) in inst/reproduce/results/:
 #   pareto-fair-pca-sweep.csv.gz       every k = 1, ..., d - 1 on the four datasets
@@ -293,18 +294,24 @@ if (!isTRUE(get0("pareto_repro_functions_only", ifnotfound = FALSE))) {
     if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")}), "results-io.R"))
   repro_setup()
   sets <- c("adult_sex", "credit_sex", "adult_race", "credit_marriage")
+  # FAIRPROJ_SETS (comma-separated data sets) and FAIRPROJ_PARETO_K (comma-separated k of the
+  # sweep) restrict a run to a subset of the rows, as the quick mode (quick.R) does
+  pick_sets <- if (nzchar(Sys.getenv("FAIRPROJ_SETS"))) strsplit(Sys.getenv("FAIRPROJ_SETS"), ",")[[1]] else sets
+  pick_k <- if (nzchar(Sys.getenv("FAIRPROJ_PARETO_K"))) as.integer(strsplit(Sys.getenv("FAIRPROJ_PARETO_K"), ",")[[1]])
   if ("sweep" %in% sections) {
-    for (nm in sets) {
+    for (nm in intersect(sets, pick_sets)) {
       d <- fairproj_data(nm)
       methods <- c("standard", "pareto", "pareto_single", "pareto_paper", "sdp")
       if (nlevels(d$group) == 2L) methods <- c(methods, "sdp_mw")
-      res <- pareto_repro_sweep(nm, d, seq_len(ncol(d$x) - 1L), methods)
+      ks <- seq_len(ncol(d$x) - 1L)
+      if (!is.null(pick_k)) ks <- intersect(ks, pick_k)
+      res <- pareto_repro_sweep(nm, d, ks, methods)
       repro_write(res, "pareto-fair-pca-sweep")
       cat(sprintf("sweep %s done (%d rows)\n", nm, nrow(res)))
     }
   }
   if ("downstream" %in% sections) {
-    for (nm in c("adult_sex", "credit_sex")) {
+    for (nm in intersect(c("adult_sex", "credit_sex"), pick_sets)) {
       # Adult: the official test file (the paper evaluates "on the test dataset"); Credit has
       # none: five random 70/30 splits
       te <- if (nm == "adult_sex") fairproj_data(nm, part = "test") else NULL

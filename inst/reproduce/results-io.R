@@ -23,6 +23,12 @@
 # are read from the working tree, which equals the commit when the check passes; do not edit a
 # script while it runs (Rscript reads its file as it goes).
 #
+# Quick mode and provenance.csv: quick.R reruns every script on a stated subset of its protocol
+# and compares the rows with the stored ones (repro_compare() below); from a clean checkout it
+# writes results/provenance.csv, one row per stored file: its commits and `dirty` values, how it
+# was written and the partial rerun that reproduced it. repro_label() quotes that rerun; nothing
+# needs the file.
+#
 # The preamble of a script that stores results is one line to find this file and one call:
 #   source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
 #     if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")}), "results-io.R"))
@@ -137,7 +143,8 @@ repro_script_dir <- function() {
 repro_settings <- function(args = commandArgs(trailingOnly = TRUE)) {
   env <- Sys.getenv()
   env <- env[startsWith(names(env), "FAIRPROJ_") &
-               !names(env) %in% c("FAIRPROJ_DATA", "FAIRPROJ_RESULTS", "FAIRPROJ_REPRO_CACHE", "FAIRPROJ_PYTHON")]
+               !names(env) %in% c("FAIRPROJ_DATA", "FAIRPROJ_RESULTS", "FAIRPROJ_REPRO_CACHE", "FAIRPROJ_PYTHON",
+                                "FAIRPROJ_QUICK_DIR", "FAIRPROJ_QUICK_COMPARE")]
   paste(c(sprintf("args: %s", if (length(args)) paste(shQuote(args), collapse = " ") else "(none)"),
           sprintf("%s=%s", names(env), env)), collapse = "; ")
 }
@@ -231,11 +238,31 @@ repro_read <- function(name) {
   cand <- unlist(lapply(dirs, function(d) file.path(d, paste0(name, c(".csv.gz", ".csv")))))
   cand <- cand[file.exists(cand)]
   if (!length(cand)) return(NULL)
-  repro_read_file(cand[1])
+  tab <- repro_read_file(cand[1])
+  attr(tab, "repro_check") <- repro_check(name, dirname(cand[1]))
+  tab
+}
+
+# The quick-mode check of a stored table from provenance.csv beside it (written by quick.R), as
+# one sentence for repro_label(); "" when there is none.
+repro_check <- function(name, dir) {
+  path <- file.path(dir, "provenance.csv")
+  if (!file.exists(path)) return("")
+  p <- tryCatch(utils::read.csv(path, stringsAsFactors = FALSE), error = function(e) NULL)
+  need <- c("file", "result", "quick_commit", "subset", "rows_compared", "max_rel_diff")
+  if (is.null(p) || !all(need %in% names(p))) return("")
+  p <- p[p$file == paste0(name, ".csv.gz"), , drop = FALSE]
+  if (nrow(p) != 1L) return("")
+  if (!p$result %in% c("PASS", "CLOSE")) {
+    return(sprintf(" A partial rerun at commit %s did not reproduce it (see provenance.csv).", p$quick_commit))
+  }
+  sprintf(" A partial rerun at clean commit %s (%s) reproduced %d of its rows to a relative difference of %s.",
+          p$quick_commit, p$subset, p$rows_compared, format(signif(p$max_rel_diff, 2)))
 }
 
 # One line describing where and when a stored table was computed, for vignette captions: each
-# commit with the state of its tree (see the header), the dates, the machines and the sd.
+# commit with the state of its tree (see the header), the dates, the machines, the sd and, for a
+# table read by repro_read(), the partial rerun that vouches for it (provenance.csv).
 repro_label <- function(tab) {
   if (is.null(tab) || !nrow(tab)) return("no stored results")
   dirty <- if (is.null(tab$dirty)) rep(NA, nrow(tab)) else tab$dirty
@@ -248,8 +275,55 @@ repro_label <- function(tab) {
   sd_txt <- if (!length(sdv) || identical(sdv, "none")) "" else
     sprintf(" Standard deviations: %s.", paste(c(n = "population (divisor n)", "n-1" = "sample (divisor n - 1)")[setdiff(sdv, "none")],
                                                collapse = " and "))
-  sprintf("Stored full-protocol results: commit %s; %s; %s.%s",
+  check <- attr(tab, "repro_check")
+  sprintf("Stored full-protocol results: commit %s; %s; %s.%s%s",
           paste(sprintf("%s (%s)", commits, names(commits)), collapse = "; commit "),
           paste(unique(range(tab$date, na.rm = TRUE)), collapse = " to "),
-          paste(unique(tab$machine), collapse = "; "), sd_txt)
+          paste(unique(tab$machine), collapse = "; "), sd_txt, if (is.null(check)) "" else check)
+}
+
+# ---- Quick-mode comparison (quick.R) --------------------------------------------------------
+# Compare the rows a quick rerun regenerated (`new`) with the stored rows (`old`) of the same key
+# (`keys`: dataset, method, metric, split and the table's other key columns). Timing metrics
+# (`timing`, e.g. "seconds") are not compared by value, only checked to exist with the same key;
+# aggregate rows (split "mean"/"sd") are left out unless `aggregates` is TRUE (the rerun then
+# covers every row the aggregate is taken over). The relative difference of two values is
+# |a - b| / max(|a|, |b|, floor x s), with s the largest stored magnitude of the metric on the
+# dataset (so a value that is rounding noise about zero, such as the error of a full-rank
+# projection, is compared on the scale of its metric); 0 when they are equal (both 0, both NA,
+# both the same infinity) and Inf when one is NA and the other is not. PASS: at least one row or key compared, every
+# regenerated row has a stored row with its key, and every relative difference <= `tolerance`.
+# Returns a one-row data frame: rows (values compared), timing_rows (timing keys checked),
+# missing (regenerated keys not stored), max_rel_diff, tolerance, pass, and beyond (the methods
+# whose rows differ by more than the tolerance, with their largest difference).
+repro_compare <- function(new, old, keys, tolerance = 1e-10, timing = "seconds", aggregates = FALSE, floor = 1e-4) {
+  miss <- setdiff(c(keys, "value"), intersect(names(new), names(old)))
+  if (length(miss)) stop("repro_compare: column(s) ", paste(miss, collapse = ", "), " missing")
+  keep <- function(d) if (aggregates) d else d[!as.character(d$split) %in% c("mean", "sd"), , drop = FALSE]
+  new <- keep(new); old <- keep(old)
+  key_of <- function(d) do.call(paste, c(lapply(d[keys], function(v) ifelse(is.na(v), "NA", as.character(v))), sep = "\r"))
+  kn <- key_of(new); ko <- key_of(old)
+  if (anyDuplicated(kn) || anyDuplicated(ko)) {
+    stop("repro_compare: the key columns (", paste(keys, collapse = ", "), ") do not identify the rows")
+  }
+  at <- match(kn, ko)
+  is_time <- new$metric %in% timing
+  a <- as.numeric(new$value)[!is_time & !is.na(at)]
+  b <- as.numeric(old$value)[at[!is_time & !is.na(at)]]
+  # the scale of each value: the largest stored magnitude of its metric on its dataset
+  ov <- abs(as.numeric(old$value)); ov[!is.finite(ov)] <- NA
+  sc <- tapply(ov, paste(old$dataset, old$metric, sep = "\r"), function(v) if (all(is.na(v))) 0 else max(v, na.rm = TRUE))
+  s <- floor * unname(sc[paste(new$dataset, new$metric, sep = "\r")[!is_time & !is.na(at)]])
+  rel <- ifelse((is.na(a) & is.na(b)) | (!is.na(a) & !is.na(b) & a == b), 0,
+                ifelse(is.na(a) | is.na(b), Inf, abs(a - b) / pmax(abs(a), abs(b), s)))
+  n_val <- length(rel)
+  n_time <- sum(is_time & !is.na(at))
+  worst <- if (n_val) max(rel) else NA_real_
+  # the methods with differences beyond the tolerance, each with its largest
+  meth <- new$method[!is_time & !is.na(at)]
+  bad <- if (n_val) tapply(rel, meth, max) else numeric(0)
+  bad <- sort(bad[bad > tolerance], decreasing = TRUE)
+  data.frame(rows = n_val, timing_rows = n_time, missing = sum(is.na(at)), max_rel_diff = worst,
+             tolerance = tolerance, pass = (n_val + n_time) > 0 && !anyNA(at) && (!n_val || worst <= tolerance),
+             beyond = paste(sprintf("%s %s", names(bad), format(signif(bad, 2))), collapse = "; "))
 }

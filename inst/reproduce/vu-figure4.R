@@ -17,13 +17,20 @@
 # (published = NA); what it claims is the shape: the score falls as the radius grows, then
 # rises again once the radius is too large.
 #
-# Run: Rscript inst/reproduce/vu-figure4.R   (FAIRPROJ_FIG4_SIMS, FAIRPROJ_FIG4_ALPHAS to reduce)
+# Run: Rscript inst/reproduce/vu-figure4.R   (FAIRPROJ_FIG4_SIMS, FAIRPROJ_FIG4_ALPHAS to reduce;
+# FAIRPROJ_FIG4_ALPHA_FIRST to run the first alphas of the full grid)
 source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
   if (length(f)) dirname(f[1]) else system.file("reproduce", package = "fairproj")}), "results-io.R"))
 repro_setup(data = FALSE)
 n_sims <- as.integer(Sys.getenv("FAIRPROJ_FIG4_SIMS", "100"))
 n_alpha <- as.integer(Sys.getenv("FAIRPROJ_FIG4_ALPHAS", "100"))
 alphas <- seq(0, 10, length.out = n_alpha)
+# FAIRPROJ_FIG4_ALPHA_FIRST = m: only the first m alphas of that grid, every simulation each (the
+# quick mode of quick.R). The random restarts are drawn from one stream per simulation in grid
+# order, so these rows equal those of the full grid.
+if (nzchar(Sys.getenv("FAIRPROJ_FIG4_ALPHA_FIRST"))) {
+  alphas <- utils::head(alphas, as.integer(Sys.getenv("FAIRPROJ_FIG4_ALPHA_FIRST")))
+}
 rgauss <- function(n, S) matrix(stats::rnorm(n * 2), n, 2) %*% chol(S)
 S0 <- diag(c(4, 0.2)); S1 <- matrix(c(0.2, 0.4, 0.4, 3), 2)
 set.seed(2022)

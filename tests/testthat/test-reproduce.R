@@ -91,6 +91,70 @@ test_that("repro_code_state sees uncommitted code but not stored results", {
   expect_null(io$repro_code_state(tempdir()))                 # not a checkout of the package
 })
 
+test_that("repro_compare matches rows on their keys, skips timings and aggregates, and applies the tolerance", {
+  io <- repro_env("results-io.R")
+  old <- data.frame(dataset = "d", method = rep(c("a", "b"), each = 4), metric = rep(c("x", "x", "seconds", "x"), 2),
+                    split = rep(c("0", "1", "0", "mean"), 2), k = 2L, value = c(1, 2, 30, 1.5, 10, 20, 40, 15))
+  new <- old[c(6, 1, 7, 2, 3), ]                               # a subset, in another order
+  new$value[new$metric == "seconds"] <- 99                      # timings are not compared
+  r <- io$repro_compare(new, old, c("dataset", "method", "metric", "split", "k"))
+  expect_identical(c(r$rows, r$timing_rows, r$missing), c(3L, 2L, 0L))
+  expect_identical(r$max_rel_diff, 0)
+  expect_true(r$pass)
+  # a change beyond the tolerance fails; within it passes, and the largest relative difference is reported
+  new$value[new$method == "b" & new$split == "1"] <- 20 * (1 + 1e-6)
+  r <- io$repro_compare(new, old, c("dataset", "method", "metric", "split", "k"))
+  expect_equal(r$max_rel_diff, 1e-6 / (1 + 1e-6))
+  expect_false(r$pass)
+  expect_identical(r$beyond, "b 1e-06")                        # the method whose rows differ
+  expect_true(io$repro_compare(new, old, c("dataset", "method", "metric", "split", "k"), tolerance = 1e-5)$pass)
+  # the key includes the table's own columns: another k is a row the stored file lacks
+  r <- io$repro_compare(transform(old[1, ], k = 3L), old, c("dataset", "method", "metric", "split", "k"))
+  expect_identical(c(r$rows, r$missing), c(0L, 1L))
+  expect_false(r$pass)
+  # aggregates: left out by default, compared when the rerun covers them
+  agg <- old[old$split == "mean", ]
+  agg$value[1] <- 1.6
+  expect_false(io$repro_compare(agg, old, c("dataset", "method", "metric", "split"))$pass)   # nothing compared
+  r <- io$repro_compare(agg, old, c("dataset", "method", "metric", "split"), aggregates = TRUE)
+  expect_identical(r$rows, 2L)
+  expect_false(r$pass)
+  # NA against NA is equal, NA against a number is not
+  na <- transform(old, value = NA_real_)
+  expect_true(io$repro_compare(na, na, c("dataset", "method", "metric", "split"))$pass)
+  expect_identical(io$repro_compare(na, old, c("dataset", "method", "metric", "split"))$max_rel_diff, Inf)
+  # rounding noise about zero is compared on the scale of its metric on its dataset
+  z <- data.frame(dataset = "d", method = "m", metric = "error", split = "0", k = 1:2, value = c(10, -1.8e-15))
+  expect_true(io$repro_compare(transform(z, value = c(10, 1.5e-31)), z, c("dataset", "method", "metric", "split", "k"))$pass)
+  expect_false(io$repro_compare(transform(z, value = c(10, 1e-3)), z, c("dataset", "method", "metric", "split", "k"))$pass)
+  # a timing-only table passes on its keys
+  tm <- old[old$metric == "seconds", ]
+  r <- io$repro_compare(transform(tm, value = 1), tm, c("dataset", "method", "metric", "split"))
+  expect_identical(c(r$rows, r$timing_rows), c(0L, 2L))
+  expect_true(r$pass)
+  # keys that do not identify the rows are an error, not a silent match
+  expect_error(io$repro_compare(old, old, c("dataset", "metric")), "do not identify")
+})
+
+test_that("repro_label quotes the partial rerun of provenance.csv, and does without it", {
+  io <- repro_env("results-io.R")
+  dir <- tempfile("results")
+  dir.create(dir)
+  old <- Sys.setenv(FAIRPROJ_RESULTS = dir)
+  on.exit(Sys.unsetenv("FAIRPROJ_RESULTS"), add = TRUE)
+  assign("provenance", list(commit = "abc1234", dirty = FALSE), envir = io$.repro_state)
+  io$repro_write(data.frame(dataset = "d", method = "m", metric = "x", split = "0", value = 1, published = NA), "t")
+  expect_no_match(io$repro_label(io$repro_read("t")), "rerun")            # no provenance.csv
+  prov <- data.frame(file = "t.csv.gz", quick_commit = "def5678", subset = "split 0", rows_compared = 1L,
+                     max_rel_diff = 0, result = "PASS")
+  utils::write.csv(prov, file.path(dir, "provenance.csv"), row.names = FALSE)
+  expect_match(io$repro_label(io$repro_read("t")), "rerun at clean commit def5678 \\(split 0\\) reproduced 1 of its rows")
+  utils::write.csv(transform(prov, result = "FAIL"), file.path(dir, "provenance.csv"), row.names = FALSE)
+  expect_match(io$repro_label(io$repro_read("t")), "did not reproduce")
+  utils::write.csv(data.frame(a = 1), file.path(dir, "provenance.csv"), row.names = FALSE)
+  expect_no_match(io$repro_label(io$repro_read("t")), "rerun")            # another layout is ignored
+})
+
 sim_fair_data <- function(n = 400, d = 4, seed = 1) {
   set.seed(seed)
   a <- rep(0:1, c(n * 0.6, n * 0.4))
