@@ -167,18 +167,15 @@ if ("minmax" %in% parts) {
   if (!nzchar(dir) || !dir.exists(dir)) {
     cat("min-max: skipped (set FAIRPROJ_DATA to the data directory)\n")
   } else {
-    # the groups of bench/minmax.R: 2 sex, 3 marriage, 4 education, 8 education x sex, 14 raw
-    # education codes x sex, 24 education x sex x marriage
-    raw <- read.csv(xzfile(file.path(dir, "credit", "uci_credit_card.csv.xz")))
-    x <- as.matrix(raw[, c("LIMIT_BAL", "AGE", paste0("PAY_", c(0, 2:6)), paste0("BILL_AMT", 1:6),
-                           paste0("PAY_AMT", 1:6))])
-    edu4 <- ifelse(raw$EDUCATION %in% 1:3, raw$EDUCATION, 4)
-    mar3 <- ifelse(raw$MARRIAGE %in% 1:2, raw$MARRIAGE, 3)
-    groups <- list(`2` = raw$SEX, `3` = mar3, `4` = edu4, `8` = interaction(edu4, raw$SEX),
-                   `14` = interaction(raw$EDUCATION, raw$SEX), `24` = interaction(edu4, raw$SEX, mar3))
+    # the credit groupings of bench/minmax.R (bench/credit-groups.R)
+    source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+      if (length(f)) dirname(f[1]) else "bench"}), "credit-groups.R"))
+    cr <- bench_credit(dir)
+    x <- cr$x
+    groups <- cr$groups
     rows <- NULL
     for (mm in names(groups)) {
-      g <- droplevels(factor(groups[[mm]]))
+      g <- groups[[mm]]
       for (k in 1:10) {
         # one call is some milliseconds: each timing is the mean of 10 calls
         t <- interleaved(list(standard = function() for (i in 1:10) fair_pca(x, g, k = k, method = "standard", scale. = TRUE, retx = FALSE),

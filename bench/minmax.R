@@ -76,16 +76,14 @@ row_of <- function(data, m, k, x, g, scale., reps) {
 }
 
 # ---- credit --------------------------------------------------------------------------------
-raw <- read.csv(xzfile(file.path(dir, "credit", "uci_credit_card.csv.xz")))
-x <- as.matrix(raw[, c("LIMIT_BAL", "AGE", paste0("PAY_", c(0, 2:6)), paste0("BILL_AMT", 1:6),
-                       paste0("PAY_AMT", 1:6))])
-edu4 <- ifelse(raw$EDUCATION %in% 1:3, raw$EDUCATION, 4)
-mar3 <- ifelse(raw$MARRIAGE %in% 1:2, raw$MARRIAGE, 3)
-groups <- list(`2` = raw$SEX, `3` = mar3, `4` = edu4, `8` = interaction(edu4, raw$SEX),
-               `14` = interaction(raw$EDUCATION, raw$SEX), `24` = interaction(edu4, raw$SEX, mar3))
+source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+  if (length(f)) dirname(f[1]) else "bench"}), "credit-groups.R"))
+cr <- bench_credit(dir)
+x <- cr$x
+groups <- cr$groups
 rows <- NULL
 for (mm in names(groups)) {
-  g <- droplevels(factor(groups[[mm]]))
+  g <- groups[[mm]]
   for (k in 1:10) {
     r <- row_of("credit", nlevels(g), k, x, g, TRUE, 5)
     print(r, digits = 3, row.names = FALSE)

@@ -115,13 +115,7 @@ List fp_css_greedy(const List& grams, const List& factors, const NumericMatrix& 
       if (used[j]) continue;
       double v = 0;
       for (int g = 0; g < m; ++g) {
-        double e = err2[g];
-        const double rjj = rn[g](j);
-        if (rjj > kDep * G[g](j, j) && rjj > 0 && R[g].R(j, j) > kGain * err2[g]) {
-          e -= cn[g](j) / R[g].R(j, j);
-        } else if (R[g].independent(j)) {
-          e -= R[g].factor_gain(j, tg);
-        }
+        const double e = error_after(R[g], G[g], cn[g], rn[g], err2[g], j, tg);
         v = std::max(v, std::sqrt(std::max(e, 0.0) / best2(t, g)));
       }
       vals(a) = v;

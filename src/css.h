@@ -225,6 +225,18 @@ struct Resid {
   }
 };
 
+// The squared error of a group's target columns after column j joins the selection, from the
+// error now (err2), the residual's squared column norms (rn) and the squared norms of R's
+// columns over the target (cn): the downdate of R where its entry resolves column j's residual,
+// else the gain computed from the factor (Resid::factor_gain()); 0 gain for a dependent column.
+inline double error_after(const Resid& R, const Mat& G, const Vec& cn, const Vec& rn, double err2, int j,
+                          const std::vector<char>& tg) {
+  const double rjj = rn(j);
+  if (rjj > kDep * G(j, j) && rjj > 0 && R.R(j, j) > kGain * err2) return err2 - cn(j) / R.R(j, j);
+  if (R.independent(j)) return err2 - R.factor_gain(j, tg);
+  return err2;
+}
+
 // The pivot of the QR variants: the first position q in [from, to) whose |v[perm[q]]| is within
 // a relative kTie of the largest (so that exactly tied entries, e.g. of duplicated columns, are
 // decided by position and not by rounding).

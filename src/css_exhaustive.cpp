@@ -63,13 +63,7 @@ struct Exhaustive {
     for (int j = from; j < d; ++j) {
       double v = 0;
       for (int g = 0; g < m; ++g) {
-        double e = err2[g];
-        const double rjj = rn[g](j);
-        if (rjj > kDep * G[g](j, j) && rjj > 0 && R[g].R(j, j) > kGain * err2[g]) {
-          e -= cn[g](j) / R[g].R(j, j);
-        } else if (R[g].independent(j)) {
-          e -= R[g].factor_gain(j, all);
-        }
+        const double e = error_after(R[g], G[g], cn[g], rn[g], err2[g], j, all);
         v = std::max(v, std::sqrt(std::max(e, 0.0) / best2[g]));
       }
       count += 1;

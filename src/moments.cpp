@@ -313,6 +313,31 @@ List sparse_scatter(const double* X, int n, int d, const int* G, int m, const st
                       Rcpp::Named("n_na") = 0.0, Rcpp::Named("n_inf") = 0.0, Rcpp::Named("sparse") = true);
 }
 
+// The moments of the dense routes for R: each group's scatter about its mean from its scatter S
+// about the centre the pass used and the sums r of its residuals from that centre (S -= r r' / n),
+// the mean refined by `refine` (refine_mean() or refine_shift()); `onepass` marks the one-pass
+// route's result.
+List centred_moments(std::vector<fp::Mat>& S, const fp::Mat& resid, const std::vector<double>& cnt, fp::Mat& mean,
+                     double n_na, double n_inf, void (*refine)(fp::Mat&, fp::Mat&, const fp::Vec&, double, int),
+                     bool onepass) {
+  const int m = static_cast<int>(S.size());
+  List scatter(m);
+  fp::Mat mean_lo = fp::Mat::Zero(mean.rows(), m);
+  for (int c = 0; c < m; ++c) {
+    if (cnt[c] > 0) {
+      const fp::Vec r = resid.col(c);
+      S[c].noalias() -= (r * r.transpose()) / cnt[c];
+      refine(mean, mean_lo, r, cnt[c], c);
+    }
+    scatter[c] = Rcpp::wrap(S[c]);
+  }
+  List out = List::create(Rcpp::Named("n") = Rcpp::wrap(cnt), Rcpp::Named("mean") = Rcpp::wrap(mean),
+                          Rcpp::Named("mean_lo") = Rcpp::wrap(mean_lo), Rcpp::Named("scatter") = scatter,
+                          Rcpp::Named("n_na") = n_na, Rcpp::Named("n_inf") = n_inf);
+  if (onepass) out.push_back(true, "onepass");
+  return out;
+}
+
 }  // namespace
 
 // x: n x d double matrix (not copied); g: 0-based group codes; m: number of groups; block: rows
@@ -373,20 +398,7 @@ List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int b
     if (may_sparse)
       for (int j = 0; j < d && dense; ++j) dense = 2.0 * (n - zeros[j]) > n;
     if (dense) {
-      List scatter(m);
-      fp::Mat mean_lo = fp::Mat::Zero(d, m);
-      for (int c = 0; c < m; ++c) {
-        if (cnt[c] > 0) {
-          const fp::Vec r = resid.col(c);
-          S[c].noalias() -= (r * r.transpose()) / cnt[c];
-          refine_shift(mean, mean_lo, r, cnt[c], c);
-        }
-        scatter[c] = Rcpp::wrap(S[c]);
-      }
-      return List::create(Rcpp::Named("n") = Rcpp::wrap(cnt), Rcpp::Named("mean") = Rcpp::wrap(mean),
-                          Rcpp::Named("mean_lo") = Rcpp::wrap(mean_lo), Rcpp::Named("scatter") = scatter,
-                          Rcpp::Named("n_na") = n_na, Rcpp::Named("n_inf") = n_inf,
-                          Rcpp::Named("onepass") = true);
+      return centred_moments(S, resid, cnt, mean, n_na, n_inf, refine_shift, true);
     }
   }
   fp::Mat mean = fp::Mat::Zero(d, m);
@@ -473,20 +485,7 @@ List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int b
   std::vector<fp::Mat> S;
   fp::Mat resid;
   dense_part(X, n, all, G, m, cnt, mean, block, S, resid);
-  List scatter(m);
-  fp::Mat mean_lo = fp::Mat::Zero(d, m);
-  for (int c = 0; c < m; ++c) {
-    if (cnt[c] > 0) {
-      const fp::Vec r = resid.col(c);
-      S[c].noalias() -= (r * r.transpose()) / cnt[c];
-      refine_mean(mean, mean_lo, r, cnt[c], c);
-    }
-    scatter[c] = Rcpp::wrap(S[c]);
-  }
-  return List::create(Rcpp::Named("n") = Rcpp::wrap(cnt), Rcpp::Named("mean") = Rcpp::wrap(mean),
-                      Rcpp::Named("mean_lo") = Rcpp::wrap(mean_lo),
-                      Rcpp::Named("scatter") = scatter, Rcpp::Named("n_na") = n_na,
-                      Rcpp::Named("n_inf") = n_inf);
+  return centred_moments(S, resid, cnt, mean, n_na, n_inf, refine_mean, false);
 }
 
 // Scores of the rows, x W - 1 off' (n x k), written straight into the result: one product of the
