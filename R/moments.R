@@ -153,8 +153,9 @@ fp_merge_moments <- function(a, b) {
   mean <- mean_lo <- matrix(0, length(a$colnames), 0)
   scatter <- list()
   for (l in levels) {
-    ina <- l %in% a$levels
-    inb <- l %in% b$levels
+    # a level a piece holds with no rows contributes nothing (its mean is no mean)
+    ina <- l %in% a$levels && (!(l %in% b$levels) || a$n[[l]] > 0)
+    inb <- l %in% b$levels && (!(l %in% a$levels) || b$n[[l]] > 0 || !ina)
     if (ina && inb) {
       na <- a$n[[l]]
       nb <- b$n[[l]]

@@ -48,6 +48,22 @@ test_that("moments of chunks combine exactly (c and +), also with a group missin
   expect_error(full + other, class = "fairproj_input_error")
 })
 
+test_that("a level held with no rows by one piece merges as absent (#36)", {
+  set.seed(3)
+  x <- matrix(rnorm(12), 3)
+  one <- group_moments(x, factor(c("a", "a", "b")))
+  # an internal piece that lists level "b" with no rows (its mean is zero, no data)
+  empty_b <- fairproj:::fp_new_moments(c(2, 0), cbind(colMeans(x[1:2, ]) + 1, 0),
+                                       list(crossprod(scale(x[1:2, ], scale = FALSE)), matrix(0, 4, 4)),
+                                       c("a", "b"), one$colnames)
+  for (m in list(one + empty_b, empty_b + one)) {
+    expect_equal(m$n[["b"]], 1)
+    expect_equal(unname(m$mean[, "b"]), x[3, ], tolerance = 1e-15)
+    expect_true(all(m$scatter$b == 0))
+    expect_equal(m$n[["a"]], 4)
+  }
+})
+
 test_that("moments stay accurate for columns with a large offset", {
   dat <- make_groups(n = c(500, 400), d = 4, seed = 3)
   m0 <- group_moments(dat$x, dat$g)
