@@ -88,9 +88,10 @@
 #' bar in the plots. The interval columns of `table` and `groups_table` keep the bootstrap's
 #' quantiles. Input from
 #' moments gives intervals only when the moments carry block moments, as
-#' `group_moments(x, group, blocks = 50)` computes them; moments from databases and files
-#' ([group_moments_db], [group_moments_files]) and moments combined with `c()` or `+` do not,
-#' and `$intervals$note` says so.
+#' `group_moments(x, group, blocks = 50)` computes them from rows in memory, from files
+#' ([group_moments_files]) and from databases ([group_moments_db], stream route); `c()` and `+`
+#' keep them when every piece carries blocks of the same count. Without them there are no
+#' intervals, and `$intervals$note` says so.
 #'
 #' **Progress** over the fits is shown in interactive sessions (`progress = TRUE` forces it, for
 #' instance while knitting a report, where it goes to the console with the chunk option

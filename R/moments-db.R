@@ -64,6 +64,13 @@
 #' @param chunk_rows Rows per fetched chunk (stream route).
 #' @param max_terms Most result columns in one query of the push-down route; `NULL` for the
 #'   engine's limit.
+#' @param blocks Optional number of blocks (10 to 1000) per group whose moments are kept as
+#'   well, for the intervals of [fair_audit()], as in [group_moments()] (stream route only): a
+#'   row goes to the block given by a hash of its number in the query's result, in the order
+#'   the engine returns the rows, which a query without `ORDER BY` does not fix (the blocks,
+#'   and so the intervals, may then differ slightly between runs; the moments do not). The
+#'   push-down route cannot number the rows consistently over its many scans: `blocks` with
+#'   `route = "pushdown"` is an error.
 #' @return A `group_moments` object (see [group_moments()]), levels in sorted order.
 #' @seealso [group_moments()], [new_group_moments()], and `vignette("large-data")`.
 #' @examples
@@ -81,7 +88,7 @@
 #' @name group_moments_db
 #' @export
 group_moments.tbl_lazy <- function(x, group, ..., columns = NULL, route = NULL, chunk_rows = 100000L,
-                                   max_terms = NULL) {
+                                   max_terms = NULL, blocks = NULL) {
   fp_require(c("DBI", "dplyr", "dbplyr"), "group_moments() on a database table")
   vars <- colnames(x)
   group <- fp_db_group_name(group, vars)
@@ -90,8 +97,15 @@ group_moments.tbl_lazy <- function(x, group, ..., columns = NULL, route = NULL, 
   route <- if (is.null(route)) fp_db_route_auto(con) else fp_match_arg(route, c("stream", "pushdown"), "route")
   chunk_rows <- fp_check_count(chunk_rows, 1L, .Machine$integer.max, "chunk_rows")
   max_terms <- if (is.null(max_terms)) fp_db_max_terms(con) else fp_check_count(max_terms, 4L, 100000L, "max_terms")
+  if (!is.null(blocks)) {
+    blocks <- fp_check_count(blocks, 10L, 1000L, "blocks")
+    if (route != "stream") {
+      fp_abort(paste("needs route = \"stream\": the push-down route reads the table in many scans, which",
+                     "cannot number the rows the same way, so it computes no block moments"), "blocks")
+    }
+  }
   types <- fp_db_schema(con, x, group, columns)
-  out <- if (route == "stream") fp_db_stream(con, x, group, columns, chunk_rows) else
+  out <- if (route == "stream") fp_db_stream(con, x, group, columns, chunk_rows, blocks) else
     fp_db_pushdown(con, x, group, columns, types, max_terms)
   fp_check_door_range(fp_sort_levels(out))
 }
@@ -144,7 +158,7 @@ fp_db_type_error <- function(message) fp_abort(message, "x", class = "fairproj_s
 
 # ---- stream route --------------------------------------------------------------------------
 
-fp_db_stream <- function(con, x, group, columns, chunk_rows) {
+fp_db_stream <- function(con, x, group, columns, chunk_rows, blocks = NULL) {
   inner <- as.character(dbplyr::sql_render(x))
   total <- as.numeric(fp_db_query(con, paste0("SELECT COUNT(*) AS ", fp_db_ident(con, "fp_n"),
                                                " FROM (\n", inner, "\n) fp_q"))[[1L]])
@@ -174,7 +188,7 @@ fp_db_stream <- function(con, x, group, columns, chunk_rows) {
   repeat {
     ch <- fp_db_fetch(con, cur, chunk_rows, inner, columns)
     if (nrow(ch)) {
-      piece <- fp_db_chunk_moments(ch, rows, group, columns, state)
+      piece <- fp_db_chunk_moments(ch, rows, group, columns, state, blocks)
       out <- if (is.null(out)) piece else fp_merge_moments(out, piece)
       rows <- rows + nrow(ch)
     }
@@ -241,7 +255,7 @@ fp_db_label <- function(v) {
   lab[match(v, u)]
 }
 
-fp_db_chunk_moments <- function(ch, before, group, columns, state) {
+fp_db_chunk_moments <- function(ch, before, group, columns, state, blocks = NULL) {
   g <- ch[[group]]
   if (anyNA(g)) {
     fp_abort(sprintf("group column '%s' is NULL in row %s of the query result; filter those rows in the query",
@@ -268,6 +282,7 @@ fp_db_chunk_moments <- function(ch, before, group, columns, state) {
              class = "fairproj_source_error")
   }
   gf <- fp_as_group(fp_db_label(g), nrow(xm), "group", min_levels = 1L)
+  if (!is.null(blocks)) return(fp_moments_blocked(xm, gf, columns, "x", blocks, before + seq_len(nrow(xm))))
   fp_check_door_range(fp_moments_dense(xm, gf, columns, "x"), xm, gf)
 }
 

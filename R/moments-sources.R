@@ -51,6 +51,11 @@
 #' @param bad_rows `"error"` (default): a malformed record, unparsable value or missing value
 #'   stops the call; `"skip"`: such records are skipped, counted and reported in a warning.
 #' @param delim The field delimiter of the files.
+#' @param blocks Optional number of blocks (10 to 1000) per group whose moments are kept as
+#'   well, for the intervals of [fair_audit()], as in [group_moments()]: a record goes to the
+#'   block given by a hash of its number in its file, so one file gives the blocks its rows
+#'   would give in memory. Blocks of the same number add over chunks, files and list elements
+#'   (every element must then carry blocks of the same count, or the result has none).
 #' @param parallel Logical; reduce the files (or list elements) in parallel with
 #'   [future.apply::future_lapply()] (package \pkg{future.apply} needed). It makes one future per
 #'   worker of the plan, each reducing its share of the elements in turn (with
@@ -72,18 +77,19 @@
 #' @name group_moments_files
 #' @export
 group_moments.character <- function(x, group, ..., columns = NULL, chunk_rows = 100000L,
-                                    bad_rows = c("error", "skip"), delim = ",", parallel = FALSE) {
-  if (!is.null(dim(x))) return(group_moments.default(x, group, ...))
+                                    bad_rows = c("error", "skip"), delim = ",", parallel = FALSE,
+                                    blocks = NULL) {
+  if (!is.null(dim(x))) return(group_moments.default(x, group, ..., blocks = blocks))
   if (missing(group)) group <- NULL
   fp_check_flag(parallel, "parallel")
-  one <- fp_files_reader(x, group, columns, chunk_rows, bad_rows, delim, ...)
+  one <- fp_files_reader(x, group, columns, chunk_rows, bad_rows, delim, blocks = blocks, ...)
   fp_check_door_range(fp_reduce_sources(as.list(x), one, parallel))
 }
 
 # Check the arguments of the file route once and return the reader of one path (NULL for a file
 # without records).
 fp_files_reader <- function(x, group, columns = NULL, chunk_rows = 100000L, bad_rows = c("error", "skip"),
-                            delim = ",", ...) {
+                            delim = ",", blocks = NULL, ...) {
   fp_require("readr", "group_moments() on files")
   if (length(x) < 1L || anyNA(x)) fp_abort("must be one or more file paths", "x")
   miss <- x[!file.exists(x)]
@@ -98,10 +104,11 @@ fp_files_reader <- function(x, group, columns = NULL, chunk_rows = 100000L, bad_
   if (!is.character(delim) || length(delim) != 1L || is.na(delim) || !nzchar(delim)) {
     fp_abort("must be one character string", "delim")
   }
+  if (!is.null(blocks)) blocks <- fp_check_count(blocks, 10L, 1000L, "blocks")
   force(columns)
   force(group)
   dots <- list(...)
-  function(path) fp_csv_moments(path, group, columns, chunk_rows, bad_rows, delim, dots)
+  function(path) fp_csv_moments(path, group, columns, chunk_rows, bad_rows, delim, dots, blocks)
 }
 
 #' @rdname group_moments_files
@@ -145,7 +152,7 @@ fp_reduce_sources <- function(sources, one, parallel, allow_empty = FALSE) {
 # One file, in chunks of chunk_rows records after the header, through readr's record-aware
 # streaming tokenizer (one pass; readr reports each malformed record or unparsable value with
 # its row). Returns NULL for a file with a header and no records.
-fp_csv_moments <- function(path, group, columns, chunk_rows, bad_rows, delim, dots = list()) {
+fp_csv_moments <- function(path, group, columns, chunk_rows, bad_rows, delim, dots = list(), blocks = NULL) {
   what <- sprintf("file '%s'", basename(path))
   if (isTRUE(file.size(path) == 0)) fp_abort(sprintf("%s is empty (no header line)", what), "x", class = "fairproj_source_error")
   old <- readr::local_edition(1)  # the first edition's tokenizer streams; the spec reads 1000 rows
@@ -176,7 +183,7 @@ fp_csv_moments <- function(path, group, columns, chunk_rows, bad_rows, delim, do
   state$skipped <- 0
   cb <- function(ch, pos) {
     state$records <- state$records + nrow(ch)
-    piece <- fp_csv_chunk_moments(ch, pos, group, columns, bad_rows, what, state)
+    piece <- fp_csv_chunk_moments(ch, pos, group, columns, bad_rows, what, state, blocks)
     if (!is.null(piece)) state$out <- if (is.null(state$out)) piece else fp_merge_moments(state$out, piece)
     NULL
   }
@@ -228,7 +235,7 @@ fp_csv_spec <- function(path, delim, dots, what) {
 # The moments of one chunk of a file. Malformed records and unparsable values (readr's
 # problems, whose rows count records from the start of the data) and missing values are an
 # error naming the first of them, or are dropped and counted with bad_rows = "skip".
-fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state) {
+fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state, blocks = NULL) {
   probs <- readr::problems(ch)
   g <- ch[[group]]
   enc <- which(!validUTF8(g))
@@ -273,14 +280,17 @@ fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state)
     fp_abort(sprintf("%s, data row %s%s; fix the file or use bad_rows = \"skip\"", what,
                      format(pos + r - 1L, scientific = FALSE), detail), "x", class = "fairproj_source_error")
   }
+  rows <- pos - 1 + seq_len(nrow(ch))  # record numbers in the file: the rows' blocks
   if (length(bad)) {
     state$skipped <- state$skipped + length(bad)
     if (length(bad) == nrow(ch)) return(NULL)
     xm <- xm[-bad, , drop = FALSE]
     g <- g[-bad]
+    rows <- rows[-bad]
   }
   if (!nrow(xm)) return(NULL)
   gf <- fp_as_group(g, nrow(xm), "group", min_levels = 1L)
+  if (!is.null(blocks)) return(fp_moments_blocked(xm, gf, columns, what, blocks, rows))
   # a column below about 1e-154 that varies within the chunk is an error here; one that varies
   # only between chunks (or files) is found when they are merged (fp_merge_moments())
   fp_check_door_range(fp_moments_dense(xm, gf, columns, what), xm, gf)

@@ -37,12 +37,14 @@
 #'   the buffers to about 256 KB (thousands of rows when there are few columns).
 #' @param blocks Optional number of blocks (10 to 1000) per group whose moments are kept as
 #'   well, for the intervals of [fair_audit()]: rows are assigned to blocks by a hash of their
-#'   row number in the same pass. Combining objects with `c()` or `+` drops the blocks.
+#'   row number in the same pass. `c()` and `+` add the blocks of the same number when every
+#'   object carries blocks of the same count, and drop them otherwise.
 #' @return An object of class `group_moments`: a list with `n` (named group sizes), `mean`
 #'   (d x m matrix of group means, one column per group), `scatter` (list of d x d centred
 #'   cross-product matrices, one per group), `levels` and `colnames`; with `blocks`, also
-#'   `blocks`: per group, the sizes, means (d x J) and scatter matrices (d^2 x J, one per
-#'   column) of its J non-empty blocks.
+#'   `blocks`: per group, the sizes, means (d x J), scatter matrices (d^2 x J, one per
+#'   column) and numbers (`id`, in 1 to `blocks`) of its J non-empty blocks, and
+#'   `block_count` (the `blocks` asked for).
 #' @seealso [moments_mean()], [moments_cov()], [moments_best_error()], [fair_pca()].
 #' @examples
 #' x <- as.matrix(iris[, 1:4])
@@ -69,18 +71,7 @@ group_moments.default <- function(x, group, ..., block = NULL, blocks = NULL) {
   g <- fp_as_group(group, nrow(x), "group", min_levels = 1L)
   block <- if (is.null(block)) 0L else fp_check_count(block, 16L, 65536L, "block")
   if (is.null(blocks)) return(fp_check_door_range(fp_moments_dense(x, g, cn, "x", block), x, g))
-  B <- fp_check_count(blocks, 10L, 1000L, "blocks")
-  # the same one pass over (group, block) cells; the groups' moments are their exact sum
-  gi <- factor((as.integer(g) - 1L) * B + fp_block_of_row(seq_len(nrow(x)), B), levels = seq_len(nlevels(g) * B))
-  cells <- fp_check_door_range(fp_moments_dense(x, gi, cn, "x", block))
-  mc <- fp_audit_merge_cells(cells, levels(g), 1L, B)
-  out <- fp_check_door_range(mc$moments, x, g)
-  out$exponent <- NULL
-  out$blocks <- lapply(seq_along(mc$blocks), function(i) {
-    b <- mc$blocks[[i]]
-    list(n = b$n, mean = b$delta + out$mean[, i], scatter = b$scatter)
-  })
-  out
+  fp_moments_blocked(x, g, cn, "x", fp_check_count(blocks, 10L, 1000L, "blocks"), block = block)
 }
 
 # The moments a door returns, checked for sums of squares that left double precision (data
@@ -185,7 +176,7 @@ fp_merge_moments <- function(a, b) {
     mean_lo <- cbind(mean_lo, lo)
     scatter[[length(scatter) + 1L]] <- s
   }
-  fp_new_moments(n, mean, scatter, levels, a$colnames, mean_lo = mean_lo)
+  fp_merge_blocks(fp_new_moments(n, mean, scatter, levels, a$colnames, mean_lo = mean_lo), a, b)
 }
 
 #' @rdname group_moments
@@ -377,8 +368,13 @@ fp_sort_levels <- function(m) {
   num <- suppressWarnings(as.numeric(lv))
   ord <- if (!anyNA(num)) order(num) else order(lv)
   if (identical(ord, seq_along(lv))) return(m)
-  fp_new_moments(m$n[ord], m$mean[, ord, drop = FALSE], m$scatter[ord], lv[ord], m$colnames,
-                 mean_lo = fp_mean_lo(m)[, ord, drop = FALSE])
+  out <- fp_new_moments(m$n[ord], m$mean[, ord, drop = FALSE], m$scatter[ord], lv[ord], m$colnames,
+                        mean_lo = fp_mean_lo(m)[, ord, drop = FALSE])
+  if (!is.null(fp_moments_blocks(m))) {
+    out$blocks <- m$blocks[ord]
+    out$block_count <- m$block_count
+  }
+  out
 }
 
 fp_db_group_name <- function(group, vars) {
@@ -401,19 +397,11 @@ fp_db_columns <- function(columns, vars, group) {
   columns
 }
 
-# Block of each row number: floor(B frac(i phi)), phi the golden ratio's fractional part
-# (Fibonacci hashing). Consecutive rows, and rows of one group spread among others at any
-# stride, fall into different blocks and every block gets about n / B rows, so data sorted by
-# any variable still spread evenly; no random numbers are used. Values in 1..B.
-fp_block_of_row <- function(i, B) {
-  as.integer(floor(B * ((i * 0.6180339887498949) %% 1))) + 1L
-}
-
 # The moments of the (group x part x block) cells, `cells` being their moments (levels in the
 # order group-major, then part, then block): list(moments = moments of each group (all parts and
 # blocks, merged exactly), parts = one group_moments per part, blocks = the bootstrap's blocks of
-# each group (part cells of one block merged): list of list(n, delta (d x J: block mean minus the
-# group mean), scatter (d^2 x J)), J the group's non-empty blocks).
+# each group (part cells of one block merged): list of list(id (the block numbers), n, delta (d x
+# J: block mean minus the group mean), scatter (d^2 x J)), J the group's non-empty blocks).
 fp_audit_merge_cells <- function(cells, levels, n_parts, B) {
   m <- length(levels)
   cell <- function(i, p, b) (i - 1L) * n_parts * B + (p - 1L) * B + b
@@ -439,8 +427,10 @@ fp_audit_merge_cells <- function(cells, levels, n_parts, B) {
   )
   total <- if (n_parts == 1L) parts[[1L]] else Reduce(`+`, parts)
   blocks <- lapply(seq_len(m), function(i) {
-    bl <- Filter(Negate(is.null), lapply(seq_len(B), function(b) one(cell(i, seq_len(n_parts), b), levels[i])))
-    list(n = vapply(bl, function(z) z$n[[1L]], numeric(1)),
+    bl <- lapply(seq_len(B), function(b) one(cell(i, seq_len(n_parts), b), levels[i]))
+    id <- which(!vapply(bl, is.null, logical(1)))
+    bl <- bl[id]
+    list(id = id, n = vapply(bl, function(z) z$n[[1L]], numeric(1)),
          delta = vapply(bl, function(z) (z$mean[, 1L] - total$mean[, i]) + (fp_mean_lo(z)[, 1L] - fp_mean_lo(total)[, i]),
                         numeric(length(cells$colnames))),
          scatter = vapply(bl, function(z) as.numeric(z$scatter[[1L]]), numeric(length(cells$colnames)^2)))
@@ -450,13 +440,24 @@ fp_audit_merge_cells <- function(cells, levels, n_parts, B) {
   list(moments = total, parts = parts, blocks = blocks)
 }
 
-# The bootstrap blocks stored in a group_moments object (group_moments(blocks = )), or NULL.
-fp_moments_blocks <- function(m) {
-  if (is.null(m$blocks) || length(m$blocks) != length(m$levels)) return(NULL)
-  lapply(seq_along(m$blocks), function(i) {
-    b <- m$blocks[[i]]
-    list(n = b$n, delta = b$mean - m$mean[, i], scatter = b$scatter)
+# The moments of the rows of `x` by the groups `g` (a factor) with the moments of `B` blocks of
+# each group, the rows assigned by the hash of their numbers `rows` (their positions in the
+# whole source: a file's record numbers, a query's row numbers): the group_moments of the rows
+# plus `blocks` (per group: id, n, mean (d x J), scatter (d^2 x J) of its J non-empty blocks)
+# and `block_count` (B). One pass over the (group, block) cells; the groups' moments are their
+# exact sum.
+fp_moments_blocked <- function(x, g, cn, what, B, rows = seq_len(nrow(x)), block = 0L) {
+  gi <- factor((as.integer(g) - 1L) * B + fp_block_of_row(rows, B), levels = seq_len(nlevels(g) * B))
+  cells <- fp_check_door_range(fp_moments_dense(x, gi, cn, what, block))
+  mc <- fp_audit_merge_cells(cells, levels(g), 1L, B)
+  out <- fp_check_door_range(mc$moments, x, g)
+  out$exponent <- NULL
+  out$blocks <- lapply(seq_along(mc$blocks), function(i) {
+    b <- mc$blocks[[i]]
+    list(id = b$id, n = b$n, mean = b$delta + out$mean[, i], scatter = b$scatter)
   })
+  out$block_count <- B
+  out
 }
 
 # The moments of some levels of a group_moments object, renamed.

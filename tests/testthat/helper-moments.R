@@ -39,3 +39,15 @@ fp_test_need <- function(ok, reason, env) {
 fp_test_need_package <- function(pkg, env) {
   fp_test_need(requireNamespace(pkg, quietly = TRUE), sprintf("package %s cannot be loaded", pkg), env)
 }
+
+# Two group_moments objects with the same block moments (group_moments(blocks = )).
+expect_same_blocks <- function(a, b, tol = 1e-10) {
+  expect_identical(a$levels, b$levels)
+  expect_identical(a$block_count, b$block_count)
+  for (i in seq_along(a$levels)) {
+    expect_identical(a$blocks[[i]]$id, b$blocks[[i]]$id)
+    expect_equal(a$blocks[[i]]$n, b$blocks[[i]]$n)
+    expect_equal(unname(a$blocks[[i]]$mean), unname(b$blocks[[i]]$mean), tolerance = tol)
+    expect_equal(a$blocks[[i]]$scatter, b$blocks[[i]]$scatter, tolerance = tol)
+  }
+}

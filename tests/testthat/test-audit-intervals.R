@@ -125,7 +125,7 @@ test_that("moments with blocks give the intervals of the rows", {
   expect_equal(a$table$max_loss_low, b$table$max_loss_low, tolerance = 1e-8)
   expect_equal(a$groups_table$loss_high, b$groups_table$loss_high, tolerance = 1e-8)
   expect_error(group_moments(dat$x, dat$g, blocks = 2), class = "fairproj_input_error")
-  expect_null((gm + gm)$blocks)  # combined moments have no blocks (documented)
+  expect_null((gm + m0)$blocks)  # a piece without blocks: the combination has none (documented)
 })
 
 test_that("tidy() and glance() of an audit with intervals", {

@@ -320,4 +320,7 @@ test_that("PostgreSQL: moments inside a server started here (skipped unless avai
     expect_error(group_moments(tab, "g", route = route), class = "fairproj_source_error", regexp = "'d'")
   }
   expect_identical(fairproj:::fp_db_route_auto(con), "stream")
+  # block moments through the server-side cursor: the blocks of the rows in memory
+  expect_same_blocks(group_moments(tab, "g", columns = c("x", "b"), route = "stream", chunk_rows = 3, blocks = 10),
+                     group_moments(cbind(x = c(1.5, 2.5, 4, 7), b = c(1, 0, 1, 1)), c("u", "u", "v", "v"), blocks = 10))
 })
