@@ -77,7 +77,7 @@ fp_blas_kind <- function(blas = extSoftVersion()[["BLAS"]], lapack = La_library(
 }
 
 fp_use_backend <- function(name) {
-  .fp_set_backend(if (identical(name, "blas")) 1L else 0L)
+  fp_cpp(.fp_set_backend(if (identical(name, "blas")) 1L else 0L), "the backend switch")
   invisible(name)
 }
 
@@ -88,7 +88,7 @@ fp_calibrate <- function(n = 2048L, d = 192L) {
     best <- Inf
     for (r in 1:3) {
       t0 <- proc.time()[["elapsed"]]
-      .fp_gram_kernel(a, which)
+      fp_cpp(.fp_gram_kernel(a, which), "the Gram kernel")
       best <- min(best, proc.time()[["elapsed"]] - t0)
     }
     best

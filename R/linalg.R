@@ -3,7 +3,7 @@
 
 # Top-k eigenpairs of a symmetric matrix (Lanczos when k is small relative to d).
 fp_eig_top <- function(A, k) {
-  res <- .fp_eig_top(A, as.integer(k))
+  res <- fp_cpp(.fp_eig_top(A, as.integer(k)), "the eigensolver")
   list(values = res$values, vectors = res$vectors)
 }
 

@@ -355,7 +355,7 @@ fp_check_moments_range <- function(m) {
 # (no n x d logical arrays, no copy of the data).
 fp_moments_dense <- function(x, g, colnames, arg = "x", block = 0L, sparse = -1L, onepass = -1L) {
   fp_backend_for(as.numeric(nrow(x)) * ncol(x)^2)
-  res <- .fp_moments_cpp(x, as.integer(g) - 1L, nlevels(g), block, sparse, onepass)
+  res <- fp_cpp(.fp_moments_cpp(x, as.integer(g) - 1L, nlevels(g), block, sparse, onepass), "the moments pass")
   fp_check_nonfinite_counts(res$n_na, res$n_inf, arg)
   out <- fp_new_moments(res$n, res$mean, res$scatter, levels(g), colnames, mean_lo = res$mean_lo)
   if (!is.null(attr(g, "cells"))) out$cells <- attr(g, "cells")  # intersectional groups

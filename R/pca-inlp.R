@@ -52,12 +52,12 @@ fit_pca_inlp <- function(prep, k, classifier = c("logistic", "svm"), C = 1, inte
   z <- fp_transform(prep, data$x)
   y <- ifelse(data$group == prep$levels[2], 1, -1)
   type <- if (classifier == "logistic") 0L else 1L
-  res <- .fp_inlp(z, y, as.integer(n_iter), type, C, intercept, stop_at_majority)
+  res <- fp_cpp(.fp_inlp(z, y, as.integer(n_iter), type, C, intercept, stop_at_majority), "INLP")
   P <- res$P
   cshift <- 1e-8 * max(1, sum(diag(prep$C)) / d)
   M <- P %*% (prep$C + cshift * diag(d)) %*% P
   V <- fp_eig_top((M + t(M)) / 2, k)$vectors
-  fin <- .fp_linear_classifier(z %*% V, y, type, C, intercept)
+  fin <- fp_cpp(.fp_linear_classifier(z %*% V, y, type, C, intercept), "the linear classifier")
   hist <- data.frame(iteration = seq_along(res$accuracy), objective = res$accuracy,
                      accuracy = res$accuracy)
   list(rotation = V, directions = res$directions, accuracy = res$accuracy,

@@ -85,7 +85,7 @@ fit_pca_mbfpca <- function(prep, k, tau = 1e-3, sigma = NULL, rho0 = NULL, init 
   # the rows z are in the normalised units of fp_prepare_normalised(); a given bandwidth is in the data's
   sq <- sqrt(prep$unit)
   sigma <- if (is.null(sigma)) mbf_median_sigma(z %*% Vp) else sigma / sq
-  m_pca <- .fp_mmd2(z, gi, Vp, sigma, FALSE)$value
+  m_pca <- fp_cpp(.fp_mmd2(z, gi, Vp, sigma, FALSE), "the MMD computation")$value
   if (m_pca <= tau) {  # the constraint is inactive: standard PCA is the solution
     return(list(rotation = Vp, mmd2 = m_pca, mmd2_standard = m_pca, rho = 0, sigma = sigma * sq, tau = tau,
                 converged = TRUE, outer_iterations = 0L, inner_iterations = 0L, rows_used = length(idx),
@@ -95,9 +95,9 @@ fit_pca_mbfpca <- function(prep, k, tau = 1e-3, sigma = NULL, rho0 = NULL, init 
   if (is.null(rho0)) rho0 <- 1 / max(m_pca, 1e-12)
   # the number of penalty updates is not known in advance (maxit_outer is only a cap)
   pb <- fp_progress_bar(NA, "MbF-PCA penalty updates")
-  res <- .fp_mbfpca(z, gi, prep$C, Vp, sigma, rho0, tau, 1e10, maxit_outer, maxit_inner,
-                    1e-1, 1e-6, 1e-6, init == "fair", if (solver == "lbfgs") 0L else 1L,
-                    if (fp_progress_on()) function(i) pb$update(i) else NULL)
+  res <- fp_cpp(.fp_mbfpca(z, gi, prep$C, Vp, sigma, rho0, tau, 1e10, maxit_outer, maxit_inner,
+                           1e-1, 1e-6, 1e-6, init == "fair", if (solver == "lbfgs") 0L else 1L,
+                           if (fp_progress_on()) function(i) pb$update(i) else NULL), "the MbF-PCA solver")
   pb$done()
   if (!res$converged) {
     fp_warn_convergence(sprintf("method 'mbfpca' stopped with MMD^2 = %.3g (tau = %.3g) after %d penalty updates; increase `maxit_outer`",

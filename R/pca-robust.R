@@ -151,7 +151,7 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
   finals[!is.finite(finals)] <- Inf
   best <- which.min(finals)
   V <- fp_robust_returned(res, finals, best, runs$start, basis, k, keep_start, iterate, unit, st$limit)
-  ev <- .fp_robust_eval(M, cons$W, cons$R, cons$kappa, V$V, TRUE)
+  ev <- fp_cpp(.fp_robust_eval(M, cons$W, cons$R, cons$kappa, V$V, TRUE), "the robust objective")
   list(rotation = V$V, objective = ev$value * unit, pieces = ev$pieces * unit,
        best_visited = V$visited * unit,
        history = data.frame(iteration = 0:iterations, objective = res[[best]]$history * unit,
@@ -222,8 +222,8 @@ fp_robust_runs <- function(M, cons, k, d, basis, starts, iterations, step_norm, 
     } else {
       qr.Q(qr(matrix(stats::rnorm(d * r), d, r)))
     }
-    res[[s]] <- .fp_robust_run(M, cons$W, cons$R, cons$kappa, X0, basis, as.integer(iterations),
-                               step_norm, retraction == "polar", iterate == "best")
+    res[[s]] <- fp_cpp(.fp_robust_run(M, cons$W, cons$R, cons$kappa, X0, basis, as.integer(iterations),
+                                      step_norm, retraction == "polar", iterate == "best"), "the robust solver")
     pb$update(s)
   }
   list(res = res, start = X0_pca)

@@ -178,7 +178,7 @@ fp_scores <- function(fit, x) {
   # callers pass rows that the moments pass has checked
   s <- if (is.double(x) && !is.object(x)) {
     fp_backend_for(as.numeric(nrow(x)) * ncol(x) * ncol(W))
-    .fp_scores_cpp(x, unname(W), off)
+    fp_cpp(.fp_scores_cpp(x, unname(W), off), "the scores")
   } else {
     x %*% W - rep(off, each = nrow(x))
   }
@@ -193,7 +193,11 @@ fp_map_scores <- function(fit, x) {
   if (!isFALSE(fit$scale)) W <- W / fit$scale
   off <- if (isFALSE(fit$center)) rep(0, ncol(W)) else drop(fit$center %*% W)
   # one product written into the result (the rows were checked by the moments pass)
-  s <- if (is.double(x) && !is.object(x)) .fp_scores_cpp(x, unname(W), off) else x %*% W - rep(off, each = nrow(x))
+  s <- if (is.double(x) && !is.object(x)) {
+    fp_cpp(.fp_scores_cpp(x, unname(W), off), "the scores")
+  } else {
+    x %*% W - rep(off, each = nrow(x))
+  }
   dimnames(s) <- list(rownames(x), colnames(fit$rotation))
   s
 }

@@ -18,8 +18,9 @@
 # fair_audit(k = 2, replicates = 100, level = 0.9) is run on each; the table gives, per method
 # and quantity, how often the 90% interval covers the truth: `percentile` (what the audit
 # reports), `basic` (the percentile interval reflected about the estimate, 2 est - q), both over
-# all samples, then over the samples whose interval the audit calls reliable (`reliable` column)
-# and the share of samples it flags (`flagged`).
+# all samples, then over the samples whose interval the audit calls reliable (`reliable` column:
+# tidy(matrix = "intervals")'s verdict, which also flags a quantity at or near its bound 0) and
+# the share of samples it flags (`flagged`).
 suppressPackageStartupMessages(library(fairproj))
 nsim <- as.integer(Sys.getenv("FAIRPROJ_BENCH_NSIM", "500"))
 sizes <- as.numeric(strsplit(Sys.getenv("FAIRPROJ_BENCH_SIZES", "30,50,100,300,1000,10000"), ",")[[1L]])
@@ -56,6 +57,13 @@ for (n in sizes) {
     dr <- draw(n)
     a <- suppressWarnings(fair_audit(dr$x, dr$g, k = k, methods = methods, replicates = 100, level = level,
                                      seed = s, progress = FALSE))
+    # the audit's own verdict per interval: tidy()'s `reliable`, which also flags a quantity at
+    # or near its bound 0 (given no interval)
+    iv <- tidy(a, matrix = "intervals")
+    ok <- function(meth, term, group = NA_character_) {
+      r <- iv$reliable[iv$method == meth & iv$k == k & iv$term == term & (is.na(group) | iv$group %in% group)]
+      length(r) == 1L && isTRUE(r)
+    }
     for (meth in methods) {
       t <- a$table[a$table$method == meth, ]
       tt <- truth$table[truth$table$method == meth, ]
@@ -67,7 +75,7 @@ for (n in sizes) {
         hits[[length(hits) + 1L]] <- data.frame(method = meth, quantity = q, truth = tt[[q]],
                                                 pct = lo <= tt[[q]] & tt[[q]] <= hi,
                                                 basic = 2 * est - hi <= tt[[q]] & tt[[q]] <= 2 * est - lo,
-                                                reliable = t$reliable)
+                                                reliable = ok(meth, q))
       }
       gt <- a$groups_table[a$groups_table$method == meth, ]
       tg <- truth$groups_table[truth$groups_table$method == meth, ]
@@ -77,7 +85,7 @@ for (n in sizes) {
                                                 pct = gt$loss_low[i] <= tr & tr <= gt$loss_high[i],
                                                 basic = 2 * gt$loss[i] - gt$loss_high[i] <= tr &
                                                   tr <= 2 * gt$loss[i] - gt$loss_low[i],
-                                                reliable = gt$reliable[i])
+                                                reliable = ok(meth, "loss", gt$group[i]))
       }
     }
   }
