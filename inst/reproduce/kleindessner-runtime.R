@@ -9,8 +9,9 @@
 # Data: (a) Adult, Lee et al.'s split 0 (train part: n = 1582, d = 97), k = 10, the setting of
 # the table; (b) the paper's runtime figure: Gaussian data in the style of Lee et al.'s synthetic
 # set (two groups that differ in mean and covariance; n = 1000 rows), d = 20, 60, 100 and
-# k = 5. Method settings are those of efficient-fair-pca.R. One run per cell (wall-clock seconds
-# of the fit, no repetition): timings on a shared machine are noisy to a few tens of per cent.
+# k = 5. Method settings are those of efficient-fair-pca.R. One run per cell (CPU seconds of the
+# fit in this process, user + system, one thread with the reference BLAS, so that other processes
+# on a shared machine do not inflate them; no repetition).
 #
 # Results: inst/reproduce/results/kleindessner-runtime.csv.gz (results-io.R format: metric
 # "seconds", split "0", dataset "Adult (split 0)" or "synthetic d = ..."), written after each
@@ -37,9 +38,10 @@ time_all <- function(label, x, z, k) {
   fs <- fs[grep(pick, names(fs))]
   for (nm in names(fs)) {
     gc()
-    t0 <- proc.time()[["elapsed"]]
+    t0 <- proc.time()
     suppressWarnings(fs[[nm]](x, z))
-    s <- proc.time()[["elapsed"]] - t0
+    dt <- proc.time() - t0
+    s <- dt[["user.self"]] + dt[["sys.self"]]  # CPU seconds: the load of other processes does not count
     cat(sprintf("%-22s %-18s %8.2f s\n", label, nm, s))
     df <- data.frame(dataset = label, method = nm, metric = "seconds", split = 0, value = s,
                      published = NA_real_, n = nrow(x), d = ncol(x), k = k)
