@@ -174,15 +174,24 @@ fp_scores <- function(fit, x) {
   ct <- if (isFALSE(fit$center)) rep(0, nrow(R)) else fit$center
   W <- R / sc
   off <- drop(ct %*% W)
-  # one product written into the result, without the scan of x for NaN that %*% makes: the
-  # callers pass rows that the moments pass has checked
-  s <- if (is.double(x) && !is.object(x)) {
-    fp_backend_for(as.numeric(nrow(x)) * ncol(x) * ncol(W))
-    fp_cpp(.fp_scores_cpp(x, unname(W), off), "the scores")
-  } else {
-    x %*% W - rep(off, each = nrow(x))
+  if (is.double(x) && !is.object(x)) fp_backend_for(as.numeric(nrow(x)) * ncol(x) * ncol(W))
+  fp_scores_product(x, W, off, list(rownames(x), colnames(R)))
+}
+
+# x W - off, with dimnames `dn`: for a double matrix one product written into the result,
+# without the scan of x for NaN that %*% makes (the callers pass rows that the moments pass has
+# checked), its dimnames set inside fp_cpp(), where the result is not yet shared (setting them
+# on the value fp_cpp() returns would copy the n x k scores).
+fp_scores_product <- function(x, W, off, dn) {
+  if (is.double(x) && !is.object(x)) {
+    return(fp_cpp({
+      s <- .fp_scores_cpp(x, unname(W), off)
+      dimnames(s) <- dn
+      s
+    }, "the scores"))
   }
-  dimnames(s) <- list(rownames(x), colnames(R))
+  s <- x %*% W - rep(off, each = nrow(x))
+  dimnames(s) <- dn
   s
 }
 
@@ -192,12 +201,5 @@ fp_map_scores <- function(fit, x) {
   W <- fit$map %*% fit$rotation
   if (!isFALSE(fit$scale)) W <- W / fit$scale
   off <- if (isFALSE(fit$center)) rep(0, ncol(W)) else drop(fit$center %*% W)
-  # one product written into the result (the rows were checked by the moments pass)
-  s <- if (is.double(x) && !is.object(x)) {
-    fp_cpp(.fp_scores_cpp(x, unname(W), off), "the scores")
-  } else {
-    x %*% W - rep(off, each = nrow(x))
-  }
-  dimnames(s) <- list(rownames(x), colnames(fit$rotation))
-  s
+  fp_scores_product(x, W, off, list(rownames(x), colnames(fit$rotation)))
 }
