@@ -227,6 +227,8 @@ test_that("the template reports intervals, with and without an outcome, and says
   has(html, "90% bootstrap intervals")
   has(html, "intervals from resampling the held-out rows")
   has(html, "held-out rows by group")
+  # no data_name: the data are not named after the template's example
+  has(html, "<title>Fair PCA audit of the data by grp</title>")
   has(html, "At the 90% level the data do not tell|intervals of the two largest losses do not overlap", fixed = FALSE)
   html2 <- render(list(data = data.frame(iris[1:4], Species = iris$Species), data_name = "iris", group = "Species",
                        outcome = NULL, features = NULL, k = 1:3, seed = 1))
