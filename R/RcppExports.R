@@ -41,6 +41,14 @@
     .Call(`_fairproj_fp_css_highqr`, grams, cand, stop)
 }
 
+.fp_group_codes <- function(v) {
+    .Call(`_fairproj_fp_group_codes`, v)
+}
+
+.fp_group_recode <- function(codes, perm) {
+    .Call(`_fairproj_fp_group_recode`, codes, perm)
+}
+
 .fp_linear_classifier <- function(X, y, type, C, intercept) {
     .Call(`_fairproj_fp_linear_classifier_cpp`, X, y, type, C, intercept)
 }

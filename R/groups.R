@@ -177,6 +177,8 @@ fp_as_group <- function(group, n, arg = "group", min_levels = 2L, min_size = 1L)
     fp_abort(sprintf("must be a factor, character, integer or logical vector, not '%s'", class(group)[1]), arg)
   }
   if (length(group) != n) fp_abort(sprintf("has length %d but the data have %d rows", length(group), n), arg)
+  fast <- fp_group_coded(group, arg)
+  if (!is.null(fast)) return(fp_check_group_sizes(fast$g, fast$sizes, arg, min_levels, min_size, cells))
   group <- fp_na_level(group)
   if (anyNA(group)) fp_abort(sprintf("contains %d missing value(s)", sum(is.na(group))), arg)
   blank <- if (is.factor(group)) {
@@ -192,16 +194,49 @@ fp_as_group <- function(group, n, arg = "group", min_levels = 2L, min_size = 1L)
     fp_abort("is numeric with non-integer values: a continuous attribute is not a group; cut() it into groups", arg)
   }
   g <- fp_group_factor(group)
+  fp_check_group_sizes(g, tabulate(g, nlevels(g)), arg, min_levels, min_size, cells)
+}
+
+fp_check_group_sizes <- function(g, sizes, arg, min_levels, min_size, cells = NULL) {
   if (nlevels(g) < min_levels) {
     fp_abort(sprintf("must have at least %d groups (levels) with data, has %d", min_levels, nlevels(g)), arg)
   }
-  sizes <- tabulate(g, nlevels(g))
   if (any(sizes < min_size)) {
     small <- levels(g)[sizes < min_size]
     fp_abort(sprintf("group(s) %s have fewer than %d rows", paste(shQuote(small), collapse = ", "), min_size), arg)
   }
   if (!is.null(cells)) attr(g, "cells") <- cells[levels(g), , drop = FALSE]
   g
+}
+
+# The group factor of plain character, integer or logical labels from one compiled pass
+# (.fp_group_codes(): codes by first appearance, the distinct labels and their counts), with the checks of
+# fp_as_group() (missing and empty labels) made on the few distinct labels and their counts;
+# list(g, sizes), or NULL for other labels or when two distinct strings differ only in their
+# encoding (which match() and unique() treat as one label: the general route then merges them).
+# The levels and codes are those of fp_group_factor().
+fp_group_coded <- function(group, arg) {
+  if (is.object(group) || !(is.character(group) || is.integer(group) || is.logical(group))) return(NULL)
+  r <- fp_cpp(.fp_group_codes(group), "the group coding")
+  u <- r$uniq
+  if (is.character(u) && anyDuplicated(enc2utf8(u))) return(NULL)
+  counts <- r$counts
+  na <- which(is.na(u))
+  if (length(na)) fp_abort(sprintf("contains %d missing value(s)", counts[na]), arg)
+  if (is.character(u) && any(!nzchar(u))) {
+    e <- which(!nzchar(u))
+    fp_abort(sprintf("contains %d empty label(s) (\"\", first in row %d), which files and databases read as missing; give those rows a label or drop them",
+                     counts[e], which(r$codes == e)[1L]), arg)
+  }
+  ord <- order(u)  # factor()'s order of the levels (the locale's collation for strings)
+  codes <- r$codes
+  if (!identical(ord, seq_along(u))) {
+    perm <- integer(length(u))
+    perm[ord] <- seq_along(u)
+    codes <- fp_cpp(.fp_group_recode(codes, perm), "the group coding")
+  }
+  g <- structure(codes, levels = as.character(u[ord]), names = names(group), class = "factor")
+  list(g = g, sizes = counts[ord])
 }
 
 # `x` and `group` with a `group` that names a column of the data.frame `x` (one string) taken

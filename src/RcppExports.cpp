@@ -165,6 +165,29 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// fp_group_codes
+Rcpp::List fp_group_codes(SEXP v);
+RcppExport SEXP _fairproj_fp_group_codes(SEXP vSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type v(vSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_group_codes(v));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_group_recode
+Rcpp::IntegerVector fp_group_recode(Rcpp::IntegerVector codes, Rcpp::IntegerVector perm);
+RcppExport SEXP _fairproj_fp_group_recode(SEXP codesSEXP, SEXP permSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type codes(codesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type perm(permSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_group_recode(codes, perm));
+    return rcpp_result_gen;
+END_RCPP
+}
 // fp_linear_classifier_cpp
 Rcpp::List fp_linear_classifier_cpp(const Eigen::Map<Eigen::MatrixXd> X, const Eigen::Map<Eigen::VectorXd> y, int type, double C, bool intercept);
 RcppExport SEXP _fairproj_fp_linear_classifier_cpp(SEXP XSEXP, SEXP ySEXP, SEXP typeSEXP, SEXP CSEXP, SEXP interceptSEXP) {
@@ -471,6 +494,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_css_sampler_pass", (DL_FUNC) &_fairproj_fp_css_sampler_pass, 6},
     {"_fairproj_fp_css_lowqr", (DL_FUNC) &_fairproj_fp_css_lowqr, 4},
     {"_fairproj_fp_css_highqr", (DL_FUNC) &_fairproj_fp_css_highqr, 3},
+    {"_fairproj_fp_group_codes", (DL_FUNC) &_fairproj_fp_group_codes, 1},
+    {"_fairproj_fp_group_recode", (DL_FUNC) &_fairproj_fp_group_recode, 2},
     {"_fairproj_fp_linear_classifier_cpp", (DL_FUNC) &_fairproj_fp_linear_classifier_cpp, 5},
     {"_fairproj_fp_inlp_cpp", (DL_FUNC) &_fairproj_fp_inlp_cpp, 7},
     {"_fairproj_fp_eig_top_wide", (DL_FUNC) &_fairproj_fp_eig_top_wide, 3},

@@ -23,4 +23,5 @@
 #include "pareto.cpp"
 #include "robust.cpp"
 #include "moments.cpp"
+#include "groups.cpp"
 #include "RcppExports.cpp"

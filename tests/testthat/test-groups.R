@@ -54,3 +54,35 @@ test_that("cells never collide, whatever the attribute values (labels holding ':
   m <- group_moments(x, data.frame(a = a, b = b))
   expect_equal(unname(m$n), c(2, 2, 2))
 })
+
+test_that("one-pass group coding gives factor()'s levels and codes, and the checks' errors (#36)", {
+  as_group <- fairproj:::fp_as_group
+  same <- function(v) {
+    g <- as_group(v, length(v), min_levels = 1L)
+    ref <- droplevels(factor(v))
+    expect_identical(levels(g), levels(ref))
+    expect_identical(as.integer(g), as.integer(ref))
+    expect_identical(names(g), names(v))
+  }
+  set.seed(1)
+  same(sample(c("b", "a", "c"), 500, TRUE))                      # few labels, in runs and not
+  same(rep(c("z", "y"), each = 50))
+  same(sample(sprintf("lab%03d", 1:200), 5000, TRUE))            # past the linear search: hashed
+  same(sample(c(5L, -2L, 11L), 300, TRUE))
+  same(sample(sprintf("%d", 1:40), 400, TRUE))                   # "10" < "2": the locale's order
+  same(c(TRUE, FALSE, TRUE, TRUE))
+  same(stats::setNames(c("u", "v", "u"), c("r1", "r2", "r3")))
+  # the errors name the count and the first row, as before
+  expect_error(as_group(c("a", NA, "b", NA), 4L), "contains 2 missing value", class = "fairproj_input_error")
+  expect_error(as_group(c(1L, NA, 2L), 3L), "contains 1 missing value", class = "fairproj_input_error")
+  expect_error(as_group(c("a", "b", "", ""), 4L), "2 empty label.*first in row 3", class = "fairproj_input_error")
+  expect_error(as_group(c("a", "a", "b"), 3L, min_size = 2L), "'b'", class = "fairproj_input_error")
+  expect_error(as_group(rep("a", 3), 3L), "at least 2 groups", class = "fairproj_input_error")
+  # one label in two encodings is one group, as factor() makes it
+  e1 <- "caf\u00e9"
+  e2 <- iconv(e1, "UTF-8", "latin1")
+  expect_false(identical(Encoding(e1), Encoding(e2)))
+  g <- as_group(c(e1, e2, "b", e1), 4L)
+  expect_identical(nlevels(g), 2L)
+  expect_identical(as.integer(table(g)[[enc2utf8(e1)]]), 3L)
+})
