@@ -239,20 +239,28 @@ repro_read <- function(name) {
   cand <- cand[file.exists(cand)]
   if (!length(cand)) return(NULL)
   tab <- repro_read_file(cand[1])
-  attr(tab, "repro_check") <- repro_check(name, dirname(cand[1]))
+  attr(tab, "repro_check") <- repro_check(name, dirname(cand[1]), tab)
   tab
 }
 
 # The quick-mode check of a stored table from provenance.csv beside it (written by quick.R), as
-# one sentence for repro_label(); "" when there is none.
-repro_check <- function(name, dir) {
+# one sentence for repro_label(); "" when there is none. A check of an earlier version of the
+# table (other rows or commits than `tab` has) does not vouch for it: that is said instead.
+repro_check <- function(name, dir, tab = NULL) {
   path <- file.path(dir, "provenance.csv")
   if (!file.exists(path)) return("")
   p <- tryCatch(utils::read.csv(path, stringsAsFactors = FALSE), error = function(e) NULL)
-  need <- c("file", "result", "quick_commit", "subset", "rows_compared", "max_rel_diff")
+  need <- c("file", "result", "quick_commit", "subset", "rows_compared", "max_rel_diff", "rows", "commits")
   if (is.null(p) || !all(need %in% names(p))) return("")
   p <- p[p$file == paste0(name, ".csv.gz"), , drop = FALSE]
   if (nrow(p) != 1L) return("")
+  if (!is.null(tab)) {
+    dirty <- if (is.null(tab$dirty)) rep(NA, nrow(tab)) else tab$dirty
+    cm <- table(paste0(tab$commit, " (dirty ", dirty, ")"))
+    if (p$rows != nrow(tab) || p$commits != paste(sprintf("%s x%d", names(cm), as.integer(cm)), collapse = "; ")) {
+      return(" No partial rerun has checked this version of the file yet (provenance.csv describes an earlier one).")
+    }
+  }
   if (!p$result %in% c("PASS", "CLOSE")) {
     return(sprintf(" A partial rerun at commit %s did not reproduce it (see provenance.csv).", p$quick_commit))
   }

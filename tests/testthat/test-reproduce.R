@@ -145,12 +145,17 @@ test_that("repro_label quotes the partial rerun of provenance.csv, and does with
   assign("provenance", list(commit = "abc1234", dirty = FALSE), envir = io$.repro_state)
   io$repro_write(data.frame(dataset = "d", method = "m", metric = "x", split = "0", value = 1, published = NA), "t")
   expect_no_match(io$repro_label(io$repro_read("t")), "rerun")            # no provenance.csv
-  prov <- data.frame(file = "t.csv.gz", quick_commit = "def5678", subset = "split 0", rows_compared = 1L,
-                     max_rel_diff = 0, result = "PASS")
+  prov <- data.frame(file = "t.csv.gz", rows = 1L, commits = "abc1234 (dirty FALSE) x1", quick_commit = "def5678",
+                     subset = "split 0", rows_compared = 1L, max_rel_diff = 0, result = "PASS")
   utils::write.csv(prov, file.path(dir, "provenance.csv"), row.names = FALSE)
   expect_match(io$repro_label(io$repro_read("t")), "rerun at clean commit def5678 \\(split 0\\) reproduced 1 of its rows")
   utils::write.csv(transform(prov, result = "FAIL"), file.path(dir, "provenance.csv"), row.names = FALSE)
   expect_match(io$repro_label(io$repro_read("t")), "did not reproduce")
+  # a check of an earlier version of the file (other commits or rows) does not vouch for this one
+  for (p in list(transform(prov, commits = "0123abc (dirty NA) x1"), transform(prov, rows = 2L))) {
+    utils::write.csv(p, file.path(dir, "provenance.csv"), row.names = FALSE)
+    expect_match(io$repro_label(io$repro_read("t")), "No partial rerun has checked this version")
+  }
   utils::write.csv(data.frame(a = 1), file.path(dir, "provenance.csv"), row.names = FALSE)
   expect_no_match(io$repro_label(io$repro_read("t")), "rerun")            # another layout is ignored
 })
