@@ -28,6 +28,7 @@
 //  * b = 0 (delta = 0) forces P f = 0; the problem is then solved in an orthonormal basis of
 //    the complement of f, without the constraint.
 #include <Rcpp.h>
+#include <limits>
 #include "linalg.h"
 #include "fantope.h"
 
@@ -244,22 +245,26 @@ double lmo_value(const Problem& pr, const Mat& G, double rtol) {
   return mean_dual(G, pr.f, pr.b, pr.k, rtol).upper;
 }
 
-}  // namespace cfpca
-}  // namespace fp
+// ---------------------------------------------------------------------------------------------
+// The solver in steps: the problem in the complement of f when delta = 0 (reduce()), stage 1
+// (the mean-constrained problem by its exact one-dimensional dual, or the top-k eigenvectors),
+// stage 2 (FISTA on the smoothed objective, when mu > 0) and the components.
 
-// [[Rcpp::export(.fp_cfpca)]]
-Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Eigen::VectorXd> f,
-                        double b, const Eigen::Map<Eigen::MatrixXd> Ap,
-                        const Eigen::Map<Eigen::MatrixXd> Am, int k, double mu, double tol,
-                        int maxit, double eta_rel, int check_every, bool lowrank) {
-  using namespace fp::cfpca;
-  const int d = static_cast<int>(C.rows());
+// The problem to solve, and the basis Q of the complement of f it lives in when `reduced`.
+struct Reduced {
   Problem pr;
+  Mat Q;
+  bool reduced = false;
+};
+
+Reduced reduce(const Mat& C, const Vec& f, double b, const Mat& Ap, const Mat& Am, int k, double mu) {
+  const int d = static_cast<int>(C.rows());
+  Reduced r;
+  Problem& pr = r.pr;
   const double fn = f.norm();
   // delta = 0: work in an orthonormal basis Q of the complement of f
-  bool reduce = (b <= 0.0 && fn > 0.0);
-  Mat Q;
-  if (reduce) {
+  r.reduced = (b <= 0.0 && fn > 0.0);
+  if (r.reduced) {
     Vec u = f / fn;
     Vec e1 = Vec::Zero(d);
     e1(0) = 1.0;
@@ -269,10 +274,10 @@ Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Ei
       v /= v.norm();
       H -= 2.0 * v * v.transpose();  // H u = e1
     }
-    Q = H.rightCols(d - 1);
-    pr.C = Q.transpose() * C * Q;
-    pr.Ap = Q.transpose() * Ap * Q;
-    pr.Am = Q.transpose() * Am * Q;
+    r.Q = H.rightCols(d - 1);
+    pr.C = r.Q.transpose() * C * r.Q;
+    pr.Ap = r.Q.transpose() * Ap * r.Q;
+    pr.Am = r.Q.transpose() * Am * r.Q;
     pr.f = Vec::Zero(d - 1);
     pr.has_mean = false;
   } else {
@@ -285,146 +290,212 @@ Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Ei
   pr.b = std::max(b, 0.0);
   pr.k = k;
   pr.mu = mu;
-  const int dd = static_cast<int>(pr.C.rows());
-  if (k > dd) Rcpp::stop("k is larger than the dimension left by the mean constraint");
+  return r;
+}
 
-  // stage 1: the mean-constrained problem (exact one-dimensional dual)
+struct Stage1 {
   Mat P;
-  double nu = 0.0, upper, lower;
+  double nu = 0.0, upper = 0.0, lower = 0.0;
   int evals = 0;
+};
+
+Stage1 mean_stage(const Problem& pr, int k, double tol) {
+  Stage1 s;
   if (pr.has_mean) {
     MeanDual md = mean_dual(pr.C, pr.f, pr.b, k, tol * 1e-2);
-    P = mixture(md);
-    nu = md.nu;
-    upper = md.upper;
-    lower = md.lower;
-    evals = md.evals;
+    s.P = mixture(md);
+    s.nu = md.nu;
+    s.upper = md.upper;
+    s.lower = md.lower;
+    s.evals = md.evals;
   } else {
     fp::EigResult e = fp::eig_sym_top(pr.C, k);
-    P = e.vectors * e.vectors.transpose();
-    upper = lower = e.values.sum();
-    evals = 1;
+    s.P = e.vectors * e.vectors.transpose();
+    s.upper = s.lower = e.values.sum();
+    s.evals = 1;
   }
-  double gap = upper - lower;
-  int iter = 0;
-  bool converged = gap <= tol * std::max(1.0, std::fabs(lower));
-  double h = NA_REAL, eta = 0.0, objective = lower;
+  return s;
+}
+
+struct Settings {
+  int k = 1, maxit = 0, check_every = 10;
+  double mu = 0, tol = 0, eta_rel = 0;
+  bool lowrank = true;
+};
+
+// The result: the solution P, its objective, penalty h, duality gap, the projection's
+// multiplier nu, convergence, iterations, the final smoothing eta, and per check the
+// iteration, objective and gap.
+struct Fit {
+  Mat P;
+  double h = std::numeric_limits<double>::quiet_NaN();  // none without stage 2
+  double objective = 0, gap = 0, nu = 0, eta = 0;
+  bool converged = false;
+  int iter = 0, evals = 0;
   std::vector<double> hist_obj, hist_gap;
   std::vector<int> hist_it;
+};
 
-  if (mu > 0) {
-    // stage 2: FISTA on the smoothed objective, started from the stage-1 solution
-    Smooth s0 = smooth_eval(P, pr.Ap, pr.Am, 1.0, false);
-    double obj0 = pr.C.cwiseProduct(P).sum() - mu * s0.h;
-    double logm = std::log(2.0 * dd);
-    const double eta_target = eta_rel * std::max(1.0, std::fabs(obj0)) / (mu * logm);
-    // continuation: start with a coarse smoothing and shrink it as the iterates settle
-    eta = std::max(eta_target, 1e-2 * std::max(1.0, std::fabs(obj0)) / (mu * logm));
-    // orthonormal bases containing the ranges of P and Y (low-rank evaluations when lowrank)
-    auto range_basis = [&](const Mat& X) {
-      fp::EigResult e = fp::eig_sym_full(0.5 * (X + X.transpose()));
-      int r = 0;
-      for (int i = 0; i < e.values.size(); ++i) if (std::fabs(e.values(i)) > 1e-12) r = i + 1;
-      return Mat(e.vectors.leftCols(std::max(r, 1)));
-    };
-    auto join_basis = [&](const Mat& A, const Mat& B) {
-      Mat W(A.rows(), A.cols() + B.cols());
-      W << A, B;
-      if (W.cols() >= W.rows()) return Mat();  // no saving: dense path
-      return fp::householder_q(W);
-    };
-    auto phi_eval = [&](const Mat& X, bool grad, Smooth& sm, const Mat& B) {
-      sm = smooth_eval(X, pr.Ap, pr.Am, eta, grad, (lowrank && B.cols() > 0) ? &B : nullptr);
-      return pr.C.cwiseProduct(X).sum() - mu * sm.s;
-    };
-    Mat UP = lowrank ? range_basis(P) : Mat(), UY = UP, Un;
-    Smooth sP, sY;
-    double fP = phi_eval(P, true, sP, UP);
-    Mat Pprev = P, Y = P;
-    double t = 1.0;
-    // initial curvature estimate
-    double L = mu * (2.0 * std::max(pr.Ap.norm(), pr.Am.norm())) * (1.0 + k / eta * std::max(pr.Ap.norm(), pr.Am.norm()));
-    L = std::max(L * 1e-3, 1e-12);
-    double nu_w = 0.0;
-    converged = false;
-    for (iter = 1; iter <= maxit; ++iter) {
-      Rcpp::checkUserInterrupt();
-      double fY = phi_eval(Y, true, sY, UY);
-      Mat gY = pr.C - mu * sY.grad;
-      Mat Pn;
-      double fPn = 0.0;
-      Smooth sPn;
-      for (int bt = 0; bt < 60; ++bt) {
-        Pn = project_feasible(pr, Y + gY / L, nu_w, lowrank ? &Un : nullptr);
-        fPn = phi_eval(Pn, false, sPn, Un);
-        Mat Dm = Pn - Y;
-        double quad = fY + gY.cwiseProduct(Dm).sum() - 0.5 * L * Dm.squaredNorm();
-        if (fPn >= quad - 1e-14 * std::max(1.0, std::fabs(fY))) break;
-        L *= 2.0;
-      }
-      double tn = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * t * t));
-      if (fPn < fP) {  // adaptive restart: keep the better point, reset the momentum
+// Stage 2: FISTA on the smoothed objective, started from `fit.P` (stage 1's solution);
+// `interrupt` is called every iteration (the caller's check for a user interrupt).
+template <typename Interrupt>
+void fista(const Problem& pr, const Settings& st, Fit& fit, Interrupt interrupt) {
+  const int dd = static_cast<int>(pr.C.rows());
+  const int k = st.k, maxit = st.maxit;
+  const double mu = st.mu, tol = st.tol;
+  const bool lowrank = st.lowrank;
+  Mat P = fit.P;
+  Smooth s0 = smooth_eval(P, pr.Ap, pr.Am, 1.0, false);
+  double obj0 = pr.C.cwiseProduct(P).sum() - mu * s0.h;
+  double logm = std::log(2.0 * dd);
+  const double eta_target = st.eta_rel * std::max(1.0, std::fabs(obj0)) / (mu * logm);
+  // continuation: start with a coarse smoothing and shrink it as the iterates settle
+  double eta = std::max(eta_target, 1e-2 * std::max(1.0, std::fabs(obj0)) / (mu * logm));
+  // orthonormal bases containing the ranges of P and Y (low-rank evaluations when lowrank)
+  auto range_basis = [&](const Mat& X) {
+    fp::EigResult e = fp::eig_sym_full(0.5 * (X + X.transpose()));
+    int r = 0;
+    for (int i = 0; i < e.values.size(); ++i) if (std::fabs(e.values(i)) > 1e-12) r = i + 1;
+    return Mat(e.vectors.leftCols(std::max(r, 1)));
+  };
+  auto join_basis = [&](const Mat& A, const Mat& B) {
+    Mat W(A.rows(), A.cols() + B.cols());
+    W << A, B;
+    if (W.cols() >= W.rows()) return Mat();  // no saving: dense path
+    return fp::householder_q(W);
+  };
+  auto phi_eval = [&](const Mat& X, bool grad, Smooth& sm, const Mat& B) {
+    sm = smooth_eval(X, pr.Ap, pr.Am, eta, grad, (lowrank && B.cols() > 0) ? &B : nullptr);
+    return pr.C.cwiseProduct(X).sum() - mu * sm.s;
+  };
+  Mat UP = lowrank ? range_basis(P) : Mat(), UY = UP, Un;
+  Smooth sP, sY;
+  double fP = phi_eval(P, true, sP, UP);
+  Mat Pprev = P, Y = P;
+  double t = 1.0;
+  // initial curvature estimate
+  double L = mu * (2.0 * std::max(pr.Ap.norm(), pr.Am.norm())) * (1.0 + k / eta * std::max(pr.Ap.norm(), pr.Am.norm()));
+  L = std::max(L * 1e-3, 1e-12);
+  double nu_w = 0.0;
+  bool converged = false;
+  double gap = fit.gap;
+  int iter;
+  for (iter = 1; iter <= maxit; ++iter) {
+    interrupt();
+    double fY = phi_eval(Y, true, sY, UY);
+    Mat gY = pr.C - mu * sY.grad;
+    Mat Pn;
+    double fPn = 0.0;
+    Smooth sPn;
+    for (int bt = 0; bt < 60; ++bt) {
+      Pn = project_feasible(pr, Y + gY / L, nu_w, lowrank ? &Un : nullptr);
+      fPn = phi_eval(Pn, false, sPn, Un);
+      Mat Dm = Pn - Y;
+      double quad = fY + gY.cwiseProduct(Dm).sum() - 0.5 * L * Dm.squaredNorm();
+      if (fPn >= quad - 1e-14 * std::max(1.0, std::fabs(fY))) break;
+      L *= 2.0;
+    }
+    double tn = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * t * t));
+    if (fPn < fP) {  // adaptive restart: keep the better point, reset the momentum
+      Y = P;
+      UY = UP;
+      t = 1.0;
+      Pprev = P;
+    } else {
+      Y = Pn + ((t - 1.0) / tn) * (Pn - P);
+      if (lowrank) UY = join_basis(Un, UP);
+      Pprev = P;
+      P = Pn;
+      UP = Un;
+      fP = fPn;
+      t = tn;
+    }
+    L *= 0.9;
+    if (iter % st.check_every == 0 || iter == maxit) {
+      Smooth sc;
+      phi_eval(P, true, sc, UP);
+      Mat G = pr.C - mu * sc.grad;
+      double lm = lmo_value(pr, G, tol * 1e-2);
+      double fw = lm - G.cwiseProduct(P).sum();
+      double obj = pr.C.cwiseProduct(P).sum() - mu * sc.h;
+      // Lagrangian dual bound: W_s = mu E_s, R_s = -W_s P M_s in the Schur blocks give
+      // opt <= LMO(G) + mu sum_s <E_s, P A_s P>
+      gap = std::max(0.0, lm + mu * sc.avg - obj);
+      fit.hist_obj.push_back(obj);
+      fit.hist_gap.push_back(gap);
+      fit.hist_it.push_back(iter);
+      if (gap <= tol * std::max(1.0, std::fabs(obj))) { converged = true; break; }
+      if (eta > eta_target && std::max(fw, 0.0) <= mu * eta * logm) {
+        eta = std::max(eta_target, 0.1 * eta);
+        t = 1.0;
         Y = P;
         UY = UP;
-        t = 1.0;
-        Pprev = P;
-      } else {
-        Y = Pn + ((t - 1.0) / tn) * (Pn - P);
-        if (lowrank) UY = join_basis(Un, UP);
-        Pprev = P;
-        P = Pn;
-        UP = Un;
-        fP = fPn;
-        t = tn;
-      }
-      L *= 0.9;
-      if (iter % check_every == 0 || iter == maxit) {
-        Smooth sc;
-        phi_eval(P, true, sc, UP);
-        Mat G = pr.C - mu * sc.grad;
-        double lm = lmo_value(pr, G, tol * 1e-2);
-        double fw = lm - G.cwiseProduct(P).sum();
-        double obj = pr.C.cwiseProduct(P).sum() - mu * sc.h;
-        // Lagrangian dual bound: W_s = mu E_s, R_s = -W_s P M_s in the Schur blocks give
-        // opt <= LMO(G) + mu sum_s <E_s, P A_s P>
-        gap = std::max(0.0, lm + mu * sc.avg - obj);
-        hist_obj.push_back(obj);
-        hist_gap.push_back(gap);
-        hist_it.push_back(iter);
-        if (gap <= tol * std::max(1.0, std::fabs(obj))) { converged = true; break; }
-        if (eta > eta_target && std::max(fw, 0.0) <= mu * eta * logm) {
-          eta = std::max(eta_target, 0.1 * eta);
-          t = 1.0;
-          Y = P;
-          UY = UP;
-          fP = phi_eval(P, false, sP, UP);
-        }
+        fP = phi_eval(P, false, sP, UP);
       }
     }
-    if (iter > maxit) iter = maxit;
-    Smooth sf = smooth_eval(P, pr.Ap, pr.Am, eta, false);
-    h = sf.h;
-    objective = pr.C.cwiseProduct(P).sum() - mu * h;
-    nu = nu_w;
-  } else {
-    objective = lower;
   }
+  if (iter > maxit) iter = maxit;
+  Smooth sf = smooth_eval(P, pr.Ap, pr.Am, eta, false);
+  fit.P = P;
+  fit.h = sf.h;
+  fit.objective = pr.C.cwiseProduct(P).sum() - mu * fit.h;
+  fit.nu = nu_w;
+  fit.gap = gap;
+  fit.converged = converged;
+  fit.iter = iter;
+  fit.eta = eta;
+}
 
+template <typename Interrupt>
+Fit solve(const Problem& pr, const Settings& st, Interrupt interrupt) {
+  Stage1 s1 = mean_stage(pr, st.k, st.tol);
+  Fit fit;
+  fit.P = s1.P;
+  fit.nu = s1.nu;
+  fit.evals = s1.evals;
+  fit.gap = s1.upper - s1.lower;
+  fit.converged = fit.gap <= st.tol * std::max(1.0, std::fabs(s1.lower));
+  fit.objective = s1.lower;
+  if (st.mu > 0) fista(pr, st, fit, interrupt);
+  return fit;
+}
+
+}  // namespace cfpca
+}  // namespace fp
+
+// [[Rcpp::export(.fp_cfpca)]]
+Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Eigen::VectorXd> f,
+                        double b, const Eigen::Map<Eigen::MatrixXd> Ap,
+                        const Eigen::Map<Eigen::MatrixXd> Am, int k, double mu, double tol,
+                        int maxit, double eta_rel, int check_every, bool lowrank) {
+  using namespace fp::cfpca;
+  Reduced red = reduce(C, f, b, Ap, Am, k, mu);
+  if (k > static_cast<int>(red.pr.C.rows())) Rcpp::stop("k is larger than the dimension left by the mean constraint");
+  Settings st;
+  st.k = k;
+  st.mu = mu;
+  st.tol = tol;
+  st.maxit = maxit;
+  st.eta_rel = eta_rel;
+  st.check_every = check_every;
+  st.lowrank = lowrank;
+  Fit fit = solve(red.pr, st, [] { Rcpp::checkUserInterrupt(); });
   // the components: top-k eigenvectors of P
-  Mat Ps = 0.5 * (P + P.transpose());
+  Mat Ps = 0.5 * (fit.P + fit.P.transpose());
   fp::EigResult eP = fp::eig_sym_full(Ps);
   Mat V = eP.vectors.leftCols(k);
-  Mat Vout = reduce ? Mat(Q * V) : V;
-  Mat Pout = reduce ? Mat(Q * Ps * Q.transpose()) : Ps;
+  Mat Vout = red.reduced ? Mat(red.Q * V) : V;
+  Mat Pout = red.reduced ? Mat(red.Q * Ps * red.Q.transpose()) : Ps;
   return Rcpp::List::create(
       Rcpp::Named("rotation") = Vout, Rcpp::Named("P") = Pout,
-      Rcpp::Named("P_values") = eP.values, Rcpp::Named("objective") = objective,
-      Rcpp::Named("penalty") = h, Rcpp::Named("gap") = gap, Rcpp::Named("nu") = nu,
-      Rcpp::Named("converged") = converged, Rcpp::Named("iterations") = iter,
-      Rcpp::Named("eig_evals") = evals, Rcpp::Named("eta") = eta,
+      Rcpp::Named("P_values") = eP.values, Rcpp::Named("objective") = fit.objective,
+      Rcpp::Named("penalty") = std::isnan(fit.h) ? NA_REAL : fit.h, Rcpp::Named("gap") = fit.gap,
+      Rcpp::Named("nu") = fit.nu,
+      Rcpp::Named("converged") = fit.converged, Rcpp::Named("iterations") = fit.iter,
+      Rcpp::Named("eig_evals") = fit.evals, Rcpp::Named("eta") = fit.eta,
       Rcpp::Named("history") = Rcpp::DataFrame::create(
-          Rcpp::Named("iteration") = hist_it, Rcpp::Named("objective") = hist_obj,
-          Rcpp::Named("gap") = hist_gap));
+          Rcpp::Named("iteration") = fit.hist_it, Rcpp::Named("objective") = fit.hist_obj,
+          Rcpp::Named("gap") = fit.hist_gap));
 }
 
 // Exposed for tests: the Euclidean projection onto the Fantope.

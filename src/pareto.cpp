@@ -339,6 +339,216 @@ Mat restore(const Problem& P, Mat U, const std::vector<char>& held, double eps, 
 
 double F_value(const Problem& P, const Local& L, int a) { return P.type[a] == 0 ? L.z(a) : std::abs(L.z(a)); }
 
+// ---------------------------------------------------------------------------------------------
+// The iteration. step: 0 = the paper's iteration (eta / sqrt(t), normalised Euclidean or
+// Riemannian gradients), 1 = the converging method (Armijo on every free objective, held
+// balanced pairs).
+struct Settings {
+  bool riemannian = true, normalize = true, balance = true, trace = false;
+  int step = 1, retraction = 0, iterations = 0, max_backtrack = 0;
+  double tol = 0, eta0 = 0, beta = 0, qp_tol = 0, eps = 0;
+};
+
+// Per iteration: objective values, group losses, the direction's norm and move, step, descent,
+// stationarity, held pairs, phase; with `trace`, also the iterate, the gradients, the
+// direction, the correction and the QP weights.
+struct History {
+  std::vector<Vec> f, E, lambda;
+  std::vector<double> norm, moved, step, desc, theta, held, phase;
+  std::vector<Mat> U, D, Dr;
+  std::vector<std::vector<Mat>> G;
+};
+
+// status: 0 iteration cap, 1 stationary (theta <= tol), 2 line search failed, 3 fixed point of
+// the paper's iteration that is not stationary, 4 no decrease beyond rounding.
+struct Result {
+  Mat U;
+  History h;
+  bool converged = false;
+  int status = 0, switched = -1;
+};
+
+// The paper's direction: minus the min-norm point of the (normalised) gradients Gh of the
+// eq. 19 objectives, with its norm, its tangent move and its worst descent.
+struct PaperStep {
+  Mat D;
+  double nD = 0, moved = 0, desc = -INFINITY;
+  Vec lambda;
+  std::vector<Mat> Gh;
+};
+
+PaperStep paper_step(const Problem& P, const Local& L, const Mat& U, const Settings& s) {
+  const int M = static_cast<int>(P.type.size());
+  PaperStep r;
+  r.Gh.resize(M);
+  for (int a = 0; a < M; ++a) {
+    Mat G = euclidean_gradient(P, L, U, a);
+    if (s.riemannian) {
+      const double full = G.norm();
+      G = tangent(U, G);
+      if (G.norm() <= 1e-11 * full) G.setZero();
+    }
+    const double gn = G.norm();
+    r.Gh[a] = (s.normalize && gn > 0) ? Mat(G / gn) : G;
+  }
+  Mat Gram(M, M);
+  for (int a = 0; a < M; ++a)
+    for (int b = a; b < M; ++b) Gram(a, b) = Gram(b, a) = (r.Gh[a].array() * r.Gh[b].array()).sum();
+  MinNormResult qp = min_norm_simplex(Gram, s.qp_tol, 100 * (M + 5));
+  r.D = Mat::Zero(U.rows(), U.cols());
+  for (int a = 0; a < M; ++a)
+    if (qp.lambda(a) != 0) r.D -= qp.lambda(a) * r.Gh[a];
+  r.nD = r.D.norm();
+  r.moved = tangent(U, r.D).norm();
+  for (int a = 0; a < M; ++a) r.desc = std::max(r.desc, (r.D.array() * r.Gh[a].array()).sum() + r.nD * r.nD);
+  r.lambda = qp.lambda;
+  return r;
+}
+
+// Armijo backtracking on every free objective at the retracted trial point; held objectives
+// must stay held. Slopes along Dt are <grad F_a, Dt> <= -tr(C) ||Dt||^2 (QP optimality).
+// ok: a step was accepted (U_new, eta); strict = false: some step length decreases only
+// within rounding of the objective values.
+struct Armijo {
+  bool ok = false, strict = true;
+  double eta = 0;
+  Mat U_new;
+};
+
+Armijo armijo_step(const Problem& P, const Local& L, const Mat& U, const Direction& dir, const Settings& s,
+                   double eta_prev) {
+  const int M = static_cast<int>(P.type.size());
+  std::vector<double> slope(M, 0.0), rslope(M, 0.0);
+  for (int a = 0; a < M; ++a) {
+    const Mat ga = (P.type[a] == 0 ? 1.0 : sgn(L.z(a))) * dir.tz[a];
+    slope[a] = (ga.array() * dir.Dt.array()).sum();
+    rslope[a] = (ga.array() * dir.Dr.array()).sum();
+  }
+  Armijo r;
+  double eta = s.eta0 / std::max(dir.theta, 1e-300);  // a move of about eta0 radians
+  if (eta_prev > 0) eta = std::min(eta, 2.0 * eta_prev);
+  if (dir.theta == 0) eta = 0;
+  for (int p = 0; p <= s.max_backtrack; ++p) {
+    // the retraction followed by the restoration is a retraction onto the held constraints
+    // (the restoration of the step is O(eta^2)); only the correction Dr of the current point
+    // (non-zero when a pair has just been reached) may cost a first-order amount, allowed for
+    r.U_new = retract(U + eta * dir.Dt + dir.Dr, s.retraction);
+    if (dir.nheld > 0) r.U_new = restore(P, r.U_new, dir.held, s.eps, s.retraction, nullptr);
+    Local Ln = local_values(P, r.U_new, false);
+    r.ok = true;
+    bool within = true;  // passes when rounding of the objective values is allowed for
+    for (int a = 0; a < M && within; ++a) {
+      if (dir.held[a]) {
+        if (std::abs(Ln.z(a)) > s.eps * P.scale) r.ok = within = false;
+      } else if (dir.use[a]) {
+        const double Fa = F_value(P, L, a);
+        const double allow = 1e-13 * (std::abs(Fa) + P.scale);
+        const double bound = Fa + s.beta * eta * slope[a] + std::max(0.0, rslope[a]);
+        const double Fn = F_value(P, Ln, a);
+        if (Fn > bound + allow) within = false;
+        if (Fn > bound) r.ok = false;
+      }
+    }
+    if (!within) r.ok = false;
+    if (within && !r.ok) r.strict = false;
+    if (r.ok) break;
+    eta *= 0.5;
+  }
+  r.eta = eta;
+  return r;
+}
+
+// Records iteration t's values (and, with s.trace, its iterate, gradients and directions).
+void record(History& h, const Problem& P, const Local& L, const Mat& U, const Direction& dir, const PaperStep* ps,
+            const Mat& D, double nD, double moved, double desc, int phase, const Settings& s) {
+  h.f.push_back(L.f);
+  h.E.push_back(L.E);
+  h.norm.push_back(nD);
+  h.moved.push_back(moved);
+  h.desc.push_back(desc);
+  h.theta.push_back(dir.theta);
+  h.held.push_back(dir.nheld);
+  h.phase.push_back(phase);
+  if (!s.trace) return;
+  const int M = static_cast<int>(P.type.size());
+  h.lambda.push_back(ps ? ps->lambda : dir.lambda);
+  h.U.push_back(U);
+  std::vector<Mat> gl(M);
+  for (int a = 0; a < M; ++a) {
+    gl[a] = ps ? ps->Gh[a] : Mat((P.type[a] == 0 ? 1.0 : sgn(L.z(a))) / P.scale * dir.tz[a]);
+  }
+  h.G.push_back(gl);
+  h.D.push_back(D);
+  h.Dr.push_back(dir.Dr);
+}
+
+// Multiple-gradient descent from U; `interrupt` is called every 50 iterations (the caller's
+// check for a user interrupt).
+template <typename Interrupt>
+Result descend(const Problem& P, Mat U, const Settings& s, Interrupt interrupt) {
+  Result r;
+  int phase = (s.step == 1 && s.balance) ? 1 : 2;
+  r.switched = (phase == 2) ? 0 : -1;
+  double eta_prev = 0;
+  for (int t = 0; t <= s.iterations; ++t) {
+    if (t % 50 == 0) interrupt();
+    Local L = local_values(P, U, true);
+    Direction dir = pareto_direction(P, U, L, phase, s.eps, s.qp_tol);
+    // phase 1 is a warm start: it ends when the pairs are balanced or the disparity objectives
+    // are stationary to sqrt(tol) (phase 2 keeps descending them, with the total loss)
+    if (s.step == 1 && phase == 1 && (dir.nfree == 0 || dir.theta <= std::sqrt(s.tol))) {
+      phase = 2;  // balanced (or the disparity objectives are stationary): descend all objectives
+      r.switched = t;
+      eta_prev = 0;
+      dir = pareto_direction(P, U, L, phase, s.eps, s.qp_tol);
+    }
+    PaperStep ps;
+    if (s.step == 0) {
+      ps = paper_step(P, L, U, s);
+      record(r.h, P, L, U, dir, &ps, ps.D, ps.nD, ps.moved, ps.desc, phase, s);
+    } else {
+      record(r.h, P, L, U, dir, nullptr, dir.Dt, dir.theta, dir.theta, dir.desc, phase, s);
+    }
+    // Stationarity of the iterate (the same test for both step rules). The paper's iteration
+    // starts by leaving its start, so it is tested from its first step on.
+    if (phase == 2 && dir.theta <= s.tol && (s.step == 1 || t > 0)) {
+      r.converged = true;
+      r.status = 1;
+      r.h.step.push_back(0);
+      break;
+    }
+    if (t == s.iterations) {
+      r.h.step.push_back(0);
+      break;
+    }
+    if (s.step == 0) {
+      if (ps.moved <= 1e-15) {
+        r.status = 3;
+        r.h.step.push_back(0);
+        break;
+      }
+      const double eta = s.eta0 / std::sqrt(static_cast<double>(t + 1));
+      r.h.step.push_back(eta);
+      U = retract(U + eta * ps.D, s.retraction);
+      continue;
+    }
+    Armijo step = armijo_step(P, L, U, dir, s, eta_prev);
+    if (!step.ok) {
+      // strict: the line search failed; otherwise the step decreases some objective only
+      // within rounding of its value: the stationarity tolerance is below what the objective
+      // values can resolve; stop here (not converged)
+      r.status = step.strict ? 2 : 4;
+      r.h.step.push_back(0);
+      break;
+    }
+    r.h.step.push_back(step.eta);
+    eta_prev = step.eta;
+    U = step.U_new;
+  }
+  r.U = U;
+  return r;
+}
+
 }  // namespace pareto
 }  // namespace fp
 
@@ -352,10 +562,6 @@ Rcpp::List fp_pareto_min_norm(const Eigen::MatrixXd& M, double tol, int maxit) {
                             Rcpp::Named("gap") = r.gap);
 }
 
-// step: 0 = the paper's iteration (eta / sqrt(t), normalised Euclidean or Riemannian gradients),
-//       1 = the converging method (Armijo on every free objective, held balanced pairs).
-// status: 0 iteration cap, 1 stationary (theta <= tol), 2 line search failed, 3 fixed point of
-//         the paper's iteration that is not stationary, 4 no decrease beyond rounding.
 // [[Rcpp::export(.fp_pareto_cpp)]]
 Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Eigen::VectorXd& best,
                          const Eigen::MatrixXd& U0, const Rcpp::IntegerVector& type,
@@ -384,177 +590,47 @@ Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Ei
   }
   P.psi = psi;
   P.alpha = alpha;
-
-  Mat U = U0;
-  const int d = static_cast<int>(U.rows()), k = static_cast<int>(U.cols());
-  std::vector<Vec> hf, hE;
-  std::vector<double> hnorm, hmoved, hstep, hdesc, htheta, hheld, hphase;
-  Rcpp::List tr_U, tr_G, tr_D, tr_lambda, tr_Dr;
-  bool converged = false;
-  int status = 0;
-  int phase = (step == 1 && balance) ? 1 : 2;
-  int switched = (phase == 2) ? 0 : -1;
-  double eta_prev = 0;
-  int t = 0;
-  for (t = 0; t <= iterations; ++t) {
-    if (t % 50 == 0) Rcpp::checkUserInterrupt();
-    Local L = local_values(P, U, true);
-    Direction dir = pareto_direction(P, U, L, phase, eps, qp_tol);
-    // phase 1 is a warm start: it ends when the pairs are balanced or the disparity objectives
-    // are stationary to sqrt(tol) (phase 2 keeps descending them, with the total loss)
-    if (step == 1 && phase == 1 && (dir.nfree == 0 || dir.theta <= std::sqrt(tol))) {
-      phase = 2;  // balanced (or the disparity objectives are stationary): descend all objectives
-      switched = t;
-      eta_prev = 0;
-      dir = pareto_direction(P, U, L, phase, eps, qp_tol);
-    }
-    Mat D;
-    double nD, moved, desc;
-    std::vector<Mat> Gh;
-    if (step == 0) {
-      // the paper's direction: min-norm point of the (normalised) gradients of the eq. 19 objectives
-      Gh.resize(M);
-      for (int a = 0; a < M; ++a) {
-        Mat G = euclidean_gradient(P, L, U, a);
-        if (riemannian) {
-          const double full = G.norm();
-          G = tangent(U, G);
-          if (G.norm() <= 1e-11 * full) G.setZero();
-        }
-        const double gn = G.norm();
-        Gh[a] = (normalize && gn > 0) ? Mat(G / gn) : G;
-      }
-      Mat Gram(M, M);
-      for (int a = 0; a < M; ++a)
-        for (int b = a; b < M; ++b) Gram(a, b) = Gram(b, a) = (Gh[a].array() * Gh[b].array()).sum();
-      MinNormResult qp = min_norm_simplex(Gram, qp_tol, 100 * (M + 5));
-      D = Mat::Zero(d, k);
-      for (int a = 0; a < M; ++a)
-        if (qp.lambda(a) != 0) D -= qp.lambda(a) * Gh[a];
-      nD = D.norm();
-      moved = tangent(U, D).norm();
-      desc = -INFINITY;
-      for (int a = 0; a < M; ++a) desc = std::max(desc, (D.array() * Gh[a].array()).sum() + nD * nD);
-      if (trace) tr_lambda.push_back(qp.lambda);
-    } else {
-      D = dir.Dt;
-      nD = dir.theta;
-      moved = nD;
-      desc = dir.desc;
-      if (trace) tr_lambda.push_back(dir.lambda);
-    }
-    hf.push_back(L.f);
-    hE.push_back(L.E);
-    hnorm.push_back(nD);
-    hmoved.push_back(moved);
-    hdesc.push_back(desc);
-    htheta.push_back(dir.theta);
-    hheld.push_back(dir.nheld);
-    hphase.push_back(phase);
-    if (trace) {
-      tr_U.push_back(U);
-      Rcpp::List gl(M);
-      for (int a = 0; a < M; ++a) {
-        if (step == 0) gl[a] = Gh[a];
-        else gl[a] = Mat((P.type[a] == 0 ? 1.0 : sgn(L.z(a))) / P.scale * dir.tz[a]);
-      }
-      tr_G.push_back(gl);
-      tr_D.push_back(D);
-      tr_Dr.push_back(dir.Dr);
-    }
-    // Stationarity of the iterate (the same test for both step rules). The paper's iteration
-    // starts by leaving its start, so it is tested from its first step on.
-    if (phase == 2 && dir.theta <= tol && (step == 1 || t > 0)) {
-      converged = true;
-      status = 1;
-      hstep.push_back(0);
-      break;
-    }
-    if (t == iterations) {
-      hstep.push_back(0);
-      break;
-    }
-    if (step == 0) {
-      if (moved <= 1e-15) {
-        status = 3;
-        hstep.push_back(0);
-        break;
-      }
-      const double eta = eta0 / std::sqrt(static_cast<double>(t + 1));
-      hstep.push_back(eta);
-      U = retract(U + eta * D, retraction);
-      continue;
-    }
-    // Armijo backtracking on every free objective at the retracted trial point; held objectives
-    // must stay held. Slopes along Dt are <grad F_a, Dt> <= -tr(C) ||Dt||^2 (QP optimality).
-    std::vector<double> slope(M, 0.0), rslope(M, 0.0);
-    for (int a = 0; a < M; ++a) {
-      const Mat ga = (P.type[a] == 0 ? 1.0 : sgn(L.z(a))) * dir.tz[a];
-      slope[a] = (ga.array() * dir.Dt.array()).sum();
-      rslope[a] = (ga.array() * dir.Dr.array()).sum();
-    }
-    double eta = eta0 / std::max(dir.theta, 1e-300);  // a move of about eta0 radians
-    if (eta_prev > 0) eta = std::min(eta, 2.0 * eta_prev);
-    if (dir.theta == 0) eta = 0;
-    bool ok = false, strict = true;
-    Mat Unew;
-    for (int p = 0; p <= max_backtrack; ++p) {
-      // the retraction followed by the restoration is a retraction onto the held constraints
-      // (the restoration of the step is O(eta^2)); only the correction Dr of the current point
-      // (non-zero when a pair has just been reached) may cost a first-order amount, allowed for
-      Unew = retract(U + eta * dir.Dt + dir.Dr, retraction);
-      if (dir.nheld > 0) Unew = restore(P, Unew, dir.held, eps, retraction, nullptr);
-      Local Ln = local_values(P, Unew, false);
-      ok = true;
-      bool within = true;  // passes when rounding of the objective values is allowed for
-      for (int a = 0; a < M && within; ++a) {
-        if (dir.held[a]) {
-          if (std::abs(Ln.z(a)) > eps * P.scale) ok = within = false;
-        } else if (dir.use[a]) {
-          const double Fa = F_value(P, L, a);
-          const double allow = 1e-13 * (std::abs(Fa) + P.scale);
-          const double bound = Fa + beta * eta * slope[a] + std::max(0.0, rslope[a]);
-          const double Fn = F_value(P, Ln, a);
-          if (Fn > bound + allow) within = false;
-          if (Fn > bound) ok = false;
-        }
-      }
-      if (!within) ok = false;
-      if (within && !ok) strict = false;  // some step length decreases only within rounding
-      if (ok) break;
-      eta *= 0.5;
-    }
-    if (!ok && strict) {
-      status = 2;
-      hstep.push_back(0);
-      break;
-    }
-    if (!ok) {
-      // the step decreases some objective only within rounding of its value: the stationarity
-      // tolerance is below what the objective values can resolve; stop here (not converged)
-      status = 4;
-      hstep.push_back(0);
-      break;
-    }
-    hstep.push_back(eta);
-    eta_prev = eta;
-    U = Unew;
-  }
-  const int rows = static_cast<int>(hf.size());
+  Settings s;
+  s.riemannian = riemannian;
+  s.normalize = normalize;
+  s.step = step;
+  s.retraction = retraction;
+  s.iterations = iterations;
+  s.tol = tol;
+  s.eta0 = eta0;
+  s.beta = beta;
+  s.max_backtrack = max_backtrack;
+  s.qp_tol = qp_tol;
+  s.balance = balance;
+  s.eps = eps;
+  s.trace = trace;
+  Result r = descend(P, U0, s, [] { Rcpp::checkUserInterrupt(); });
+  const History& h = r.h;
+  const int rows = static_cast<int>(h.f.size());
   Rcpp::NumericMatrix F(rows, M);
   for (int i = 0; i < rows; ++i)
-    for (int a = 0; a < M; ++a) F(i, a) = hf[i](a);
+    for (int a = 0; a < M; ++a) F(i, a) = h.f[i](a);
   Rcpp::NumericMatrix EH(rows, ng);
   for (int i = 0; i < rows; ++i)
-    for (int g = 0; g < ng; ++g) EH(i, g) = hE[i](g);
-  Local Lf = local_values(P, U, false);
+    for (int g = 0; g < ng; ++g) EH(i, g) = h.E[i](g);
+  Local Lf = local_values(P, r.U, false);
   Rcpp::List out = Rcpp::List::create(
-      Rcpp::Named("U") = U, Rcpp::Named("f") = F, Rcpp::Named("E_history") = EH, Rcpp::Named("norm_D") = hnorm,
-      Rcpp::Named("moved") = hmoved, Rcpp::Named("step") = hstep, Rcpp::Named("descent") = hdesc,
-      Rcpp::Named("stationarity") = htheta, Rcpp::Named("held") = hheld, Rcpp::Named("phase") = hphase,
-      Rcpp::Named("converged") = converged, Rcpp::Named("status") = status, Rcpp::Named("switched") = switched,
+      Rcpp::Named("U") = r.U, Rcpp::Named("f") = F, Rcpp::Named("E_history") = EH, Rcpp::Named("norm_D") = h.norm,
+      Rcpp::Named("moved") = h.moved, Rcpp::Named("step") = h.step, Rcpp::Named("descent") = h.desc,
+      Rcpp::Named("stationarity") = h.theta, Rcpp::Named("held") = h.held, Rcpp::Named("phase") = h.phase,
+      Rcpp::Named("converged") = r.converged, Rcpp::Named("status") = r.status, Rcpp::Named("switched") = r.switched,
       Rcpp::Named("steps") = (rows - 1), Rcpp::Named("E") = Lf.E, Rcpp::Named("f_final") = Lf.f);
   if (trace) {
+    Rcpp::List tr_U, tr_G, tr_D, tr_Dr, tr_lambda;
+    for (int i = 0; i < rows; ++i) {
+      tr_U.push_back(h.U[i]);
+      Rcpp::List gl(M);
+      for (int a = 0; a < M; ++a) gl[a] = h.G[i][a];
+      tr_G.push_back(gl);
+      tr_D.push_back(h.D[i]);
+      tr_Dr.push_back(h.Dr[i]);
+      tr_lambda.push_back(h.lambda[i]);
+    }
     out["trace_U"] = tr_U;
     out["trace_G"] = tr_G;
     out["trace_D"] = tr_D;
