@@ -17,7 +17,14 @@ if (!nzchar(dir) || !dir.exists(file.path(dir, "css"))) stop("set FAIRPROJ_DATA 
 parts <- commandArgs(trailingOnly = TRUE)
 if (!length(parts)) parts <- c("table1", "table2", "figure1", "figure23")
 options(width = 200)
-tm <- function(expr) { t0 <- proc.time()[["elapsed"]]; force(expr); proc.time()[["elapsed"]] - t0 }
+# CPU seconds of this process (user + system), so that other processes on a shared machine do not
+# inflate the stored timings (as in kleindessner-runtime.R)
+tm <- function(expr) {
+  t0 <- proc.time()
+  force(expr)
+  dt <- proc.time() - t0
+  dt[["user.self"]] + dt[["sys.self"]]
+}
 
 # ---- Table 1: data set sizes and group ranks --------------------------------------------------
 if ("table1" %in% parts) {
