@@ -383,22 +383,29 @@ fp_audit_fit <- function(moments, k, method, margs, center, scale.) {
 fp_audit_row <- function(r, meth, kk, C) {
   f <- r$fit
   if (is.null(f)) {
-    return(data.frame(method = meth, k = kk, rank = NA_integer_, var_kept = NA_real_, price = NA_real_,
-                      max_loss = NA_real_, min_loss = NA_real_, loss_gap = NA_real_, loss_ratio = NA_real_,
-                      worst_group = NA_character_, max_error = NA_real_, error_gap = NA_real_, converged = NA,
-                      certificate = NA_real_, state = "not fitted", seconds = r$seconds,
-                      note = conditionMessage(r$error), stringsAsFactors = FALSE))
+    return(fp_row_df(method = meth, k = kk, rank = NA_integer_, var_kept = NA_real_, price = NA_real_,
+                     max_loss = NA_real_, min_loss = NA_real_, loss_gap = NA_real_, loss_ratio = NA_real_,
+                     worst_group = NA_character_, max_error = NA_real_, error_gap = NA_real_, converged = NA,
+                     certificate = NA_real_, state = "not fitted", seconds = r$seconds,
+                     note = conditionMessage(r$error)))
   }
   gs <- f$group_stats
   st <- fp_audit_state(f)
-  data.frame(method = meth, k = kk, rank = ncol(f$rotation), var_kept = fp_audit_var_kept(f, C), price = NA_real_,
-             max_loss = max(gs$loss), min_loss = min(gs$loss), loss_gap = max(gs$loss) - min(gs$loss),
-             loss_ratio = fp_audit_loss_ratio(gs),
-             worst_group = gs$group[which.max(gs$loss)], max_error = max(gs$error),
-             error_gap = max(gs$error) - min(gs$error), converged = st$converged, certificate = st$certificate,
-             state = st$state, seconds = r$seconds,
-             note = if (length(r$warnings)) conditionMessage(r$warnings[[1L]]) else NA_character_,
-             stringsAsFactors = FALSE)
+  fp_row_df(method = meth, k = kk, rank = ncol(f$rotation), var_kept = fp_audit_var_kept(f, C), price = NA_real_,
+            max_loss = max(gs$loss), min_loss = min(gs$loss), loss_gap = max(gs$loss) - min(gs$loss),
+            loss_ratio = fp_audit_loss_ratio(gs),
+            worst_group = gs$group[which.max(gs$loss)], max_error = max(gs$error),
+            error_gap = max(gs$error) - min(gs$error), converged = st$converged, certificate = st$certificate,
+            state = st$state, seconds = r$seconds,
+            note = if (length(r$warnings)) conditionMessage(r$warnings[[1L]]) else NA_character_)
+}
+
+# A one-row data frame of named length-one values, as data.frame(..., stringsAsFactors = FALSE)
+# gives it, without its checks and deparsing (one row per method and k of an audit).
+fp_row_df <- function(...) {
+  v <- list(...)
+  stopifnot(all(lengths(v) == 1L))
+  list2DF(lapply(v, unname))
 }
 
 # Train on the training rows' scores, predict the held-out rows, measure. `s` holds the

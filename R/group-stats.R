@@ -46,13 +46,17 @@ fp_group_stats <- function(prep, V = NULL, k, map = NULL, best = NULL) {
     fp_residual_trace(s, V)
   }, numeric(1))
   tot <- vapply(prep$cov, function(s) sum(diag(s)), numeric(1))
-  data.frame(group = prep$levels, n = as.numeric(prep$n), error = err, best = best,
-             loss = err - best, var_explained = ifelse(tot > 0, 1 - err / tot, NA_real_),
-             row.names = NULL, stringsAsFactors = FALSE)
+  # list2DF(): the same data frame as data.frame() gives, without its checks and deparsing (this
+  # runs once per fit, and per replicate in an audit)
+  list2DF(lapply(list(group = prep$levels, n = as.numeric(prep$n), error = err, best = best,
+                      loss = err - best, var_explained = ifelse(tot > 0, 1 - err / tot, NA_real_)), unname))
 }
 
 # A group_stats table in normalised units, mapped to the data's units.
 fp_stats_units <- function(gs, unit) {
+  cls <- oldClass(gs)
+  gs <- unclass(gs)  # the columns are set as list elements: no data.frame method per column
   for (v in c("error", "best", "loss")) gs[[v]] <- gs[[v]] * unit
+  class(gs) <- cls
   gs
 }
