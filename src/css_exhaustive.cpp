@@ -12,7 +12,7 @@ namespace css {
 // ||E||^2 - ||P_W E||^2 with W = span(E[:, T]), a subspace of dimension <= r of span(E[:, P]);
 // so it is at least ||E||^2 minus the sum of the r largest eigenvalues of E' P_{span E_P} E,
 // which are the squared singular values of R[:, P] R[P, P]^{+1/2}.
-inline double pool_bound(const Mat& R, const std::vector<int>& pool, int r) {
+double pool_bound(const Mat& R, const std::vector<int>& pool, int r) {
   const int q = static_cast<int>(pool.size()), d = static_cast<int>(R.rows());
   const double tr = R.trace();
   if (q == 0 || r <= 0) return tr;

@@ -24,7 +24,7 @@ namespace css_prep {
 // first `rank` rows of the upper triangular U (U' U = P' S P) with its columns put back in the
 // original order, as fp_psd_factor() did with chol(S, pivot = TRUE) (dpstrf, default
 // tolerance). Returns false when LAPACK rejects the arguments.
-inline bool psd_factor(const double* S, int d, fp::Mat& out) {
+bool psd_factor(const double* S, int d, fp::Mat& out) {
   bool any_pos = false;
   for (int j = 0; j < d; ++j) any_pos = any_pos || S[j + static_cast<size_t>(j) * d] > 0;
   if (!any_pos) {
@@ -52,7 +52,7 @@ inline bool psd_factor(const double* S, int d, fp::Mat& out) {
 // when r < d the last d - r are exactly 0 (appended: the decomposition of the r x d matrix is
 // cheaper than that of the d x d one padded with zero rows, and its trailing values are not
 // rounding noise).
-inline bool singular_values(const fp::Mat& Y, int d, fp::Vec& s) {
+bool singular_values(const fp::Mat& Y, int d, fp::Vec& s) {
   int r = static_cast<int>(Y.rows());
   s = fp::Vec::Zero(d);
   if (r == 0 || d == 0) return true;

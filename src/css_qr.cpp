@@ -109,7 +109,7 @@ inline LowQR lowqr(const std::vector<Mat>& G0, const std::vector<Mat>& Y0, const
 // The q smallest eigenpairs of a symmetric matrix (ascending), by LAPACK dsyevr (one tridiagonal
 // reduction, then MRRR for the q pairs); Eigen's dense solver if LAPACK fails. Returns the number
 // of pairs computed.
-inline int bottom_eigpairs(const Mat& A, int q, Vec& values, Mat& vectors) {
+int bottom_eigpairs(const Mat& A, int q, Vec& values, Mat& vectors) {
   int n = static_cast<int>(A.rows());
   q = std::min(q, n);
   Mat a = A;

@@ -1,6 +1,8 @@
 // Pareto fair PCA's multiple-gradient descent (see pareto.cpp for the objectives): the problem,
 // its values and gradients at an iterate, the paper's and the converging directions, the
 // restoration of held constraints, Armijo backtracking and the iteration itself.
+// Included once, by pareto.cpp (one translation unit): its functions are not declared inline, as
+// when they were in that file, which keeps the compiler's inlining and the build time as before.
 #ifndef FAIRPROJ_PARETO_DESCENT_H
 #define FAIRPROJ_PARETO_DESCENT_H
 
@@ -39,14 +41,14 @@ struct Local {
   double normU2;
 };
 
-inline double psi_val(double z, int psi) { return psi == 0 ? 0.5 * z * z : std::abs(z); }
-inline double psi_der(double z, int psi) {
+double psi_val(double z, int psi) { return psi == 0 ? 0.5 * z * z : std::abs(z); }
+double psi_der(double z, int psi) {
   if (psi == 0) return z;
   return z > 0 ? 1.0 : (z < 0 ? -1.0 : 0.0);
 }
-inline double sgn(double z) { return z > 0 ? 1.0 : (z < 0 ? -1.0 : 0.0); }
+double sgn(double z) { return z > 0 ? 1.0 : (z < 0 ? -1.0 : 0.0); }
 
-inline Local local_values(const Problem& P, const Mat& U, bool grads) {
+Local local_values(const Problem& P, const Mat& U, bool grads) {
   const int ng = static_cast<int>(P.A.size());
   const int M = static_cast<int>(P.type.size());
   Local L;
@@ -82,14 +84,14 @@ inline Local local_values(const Problem& P, const Mat& U, bool grads) {
 }
 
 // Euclidean gradient of the reported objective a (eq. 19 form): psi'(z) grad z + 2 alpha U.
-inline Mat euclidean_gradient(const Problem& P, const Local& L, const Mat& U, int a) {
+Mat euclidean_gradient(const Problem& P, const Local& L, const Mat& U, int a) {
   const double w = P.type[a] == 0 ? 1.0 : psi_der(L.z(a), P.psi);
   Mat G = w * L.gz[a];
   if (P.alpha(a) != 0) G += (2.0 * P.alpha(a)) * U;
   return G;
 }
 
-inline Mat tangent(const Mat& U, const Mat& G) { return G - U * (U.transpose() * G); }
+Mat tangent(const Mat& U, const Mat& G) { return G - U * (U.transpose() * G); }
 
 // ---------------------------------------------------------------------------------------------
 // The converging direction. Objectives are compared through F_a = f_total and |z_a| (psi is
@@ -110,7 +112,7 @@ struct Direction {
   std::vector<Mat> tz;  // tangent gradients of z_a
 };
 
-inline Direction pareto_direction(const Problem& P, const Mat& U, const Local& L, int phase, double eps, double qp_tol) {
+Direction pareto_direction(const Problem& P, const Mat& U, const Local& L, int phase, double eps, double qp_tol) {
   const int M = static_cast<int>(P.type.size());
   const int d = static_cast<int>(U.rows()), k = static_cast<int>(U.cols());
   const double s = P.scale;
@@ -185,14 +187,14 @@ inline Direction pareto_direction(const Problem& P, const Mat& U, const Local& L
   return dir;
 }
 
-inline Mat retract(const Mat& V, int retraction) {
+Mat retract(const Mat& V, int retraction) {
   return retraction == 0 ? fp::polar_orthonormal(V) : fp::qr_orthonormal(V);
 }
 
 // Gauss-Newton restoration of the held constraints z_a = 0 at a (trial) point: minimum-norm
 // tangent corrections, retracted, until |z_a| <= 1e-14 tr(C) or no longer halving (at most 8).
 // Returns the retracted point; `moved` accumulates the corrections (for the Armijo allowance).
-inline Mat restore(const Problem& P, Mat U, const std::vector<char>& held, double eps, int retraction, Mat* moved) {
+Mat restore(const Problem& P, Mat U, const std::vector<char>& held, double eps, int retraction, Mat* moved) {
   const int M = static_cast<int>(P.type.size());
   const int d = static_cast<int>(U.rows()), k = static_cast<int>(U.cols());
   std::vector<int> hidx;
@@ -230,7 +232,7 @@ inline Mat restore(const Problem& P, Mat U, const std::vector<char>& held, doubl
   return U;
 }
 
-inline double F_value(const Problem& P, const Local& L, int a) { return P.type[a] == 0 ? L.z(a) : std::abs(L.z(a)); }
+double F_value(const Problem& P, const Local& L, int a) { return P.type[a] == 0 ? L.z(a) : std::abs(L.z(a)); }
 
 // ---------------------------------------------------------------------------------------------
 // The iteration. step: 0 = the paper's iteration (eta / sqrt(t), normalised Euclidean or
@@ -270,7 +272,7 @@ struct PaperStep {
   std::vector<Mat> Gh;
 };
 
-inline PaperStep paper_step(const Problem& P, const Local& L, const Mat& U, const Settings& s) {
+PaperStep paper_step(const Problem& P, const Local& L, const Mat& U, const Settings& s) {
   const int M = static_cast<int>(P.type.size());
   PaperStep r;
   r.Gh.resize(M);
@@ -308,7 +310,7 @@ struct Armijo {
   Mat U_new;
 };
 
-inline Armijo armijo_step(const Problem& P, const Local& L, const Mat& U, const Direction& dir, const Settings& s,
+Armijo armijo_step(const Problem& P, const Local& L, const Mat& U, const Direction& dir, const Settings& s,
                    double eta_prev) {
   const int M = static_cast<int>(P.type.size());
   std::vector<double> slope(M, 0.0), rslope(M, 0.0);
@@ -352,7 +354,7 @@ inline Armijo armijo_step(const Problem& P, const Local& L, const Mat& U, const 
 }
 
 // Records iteration t's values (and, with s.trace, its iterate, gradients and directions).
-inline void record(History& h, const Problem& P, const Local& L, const Mat& U, const Direction& dir, const PaperStep* ps,
+void record(History& h, const Problem& P, const Local& L, const Mat& U, const Direction& dir, const PaperStep* ps,
             const Mat& D, double nD, double moved, double desc, int phase, const Settings& s) {
   h.f.push_back(L.f);
   h.E.push_back(L.E);
@@ -378,7 +380,7 @@ inline void record(History& h, const Problem& P, const Local& L, const Mat& U, c
 // Multiple-gradient descent from U; `interrupt` is called every 50 iterations (the caller's
 // check for a user interrupt).
 template <typename Interrupt>
-inline Result descend(const Problem& P, Mat U, const Settings& s, Interrupt interrupt) {
+Result descend(const Problem& P, Mat U, const Settings& s, Interrupt interrupt) {
   Result r;
   int phase = (s.step == 1 && s.balance) ? 1 : 2;
   r.switched = (phase == 2) ? 0 : -1;

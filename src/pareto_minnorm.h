@@ -1,5 +1,7 @@
 // Minimum-norm point of a convex hull (Wolfe 1976), the common direction of Pareto fair PCA's
 // multiple-gradient descent (pareto.cpp).
+// Included once, by pareto.cpp (one translation unit): its functions are not declared inline, as
+// when they were in that file, which keeps the compiler's inlining and the build time as before.
 #ifndef FAIRPROJ_PARETO_MINNORM_H
 #define FAIRPROJ_PARETO_MINNORM_H
 
@@ -24,7 +26,7 @@ struct MinNormResult {
   double gap;  // lam'M lam - min_j (M lam)_j  (<= 0 up to rounding at the optimum)
 };
 
-inline Vec affine_min(const Mat& M, const std::vector<int>& S) {
+Vec affine_min(const Mat& M, const std::vector<int>& S) {
   const int s = static_cast<int>(S.size());
   Mat K = Mat::Zero(s + 1, s + 1);
   for (int a = 0; a < s; ++a) {
@@ -42,7 +44,7 @@ inline Vec affine_min(const Mat& M, const std::vector<int>& S) {
   return alpha;
 }
 
-inline MinNormResult min_norm_simplex(const Mat& M, double tol, int maxit) {
+MinNormResult min_norm_simplex(const Mat& M, double tol, int maxit) {
   const int n = static_cast<int>(M.rows());
   MinNormResult res;
   res.lambda = Vec::Zero(n);
