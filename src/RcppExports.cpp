@@ -46,41 +46,41 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_css_prefix_err2
-NumericMatrix fp_css_prefix_err2(const List& factors, const IntegerVector& cols, const IntegerVector& target);
+Rcpp::NumericMatrix fp_css_prefix_err2(const Rcpp::List& factors, const Rcpp::IntegerVector& cols, const Rcpp::IntegerVector& target);
 RcppExport SEXP _fairproj_fp_css_prefix_err2(SEXP factorsSEXP, SEXP colsSEXP, SEXP targetSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const List& >::type factors(factorsSEXP);
-    Rcpp::traits::input_parameter< const IntegerVector& >::type cols(colsSEXP);
-    Rcpp::traits::input_parameter< const IntegerVector& >::type target(targetSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type factors(factorsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type cols(colsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type target(targetSEXP);
     rcpp_result_gen = Rcpp::wrap(fp_css_prefix_err2(factors, cols, target));
     return rcpp_result_gen;
 END_RCPP
 }
 // fp_css_coef_cpp
-NumericMatrix fp_css_coef_cpp(const NumericMatrix& Y, const IntegerVector& cols);
+Rcpp::NumericMatrix fp_css_coef_cpp(const Rcpp::NumericMatrix& Y, const Rcpp::IntegerVector& cols);
 RcppExport SEXP _fairproj_fp_css_coef_cpp(SEXP YSEXP, SEXP colsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const NumericMatrix& >::type Y(YSEXP);
-    Rcpp::traits::input_parameter< const IntegerVector& >::type cols(colsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type Y(YSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type cols(colsSEXP);
     rcpp_result_gen = Rcpp::wrap(fp_css_coef_cpp(Y, cols));
     return rcpp_result_gen;
 END_RCPP
 }
 // fp_css_greedy
-List fp_css_greedy(const List& grams, const List& factors, const NumericMatrix& best2, const IntegerVector& cand, const IntegerVector& target, int k, bool scan, int digits, double tol);
+Rcpp::List fp_css_greedy(const Rcpp::List& grams, const Rcpp::List& factors, const Rcpp::NumericMatrix& best2, const Rcpp::IntegerVector& cand, const Rcpp::IntegerVector& target, int k, bool scan, int digits, double tol);
 RcppExport SEXP _fairproj_fp_css_greedy(SEXP gramsSEXP, SEXP factorsSEXP, SEXP best2SEXP, SEXP candSEXP, SEXP targetSEXP, SEXP kSEXP, SEXP scanSEXP, SEXP digitsSEXP, SEXP tolSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const List& >::type grams(gramsSEXP);
-    Rcpp::traits::input_parameter< const List& >::type factors(factorsSEXP);
-    Rcpp::traits::input_parameter< const NumericMatrix& >::type best2(best2SEXP);
-    Rcpp::traits::input_parameter< const IntegerVector& >::type cand(candSEXP);
-    Rcpp::traits::input_parameter< const IntegerVector& >::type target(targetSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type grams(gramsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type factors(factorsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type best2(best2SEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type cand(candSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type target(targetSEXP);
     Rcpp::traits::input_parameter< int >::type k(kSEXP);
     Rcpp::traits::input_parameter< bool >::type scan(scanSEXP);
     Rcpp::traits::input_parameter< int >::type digits(digitsSEXP);
@@ -90,14 +90,14 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_css_exhaustive
-List fp_css_exhaustive(const List& grams, const List& factors, const NumericVector& best2, int k, bool bnb, double incumbent, double max_nodes);
+Rcpp::List fp_css_exhaustive(const Rcpp::List& grams, const Rcpp::List& factors, const Rcpp::NumericVector& best2, int k, bool bnb, double incumbent, double max_nodes);
 RcppExport SEXP _fairproj_fp_css_exhaustive(SEXP gramsSEXP, SEXP factorsSEXP, SEXP best2SEXP, SEXP kSEXP, SEXP bnbSEXP, SEXP incumbentSEXP, SEXP max_nodesSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const List& >::type grams(gramsSEXP);
-    Rcpp::traits::input_parameter< const List& >::type factors(factorsSEXP);
-    Rcpp::traits::input_parameter< const NumericVector& >::type best2(best2SEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type grams(gramsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type factors(factorsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type best2(best2SEXP);
     Rcpp::traits::input_parameter< int >::type k(kSEXP);
     Rcpp::traits::input_parameter< bool >::type bnb(bnbSEXP);
     Rcpp::traits::input_parameter< double >::type incumbent(incumbentSEXP);
@@ -107,30 +107,30 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_css_prep_core
-List fp_css_prep_core(const List& scatter, const NumericMatrix& mean, const NumericVector& n, const NumericVector& ctr, const NumericVector& sc, const NumericVector& pw);
+Rcpp::List fp_css_prep_core(const Rcpp::List& scatter, const Rcpp::NumericMatrix& mean, const Rcpp::NumericVector& n, const Rcpp::NumericVector& ctr, const Rcpp::NumericVector& sc, const Rcpp::NumericVector& pw);
 RcppExport SEXP _fairproj_fp_css_prep_core(SEXP scatterSEXP, SEXP meanSEXP, SEXP nSEXP, SEXP ctrSEXP, SEXP scSEXP, SEXP pwSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const List& >::type scatter(scatterSEXP);
-    Rcpp::traits::input_parameter< const NumericMatrix& >::type mean(meanSEXP);
-    Rcpp::traits::input_parameter< const NumericVector& >::type n(nSEXP);
-    Rcpp::traits::input_parameter< const NumericVector& >::type ctr(ctrSEXP);
-    Rcpp::traits::input_parameter< const NumericVector& >::type sc(scSEXP);
-    Rcpp::traits::input_parameter< const NumericVector& >::type pw(pwSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type scatter(scatterSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type mean(meanSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type n(nSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type ctr(ctrSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type sc(scSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type pw(pwSEXP);
     rcpp_result_gen = Rcpp::wrap(fp_css_prep_core(scatter, mean, n, ctr, sc, pw));
     return rcpp_result_gen;
 END_RCPP
 }
 // fp_css_sampler_pass
-List fp_css_sampler_pass(const NumericMatrix& scores, const Rcpp::IntegerVector& ord, const NumericVector& sums, const Rcpp::LogicalVector& active, double theta, int room);
+Rcpp::List fp_css_sampler_pass(const Rcpp::NumericMatrix& scores, const Rcpp::IntegerVector& ord, const Rcpp::NumericVector& sums, const Rcpp::LogicalVector& active, double theta, int room);
 RcppExport SEXP _fairproj_fp_css_sampler_pass(SEXP scoresSEXP, SEXP ordSEXP, SEXP sumsSEXP, SEXP activeSEXP, SEXP thetaSEXP, SEXP roomSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const NumericMatrix& >::type scores(scoresSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type scores(scoresSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type ord(ordSEXP);
-    Rcpp::traits::input_parameter< const NumericVector& >::type sums(sumsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type sums(sumsSEXP);
     Rcpp::traits::input_parameter< const Rcpp::LogicalVector& >::type active(activeSEXP);
     Rcpp::traits::input_parameter< double >::type theta(thetaSEXP);
     Rcpp::traits::input_parameter< int >::type room(roomSEXP);
@@ -139,27 +139,27 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_css_lowqr
-List fp_css_lowqr(const List& grams, const List& factors, const IntegerVector& cand, int k);
+Rcpp::List fp_css_lowqr(const Rcpp::List& grams, const Rcpp::List& factors, const Rcpp::IntegerVector& cand, int k);
 RcppExport SEXP _fairproj_fp_css_lowqr(SEXP gramsSEXP, SEXP factorsSEXP, SEXP candSEXP, SEXP kSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const List& >::type grams(gramsSEXP);
-    Rcpp::traits::input_parameter< const List& >::type factors(factorsSEXP);
-    Rcpp::traits::input_parameter< const IntegerVector& >::type cand(candSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type grams(gramsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type factors(factorsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type cand(candSEXP);
     Rcpp::traits::input_parameter< int >::type k(kSEXP);
     rcpp_result_gen = Rcpp::wrap(fp_css_lowqr(grams, factors, cand, k));
     return rcpp_result_gen;
 END_RCPP
 }
 // fp_css_highqr
-List fp_css_highqr(const List& grams, const IntegerVector& cand, int stop);
+Rcpp::List fp_css_highqr(const Rcpp::List& grams, const Rcpp::IntegerVector& cand, int stop);
 RcppExport SEXP _fairproj_fp_css_highqr(SEXP gramsSEXP, SEXP candSEXP, SEXP stopSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const List& >::type grams(gramsSEXP);
-    Rcpp::traits::input_parameter< const IntegerVector& >::type cand(candSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type grams(gramsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type cand(candSEXP);
     Rcpp::traits::input_parameter< int >::type stop(stopSEXP);
     rcpp_result_gen = Rcpp::wrap(fp_css_highqr(grams, cand, stop));
     return rcpp_result_gen;
@@ -338,13 +338,13 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_moments_cpp
-List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int block, int sparse, int onepass);
+Rcpp::List fp_moments_cpp(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int m, int block, int sparse, int onepass);
 RcppExport SEXP _fairproj_fp_moments_cpp(SEXP xSEXP, SEXP gSEXP, SEXP mSEXP, SEXP blockSEXP, SEXP sparseSEXP, SEXP onepassSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const NumericMatrix& >::type x(xSEXP);
-    Rcpp::traits::input_parameter< const IntegerVector& >::type g(gSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type g(gSEXP);
     Rcpp::traits::input_parameter< int >::type m(mSEXP);
     Rcpp::traits::input_parameter< int >::type block(blockSEXP);
     Rcpp::traits::input_parameter< int >::type sparse(sparseSEXP);
@@ -354,20 +354,20 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_scores_cpp
-NumericMatrix fp_scores_cpp(const NumericMatrix& x, const NumericMatrix& W, const Rcpp::NumericVector& off);
+Rcpp::NumericMatrix fp_scores_cpp(const Rcpp::NumericMatrix& x, const Rcpp::NumericMatrix& W, const Rcpp::NumericVector& off);
 RcppExport SEXP _fairproj_fp_scores_cpp(SEXP xSEXP, SEXP WSEXP, SEXP offSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const NumericMatrix& >::type x(xSEXP);
-    Rcpp::traits::input_parameter< const NumericMatrix& >::type W(WSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type W(WSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type off(offSEXP);
     rcpp_result_gen = Rcpp::wrap(fp_scores_cpp(x, W, off));
     return rcpp_result_gen;
 END_RCPP
 }
 // fp_eig_top
-List fp_eig_top(const Eigen::Map<Eigen::MatrixXd>& A, int k);
+Rcpp::List fp_eig_top(const Eigen::Map<Eigen::MatrixXd>& A, int k);
 RcppExport SEXP _fairproj_fp_eig_top(SEXP ASEXP, SEXP kSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
@@ -447,16 +447,16 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_robust_run
-List fp_robust_run(const List& M, const NumericMatrix& W, const NumericMatrix& R, const NumericVector& kappa, const NumericMatrix& X0, bool basis, int iterations, double step, bool polar, bool keep_best);
+Rcpp::List fp_robust_run(const Rcpp::List& M, const Rcpp::NumericMatrix& W, const Rcpp::NumericMatrix& R, const Rcpp::NumericVector& kappa, const Rcpp::NumericMatrix& X0, bool basis, int iterations, double step, bool polar, bool keep_best);
 RcppExport SEXP _fairproj_fp_robust_run(SEXP MSEXP, SEXP WSEXP, SEXP RSEXP, SEXP kappaSEXP, SEXP X0SEXP, SEXP basisSEXP, SEXP iterationsSEXP, SEXP stepSEXP, SEXP polarSEXP, SEXP keep_bestSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const List& >::type M(MSEXP);
-    Rcpp::traits::input_parameter< const NumericMatrix& >::type W(WSEXP);
-    Rcpp::traits::input_parameter< const NumericMatrix& >::type R(RSEXP);
-    Rcpp::traits::input_parameter< const NumericVector& >::type kappa(kappaSEXP);
-    Rcpp::traits::input_parameter< const NumericMatrix& >::type X0(X0SEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type M(MSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type W(WSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type R(RSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type kappa(kappaSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type X0(X0SEXP);
     Rcpp::traits::input_parameter< bool >::type basis(basisSEXP);
     Rcpp::traits::input_parameter< int >::type iterations(iterationsSEXP);
     Rcpp::traits::input_parameter< double >::type step(stepSEXP);
@@ -467,16 +467,16 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_robust_eval
-List fp_robust_eval(const List& M, const NumericMatrix& W, const NumericMatrix& R, const NumericVector& kappa, const NumericMatrix& X0, bool basis);
+Rcpp::List fp_robust_eval(const Rcpp::List& M, const Rcpp::NumericMatrix& W, const Rcpp::NumericMatrix& R, const Rcpp::NumericVector& kappa, const Rcpp::NumericMatrix& X0, bool basis);
 RcppExport SEXP _fairproj_fp_robust_eval(SEXP MSEXP, SEXP WSEXP, SEXP RSEXP, SEXP kappaSEXP, SEXP X0SEXP, SEXP basisSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const List& >::type M(MSEXP);
-    Rcpp::traits::input_parameter< const NumericMatrix& >::type W(WSEXP);
-    Rcpp::traits::input_parameter< const NumericMatrix& >::type R(RSEXP);
-    Rcpp::traits::input_parameter< const NumericVector& >::type kappa(kappaSEXP);
-    Rcpp::traits::input_parameter< const NumericMatrix& >::type X0(X0SEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type M(MSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type W(WSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type R(RSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type kappa(kappaSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type X0(X0SEXP);
     Rcpp::traits::input_parameter< bool >::type basis(basisSEXP);
     rcpp_result_gen = Rcpp::wrap(fp_robust_eval(M, W, R, kappa, X0, basis));
     return rcpp_result_gen;

@@ -27,17 +27,18 @@
 //    machinery). gap = that bound - objective.
 //  * b = 0 (delta = 0) forces P f = 0; the problem is then solved in an orthonormal basis of
 //    the complement of f, without the constraint.
-#include <Rcpp.h>
 #include <limits>
 #include "linalg.h"
 #include "fantope.h"
+#include "runtime.h"
+#include "rcpp_entry.h"
+
+namespace fp {
+namespace cfpca {
 
 using fp::Mat;
 using fp::Vec;
 using fp::fantope_project;
-
-namespace fp {
-namespace cfpca {
 
 struct TopK {
   double value;  // sum of the k largest eigenvalues
@@ -479,7 +480,7 @@ Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Ei
   st.eta_rel = eta_rel;
   st.check_every = check_every;
   st.lowrank = lowrank;
-  Fit fit = solve(red.pr, st, [] { Rcpp::checkUserInterrupt(); });
+  Fit fit = solve(red.pr, st, [] { fp::check_interrupt(); });
   // the components: top-k eigenvectors of P
   Mat Ps = 0.5 * (fit.P + fit.P.transpose());
   fp::EigResult eP = fp::eig_sym_full(Ps);

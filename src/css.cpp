@@ -2,18 +2,19 @@
 // selection, least-squares coefficients, and the greedy method. The facts and numerical
 // conventions shared by the CSS methods are in css.h.
 #include "css.h"
+#include "rcpp_entry.h"
+
+namespace fp {
+namespace css {
 
 // Squared projection error of every prefix of `cols` (0-based), per group: a c x m matrix
 // (row t = error after the first t + 1 columns), by Householder QR of each group's factor Y_g
 // (t(Y_g) Y_g = G_g): the error is the sum of squares of the rows below the selected ones, so it
 // is accurate however small it is relative to the size of the data (O(c r d) per group).
 // `target` (0-based, empty = all columns) restricts the error to those columns of X_g.
-// [[Rcpp::export(.fp_css_prefix_err2)]]
-NumericMatrix fp_css_prefix_err2(const List& factors, const IntegerVector& cols, const IntegerVector& target) {
-  using namespace fp::css;
-  std::vector<Mat> Y = as_mats(factors);
-  const int m = static_cast<int>(Y.size()), c = cols.size();
-  NumericMatrix out(c, m);
+inline Mat prefix_err2(const std::vector<Mat>& Y, const std::vector<int>& cols, const std::vector<int>& target) {
+  const int m = static_cast<int>(Y.size()), c = static_cast<int>(cols.size());
+  Mat out = Mat::Zero(c, m);
   for (int g = 0; g < m; ++g) {
     Mat T = Y[g];
     const int d = static_cast<int>(T.cols()), r = static_cast<int>(T.rows());
@@ -22,7 +23,7 @@ NumericMatrix fp_css_prefix_err2(const List& factors, const IntegerVector& cols,
     int p = 0;
     for (int t = 0; t < c; ++t) {
       const int j = cols[t];
-      if (j < 0 || j >= d) Rcpp::stop("column index out of range");
+      if (j < 0 || j >= d) throw fp::solver_error("column index out of range");
       householder(T, p, j, orig(j));
       double s = 0;
       if (p < r) {
@@ -44,16 +45,13 @@ NumericMatrix fp_css_prefix_err2(const List& factors, const IntegerVector& cols,
 // kept columns whose true residual was 1e-20 of their norm, or exactly 0, so that qr.coef()
 // returned coefficients 1e20 times too large or stopped with "exact singularity".) `cols` are
 // 1-based.
-// [[Rcpp::export(.fp_css_coef)]]
-NumericMatrix fp_css_coef_cpp(const NumericMatrix& Y, const IntegerVector& cols) {
-  using namespace fp::css;
-  const int c = cols.size(), d = Y.ncol(), r = Y.nrow();
-  NumericMatrix W(c, d);
-  Eigen::Map<const Mat> Ym(Y.begin(), r, d);
+inline Mat coef(const Mat& Ym, const std::vector<int>& cols) {
+  const int c = static_cast<int>(cols.size()), d = static_cast<int>(Ym.cols()), r = static_cast<int>(Ym.rows());
+  Mat W = Mat::Zero(c, d);
   Mat T(r, c + d);
   for (int t = 0; t < c; ++t) {
     const int j = cols[t] - 1;
-    if (j < 0 || j >= d) Rcpp::stop("column index out of range");
+    if (j < 0 || j >= d) throw fp::solver_error("column index out of range");
     T.col(t) = Ym.col(j);
   }
   T.rightCols(d) = Ym;
@@ -80,26 +78,28 @@ NumericMatrix fp_css_coef_cpp(const NumericMatrix& Y, const IntegerVector& cols)
 // (digits < 0: not rounded); the running value starts at the (rounded) objective of the current
 // set; candidates are scanned in the order of `cand` and each one whose value is at most the
 // running value + tol is accepted and becomes the running value; the last accepted one is added.
-// [[Rcpp::export(.fp_css_greedy)]]
-List fp_css_greedy(const List& grams, const List& factors, const NumericMatrix& best2, const IntegerVector& cand,
-                   const IntegerVector& target, int k, bool scan = false, int digits = -1, double tol = 0) {
-  using namespace fp::css;
-  std::vector<Mat> G = as_grams(grams), Y = as_mats(factors);
+struct Greedy {
+  std::vector<int> columns;      // 0-based, in selection order
+  std::vector<double> objective;  // after each step
+};
+
+inline Greedy greedy(const std::vector<Mat>& G, const std::vector<Mat>& Y, const Mat& best2, const std::vector<int>& cand,
+                     const std::vector<int>& target, int k, bool scan, int digits, double tol) {
   const int m = static_cast<int>(G.size());
-  if (m == 0 || static_cast<int>(Y.size()) != m || best2.ncol() != m || best2.nrow() < k) Rcpp::stop("bad arguments");
+  if (m == 0 || static_cast<int>(Y.size()) != m || best2.cols() != m || best2.rows() < k) throw fp::solver_error("bad arguments");
   const int d = static_cast<int>(G[0].rows());
   std::vector<char> tg = make_target(target, d);
-  const bool all = target.size() == 0;
+  const bool all = target.empty();
   std::vector<Resid> R;
   for (int g = 0; g < m; ++g) R.push_back(Resid(G[g], Y[g]));
   std::vector<char> used(d, 0);
-  IntegerVector sel(k);
-  NumericVector obj(k);
-  const int nc = cand.size();
-  if (k > nc) Rcpp::stop("fewer candidate columns than requested");
+  std::vector<int> sel(k, 0);
+  std::vector<double> obj(k, 0.0);
+  const int nc = static_cast<int>(cand.size());
+  if (k > nc) throw fp::solver_error("fewer candidate columns than requested");
   Vec vals(nc);
   for (int t = 0; t < k; ++t) {
-    vals.setConstant(R_PosInf);
+    vals.setConstant(std::numeric_limits<double>::infinity());
     std::vector<Vec> cn(m), rn(m);
     std::vector<double> err2(m);
     for (int g = 0; g < m; ++g) {
@@ -121,7 +121,7 @@ List fp_css_greedy(const List& grams, const List& factors, const NumericMatrix& 
       vals(a) = v;
     }
     const double vmin = vals.minCoeff();
-    if (!std::isfinite(vmin)) Rcpp::stop("no candidate column left");
+    if (!std::isfinite(vmin)) throw fp::solver_error("no candidate column left");
     int pick = -1;
     if (scan) {
       const double p10 = digits >= 0 ? std::pow(10.0, digits) : 1.0;
@@ -154,7 +154,36 @@ List fp_css_greedy(const List& grams, const List& factors, const NumericMatrix& 
     for (int g = 0; g < m; ++g) R[g].add(pick);
     for (int a = 0; a < nc; ++a)
       if (cand[a] == pick) obj[t] = vals(a);
-    Rcpp::checkUserInterrupt();
+    fp::check_interrupt();
   }
-  return List::create(Rcpp::Named("columns") = sel, Rcpp::Named("objective") = obj);
+  return Greedy{sel, obj};
+}
+
+}  // namespace css
+}  // namespace fp
+
+// [[Rcpp::export(.fp_css_prefix_err2)]]
+Rcpp::NumericMatrix fp_css_prefix_err2(const Rcpp::List& factors, const Rcpp::IntegerVector& cols,
+                                       const Rcpp::IntegerVector& target) {
+  const std::vector<fp::Mat> Y = fp::rcpp::as_mats(factors);
+  const std::vector<int> c = Rcpp::as<std::vector<int>>(cols), tg = Rcpp::as<std::vector<int>>(target);
+  return Rcpp::wrap(fp::rcpp::run([&] { return fp::css::prefix_err2(Y, c, tg); }));
+}
+
+// [[Rcpp::export(.fp_css_coef)]]
+Rcpp::NumericMatrix fp_css_coef_cpp(const Rcpp::NumericMatrix& Y, const Rcpp::IntegerVector& cols) {
+  const fp::Mat Ym = Eigen::Map<const fp::Mat>(Y.begin(), Y.nrow(), Y.ncol());
+  const std::vector<int> c = Rcpp::as<std::vector<int>>(cols);
+  return Rcpp::wrap(fp::rcpp::run([&] { return fp::css::coef(Ym, c); }));
+}
+
+// [[Rcpp::export(.fp_css_greedy)]]
+Rcpp::List fp_css_greedy(const Rcpp::List& grams, const Rcpp::List& factors, const Rcpp::NumericMatrix& best2,
+                         const Rcpp::IntegerVector& cand, const Rcpp::IntegerVector& target, int k, bool scan = false,
+                         int digits = -1, double tol = 0) {
+  const std::vector<fp::Mat> G = fp::rcpp::as_mats(grams), Y = fp::rcpp::as_mats(factors);
+  const fp::Mat b2 = Eigen::Map<const fp::Mat>(best2.begin(), best2.nrow(), best2.ncol());
+  const std::vector<int> cd = Rcpp::as<std::vector<int>>(cand), tg = Rcpp::as<std::vector<int>>(target);
+  const fp::css::Greedy r = fp::rcpp::run([&] { return fp::css::greedy(G, Y, b2, cd, tg, k, scan, digits, tol); });
+  return Rcpp::List::create(Rcpp::Named("columns") = r.columns, Rcpp::Named("objective") = r.objective);
 }

@@ -37,18 +37,15 @@
 #define USE_FC_LEN_T
 #include <Rconfig.h>
 #include "linalg.h"
+#include "runtime.h"
 #include <R_ext/Lapack.h>
 #include <algorithm>
 #include <cfloat>
+#include <limits>
 
 #ifndef FCONE
 #define FCONE
 #endif
-
-using Rcpp::IntegerVector;
-using Rcpp::List;
-using Rcpp::NumericMatrix;
-using Rcpp::NumericVector;
 
 namespace fp {
 namespace css {
@@ -60,15 +57,6 @@ const double kDep = 1e-24;   // squared residual norm / squared column norm (nor
 const double kDepNorm = 1e-12;
 const double kGain = 1e-12;  // Gram-based gains need R(j,j) above this fraction of trace(R)
 const double kTie = 1e-10;
-
-inline std::vector<Mat> as_grams(const List& grams) {
-  std::vector<Mat> out;
-  for (R_xlen_t g = 0; g < grams.size(); ++g) {
-    NumericMatrix a = grams[g];
-    out.push_back(Eigen::Map<Mat>(a.begin(), a.nrow(), a.ncol()));
-  }
-  return out;
-}
 
 // Squared column norms of R over the target rows.
 inline Vec masked_colnorms(const Mat& R, const std::vector<char>& target, bool all) {
@@ -84,13 +72,12 @@ inline Vec masked_colnorms(const Mat& R, const std::vector<char>& target, bool a
   return out;
 }
 
-inline std::vector<char> make_target(const IntegerVector& target, int d) {
-  std::vector<char> t(d, target.size() == 0 ? 1 : 0);
-  for (R_xlen_t i = 0; i < target.size(); ++i) t[target[i]] = 1;
+// The target columns (0-based; empty = all) as a 0/1 mask of the d columns.
+inline std::vector<char> make_target(const std::vector<int>& target, int d) {
+  std::vector<char> t(d, target.empty() ? 1 : 0);
+  for (size_t i = 0; i < target.size(); ++i) t[target[i]] = 1;
   return t;
 }
-
-inline std::vector<Mat> as_mats(const List& mats) { return as_grams(mats); }
 
 // The power of two at or below the largest |entry| of v (0 for a zero vector): dividing by it is
 // exact, and brings the entries to [0, 1] times 2 so that squares neither under- nor overflow.

@@ -2,6 +2,7 @@
 // the k-subsets and its branch and bound (pool_bound()). Facts and numerical conventions in
 // css.h.
 #include "css.h"
+#include "rcpp_entry.h"
 
 namespace fp {
 namespace css {
@@ -92,7 +93,7 @@ struct Exhaustive {
   void rec(const std::vector<Resid>& R, int from, int depth) {
     if (depth == k - 1) {
       leaf(R, from);
-      if (++tick % 64 == 0) Rcpp::checkUserInterrupt();
+      if (++tick % 64 == 0) fp::check_interrupt();
       return;
     }
     for (int j = from; j <= d - (k - depth); ++j) {
@@ -124,8 +125,6 @@ struct Exhaustive {
   }
 };
 
-}  // namespace css
-}  // namespace fp
 
 // Exhaustive search over all k-subsets for the smallest max_g sqrt(error_g / best2_g).
 // Lexicographic enumeration; a later subset replaces the incumbent only when smaller by a
@@ -136,28 +135,25 @@ struct Exhaustive {
 // After `max_nodes` bound evaluations the search stops descending: the best set found is
 // returned with a certified lower bound on the optimum (`lower`; equal to the objective when the
 // search completed).
-// [[Rcpp::export(.fp_css_exhaustive)]]
-List fp_css_exhaustive(const List& grams, const List& factors, const NumericVector& best2, int k,
-                       bool bnb = false, double incumbent = 1e308, double max_nodes = 1e308) {
-  using namespace fp::css;
+inline Exhaustive exhaustive(const std::vector<Mat>& G, const std::vector<Mat>& Y, const std::vector<double>& best2,
+                             int k, bool bnb, double incumbent, double max_nodes) {
   Exhaustive ex;
-  ex.G = as_grams(grams);
-  std::vector<Mat> Y = as_mats(factors);
+  ex.G = G;
   ex.m = static_cast<int>(ex.G.size());
-  if (ex.m == 0 || static_cast<int>(Y.size()) != ex.m || best2.size() != ex.m) Rcpp::stop("bad arguments");
+  if (ex.m == 0 || static_cast<int>(Y.size()) != ex.m || static_cast<int>(best2.size()) != ex.m) throw fp::solver_error("bad arguments");
   ex.d = static_cast<int>(ex.G[0].rows());
-  if (k < 1 || k > ex.d) Rcpp::stop("k out of range");
+  if (k < 1 || k > ex.d) throw fp::solver_error("k out of range");
   ex.k = k;
-  ex.best2.assign(best2.begin(), best2.end());
-  ex.best_val = bnb ? incumbent * (1 + 1e-9) : R_PosInf;
+  ex.best2 = best2;
+  ex.best_val = bnb ? incumbent * (1 + 1e-9) : std::numeric_limits<double>::infinity();
   ex.count = 0;
-  ex.max_count = R_PosInf;
+  ex.max_count = std::numeric_limits<double>::infinity();
   ex.tick = 0;
   ex.bnb = bnb;
   ex.nodes = 0;
   ex.pruned = 0;
   ex.max_nodes = max_nodes;
-  ex.lower = R_PosInf;
+  ex.lower = std::numeric_limits<double>::infinity();
   ex.out = false;
   std::vector<Resid> R0;
   for (int g = 0; g < ex.m; ++g) R0.push_back(Resid(ex.G[g], Y[g]));
@@ -166,14 +162,26 @@ List fp_css_exhaustive(const List& grams, const List& factors, const NumericVect
     // nothing below the incumbent was reached: the search stopped early, or on near-degenerate
     // data the downdated leaf values round above the incumbent's value (taken by QR): the
     // incumbent, which the caller passes as the first k columns, is then the answer
-    if (!bnb) Rcpp::stop("internal: no subset had a finite MinMaxLoss (degenerate data); try a smaller k or centring");
+    if (!bnb) throw fp::solver_error("internal: no subset had a finite MinMaxLoss (degenerate data); try a smaller k or centring");
     for (int j = 0; j < k; ++j) ex.best_set.push_back(j);
     ex.best_val = incumbent;
   }
-  IntegerVector out(ex.best_set.begin(), ex.best_set.end());
+  return ex;
+}
+
+}  // namespace css
+}  // namespace fp
+
+// Exhaustive search or branch and bound; see fp::css::exhaustive().
+// [[Rcpp::export(.fp_css_exhaustive)]]
+Rcpp::List fp_css_exhaustive(const Rcpp::List& grams, const Rcpp::List& factors, const Rcpp::NumericVector& best2, int k,
+                             bool bnb = false, double incumbent = 1e308, double max_nodes = 1e308) {
+  const std::vector<fp::Mat> G = fp::rcpp::as_mats(grams), Y = fp::rcpp::as_mats(factors);
+  const std::vector<double> b2(best2.begin(), best2.end());
+  const fp::css::Exhaustive ex = fp::rcpp::run([&] { return fp::css::exhaustive(G, Y, b2, k, bnb, incumbent, max_nodes); });
   const double lower = ex.out ? std::min(ex.lower, ex.best_val) : ex.best_val;
-  return List::create(Rcpp::Named("columns") = out, Rcpp::Named("objective") = ex.best_val,
-                      Rcpp::Named("subsets") = ex.count, Rcpp::Named("nodes") = ex.nodes,
-                      Rcpp::Named("pruned") = ex.pruned, Rcpp::Named("complete") = !ex.out,
-                      Rcpp::Named("lower") = lower);
+  return Rcpp::List::create(Rcpp::Named("columns") = ex.best_set, Rcpp::Named("objective") = ex.best_val,
+                            Rcpp::Named("subsets") = ex.count, Rcpp::Named("nodes") = ex.nodes,
+                            Rcpp::Named("pruned") = ex.pruned, Rcpp::Named("complete") = !ex.out,
+                            Rcpp::Named("lower") = lower);
 }

@@ -5,19 +5,17 @@
 // Householder step they share with the prefix errors.)
 #define USE_FC_LEN_T
 #include <Rconfig.h>
-#include <Rcpp.h>
 #include <R_ext/Lapack.h>
 #include <algorithm>
 #include <cmath>
 #include <vector>
+#include "linalg.h"
+#include "runtime.h"
+#include "rcpp_entry.h"
 
 #ifndef FCONE
 #define FCONE
 #endif
-
-using Rcpp::List;
-using Rcpp::NumericMatrix;
-using Rcpp::NumericVector;
 
 namespace fp {
 namespace css_prep {
@@ -26,11 +24,11 @@ namespace css_prep {
 // first `rank` rows of the upper triangular U (U' U = P' S P) with its columns put back in the
 // original order, as fp_psd_factor() did with chol(S, pivot = TRUE) (dpstrf, default
 // tolerance). Returns false when LAPACK rejects the arguments.
-bool psd_factor(const double* S, int d, NumericMatrix& out) {
+bool psd_factor(const double* S, int d, fp::Mat& out) {
   bool any_pos = false;
   for (int j = 0; j < d; ++j) any_pos = any_pos || S[j + static_cast<size_t>(j) * d] > 0;
   if (!any_pos) {
-    out = NumericMatrix(0, d);
+    out = fp::Mat(0, d);
     return true;
   }
   std::vector<double> a(S, S + static_cast<size_t>(d) * d);
@@ -42,7 +40,7 @@ bool psd_factor(const double* S, int d, NumericMatrix& out) {
   double tol = -1;
   F77_CALL(dpstrf)("U", &d, a.data(), &d, piv.data(), &rank, &tol, work.data(), &info FCONE);
   if (info < 0) return false;
-  out = NumericMatrix(rank, d);
+  out = fp::Mat::Zero(rank, d);
   for (int q = 0; q < d; ++q) {  // column q of U is column piv[q] of the factor
     const int j = piv[q] - 1;
     for (int i = 0; i < rank; ++i) out(i, j) = a[i + static_cast<size_t>(q) * d];
@@ -54,27 +52,31 @@ bool psd_factor(const double* S, int d, NumericMatrix& out) {
 // when r < d the last d - r are exactly 0 (appended: the decomposition of the r x d matrix is
 // cheaper than that of the d x d one padded with zero rows, and its trailing values are not
 // rounding noise).
-bool singular_values(const NumericMatrix& Y, int d, NumericVector& s) {
-  int r = Y.nrow();
-  s = NumericVector(d);  // zeros
+bool singular_values(const fp::Mat& Y, int d, fp::Vec& s) {
+  int r = static_cast<int>(Y.rows());
+  s = fp::Vec::Zero(d);
   if (r == 0 || d == 0) return true;
-  std::vector<double> a(Y.begin(), Y.end());
+  std::vector<double> a(Y.data(), Y.data() + Y.size());
   const int p = std::min(r, d);
   std::vector<int> iwork(8 * static_cast<size_t>(p));
   double u = 0, vt = 0, wq = 0;
   int one = 1, lwork = -1, info = 0;
-  F77_CALL(dgesdd)("N", &r, &d, a.data(), &r, s.begin(), &u, &one, &vt, &one, &wq, &lwork, iwork.data(),
+  F77_CALL(dgesdd)("N", &r, &d, a.data(), &r, s.data(), &u, &one, &vt, &one, &wq, &lwork, iwork.data(),
                    &info FCONE);
   if (info != 0) return false;
   lwork = static_cast<int>(wq);
   std::vector<double> work(std::max(lwork, 1));
-  F77_CALL(dgesdd)("N", &r, &d, a.data(), &r, s.begin(), &u, &one, &vt, &one, work.data(), &lwork,
+  F77_CALL(dgesdd)("N", &r, &d, a.data(), &r, s.data(), &u, &one, &vt, &one, work.data(), &lwork,
                    iwork.data(), &info FCONE);
   return info == 0;
 }
 
-}  // namespace css_prep
-}  // namespace fp
+struct Prep {
+  std::vector<fp::Mat> gram, factor;
+  std::vector<fp::Vec> sv;
+  fp::Mat pooled;
+};
+
 
 // Per group i: z-means dm = ((mean[, i] - ctr) / sc) * pw, scatter
 // S = (scatter_i / (sc sc')) * (pw pw') made exactly symmetric, Gram matrix
@@ -86,21 +88,23 @@ bool singular_values(const NumericMatrix& Y, int d, NumericVector& s) {
 // fraction of the largest one (columns in very different units give wrong errors and best
 // rank-k errors); equilibrated, a column loses only what is below n eps of its own variance,
 // and a column too small to square in the normalised units keeps its factor.
-// [[Rcpp::export(.fp_css_prep_core)]]
-List fp_css_prep_core(const List& scatter, const NumericMatrix& mean, const NumericVector& n,
-                      const NumericVector& ctr, const NumericVector& sc, const NumericVector& pw) {
-  using namespace fp::css_prep;
-  const int m = scatter.size(), d = mean.nrow();
-  if (mean.ncol() != m || n.size() != m || ctr.size() != d || sc.size() != d || pw.size() != d) {
-    Rcpp::stop("the moments' parts do not match");
+inline Prep prep_core(const std::vector<fp::Mat>& scatter, const fp::Mat& mean, const fp::Vec& n, const fp::Vec& ctr,
+                      const fp::Vec& sc, const fp::Vec& pw) {
+  const int m = static_cast<int>(scatter.size()), d = static_cast<int>(mean.rows());
+  if (mean.cols() != m || n.size() != m || ctr.size() != d || sc.size() != d || pw.size() != d) {
+    throw fp::solver_error("the moments' parts do not match");
   }
-  List gram(m), factor(m), sv(m);
-  NumericMatrix pooled(d, d);
+  Prep out;
+  out.gram.resize(m);
+  out.factor.resize(m);
+  out.sv.resize(m);
+  out.pooled = fp::Mat::Zero(d, d);
+  fp::Mat& pooled = out.pooled;
   std::vector<double> S(static_cast<size_t>(d) * d), T(static_cast<size_t>(d) * d), E(static_cast<size_t>(d) * d), dm(d);
   std::vector<int> te(d);
   for (int g = 0; g < m; ++g) {
-    NumericMatrix sg = scatter[g];
-    if (sg.nrow() != d || sg.ncol() != d) Rcpp::stop("bad scatter matrix");
+    const fp::Mat& sg = scatter[g];
+    if (sg.rows() != d || sg.cols() != d) throw fp::solver_error("bad scatter matrix");
     for (int a = 0; a < d; ++a) dm[a] = ((mean(a, g) - ctr[a]) / sc[a]) * pw[a];
     for (int b = 0; b < d; ++b)
       for (int a = 0; a < d; ++a) T[a + static_cast<size_t>(b) * d] = (sg(a, b) / (sc[a] * sc[b])) * (pw[a] * pw[b]);
@@ -122,54 +126,90 @@ List fp_css_prep_core(const List& scatter, const NumericMatrix& mean, const Nume
     const double ng = n[g];
     for (int b = 0; b < d; ++b)
       for (int a = 0; a < d; ++a) T[a + static_cast<size_t>(b) * d] = S[a + static_cast<size_t>(b) * d] + (dm[a] * dm[b]) * ng;
-    NumericMatrix G(d, d);
+    fp::Mat G(d, d);
     for (int b = 0; b < d; ++b)
       for (int a = 0; a < d; ++a) {
         G(a, b) = (T[a + static_cast<size_t>(b) * d] + T[b + static_cast<size_t>(a) * d]) / 2;
         pooled(a, b) = g == 0 ? G(a, b) : pooled(a, b) + G(a, b);
       }
-    NumericMatrix R;
-    if (!psd_factor(E.data(), d, R)) Rcpp::stop("pivoted Cholesky factorisation failed");
-    NumericMatrix Y(R.nrow() + 1, d);
+    fp::Mat R;
+    if (!psd_factor(E.data(), d, R)) throw fp::solver_error("pivoted Cholesky factorisation failed");
+    fp::Mat Y = fp::Mat::Zero(R.rows() + 1, d);
     const double sn = std::sqrt(ng);
     for (int b = 0; b < d; ++b) {
       Y(0, b) = sn * dm[b];
       // pw[b] / 2^te[b] in one exact step (pw is a power of two)
       const int eb = pw[b] > 0 ? std::ilogb(pw[b]) - te[b] : 0;
-      for (int i = 0; i < R.nrow(); ++i) Y(i + 1, b) = pw[b] > 0 ? std::ldexp(R(i, b), eb) : 0.0;
+      for (int i = 0; i < R.rows(); ++i) Y(i + 1, b) = pw[b] > 0 ? std::ldexp(R(i, b), eb) : 0.0;
     }
-    NumericVector s;
-    if (!singular_values(Y, d, s)) Rcpp::stop("the singular value decomposition failed");
-    gram[g] = G;
-    factor[g] = Y;
-    sv[g] = s;
+    fp::Vec s;
+    if (!singular_values(Y, d, s)) throw fp::solver_error("the singular value decomposition failed");
+    out.gram[g] = G;
+    out.factor[g] = Y;
+    out.sv[g] = s;
   }
-  return List::create(Rcpp::Named("gram") = gram, Rcpp::Named("factor") = factor, Rcpp::Named("sv") = sv,
-                      Rcpp::Named("pooled") = pooled);
+  return out;
 }
+
+struct Pass {
+  std::vector<int> taken;    // 0-based columns, in order
+  std::vector<double> sums;  // the new sums
+};
 
 // One pass of the FairScoresSampler (fp_css_sampler()): take the columns of `ord` (0-based, in
 // order) while fewer than `room` are taken, adding each one's scores to `sums`, and stop after
 // the first column that brings an active group's sum to theta. Returns the 0-based columns
 // taken and the new sums (each a sum in the order the columns were taken, as the R loop did).
-// [[Rcpp::export(.fp_css_sampler_pass)]]
-List fp_css_sampler_pass(const NumericMatrix& scores, const Rcpp::IntegerVector& ord, const NumericVector& sums,
-                         const Rcpp::LogicalVector& active, double theta, int room) {
-  using namespace fp::css_prep;
-  const int m = scores.ncol();
-  NumericVector s = Rcpp::clone(sums);
-  std::vector<int> taken;
-  for (R_xlen_t a = 0; a < ord.size(); ++a) {
+inline Pass sampler_pass(const fp::Mat& scores, const std::vector<int>& ord, const std::vector<double>& sums,
+                         const std::vector<int>& active, double theta, int room) {
+  const int m = static_cast<int>(scores.cols());
+  Pass out;
+  std::vector<double>& s = out.sums;
+  s = sums;
+  std::vector<int>& taken = out.taken;
+  for (size_t a = 0; a < ord.size(); ++a) {
     if (static_cast<int>(taken.size()) >= room) break;
     const int i = ord[a];
-    if (i < 0 || i >= scores.nrow()) Rcpp::stop("column index out of range");
+    if (i < 0 || i >= scores.rows()) throw fp::solver_error("column index out of range");
     taken.push_back(i);
     bool hit = false;
     for (int j = 0; j < m; ++j) {
       s[j] = s[j] + scores(i, j);
-      if (active[j] == TRUE && s[j] >= theta) hit = true;
+      if (active[j] == 1 && s[j] >= theta) hit = true;
     }
     if (hit) break;
   }
-  return List::create(Rcpp::Named("taken") = Rcpp::IntegerVector(taken.begin(), taken.end()), Rcpp::Named("sums") = s);
+  return out;
+}
+
+}  // namespace css_prep
+}  // namespace fp
+
+// The numeric core of fp_css_prepare(); see fp::css_prep::prep_core().
+// [[Rcpp::export(.fp_css_prep_core)]]
+Rcpp::List fp_css_prep_core(const Rcpp::List& scatter, const Rcpp::NumericMatrix& mean, const Rcpp::NumericVector& n,
+                            const Rcpp::NumericVector& ctr, const Rcpp::NumericVector& sc, const Rcpp::NumericVector& pw) {
+  const std::vector<fp::Mat> S = fp::rcpp::as_mats(scatter);
+  const fp::Mat M = Eigen::Map<const fp::Mat>(mean.begin(), mean.nrow(), mean.ncol());
+  const fp::Vec nv = Rcpp::as<fp::Vec>(n), cv = Rcpp::as<fp::Vec>(ctr), sv = Rcpp::as<fp::Vec>(sc), pv = Rcpp::as<fp::Vec>(pw);
+  const fp::css_prep::Prep r = fp::rcpp::run([&] { return fp::css_prep::prep_core(S, M, nv, cv, sv, pv); });
+  Rcpp::List gram(r.gram.size()), factor(r.factor.size()), sval(r.sv.size());
+  for (size_t g = 0; g < r.gram.size(); ++g) {
+    gram[g] = Rcpp::wrap(r.gram[g]);
+    factor[g] = Rcpp::wrap(r.factor[g]);
+    sval[g] = Rcpp::wrap(r.sv[g]);
+  }
+  return Rcpp::List::create(Rcpp::Named("gram") = gram, Rcpp::Named("factor") = factor, Rcpp::Named("sv") = sval,
+                            Rcpp::Named("pooled") = r.pooled);
+}
+
+// One pass of the scores sampler; see fp::css_prep::sampler_pass().
+// [[Rcpp::export(.fp_css_sampler_pass)]]
+Rcpp::List fp_css_sampler_pass(const Rcpp::NumericMatrix& scores, const Rcpp::IntegerVector& ord,
+                               const Rcpp::NumericVector& sums, const Rcpp::LogicalVector& active, double theta, int room) {
+  const fp::Mat sm = Eigen::Map<const fp::Mat>(scores.begin(), scores.nrow(), scores.ncol());
+  const std::vector<int> o = Rcpp::as<std::vector<int>>(ord), act(active.begin(), active.end());
+  const std::vector<double> s0(sums.begin(), sums.end());
+  const fp::css_prep::Pass r = fp::rcpp::run([&] { return fp::css_prep::sampler_pass(sm, o, s0, act, theta, room); });
+  return Rcpp::List::create(Rcpp::Named("taken") = r.taken, Rcpp::Named("sums") = r.sums);
 }

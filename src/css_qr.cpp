@@ -2,18 +2,25 @@
 // QR (Algorithm 2) and the fair high-rank-revealing QR (Appendix A). Facts and numerical
 // conventions in css.h.
 #include "css.h"
+#include "rcpp_entry.h"
+
+namespace fp {
+namespace css {
 
 // Fair low-rank-revealing QR (Algorithm 2) on the candidate columns: at each step the group
 // whose residual (trailing block) has the larger top eigenvalue gives its top eigenvector v,
 // and the column at the first position of max |v| (current permuted order) is moved forward.
 // With one Gram matrix this is Chan & Hansen's L-RRQR. Returns the first k columns (0-based,
 // in selection order) and the top eigenvalues seen.
-// [[Rcpp::export(.fp_css_lowqr)]]
-List fp_css_lowqr(const List& grams, const List& factors, const IntegerVector& cand, int k) {
-  using namespace fp::css;
-  std::vector<Mat> G0 = as_grams(grams), Y0 = as_mats(factors);
-  const int m = static_cast<int>(G0.size()), n = cand.size();
-  if (m == 0 || static_cast<int>(Y0.size()) != m || k > n) Rcpp::stop("bad arguments");
+struct LowQR {
+  std::vector<int> columns;   // 0-based, in selection order
+  std::vector<int> group;     // the group (1-based) whose vector gave each pivot
+  std::vector<double> sigma;  // the square roots of the top eigenvalues seen
+};
+
+inline LowQR lowqr(const std::vector<Mat>& G0, const std::vector<Mat>& Y0, const std::vector<int>& cand, int k) {
+  const int m = static_cast<int>(G0.size()), n = static_cast<int>(cand.size());
+  if (m == 0 || static_cast<int>(Y0.size()) != m || k > n) throw fp::solver_error("bad arguments");
   std::vector<Resid> R;
   for (int g = 0; g < m; ++g) {
     Mat Gc(n, n), Yc(Y0[g].rows(), n);
@@ -28,11 +35,11 @@ List fp_css_lowqr(const List& grams, const List& factors, const IntegerVector& c
   std::vector<int> perm(n);
   for (int i = 0; i < n; ++i) perm[i] = i;
   std::vector<Vec> warm(m);
-  std::vector<double> hi(m, R_PosInf);
+  std::vector<double> hi(m, std::numeric_limits<double>::infinity());
   std::vector<int> order(m);
-  IntegerVector sel(k);
-  IntegerVector who(k);
-  NumericVector sig(k);
+  std::vector<int> sel(k, 0);
+  std::vector<int> who(k, 0);
+  std::vector<double> sig(k, 0.0);
   for (int i = 0; i < k; ++i) {
     double best = -1;
     int bg = 0;
@@ -50,9 +57,9 @@ List fp_css_lowqr(const List& grams, const List& factors, const IntegerVector& c
     for (int g = 0; g < m; ++g) order[g] = g;
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return hi[a] > hi[b]; });
     std::vector<char> done(m, 0);
-    std::vector<double> lams(m, R_NegInf);
+    std::vector<double> lams(m, -std::numeric_limits<double>::infinity());
     std::vector<Vec> vgs(m);
-    double cmax = R_NegInf;
+    double cmax = -std::numeric_limits<double>::infinity();
     for (int g : order) {
       // a residual only shrinks as columns are taken (a positive semi-definite downdate), so
       // its largest eigenvalue is at most the last one computed: a group whose bound lies
@@ -94,14 +101,10 @@ List fp_css_lowqr(const List& grams, const List& factors, const IntegerVector& c
     sel[i] = cand[j];
     who[i] = bg + 1;
     sig[i] = std::sqrt(std::max(best, 0.0));
-    Rcpp::checkUserInterrupt();
+    fp::check_interrupt();
   }
-  return List::create(Rcpp::Named("columns") = sel, Rcpp::Named("group") = who,
-                      Rcpp::Named("sigma") = sig);
+  return LowQR{sel, who, sig};
 }
-
-namespace fp {
-namespace css {
 
 // The q smallest eigenpairs of a symmetric matrix (ascending), by LAPACK dsyevr (one tridiagonal
 // reduction, then MRRR for the q pairs); Eigen's dense solver if LAPACK fails. Returns the number
@@ -133,14 +136,11 @@ int bottom_eigpairs(const Mat& A, int q, Vec& values, Mat& vectors) {
     }
   }
   Eigen::SelfAdjointEigenSolver<Mat> es(A);  // ascending
-  if (es.info() != Eigen::Success) Rcpp::stop("eigendecomposition failed in high QR");
+  if (es.info() != Eigen::Success) throw fp::solver_error("eigendecomposition failed in high QR");
   values = es.eigenvalues().head(q);
   vectors = es.eigenvectors().leftCols(q);
   return q;
 }
-
-}  // namespace css
-}  // namespace fp
 
 // Fair high-rank-revealing QR (Appendix A): for i = n down to `stop` + 1, the group whose
 // leading block (first i positions) has the smaller smallest eigenvalue of G_g[P,P] gives the
@@ -165,12 +165,14 @@ int bottom_eigpairs(const Mat& A, int q, Vec& values, Mat& vectors) {
 // eigenvalues are within 1e-9 of the largest of each other (and not null) the smallest vector
 // is ill-determined and max |v| depends on the algorithm: LAPACK's dsyevr (MRRR) computes it
 // there, the solver this method has always used, so the choices do not move.
-// [[Rcpp::export(.fp_css_highqr)]]
-List fp_css_highqr(const List& grams, const IntegerVector& cand, int stop) {
-  using namespace fp::css;
+struct HighQR {
+  std::vector<int> order;  // the final ordering (0-based columns)
+  int degenerate;          // the steps with a numerically singular block
+};
+
+inline HighQR highqr(const std::vector<Mat>& G0, const std::vector<int>& cand, int stop) {
   const double kNull = 1e-8;
-  std::vector<Mat> G0 = as_grams(grams);
-  const int m = static_cast<int>(G0.size()), n = cand.size();
+  const int m = static_cast<int>(G0.size()), n = static_cast<int>(cand.size());
   std::vector<Mat> G(m, Mat(n, n));
   for (int g = 0; g < m; ++g)
     for (int b = 0; b < n; ++b)
@@ -185,21 +187,21 @@ List fp_css_highqr(const List& grams, const IntegerVector& cand, int stop) {
   // eigenvalue computed for another group at this step can neither give the pivot nor add to
   // the near-null projector: its reduction is skipped (on data with groups of different sizes
   // or spreads, most steps of the larger group). The choices are those of computing every group.
-  std::vector<double> lo(m, R_NegInf), top_seen(m, R_PosInf);
+  std::vector<double> lo(m, -std::numeric_limits<double>::infinity()), top_seen(m, std::numeric_limits<double>::infinity());
   std::vector<char> nullfree(m, 0);
   std::vector<int> order(m);
   for (int i = n; i > std::max(stop, 1); --i) {
-    double best = R_PosInf;
+    double best = std::numeric_limits<double>::infinity();
     Vec v, w = Vec::Zero(i);
     bool singular = false;
     // the groups most likely to give the smallest eigenvalue first (their bounds, ascending)
     for (int g = 0; g < m; ++g) order[g] = g;
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lo[a] < lo[b]; });
     std::vector<char> done(m, 0);
-    std::vector<double> lams(m, R_PosInf);
+    std::vector<double> lams(m, std::numeric_limits<double>::infinity());
     std::vector<int> nnulls(m, 0);
     std::vector<Mat> Us(m);
-    double cmin = R_PosInf;  // smallest eigenvalue computed so far at this step
+    double cmin = std::numeric_limits<double>::infinity();  // smallest eigenvalue computed so far at this step
     for (int g : order) {
       if (nullfree[g] && std::isfinite(cmin) && lo[g] > cmin + 1e-10 * top_seen[g]) continue;
       Mat L(i, i);
@@ -209,12 +211,12 @@ List fp_css_highqr(const List& grams, const IntegerVector& cand, int stop) {
       // the two smallest eigenvalues by Sturm counts; the smallest vector by inverse
       // iteration, or every vector of the near-null space when it has dimension 2 or more
       TriEig te(L);
-      if (!te.ok()) Rcpp::stop("eigendecomposition failed in high QR");
+      if (!te.ok()) throw fp::solver_error("eigendecomposition failed in high QR");
       const double top = std::max(te.value(i - 1, 1e-6), 0.0);  // it only scales kNull
-      const int nnull = te.count_below(std::nextafter(kNull * top, R_PosInf));  // ev <= kNull * top
+      const int nnull = te.count_below(std::nextafter(kNull * top, std::numeric_limits<double>::infinity()));  // ev <= kNull * top
       Mat U;
       double lam = te.value(0);
-      const double lam2 = i > 1 ? te.value(1, 1e-12) : R_PosInf;  // for the gap test only
+      const double lam2 = i > 1 ? te.value(1, 1e-12) : std::numeric_limits<double>::infinity();  // for the gap test only
       if (nnull >= 2) {
         U = te.lowest_basis(nnull);  // only its projector's diagonal is used: basis-free
       } else if (nnull == 0 && i > 1 && lam2 - lam <= 1e-9 * top) {
@@ -252,9 +254,31 @@ List fp_css_highqr(const List& grams, const IntegerVector& cand, int stop) {
     const int p = first_max(singular ? w : v, ident, 0, i);
     degenerate += singular;
     std::swap(perm[p], perm[i - 1]);
-    Rcpp::checkUserInterrupt();
+    fp::check_interrupt();
   }
-  IntegerVector out(n);
+  std::vector<int> out(n);
   for (int i = 0; i < n; ++i) out[i] = cand[perm[i]];
-  return List::create(Rcpp::Named("order") = out, Rcpp::Named("degenerate") = degenerate);
+  return HighQR{out, degenerate};
+}
+
+}  // namespace css
+}  // namespace fp
+
+// Fair low-rank-revealing QR on the candidate columns (0-based); see fp::css::lowqr().
+// [[Rcpp::export(.fp_css_lowqr)]]
+Rcpp::List fp_css_lowqr(const Rcpp::List& grams, const Rcpp::List& factors, const Rcpp::IntegerVector& cand, int k) {
+  const std::vector<fp::Mat> G = fp::rcpp::as_mats(grams), Y = fp::rcpp::as_mats(factors);
+  const std::vector<int> cd = Rcpp::as<std::vector<int>>(cand);
+  const fp::css::LowQR r = fp::rcpp::run([&] { return fp::css::lowqr(G, Y, cd, k); });
+  return Rcpp::List::create(Rcpp::Named("columns") = r.columns, Rcpp::Named("group") = r.group,
+                            Rcpp::Named("sigma") = r.sigma);
+}
+
+// Fair high-rank-revealing QR on the candidate columns (0-based); see fp::css::highqr().
+// [[Rcpp::export(.fp_css_highqr)]]
+Rcpp::List fp_css_highqr(const Rcpp::List& grams, const Rcpp::IntegerVector& cand, int stop) {
+  const std::vector<fp::Mat> G = fp::rcpp::as_mats(grams);
+  const std::vector<int> cd = Rcpp::as<std::vector<int>>(cand);
+  const fp::css::HighQR r = fp::rcpp::run([&] { return fp::css::highqr(G, cd, stop); });
+  return Rcpp::List::create(Rcpp::Named("order") = r.order, Rcpp::Named("degenerate") = r.degenerate);
 }

@@ -9,6 +9,7 @@
 // USE_FC_LEN_T comes first: every BLAS and LAPACK prototype then carries the hidden lengths of
 // character arguments, whichever file includes R's headers first.
 #define USE_FC_LEN_T
+#include "rcpp_entry.cpp"
 #include "linalg.cpp"
 #include "lapack.cpp"
 #include "blas.cpp"

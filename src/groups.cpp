@@ -6,6 +6,7 @@
 // times faster. Strings are compared as R's CHARSXP pointers, which R keeps unique per string
 // and encoding; the caller merges labels that differ only in their encoding.
 #include <Rcpp.h>
+#include <cstddef>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -13,7 +14,8 @@
 namespace fp {
 namespace groups {
 
-inline unsigned slot_of(SEXP s) {
+// Cache slots: of a label's address (R's strings are unique per content and encoding) or value.
+inline unsigned slot_of(const void* s) {
   return static_cast<unsigned>((reinterpret_cast<std::uintptr_t>(s) >> 4) * 0x9E3779B97F4A7C15ull >> 58);
 }
 inline unsigned slot_of(int v) { return (static_cast<unsigned>(v) * 2654435761u) >> 26; }
@@ -23,7 +25,7 @@ inline unsigned slot_of(int v) { return (static_cast<unsigned>(v) * 2654435761u)
 // label) answers almost every row with one comparison whether the labels come in runs or
 // mixed; a miss searches the distinct labels (linearly while they are few, then in a hash table).
 template <typename T>
-void code_labels(const T* p, R_xlen_t n, int* codes, std::vector<T>& uniq, std::vector<double>& counts) {
+void code_labels(const T* p, std::ptrdiff_t n, int* codes, std::vector<T>& uniq, std::vector<double>& counts) {
   const std::size_t linear_max = 32;
   struct Slot {
     T key;
@@ -33,7 +35,7 @@ void code_labels(const T* p, R_xlen_t n, int* codes, std::vector<T>& uniq, std::
   for (Slot& sl : cache) sl.code = 0;
   std::unordered_map<T, int> table;
   bool hashed = false;
-  for (R_xlen_t i = 0; i < n; ++i) {
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
     const T s = p[i];
     Slot& sl = cache[slot_of(s)];
     int c;

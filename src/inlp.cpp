@@ -5,14 +5,15 @@
 //   logistic:  1/2 |w|^2 + C sum log(1 + exp(-y_i (w'x_i + b)))
 //   svm:       1/2 |w|^2 + C sum max(0, 1 - y_i (w'x_i + b))^2   (LinearSVC's default loss)
 // The intercept b (when used) is not penalised.
-#include <Rcpp.h>
 #include "linalg.h"
-
-using fp::Mat;
-using fp::Vec;
+#include "runtime.h"
+#include "rcpp_entry.h"
 
 namespace fp {
 namespace inlp {
+
+using fp::Mat;
+using fp::Vec;
 
 struct Fit {
   Vec w;
@@ -93,8 +94,44 @@ Fit fit_linear(const Mat& X, const Vec& y, int type, double C, bool intercept, i
   return r;
 }
 
+struct Result {
+  Mat P;                    // the final projection
+  Mat W;                    // the directions projected out, one per column
+  std::vector<double> acc;  // the classifier's accuracy at each step
+  double majority;          // the share of the larger class
+};
+
+// INLP on X (n x d) with labels y (> 0: one group): at most n_iter steps.
+inline Result solve(const Mat& X, const Vec& y, int n_iter, int type, double C, bool intercept, bool stop_at_majority) {
+  const int n = static_cast<int>(X.rows()), d = static_cast<int>(X.cols());
+  Mat Z = X;          // data projected so far
+  Mat P = Mat::Identity(d, d);
+  int npos = 0;
+  for (int i = 0; i < n; ++i) npos += (y(i) > 0);
+  const double majority = static_cast<double>(std::max(npos, n - npos)) / n;
+  std::vector<double> acc;
+  Mat W(d, 0);
+  int it = 0;
+  for (it = 0; it < n_iter; ++it) {
+    fp::check_interrupt();
+    Fit f = fit_linear(Z, Vec(y), type, C, intercept, 100, 1e-10);
+    acc.push_back(f.acc);
+    if (stop_at_majority && f.acc <= majority + 1e-12) break;
+    Vec u = P * f.w;
+    double un = u.norm();
+    if (!(un > 1e-12)) break;
+    u /= un;
+    P -= u * u.transpose();
+    Z -= (Z * u) * u.transpose();
+    W.conservativeResize(d, W.cols() + 1);
+    W.col(W.cols() - 1) = u;
+  }
+  return Result{P, W, acc, majority};
+}
+
 }  // namespace inlp
 }  // namespace fp
+
 
 // [[Rcpp::export(.fp_linear_classifier)]]
 Rcpp::List fp_linear_classifier_cpp(const Eigen::Map<Eigen::MatrixXd> X, const Eigen::Map<Eigen::VectorXd> y,
@@ -108,30 +145,8 @@ Rcpp::List fp_linear_classifier_cpp(const Eigen::Map<Eigen::MatrixXd> X, const E
 Rcpp::List fp_inlp_cpp(const Eigen::Map<Eigen::MatrixXd> X, const Eigen::Map<Eigen::VectorXd> y,
                        int n_iter, int type, double C, bool intercept, bool stop_at_majority) {
   using namespace fp::inlp;
-  const int n = static_cast<int>(X.rows()), d = static_cast<int>(X.cols());
-  Mat Z = X;          // data projected so far
-  Mat P = Mat::Identity(d, d);
-  int npos = 0;
-  for (int i = 0; i < n; ++i) npos += (y(i) > 0);
-  const double majority = static_cast<double>(std::max(npos, n - npos)) / n;
-  std::vector<double> acc;
-  Mat W(d, 0);
-  int it = 0;
-  for (it = 0; it < n_iter; ++it) {
-    Rcpp::checkUserInterrupt();
-    Fit f = fit_linear(Z, Vec(y), type, C, intercept, 100, 1e-10);
-    acc.push_back(f.acc);
-    if (stop_at_majority && f.acc <= majority + 1e-12) break;
-    Vec u = P * f.w;
-    double un = u.norm();
-    if (!(un > 1e-12)) break;
-    u /= un;
-    P -= u * u.transpose();
-    Z -= (Z * u) * u.transpose();
-    W.conservativeResize(d, W.cols() + 1);
-    W.col(W.cols() - 1) = u;
-  }
-  return Rcpp::List::create(Rcpp::Named("P") = P, Rcpp::Named("directions") = W,
-                            Rcpp::Named("accuracy") = acc, Rcpp::Named("majority") = majority,
-                            Rcpp::Named("iterations") = static_cast<int>(W.cols()));
+  const Result r = solve(Mat(X), Vec(y), n_iter, type, C, intercept, stop_at_majority);
+  return Rcpp::List::create(Rcpp::Named("P") = r.P, Rcpp::Named("directions") = r.W,
+                            Rcpp::Named("accuracy") = r.acc, Rcpp::Named("majority") = r.majority,
+                            Rcpp::Named("iterations") = static_cast<int>(r.W.cols()));
 }

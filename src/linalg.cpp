@@ -1,6 +1,7 @@
 // Definitions of the kernels declared in linalg.h (see there for what each returns).
 #include "linalg.h"
 #include <Spectra/SymEigsSolver.h>
+#include <limits>
 
 // The explicit instantiations declared in linalg.h.
 template class Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>;
@@ -23,7 +24,7 @@ namespace {
 // similarity, exact. Matrices with a flat diagonal are left as they are.
 bool graded_order(const Mat& A, std::vector<int>& p) {
   const int d = static_cast<int>(A.rows());
-  double mx = 0, mn = R_PosInf;
+  double mx = 0, mn = std::numeric_limits<double>::infinity();
   for (int i = 0; i < d; ++i) {
     const double a = std::abs(A(i, i));
     if (a > 0 && std::isfinite(a)) {

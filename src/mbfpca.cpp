@@ -9,14 +9,15 @@
 //
 // MMD^2 = sum_ij w_i w_j K_ij with w_i = 1/n_1 (group 1), -1/n_0 (group 0); its gradient in V is
 // -(2/sigma^2) X' R with R_i = sum_j w_i w_j K_ij (y_i - y_j), y = X V: O(n^2 k + n d k).
-#include <Rcpp.h>
 #include "linalg.h"
-
-using fp::Mat;
-using fp::Vec;
+#include "runtime.h"
+#include "rcpp_entry.h"
 
 namespace fp {
 namespace mbfpca {
+
+using fp::Mat;
+using fp::Vec;
 
 struct MMD {
   const Mat& X;  // n x d rows (already centred/scaled)
@@ -41,7 +42,7 @@ struct MMD {
     const double* wv = w.data();
     double total = 0.0;
     for (int i = 0; i < n; ++i) {
-      if (i % 256 == 0) Rcpp::checkUserInterrupt();
+      if (i % 256 == 0) fp::check_interrupt();
       const double wi = wv[i];
       const double* yi = Y + static_cast<size_t>(i) * k;
       double row = 0.0;
@@ -245,6 +246,73 @@ InnerResult inner_solve(int solver, const Objective& obj, const Mat& V, double g
   return solver == 0 ? rlbfgs(obj, V, gtol, maxit) : rcg(obj, V, gtol, maxit);
 }
 
+struct Settings {
+  double rho0, tau, rho_max;
+  int maxit_outer, maxit_inner;
+  double tol_inner0, tol_inner_min, tol_v;
+  bool fair_init;
+  int solver;  // 0 = Riemannian L-BFGS, 1 = Riemannian conjugate gradient
+};
+
+struct Fit {
+  Mat V;
+  double mmd2 = 0.0, rho = 0.0;
+  bool converged = false;
+  int outer = 0, inner = 0;
+  double evaluations = 0.0;
+  std::vector<double> h_rho, h_obj, h_mmd, h_var, h_gn;  // one entry per penalty update
+  std::vector<int> h_it;
+};
+
+// The exact-penalty outer loop from V0: rho doubles while MMD^2 > tau. `progress` hears of each
+// penalty update.
+Fit solve(const Mat& X, const std::vector<int>& g, const Mat& A, const Mat& V0, double sigma, const Settings& st,
+          const fp::Progress& progress) {
+  MMD mmd(X, g, sigma);
+  Objective obj{0, A, A.trace(), mmd, 1.0, st.rho0};
+  long evals0 = 0;
+  Fit fit;
+  Mat V = V0;
+  if (st.fair_init) {  // Lee et al.'s start: the fairness-only problem
+    Objective o0{0, A, A.trace(), mmd, 0.0, 1.0};
+    InnerResult r0 = inner_solve(st.solver, o0, V, st.tol_inner_min, st.maxit_inner);
+    V = r0.V;
+    fit.inner += r0.iters;
+    evals0 = o0.evals;
+  }
+  double rho = st.rho0, tol_in = st.tol_inner0;
+  double m = 0.0;
+  int outer = 0;
+  for (outer = 1; outer <= st.maxit_outer; ++outer) {
+    obj.rho = rho;
+    InnerResult r = inner_solve(st.solver, obj, V, tol_in, st.maxit_inner);
+    fit.inner += r.iters;
+    Mat Pd = r.V * r.V.transpose() - V * V.transpose();
+    double change = Pd.norm();
+    V = r.V;
+    m = r.mmd;
+    double var = (V.transpose() * A * V).trace() / A.trace();
+    fit.h_rho.push_back(rho);
+    fit.h_obj.push_back(r.f);
+    fit.h_mmd.push_back(m);
+    fit.h_var.push_back(var);
+    fit.h_gn.push_back(r.gnorm);
+    fit.h_it.push_back(r.iters);
+    if (progress) progress(outer);  // one penalty update done
+    if (m <= st.tau && (change <= st.tol_v || tol_in <= st.tol_inner_min)) { fit.converged = true; break; }
+    if (m > st.tau) rho = std::min(st.rho_max, 2.0 * rho);
+    tol_in = std::max(st.tol_inner_min, 0.1 * tol_in);
+    if (m > st.tau && rho >= st.rho_max && change <= st.tol_v) break;
+  }
+  if (outer > st.maxit_outer) outer = st.maxit_outer;
+  fit.V = V;
+  fit.mmd2 = m;
+  fit.rho = rho;
+  fit.outer = outer;
+  fit.evaluations = static_cast<double>(obj.evals + evals0);
+  return fit;
+}
+
 }  // namespace mbfpca
 }  // namespace fp
 
@@ -268,56 +336,14 @@ Rcpp::List fp_mbfpca_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<
                          bool fair_init, int solver,
                          Rcpp::Nullable<Rcpp::Function> progress = R_NilValue) {
   using namespace fp::mbfpca;
-  Mat Xm = X, Am = A;
-  MMD mmd(Xm, g, sigma);
-  Objective obj{0, Am, Am.trace(), mmd, 1.0, rho0};
-  long evals0 = 0;
-  Mat V = V0;
-  std::vector<double> h_rho, h_mmd, h_var, h_gn, h_obj;
-  std::vector<int> h_it;
-  int total_inner = 0;
-  if (fair_init) {  // Lee et al.'s start: the fairness-only problem
-    Objective o0{0, Am, Am.trace(), mmd, 0.0, 1.0};
-    InnerResult r0 = inner_solve(solver, o0, V, tol_inner_min, maxit_inner);
-    V = r0.V;
-    total_inner += r0.iters;
-    evals0 = o0.evals;
-  }
-  double rho = rho0, tol_in = tol_inner0;
-  bool converged = false;
-  double m = 0.0;
-  int outer = 0;
-  for (outer = 1; outer <= maxit_outer; ++outer) {
-    obj.rho = rho;
-    InnerResult r = inner_solve(solver, obj, V, tol_in, maxit_inner);
-    total_inner += r.iters;
-    Mat Pd = r.V * r.V.transpose() - V * V.transpose();
-    double change = Pd.norm();
-    V = r.V;
-    m = r.mmd;
-    double var = (V.transpose() * Am * V).trace() / Am.trace();
-    h_rho.push_back(rho);
-    h_obj.push_back(r.f);
-    h_mmd.push_back(m);
-    h_var.push_back(var);
-    h_gn.push_back(r.gnorm);
-    h_it.push_back(r.iters);
-    if (progress.isNotNull()) {  // one penalty update done
-      Rcpp::Function cb(progress.get());
-      cb(outer);
-    }
-    if (m <= tau && (change <= tol_v || tol_in <= tol_inner_min)) { converged = true; break; }
-    if (m > tau) rho = std::min(rho_max, 2.0 * rho);
-    tol_in = std::max(tol_inner_min, 0.1 * tol_in);
-    if (m > tau && rho >= rho_max && change <= tol_v) break;
-  }
-  if (outer > maxit_outer) outer = maxit_outer;
+  const Settings st{rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver};
+  const Fit f = solve(Mat(X), g, Mat(A), Mat(V0), sigma, st, fp::rcpp::progress(progress));
   return Rcpp::List::create(
-      Rcpp::Named("rotation") = V, Rcpp::Named("mmd2") = m, Rcpp::Named("rho") = rho,
-      Rcpp::Named("converged") = converged, Rcpp::Named("outer_iterations") = outer,
-      Rcpp::Named("inner_iterations") = total_inner,
-      Rcpp::Named("evaluations") = static_cast<double>(obj.evals + evals0),
+      Rcpp::Named("rotation") = f.V, Rcpp::Named("mmd2") = f.mmd2, Rcpp::Named("rho") = f.rho,
+      Rcpp::Named("converged") = f.converged, Rcpp::Named("outer_iterations") = f.outer,
+      Rcpp::Named("inner_iterations") = f.inner, Rcpp::Named("evaluations") = f.evaluations,
       Rcpp::Named("history") = Rcpp::DataFrame::create(
-          Rcpp::Named("rho") = h_rho, Rcpp::Named("objective") = h_obj, Rcpp::Named("mmd2") = h_mmd, Rcpp::Named("var_ratio") = h_var,
-          Rcpp::Named("grad_norm") = h_gn, Rcpp::Named("inner_iterations") = h_it));
+          Rcpp::Named("rho") = f.h_rho, Rcpp::Named("objective") = f.h_obj, Rcpp::Named("mmd2") = f.h_mmd,
+          Rcpp::Named("var_ratio") = f.h_var, Rcpp::Named("grad_norm") = f.h_gn,
+          Rcpp::Named("inner_iterations") = f.h_it));
 }

@@ -6,11 +6,11 @@
 #ifndef FAIRPROJ_MINMAX_DUAL_H
 #define FAIRPROJ_MINMAX_DUAL_H
 
-#include <Rcpp.h>
 #include <functional>
 #include <limits>
 #include <vector>
 #include "linalg.h"
+#include "runtime.h"
 #include "fantope.h"
 #include "minmax_restricted.h"
 
@@ -285,7 +285,7 @@ inline SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, dou
   double mu_tried = std::numeric_limits<double>::infinity();
   Vec x, s;
   while (eig_calls < max_eigs) {
-    Rcpp::checkUserInterrupt();
+    fp::check_interrupt();
     const double beta = mu * beta_fac;
     fermi_dirac(p.lam, k, mu, x, s);
     // prefix of the spectrum with non-negligible weight (at least the top k)
@@ -408,7 +408,7 @@ inline SmoothOut subspace_dual(const std::vector<Mat>& C, const Vec& a, int k, d
   add_vectors(V);
   auto noop = [](const Mat&, const Vec&, const Vec&) {};
   while (eig_calls < max_eigs && !gap_ok()) {
-    Rcpp::checkUserInterrupt();
+    fp::check_interrupt();
     std::vector<Mat> Ch(m);
     for (int g = 0; g < m; ++g) {
       Ch[g] = Q.transpose() * CQ[g];

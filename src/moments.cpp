@@ -16,19 +16,27 @@
 // exact centring follows (no third read). Long passes take the one-pass route instead (see
 // fp_moments_cpp): centred about a shift near each group's mean, the data are read once.
 #include "linalg.h"
-
-using Rcpp::IntegerVector;
-using Rcpp::List;
-using Rcpp::NumericMatrix;
+#include "runtime.h"
+#include "rcpp_entry.h"
 
 namespace fp {
 void blas_syrk_lower_rows(int d, int rows, const double* A, int lda, double* C);  // blas.cpp
 void blas_gemm(int n, int d, int k, const double* A, const double* B, double* C);  // blas.cpp
-}
 
-namespace {
+namespace moments {
 
-void block_update(fp::Mat& S, const fp::Mat& buf, int rows) {
+// The moments of one pass: counts, means (with their low parts), scatter matrices; or, when the
+// data hold NA/NaN or infinite entries, only their counts (`bad`).
+struct Moments {
+  bool bad = false;
+  double n_na = 0, n_inf = 0;
+  std::vector<double> cnt;
+  fp::Mat mean, mean_lo;
+  std::vector<fp::Mat> scatter;
+  bool sparse = false, onepass = false;
+};
+
+inline void block_update(fp::Mat& S, const fp::Mat& buf, int rows) {
   if (rows <= 0) return;
   if (fp::backend_flag() == 1) {
     fp::blas_syrk_lower(static_cast<int>(S.rows()), rows, buf.data(), static_cast<int>(buf.rows()),
@@ -42,7 +50,7 @@ void block_update(fp::Mat& S, const fp::Mat& buf, int rows) {
 // dense route, the dense ones on the sparse route), per group (|cols| x |cols|, full), and the
 // sums of those residuals (|cols| x m). Rows are gathered, strip by strip, into one buffer per
 // group, centred, and each full buffer is added to its group's scatter in one rank-B update.
-void dense_part(const double* X, int n, const std::vector<int>& cols, const int* G, int m,
+inline void dense_part(const double* X, int n, const std::vector<int>& cols, const int* G, int m,
                 const std::vector<double>& cnt, const fp::Mat& mean, int block, std::vector<fp::Mat>& S,
                 fp::Mat& resid) {
   const int dc = static_cast<int>(cols.size()), d = static_cast<int>(mean.rows());
@@ -87,7 +95,7 @@ void dense_part(const double* X, int n, const std::vector<int>& cols, const int*
         bp[c][static_cast<size_t>(jj) * ld[c] + slot[i]] = col[i] - mj[static_cast<size_t>(c) * d];
       }
     }
-    if ((r0 / L) % 256 == 255) Rcpp::checkUserInterrupt();
+    if ((r0 / L) % 256 == 255) fp::check_interrupt();
   }
   for (int c = 0; c < m; ++c) {
     flush(c);
@@ -98,7 +106,7 @@ void dense_part(const double* X, int n, const std::vector<int>& cols, const int*
 // Group c's mean refined by r / n (r the sum of its rows' residuals from the plain mean), kept as
 // hi + lo (Fast2Sum: |plain mean| >= |r / n|), so that merges of pieces with a large offset see
 // the difference of their means to full precision.
-void refine_mean(fp::Mat& mean, fp::Mat& mean_lo, const fp::Vec& r, double cnt, int c) {
+inline void refine_mean(fp::Mat& mean, fp::Mat& mean_lo, const fp::Vec& r, double cnt, int c) {
   for (int j = 0; j < mean.rows(); ++j) {
     const double a = mean(j, c), b = r[j] / cnt, hi = a + b;
     mean(j, c) = hi;
@@ -108,7 +116,7 @@ void refine_mean(fp::Mat& mean, fp::Mat& mean_lo, const fp::Vec& r, double cnt, 
 
 // The same from a shift that need not dominate r / n (the one-pass route's shift is close to the
 // mean, but a mean near zero can be smaller than the correction): TwoSum's exact error term.
-void refine_shift(fp::Mat& mean, fp::Mat& mean_lo, const fp::Vec& r, double cnt, int c) {
+inline void refine_shift(fp::Mat& mean, fp::Mat& mean_lo, const fp::Vec& r, double cnt, int c) {
   for (int j = 0; j < mean.rows(); ++j) {
     const double a = mean(j, c), b = r[j] / cnt, hi = a + b, bb = hi - a;
     mean(j, c) = hi;
@@ -122,7 +130,7 @@ void refine_shift(fp::Mat& mean, fp::Mat& mean_lo, const fp::Vec& r, double cnt,
 // entries contiguous: the gather reads a strip of rows tile by tile of columns, so that it stays
 // in the first-level cache also at large d), centred as they are written, and each full buffer is
 // added to its group's scatter in one rank-B update (A A', A the d x B buffer).
-void onepass_part(const double* X, int n, int d, const int* G, int m, const std::vector<double>& cnt,
+inline void onepass_part(const double* X, int n, int d, const int* G, int m, const std::vector<double>& cnt,
                   const fp::Mat& shift, int block, std::vector<fp::Mat>& S, fp::Mat& resid,
                   std::vector<double>* zeros) {
   S.assign(m, fp::Mat::Zero(d, d));
@@ -187,7 +195,7 @@ void onepass_part(const double* X, int n, int d, const int* G, int m, const std:
         for (int j = j0; j < j1; ++j) o[j] = xi[static_cast<size_t>(j) * n] - s[j];
       }
     }
-    if ((r0 / L) % 1024 == 1023) Rcpp::checkUserInterrupt();
+    if ((r0 / L) % 1024 == 1023) fp::check_interrupt();
   }
   for (int c = 0; c < m; ++c) {
     flush(c);
@@ -199,7 +207,7 @@ void onepass_part(const double* X, int n, int d, const int* G, int m, const std:
 // to the group's mean is about the spread over sqrt(K), so the scatter about it, corrected by the
 // residual sums, keeps every digit that the scatter about the exact mean would (the correction is
 // about 1 / K of the scatter); columns with a large offset are centred to full precision.
-fp::Mat first_rows_mean(const double* X, int n, int d, const int* G, int m, int K) {
+inline fp::Mat first_rows_mean(const double* X, int n, int d, const int* G, int m, int K) {
   fp::Mat s = fp::Mat::Zero(d, m);
   std::vector<int> taken(m, 0);
   int open = m;
@@ -222,8 +230,8 @@ fp::Mat first_rows_mean(const double* X, int n, int d, const int* G, int m, int 
 // correction: a column with a fraction p <= 1/2 of non-zeros has (sum x)^2 / n <= p sum x^2
 // (Cauchy-Schwarz over its non-zeros), so its variance keeps at least half its sum of squares,
 // and every correlation is exact to a few units of rounding.
-List sparse_scatter(const double* X, int n, int d, const int* G, int m, const std::vector<double>& cnt,
-                    fp::Mat& mean, const std::vector<int>& dcols, const std::vector<int>& pcols, int block) {
+inline Moments sparse_scatter(const double* X, int n, int d, const int* G, int m, const std::vector<double>& cnt,
+                              fp::Mat& mean, const std::vector<int>& dcols, const std::vector<int>& pcols, int block) {
   const int nd = static_cast<int>(dcols.size()), np = static_cast<int>(pcols.size());
   std::vector<fp::Mat> SD;
   fp::Mat residD;
@@ -280,9 +288,9 @@ List sparse_scatter(const double* X, int n, int d, const int* G, int m, const st
         }
       }
     }
-    if ((r0 / L) % 256 == 255) Rcpp::checkUserInterrupt();
+    if ((r0 / L) % 256 == 255) fp::check_interrupt();
   }
-  List scatter(m);
+  std::vector<fp::Mat> scatter(m);
   fp::Mat mean_lo = fp::Mat::Zero(d, m);
   for (int c = 0; c < m; ++c) {
     fp::Mat C(d, d);
@@ -306,22 +314,25 @@ List sparse_scatter(const double* X, int n, int d, const int* G, int m, const st
       C.noalias() -= (u * u.transpose()) / cnt[c];
       refine_mean(mean, mean_lo, r, cnt[c], c);
     }
-    scatter[c] = Rcpp::wrap(C);
+    scatter[c] = C;
   }
-  return List::create(Rcpp::Named("n") = Rcpp::wrap(cnt), Rcpp::Named("mean") = Rcpp::wrap(mean),
-                      Rcpp::Named("mean_lo") = Rcpp::wrap(mean_lo), Rcpp::Named("scatter") = scatter,
-                      Rcpp::Named("n_na") = 0.0, Rcpp::Named("n_inf") = 0.0, Rcpp::Named("sparse") = true);
+  Moments out;
+  out.cnt = cnt;
+  out.mean = mean;
+  out.mean_lo = mean_lo;
+  out.scatter = scatter;
+  out.sparse = true;
+  return out;
 }
 
 // The moments of the dense routes for R: each group's scatter about its mean from its scatter S
 // about the centre the pass used and the sums r of its residuals from that centre (S -= r r' / n),
 // the mean refined by `refine` (refine_mean() or refine_shift()); `onepass` marks the one-pass
 // route's result.
-List centred_moments(std::vector<fp::Mat>& S, const fp::Mat& resid, const std::vector<double>& cnt, fp::Mat& mean,
-                     double n_na, double n_inf, void (*refine)(fp::Mat&, fp::Mat&, const fp::Vec&, double, int),
-                     bool onepass) {
+inline Moments centred_moments(std::vector<fp::Mat>& S, const fp::Mat& resid, const std::vector<double>& cnt,
+                               fp::Mat& mean, double n_na, double n_inf,
+                               void (*refine)(fp::Mat&, fp::Mat&, const fp::Vec&, double, int), bool onepass) {
   const int m = static_cast<int>(S.size());
-  List scatter(m);
   fp::Mat mean_lo = fp::Mat::Zero(mean.rows(), m);
   for (int c = 0; c < m; ++c) {
     if (cnt[c] > 0) {
@@ -329,20 +340,183 @@ List centred_moments(std::vector<fp::Mat>& S, const fp::Mat& resid, const std::v
       S[c].noalias() -= (r * r.transpose()) / cnt[c];
       refine(mean, mean_lo, r, cnt[c], c);
     }
-    scatter[c] = Rcpp::wrap(S[c]);
   }
-  List out = List::create(Rcpp::Named("n") = Rcpp::wrap(cnt), Rcpp::Named("mean") = Rcpp::wrap(mean),
-                          Rcpp::Named("mean_lo") = Rcpp::wrap(mean_lo), Rcpp::Named("scatter") = scatter,
-                          Rcpp::Named("n_na") = n_na, Rcpp::Named("n_inf") = n_inf);
-  if (onepass) out.push_back(true, "onepass");
+  Moments out;
+  out.cnt = cnt;
+  out.mean = mean;
+  out.mean_lo = mean_lo;
+  out.scatter = S;
+  out.n_na = n_na;
+  out.n_inf = n_inf;
+  out.onepass = onepass;
   return out;
 }
 
-}  // namespace
+// Only the counts of NA/NaN and infinite entries (the caller turns them into an error).
+inline Moments bad_entries(double n_na, double n_inf) {
+  Moments out;
+  out.bad = true;
+  out.n_na = n_na;
+  out.n_inf = n_inf;
+  return out;
+}
+
+// The counts of NA/NaN and infinite entries among the n x d entries of X.
+inline void count_bad(const double* X, size_t len, double& n_na, double& n_inf) {
+  for (size_t t = 0; t < len; ++t) {
+    if (std::isnan(X[t])) n_na += 1;
+    else if (!std::isfinite(X[t])) n_inf += 1;
+  }
+}
+
+// Whether the one-pass route is taken: asked for, or automatic on a long pass; where the sparse
+// route could be chosen, columns with many zeros among the first rows send the data to the
+// two-pass route, which counts the non-zeros of every group.
+inline bool take_onepass(const double* X, int n, int d, int sparse, int onepass, bool big, bool may_sparse) {
+  bool one = sparse != 1 && (onepass == 1 || (onepass < 0 && big));
+  if (one && may_sparse) {
+    const int P = std::min(n, 4096);
+    for (int j = 0; j < d && one; ++j) {
+      const double* col = X + static_cast<size_t>(j) * n;
+      int z = 0;
+      for (int i = 0; i < P; ++i) z += (col[i] == 0);
+      if (4 * z >= P) one = false;
+    }
+  }
+  return one;
+}
+
+// The one-pass route. Returns false (and leaves `out` alone) when a column turns out to be
+// mostly zero, so that the two-pass route must run after all.
+inline bool onepass_route(const double* X, int n, int d, const int* G, int m, const std::vector<double>& cnt,
+                          int block, bool may_sparse, Moments& out) {
+  fp::Mat mean = first_rows_mean(X, n, d, G, m, 64);
+  std::vector<fp::Mat> S;
+  fp::Mat resid;
+  std::vector<double> zeros;
+  double n_na = 0, n_inf = 0;
+  onepass_part(X, n, d, G, m, cnt, mean, block, S, resid, may_sparse ? &zeros : nullptr);
+  bool finite = resid.allFinite();
+  for (int c = 0; c < m && finite; ++c) finite = S[c].diagonal().allFinite();
+  if (!finite) {
+    count_bad(X, static_cast<size_t>(n) * d, n_na, n_inf);
+    if (n_na > 0 || n_inf > 0) {
+      out = bad_entries(n_na, n_inf);
+      return true;
+    }
+  }
+  bool dense = true;  // every column more than half non-zero: no group can take the sparse route
+  if (may_sparse)
+    for (int j = 0; j < d && dense; ++j) dense = 2.0 * (n - zeros[j]) > n;
+  if (!dense) return false;
+  out = centred_moments(S, resid, cnt, mean, n_na, n_inf, refine_shift, true);
+  return true;
+}
+
+// Pass 1 of the two-pass route: plain group sums (four interleaved accumulators per group break
+// the dependency chain of the scattered additions) into `mean`, the non-zero entries per column
+// and group, and the NA/Inf check.
+inline void plain_sums(const double* X, int n, int d, const int* G, int m, fp::Mat& mean, std::vector<int>& nzc,
+                       double& n_na, double& n_inf) {
+  std::vector<double> acc(4 * static_cast<size_t>(m));
+  for (int j = 0; j < d; ++j) {
+    const double* col = X + static_cast<size_t>(j) * n;
+    std::fill(acc.begin(), acc.end(), 0.0);
+    double* a = acc.data();
+    int* nz = nzc.data() + static_cast<size_t>(j) * m;
+    bool bad = false;
+    int i = 0;
+    for (; i + 3 < n; i += 4) {
+      const double v0 = col[i], v1 = col[i + 1], v2 = col[i + 2], v3 = col[i + 3];
+      bad |= !(std::isfinite(v0) && std::isfinite(v1) && std::isfinite(v2) && std::isfinite(v3));
+      nz[G[i]] += (v0 != 0);
+      nz[G[i + 1]] += (v1 != 0);
+      nz[G[i + 2]] += (v2 != 0);
+      nz[G[i + 3]] += (v3 != 0);
+      a[4 * G[i]] += v0;
+      a[4 * G[i + 1] + 1] += v1;
+      a[4 * G[i + 2] + 2] += v2;
+      a[4 * G[i + 3] + 3] += v3;
+    }
+    for (; i < n; ++i) {
+      bad |= !std::isfinite(col[i]);
+      nz[G[i]] += (col[i] != 0);
+      a[4 * G[i]] += col[i];
+    }
+    if (bad) count_bad(col, static_cast<size_t>(n), n_na, n_inf);
+    for (int c = 0; c < m; ++c) mean(j, c) = (a[4 * c] + a[4 * c + 1]) + (a[4 * c + 2] + a[4 * c + 3]);
+  }
+}
+
+// Whether the sparse route is taken, with its sparse columns `pcols` (at most half of every
+// group's entries non-zero: the bound of sparse_scatter()) and dense ones `dcols`.
+inline bool take_sparse(int n, int d, int m, const std::vector<int>& nzc, const std::vector<double>& cnt, int sparse,
+                        bool big, std::vector<int>& dcols, std::vector<int>& pcols) {
+  double nnz_p = 0;
+  for (int j = 0; j < d; ++j) {
+    bool sp = true;
+    double nzj = 0;
+    for (int c = 0; c < m; ++c) {
+      const int z = nzc[static_cast<size_t>(j) * m + c];
+      sp = sp && 2.0 * z <= cnt[c];
+      nzj += z;
+    }
+    if (sp) {
+      pcols.push_back(j);
+      nnz_p += nzj;
+    } else {
+      dcols.push_back(j);
+    }
+  }
+  // work per row: the dense route about d^2 / 2 fused products in a rank-B update; the sparse
+  // one q^2 / 2 + q |D| scattered ones (q non-zeros of the sparse columns in a row, each about
+  // 6 times the cost) plus |D|^2 / 2 for the dense columns
+  const double q = n > 0 ? nnz_p / n : 0, nd = static_cast<double>(dcols.size());
+  const bool cheaper = 6.0 * (0.5 * q * q + q * nd) + 0.5 * nd * nd + 0.1 * d < 0.5 * static_cast<double>(d) * d;
+  // automatic only where the pass is long enough (n d^2 / 2 above 5e7 products, some 10 ms)
+  // for the route to matter: on smaller data the dense route's rounding is kept, which the
+  // choices of methods that rounding decides (high QR on one-hot ties) have always seen
+  return !pcols.empty() && (sparse == 1 || (sparse < 0 && d >= 16 && big && cheaper));
+}
+
+// The moments of X (n x d, column-major, not copied) by group G (0-based codes < m); see
+// fp_moments_cpp() below for the arguments and routes.
+inline Moments moments(const double* X, int n, int d, const int* G, int m, int block, int sparse, int onepass) {
+  std::vector<double> cnt(m, 0.0);
+  double n_na = 0, n_inf = 0;
+  for (int i = 0; i < n; ++i) cnt[G[i]] += 1.0;
+  const bool big = 0.5 * static_cast<double>(n) * d * d >= 5e7;
+  const bool may_sparse = sparse < 0 && d >= 16 && big;
+  if (take_onepass(X, n, d, sparse, onepass, big, may_sparse)) {
+    Moments out;
+    if (onepass_route(X, n, d, G, m, cnt, block, may_sparse, out)) return out;
+  }
+  fp::Mat mean = fp::Mat::Zero(d, m);
+  std::vector<int> nzc(static_cast<size_t>(d) * m, 0);  // non-zero entries per column and group
+  plain_sums(X, n, d, G, m, mean, nzc, n_na, n_inf);
+  if (n_na > 0 || n_inf > 0) return bad_entries(n_na, n_inf);
+  for (int c = 0; c < m; ++c)
+    if (cnt[c] > 0) mean.col(c) /= cnt[c];
+  std::vector<int> dcols, pcols;
+  if (take_sparse(n, d, m, nzc, cnt, sparse, big, dcols, pcols))
+    return sparse_scatter(X, n, d, G, m, cnt, mean, dcols, pcols, block);
+  // pass 2: scatter about the plain means, plus the sums of the residuals r (so that the exact
+  // centring follows: mean += r / n, scatter -= r r' / n; r is tiny, this is the classical
+  // corrected two-pass algorithm without a third read of the data)
+  std::vector<int> all(d);
+  for (int j = 0; j < d; ++j) all[j] = j;
+  std::vector<fp::Mat> S;
+  fp::Mat resid;
+  dense_part(X, n, all, G, m, cnt, mean, block, S, resid);
+  return centred_moments(S, resid, cnt, mean, n_na, n_inf, refine_mean, false);
+}
+
+}  // namespace moments
+}  // namespace fp
 
 // x: n x d double matrix (not copied); g: 0-based group codes; m: number of groups; block: rows
 // per buffer (0 = automatic); sparse: the route for columns that are mostly zero (see
-// sparse_scatter below): -1 chosen by the count of non-zeros, 0 never, 1 whenever a column is;
+// sparse_scatter() above): -1 chosen by the count of non-zeros, 0 never, 1 whenever a column is;
 // onepass: the one-pass route (see below): -1 where the pass is long, 0 never, 1 whenever the
 // data allow it.
 //
@@ -358,143 +532,27 @@ List centred_moments(std::vector<fp::Mat>& S, const fp::Mat& resid, const std::v
 // short passes (n d^2 / 2 below 5e7 products), whose rounding the results recorded from small
 // data (and the choices that hinge on it, such as ties in column selection) have always seen.
 // [[Rcpp::export(.fp_moments_cpp)]]
-List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int block, int sparse, int onepass) {
-  const int n = x.nrow(), d = x.ncol();
-  const double* X = x.begin();
-  const int* G = g.begin();
-  std::vector<double> cnt(m, 0.0);
-  double n_na = 0, n_inf = 0;
-  for (int i = 0; i < n; ++i) cnt[G[i]] += 1.0;
-  const bool big = 0.5 * static_cast<double>(n) * d * d >= 5e7;
-  bool one = sparse != 1 && (onepass == 1 || (onepass < 0 && big));
-  // where the sparse route could be chosen: columns with many zeros among the first rows send
-  // the data to the two-pass route, which counts the non-zeros of every group
-  const bool may_sparse = sparse < 0 && d >= 16 && big;
-  if (one && may_sparse) {
-    const int P = std::min(n, 4096);
-    for (int j = 0; j < d && one; ++j) {
-      const double* col = X + static_cast<size_t>(j) * n;
-      int z = 0;
-      for (int i = 0; i < P; ++i) z += (col[i] == 0);
-      if (4 * z >= P) one = false;
-    }
-  }
-  if (one) {
-    fp::Mat mean = first_rows_mean(X, n, d, G, m, 64);
-    std::vector<fp::Mat> S;
-    fp::Mat resid;
-    std::vector<double> zeros;
-    onepass_part(X, n, d, G, m, cnt, mean, block, S, resid, may_sparse ? &zeros : nullptr);
-    bool finite = resid.allFinite();
-    for (int c = 0; c < m && finite; ++c) finite = S[c].diagonal().allFinite();
-    if (!finite) {
-      for (size_t t = 0, nd = static_cast<size_t>(n) * d; t < nd; ++t) {
-        if (std::isnan(X[t])) n_na += 1;
-        else if (!std::isfinite(X[t])) n_inf += 1;
-      }
-      if (n_na > 0 || n_inf > 0) return List::create(Rcpp::Named("n_na") = n_na, Rcpp::Named("n_inf") = n_inf);
-    }
-    bool dense = true;  // every column more than half non-zero: no group can take the sparse route
-    if (may_sparse)
-      for (int j = 0; j < d && dense; ++j) dense = 2.0 * (n - zeros[j]) > n;
-    if (dense) {
-      return centred_moments(S, resid, cnt, mean, n_na, n_inf, refine_shift, true);
-    }
-  }
-  fp::Mat mean = fp::Mat::Zero(d, m);
-  std::vector<int> nzc(static_cast<size_t>(d) * m, 0);  // non-zero entries per column and group
-  // pass 1: plain group means (four interleaved accumulators per group break the dependency
-  // chain of the scattered additions) and the NA/Inf check
-  {
-    std::vector<double> acc(4 * static_cast<size_t>(m));
-    for (int j = 0; j < d; ++j) {
-      const double* col = X + static_cast<size_t>(j) * n;
-      std::fill(acc.begin(), acc.end(), 0.0);
-      double* a = acc.data();
-      int* nz = nzc.data() + static_cast<size_t>(j) * m;
-      bool bad = false;
-      int i = 0;
-      for (; i + 3 < n; i += 4) {
-        const double v0 = col[i], v1 = col[i + 1], v2 = col[i + 2], v3 = col[i + 3];
-        bad |= !(std::isfinite(v0) && std::isfinite(v1) && std::isfinite(v2) && std::isfinite(v3));
-        nz[G[i]] += (v0 != 0);
-        nz[G[i + 1]] += (v1 != 0);
-        nz[G[i + 2]] += (v2 != 0);
-        nz[G[i + 3]] += (v3 != 0);
-        a[4 * G[i]] += v0;
-        a[4 * G[i + 1] + 1] += v1;
-        a[4 * G[i + 2] + 2] += v2;
-        a[4 * G[i + 3] + 3] += v3;
-      }
-      for (; i < n; ++i) {
-        bad |= !std::isfinite(col[i]);
-        nz[G[i]] += (col[i] != 0);
-        a[4 * G[i]] += col[i];
-      }
-      if (bad) {
-        for (int r = 0; r < n; ++r) {
-          if (std::isnan(col[r])) n_na += 1;
-          else if (!std::isfinite(col[r])) n_inf += 1;
-        }
-      }
-      for (int c = 0; c < m; ++c) mean(j, c) = (a[4 * c] + a[4 * c + 1]) + (a[4 * c + 2] + a[4 * c + 3]);
-    }
-  }
-  if (n_na > 0 || n_inf > 0) {
-    return List::create(Rcpp::Named("n_na") = n_na, Rcpp::Named("n_inf") = n_inf);
-  }
-  for (int c = 0; c < m; ++c)
-    if (cnt[c] > 0) mean.col(c) /= cnt[c];
-  {
-    std::vector<int> dcols, pcols;
-    double nnz_p = 0;
-    for (int j = 0; j < d; ++j) {
-      // sparse when at most half of every group's entries are non-zero (the bound below)
-      bool sp = true;
-      double nzj = 0;
-      for (int c = 0; c < m; ++c) {
-        const int z = nzc[static_cast<size_t>(j) * m + c];
-        sp = sp && 2.0 * z <= cnt[c];
-        nzj += z;
-      }
-      if (sp) {
-        pcols.push_back(j);
-        nnz_p += nzj;
-      } else {
-        dcols.push_back(j);
-      }
-    }
-    // work per row: the dense route about d^2 / 2 fused products in a rank-B update; the sparse
-    // one q^2 / 2 + q |D| scattered ones (q non-zeros of the sparse columns in a row, each about
-    // 6 times the cost) plus |D|^2 / 2 for the dense columns
-    const double q = n > 0 ? nnz_p / n : 0, nd = static_cast<double>(dcols.size());
-    const bool cheaper = 6.0 * (0.5 * q * q + q * nd) + 0.5 * nd * nd + 0.1 * d < 0.5 * static_cast<double>(d) * d;
-    // automatic only where the pass is long enough (n d^2 / 2 above 5e7 products, some 10 ms)
-    // for the route to matter: on smaller data the dense route's rounding is kept, which the
-    // choices of methods that rounding decides (high QR on one-hot ties) have always seen
-    if (!pcols.empty() && (sparse == 1 || (sparse < 0 && d >= 16 && big && cheaper))) {
-      return sparse_scatter(X, n, d, G, m, cnt, mean, dcols, pcols, block);
-    }
-  }
-
-  // pass 2: scatter about the plain means, plus the sums of the residuals r (so that the exact
-  // centring follows: mean += r / n, scatter -= r r' / n; r is tiny, this is the classical
-  // corrected two-pass algorithm without a third read of the data)
-  std::vector<int> all(d);
-  for (int j = 0; j < d; ++j) all[j] = j;
-  std::vector<fp::Mat> S;
-  fp::Mat resid;
-  dense_part(X, n, all, G, m, cnt, mean, block, S, resid);
-  return centred_moments(S, resid, cnt, mean, n_na, n_inf, refine_mean, false);
+Rcpp::List fp_moments_cpp(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int m, int block, int sparse,
+                          int onepass) {
+  const fp::moments::Moments r = fp::moments::moments(x.begin(), x.nrow(), x.ncol(), g.begin(), m, block, sparse, onepass);
+  if (r.bad) return Rcpp::List::create(Rcpp::Named("n_na") = r.n_na, Rcpp::Named("n_inf") = r.n_inf);
+  Rcpp::List scatter(r.scatter.size());
+  for (size_t c = 0; c < r.scatter.size(); ++c) scatter[c] = Rcpp::wrap(r.scatter[c]);
+  Rcpp::List out = Rcpp::List::create(Rcpp::Named("n") = Rcpp::wrap(r.cnt), Rcpp::Named("mean") = Rcpp::wrap(r.mean),
+                                      Rcpp::Named("mean_lo") = Rcpp::wrap(r.mean_lo), Rcpp::Named("scatter") = scatter,
+                                      Rcpp::Named("n_na") = r.n_na, Rcpp::Named("n_inf") = r.n_inf);
+  if (r.sparse) out.push_back(true, "sparse");
+  if (r.onepass) out.push_back(true, "onepass");
+  return out;
 }
 
 // Scores of the rows, x W - 1 off' (n x k), written straight into the result: one product of the
 // data (not copied, not centred) with the d x k map, then the projected centre subtracted.
 // [[Rcpp::export(.fp_scores_cpp)]]
-NumericMatrix fp_scores_cpp(const NumericMatrix& x, const NumericMatrix& W, const Rcpp::NumericVector& off) {
+Rcpp::NumericMatrix fp_scores_cpp(const Rcpp::NumericMatrix& x, const Rcpp::NumericMatrix& W, const Rcpp::NumericVector& off) {
   const int n = x.nrow(), d = x.ncol(), k = W.ncol();
   if (W.nrow() != d || off.size() != k) Rcpp::stop("internal error: scores of mismatched sizes");
-  NumericMatrix out(Rcpp::no_init(n, k));
+  Rcpp::NumericMatrix out(Rcpp::no_init(n, k));
   if (d == 0) {
     std::fill(out.begin(), out.end(), 0.0);
   } else if (fp::backend_flag() == 1) {
@@ -514,10 +572,10 @@ NumericMatrix fp_scores_cpp(const NumericMatrix& x, const NumericMatrix& W, cons
 
 // Symmetric eigen-solvers exposed to R (internal): top k (Lanczos when worthwhile) or all.
 // [[Rcpp::export(.fp_eig_top)]]
-List fp_eig_top(const Eigen::Map<Eigen::MatrixXd>& A, int k) {
+Rcpp::List fp_eig_top(const Eigen::Map<Eigen::MatrixXd>& A, int k) {
   fp::Mat M = A;
   fp::EigResult r = (k >= M.rows()) ? fp::eig_sym_full(M) : fp::eig_sym_top(M, k);
-  return List::create(Rcpp::Named("values") = r.values, Rcpp::Named("vectors") = r.vectors);
+  return Rcpp::List::create(Rcpp::Named("values") = r.values, Rcpp::Named("vectors") = r.vectors);
 }
 
 // Time one Gram kernel (for the calibration): returns the checksum so the work is not elided.

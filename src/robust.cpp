@@ -20,11 +20,10 @@
 // Riemannian gradient (I - X X') G (G = S X with S symmetric, so the skew part of the tangent
 // projection vanishes); retraction QR with positive diagonal of R, or polar
 // (X - t D)(I + t^2 D'D)^{-1/2}, computed as A (A'A)^{-1/2}.
+#include <limits>
 #include "linalg.h"
-
-using Rcpp::List;
-using Rcpp::NumericMatrix;
-using Rcpp::NumericVector;
+#include "runtime.h"
+#include "rcpp_entry.h"
 
 namespace fp {
 namespace robust {
@@ -82,7 +81,7 @@ fp::Mat qr_thin(const fp::Mat& A) {
       for (int i = 0; i < j; ++i) Q.col(j) -= Q.col(i).dot(Q.col(j)) * Q.col(i);
     }
     const double nrm = Q.col(j).norm();
-    if (!(nrm > 1e-300)) Rcpp::stop("retraction failed: the step produced a rank-deficient matrix");
+    if (!(nrm > 1e-300)) throw fp::solver_error("retraction failed: the step produced a rank-deficient matrix");
     Q.col(j) /= nrm;
   }
   return Q;
@@ -153,23 +152,79 @@ fp::Mat retract(const fp::Mat& A, bool polar) {
   return out;
 }
 
-RobustProblem make_problem(const List& M, const NumericMatrix& W, const NumericMatrix& R,
-                           const NumericVector& kappa, bool basis) {
-  RobustProblem pb;
-  const int m = M.size();
-  pb.M.reserve(m);
-  pb.trM.resize(m);
-  for (int b = 0; b < m; ++b) {
-    NumericMatrix Mb = M[b];
-    pb.M.push_back(Eigen::Map<const fp::Mat>(Mb.begin(), Mb.nrow(), Mb.ncol()));
-    pb.trM(b) = pb.M[b].trace();
+// Checks that the weights and constants fit the moments (the R side builds them together).
+void check_problem(const RobustProblem& pb) {
+  const int m = static_cast<int>(pb.M.size());
+  if (pb.W.cols() != m || pb.R.cols() != m || pb.R.rows() != pb.W.rows() || pb.kappa.size() != pb.W.rows())
+    throw fp::solver_error("internal error: inconsistent robust problem");
+}
+
+struct Run {
+  fp::Mat X;                 // the returned iterate
+  double value;              // its objective
+  int iterate;               // its index (0 = the start)
+  std::vector<double> hist;  // objective at every iterate
+  std::vector<int> piece;    // active piece (1-based) at every iterate
+  double orth;               // largest max|X'X - I| over the iterates
+};
+
+// One run of Algorithm 1 from X (see fp_robust_run() below).
+Run run(const RobustProblem& pb, fp::Mat X, int iterations, double step, bool polar, bool keep_best) {
+  check_problem(pb);
+  const int m = static_cast<int>(pb.M.size());
+  std::vector<fp::Mat> MX(m);
+  fp::Vec L;
+  Run out;
+  out.hist.assign(iterations + 1, 0.0);
+  out.piece.assign(iterations + 1, 0);
+  out.orth = orth_dev(X);
+  fp::Mat Xbest = X;
+  double best = std::numeric_limits<double>::infinity();
+  int tbest = 0;
+  for (int t = 0; t <= iterations; ++t) {
+    products(pb, X, MX, L);
+    Eval e = evaluate(pb, L);
+    out.hist[t] = e.value;
+    out.piece[t] = e.piece + 1;
+    if (keep_best && e.value < best) {
+      best = e.value;
+      Xbest = X;
+      tbest = t;
+    }
+    if (t == iterations) break;
+    fp::Mat D = tangent(X, euclid_grad(pb, MX, e));
+    X = retract(X - step * D, polar);
+    const double dev = orth_dev(X);
+    if (dev > out.orth) out.orth = dev;
+    if (X.cols() > 64 || (t & 15) == 15) fp::check_interrupt();  // Ctrl-C
   }
+  if (!keep_best) {
+    Xbest = X;
+    tbest = iterations;
+  }
+  out.X = Xbest;
+  out.value = out.hist[tbest];
+  out.iterate = tbest;
+  return out;
+}
+
+}  // namespace robust
+}  // namespace fp
+
+namespace fp {
+namespace robust {
+
+// The problem from its R parts (copies); checked by the solver.
+inline RobustProblem problem_from_r(const Rcpp::List& M, const Rcpp::NumericMatrix& W, const Rcpp::NumericMatrix& R,
+                                    const Rcpp::NumericVector& kappa, bool basis) {
+  RobustProblem pb;
+  pb.M = fp::rcpp::as_mats(M);
+  pb.trM.resize(pb.M.size());
+  for (size_t b = 0; b < pb.M.size(); ++b) pb.trM(b) = pb.M[b].trace();
   pb.W = Eigen::Map<const fp::Mat>(W.begin(), W.nrow(), W.ncol());
   pb.R = Eigen::Map<const fp::Mat>(R.begin(), R.nrow(), R.ncol());
   pb.kappa = Eigen::Map<const fp::Vec>(kappa.begin(), kappa.size());
   pb.basis = basis;
-  if (pb.W.cols() != m || pb.R.cols() != m || pb.R.rows() != pb.W.rows() || pb.kappa.size() != pb.W.rows())
-    Rcpp::stop("internal error: inconsistent robust problem");
   return pb;
 }
 
@@ -180,61 +235,33 @@ RobustProblem make_problem(const List& M, const NumericMatrix& W, const NumericM
 // smallest objective), its objective and index, the objective and active piece at every iterate
 // (iterations + 1 values) and the largest deviation max|X'X - I| over all iterates.
 // [[Rcpp::export(.fp_robust_run)]]
-List fp_robust_run(const List& M, const NumericMatrix& W, const NumericMatrix& R,
-                   const NumericVector& kappa, const NumericMatrix& X0, bool basis, int iterations,
-                   double step, bool polar, bool keep_best) {
+Rcpp::List fp_robust_run(const Rcpp::List& M, const Rcpp::NumericMatrix& W, const Rcpp::NumericMatrix& R,
+                         const Rcpp::NumericVector& kappa, const Rcpp::NumericMatrix& X0, bool basis, int iterations,
+                         double step, bool polar, bool keep_best) {
   using namespace fp::robust;
-  RobustProblem pb = make_problem(M, W, R, kappa, basis);
-  fp::Mat X = Eigen::Map<const fp::Mat>(X0.begin(), X0.nrow(), X0.ncol());
-  const int m = static_cast<int>(pb.M.size());
-  std::vector<fp::Mat> MX(m);
-  fp::Vec L;
-  NumericVector hist(iterations + 1);
-  Rcpp::IntegerVector piece(iterations + 1);
-  double orth = orth_dev(X);
-  fp::Mat Xbest = X;
-  double best = R_PosInf;
-  int tbest = 0;
-  for (int t = 0; t <= iterations; ++t) {
-    products(pb, X, MX, L);
-    Eval e = evaluate(pb, L);
-    hist[t] = e.value;
-    piece[t] = e.piece + 1;
-    if (keep_best && e.value < best) {
-      best = e.value;
-      Xbest = X;
-      tbest = t;
-    }
-    if (t == iterations) break;
-    fp::Mat D = tangent(X, euclid_grad(pb, MX, e));
-    X = retract(X - step * D, polar);
-    const double dev = orth_dev(X);
-    if (dev > orth) orth = dev;
-    if (X.cols() > 64 || (t & 15) == 15) Rcpp::checkUserInterrupt();  // Ctrl-C
-  }
-  if (!keep_best) {
-    Xbest = X;
-    tbest = iterations;
-  }
-  return List::create(Rcpp::Named("X") = Rcpp::wrap(Xbest), Rcpp::Named("value") = hist[tbest],
-                      Rcpp::Named("iterate") = tbest, Rcpp::Named("history") = hist,
-                      Rcpp::Named("piece") = piece, Rcpp::Named("orthogonality_error") = orth);
+  const RobustProblem pb = problem_from_r(M, W, R, kappa, basis);
+  const fp::Mat X = Eigen::Map<const fp::Mat>(X0.begin(), X0.nrow(), X0.ncol());
+  const Run r = fp::rcpp::run([&] { return run(pb, X, iterations, step, polar, keep_best); });
+  return Rcpp::List::create(Rcpp::Named("X") = Rcpp::wrap(r.X), Rcpp::Named("value") = r.value,
+                            Rcpp::Named("iterate") = r.iterate, Rcpp::Named("history") = Rcpp::wrap(r.hist),
+                            Rcpp::Named("piece") = Rcpp::wrap(r.piece), Rcpp::Named("orthogonality_error") = r.orth);
 }
 
 // Objective, piece values, Euclidean and Riemannian gradient at X (for tests and diagnostics).
 // [[Rcpp::export(.fp_robust_eval)]]
-List fp_robust_eval(const List& M, const NumericMatrix& W, const NumericMatrix& R,
-                    const NumericVector& kappa, const NumericMatrix& X0, bool basis) {
+Rcpp::List fp_robust_eval(const Rcpp::List& M, const Rcpp::NumericMatrix& W, const Rcpp::NumericMatrix& R,
+                          const Rcpp::NumericVector& kappa, const Rcpp::NumericMatrix& X0, bool basis) {
   using namespace fp::robust;
-  RobustProblem pb = make_problem(M, W, R, kappa, basis);
+  const RobustProblem pb = problem_from_r(M, W, R, kappa, basis);
+  fp::rcpp::run([&] { check_problem(pb); });
   fp::Mat X = Eigen::Map<const fp::Mat>(X0.begin(), X0.nrow(), X0.ncol());
   std::vector<fp::Mat> MX(pb.M.size());
   fp::Vec L;
   products(pb, X, MX, L);
   Eval e = evaluate(pb, L);
   fp::Mat G = euclid_grad(pb, MX, e);
-  return List::create(Rcpp::Named("value") = e.value, Rcpp::Named("piece") = e.piece + 1,
-                      Rcpp::Named("pieces") = Rcpp::wrap(e.pieces), Rcpp::Named("L") = Rcpp::wrap(e.L),
-                      Rcpp::Named("gradient") = Rcpp::wrap(G),
-                      Rcpp::Named("riemannian_gradient") = Rcpp::wrap(tangent(X, G)));
+  return Rcpp::List::create(Rcpp::Named("value") = e.value, Rcpp::Named("piece") = e.piece + 1,
+                            Rcpp::Named("pieces") = Rcpp::wrap(e.pieces), Rcpp::Named("L") = Rcpp::wrap(e.L),
+                            Rcpp::Named("gradient") = Rcpp::wrap(G),
+                            Rcpp::Named("riemannian_gradient") = Rcpp::wrap(tangent(X, G)));
 }

@@ -1,0 +1,46 @@
+// The seam between R and the solvers, for the exported entry points only: they convert their
+// R inputs once, run the solver through run() and build the R result once. Solvers see none of
+// this (runtime.h is their side of the seam).
+#ifndef FAIRPROJ_RCPP_ENTRY_H
+#define FAIRPROJ_RCPP_ENTRY_H
+
+#include <RcppEigen.h>
+#include <vector>
+#include "runtime.h"
+
+namespace fp {
+namespace rcpp {
+
+// Runs a solver call; a solver_error becomes the R error it has always been (Rcpp::stop() with
+// the same message, so the condition and its class are those of before).
+template <class F>
+auto run(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const fp::solver_error& e) {
+    Rcpp::stop(e.what());
+  }
+}
+
+// A list of numeric matrices as Eigen matrices (copies).
+inline std::vector<Eigen::MatrixXd> as_mats(const Rcpp::List& mats) {
+  std::vector<Eigen::MatrixXd> out;
+  out.reserve(mats.size());
+  for (R_xlen_t g = 0; g < mats.size(); ++g) {
+    Rcpp::NumericMatrix a = mats[g];
+    out.push_back(Eigen::Map<Eigen::MatrixXd>(a.begin(), a.nrow(), a.ncol()));
+  }
+  return out;
+}
+
+// An optional R function of one integer as a progress report (empty when NULL).
+inline fp::Progress progress(const Rcpp::Nullable<Rcpp::Function>& cb) {
+  if (cb.isNull()) return fp::Progress();
+  Rcpp::Function f(cb.get());
+  return [f](int step) { f(step); };
+}
+
+}  // namespace rcpp
+}  // namespace fp
+
+#endif
