@@ -15,7 +15,9 @@
 // the plain means; the second both centres about them and sums the residuals, from which the
 // exact centring follows (no third read). Long passes take the one-pass route instead (see
 // fp_moments_cpp): centred about a shift near each group's mean, the data are read once.
+#include <atomic>
 #include "linalg.h"
+#include "threads.h"
 
 using Rcpp::IntegerVector;
 using Rcpp::List;
@@ -116,33 +118,20 @@ void refine_shift(fp::Mat& mean, fp::Mat& mean_lo, const fp::Vec& r, double cnt,
   }
 }
 
-// The one-pass route's kernel: the scatter of each group about its shift `shift` (d x m) and the
-// sums of the residuals (d x m), and with `zeros`, per column the entries that were zero. Each
-// group's rows are gathered into a buffer of B rows, one row per column of the buffer (its d
-// entries contiguous: the gather reads a strip of rows tile by tile of columns, so that it stays
-// in the first-level cache also at large d), centred as they are written, and each full buffer is
-// added to its group's scatter in one rank-B update (A A', A the d x B buffer).
-void onepass_part(const double* X, int n, int d, const int* G, int m, const std::vector<double>& cnt,
-                  const fp::Mat& shift, int block, std::vector<fp::Mat>& S, fp::Mat& resid,
-                  std::vector<double>* zeros) {
-  S.assign(m, fp::Mat::Zero(d, d));
-  resid = fp::Mat::Zero(d, m);
-  if (zeros) zeros->assign(d, 0.0);
-  if (d == 0) return;
-  int B = block;
-  if (B <= 0) B = std::min(8192, std::max(256, 32768 / d));
-  B = std::max(16, B);
-  const int L = std::max(1, std::min(64, B / 4));  // rows per strip; a buffer is flushed when > B - L full
-  const int JT = 64;                               // columns per tile of the gather
-  std::vector<fp::Mat> buf(m);
-  std::vector<int> cap(m);
-  for (int c = 0; c < m; ++c) {
-    cap[c] = std::min(B, std::max(1, static_cast<int>(cnt[c])));
-    buf[c].resize(d, cap[c]);
-  }
-  std::vector<int> fill(m, 0);
-  std::vector<double*> dst(L);
-  std::vector<const double*> sh(L);
+// The one-pass route's kernel on the rows [r_begin, r_end): the scatter of each group about its
+// shift `shift` (d x m, lower triangles of S) and the sums of the residuals (d x m), and with
+// `zeros`, per column the entries that were zero. Each group's rows are gathered into a buffer
+// of cap[c] rows, one row per column of the buffer (its d entries contiguous: the gather reads a
+// strip of L rows tile by tile of columns, so that it stays in the first-level cache also at
+// large d), centred as they are written, and each full buffer is added to its group's scatter in
+// one rank-B update (A A', A the d x B buffer). Nothing is allocated here (a thread of the
+// parallel route runs it); `stop()` is polled now and then and ends the loop when it says so.
+template <class Stop>
+void onepass_rows(const double* X, int n, int d, const int* G, int m, int r_begin, int r_end,
+                  const fp::Mat& shift, int L, const std::vector<int>& cap, std::vector<fp::Mat>& buf,
+                  std::vector<int>& fill, std::vector<double*>& dst, std::vector<const double*>& sh,
+                  std::vector<fp::Mat>& S, fp::Mat& resid, double* zeros, Stop stop) {
+  const int JT = 64;  // columns per tile of the gather
   auto flush = [&](int c) {
     const int k = fill[c];
     if (k <= 0) return;
@@ -152,11 +141,10 @@ void onepass_part(const double* X, int n, int d, const int* G, int m, const std:
       // x - s == -s where x was zero (a non-zero x below half a unit of s counts too, which
       // only errs towards the caller's exact check)
       const double* s = shift.col(c).data();
-      double* z = zeros->data();
       for (int t = 0; t < k; ++t, b += d)
         for (int j = 0; j < d; ++j) {
           r[j] += b[j];
-          z[j] += (b[j] == -s[j]);
+          zeros[j] += (b[j] == -s[j]);
         }
     } else {
       for (int t = 0; t < k; ++t, b += d)
@@ -169,8 +157,8 @@ void onepass_part(const double* X, int n, int d, const int* G, int m, const std:
     }
     fill[c] = 0;
   };
-  for (int r0 = 0; r0 < n; r0 += L) {
-    const int r1 = std::min(n, r0 + L), len = r1 - r0;
+  for (int r0 = r_begin; r0 < r_end; r0 += L) {
+    const int r1 = std::min(r_end, r0 + L), len = r1 - r0;
     for (int c = 0; c < m; ++c)
       if (fill[c] > cap[c] - L) flush(c);
     for (int i = 0; i < len; ++i) {
@@ -187,12 +175,97 @@ void onepass_part(const double* X, int n, int d, const int* G, int m, const std:
         for (int j = j0; j < j1; ++j) o[j] = xi[static_cast<size_t>(j) * n] - s[j];
       }
     }
-    if ((r0 / L) % 1024 == 1023) Rcpp::checkUserInterrupt();
+    if (((r0 - r_begin) / L) % 1024 == 1023 && stop()) return;
   }
-  for (int c = 0; c < m; ++c) {
-    flush(c);
-    S[c].triangularView<Eigen::StrictlyUpper>() = S[c].transpose();
+  for (int c = 0; c < m; ++c) flush(c);
+}
+
+// The one-pass route over all rows (see onepass_rows()), on `threads` threads: thread t takes
+// the t-th of `threads` contiguous ranges of rows with buffers and d x d accumulators of its
+// own, and the pieces are added in thread order after the parallel region, so that a given
+// number of threads gives the same result every time (one thread: the serial loop itself, the
+// same operations in the same order as ever). Inside the region the BLAS runs one thread per
+// caller (BlasSingleThread) and Eigen is not asked for threads of its own.
+void onepass_part(const double* X, int n, int d, const int* G, int m, const std::vector<double>& cnt,
+                  const fp::Mat& shift, int block, int threads, std::vector<fp::Mat>& S, fp::Mat& resid,
+                  std::vector<double>* zeros) {
+  S.assign(m, fp::Mat::Zero(d, d));
+  resid = fp::Mat::Zero(d, m);
+  if (zeros) zeros->assign(d, 0.0);
+  if (d == 0) return;
+  int B = block;
+  if (B <= 0) B = std::min(8192, std::max(256, 32768 / d));
+  B = std::max(16, B);
+  const int L = std::max(1, std::min(64, B / 4));  // rows per strip; a buffer is flushed when > B - L full
+  std::vector<int> cap(m);
+  for (int c = 0; c < m; ++c) cap[c] = std::min(B, std::max(1, static_cast<int>(cnt[c])));
+  // a thread needs some strips of rows to be worth starting
+  const int T = std::max(1, std::min(threads, n / (16 * L)));
+  struct Part {
+    std::vector<fp::Mat> buf, S;
+    fp::Mat resid;
+    std::vector<double> zeros;
+    std::vector<int> fill;
+    std::vector<double*> dst;
+    std::vector<const double*> sh;
+  };
+  std::vector<Part> part(T);
+  for (int t = 0; t < T; ++t) {
+    Part& p = part[t];
+    p.buf.resize(m);
+    for (int c = 0; c < m; ++c) p.buf[c].resize(d, cap[c]);
+    p.fill.assign(m, 0);
+    p.dst.resize(L);
+    p.sh.resize(L);
+    if (t > 0) {
+      p.S.assign(m, fp::Mat::Zero(d, d));
+      p.resid = fp::Mat::Zero(d, m);
+      if (zeros) p.zeros.assign(d, 0.0);
+    }
   }
+  double* z0 = zeros ? zeros->data() : nullptr;
+  if (T == 1) {
+    Part& p = part[0];
+    onepass_rows(X, n, d, G, m, 0, n, shift, L, cap, p.buf, p.fill, p.dst, p.sh, S, resid, z0,
+                 [] { Rcpp::checkUserInterrupt(); return false; });
+  } else {
+    Eigen::initParallel();
+    fp::BlasSingleThread one_blas_thread;
+    std::atomic<bool> stop(false), failed(false);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+#endif
+    for (int t = 0; t < T; ++t) {
+      Part& p = part[t];
+      const int r_begin = static_cast<int>(static_cast<long long>(n) * t / T);
+      const int r_end = static_cast<int>(static_cast<long long>(n) * (t + 1) / T);
+      auto poll = [&stop, t] {
+        if (t == 0 && !stop.load() && fp::interrupt_pending()) stop.store(true);
+        return stop.load();
+      };
+      try {
+        if (t == 0) {
+          onepass_rows(X, n, d, G, m, r_begin, r_end, shift, L, cap, p.buf, p.fill, p.dst, p.sh, S, resid, z0,
+                       poll);
+        } else {
+          onepass_rows(X, n, d, G, m, r_begin, r_end, shift, L, cap, p.buf, p.fill, p.dst, p.sh, p.S, p.resid,
+                       zeros ? p.zeros.data() : nullptr, poll);
+        }
+      } catch (...) {
+        failed.store(true);
+        stop.store(true);
+      }
+    }
+    if (failed.load()) Rcpp::stop("the parallel row pass failed (out of memory?)");
+    if (stop.load()) throw Rcpp::internal::InterruptedException();  // the main thread saw it
+    for (int t = 1; t < T; ++t) {
+      for (int c = 0; c < m; ++c) S[c].triangularView<Eigen::Lower>() += part[t].S[c];
+      resid += part[t].resid;
+      if (zeros)
+        for (int j = 0; j < d; ++j) (*zeros)[j] += part[t].zeros[j];
+    }
+  }
+  for (int c = 0; c < m; ++c) S[c].triangularView<Eigen::StrictlyUpper>() = S[c].transpose();
 }
 
 // Per group, the mean of its first (up to) K rows: the shift of the one-pass route. Its distance
@@ -358,7 +431,8 @@ List centred_moments(std::vector<fp::Mat>& S, const fp::Mat& resid, const std::v
 // short passes (n d^2 / 2 below 5e7 products), whose rounding the results recorded from small
 // data (and the choices that hinge on it, such as ties in column selection) have always seen.
 // [[Rcpp::export(.fp_moments_cpp)]]
-List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int block, int sparse, int onepass) {
+List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int block, int sparse, int onepass,
+                    int threads = 1) {
   const int n = x.nrow(), d = x.ncol();
   const double* X = x.begin();
   const int* G = g.begin();
@@ -384,7 +458,7 @@ List fp_moments_cpp(const NumericMatrix& x, const IntegerVector& g, int m, int b
     std::vector<fp::Mat> S;
     fp::Mat resid;
     std::vector<double> zeros;
-    onepass_part(X, n, d, G, m, cnt, mean, block, S, resid, may_sparse ? &zeros : nullptr);
+    onepass_part(X, n, d, G, m, cnt, mean, block, threads, S, resid, may_sparse ? &zeros : nullptr);
     bool finite = resid.allFinite();
     for (int c = 0; c < m && finite; ++c) finite = S[c].diagonal().allFinite();
     if (!finite) {
