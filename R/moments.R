@@ -40,8 +40,8 @@
 #'
 #' The default is one thread, as it was: results then do not depend on the machine, and
 #' fairproj takes no cores that a user's own parallel loop (`parallel`, `future`) or other
-#' processes hold. With two threads the pass is up to about twice as fast where the cores are
-#' free (`bench/floor.md`).
+#' processes hold. With two threads the pass is 1.6-2 times as fast where the cores are free
+#' (`bench/floor.md`).
 #'
 #' @param x A numeric matrix or data.frame (rows are observations); for `c()` and `+`, a
 #'   `group_moments` object.
