@@ -85,8 +85,8 @@
     .Call(`_fairproj_fp_minmax_lp`, covs, a_, k, U_)
 }
 
-.fp_moments_cpp <- function(x, g, m, block, sparse, onepass) {
-    .Call(`_fairproj_fp_moments_cpp`, x, g, m, block, sparse, onepass)
+.fp_moments_cpp <- function(x, g, m, block, sparse, onepass, threads = 1L) {
+    .Call(`_fairproj_fp_moments_cpp`, x, g, m, block, sparse, onepass, threads)
 }
 
 .fp_scores_cpp <- function(x, W, off) {
@@ -119,5 +119,9 @@
 
 .fp_robust_eval <- function(M, W, R, kappa, X0, basis) {
     .Call(`_fairproj_fp_robust_eval`, M, W, R, kappa, X0, basis)
+}
+
+.fp_threads_max <- function() {
+    .Call(`_fairproj_fp_threads_max`)
 }
 

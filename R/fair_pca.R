@@ -1,7 +1,9 @@
 #' Fair principal component analysis
 #'
 #' The front door of all PCA methods of the package. Data are reduced to per-group moments in
-#' one pass ([group_moments()]); the chosen solver then works on d x d matrices.
+#' one pass ([group_moments()]); the chosen solver then works on d x d matrices. That pass runs
+#' on `getOption("fairproj.threads", 1)` threads (see the Threads section of [group_moments()]:
+#' `options(fairproj.threads = 2)` makes long passes 1.6-2 times as fast on two free cores).
 #'
 #' Methods (each documented on its own page). The default is `"minmax"`, the fair PCA of
 #' Samadi et al. (2018); `method = "standard"` gives ordinary PCA.

@@ -24,6 +24,25 @@
 #' Missing and infinite values are an error; they are counted in the same C++ pass, so
 #' validation makes no copy of the data.
 #'
+#' @section Threads:
+#' The pass over the rows of a matrix in memory can run on several threads (OpenMP):
+#' `threads = 2`, or `options(fairproj.threads = 2)` for every call, including those that
+#' [fair_pca()], [fair_css()] and [fair_audit()] make. Each thread takes a contiguous range of
+#' the rows, with its own buffers and its own d x d accumulators per group (so `threads - 1`
+#' more times `m d^2` doubles of memory), and the pieces are added in a fixed order: a given
+#' number of threads gives the same moments every time, and different numbers agree to the last
+#' digits (rounding). Threads serve long passes of dense data (n d^2 / 2 of 5e7 products and
+#' more, some 10 ms and up); shorter passes and data whose columns are mostly zero run one
+#' thread. More threads than the cores OpenMP sees (or `OMP_THREAD_LIMIT`) are not started, and
+#' a build without OpenMP runs one thread. Inside the threads the BLAS runs one thread per
+#' thread of the pass (OpenBLAS's own threads are set to one for the pass and restored after),
+#' so threads are never multiplied.
+#'
+#' The default is one thread, as it was: results then do not depend on the machine, and
+#' fairproj takes no cores that a user's own parallel loop (`parallel`, `future`) or other
+#' processes hold. With two threads the pass is 1.6-2 times as fast where the cores are free
+#' (`bench/floor.md`).
+#'
 #' @param x A numeric matrix or data.frame (rows are observations); for `c()` and `+`, a
 #'   `group_moments` object.
 #' @param group Group labels, one per row: a factor, character, integer or logical vector. For
@@ -35,6 +54,8 @@
 #' @param ... For `c()`, further `group_moments` objects; otherwise passed to methods.
 #' @param block Rows per buffered block of the Gram kernel (a tuning parameter); `NULL` sizes
 #'   the buffers to about 256 KB (thousands of rows when there are few columns).
+#' @param threads Threads of the row pass: a whole number from 1 to 1024, or `NULL` (the
+#'   default) for the option `fairproj.threads`, which is 1 unless set. See Threads.
 #' @param blocks Optional number of blocks (10 to 1000) per group whose moments are kept as
 #'   well, for the intervals of [fair_audit()]: rows are assigned to blocks by a hash of their
 #'   row number in the same pass. `c()` and `+` add the blocks of the same number when every
@@ -61,7 +82,7 @@ group_moments <- function(x, group, ...) {
 
 #' @rdname group_moments
 #' @export
-group_moments.default <- function(x, group, ..., block = NULL, blocks = NULL) {
+group_moments.default <- function(x, group, ..., block = NULL, blocks = NULL, threads = NULL) {
   if (missing(group)) group <- NULL
   xg <- fp_group_column(x, group, expr = substitute(group))
   x <- xg$x
@@ -70,8 +91,23 @@ group_moments.default <- function(x, group, ..., block = NULL, blocks = NULL) {
   cn <- fp_colnames(x)
   g <- fp_as_group(group, nrow(x), "group", min_levels = 1L)
   block <- if (is.null(block)) 0L else fp_check_count(block, 16L, 65536L, "block")
-  if (is.null(blocks)) return(fp_check_door_range(fp_moments_dense(x, g, cn, "x", block), x, g))
-  fp_moments_blocked(x, g, cn, "x", fp_check_count(blocks, 10L, 1000L, "blocks"), block = block)
+  threads <- fp_threads(threads)
+  if (is.null(blocks)) return(fp_check_door_range(fp_moments_dense(x, g, cn, "x", block, threads = threads), x, g))
+  fp_moments_blocked(x, g, cn, "x", fp_check_count(blocks, 10L, 1000L, "blocks"), block = block, threads = threads)
+}
+
+# The threads of the row pass: `threads`, or with NULL the option `fairproj.threads` (1 when
+# unset), checked (an error names the argument or the option) and capped at what OpenMP may
+# start here (1 without OpenMP).
+fp_threads <- function(threads = NULL) {
+  if (is.null(threads)) {
+    threads <- getOption("fairproj.threads", 1L)
+    arg <- "options(fairproj.threads)"
+  } else {
+    arg <- "threads"
+  }
+  threads <- fp_check_count(threads, 1L, 1024L, arg)
+  min(threads, fp_cpp(.fp_threads_max(), "the thread count"))
 }
 
 # The moments a door returns, checked for sums of squares that left double precision (data
@@ -353,9 +389,10 @@ fp_check_moments_range <- function(m) {
 
 # Moments of a dense double matrix in one C++ pass, which also counts NA/NaN and Inf entries
 # (no n x d logical arrays, no copy of the data).
-fp_moments_dense <- function(x, g, colnames, arg = "x", block = 0L, sparse = -1L, onepass = -1L) {
+fp_moments_dense <- function(x, g, colnames, arg = "x", block = 0L, sparse = -1L, onepass = -1L,
+                             threads = fp_threads()) {
   fp_backend_for(as.numeric(nrow(x)) * ncol(x)^2)
-  res <- fp_cpp(.fp_moments_cpp(x, as.integer(g) - 1L, nlevels(g), block, sparse, onepass), "the moments pass")
+  res <- fp_cpp(.fp_moments_cpp(x, as.integer(g) - 1L, nlevels(g), block, sparse, onepass, threads), "the moments pass")
   fp_check_nonfinite_counts(res$n_na, res$n_inf, arg)
   out <- fp_new_moments(res$n, res$mean, res$scatter, levels(g), colnames, mean_lo = res$mean_lo)
   if (!is.null(attr(g, "cells"))) out$cells <- attr(g, "cells")  # intersectional groups
@@ -446,9 +483,9 @@ fp_audit_merge_cells <- function(cells, levels, n_parts, B) {
 # plus `blocks` (per group: id, n, mean (d x J), scatter (d^2 x J) of its J non-empty blocks)
 # and `block_count` (B). One pass over the (group, block) cells; the groups' moments are their
 # exact sum.
-fp_moments_blocked <- function(x, g, cn, what, B, rows = seq_len(nrow(x)), block = 0L) {
+fp_moments_blocked <- function(x, g, cn, what, B, rows = seq_len(nrow(x)), block = 0L, threads = fp_threads()) {
   gi <- factor((as.integer(g) - 1L) * B + fp_block_of_row(rows, B), levels = seq_len(nlevels(g) * B))
-  cells <- fp_check_door_range(fp_moments_dense(x, gi, cn, what, block))
+  cells <- fp_check_door_range(fp_moments_dense(x, gi, cn, what, block, threads = threads))
   mc <- fp_audit_merge_cells(cells, levels(g), 1L, B)
   out <- fp_check_door_range(mc$moments, x, g)
   out$exponent <- NULL

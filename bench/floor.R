@@ -134,9 +134,11 @@ if ("coding" %in% parts) {
 }
 
 # ---- two threads against one --------------------------------------------------------------------
-# The BLAS's own threads (OpenBLAS's openblas_set_num_threads, reached through its Fortran
-# binding; run with OpenBLAS's threaded library): the row pass has no threads of its own, so
-# only its rank-B updates run on two.
+# fairproj's own threads (group_moments(threads = ), OpenMP; where the installed version has them)
+# and the BLAS's (OpenBLAS's openblas_set_num_threads, reached through its Fortran binding; with
+# OpenBLAS's pthreads library): "moments_1" one of each; "moments_blas2" the BLAS on two, the
+# pass on one (all that a version without threads of its own can do); "moments_2" the pass on
+# two threads (inside them the BLAS runs one each).
 blas_threads <- function(k) {
   lib <- La_library()
   if (!grepl("openblas", lib, ignore.case = TRUE)) return(FALSE)
@@ -146,19 +148,33 @@ blas_threads <- function(k) {
   TRUE
 }
 if ("threads" %in% parts) {
-  dat <- gen(1e6, 200, 2)
-  g <- factor(dat$g)
-  one <- function() blas_threads(1L)
-  two <- function() blas_threads(2L)
-  t <- interleaved(list(crossprod_1 = function() { one(); crossprod(dat$x) },
-                        crossprod_2 = function() { two(); crossprod(dat$x) },
-                        moments_1 = function() { one(); group_moments(dat$x, g) },
-                        moments_2 = function() { two(); group_moments(dat$x, g) }), max(3L, rounds %/% 2L))
-  one()
-  rm(dat); invisible(gc())
-  show(data.frame(what = c("crossprod", "group_moments"), one = t[c(1, 3)], two = t[c(2, 4)],
-                  speedup = t[c(1, 3)] / t[c(2, 4)]),
-       "two threads / one at 1e6 x 200, 2 groups (target speed-up >= 1.6):")
+  own <- "threads" %in% names(formals(fairproj:::group_moments.default))
+  blas2 <- blas_threads(1L)
+  for (m in c(2, 20)) {
+    dat <- gen(1e6, 200, m)
+    g <- factor(dat$g)
+    gm <- function(k) if (own) group_moments(dat$x, g, threads = k) else group_moments(dat$x, g)
+    fs <- list(crossprod_1 = function() { blas_threads(1L); crossprod(dat$x) },
+               moments_1 = function() { blas_threads(1L); gm(1L) })
+    if (blas2) fs <- c(fs, list(crossprod_2 = function() { blas_threads(2L); crossprod(dat$x) },
+                                moments_blas2 = function() { blas_threads(2L); gm(1L) }))
+    if (own) fs <- c(fs, list(moments_2 = function() { blas_threads(1L); gm(2L) }))
+    t <- interleaved(fs, max(3L, rounds %/% 2L))
+    blas_threads(1L)
+    if (own) {
+      a <- gm(1L)
+      b <- gm(2L)
+      # scatter: relative to its largest entry; means: relative to the column's spread (the
+      # means of these data are near zero, so their own size is no scale)
+      agree <- max(mapply(function(p, q) max(abs(p - q)) / max(abs(q)), b$scatter, a$scatter),
+                   max(abs(b$mean - a$mean) / sqrt(vapply(a$scatter, diag, numeric(200)) / rep(a$n, each = 200))))
+    }
+    rm(dat); invisible(gc())
+    tab <- data.frame(what = names(t), seconds = unname(t), speedup_over_moments_1 = t[["moments_1"]] / unname(t),
+                      over_crossprod_1 = unname(t) / t[["crossprod_1"]])
+    show(tab, sprintf("threads at 1e6 x 200, %d groups (target: moments_2 >= 1.6x moments_1)%s:", m,
+                      if (own) sprintf("; 2 threads vs 1 agree to %.1e relative", agree) else ""))
+  }
 }
 
 # ---- min-max with m groups on credit against standard PCA ---------------------------------------

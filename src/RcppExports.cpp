@@ -338,8 +338,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_moments_cpp
-Rcpp::List fp_moments_cpp(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int m, int block, int sparse, int onepass);
-RcppExport SEXP _fairproj_fp_moments_cpp(SEXP xSEXP, SEXP gSEXP, SEXP mSEXP, SEXP blockSEXP, SEXP sparseSEXP, SEXP onepassSEXP) {
+Rcpp::List fp_moments_cpp(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int m, int block, int sparse, int onepass, int threads);
+RcppExport SEXP _fairproj_fp_moments_cpp(SEXP xSEXP, SEXP gSEXP, SEXP mSEXP, SEXP blockSEXP, SEXP sparseSEXP, SEXP onepassSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -349,7 +349,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type block(blockSEXP);
     Rcpp::traits::input_parameter< int >::type sparse(sparseSEXP);
     Rcpp::traits::input_parameter< int >::type onepass(onepassSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_moments_cpp(x, g, m, block, sparse, onepass));
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_moments_cpp(x, g, m, block, sparse, onepass, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -482,6 +483,16 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// fp_threads_max
+int fp_threads_max();
+RcppExport SEXP _fairproj_fp_threads_max() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(fp_threads_max());
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_cfpca_cpp", (DL_FUNC) &_fairproj_fp_cfpca_cpp, 12},
@@ -505,7 +516,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_minmax_mw", (DL_FUNC) &_fairproj_fp_minmax_mw, 7},
     {"_fairproj_fp_minmax_dual", (DL_FUNC) &_fairproj_fp_minmax_dual, 4},
     {"_fairproj_fp_minmax_lp", (DL_FUNC) &_fairproj_fp_minmax_lp, 4},
-    {"_fairproj_fp_moments_cpp", (DL_FUNC) &_fairproj_fp_moments_cpp, 6},
+    {"_fairproj_fp_moments_cpp", (DL_FUNC) &_fairproj_fp_moments_cpp, 7},
     {"_fairproj_fp_scores_cpp", (DL_FUNC) &_fairproj_fp_scores_cpp, 3},
     {"_fairproj_fp_eig_top", (DL_FUNC) &_fairproj_fp_eig_top, 2},
     {"_fairproj_fp_gram_kernel", (DL_FUNC) &_fairproj_fp_gram_kernel, 2},
@@ -514,6 +525,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_pareto_cpp", (DL_FUNC) &_fairproj_fp_pareto_cpp, 22},
     {"_fairproj_fp_robust_run", (DL_FUNC) &_fairproj_fp_robust_run, 10},
     {"_fairproj_fp_robust_eval", (DL_FUNC) &_fairproj_fp_robust_eval, 6},
+    {"_fairproj_fp_threads_max", (DL_FUNC) &_fairproj_fp_threads_max, 0},
     {NULL, NULL, 0}
 };
 

@@ -23,6 +23,7 @@
 #include "minmax.cpp"
 #include "pareto.cpp"
 #include "robust.cpp"
+#include "threads.cpp"
 #include "moments.cpp"
 #include "groups.cpp"
 #include "RcppExports.cpp"

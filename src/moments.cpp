@@ -14,13 +14,14 @@
 // when the backend is "blas", Eigen's kernel otherwise. The first sweep reads the data once for
 // the plain means; the second both centres about them and sums the residuals, from which the
 // exact centring follows (no third read). Long passes take the one-pass route instead (see
-// fp_moments_cpp): centred about a shift near each group's mean, the data are read once.
+// fp_moments_cpp): centred about a shift near each group's mean, the data are read once; this
+// route can run on several threads (moments_onepass.h).
 #include "linalg.h"
 #include "runtime.h"
 #include "rcpp_entry.h"
+#include "moments_onepass.h"
 
 namespace fp {
-void blas_syrk_lower_rows(int d, int rows, const double* A, int lda, double* C);  // blas.cpp
 void blas_gemm(int n, int d, int k, const double* A, const double* B, double* C);  // blas.cpp
 
 namespace moments {
@@ -122,104 +123,6 @@ inline void refine_shift(fp::Mat& mean, fp::Mat& mean_lo, const fp::Vec& r, doub
     mean(j, c) = hi;
     mean_lo(j, c) = (a - (hi - bb)) + (b - bb);
   }
-}
-
-// The one-pass route's kernel: the scatter of each group about its shift `shift` (d x m) and the
-// sums of the residuals (d x m), and with `zeros`, per column the entries that were zero. Each
-// group's rows are gathered into a buffer of B rows, one row per column of the buffer (its d
-// entries contiguous: the gather reads a strip of rows tile by tile of columns, so that it stays
-// in the first-level cache also at large d), centred as they are written, and each full buffer is
-// added to its group's scatter in one rank-B update (A A', A the d x B buffer).
-inline void onepass_part(const double* X, int n, int d, const int* G, int m, const std::vector<double>& cnt,
-                  const fp::Mat& shift, int block, std::vector<fp::Mat>& S, fp::Mat& resid,
-                  std::vector<double>* zeros) {
-  S.assign(m, fp::Mat::Zero(d, d));
-  resid = fp::Mat::Zero(d, m);
-  if (zeros) zeros->assign(d, 0.0);
-  if (d == 0) return;
-  int B = block;
-  if (B <= 0) B = std::min(8192, std::max(256, 32768 / d));
-  B = std::max(16, B);
-  const int L = std::max(1, std::min(64, B / 4));  // rows per strip; a buffer is flushed when > B - L full
-  const int JT = 64;                               // columns per tile of the gather
-  std::vector<fp::Mat> buf(m);
-  std::vector<int> cap(m);
-  for (int c = 0; c < m; ++c) {
-    cap[c] = std::min(B, std::max(1, static_cast<int>(cnt[c])));
-    buf[c].resize(d, cap[c]);
-  }
-  std::vector<int> fill(m, 0);
-  std::vector<double*> dst(L);
-  std::vector<const double*> sh(L);
-  auto flush = [&](int c) {
-    const int k = fill[c];
-    if (k <= 0) return;
-    const double* b = buf[c].data();
-    double* r = resid.col(c).data();
-    if (zeros) {
-      // x - s == -s where x was zero (a non-zero x below half a unit of s counts too, which
-      // only errs towards the caller's exact check)
-      const double* s = shift.col(c).data();
-      double* z = zeros->data();
-      for (int t = 0; t < k; ++t, b += d)
-        for (int j = 0; j < d; ++j) {
-          r[j] += b[j];
-          z[j] += (b[j] == -s[j]);
-        }
-    } else {
-      for (int t = 0; t < k; ++t, b += d)
-        for (int j = 0; j < d; ++j) r[j] += b[j];
-    }
-    if (fp::backend_flag() == 1) {
-      fp::blas_syrk_lower_rows(d, k, buf[c].data(), d, S[c].data());
-    } else {
-      S[c].selfadjointView<Eigen::Lower>().rankUpdate(buf[c].leftCols(k));
-    }
-    fill[c] = 0;
-  };
-  for (int r0 = 0; r0 < n; r0 += L) {
-    const int r1 = std::min(n, r0 + L), len = r1 - r0;
-    for (int c = 0; c < m; ++c)
-      if (fill[c] > cap[c] - L) flush(c);
-    for (int i = 0; i < len; ++i) {
-      const int c = G[r0 + i];
-      dst[i] = buf[c].data() + static_cast<size_t>(fill[c]++) * d;
-      sh[i] = shift.col(c).data();
-    }
-    for (int j0 = 0; j0 < d; j0 += JT) {
-      const int j1 = std::min(d, j0 + JT);
-      for (int i = 0; i < len; ++i) {
-        double* o = dst[i];
-        const double* s = sh[i];
-        const double* xi = X + r0 + i;
-        for (int j = j0; j < j1; ++j) o[j] = xi[static_cast<size_t>(j) * n] - s[j];
-      }
-    }
-    if ((r0 / L) % 1024 == 1023) fp::check_interrupt();
-  }
-  for (int c = 0; c < m; ++c) {
-    flush(c);
-    S[c].triangularView<Eigen::StrictlyUpper>() = S[c].transpose();
-  }
-}
-
-// Per group, the mean of its first (up to) K rows: the shift of the one-pass route. Its distance
-// to the group's mean is about the spread over sqrt(K), so the scatter about it, corrected by the
-// residual sums, keeps every digit that the scatter about the exact mean would (the correction is
-// about 1 / K of the scatter); columns with a large offset are centred to full precision.
-inline fp::Mat first_rows_mean(const double* X, int n, int d, const int* G, int m, int K) {
-  fp::Mat s = fp::Mat::Zero(d, m);
-  std::vector<int> taken(m, 0);
-  int open = m;
-  for (int i = 0; i < n && open > 0; ++i) {
-    const int c = G[i];
-    if (taken[c] >= K) continue;
-    for (int j = 0; j < d; ++j) s(j, c) += X[static_cast<size_t>(j) * n + i];
-    if (++taken[c] == K) --open;
-  }
-  for (int c = 0; c < m; ++c)
-    if (taken[c] > 0) s.col(c) /= taken[c];
-  return s;
 }
 
 // The route for data whose columns are mostly zero (one-hot codes of factors, counts): the
@@ -389,13 +292,13 @@ inline bool take_onepass(const double* X, int n, int d, int sparse, int onepass,
 // The one-pass route. Returns false (and leaves `out` alone) when a column turns out to be
 // mostly zero, so that the two-pass route must run after all.
 inline bool onepass_route(const double* X, int n, int d, const int* G, int m, const std::vector<double>& cnt,
-                          int block, bool may_sparse, Moments& out) {
+                          int block, int threads, bool may_sparse, Moments& out) {
   fp::Mat mean = first_rows_mean(X, n, d, G, m, 64);
   std::vector<fp::Mat> S;
   fp::Mat resid;
   std::vector<double> zeros;
   double n_na = 0, n_inf = 0;
-  onepass_part(X, n, d, G, m, cnt, mean, block, S, resid, may_sparse ? &zeros : nullptr);
+  onepass_part(X, n, d, G, m, cnt, mean, block, threads, S, resid, may_sparse ? &zeros : nullptr);
   bool finite = resid.allFinite();
   for (int c = 0; c < m && finite; ++c) finite = S[c].diagonal().allFinite();
   if (!finite) {
@@ -481,7 +384,8 @@ inline bool take_sparse(int n, int d, int m, const std::vector<int>& nzc, const 
 
 // The moments of X (n x d, column-major, not copied) by group G (0-based codes < m); see
 // fp_moments_cpp() below for the arguments and routes.
-inline Moments moments(const double* X, int n, int d, const int* G, int m, int block, int sparse, int onepass) {
+inline Moments moments(const double* X, int n, int d, const int* G, int m, int block, int sparse, int onepass,
+                       int threads) {
   std::vector<double> cnt(m, 0.0);
   double n_na = 0, n_inf = 0;
   for (int i = 0; i < n; ++i) cnt[G[i]] += 1.0;
@@ -489,7 +393,7 @@ inline Moments moments(const double* X, int n, int d, const int* G, int m, int b
   const bool may_sparse = sparse < 0 && d >= 16 && big;
   if (take_onepass(X, n, d, sparse, onepass, big, may_sparse)) {
     Moments out;
-    if (onepass_route(X, n, d, G, m, cnt, block, may_sparse, out)) return out;
+    if (onepass_route(X, n, d, G, m, cnt, block, threads, may_sparse, out)) return out;
   }
   fp::Mat mean = fp::Mat::Zero(d, m);
   std::vector<int> nzc(static_cast<size_t>(d) * m, 0);  // non-zero entries per column and group
@@ -518,7 +422,8 @@ inline Moments moments(const double* X, int n, int d, const int* G, int m, int b
 // per buffer (0 = automatic); sparse: the route for columns that are mostly zero (see
 // sparse_scatter() above): -1 chosen by the count of non-zeros, 0 never, 1 whenever a column is;
 // onepass: the one-pass route (see below): -1 where the pass is long, 0 never, 1 whenever the
-// data allow it.
+// data allow it; threads: the threads of the one-pass route (see moments_onepass.h; 1 = the
+// serial loop).
 //
 // The one-pass route reads the data once: each group's rows are centred about a shift (the mean
 // of the group's first 64 rows) as they are gathered, and the scatter about the exact mean
@@ -533,8 +438,10 @@ inline Moments moments(const double* X, int n, int d, const int* G, int m, int b
 // data (and the choices that hinge on it, such as ties in column selection) have always seen.
 // [[Rcpp::export(.fp_moments_cpp)]]
 Rcpp::List fp_moments_cpp(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int m, int block, int sparse,
-                          int onepass) {
-  const fp::moments::Moments r = fp::moments::moments(x.begin(), x.nrow(), x.ncol(), g.begin(), m, block, sparse, onepass);
+                          int onepass, int threads = 1) {
+  const fp::moments::Moments r = fp::rcpp::run([&] {
+    return fp::moments::moments(x.begin(), x.nrow(), x.ncol(), g.begin(), m, block, sparse, onepass, threads);
+  });
   if (r.bad) return Rcpp::List::create(Rcpp::Named("n_na") = r.n_na, Rcpp::Named("n_inf") = r.n_inf);
   Rcpp::List scatter(r.scatter.size());
   for (size_t c = 0; c < r.scatter.size(); ++c) scatter[c] = Rcpp::wrap(r.scatter[c]);

@@ -226,3 +226,45 @@ test_that("long passes take one pass, and the sparse route is chosen exactly as 
     expect_lt(max(abs(r$scatter[[i]] - m1$scatter[[i]]) / outer(s, s)), 1e-12)
   }
 })
+
+test_that("two threads give one thread's moments to the last digits, the same every time (#36)", {
+  # the one-pass route on two threads (each its own rows, buffers and accumulators, added in
+  # order), with both Gram kernels; where OpenMP is missing or one core is all there is, both
+  # run one thread and agree trivially
+  ns <- asNamespace("fairproj")
+  set.seed(362)
+  n <- 6000
+  g <- factor(sample(c("a", "b", "c"), n, TRUE, prob = c(0.5, 0.3, 0.2)))
+  x <- sweep(matrix(rnorm(n * 12), n), 2L, 10^c(-3, rep(0, 10), 2), `*`)
+  x <- sweep(x, 2L, c(1e6, rep(0, 10), 3), `+`)
+  cn <- paste0("v", 1:12)
+  old <- options(fairproj.backend = NULL)
+  on.exit(options(old), add = TRUE)
+  for (backend in c("eigen", "blas")) {
+    options(fairproj.backend = backend)
+    one <- ns$fp_moments_dense(x, g, cn, onepass = 1L, threads = 1L)
+    two <- ns$fp_moments_dense(x, g, cn, onepass = 1L, threads = 2L)
+    expect_lte(moments_err(two, one), 1e-13)
+    expect_identical(ns$fp_moments_dense(x, g, cn, onepass = 1L, threads = 2L), two)
+  }
+  options(old)
+  # group_moments() and the option reach the pass; short passes run one thread
+  expect_lte(moments_err(group_moments(x, g, threads = 2), group_moments(x, g)), 1e-13)
+  old2 <- options(fairproj.threads = 2)
+  on.exit(options(old2), add = TRUE)
+  expect_identical(group_moments(x[1:500, ], g[1:500]), group_moments(x[1:500, ], g[1:500], threads = 1))
+})
+
+test_that("the thread setting is checked, as an argument and as an option (#36)", {
+  x <- as.matrix(iris[, 1:4])
+  for (bad in list(0, 1.5, -1, NA, "2", c(1, 2), 2000)) {
+    err <- expect_error(group_moments(x, iris$Species, threads = bad), class = "fairproj_input_error")
+    expect_match(conditionMessage(err), "`threads`", fixed = TRUE)
+    old <- options(fairproj.threads = bad)
+    err <- expect_error(fair_pca(x, iris$Species, k = 2, method = "standard"), class = "fairproj_input_error")
+    options(old)
+    expect_match(conditionMessage(err), "fairproj.threads", fixed = TRUE)
+  }
+  expect_identical(fairproj:::fp_threads(1), 1L)
+  expect_lte(fairproj:::fp_threads(1024), 1024L)
+})
