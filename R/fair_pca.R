@@ -272,7 +272,7 @@ new_fair_pca <- function(fit, prep, k, method, call) {
   best <- fp_group_best(prep, k)
   gs <- fp_stats_units(fp_group_stats(prep, V, k, map = fit$map, best = best), prep$unit)
   gs_std <- if (identical(method, "standard")) gs else {
-    fp_stats_units(fp_group_stats(prep, fp_prep_eig(prep, k)$vectors, k, best = best), prep$unit)
+    fp_stats_units(fp_group_stats(prep, k = k, best = best, err = fp_prep_std_errors(prep, k)), prep$unit)
   }
   margins <- fp_group_margins(prep, V, k, map = fit$map)
   extra <- fit[setdiff(names(fit), c("rotation"))]

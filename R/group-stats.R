@@ -35,16 +35,20 @@ fp_group_margins <- function(prep, V, k, map = NULL) {
 # Per-group diagnostics of a projection onto span(V) or of a general linear map M
 # (reconstruction z M): average squared error about the group mean, the group's best rank-k
 # error, marginal loss and fraction of variance explained. Errors are squared norms, never below 0.
-fp_group_stats <- function(prep, V = NULL, k, map = NULL, best = NULL) {
+# `err`: the errors when already known (fp_prep_std_errors()).
+fp_group_stats <- function(prep, V = NULL, k, map = NULL, best = NULL, err = NULL) {
   if (is.null(best)) best <- fp_group_best(prep, k)
-  err <- vapply(seq_along(prep$cov), function(i) {
-    s <- prep$cov[[i]]
+  if (is.null(err)) {
     if (!is.null(map)) {
       R <- diag(prep$d) - map
-      return(max(sum((crossprod(R, s)) * t(R)), 0))
+      tR <- t(R)
     }
-    fp_residual_trace(s, V)
-  }, numeric(1))
+    err <- vapply(seq_along(prep$cov), function(i) {
+      s <- prep$cov[[i]]
+      if (!is.null(map)) return(max(sum((crossprod(R, s)) * tR), 0))
+      fp_residual_trace(s, V)
+    }, numeric(1))
+  }
   tot <- vapply(prep$cov, function(s) sum(diag(s)), numeric(1))
   # list2DF(): the same data frame as data.frame() gives, without its checks and deparsing (this
   # runs once per fit, and per replicate in an audit)

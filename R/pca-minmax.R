@@ -198,7 +198,8 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
     V <- red$V
     lambda <- red$lambda
   }
-  cert <- fp_minmax_certificate(pb, V, lambda, res, run$hist, tol, prep$levels)
+  same <- identical(V, sel$V) && identical(lambda, sel$lambda)
+  cert <- fp_minmax_certificate(pb, V, lambda, res, run$hist, tol, prep$levels, if (same) sel$eval)
   fp_minmax_warn(cert, sel, pb, solver, tol, prep$unit)
   out <- fp_minmax_result(V, lambda, cert, res, pb, prep, solver, sel$chosen, rank_before)
   if (solver == "mw") {
@@ -220,8 +221,13 @@ fp_minmax_problem <- function(prep, k, objective, centering) {
   m <- length(covs)
   best <- if (centering == "group") fp_group_topsum(prep, k) else vapply(covs, function(s) sum(fp_eig_top(s, k)$values), numeric(1))
   shift <- if (objective == "loss") best else rep(max(vapply(covs, function(s) sum(diag(s)), 0)), m)
+  # each group's trace once (the errors of every candidate start from it), and whether the
+  # matrices are prep$cov's values (then the errors of standard PCA cached in prep are theirs)
+  tr <- vapply(covs, function(s) sum(diag(s)), numeric(1), USE.NAMES = FALSE)
+  same <- centering == "group" && all(vapply(seq_len(m), function(i) identical(unname(prep$cov[[i]]), covs[[i]]), NA))
   list(covs = covs, best = best, shift = shift, objective = objective, centering = centering,
-       err_best = if (centering == "group" && objective == "loss") fp_group_best(prep, k) else NULL)
+       err_best = if (centering == "group" && objective == "loss") fp_group_best(prep, k) else NULL,
+       tr = tr, covs_are_prep = same)
 }
 
 # The compiled solver on the problem, and its history as a data.frame.
@@ -236,8 +242,9 @@ fp_minmax_run <- function(pb, k, solver, dual, tol, maxit, lp, eta_solver, itera
     res <- fp_cpp(.fp_minmax_exact(pb$covs, pb$shift, as.integer(k), 0.5 * tol, as.integer(maxit), lp,
                                    min(0.8, 0.2 * (m - 1)), if (dual == "interior") 1L else 0L),
                   "the exact min-max solver")
-    hist <- data.frame(iteration = seq_along(res$history_upper), objective = res$history_upper,
-                       lower = res$history_lower)
+    # list2DF(): the data frame data.frame() gives, without its checks and deparsing
+    hist <- list2DF(list(iteration = seq_along(res$history_upper), objective = res$history_upper,
+                         lower = res$history_lower))
   } else {
     res <- fp_cpp(.fp_minmax_mw(pb$covs, pb$shift, as.integer(k), eta_solver, as.integer(iterations), keep, lp),
                   "multiplicative weights")
@@ -270,13 +277,28 @@ fp_minmax_pvar <- function(pb, V, lam = NULL) {
 # keep the precision of the errors (fp_residual_trace, fp_group_best), which matters where
 # the kept variance dwarfs the rest (a variable in units far above the others'). The
 # candidates are compared, and the returned one reported, on those.
-fp_minmax_losses <- function(pb, V, lam = NULL) {
-  if (is.null(pb$err_best) || !is.null(lam)) return(pb$best - fp_minmax_pvar(pb, V, lam))
-  vapply(seq_along(pb$covs), function(i) fp_residual_trace(pb$covs[[i]], V), numeric(1)) - pb$err_best
+# The variances kept (fp_minmax_pvar()) and the losses of a candidate, from one product S V per
+# group; `err`, the errors outside span(V) when already known (those of standard PCA, cached in
+# prep by fp_prep_std_errors()), is used as it is.
+fp_minmax_eval <- function(pb, V, lam = NULL, err = NULL) {
+  m <- length(pb$covs)
+  from_err <- !is.null(pb$err_best) && is.null(lam)
+  need_err <- from_err && is.null(err)
+  if (need_err) err <- numeric(m)
+  pv <- numeric(m)
+  for (i in seq_len(m)) {
+    s <- pb$covs[[i]]
+    P <- (s %*% V) * V
+    cs <- colSums(P)
+    pv[i] <- if (is.null(lam)) sum(cs) else sum(cs * lam)
+    if (need_err) err[i] <- fp_residual_trace(s, V, pb$tr[i] - sum(P))
+  }
+  names(pv) <- names(pb$covs)
+  list(pvar = pv, losses = if (from_err) err - pb$err_best else pb$best - pv)
 }
 
-fp_minmax_cand_value <- function(pb, V, lam = NULL) {
-  if (pb$objective == "loss") max(fp_minmax_losses(pb, V, lam)) else min(fp_minmax_pvar(pb, V, lam))
+fp_minmax_cand_value <- function(pb, V, lam = NULL, ev = fp_minmax_eval(pb, V, lam)) {
+  if (pb$objective == "loss") max(ev$losses) else min(ev$pvar)
 }
 
 # Candidates, all evaluated on the same problem: the solver's solution (a rank-k basis, or LP
@@ -300,7 +322,8 @@ fp_minmax_candidates <- function(res, pb, prep, k, solver, tol) {
   }
   if (is.null(cand$solver) && !is.null(res$rotation)) cand$solver <- list(V = res$rotation, lambda = NULL)
   if (!is.null(res$best_single) && solver == "exact") cand$single <- list(V = res$best_single, lambda = NULL)
-  cand$standard <- list(V = fp_prep_eig(prep, k)$vectors, lambda = NULL)
+  cand$standard <- list(V = fp_prep_eig(prep, k)$vectors, lambda = NULL,
+                        err = if (pb$covs_are_prep) fp_prep_std_errors(prep, k))
   Filter(function(cn) is.matrix(cn$V) && ncol(cn$V) >= 1L && all(is.finite(cn$V)), cand)
 }
 
@@ -310,7 +333,9 @@ fp_minmax_candidates <- function(res, pb, prep, k, solver, tol) {
 # beyond 1e-8 of the errors' (their precision at worst); the solver's own solution is preferred
 # at ties.
 fp_minmax_select <- function(cand, pb, fallback) {
-  vals <- vapply(cand, function(cn) fp_minmax_cand_value(pb, cn$V, cn$lambda), numeric(1))
+  evs <- lapply(cand, function(cn) fp_minmax_eval(pb, cn$V, cn$lambda, cn$err))
+  vals <- vapply(seq_along(cand), function(i) fp_minmax_cand_value(pb, ev = evs[[i]]), numeric(1))
+  names(vals) <- names(cand)
   clear <- function(a, b) {
     tol_cmp <- if (is.null(pb$err_best)) 1e-12 * fp_minmax_gscale(pb, b) else 1e-8 * max(abs(b), 0.01 * max(abs(pb$err_best)), 1e-300)
     isTRUE(fp_minmax_better(pb, a, b)) && abs(a - b) > tol_cmp
@@ -320,17 +345,19 @@ fp_minmax_select <- function(cand, pb, fallback) {
     for (i in seq_along(cand)[-1L]) if (clear(vals[i], vals[pick])) pick <- i
   }
   chosen <- names(cand)[pick]
-  list(V = cand[[pick]]$V, lambda = cand[[pick]]$lambda, chosen = chosen,
+  list(V = cand[[pick]]$V, lambda = cand[[pick]]$lambda, chosen = chosen, eval = evs[[pick]],
        worse_than_pca = !fallback && chosen == "solver" && "standard" %in% names(cand) &&
          clear(vals[["standard"]], vals[pick]))
 }
 
 # The returned solution's variances, losses, objective and certificate: the solver's lower bound
 # (an upper bound on the max-min variance with objective = "variance", where the history is
-# mapped to variances too) and the gap between them, in normalised units.
-fp_minmax_certificate <- function(pb, V, lambda, res, hist, tol, levels) {
-  pvar <- fp_minmax_pvar(pb, V, lambda)
-  losses <- if (pb$objective == "loss") fp_minmax_losses(pb, V, lambda) else pb$best - pvar
+# mapped to variances too) and the gap between them, in normalised units. `ev`: the
+# candidate's fp_minmax_eval() when V and lambda are the selected candidate's.
+fp_minmax_certificate <- function(pb, V, lambda, res, hist, tol, levels, ev = NULL) {
+  if (is.null(ev)) ev <- fp_minmax_eval(pb, V, lambda)
+  pvar <- ev$pvar
+  losses <- if (pb$objective == "loss") ev$losses else pb$best - pvar
   names(losses) <- names(pvar) <- levels
   if (pb$objective == "loss") {
     obj <- max(losses)
@@ -396,7 +423,10 @@ fp_minmax_result <- function(V, lambda, cert, res, pb, prep, solver, chosen, ran
               rank_before_reduction = rank_before)
   u <- prep$unit
   for (f in c("objective", "losses", "variances", "best_variance", "lower_bound", "duality_gap")) out[[f]] <- out[[f]] * u
-  for (f in intersect(names(hist), c("objective", "lower", "last", "average"))) out$history[[f]] <- hist[[f]] * u
+  h <- unclass(hist)  # the columns set as list elements: no data.frame method per column
+  for (f in intersect(names(h), c("objective", "lower", "last", "average"))) h[[f]] <- h[[f]] * u
+  class(h) <- oldClass(hist)
+  out$history <- h
   # the gap of the reported numbers themselves (not its own rounding of their difference)
   out$duality_gap <- if (objective == "loss") out$objective - out$lower_bound else out$lower_bound - out$objective
   if (solver == "exact") {

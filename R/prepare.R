@@ -138,6 +138,18 @@ fp_prep_values <- function(prep, group) {
   v
 }
 
+# Each group's error outside the span of standard PCA's top k (fp_prep_eig()), once per fit:
+# the result's group_stats_standard, and the standard candidate of min-max fair PCA.
+fp_prep_std_errors <- function(prep, k) {
+  key <- paste("std_errors", k)
+  hit <- if (is.null(prep$cache)) NULL else prep$cache[[key]]
+  if (!is.null(hit)) return(hit)
+  V <- fp_prep_eig(prep, k)$vectors
+  err <- vapply(seq_along(prep$cov), function(i) fp_residual_trace(prep$cov[[i]], V), numeric(1))
+  if (!is.null(prep$cache)) assign(key, err, envir = prep$cache)
+  err
+}
+
 # Sum of the k largest eigenvalues of each group covariance (their best rank-k variances).
 fp_group_topsum <- function(prep, k) {
   vapply(seq_along(prep$cov), function(i) {

@@ -21,6 +21,39 @@ struct LPResult {
   std::vector<int> basis;
 };
 
+// The pivot on T(leave, enter): row `leave` divided by the pivot, then T(i, j) -= T(i, enter) *
+// T(leave, j) in every other row with T(i, enter) != 0. The same operation on each entry as the
+// row updates `T.row(i) -= T(i, enter) * T.row(leave)`, done column by column: the tableau is
+// column-major, and its rows (strided) made these updates most of the solver's time.
+inline void simplex_pivot(Mat& T, int leave, int enter) {
+  const int mr = static_cast<int>(T.rows()), ncol = static_cast<int>(T.cols());
+  const double piv = T(leave, enter);
+  std::vector<int> rows;
+  std::vector<double> f;
+  for (int i = 0; i < mr; ++i) {
+    if (i != leave && T(i, enter) != 0.0) {
+      rows.push_back(i);
+      f.push_back(T(i, enter));
+    }
+  }
+  const int nr = static_cast<int>(rows.size());
+  if (nr == mr - 1) {
+    // every other row changes: one rank-1 update (vectorised, entry by entry the same operation)
+    Vec fv = T.col(enter);
+    fv(leave) = 0.0;
+    const Eigen::RowVectorXd trow = T.row(leave) / piv;
+    T.noalias() -= fv * trow;
+    T.row(leave) = trow;
+    return;
+  }
+  for (int j = 0; j < ncol; ++j) {
+    double* col = T.col(j).data();
+    const double t = col[leave] / piv;
+    col[leave] = t;
+    for (int q = 0; q < nr; ++q) col[rows[q]] -= f[q] * t;
+  }
+}
+
 inline LPResult simplex(const Mat& A0, const Vec& b0, const Vec& c) {
   const int mr = static_cast<int>(A0.rows()), n = static_cast<int>(A0.cols());
   LPResult res;
@@ -73,10 +106,7 @@ inline LPResult simplex(const Mat& A0, const Vec& b0, const Vec& c) {
         }
       }
       if (leave < 0) return 2;
-      const double piv = T(leave, enter);
-      T.row(leave) /= piv;
-      for (int i = 0; i < mr; ++i)
-        if (i != leave && T(i, enter) != 0.0) T.row(i) -= T(i, enter) * T.row(leave);
+      simplex_pivot(T, leave, enter);
       basis[leave] = enter;
     }
     return 3;
@@ -97,10 +127,7 @@ inline LPResult simplex(const Mat& A0, const Vec& b0, const Vec& c) {
     if (basis[i] < n) continue;
     for (int j = 0; j < n; ++j) {
       if (std::abs(T(i, j)) > 1e-9) {
-        const double piv = T(i, j);
-        T.row(i) /= piv;
-        for (int r = 0; r < mr; ++r)
-          if (r != i && T(r, j) != 0.0) T.row(r) -= T(r, j) * T.row(i);
+        simplex_pivot(T, i, j);
         basis[i] = j;
         break;
       }
