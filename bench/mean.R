@@ -1,5 +1,5 @@
 # Benchmark of mean-matching fair PCA (Kleindessner et al. 2023): fit time against the floor
-# "group moments + one top-k eigensolve" (DESIGN.md section 1). Run from the package root with
+# "group moments + one top-k eigensolve". Run from the package root with
 # the package installed:  Rscript bench/mean.R  [lib]
 args <- commandArgs(trailingOnly = TRUE)
 if (length(args)) library(fairproj, lib.loc = args[1]) else library(fairproj)
