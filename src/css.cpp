@@ -12,7 +12,7 @@ namespace css {
 // (t(Y_g) Y_g = G_g): the error is the sum of squares of the rows below the selected ones, so it
 // is accurate however small it is relative to the size of the data (O(c r d) per group).
 // `target` (0-based, empty = all columns) restricts the error to those columns of X_g.
-inline Mat prefix_err2(const std::vector<Mat>& Y, const std::vector<int>& cols, const std::vector<int>& target) {
+inline Mat prefix_err2(const std::vector<MatMap>& Y, const std::vector<int>& cols, const std::vector<int>& target) {
   const int m = static_cast<int>(Y.size()), c = static_cast<int>(cols.size());
   Mat out = Mat::Zero(c, m);
   for (int g = 0; g < m; ++g) {
@@ -83,7 +83,7 @@ struct Greedy {
   std::vector<double> objective;  // after each step
 };
 
-inline Greedy greedy(const std::vector<Mat>& G, const std::vector<Mat>& Y, const Mat& best2, const std::vector<int>& cand,
+inline Greedy greedy(const std::vector<MatMap>& G, const std::vector<MatMap>& Y, const Mat& best2, const std::vector<int>& cand,
                      const std::vector<int>& target, int k, bool scan, int digits, double tol) {
   const int m = static_cast<int>(G.size());
   if (m == 0 || static_cast<int>(Y.size()) != m || best2.cols() != m || best2.rows() < k) throw fp::solver_error("bad arguments");
@@ -165,7 +165,8 @@ inline Greedy greedy(const std::vector<Mat>& G, const std::vector<Mat>& Y, const
 // [[Rcpp::export(.fp_css_prefix_err2)]]
 Rcpp::NumericMatrix fp_css_prefix_err2(const Rcpp::List& factors, const Rcpp::IntegerVector& cols,
                                        const Rcpp::IntegerVector& target) {
-  const std::vector<fp::Mat> Y = fp::rcpp::as_mats(factors);
+  std::vector<Rcpp::NumericMatrix> keep;
+  const std::vector<fp::MatMap> Y = fp::rcpp::as_maps(factors, keep);
   const std::vector<int> c = Rcpp::as<std::vector<int>>(cols), tg = Rcpp::as<std::vector<int>>(target);
   return Rcpp::wrap(fp::rcpp::run([&] { return fp::css::prefix_err2(Y, c, tg); }));
 }
@@ -181,7 +182,8 @@ Rcpp::NumericMatrix fp_css_coef_cpp(const Rcpp::NumericMatrix& Y, const Rcpp::In
 Rcpp::List fp_css_greedy(const Rcpp::List& grams, const Rcpp::List& factors, const Rcpp::NumericMatrix& best2,
                          const Rcpp::IntegerVector& cand, const Rcpp::IntegerVector& target, int k, bool scan = false,
                          int digits = -1, double tol = 0) {
-  const std::vector<fp::Mat> G = fp::rcpp::as_mats(grams), Y = fp::rcpp::as_mats(factors);
+  std::vector<Rcpp::NumericMatrix> keep;
+  const std::vector<fp::MatMap> G = fp::rcpp::as_maps(grams, keep), Y = fp::rcpp::as_maps(factors, keep);
   const fp::Mat b2 = Eigen::Map<const fp::Mat>(best2.begin(), best2.nrow(), best2.ncol());
   const std::vector<int> cd = Rcpp::as<std::vector<int>>(cand), tg = Rcpp::as<std::vector<int>>(target);
   const fp::css::Greedy r = fp::rcpp::run([&] { return fp::css::greedy(G, Y, b2, cd, tg, k, scan, digits, tol); });

@@ -137,11 +137,11 @@ struct Resid {
   int p;
   double ref;
   std::vector<char> selected;
-  Resid(const Mat& G, const Mat& Y) : R(G), T(Y), orig(G.diagonal()), onorm(col_norms(Y)), p(0), ref(0),
+  Resid(const Eigen::Ref<const Mat>& G, const Eigen::Ref<const Mat>& Y) : R(G), T(Y), orig(G.diagonal()), onorm(col_norms(Y)), p(0), ref(0),
                                       selected(G.rows(), 0) {
     ref = residual_norms().sum();
   }
-  static Vec col_norms(const Mat& Y) {
+  static Vec col_norms(const Eigen::Ref<const Mat>& Y) {
     Vec out(Y.cols());
     for (int j = 0; j < Y.cols(); ++j) out(j) = safe_norm(Y.col(j));
     return out;
@@ -216,7 +216,7 @@ struct Resid {
 // error now (err2), the residual's squared column norms (rn) and the squared norms of R's
 // columns over the target (cn): the downdate of R where its entry resolves column j's residual,
 // else the gain computed from the factor (Resid::factor_gain()); 0 gain for a dependent column.
-inline double error_after(const Resid& R, const Mat& G, const Vec& cn, const Vec& rn, double err2, int j,
+inline double error_after(const Resid& R, const Eigen::Ref<const Mat>& G, const Vec& cn, const Vec& rn, double err2, int j,
                           const std::vector<char>& tg) {
   const double rjj = rn(j);
   if (rjj > kDep * G(j, j) && rjj > 0 && R.R(j, j) > kGain * err2) return err2 - cn(j) / R.R(j, j);

@@ -40,7 +40,7 @@ double pool_bound(const Mat& R, const std::vector<int>& pool, int r) {
 }
 
 struct Exhaustive {
-  std::vector<Mat> G;
+  std::vector<MatMap> G;  // views of the caller's matrices
   std::vector<double> best2;
   int m, d, k;
   double best_val;
@@ -135,10 +135,10 @@ struct Exhaustive {
 // After `max_nodes` bound evaluations the search stops descending: the best set found is
 // returned with a certified lower bound on the optimum (`lower`; equal to the objective when the
 // search completed).
-inline Exhaustive exhaustive(const std::vector<Mat>& G, const std::vector<Mat>& Y, const std::vector<double>& best2,
+inline Exhaustive exhaustive(const std::vector<MatMap>& G, const std::vector<MatMap>& Y, const std::vector<double>& best2,
                              int k, bool bnb, double incumbent, double max_nodes) {
   Exhaustive ex;
-  ex.G = G;
+  for (const MatMap& a : G) ex.G.push_back(a);
   ex.m = static_cast<int>(ex.G.size());
   if (ex.m == 0 || static_cast<int>(Y.size()) != ex.m || static_cast<int>(best2.size()) != ex.m) throw fp::solver_error("bad arguments");
   ex.d = static_cast<int>(ex.G[0].rows());
@@ -176,7 +176,8 @@ inline Exhaustive exhaustive(const std::vector<Mat>& G, const std::vector<Mat>& 
 // [[Rcpp::export(.fp_css_exhaustive)]]
 Rcpp::List fp_css_exhaustive(const Rcpp::List& grams, const Rcpp::List& factors, const Rcpp::NumericVector& best2, int k,
                              bool bnb = false, double incumbent = 1e308, double max_nodes = 1e308) {
-  const std::vector<fp::Mat> G = fp::rcpp::as_mats(grams), Y = fp::rcpp::as_mats(factors);
+  std::vector<Rcpp::NumericMatrix> keep;
+  const std::vector<fp::MatMap> G = fp::rcpp::as_maps(grams, keep), Y = fp::rcpp::as_maps(factors, keep);
   const std::vector<double> b2(best2.begin(), best2.end());
   const fp::css::Exhaustive ex = fp::rcpp::run([&] { return fp::css::exhaustive(G, Y, b2, k, bnb, incumbent, max_nodes); });
   const double lower = ex.out ? std::min(ex.lower, ex.best_val) : ex.best_val;

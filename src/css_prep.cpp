@@ -88,7 +88,7 @@ struct Prep {
 // fraction of the largest one (columns in very different units give wrong errors and best
 // rank-k errors); equilibrated, a column loses only what is below n eps of its own variance,
 // and a column too small to square in the normalised units keeps its factor.
-inline Prep prep_core(const std::vector<fp::Mat>& scatter, const fp::Mat& mean, const fp::Vec& n, const fp::Vec& ctr,
+inline Prep prep_core(const std::vector<fp::MatMap>& scatter, const fp::Mat& mean, const fp::Vec& n, const fp::Vec& ctr,
                       const fp::Vec& sc, const fp::Vec& pw) {
   const int m = static_cast<int>(scatter.size()), d = static_cast<int>(mean.rows());
   if (mean.cols() != m || n.size() != m || ctr.size() != d || sc.size() != d || pw.size() != d) {
@@ -103,7 +103,7 @@ inline Prep prep_core(const std::vector<fp::Mat>& scatter, const fp::Mat& mean, 
   std::vector<double> S(static_cast<size_t>(d) * d), T(static_cast<size_t>(d) * d), E(static_cast<size_t>(d) * d), dm(d);
   std::vector<int> te(d);
   for (int g = 0; g < m; ++g) {
-    const fp::Mat& sg = scatter[g];
+    const fp::MatMap& sg = scatter[g];
     if (sg.rows() != d || sg.cols() != d) throw fp::solver_error("bad scatter matrix");
     for (int a = 0; a < d; ++a) dm[a] = ((mean(a, g) - ctr[a]) / sc[a]) * pw[a];
     for (int b = 0; b < d; ++b)
@@ -189,7 +189,8 @@ inline Pass sampler_pass(const fp::Mat& scores, const std::vector<int>& ord, con
 // [[Rcpp::export(.fp_css_prep_core)]]
 Rcpp::List fp_css_prep_core(const Rcpp::List& scatter, const Rcpp::NumericMatrix& mean, const Rcpp::NumericVector& n,
                             const Rcpp::NumericVector& ctr, const Rcpp::NumericVector& sc, const Rcpp::NumericVector& pw) {
-  const std::vector<fp::Mat> S = fp::rcpp::as_mats(scatter);
+  std::vector<Rcpp::NumericMatrix> keep;
+  const std::vector<fp::MatMap> S = fp::rcpp::as_maps(scatter, keep);
   const fp::Mat M = Eigen::Map<const fp::Mat>(mean.begin(), mean.nrow(), mean.ncol());
   const fp::Vec nv = Rcpp::as<fp::Vec>(n), cv = Rcpp::as<fp::Vec>(ctr), sv = Rcpp::as<fp::Vec>(sc), pv = Rcpp::as<fp::Vec>(pw);
   const fp::css_prep::Prep r = fp::rcpp::run([&] { return fp::css_prep::prep_core(S, M, nv, cv, sv, pv); });

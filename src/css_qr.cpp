@@ -18,7 +18,7 @@ struct LowQR {
   std::vector<double> sigma;  // the square roots of the top eigenvalues seen
 };
 
-inline LowQR lowqr(const std::vector<Mat>& G0, const std::vector<Mat>& Y0, const std::vector<int>& cand, int k) {
+inline LowQR lowqr(const std::vector<MatMap>& G0, const std::vector<MatMap>& Y0, const std::vector<int>& cand, int k) {
   const int m = static_cast<int>(G0.size()), n = static_cast<int>(cand.size());
   if (m == 0 || static_cast<int>(Y0.size()) != m || k > n) throw fp::solver_error("bad arguments");
   std::vector<Resid> R;
@@ -170,7 +170,7 @@ struct HighQR {
   int degenerate;          // the steps with a numerically singular block
 };
 
-inline HighQR highqr(const std::vector<Mat>& G0, const std::vector<int>& cand, int stop) {
+inline HighQR highqr(const std::vector<MatMap>& G0, const std::vector<int>& cand, int stop) {
   const double kNull = 1e-8;
   const int m = static_cast<int>(G0.size()), n = static_cast<int>(cand.size());
   std::vector<Mat> G(m, Mat(n, n));
@@ -267,7 +267,8 @@ inline HighQR highqr(const std::vector<Mat>& G0, const std::vector<int>& cand, i
 // Fair low-rank-revealing QR on the candidate columns (0-based); see fp::css::lowqr().
 // [[Rcpp::export(.fp_css_lowqr)]]
 Rcpp::List fp_css_lowqr(const Rcpp::List& grams, const Rcpp::List& factors, const Rcpp::IntegerVector& cand, int k) {
-  const std::vector<fp::Mat> G = fp::rcpp::as_mats(grams), Y = fp::rcpp::as_mats(factors);
+  std::vector<Rcpp::NumericMatrix> keep;
+  const std::vector<fp::MatMap> G = fp::rcpp::as_maps(grams, keep), Y = fp::rcpp::as_maps(factors, keep);
   const std::vector<int> cd = Rcpp::as<std::vector<int>>(cand);
   const fp::css::LowQR r = fp::rcpp::run([&] { return fp::css::lowqr(G, Y, cd, k); });
   return Rcpp::List::create(Rcpp::Named("columns") = r.columns, Rcpp::Named("group") = r.group,
@@ -277,7 +278,8 @@ Rcpp::List fp_css_lowqr(const Rcpp::List& grams, const Rcpp::List& factors, cons
 // Fair high-rank-revealing QR on the candidate columns (0-based); see fp::css::highqr().
 // [[Rcpp::export(.fp_css_highqr)]]
 Rcpp::List fp_css_highqr(const Rcpp::List& grams, const Rcpp::IntegerVector& cand, int stop) {
-  const std::vector<fp::Mat> G = fp::rcpp::as_mats(grams);
+  std::vector<Rcpp::NumericMatrix> keep;
+  const std::vector<fp::MatMap> G = fp::rcpp::as_maps(grams, keep);
   const std::vector<int> cd = Rcpp::as<std::vector<int>>(cand);
   const fp::css::HighQR r = fp::rcpp::run([&] { return fp::css::highqr(G, cd, stop); });
   return Rcpp::List::create(Rcpp::Named("order") = r.order, Rcpp::Named("degenerate") = r.degenerate);

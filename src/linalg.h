@@ -33,6 +33,7 @@ extern template class Eigen::FullPivLU<Eigen::MatrixXd>;
 namespace fp {
 
 typedef Eigen::MatrixXd Mat;
+typedef Eigen::Map<const Mat> MatMap;  // a read-only view of a matrix stored elsewhere (R's)
 typedef Eigen::VectorXd Vec;
 
 struct EigResult {

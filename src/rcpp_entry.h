@@ -33,6 +33,26 @@ inline std::vector<Eigen::MatrixXd> as_mats(const Rcpp::List& mats) {
   return out;
 }
 
+// A list of numeric matrices as read-only Eigen maps onto R's storage (no copy). An element that
+// is not a double matrix is converted as as_mats() converts it (Rcpp::NumericMatrix: coerced, or
+// the same error); the converted copy is held in `keep`, which must outlive the maps.
+inline std::vector<fp::MatMap> as_maps(const Rcpp::List& mats, std::vector<Rcpp::NumericMatrix>& keep) {
+  std::vector<fp::MatMap> out;
+  out.reserve(mats.size());
+  for (R_xlen_t g = 0; g < mats.size(); ++g) {
+    SEXP x = mats[g];
+    if (TYPEOF(x) == REALSXP && Rf_isMatrix(x)) {
+      const int* dim = INTEGER(Rf_getAttrib(x, R_DimSymbol));
+      out.push_back(fp::MatMap(REAL(x), dim[0], dim[1]));
+    } else {
+      keep.push_back(Rcpp::NumericMatrix(x));
+      const Rcpp::NumericMatrix& a = keep.back();
+      out.push_back(fp::MatMap(a.begin(), a.nrow(), a.ncol()));
+    }
+  }
+  return out;
+}
+
 // An optional R function of one integer as a progress report (empty when NULL).
 inline fp::Progress progress(const Rcpp::Nullable<Rcpp::Function>& cb) {
   if (cb.isNull()) return fp::Progress();
