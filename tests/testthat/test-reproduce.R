@@ -149,6 +149,11 @@ test_that("repro_label quotes the partial rerun of provenance.csv, and does with
                      subset = "split 0", rows_compared = 1L, max_rel_diff = 0, result = "PASS")
   utils::write.csv(prov, file.path(dir, "provenance.csv"), row.names = FALSE)
   expect_match(io$repro_label(io$repro_read("t")), "rerun at clean commit def5678 \\(split 0\\) reproduced 1 of its rows")
+  # a timings-only file: no value compared, so no relative difference is quoted
+  utils::write.csv(transform(prov, rows_compared = 0L, max_rel_diff = NA), file.path(dir, "provenance.csv"),
+                   row.names = FALSE)
+  expect_match(io$repro_label(io$repro_read("t")), "produced the same rows \\(timings, not compared\\)")
+  expect_no_match(io$repro_label(io$repro_read("t")), "relative difference")
   utils::write.csv(transform(prov, result = "FAIL"), file.path(dir, "provenance.csv"), row.names = FALSE)
   expect_match(io$repro_label(io$repro_read("t")), "did not reproduce")
   # a check of an earlier version of the file (other commits or rows) does not vouch for this one
