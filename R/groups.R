@@ -177,7 +177,7 @@ fp_as_group <- function(group, n, arg = "group", min_levels = 2L, min_size = 1L)
     fp_abort(sprintf("must be a factor, character, integer or logical vector, not '%s'", class(group)[1]), arg)
   }
   if (length(group) != n) fp_abort(sprintf("has length %d but the data have %d rows", length(group), n), arg)
-  fast <- fp_group_coded(group, arg)
+  fast <- if (is.factor(group)) fp_group_factor_coded(group, arg) else fp_group_coded(group, arg)
   if (!is.null(fast)) return(fp_check_group_sizes(fast$g, fast$sizes, arg, min_levels, min_size, cells))
   group <- fp_na_level(group)
   if (anyNA(group)) fp_abort(sprintf("contains %d missing value(s)", sum(is.na(group))), arg)
@@ -237,6 +237,32 @@ fp_group_coded <- function(group, arg) {
   }
   g <- structure(codes, levels = as.character(u[ord]), names = names(group), class = "factor")
   list(g = g, sizes = counts[ord])
+}
+
+# A factor's codes and group sizes from one tabulate() of its codes, with the checks of
+# fp_as_group() (missing values, counted as the rows tabulate() leaves out, then empty labels)
+# and the factor fp_group_factor() gives (unused levels dropped); about a third of the time of
+# the general route at a million rows, where the coding is a share of the fit (#36).
+fp_group_factor_coded <- function(group, arg) {
+  group <- fp_na_level(group)
+  lv <- levels(group)
+  counts <- tabulate(group, length(lv))
+  n_na <- length(group) - sum(counts)
+  if (n_na > 0) fp_abort(sprintf("contains %d missing value(s)", n_na), arg)
+  empty <- which(lv == "")
+  if (length(empty) && any(counts[empty] > 0L)) {
+    fp_abort(sprintf("contains %d empty label(s) (\"\", first in row %d), which files and databases read as missing; give those rows a label or drop them",
+                     sum(counts[empty]), which(as.integer(group) %in% empty)[1L]), arg)
+  }
+  used <- counts > 0L
+  codes <- as.integer(group)
+  if (!all(used)) {
+    codes <- cumsum(used)[codes]
+    lv <- lv[used]
+  }
+  g <- structure(codes, levels = lv, names = names(group),
+                 class = if (is.ordered(group)) c("ordered", "factor") else "factor")
+  list(g = g, sizes = counts[used])
 }
 
 # `x` and `group` with a `group` that names a column of the data.frame `x` (one string) taken

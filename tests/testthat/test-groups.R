@@ -86,3 +86,23 @@ test_that("one-pass group coding gives factor()'s levels and codes, and the chec
   expect_identical(nlevels(g), 2L)
   expect_identical(as.integer(table(g)[[enc2utf8(e1)]]), 3L)
 })
+
+test_that("factors are coded by one tabulate, as the general route codes them (#36)", {
+  ns <- asNamespace("fairproj")
+  general <- function(v) {
+    v <- ns$fp_na_level(v)
+    g <- ns$fp_group_factor(v)
+    list(g = g, sizes = tabulate(g, nlevels(g)))
+  }
+  set.seed(1)
+  cases <- list(factor(sample(c("a", "b"), 1000, TRUE)), factor(sample(letters[1:5], 200, TRUE), levels = letters),
+                factor(c("x", "y", "x"), levels = c("z", "y", "x")),
+                ordered(c("lo", "hi", "lo"), levels = c("lo", "mid", "hi")),
+                structure(factor(c("a", "b", "a")), names = c("r1", "r2", "r3")), addNA(factor(c("a", "b", "a"))))
+  for (v in cases) expect_identical(ns$fp_group_factor_coded(v, "group"), general(v))
+  fp_as_group <- ns$fp_as_group
+  expect_error(fp_as_group(factor(c("a", NA, "b", NA)), 4), "contains 2 missing value", class = "fairproj_input_error")
+  expect_error(fp_as_group(factor(c("a", "", "b", "")), 4), "2 empty label.*first in row 2", class = "fairproj_input_error")
+  # an unused empty level is dropped, not an error
+  expect_identical(levels(fp_as_group(factor(c("a", "b"), levels = c("", "a", "b")), 2)), c("a", "b"))
+})
