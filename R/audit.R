@@ -405,7 +405,7 @@ fp_audit_row <- function(r, meth, kk, C) {
 fp_row_df <- function(...) {
   v <- list(...)
   stopifnot(all(lengths(v) == 1L))
-  list2DF(lapply(v, unname))
+  fp_df(lapply(v, unname))
 }
 
 # Train on the training rows' scores, predict the held-out rows, measure. `s` holds the

@@ -50,9 +50,9 @@ fp_group_stats <- function(prep, V = NULL, k, map = NULL, best = NULL, err = NUL
     }, numeric(1))
   }
   tot <- vapply(prep$cov, function(s) sum(diag(s)), numeric(1))
-  # list2DF(): the same data frame as data.frame() gives, without its checks and deparsing (this
-  # runs once per fit, and per replicate in an audit)
-  list2DF(lapply(list(group = prep$levels, n = as.numeric(prep$n), error = err, best = best,
+  # fp_df(): the data frame data.frame() gives, without its checks and deparsing (this runs once
+  # per fit, and per replicate in an audit)
+  fp_df(lapply(list(group = prep$levels, n = as.numeric(prep$n), error = err, best = best,
                       loss = err - best, var_explained = ifelse(tot > 0, 1 - err / tot, NA_real_)), unname))
 }
 

@@ -132,16 +132,7 @@ fp_group_factor <- function(v) {
   make <- function(codes, lv, ordered = FALSE, nm = NULL) {
     structure(codes, levels = lv, names = nm, class = if (ordered) c("ordered", "factor") else "factor")
   }
-  if (is.factor(v)) {
-    codes <- as.integer(v)
-    lv <- levels(v)
-    used <- tabulate(codes, length(lv)) > 0L
-    if (!all(used)) {
-      codes <- cumsum(used)[codes]
-      lv <- lv[used]
-    }
-    return(make(codes, lv, is.ordered(v), names(v)))
-  }
+  if (is.factor(v)) return(fp_factor_used(v))
   if (is.double(v) && !is.object(v)) {  # plain doubles (not integer64, dates, ...)
     u <- sort(unique(v))
     return(factor(match(v, u), levels = seq_along(u), labels = fp_num_labels(u)))
@@ -254,15 +245,20 @@ fp_group_factor_coded <- function(group, arg) {
     fp_abort(sprintf("contains %d empty label(s) (\"\", first in row %d), which files and databases read as missing; give those rows a label or drop them",
                      sum(counts[empty]), which(as.integer(group) %in% empty)[1L]), arg)
   }
+  list(g = fp_factor_used(group, counts), sizes = counts[counts > 0L])
+}
+
+# A factor with its unused levels dropped (`counts`: the rows per level, when known), with only
+# its levels, names and class kept.
+fp_factor_used <- function(v, counts = tabulate(v, nlevels(v))) {
+  codes <- as.integer(v)
+  lv <- levels(v)
   used <- counts > 0L
-  codes <- as.integer(group)
   if (!all(used)) {
     codes <- cumsum(used)[codes]
     lv <- lv[used]
   }
-  g <- structure(codes, levels = lv, names = names(group),
-                 class = if (is.ordered(group)) c("ordered", "factor") else "factor")
-  list(g = g, sizes = counts[used])
+  structure(codes, levels = lv, names = names(v), class = if (is.ordered(v)) c("ordered", "factor") else "factor")
 }
 
 # `x` and `group` with a `group` that names a column of the data.frame `x` (one string) taken

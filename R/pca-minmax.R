@@ -242,8 +242,7 @@ fp_minmax_run <- function(pb, k, solver, dual, tol, maxit, lp, eta_solver, itera
     res <- fp_cpp(.fp_minmax_exact(pb$covs, pb$shift, as.integer(k), 0.5 * tol, as.integer(maxit), lp,
                                    min(0.8, 0.2 * (m - 1)), if (dual == "interior") 1L else 0L),
                   "the exact min-max solver")
-    # list2DF(): the data frame data.frame() gives, without its checks and deparsing
-    hist <- list2DF(list(iteration = seq_along(res$history_upper), objective = res$history_upper,
+    hist <- fp_df(list(iteration = seq_along(res$history_upper), objective = res$history_upper,
                          lower = res$history_lower))
   } else {
     res <- fp_cpp(.fp_minmax_mw(pb$covs, pb$shift, as.integer(k), eta_solver, as.integer(iterations), keep, lp),
@@ -264,21 +263,13 @@ fp_minmax_value <- function(pb, pv) if (pb$objective == "loss") max(pb$best - pv
 fp_minmax_better <- function(pb, a, b) if (pb$objective == "loss") a < b else a > b
 fp_minmax_gscale <- function(pb, v) max(abs(v), 0.01 * max(abs(pb$best)), 1e-300)
 
-# Variance each group keeps in span(V), or under the weights `lam` on the columns of V.
-fp_minmax_pvar <- function(pb, V, lam = NULL) {
-  vapply(pb$covs, function(s) {
-    cs <- colSums((s %*% V) * V)
-    if (is.null(lam)) sum(cs) else sum(cs * lam)
-  }, numeric(1))
-}
-
 # The losses of a projection, best rank-k variance minus the variance kept, cancel to the
 # precision of the variances; as the error outside the subspace minus the best error they
 # keep the precision of the errors (fp_residual_trace, fp_group_best), which matters where
 # the kept variance dwarfs the rest (a variable in units far above the others'). The
 # candidates are compared, and the returned one reported, on those.
-# The variances kept (fp_minmax_pvar()) and the losses of a candidate, from one product S V per
-# group; `err`, the errors outside span(V) when already known (those of standard PCA, cached in
+# The variance each group keeps in span(V) (or under the weights `lam` on the columns of V) and
+# the losses of a candidate, from one product S V per group; `err`, the errors outside span(V) when already known (those of standard PCA, cached in
 # prep by fp_prep_std_errors()), is used as it is.
 fp_minmax_eval <- function(pb, V, lam = NULL, err = NULL) {
   m <- length(pb$covs)
