@@ -66,44 +66,11 @@ fp_audit_replicate <- function(mr, methods, ks, margs, center, scale.) {
   list(groups = G, var_kept = V)
 }
 
-# Quantiles of replicates that may hold Inf (loss ratios): interpolated between finite
-# neighbours as quantile(type = 7), the order statistic where a neighbour is infinite.
-fp_quantile_inf <- function(v, p) {
-  v <- sort(v[!is.na(v)])
-  n <- length(v)
-  if (!n) return(rep(NA_real_, length(p)))
-  h <- (n - 1) * p + 1
-  lo <- floor(h)
-  hi <- ceiling(h)
-  vapply(seq_along(p), function(i) {
-    if (lo[i] == hi[i] || !is.finite(v[lo[i]]) || !is.finite(v[hi[i]])) return(v[if (p[i] < 0.5) lo[i] else hi[i]])
-    v[lo[i]] + (h[i] - lo[i]) * (v[hi[i]] - v[lo[i]])
-  }, numeric(1))
-}
-
-# An interval of replicates `reps` around the estimate `est`: c(low, high, bias ratio), NA where
-# fewer than 90% of the replicates have a value. The percentile interval is the `level`
-# quantiles of the replicates; the basic interval reflects them about the estimate (2 est - q),
-# which removes a bias of the statistic that the replicates repeat. The bias ratio is the
-# replicates' mean minus the estimate, over their standard deviation (the bootstrap's bias
-# estimate in standard errors; NA when the spread is 0 or infinite).
-fp_interval <- function(reps, est, level, type = getOption("fairproj.interval_type", "percentile")) {
-  ok <- !is.na(reps)
-  if (is.na(est) || sum(ok) < 0.9 * length(reps)) return(c(NA_real_, NA_real_, NA_real_))
-  r <- reps[ok]
-  q <- fp_quantile_inf(r, c((1 - level) / 2, (1 + level) / 2))
-  if (type == "basic") q <- 2 * est - rev(q)
-  s <- if (all(is.finite(r))) stats::sd(r) else NA_real_
-  c(q, if (is.finite(est) && is.finite(s) && s > 0) (mean(r) - est) / s else NA_real_)
-}
-
-# Row statistics (largest and smallest loss, gap, ratio, largest error, error gap) of the group
-# errors and losses of one fit; losses within 1e-10 of the largest error count as 0 in the
-# ratio, as fp_audit_loss_ratio().
-fp_audit_row_stats <- function(err, loss) {
-  if (anyNA(err) || anyNA(loss)) return(rep(NA_real_, 6L))
-  c(max(loss), min(loss), max(loss) - min(loss),
-    fp_audit_loss_ratio(list(error = err, loss = loss)), max(err), max(err) - min(err))
+# Statistics of one fit's group losses (its largest over its smallest, with losses within 1e-10
+# of the largest error counted as 0, as fp_audit_loss_ratio()); NA where a group has none.
+fp_audit_ratio_rep <- function(err, loss) {
+  if (anyNA(err) || anyNA(loss)) return(NA_real_)
+  fp_audit_loss_ratio(list(error = err, loss = loss))
 }
 
 # The intervals of an audit: bootstrap replicates of every method at the k in `ks`, from the
@@ -125,9 +92,6 @@ fp_audit_intervals <- function(moments, blocks, methods, ks, margs, center, scal
     pb$update(r)
   }
   pb$done()
-  # biased replicates; an interval of width 0 (standard PCA's price) is not; an unknown bias
-  # ratio with a spread (infinite replicates) is
-  bias <- function(iv) if (is.na(iv[3L])) !is.na(iv[1L]) && iv[1L] != iv[2L] else abs(iv[3L]) > fp_bias_limit
   # per group
   nb <- vapply(blocks, function(b) length(b$n), numeric(1))
   # each group's numerical rank, or d + 1 when its covariance has full rank (k = d - 1 is fine
@@ -137,6 +101,7 @@ fp_audit_intervals <- function(moments, blocks, methods, ks, margs, center, scal
     r <- sum(ev > 1e-10 * max(ev, .Machine$double.xmin))
     if (r == nrow(s)) r + 2 else r
   }, numeric(1))
+  clip <- function(iv, q, est) fp_audit_from_zero(iv, q, est)
   gq <- c("error", "loss")
   for (q in gq) gtab[paste0(q, c("_low", "_high"))] <- NA_real_
   gtab$reliable <- NA
@@ -147,15 +112,16 @@ fp_audit_intervals <- function(moments, blocks, methods, ks, margs, center, scal
     if (is.na(j) || is.na(gtab$loss[i])) next
     ok <- gtab$n[i] >= fp_min_rows && nb[g] >= 10 && gtab$k[i] < rank[g] - 1L
     for (q in gq) {
-      iv <- fp_interval(G[, a, j, g, match(q, gq)], gtab[[q]][i], level)
-      gtab[i, paste0(q, c("_low", "_high"))] <- iv[1:2]
-      ok <- ok && !anyNA(iv[1:2]) && !bias(iv)
+      iv <- clip(fp_interval(G[, a, j, g, match(q, gq)], gtab[[q]][i], level), q, gtab[[q]][i])
+      gtab[i, paste0(q, c("_low", "_high"))] <- iv
+      ok <- ok && !anyNA(iv)
     }
     gtab$reliable[i] <- ok
   }
-  # per method and k
-  qs <- c("max_loss", "min_loss", "loss_gap", "loss_ratio", "max_error", "error_gap")
-  all_q <- c(qs, "var_kept", "price")
+  # per method and k: the largest, smallest and spread of the group losses and errors from the
+  # replicates of all groups together (fp_max_interval(), fp_gap_interval()), the ratio, the
+  # variance kept and the price one by one
+  all_q <- c("max_loss", "min_loss", "loss_gap", "loss_ratio", "max_error", "error_gap", "var_kept", "price")
   checked <- c("max_loss", "loss_gap", "max_error", "price")  # the ratio's spread is often infinite
   std <- match("standard", methods)
   for (q in all_q) tab[paste0(q, c("_low", "_high"))] <- NA_real_
@@ -164,14 +130,23 @@ fp_audit_intervals <- function(moments, blocks, methods, ks, margs, center, scal
     j <- match(tab$k[i], ks)
     if (is.na(j) || is.na(tab$var_kept[i])) next
     a <- match(tab$method[i], methods)
-    rs <- vapply(seq_len(replicates), function(r) fp_audit_row_stats(G[r, a, j, , 1L], G[r, a, j, , 2L]),
-                 numeric(length(qs)))
-    rs <- rbind(rs, Vk[, a, j], Vk[, std, j] - Vk[, a, j])
-    ok <- all(gtab$reliable[gtab$method == tab$method[i] & gtab$k == tab$k[i]] %in% TRUE)
-    for (h in seq_along(all_q)) {
-      iv <- fp_interval(rs[h, ], tab[[all_q[h]]][i], level)
-      tab[i, paste0(all_q[h], c("_low", "_high"))] <- iv[1:2]
-      if (all_q[h] %in% checked) ok <- ok && !anyNA(iv[1:2]) && !bias(iv)
+    rows <- gtab$method == tab$method[i] & gtab$k == tab$k[i]
+    gi <- match(gtab$group[rows], moments$levels)
+    E <- matrix(G[, a, j, gi, 1L], replicates)
+    L <- matrix(G[, a, j, gi, 2L], replicates)
+    ratio <- vapply(seq_len(replicates), function(r) fp_audit_ratio_rep(E[r, ], L[r, ]), numeric(1))
+    ivs <- list(max_loss = fp_max_interval(L, gtab$loss[rows], level),
+                min_loss = fp_min_interval(L, gtab$loss[rows], level),
+                loss_gap = fp_gap_interval(L, gtab$loss[rows], level),
+                loss_ratio = pmax(fp_interval(ratio, tab$loss_ratio[i], level, shift = FALSE), 1),
+                max_error = fp_max_interval(E, gtab$error[rows], level),
+                error_gap = fp_gap_interval(E, gtab$error[rows], level),
+                var_kept = fp_interval(Vk[, a, j], tab$var_kept[i], level),
+                price = fp_interval(Vk[, std, j] - Vk[, a, j], tab$price[i], level))
+    ok <- all(gtab$reliable[rows] %in% TRUE)
+    for (q in all_q) {
+      tab[i, paste0(q, c("_low", "_high"))] <- clip(ivs[[q]], q, tab[[q]][i])
+      if (q %in% checked) ok <- ok && !anyNA(ivs[[q]])
     }
     tab$reliable[i] <- ok
   }
@@ -179,13 +154,9 @@ fp_audit_intervals <- function(moments, blocks, methods, ks, margs, center, scal
 }
 
 # An interval is called unreliable when its group has fewer than `fp_min_rows` rows or fewer
-# than 10 non-empty blocks, when k is at least its covariance's rank minus 1 (when that rank is
-# below d), or when the bootstrap's bias estimate exceeds `fp_bias_limit`
-# standard errors (the replicates do not centre on the estimate: a loss near its bound of 0, or
-# eigenvalues that cross between replicates, where percentile intervals miss); bench/audit-coverage.R
-# measures the coverage of the intervals kept and flagged.
+# than 10 non-empty blocks, or when k is at least its covariance's rank minus 1 (when that rank
+# is below d); bench/audit-coverage.R measures the coverage of the intervals kept and flagged.
 fp_min_rows <- 50
-fp_bias_limit <- 0.5
 
 # The interval settings checked: NULL when no intervals are asked for (`level = NULL` or
 # `replicates = 0`), else list(level, replicates, blocks).
@@ -218,31 +189,38 @@ fp_audit_interval_k <- function(k, ks) {
 # Quantities that cannot be negative (errors, losses, their gaps, the price of a fair method).
 fp_bounded_quantities <- c("error", "loss", "max_loss", "min_loss", "loss_gap", "max_error", "error_gap", "price")
 
-# TRUE where a quantity that cannot be negative sits at or near its bound 0: its estimate is
-# closer to 0 than half its interval's width (about 1.6 standard errors at 90%). Its bootstrap
-# distribution is cut at 0 there, and a percentile interval is not calibrated: min-max's loss
-# gap, whose true value is 0 with two groups, was covered 74% of the time at a nominal 90% in
-# bench/audit-coverage.R. Such a cell gets no interval; an interval of width 0 (standard PCA's
-# price) is exact, not at a bound.
-fp_audit_at_bound <- function(est, low, high) {
-  w <- high - low
-  !is.na(est) & !is.na(w) & w > 0 & est < w / 2
+# The interval of a quantity that cannot be negative, near its bound 0: kept above 0 (the shift
+# by the bias can cross it; the truth cannot), and starting at 0 where the estimate is smaller
+# than the interval's width, i.e. not distinguishable from 0. Near 0 a loss behaves like a sum
+# of squares of noise, whose replicates stay above 0 however small the truth: with two groups
+# drawn from one population (all losses 0), the shifted intervals covered 0 in 40-70% of the
+# samples, and from 0 where the estimate is below the width 97-100% (bench/audit-coverage.R).
+# Gaps are not touched: fp_gap_interval() starts at 0 where the difference's interval holds 0.
+fp_audit_from_zero <- function(iv, q, est) {
+  if (!q %in% fp_bounded_quantities || anyNA(iv)) return(iv)
+  iv <- pmax(iv, 0)
+  if (!q %in% c("loss_gap", "error_gap") && !is.na(est) && est < iv[2L] - iv[1L]) iv[1L] <- 0
+  iv
 }
-fp_bound_note <- "at or near its bound 0, where a bootstrap interval is not calibrated"
+fp_zero_note <- "not distinguishable from 0 at this level: the interval starts at 0"
 
-# The intervals of an audit in long form (tidy(matrix = "intervals")); a quantity at its bound
-# (fp_audit_at_bound()) has no interval, is not reliable and says why in `note`.
+# TRUE where the interval of a quantity that cannot be negative starts at 0 and is not a point.
+fp_audit_starts_at_zero <- function(q, low, high) {
+  q %in% fp_bounded_quantities & !is.na(low) & low == 0 & !is.na(high) & high > 0
+}
+
+# The intervals of an audit in long form (tidy(matrix = "intervals")); an interval that starts
+# at 0 says so in `note`.
 fp_audit_intervals_long <- function(x) {
   long <- function(t, qs, group) {
     t <- t[t$k %in% x$intervals$k, , drop = FALSE]
     do.call(rbind, lapply(qs, function(q) {
       lo <- t[[paste0(q, "_low")]]
       hi <- t[[paste0(q, "_high")]]
-      bound <- q %in% fp_bounded_quantities & fp_audit_at_bound(t[[q]], lo, hi)
+      zero <- fp_audit_starts_at_zero(q, lo, hi)
       data.frame(method = t$method, k = t$k, group = group(t), term = q, estimate = t[[q]],
-                 conf.low = ifelse(bound, NA_real_, lo), conf.high = ifelse(bound, NA_real_, hi),
-                 reliable = ifelse(bound, FALSE, t$reliable), note = ifelse(bound, fp_bound_note, NA_character_),
-                 stringsAsFactors = FALSE)
+                 conf.low = lo, conf.high = hi, reliable = t$reliable,
+                 note = ifelse(zero, fp_zero_note, NA_character_), stringsAsFactors = FALSE)
     }))
   }
   out <- rbind(long(x$groups_table, c("error", "loss"), function(t) t$group),
@@ -256,7 +234,9 @@ fp_audit_intervals_long <- function(x) {
 # ---------------------------------------------------------------------------------------------
 # Downstream intervals: the models are fixed (trained once on the training rows); the held-out
 # rows are resampled with replacement within each group (`replicates` times, the same draws for
-# every fit), and accuracy, error and gaps recomputed on each resample.
+# every fit), and accuracy, error and gaps recomputed on each resample; percentile intervals of
+# type 6 (fp_quantile_inf()), not shifted: these are means of the held-out rows, which the
+# resampling does not bias.
 
 # Resample counts of the held-out rows: an nh x replicates matrix (row i: how often held-out
 # row i is drawn), drawn within each group so that the groups keep their held-out sizes.
@@ -290,7 +270,7 @@ fp_downstream_interval_row <- function(pred, yt, gh, W, level, type) {
   pct <- function(v) {
     v <- v[!is.na(v)]
     if (length(v) < 0.9 * ncol(W)) return(c(NA_real_, NA_real_))
-    unname(stats::quantile(v, c((1 - level) / 2, (1 + level) / 2), type = 7))
+    fp_quantile_inf(v, c((1 - level) / 2, (1 + level) / 2))
   }
   signed <- function(est_by_group, reps) {
     ok <- !is.na(est_by_group)

@@ -56,9 +56,24 @@
 #' up to the groups' moments (the audit's own numbers come from the first pass, as the sum of
 #' many blocks loses digits where a column's offset dwarfs its spread). A replicate draws each group's non-empty blocks with replacement (as many as
 #' it has), adds their moments (moments add exactly) and refits every method on them, which costs
-#' solver calls on d x d matrices; the interval is the `(1 - level) / 2` and `(1 + level) / 2`
-#' quantiles of `replicates` replicates (a percentile interval; the replicates use `seed`). It
-#' estimates the spread of each quantity as an estimate of the same method applied to the
+#' solver calls on d x d matrices. The interval of one quantity (a group's error or loss, the
+#' loss ratio, the variance kept, the price) is the `(1 - level) / 2` and `(1 + level) / 2`
+#' quantiles of `replicates` replicates (type 6, whose expected content is `level` exactly where
+#' R's default holds 0.88 at 100 replicates; the replicates use `seed`), shifted by the
+#' bootstrap's estimate of bias (the replicates' mean minus the estimate): a percentile interval
+#' centred on the bias-corrected estimate, since a group's loss under a subspace fitted to a
+#' sample is biased upwards and the replicates repeat that bias. The largest and the smallest
+#' loss or error and the gaps between groups are not smooth where two groups are close, and get
+#' intervals built from all groups' replicates together: the groups that may hold the largest
+#' (those whose difference from the estimated largest has an interval reaching 0) bound it
+#' between the largest of their simultaneous lower bounds and the largest of their upper
+#' bounds (with one such group, its own interval), and a gap lies within the simultaneous
+#' intervals of the differences between the candidates for the largest and for the smallest,
+#' starting at 0 where one of them reaches 0. A quantity that cannot be negative is kept above
+#' 0, and its interval starts at 0 where the estimate is smaller than the interval's width: not
+#' distinguishable from 0 at that level (a loss of 0 in the population is estimated by a sum of
+#' squares of noise, whose replicates stay above 0).
+#' The bootstrap estimates the spread of each quantity as an estimate of the same method applied to the
 #' population, and assumes that rows are independent draws within each group (rows that come in
 #' clusters, such as repeated measures of one person, need blocks made of whole clusters, which
 #' a hash of the row number does not give). The blocks are the bootstrap's units, so its spread
@@ -70,23 +85,21 @@
 #' (option `fairproj.interval_memory`, in bytes), and below 10 blocks no intervals are computed
 #' and `$intervals$note` says so (at 3 groups, beyond about d = 1000, or 750 with an outcome).
 #'
+#' In bench/audit-coverage.R (two groups of 50 to 10,000 rows, 500 samples each) the 90%
+#' intervals of every group's loss, the largest loss, the loss gap and the price covered the
+#' truth in 85-95% of the samples for standard PCA, min-max and mean matching, also where the
+#' two groups' losses are close; with both groups from one population (every loss 0) the
+#' intervals of the gaps and of the losses covered 0 in at least 96% of the samples.
+#'
 #' An interval is flagged `reliable = FALSE` when its group has fewer than 50 rows or fewer
-#' than 10 non-empty blocks, when k is at least the rank of the group's covariance minus 1
-#' (where that rank is below d: more columns than rows, or collinear columns), or when the bootstrap's bias estimate (the replicates' mean minus
-#' the estimate) exceeds half their standard deviation: the replicates do not centre on the
-#' estimate, as for a loss near its bound of 0, a method whose solution jumps between
-#' replicates, or eigenvalues at k that cross (k near a group's rank, groups alike), where
-#' percentile intervals miss the truth. A row of `table` is reliable when every group's
-#' interval of that method and k is and its largest loss, loss gap, largest error and price
-#' pass the same check (the loss ratio is not checked: its spread is often infinite).
-#' `print()` and `summary()` show unreliable intervals in brackets marked `?`. A quantity that
-#' cannot be negative (an error, a loss, a gap, a fair method's price) whose estimate is closer
-#' to 0 than half its interval's width is at or near its bound, where a percentile interval is
-#' not calibrated (min-max's loss gap, 0 in the population with two groups, was covered 74% of
-#' the time at 90%): it gets no interval, shown as `[~0: no interval]` by `print()`, with `NA`
-#' bounds, `reliable = FALSE` and a `note` in `tidy(matrix = "intervals")`, and without an error
-#' bar in the plots. The interval columns of `table` and `groups_table` keep the bootstrap's
-#' quantiles. Input from
+#' than 10 non-empty blocks, or when k is at least the rank of the group's covariance minus 1
+#' (where that rank is below d: more columns than rows, or collinear columns), where the
+#' replicates cannot show the spread. A row of `table` is reliable when every group's interval
+#' of that method and k is and its largest loss, loss gap, largest error and price have one.
+#' `print()` and `summary()` show unreliable intervals in brackets marked `?`;
+#' `tidy(matrix = "intervals")` has the flag in `reliable` and says in `note` where an
+#' interval starts at 0. The interval columns of `table` and `groups_table` hold the same bounds.
+#' Input from
 #' moments gives intervals only when the moments carry block moments, as
 #' `group_moments(x, group, blocks = 50)` computes them from rows in memory, from files
 #' ([group_moments_files]) and from databases ([group_moments_db], stream route); `c()` and `+`
@@ -150,7 +163,7 @@
 #'   * with intervals, both tables also hold `<quantity>_low` and `<quantity>_high` for each
 #'     quantity above (`NA` at the k without intervals) and `reliable` (see Details);
 #'     `intervals`: a list with `level`, `replicates`, `k` (the dimensions with intervals),
-#'     `method` (`"percentile"`), `blocks` (the non-empty blocks of each group) and `note` (why
+#'     `method` (`"bias-corrected percentile"`), `blocks` (the non-empty blocks of each group) and `note` (why
 #'     there are none);
 #'   * `downstream`: one row per method and k (`n_test`, `accuracy`, `error`, `dp_gap`,
 #'     `eo_gap`, `one_class`) or `NULL`; `downstream_reference`, `downstream_note`;
@@ -616,7 +629,7 @@ fp_audit_result <- function(fr, mo, xm, g, y, ks, d, iv, methods, margs, center,
               n = sum(moments$n), d = d, colnames = moments$colnames, centered = !isFALSE(center),
               scaled = !isFALSE(scale.), outcome = NULL, n_dropped = 0L, fits = fr$fits, call = call)
   out$intervals <- if (!is.null(blk)) {
-    list(level = iv$level, replicates = iv$replicates, k = iv$k, method = "percentile",
+    list(level = iv$level, replicates = iv$replicates, k = iv$k, method = "bias-corrected percentile",
          blocks = vapply(blk, function(b) length(b$n), numeric(1)), note = NULL)
   } else {
     list(level = NULL, replicates = 0L, k = integer(0), method = NULL, blocks = NULL, note = mo$interval_note)
@@ -681,13 +694,12 @@ fp_audit_at <- function(x, k) {
                     state = t$state, stringsAsFactors = FALSE)
   if (!k %in% x$intervals$k) return(out)
   # the numbers a reader decides on, with their intervals ("?" where the audit calls them
-  # unreliable, "[~0: no interval]" at or near the bound 0, fp_audit_at_bound())
+  # unreliable)
   flag <- ifelse(t$reliable %in% FALSE, "?", "")
   ci <- function(q, f) {
     lo <- t[[paste0(q, "_low")]]
     hi <- t[[paste0(q, "_high")]]
-    bound <- q %in% fp_bounded_quantities & fp_audit_at_bound(t[[q]], lo, hi)
-    ifelse(is.na(lo), "", ifelse(bound, " [~0: no interval]", sprintf(" [%s, %s]%s", f(lo), f(hi), flag)))
+    ifelse(is.na(lo), "", sprintf(" [%s, %s]%s", f(lo), f(hi), flag))
   }
   out$max_loss <- paste0(out$max_loss, ci("max_loss", fp_num))
   out$loss_ratio <- paste0(fp_num(t$loss_ratio), ci("loss_ratio", fp_num))
@@ -705,13 +717,14 @@ fp_audit_interval_line <- function(x, k) {
     cat(sprintf("[ ]: %s%% bootstrap intervals (%d replicates of %s blocks per group)%s\n", format(100 * iv$level),
                 iv$replicates, fp_name_list(unique(iv$blocks)),
                 if (any(x$table$reliable[x$table$k == k] %in% FALSE))
-                  "; ? marks an interval the data cannot support (small group, or estimates biased; see ?fair_audit)" else ""))
+                  "; ? marks an interval the data cannot support (a group under 50 rows or 10 blocks, or k at its rank; see ?fair_audit)" else ""))
     t <- x$table[x$table$k == k, , drop = FALSE]
-    bound <- unlist(lapply(c("max_loss", "loss_gap", "price"), function(q) {
-      b <- fp_audit_at_bound(t[[q]], t[[paste0(q, "_low")]], t[[paste0(q, "_high")]]) & t$method != "standard"
-      if (any(b)) sprintf("%s of %s", sub("_", " ", q), t$method[b])
+    zero <- unlist(lapply(c("max_loss", "price"), function(q) {
+      z <- fp_audit_starts_at_zero(q, t[[paste0(q, "_low")]], t[[paste0(q, "_high")]]) & t$method != "standard"
+      if (any(z)) sprintf("the %s of %s", c(max_loss = "largest loss", price = "price")[[q]], t$method[z])
     }))
-    if (length(bound)) cat(sprintf("No interval for the %s: %s.\n", paste(bound, collapse = ", "), fp_bound_note))
+    if (length(zero)) cat(sprintf("Intervals from 0 (not distinguishable from 0 at this level): %s.\n",
+                                  paste(zero, collapse = ", ")))
   } else {
     cat(sprintf("Intervals at k = %s only (`interval_k`).\n", fp_name_list(iv$k)))
   }

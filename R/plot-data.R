@@ -914,13 +914,10 @@ fp_audit_col <- function(t, col) if (is.null(t[[col]])) rep(NA_real_, nrow(t)) e
 
 # The interval columns of an audit plot: `lower`, `upper` (NA where there is none) and
 # `interval` ("TRUE" where an error bar is drawn, "unreliable" where the audit flags it).
-# A value at or near its bound 0 (fp_audit_at_bound(), on the unscaled estimate `est`) gets no
-# bar ("bound"): its interval is not calibrated.
-fp_audit_bars <- function(x, d, lo, hi, reliable, est = d$value) {
+fp_audit_bars <- function(x, d, lo, hi, reliable) {
   d$lower <- lo
   d$upper <- hi
-  d$interval <- ifelse(is.na(lo) | is.na(hi), "none", ifelse(fp_audit_at_bound(est, lo, hi), "bound",
-                                                             ifelse(reliable %in% FALSE, "unreliable", "TRUE")))
+  d$interval <- ifelse(is.na(lo) | is.na(hi), "none", ifelse(reliable %in% FALSE, "unreliable", "TRUE"))
   d
 }
 fp_audit_bar_layer <- function(d) {
@@ -936,8 +933,8 @@ fp_audit_bar_caption <- function(x, d, caption = NULL) {
   iv <- x$intervals
   paste0(if (!is.null(caption)) paste0(caption, "; "),
          sprintf("error bars: %s%% bootstrap intervals%s%s", format(100 * iv$level),
-                 if (any(d$interval == "unreliable")) "; faint: unreliable (small group or biased estimate)" else "",
-                 if (any(d$interval == "bound")) "; none at values near 0, where they are not calibrated" else ""))
+                 if (any(d$interval == "unreliable")) "; faint: unreliable (small group, or k at its rank)" else "",
+                 if (any(d$lower == 0 & d$upper > 0, na.rm = TRUE)) "; from 0: not distinguishable from 0" else ""))
 }
 
 fp_plot_audit_groups <- function(x, type, methods) {
