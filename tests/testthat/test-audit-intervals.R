@@ -258,7 +258,7 @@ test_that("a gap not told apart from 0 (min-max's loss gap with two groups) has 
   td <- tidy(a, "intervals")
   gap <- td[td$method == "minmax" & td$term == "loss_gap", ]
   expect_identical(gap$conf.low, 0)
-  expect_match(gap$note, "not distinguishable from 0")
+  expect_match(gap$note, "0 is not ruled out")
   # standard PCA's gap is far from 0: its interval does not start at 0
   sg <- td[td$method == "standard" & td$term == "loss_gap", ]
   expect_gt(sg$conf.low, 0)
@@ -266,7 +266,7 @@ test_that("a gap not told apart from 0 (min-max's loss gap with two groups) has 
   out <- paste(capture.output(print(a)), collapse = "\n")
   # the price of min-max here, 2.2% with an interval reaching 0, is printed from 0 and said to be
   expect_lt(a$table$price_low[2], 1e-12)
-  expect_true(grepl("Intervals from 0 (not distinguishable from 0 at this level): the price of minmax.", out,
+  expect_true(grepl("Intervals from 0 (0 not ruled out at this level): the price of minmax.", out,
                     fixed = TRUE))
 })
 
