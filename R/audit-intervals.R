@@ -66,8 +66,8 @@ fp_audit_replicate <- function(mr, methods, ks, margs, center, scale.) {
   list(groups = G, var_kept = V)
 }
 
-# Statistics of one fit's group losses (its largest over its smallest, with losses within 1e-10
-# of the largest error counted as 0, as fp_audit_loss_ratio()); NA where a group has none.
+# The loss ratio of one replicate's fit (its largest loss over its smallest, with losses within
+# 1e-10 of the largest error counted as 0, as fp_audit_loss_ratio()); NA where a group has none.
 fp_audit_ratio_rep <- function(err, loss) {
   if (anyNA(err) || anyNA(loss)) return(NA_real_)
   fp_audit_loss_ratio(list(error = err, loss = loss))
@@ -101,7 +101,6 @@ fp_audit_intervals <- function(moments, blocks, methods, ks, margs, center, scal
     r <- sum(ev > 1e-10 * max(ev, .Machine$double.xmin))
     if (r == nrow(s)) r + 2 else r
   }, numeric(1))
-  clip <- function(iv, q, est) fp_audit_from_zero(iv, q, est)
   gq <- c("error", "loss")
   for (q in gq) gtab[paste0(q, c("_low", "_high"))] <- NA_real_
   gtab$reliable <- NA
@@ -112,7 +111,7 @@ fp_audit_intervals <- function(moments, blocks, methods, ks, margs, center, scal
     if (is.na(j) || is.na(gtab$loss[i])) next
     ok <- gtab$n[i] >= fp_min_rows && nb[g] >= 10 && gtab$k[i] < rank[g] - 1L
     for (q in gq) {
-      iv <- clip(fp_interval(G[, a, j, g, match(q, gq)], gtab[[q]][i], level), q, gtab[[q]][i])
+      iv <- fp_audit_from_zero(fp_interval(G[, a, j, g, match(q, gq)], gtab[[q]][i], level), q, gtab[[q]][i])
       gtab[i, paste0(q, c("_low", "_high"))] <- iv
       ok <- ok && !anyNA(iv)
     }
@@ -149,7 +148,7 @@ fp_audit_intervals <- function(moments, blocks, methods, ks, margs, center, scal
     for (q in c("loss_gap", "error_gap")) if (!anyNA(ivs[[q]]) && ivs[[q]][2L] <= tiny) ivs[[q]][1L] <- 0
     ok <- all(gtab$reliable[rows] %in% TRUE)
     for (q in all_q) {
-      tab[i, paste0(q, c("_low", "_high"))] <- clip(ivs[[q]], q, tab[[q]][i])
+      tab[i, paste0(q, c("_low", "_high"))] <- fp_audit_from_zero(ivs[[q]], q, tab[[q]][i])
       if (q %in% checked) ok <- ok && !anyNA(ivs[[q]])
     }
     tab$reliable[i] <- ok
