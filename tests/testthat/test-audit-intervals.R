@@ -333,3 +333,65 @@ test_that("fast coverage check: the largest of two close quantities and their ga
   expect_lt(mean(cover[1, ]), 0.97)
   expect_gt(mean(cover[2, ]), 0.85)
 })
+
+test_that("the noise floor of a zero loss: many directions estimated, losses of 0 covered", {
+  # both groups from one population in 12 columns at k = 4 (every loss 0): the gap between a
+  # group's error and its own in-sample best is above 0 by the noise in 32 directions, and its
+  # replicates repeat it, so the width rule alone covered 0 in 6-81% of the samples; within the
+  # noise floor (the loss of each group's own replicate subspace) the interval starts at 0
+  d <- 12
+  s <- sqrt(seq(4, 0.5, length.out = d))
+  last <- NULL
+  cover <- replicate(6, {
+    x <- sweep(matrix(rnorm(600 * d), 600), 2, s, `*`)
+    a <- fair_audit(x, rep(c("a", "b"), each = 300), k = 4, methods = "standard", replicates = 40,
+                    seed = 1, progress = FALSE)
+    last <<- a
+    gt <- a$groups_table
+    c(gt$loss_low[gt$k == 4], a$table$max_loss_low[a$table$k == 4 & a$table$method %in% c("standard", "minmax")])
+  })
+  expect_gte(mean(cover == 0), 5 / 6)
+  # a smallest loss that may be 0 leaves the loss ratio unbounded; where every loss may be 0, it
+  # may be 1
+  tb <- last$table[last$table$k == 4, ]
+  expect_true(any(tb$min_loss_low %in% 0))
+  expect_true(all(tb$loss_ratio_high[tb$min_loss_low %in% 0] == Inf))
+  expect_true(all(tb$loss_ratio_low[tb$min_loss_low %in% 0 & tb$max_loss_low %in% 0] == 1))
+  # the floor is a loss: never below 0, and 0 at k = d
+  set.seed(4)
+  x <- sweep(matrix(rnorm(200 * 5), 200), 2, 5:1, `*`)
+  g <- rep(c("a", "b"), each = 100)
+  mo <- group_moments(x, g)
+  base <- fp_audit_floor_base(mo, TRUE, TRUE, c(2L, 5L))
+  fl <- fp_audit_floor(mo, base, c(2L, 5L))
+  expect_equal(fl$floor[1, ], c(0, 0), tolerance = 1e-8)  # the sample's own subspace: no loss
+  expect_identical(fl$floor[2, ], c(0, 0))
+  expect_equal(fl$overlap, 1)
+  # a replicate's subspaces are taken in the sample's scaling: with scale. = TRUE the floor is
+  # unit-free, the same for data in other units
+  i <- c(sample.int(100, 100, TRUE), 100 + sample.int(100, 100, TRUE))
+  u <- c(1e4, 1, 1e-3, 7, 0.5)
+  fl1 <- fp_audit_floor(group_moments(x[i, ], g), base, 2L)
+  x2 <- sweep(x, 2, u, `*`) + 1e3
+  fl2 <- fp_audit_floor(group_moments(x2[i, ], g), fp_audit_floor_base(group_moments(x2, g), TRUE, TRUE, 2L), 2L)
+  expect_true(all(fl1$floor > 0))
+  expect_equal(fl2$floor, fl1$floor[1, , drop = FALSE], tolerance = 1e-8)
+  expect_equal(fl2$overlap, fl1$overlap, tolerance = 1e-10)
+})
+
+test_that("spans of mean differences: agreement of subspaces, and mean matching flagged where means hardly differ", {
+  A <- cbind(c(1, 0, 0))
+  expect_equal(fp_span_overlap(A, cbind(c(2, 0, 0))), 1)
+  expect_equal(fp_span_overlap(A, cbind(c(1, 1, 0))), 0.5)
+  expect_equal(fp_span_overlap(A, cbind(c(0, 0, 3))), 0)
+  expect_true(is.na(fp_span_overlap(A, cbind(c(0, 0, 0)))))
+  expect_equal(fp_span_overlap(cbind(c(1, 0, 0), c(0, 1, 0)), cbind(c(0, 1, 0))), 0.5)
+  set.seed(6)
+  x <- matrix(rnorm(400 * 4), 400)
+  g <- rep(c("a", "b"), each = 200)
+  same <- fair_audit(x, g, k = 2, replicates = 40, seed = 2, progress = FALSE)
+  far <- fair_audit(x + 2 * (g == "b"), g, k = 2, replicates = 40, seed = 2, progress = FALSE)
+  expect_false(any(same$groups_table$reliable[same$groups_table$method == "mean"]))
+  expect_true(all(same$groups_table$reliable[same$groups_table$method == "standard"]))
+  expect_true(all(far$groups_table$reliable[far$groups_table$method == "mean"]))
+})
