@@ -735,10 +735,12 @@ fp_audit_interval_line <- function(x, k) {
     cat(sprintf("[ ]: %s%% bootstrap intervals (%d replicates of %s blocks per group)%s\n", format(100 * iv$level),
                 iv$replicates, fp_name_list(unique(iv$blocks)),
                 if (any(x$table$reliable[x$table$k == k] %in% FALSE))
-                  "; ? marks an interval the data cannot support (a group under 50 rows or 10 blocks, or k at its rank; see ?fair_audit)" else ""))
+                  paste("; ? marks an interval the data cannot support (a group under 50 rows or 10 blocks, k at its rank,",
+                        "or a method matching group means whose difference the data do not fix; see ?fair_audit)") else ""))
     t <- x$table[x$table$k == k, , drop = FALSE]
     zero <- unlist(lapply(c("max_loss", "price"), function(q) {
-      z <- fp_audit_starts_at_zero(q, t[[paste0(q, "_low")]], t[[paste0(q, "_high")]]) & t$method != "standard"
+      z <- fp_audit_starts_at_zero(q, t[[paste0(q, "_low")]], t[[paste0(q, "_high")]]) &
+        (q != "price" | t$method != "standard")
       if (any(z)) sprintf("the %s of %s", c(max_loss = "largest loss", price = "price")[[q]], t$method[z])
     }))
     if (length(zero)) cat(sprintf("Intervals from 0 (0 not ruled out at this level): %s.\n",
