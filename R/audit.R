@@ -725,6 +725,9 @@ fp_audit_at <- function(x, k) {
   out[c("method", "max_loss", "loss_ratio", "loss_gap", "worst_group", "var_kept", "price", "state")]
 }
 
+# A sentence printed as lines of the console's width.
+fp_cat_wrapped <- function(text) cat(strwrap(text, width = getOption("width")), sep = "\n")
+
 # One line on the intervals of an audit: what they are, or why there are none.
 fp_audit_interval_line <- function(x, k) {
   iv <- x$intervals
@@ -732,19 +735,19 @@ fp_audit_interval_line <- function(x, k) {
   if (!length(iv$k)) {
     cat(sprintf("No intervals: %s.\n", iv$note))
   } else if (k %in% iv$k) {
-    cat(sprintf("[ ]: %s%% bootstrap intervals (%d replicates of %s blocks per group)%s\n", format(100 * iv$level),
-                iv$replicates, fp_name_list(unique(iv$blocks)),
-                if (any(x$table$reliable[x$table$k == k] %in% FALSE))
-                  paste("; ? marks an interval the data cannot support (a group under 50 rows or 10 blocks, k at its rank,",
-                        "or a method matching group means whose difference the data do not fix; see ?fair_audit)") else ""))
+    fp_cat_wrapped(sprintf("[ ]: %s%% bootstrap intervals (%d replicates of %s blocks per group)%s", format(100 * iv$level),
+                           iv$replicates, fp_name_list(unique(iv$blocks)),
+                           if (any(x$table$reliable[x$table$k == k] %in% FALSE))
+                             paste("; ? marks an interval the data cannot support (a group under 50 rows or 10 blocks, k at its",
+                                   "rank, or a method matching group means whose difference the data do not fix; see ?fair_audit)")
+                           else ""))
     t <- x$table[x$table$k == k, , drop = FALSE]
     zero <- unlist(lapply(c("max_loss", "price"), function(q) {
       z <- fp_audit_starts_at_zero(q, t[[paste0(q, "_low")]], t[[paste0(q, "_high")]]) &
         (q != "price" | t$method != "standard")
       if (any(z)) sprintf("the %s of %s", c(max_loss = "largest loss", price = "price")[[q]], t$method[z])
     }))
-    if (length(zero)) cat(sprintf("Intervals from 0 (0 not ruled out at this level): %s.\n",
-                                  paste(zero, collapse = ", ")))
+    if (length(zero)) fp_cat_wrapped(sprintf("Intervals from 0 (0 not ruled out at this level): %s.", paste(zero, collapse = ", ")))
   } else {
     cat(sprintf("Intervals at k = %s only (`interval_k`).\n", fp_name_list(iv$k)))
   }
