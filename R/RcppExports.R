@@ -45,8 +45,8 @@
     .Call(`_fairproj_fp_group_codes`, v)
 }
 
-.fp_group_recode <- function(codes, perm) {
-    .Call(`_fairproj_fp_group_recode`, codes, perm)
+.fp_group_recode_inplace <- function(codes, perm) {
+    invisible(.Call(`_fairproj_fp_group_recode_inplace`, codes, perm))
 }
 
 .fp_linear_classifier <- function(X, y, type, C, intercept) {

@@ -224,7 +224,8 @@ fp_group_coded <- function(group, arg) {
   if (!identical(ord, seq_along(u))) {
     perm <- integer(length(u))
     perm[ord] <- seq_along(u)
-    codes <- fp_cpp(.fp_group_recode(codes, perm), "the group coding")
+    # in place: `codes` is the coding's own new vector, shared with nothing but `r`
+    fp_cpp(.fp_group_recode_inplace(codes, perm), "the group coding")
   }
   g <- structure(codes, levels = as.character(u[ord]), names = names(group), class = "factor")
   list(g = g, sizes = counts[ord])

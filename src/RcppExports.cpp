@@ -176,16 +176,15 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// fp_group_recode
-Rcpp::IntegerVector fp_group_recode(Rcpp::IntegerVector codes, Rcpp::IntegerVector perm);
-RcppExport SEXP _fairproj_fp_group_recode(SEXP codesSEXP, SEXP permSEXP) {
+// fp_group_recode_inplace
+void fp_group_recode_inplace(SEXP codes, Rcpp::IntegerVector perm);
+RcppExport SEXP _fairproj_fp_group_recode_inplace(SEXP codesSEXP, SEXP permSEXP) {
 BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type codes(codesSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type codes(codesSEXP);
     Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type perm(permSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_group_recode(codes, perm));
-    return rcpp_result_gen;
+    fp_group_recode_inplace(codes, perm);
+    return R_NilValue;
 END_RCPP
 }
 // fp_linear_classifier_cpp
@@ -506,7 +505,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_css_lowqr", (DL_FUNC) &_fairproj_fp_css_lowqr, 4},
     {"_fairproj_fp_css_highqr", (DL_FUNC) &_fairproj_fp_css_highqr, 3},
     {"_fairproj_fp_group_codes", (DL_FUNC) &_fairproj_fp_group_codes, 1},
-    {"_fairproj_fp_group_recode", (DL_FUNC) &_fairproj_fp_group_recode, 2},
+    {"_fairproj_fp_group_recode_inplace", (DL_FUNC) &_fairproj_fp_group_recode_inplace, 2},
     {"_fairproj_fp_linear_classifier_cpp", (DL_FUNC) &_fairproj_fp_linear_classifier_cpp, 5},
     {"_fairproj_fp_inlp_cpp", (DL_FUNC) &_fairproj_fp_inlp_cpp, 7},
     {"_fairproj_fp_eig_top_wide", (DL_FUNC) &_fairproj_fp_eig_top_wide, 3},

@@ -21,7 +21,7 @@ inline unsigned slot_of(const void* s) {
 inline unsigned slot_of(int v) { return (static_cast<unsigned>(v) * 2654435761u) >> 26; }
 
 // codes[i] in 1..u for the labels p[0..n), u the distinct labels, in `uniq` by first appearance,
-// and counts[c - 1] the rows of code c. A direct-mapped cache of 64 slots (by a hash of the
+// and counts[c - 1] the rows of code c (`counts` is overwritten). A direct-mapped cache of 64 slots (by a hash of the
 // label) answers almost every row with one comparison whether the labels come in runs or
 // mixed; a miss searches the distinct labels (linearly while they are few, then in a hash table).
 template <typename T>
@@ -56,7 +56,6 @@ void code_labels(const T* p, std::ptrdiff_t n, int* codes, std::vector<T>& uniq,
       }
       if (!c) {
         uniq.push_back(s);
-        counts.push_back(0.0);
         c = static_cast<int>(uniq.size());
         if (hashed) {
           table.emplace(s, c);
@@ -69,8 +68,23 @@ void code_labels(const T* p, std::ptrdiff_t n, int* codes, std::vector<T>& uniq,
       sl.code = c;
     }
     codes[i] = c;
-    counts[c - 1] += 1.0;
   }
+  // the counts in a pass of their own, in four banks: one counter incremented row after row
+  // (two groups: the same code most of the time) is a chain of dependent memory updates that
+  // cost as much as the coding itself
+  const std::size_t u = uniq.size();
+  std::vector<std::ptrdiff_t> bank(4 * u, 0);
+  std::ptrdiff_t i = 0;
+  for (; i + 3 < n; i += 4) {
+    ++bank[codes[i] - 1];
+    ++bank[u + codes[i + 1] - 1];
+    ++bank[2 * u + codes[i + 2] - 1];
+    ++bank[3 * u + codes[i + 3] - 1];
+  }
+  for (; i < n; ++i) ++bank[codes[i] - 1];
+  counts.assign(u, 0.0);
+  for (std::size_t j = 0; j < u; ++j)
+    counts[j] = static_cast<double>(bank[j] + bank[u + j] + bank[2 * u + j] + bank[3 * u + j]);
 }
 
 }  // namespace groups
@@ -105,15 +119,14 @@ Rcpp::List fp_group_codes(SEXP v) {
   return res;
 }
 
-// perm[codes]: the codes renumbered (perm holds the new number of each old code), in one pass
-// into a new vector.
-// [[Rcpp::export(.fp_group_recode)]]
-Rcpp::IntegerVector fp_group_recode(Rcpp::IntegerVector codes, Rcpp::IntegerVector perm) {
-  const R_xlen_t n = codes.size();
-  Rcpp::IntegerVector out(Rcpp::no_init(n));
-  const int* c = codes.begin();
+// perm[codes]: the codes renumbered (perm holds the new number of each old code), in place:
+// only for the vector that .fp_group_codes() has just returned, which nothing else shares (a
+// new vector would cost the allocation and first touch of n integers, as much as the coding).
+// [[Rcpp::export(.fp_group_recode_inplace)]]
+void fp_group_recode_inplace(SEXP codes, Rcpp::IntegerVector perm) {
+  if (TYPEOF(codes) != INTSXP) Rcpp::stop("codes must be an integer vector");
+  const R_xlen_t n = XLENGTH(codes);
   const int* p = perm.begin();
-  int* o = out.begin();
-  for (R_xlen_t i = 0; i < n; ++i) o[i] = p[c[i] - 1];
-  return out;
+  int* c = INTEGER(codes);
+  for (R_xlen_t i = 0; i < n; ++i) c[i] = p[c[i] - 1];
 }

@@ -222,7 +222,9 @@ test_that("group codes come from the values, with the levels droplevels(as.facto
   )
   for (nm in names(cases)) {
     v <- cases[[nm]]
+    copy <- unserialize(serialize(v, NULL))  # a copy in memory of its own
     expect_identical(ns$fp_as_group(v, 200L), droplevels(as.factor(v)), label = nm)
+    expect_identical(v, copy, label = nm)  # the codes are renumbered in place, the labels untouched
   }
   # the empty label is an error also as a factor level, naming the first row
   f <- factor(c("a", "", "b", ""))
