@@ -125,9 +125,10 @@ fp_span_overlap <- function(A, B) {
 # cosine below `fp_mean_direction_min`: groups whose means differ by little against their
 # spread), such a method's losses jump with the noise in them, their bootstrap is not valid
 # (with both groups from one population at d = 12, k = 4, mean matching's losses were covered
-# in 78-88% of the samples) and its intervals are flagged unreliable. Two groups whose means
-# differ clearly agreed by a median of 0.88 or more at 50 rows per group and 0.99 at 1,000; the
-# same means, 0.2-0.86.
+# in 79-85% of the samples, bench/audit-coverage.R) and its intervals are flagged unreliable.
+# In a simulation of bench/audit-coverage.R's populations (40 samples per size), the median
+# agreement was 0.77-0.96 at 50 rows per group (0.88 or more in 9 samples of 10) and 0.99 or
+# more from 1,000 rows where the means differ clearly, and 0.10-0.86 where they are the same.
 fp_mean_constrained <- c("mean", "cfpca")
 fp_mean_direction_min <- 0.8
 
