@@ -19,7 +19,7 @@ CHECK_ENV := TZ=$${TZ:-UTC} _R_CHECK_CRAN_INCOMING_=false _R_CHECK_CRAN_INCOMING
 	_R_CHECK_COMPILATION_FLAGS_KNOWN_="-Wformat -Werror=format-security -Wdate-time" \
 	R_RD4PDF=$$(kpsewhich zi4.sty inconsolata.sty 2>/dev/null | grep -q . && echo times,inconsolata,hyper || echo times,hyper)
 
-.PHONY: setup setup-demo setup-test setup-site setup-reproduce document build install test check \
+.PHONY: setup setup-demo setup-test setup-site setup-reproduce document build install structure test check \
 	check-depends-only demo site test-site test-db test-dist test-tidymodels bench reproduce reproduce-quick fuzz sanitize clean
 
 # What each target needs, installed when missing (tools/setup.sh names the packages).
@@ -51,7 +51,15 @@ install: setup
 # R CMD check --as-cran on the tarball (tests, vignettes, PDF manual), offline; fails on any
 # ERROR, WARNING or NOTE and ends with the testthat totals. NOT_CRAN=true: the whole suite, with
 # the golden set and the snapshots (check-depends-only runs it under CRAN's settings).
-test: build
+# The tree's own checks, base R only: no circle between R files (tools/layers.R), C++ files and
+# functions within their lengths and the unity build's lists complete (tools/cpp-lengths.R), and
+# the words about the tree true: cited files exist, the layer picture is complete (tools/docs-check.R).
+structure:
+	$(RSCRIPT) tools/layers.R --check
+	$(RSCRIPT) tools/cpp-lengths.R --check
+	$(RSCRIPT) tools/docs-check.R
+
+test: structure build
 	$(CHECK_ENV) NOT_CRAN=true MAKEFLAGS=-j$(JOBS) $(R) CMD check --as-cran $(TARBALL); status=$$?; \
 	$(RSCRIPT) tools/check-status.R $(PKG).Rcheck $$status
 

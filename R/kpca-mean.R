@@ -337,7 +337,7 @@ fp_attribute_indicators <- function(attributes, keep, n_all) {
   do.call(cbind, out)
 }
 
-# Top-k eigenpairs of an n x n kernel matrix (Lanczos with a wide subspace; see src/mean.cpp).
+# Top-k eigenpairs of an n x n kernel matrix (Lanczos with a wide subspace; see src/linalg.cpp).
 fp_eig_top_wide <- function(A, k) {
   fp_cpp(.fp_eig_top_wide(A, as.integer(k), as.integer(max(60L, 4L * k))), "the kernel eigensolver")
 }

@@ -13,7 +13,7 @@
 //     its smallest right singular vector is the bottom eigenvector of G_g[P,P] (high-RRQR).
 //
 // Numerical conventions (documented in ?fair_css):
-//   * the Gram matrices and factors arrive normalised (R/fair_css.R, fp_css_prepare(): one
+//   * the Gram matrices and factors arrive normalised (R/css-prepare.R, fp_css_prepare(): one
 //     scalar for all groups), so nothing here depends on the units of the data; all thresholds
 //     are relative;
 //   * a column whose residual norm (from the factor) is at most 1e-12 of its norm counts as

@@ -1,4 +1,4 @@
-// Compiled helpers of the CSS methods (R/fair_css.R) on small matrices, where the interpreter's
+// Compiled helpers of the CSS methods (R/css-*.R) on small matrices, where the interpreter's
 // overhead was a third of a two-stage fit on german (d = 62): the numeric core of
 // fp_css_prepare() (with the LAPACK routines of chol(pivot = TRUE) and svd(): dpstrf, dgesdd);
 // one pass of the scores sampler. (The coefficients of a fit are in css.cpp, beside the

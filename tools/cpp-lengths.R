@@ -4,7 +4,8 @@
 #   Rscript tools/cpp-lengths.R              the functions longer than the limit, then the files
 #   Rscript tools/cpp-lengths.R --limit=60   another limit for the listing
 #   Rscript tools/cpp-lengths.R --check      exits 1 when a function exceeds 120 lines, a file
-#                                            exceeds 600 lines or a helper sits at file scope
+#                                            exceeds 600 lines, a helper sits at file scope or
+#                                            the unity build's file lists differ from src/
 #
 # Functions are found by matching braces after comments, strings and preprocessor lines are
 # blanked: a `{` outside any function whose header (the text since the previous `;`, `{` or `}`)
@@ -144,4 +145,26 @@ if (length(long_files)) print(data.frame(file = basename(names(long_files)), lin
 loose <- fns[fns$file_scope, c("file", "fun", "first")]
 cat(sprintf("helpers at file scope (outside a namespace, not an Rcpp export): %d\n", nrow(loose)))
 if (nrow(loose)) print(loose[order(loose$file, loose$first), ], row.names = FALSE)
-if (check && (any(fns$lines > fn_limit) || length(long_files) || nrow(loose))) quit(status = 1L)
+# The unity build's three lists (src/fairproj_all.cpp's includes, FP_SOURCES of src/Makevars and
+# src/Makevars.win) against the files themselves: a .cpp missing from fairproj_all.cpp is never
+# compiled, a file missing from FP_SOURCES does not trigger a rebuild when it changes.
+unity_file <- file.path(src, "fairproj_all.cpp")
+all_cpp <- setdiff(basename(list.files(src, "\\.cpp$")), "fairproj_all.cpp")
+all_h <- basename(list.files(src, "\\.h$"))
+included <- sub('^#include "(.*)"$', "\\1", grep('^#include "', readLines(unity_file), value = TRUE))
+fp_sources <- function(path) {
+  txt <- paste(readLines(path), collapse = "\n")
+  txt <- gsub("\\\\\n", " ", txt)
+  line <- regmatches(txt, regexpr("FP_SOURCES *=[^\n]*", txt))
+  strsplit(trimws(sub("FP_SOURCES *=", "", line)), "[[:space:]]+")[[1]]
+}
+list_diffs <- function(what, listed, want) {
+  c(if (length(setdiff(want, listed))) sprintf("%s lacks %s", what, paste(setdiff(want, listed), collapse = ", ")),
+    if (length(setdiff(listed, want))) sprintf("%s names missing files %s", what, paste(setdiff(listed, want), collapse = ", ")))
+}
+unity <- c(list_diffs("src/fairproj_all.cpp", included, all_cpp),
+           unlist(lapply(c("Makevars", "Makevars.win"), function(f)
+             list_diffs(file.path("src", f), fp_sources(file.path(src, f)), c(all_cpp, all_h)))))
+cat(sprintf("unity build lists out of date: %d\n", length(unity)))
+if (length(unity)) cat(paste0("  ", unity, "\n"), sep = "")
+if (check && (any(fns$lines > fn_limit) || length(long_files) || nrow(loose) || length(unity))) quit(status = 1L)

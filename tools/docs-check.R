@@ -1,0 +1,89 @@
+# Checks that the words about the tree match the tree. Base R only; runs no package code.
+#
+#   Rscript tools/docs-check.R      lists the findings; exits 1 when there is one
+#
+# 1. Every file of the project cited in a comment (R/, src/, tests/, tools/, bench/, the Makefile,
+#    .ci/run) or anywhere in CONTRIBUTING.md exists. A citation is a path that starts with one of
+#    the project's folders (`R/pca-minmax.R`, `src/linalg.h`, `tests/testthat/helper-golden.R`);
+#    templates (`R/pca-<name>.R`, `src/minmax_*.h`) are not citations.
+# 2. CONTRIBUTING.md's layer picture names every R file that `tools/layers.R` places, in the layer
+#    it places it, and no other.
+
+args <- commandArgs(TRUE)
+root <- if (file.exists("DESCRIPTION")) "." else file.path(dirname(sub("^--file=", "", grep("^--file=",
+  commandArgs(FALSE), value = TRUE)[1])), "..")
+findings <- character(0)
+found <- function(...) findings <<- c(findings, sprintf(...))
+
+# The comment part of each line of a source file (R, shell and make: `#`; C++: `//` and `/* */`).
+comment_text <- function(path) {
+  lines <- readLines(path, warn = FALSE)
+  if (grepl("\\.(cpp|h)$", path)) {
+    txt <- paste(lines, collapse = "\n")
+    blocks <- regmatches(txt, gregexpr("/\\*.*?\\*/", txt))[[1]]
+    line_comments <- sub("^.*?//", "", grep("//", lines, value = TRUE, fixed = TRUE))
+    return(c(line_comments, blocks))
+  }
+  has <- grepl("#", lines, fixed = TRUE)
+  sub("^[^#]*#", "", lines[has])
+}
+
+folders <- "(R|src|tests|tools|bench|inst|vignettes|man|pkgdown|\\.ci)"
+cited_paths <- function(text) {
+  hits <- regmatches(text, gregexpr(paste0("(?<![A-Za-z0-9_./-])", folders,
+                                           "/[A-Za-z0-9_.<>*{}/-]*[A-Za-z0-9_]"), text, perl = TRUE))
+  hits <- unique(unlist(hits))
+  # templates, and folders named without a file, are not citations of one file
+  hits[!grepl("[<>*{}]", hits) & grepl("\\.[A-Za-z]+$", hits)]
+}
+
+sources <- c(list.files(file.path(root, c("R", "src", "tests/testthat", "tools", "bench")),
+                        "\\.(R|cpp|h|sh|mk)$", full.names = TRUE),
+             file.path(root, c("Makefile", ".ci/run")))
+sources <- sources[file.exists(sources) & basename(sources) != "RcppExports.R" &
+                   basename(sources) != "RcppExports.cpp"]
+for (f in sources) {
+  for (p in cited_paths(comment_text(f))) {
+    if (!file.exists(file.path(root, p))) found("%s cites %s, which does not exist", sub("^\\./", "", f), p)
+  }
+}
+contributing <- readLines(file.path(root, "CONTRIBUTING.md"), warn = FALSE)
+for (p in cited_paths(contributing)) {
+  if (!file.exists(file.path(root, p))) found("CONTRIBUTING.md cites %s, which does not exist", p)
+}
+
+# The layer of each file in a picture: a line starting with "  <n> " opens layer n; the file
+# names on it and on the indented lines that follow belong to that layer.
+picture_layers <- function(lines) {
+  layer <- NA_integer_
+  out <- character(0)
+  for (l in lines) {
+    if (grepl("^  [1-9] ", l)) layer <- as.integer(substr(l, 3, 3))
+    else if (!grepl("^ {4,}[A-Za-z]", l)) layer <- NA_integer_
+    if (is.na(layer)) next
+    files <- regmatches(l, gregexpr("[A-Za-z0-9_.-]+\\.R\\b", l))[[1]]
+    out[files] <- layer
+  }
+  out
+}
+fence <- grep("^```", contributing)
+start <- grep("^## Layers", contributing)
+block <- fence[fence > start][1:2]
+documented <- picture_layers(contributing[(block[1] + 1L):(block[2] - 1L)])
+tool <- system2(file.path(R.home("bin"), "Rscript"), file.path(root, "tools", "layers.R"), stdout = TRUE)
+actual <- picture_layers(tool)
+for (f in setdiff(names(actual), names(documented)))
+  found("CONTRIBUTING.md's layer picture lacks R/%s (layer %s)", f, actual[[f]])
+for (f in setdiff(names(documented), names(actual)))
+  found("CONTRIBUTING.md's layer picture names R/%s, which tools/layers.R does not place", f)
+for (f in intersect(names(actual), names(documented))) {
+  if (actual[[f]] != documented[[f]])
+    found("CONTRIBUTING.md's layer picture puts R/%s in layer %s, tools/layers.R in %s", f, documented[[f]], actual[[f]])
+}
+
+cat(sprintf("docs-check: %d source files and CONTRIBUTING.md read, %d R files in the layer picture, %d finding(s)\n",
+            length(sources), length(actual), length(findings)))
+if (length(findings)) {
+  cat(paste0("  ", findings, "\n"), sep = "")
+  quit(status = 1L)
+}
