@@ -205,11 +205,9 @@ fair_css <- function(x, ...) UseMethod("fair_css")
 
 #' @rdname fair_css
 #' @export
-fair_css.default <- function(x, group, k, method = c("greedy", "lowqr", "highqr", "sampler", "two_stage",
-                                                     "random", "exhaustive", "standard"),
-                             ..., center = TRUE, scale. = FALSE) {
+fair_css.default <- function(x, group, k, method = "greedy", ..., center = TRUE, scale. = FALSE) {
   call <- match.call()
-  method <- if (missing(method)) "greedy" else fp_check_method(method, "css")
+  method <- fp_check_method(method, "css")
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
   xg <- fp_group_column(x, group, expr = substitute(group))
   xm <- fp_as_matrix(xg$x, "x", min_cols = 1L, check_finite = FALSE)  # NA/Inf: in the C++ pass
@@ -237,12 +235,9 @@ fair_css.formula <- function(formula, data = NULL, group, k, method, ..., subset
 
 #' @rdname fair_css
 #' @export
-fair_css.group_moments <- function(x, group = NULL, k, method = c("greedy", "lowqr", "highqr", "sampler",
-                                                                  "two_stage", "random", "exhaustive",
-                                                                  "standard"),
-                                   ..., center = TRUE, scale. = FALSE) {
+fair_css.group_moments <- function(x, group = NULL, k, method = "greedy", ..., center = TRUE, scale. = FALSE) {
   call <- match.call()
-  method <- if (missing(method)) "greedy" else fp_check_method(method, "css")
+  method <- fp_check_method(method, "css")
   if (!is.null(group)) fp_abort("must not be given when `x` is a group_moments object (the groups are in it)", "group")
   if (any(x$n < 1)) fp_abort("has a group with no rows", "x")
   fp_fit_css(x, k, method, ..., center = center, scale. = scale., data = NULL, call = call, warn_units = missing(scale.))

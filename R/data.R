@@ -340,19 +340,6 @@ fp_data_onehot <- function(df) {
   out
 }
 
-fp_data_integer_codes <- function(df) {
-  for (nm in names(df)) {
-    v <- df[[nm]]
-    if (is.character(v) || is.factor(v)) {
-      v <- as.character(v)
-      df[[nm]] <- match(v, sort(unique(v), method = "radix")) - 1
-    }
-  }
-  x <- as.matrix(df)
-  storage.mode(x) <- "double"
-  x
-}
-
 fp_check_split <- function(split) {
   if (!is.numeric(split) || length(split) != 1L || is.na(split) || split != round(split) ||
       split < 0 || split > 9) {

@@ -70,7 +70,7 @@ golden_cases <- function(data = golden_data()) {
   cases <- list()
   add <- function(name, f) cases[[name]] <<- f
   two_only <- c("cfpca", "inlp", "mbfpca", "rlace")
-  css_methods <- eval(formals(fairproj:::fair_css.default)$method)
+  css_methods <- fairproj::fairproj_methods("css")
   for (nm in names(data)) local({
     x <- data[[nm]]$x
     g <- data[[nm]]$g
