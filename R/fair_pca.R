@@ -44,11 +44,11 @@
 #' the median, it warns once, with class `fairproj_units_warning`, naming those columns. A spread
 #' within a factor of 4 is usual in one set of units (iris, in cm, reaches 2.3; image pixels
 #' about 2); `survival::pbc`, `mtcars` and `USArrests` are beyond it (their largest columns are 37,
-#' 77 and 9 times the median and hold 99%, 99.7% and 96% of the variance). The variances come
-#' from the moments (no extra pass). Giving `scale.` (`TRUE` for columns in different units,
-#' `FALSE` to keep the units) is a choice, and silences it. [fair_css()], [fair_kpca()],
-#' [tune_fair_pca()], [pareto_front()] and [step_fair_pca()] warn the same way; [fair_audit()]
-#' scales by default.
+#' 77 and 9 times the median, and with the other large ones hold 99.4%, 99.7% and 96% of the
+#' variance). The variances come from the moments (no extra pass). Giving `scale.` (`TRUE` for
+#' columns in different units, `FALSE` to keep the units) is a choice, and silences it.
+#' [fair_css()], [fair_kpca()], [tune_fair_pca()], [pareto_front()] and [step_fair_pca()] warn
+#' the same way; [fair_audit()] scales by default.
 #'
 #' **Units and numerical conditioning.** Every solver works on the prepared problem divided by
 #' its average column variance (the trace of the covariance over d): centred moments remove

@@ -364,9 +364,9 @@ fp_check_formula_door <- function(formula, group_missing, outcome = FALSE) {
 # column is more than 100 times the median standard deviation (its variance leads the first
 # component however many columns there are). A spread of standard deviations within a factor of
 # 4 of the median is usual in one set of units: iris (cm) reaches 2.3, LFW pixels 1.7. Data in
-# different units do not: the README's pbc (alk.phos 37 times the median, 99.5% of the variance
-# with chol and copper), mtcars (disp and hp, 77 and 42 times, 99.8%), USArrests (Assault, 8.9
-# times, 95.6%). Constant columns do not count; variances are about the overall mean, in log2
+# different units do not: the README's pbc (alk.phos and chol, 37 and 4.1 times the median, 99.4%
+# of the variance), mtcars (disp and hp, 77 and 42 times, 99.7%), USArrests (Assault, 8.9 times,
+# 95.6%). Constant columns do not count; variances are about the overall mean, in log2
 # so that data of any magnitude compare.
 fp_units_large <- 4
 fp_units_single <- 100
@@ -413,15 +413,15 @@ fp_warn_units <- function(lv, colnames, fix = NULL) {
     if (l10 < 300) sprintf("%.1e", 10^l10) else sprintf("about 1e%d", round(l10))
   r10 <- (lv[large] - med) / 2 * log10(2)
   shown <- utils::head(large, 3L)
-  names <- paste(sprintf("'%s'", colnames[shown]), collapse = ", ")
-  if (length(large) > 3L) names <- sprintf("%s and %d more", names, length(large) - 3L)
+  named <- paste(sprintf("'%s'", colnames[shown]), collapse = ", ")
+  if (length(large) > 3L) named <- sprintf("%s and %d more", named, length(large) - 3L)
   span <- if (length(large) == 1L) times(r10[1L]) else sprintf("%s to %s", times(min(r10)), times(max(r10)))
   if (is.null(fix)) {
     fix <- "use scale. = TRUE if the columns are in different units, or give scale. = FALSE to keep the units (and this warning off)"
   }
   fp_warn(sprintf(paste("column%s %s %s %.1f%% of the total variance, with standard deviation%s %s times the median",
                         "column's, so the unscaled components mostly follow %s units; %s"),
-                  if (length(large) > 1L) "s" else "", names, if (length(large) > 1L) "hold" else "holds",
+                  if (length(large) > 1L) "s" else "", named, if (length(large) > 1L) "hold" else "holds",
                   floor(1000 * share) / 10, if (length(large) > 1L) "s" else "", span,
                   if (length(large) > 1L) "their" else "its", fix),
           class = "fairproj_units_warning")
