@@ -38,13 +38,17 @@
 #' (2018); see [group_errors()] for other data and other centrings.
 #'
 #' **Columns in different units.** Unscaled components follow the columns with the largest
-#' variance. When `scale.` is not given and, among the columns that vary, one column's
-#' variance is more than 1e4 times the median column variance (standard deviations 100 times
-#' apart) or more than 99% of the sum of the column variances, the call warns once, with class
-#' `fairproj_units_warning`, naming the column. The variances come from the moments (no extra
-#' pass). Giving `scale.` (`TRUE` for columns in different units, `FALSE` to keep the units)
-#' is a choice, and silences it. [fair_css()], [fair_kpca()], [tune_fair_pca()] and
-#' [pareto_front()] warn the same way; [fair_audit()] scales by default.
+#' variance. When `scale.` is not given, the call compares each varying column's standard
+#' deviation with the median column's: when the columns more than 4 times the median (16 times
+#' its variance) hold more than half of the total variance, or one column is more than 100 times
+#' the median, it warns once, with class `fairproj_units_warning`, naming those columns. A spread
+#' within a factor of 4 is usual in one set of units (iris, in cm, reaches 2.3; image pixels
+#' about 2); `survival::pbc`, `mtcars` and `USArrests` are beyond it (their largest columns are 37,
+#' 77 and 9 times the median, and with the other large ones hold 99.4%, 99.7% and 96% of the
+#' variance). The variances come from the moments (no extra pass). Giving `scale.` (`TRUE` for
+#' columns in different units, `FALSE` to keep the units) is a choice, and silences it.
+#' [fair_css()], [fair_kpca()], [tune_fair_pca()], [pareto_front()] and [step_fair_pca()] warn
+#' the same way; [fair_audit()] scales by default.
 #'
 #' **Units and numerical conditioning.** Every solver works on the prepared problem divided by
 #' its average column variance (the trace of the covariance over d): centred moments remove
@@ -184,10 +188,22 @@ fair_pca.group_moments <- function(x, group = NULL, k, method = "minmax", ..., c
 #'   columns and transformations (`log(x)`, `poly(x, 2)`, interactions) are evaluated through
 #'   [stats::model.frame()] and [stats::model.matrix()] without intercept, as in
 #'   [stats::prcomp()]; the terms, factor levels and contrasts are kept so that `predict()`
-#'   rebuilds the same columns from a raw data.frame.
+#'   rebuilds the same columns from a raw data.frame. Numbers stored as text are caught before
+#'   they become indicators: a character column whose values all read as numbers (`"1.5"`,
+#'   `"1,234"`, `"$12"`, `"5%"`) is an error of class `fairproj_text_numbers_error`, as the
+#'   data.frame method refuses it (convert it with `as.numeric()` or `readr::parse_number()`,
+#'   or with `factor()` if it holds categories); a factor or character column with more levels
+#'   than the formula has columns, and more than 10, warns once (class
+#'   `fairproj_indicators_warning`), saying when its levels read as numbers. The other formula
+#'   methods ([fair_css()], [fair_kpca()], [tune_fair_pca()], [pareto_front()],
+#'   [fair_audit()]) check the same.
 #' @param data A data.frame holding the variables of `formula` (and `group`).
 #' @param subset,na.action As in [stats::model.frame()]; `na.action` defaults to
-#'   `getOption("na.action")` as in [stats::prcomp()].
+#'   `getOption("na.action")` as in [stats::prcomp()]. Rows with a missing group label or
+#'   missing feature values are dropped by that default (the matrix method refuses them); when
+#'   `na.action` is not given and rows are dropped, a message of class
+#'   `fairproj_dropped_rows_message` says how many, of each kind, once per call (every formula
+#'   method does). Giving `na.action` is a choice and silences it.
 #' @export
 fair_pca.formula <- function(formula, data = NULL, group, k, method = "minmax", ...,
                              subset, na.action) {

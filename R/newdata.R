@@ -171,13 +171,74 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
     fp_abort(sprintf("selects column(s) that are neither numeric nor categorical: %s",
                      fp_name_list(names(bad)[bad])), "formula")
   }
+  fp_formula_text_check(mf[setdiff(names(mf), "(fp_group)")])
   x <- tryCatch(stats::model.matrix(mt, mf),
                 error = function(e) fp_abort(sprintf("cannot be expanded into columns: %s", conditionMessage(e)), "formula"))
   ctr <- attr(x, "contrasts")
   attr(x, "assign") <- NULL
   attr(x, "contrasts") <- NULL
+  dropped <- fp_formula_dropped(attr(mf, "na.action"), gval, subset, is.null(na.action))
   list(x = x, group = gcol, group_name = gname, terms = mt, xlevels = stats::.getXlevels(mt, mf),
-       contrasts = ctr, na.action = attr(mf, "na.action"))
+       contrasts = ctr, na.action = attr(mf, "na.action"), dropped = dropped)
+}
+
+# Text and factor columns of a formula's model frame `mf` (without the group), before they
+# become indicator columns. A character column whose values all read as numbers ("1.5",
+# "1,234", fp_text_is_numbers()) is an error, as in the data.frame door: each distinct value
+# would become an indicator column. A factor or character column with more levels than the
+# formula has columns, and more than 10, warns once (class fairproj_indicators_warning): its
+# indicators would outnumber the other columns and lead the components; a factor whose levels
+# read as numbers is said to be one.
+fp_formula_text_check <- function(mf) {
+  cat_cols <- names(mf)[vapply(mf, function(v) is.character(v) || is.factor(v), logical(1))]
+  if (!length(cat_cols)) return(invisible())
+  num <- fp_text_number_columns(mf[cat_cols])
+  if (length(num)) {
+    fp_abort(sprintf(paste("holds numbers stored as text in column(s) %s (e.g. \"%s\"), which would become one indicator",
+                           "column per distinct value; convert them with as.numeric() or readr::parse_number(), or with",
+                           "factor() if they are categories"),
+                     fp_name_list(num), trimws(utils::head(stats::na.omit(mf[[num[1L]]]), 1L))),
+             "data", class = "fairproj_text_numbers_error")
+  }
+  nlev <- vapply(mf[cat_cols], function(v) {
+    if (is.factor(v)) nlevels(v) else length(unique(v[!is.na(v)]))
+  }, numeric(1))
+  many <- cat_cols[nlev > max(ncol(mf), 10)]
+  if (!length(many)) return(invisible())
+  num <- fp_text_number_columns(mf[many], factors = TRUE)
+  fp_warn(sprintf(paste("column(s) %s expand into %s indicator columns, more than the %d column(s) the formula",
+                        "selects, so the components mostly follow them; %s"),
+                  fp_name_list(many), paste(nlev[many], collapse = " + "), ncol(mf),
+                  if (length(num)) {
+                    sprintf("%s hold numbers stored as text: convert them with as.numeric(as.character()) or readr::parse_number()",
+                            fp_name_list(num))
+                  } else {
+                    "if so many categories are meant, lump the rare ones (e.g. forcats::fct_lump_n()) or leave the column(s) out"
+                  }),
+          class = "fairproj_indicators_warning")
+  invisible()
+}
+
+# Rows a formula door dropped through `na.action` (`omit`, the model frame's attribute), of the
+# rows of `data` that `subset` keeps: list(total, group = those with a missing group label, features = the
+# others), NULL when none. When `na.action` was not given (`say`), a classed message says how
+# many, once (class fairproj_dropped_rows_message); the matrix door refuses such rows.
+fp_formula_dropped <- function(omit, gval, subset, say) {
+  if (!length(omit)) return(NULL)
+  gmiss <- if (is.data.frame(gval)) !stats::complete.cases(gval) else is.na(gval)
+  if (!is.null(subset)) gmiss <- gmiss[subset]
+  ng <- min(sum(gmiss, na.rm = TRUE), length(omit))
+  res <- list(total = length(omit), group = ng, features = length(omit) - ng)
+  if (say) {
+    parts <- c(if (ng) sprintf("%d with a missing group label", ng),
+               if (res$features) sprintf("%d with missing feature values", res$features))
+    fp_inform(sprintf(paste("dropped %d of %d rows (%s) through na.action = %s; give `na.action` to choose",
+                            "(na.exclude pads the scores with NA rows, na.fail refuses them)"),
+                      res$total, length(gmiss), paste(parts, collapse = " and "),
+                      if (inherits(omit, "exclude")) "na.exclude" else "na.omit"),
+              class = "fairproj_dropped_rows_message")
+  }
+  res
 }
 
 # `formula` without the column `name`, which must not be a feature (`what`: "outcome"): removing

@@ -464,6 +464,13 @@ fp_plot_data.fairproj_pareto_front <- function(x, type = NULL, ...) {
 # ---------------------------------------------------------------------------------------------
 # Tuning results: mean held-out criterion per candidate, and the ARE / ABDiff trade-off.
 
+# The smallest gap between distinct positions (1 when there is one position): series dodged
+# within 0.4 of it keep their error bars apart and never reach the next position's.
+fp_min_gap <- function(pos) {
+  u <- sort(unique(pos))
+  if (length(u) < 2L) 1 else min(diff(u))
+}
+
 #' @exportS3Method fp_plot_data fairproj_tune
 fp_plot_data.fairproj_tune <- function(x, type = NULL, ...) {
   type <- fp_plot_type(x, type)
@@ -471,9 +478,10 @@ fp_plot_data.fairproj_tune <- function(x, type = NULL, ...) {
   tab <- x$table
   pars <- setdiff(names(tab), c("ARE", "ABDiff", "max_loss", "criterion", "se"))
   best <- which.min(tab$criterion)
-  # the x axis: the first numeric parameter with several values; the others name the series
-  num <- pars[vapply(pars, function(p) is.numeric(tab[[p]]) && length(unique(tab[[p]])) > 1L, logical(1))]
-  xpar <- if (length(num)) num[1L] else NULL
+  # the x axis: the numeric parameter with the most values (the first on ties), so that the
+  # fewest series share a position; the others name the series
+  nval <- vapply(pars, function(p) if (is.numeric(tab[[p]])) length(unique(tab[[p]])) else 0L, integer(1))
+  xpar <- if (any(nval > 1L)) pars[which.max(nval)] else NULL
   others <- setdiff(pars, xpar)
   others <- others[vapply(others, function(p) length(unique(tab[[p]])) > 1L, logical(1))]
   series <- if (length(others)) {
@@ -510,7 +518,7 @@ fp_plot_data.fairproj_tune <- function(x, type = NULL, ...) {
                     xlab = if (is.null(xpar)) "candidate" else xpar,
                     ylab = sprintf("mean held-out %s (+/- 1 se)", x$criterion),
                     x_integer = is.null(xpar), log = logx, legend = ns > 1L,
-                    dodge = if (ns > 1L && logx == "") list(column = "series", width = 0.02 * diff(range(pos))))
+                    dodge = if (ns > 1L && logx == "") list(column = "series", width = 0.4 * fp_min_gap(pos)))
   } else {
     spec <- fp_spec("ABDiff", "ARE", list(fp_layer("point", cex = 1.2), ring), if (ns > 1L) scales else list(),
                     title = sprintf("Held-out trade-off (%s)", fp_fit_label(x$method)),

@@ -31,7 +31,10 @@
 #' @param num_comp The number of components `k` (see Details).
 #' @param method The [fair_pca()] method (default `"minmax"`).
 #' @param options A list of further arguments of [fair_pca()] (e.g. `list(scale. = TRUE)`;
-#'   `list(keep_moments = TRUE)` keeps the moments, for `plot()` of the fit in `res`).
+#'   `list(keep_moments = TRUE)` keeps the moments, for `plot()` of the fit in `res`). Without
+#'   `scale.` in `options`, columns in different units get one `fairproj_units_warning` at
+#'   `prep()` (see "Columns in different units" in [fair_pca()]); `recipes::step_normalize()`
+#'   before the step, or `scale.` in `options`, is the choice that silences it.
 #' @param keep_group Keep the group column in the output (`TRUE`, default) or drop it.
 #' @param group_role The role the group column gets when it is a predictor (default
 #'   `"sensitive"`); `"predictor"` leaves it a predictor, which lets a model use the attribute.
@@ -159,13 +162,22 @@ prep.step_fair_pca <- function(x, training, info = NULL, ...) {
 }
 
 # The training part of a fairness step's prep(): its columns, num_comp as step_pca's, and the fit
-# of `fun` (fair_pca or fair_css) with `opts`, NULL when num_comp is 0.
+# of `fun` (fair_pca or fair_css) with `opts`, NULL when num_comp is 0. Without `scale.` in
+# `options`, columns in different units get the units warning of fair_pca(), in a recipe's words
+# (the fit then runs with scale. = FALSE, its default, so that it does not warn again).
 fp_step_prep <- function(x, training, info, fun, opts) {
   sel <- fp_step_columns(x, training, info)
   k <- fp_step_num_comp(x$num_comp, length(sel$columns))
   fit <- NULL
   if (k > 0L) {
     xm <- fp_as_matrix(as.data.frame(training[sel$columns]), "training data", min_cols = 1L)
+    if (!"scale." %in% names(opts)) {
+      fp_warn_units(fp_log2_colvar_rows(xm), colnames(xm),
+                    fix = paste("normalise them first (recipes::step_normalize()) or give options = list(scale. = TRUE)",
+                                "if the columns are in different units, or options = list(scale. = FALSE) to keep the",
+                                "units (and this warning off)"))
+      opts$scale. <- FALSE
+    }
     fit <- fp_step_fit(fun, c(list(xm, training[[sel$group]], k = k, method = x$method), opts))
   }
   list(group = sel$group, columns = sel$columns, k = k, fit = fit)
@@ -247,7 +259,8 @@ required_pkgs.step_fair_pca <- function(x, ...) "fairproj"
 #'   method or `options` say otherwise, e.g. `method = "sampler"`); capped at the number of
 #'   columns, and `0` leaves the data unchanged, as in [recipes::step_pca()].
 #' @param method The [fair_css()] method (default `"greedy"`).
-#' @param options A list of further arguments of [fair_css()].
+#' @param options A list of further arguments of [fair_css()] (without `scale.`, the units
+#'   warning of [step_fair_pca()]).
 #' @param res The fitted [fair_css()] object (after `prep()`).
 #' @param columns The names of the candidate columns (after `prep()`).
 #' @return An updated recipe. `tidy()` of the step: a tibble with `terms` (the selected

@@ -104,3 +104,94 @@ test_that("every formula door takes `subset` from the data, then from the caller
     expect_error(door(~ a + b, data = df, k = 1), class = "fairproj_input_error")
   }
 })
+
+pbc2_data <- function() {
+  data("pbc", package = "survival", envir = environment())
+  vars <- c("age", "bili", "chol", "albumin", "copper", "alk.phos", "ast", "trig", "platelet", "protime")
+  stats::na.omit(pbc[c(vars, "sex")])
+}
+
+test_that("numbers stored as text stop every formula door, as the data.frame door; many levels warn (#45)", {
+  skip_if_not_installed("survival")
+  pbcc <- pbc2_data()
+  pbcc$bili <- as.character(pbcc$bili)
+  pbcc$chol <- format(pbcc$chol, big.mark = ",")
+  te <- "fairproj_text_numbers_error"
+  expect_error(fair_pca(~ ., data = pbcc, group = sex, k = 2, scale. = TRUE), class = te, regexp = "bili, chol")
+  expect_error(fair_pca(~ ., data = pbcc, group = sex, k = 2, scale. = TRUE), regexp = "parse_number")
+  expect_error(fair_css(~ ., data = pbcc, group = sex, k = 2, scale. = TRUE), class = te)
+  expect_error(fair_kpca(~ ., data = pbcc, group = sex, k = 2, scale. = TRUE), class = te)
+  expect_error(tune_fair_pca(~ ., data = pbcc, group = sex, k = 2, scale. = TRUE), class = te)
+  expect_error(pareto_front(~ ., data = pbcc, group = sex, k = 2, scale. = TRUE), class = te)
+  expect_error(fair_audit(~ ., data = pbcc, group = sex), class = te)
+  # the data.frame door refuses them too, and now says why
+  expect_error(fair_pca(pbcc[setdiff(names(pbcc), "sex")], pbcc$sex, k = 2), class = "fairproj_input_error",
+               regexp = "numbers stored as text")
+  # the same values as factors (read.csv(stringsAsFactors = TRUE)): a warning naming the fix
+  pbcf <- pbcc
+  pbcf$chol <- factor(pbcf$chol)
+  pbcf$bili <- as.numeric(pbcf$bili)
+  iw <- "fairproj_indicators_warning"
+  expect_warning(fair_pca(~ ., data = pbcf, group = sex, k = 2, scale. = TRUE, method = "standard"), class = iw,
+                 regexp = "chol.*as.numeric\\(as.character\\(\\)\\)")
+  # text that is not numbers but has more levels than the formula has columns: the other fix
+  pbcf$chol <- paste0("id", seq_len(nrow(pbcf)))
+  expect_warning(fair_pca(~ ., data = pbcf, group = sex, k = 2, scale. = TRUE, method = "standard"), class = iw,
+                 regexp = "fct_lump")
+  # a categorical column with a few levels, numbers or not, is a category: quiet
+  pbcf$chol <- factor(sample(c("1", "2", "3"), nrow(pbcf), TRUE))
+  pbcf$stage <- sample(c("low", "mid", "high"), nrow(pbcf), TRUE)
+  n_iw <- 0L
+  withCallingHandlers(fair_pca(~ ., data = pbcf, group = sex, k = 2, scale. = TRUE, method = "standard"),
+                      warning = function(w) {
+                        if (inherits(w, iw)) n_iw <<- n_iw + 1L
+                        invokeRestart("muffleWarning")
+                      })
+  expect_identical(n_iw, 0L)
+  expect_no_error(fair_pca(~ ., data = transform(mtcars, cyl = factor(cyl)), group = am, k = 2, scale. = TRUE))
+})
+
+test_that("what reads as numbers: readr's formats, not words or codes", {
+  f <- fairproj:::fp_text_is_numbers
+  expect_true(f(c("1.5", " 2", "-3e2", NA, "")))
+  expect_true(f(c("1,234", "  12,345.6", "$1,000", "12%", "NA")))
+  expect_true(f(factor(c("10", "20"))))
+  expect_false(f(c("1.5", "a")))
+  expect_false(f(c("1,5", "2,25")))          # a decimal comma is not read as a number
+  expect_false(f(c(NA, "", "NA")))
+  expect_false(f(c("a1", "b2")))
+})
+
+test_that("rows dropped for a missing group or features are said once, unless na.action is given (#45)", {
+  d <- iris
+  d$Species[c(3, 60, 130)] <- NA
+  d$Sepal.Width[c(5, 60)] <- NA
+  dm <- "fairproj_dropped_rows_message"
+  expect_message(f <- fair_pca(~ ., data = d, group = Species, k = 2), class = dm,
+                 regexp = "dropped 4 of 150 rows \\(3 with a missing group label and 1 with missing feature values\\)")
+  expect_identical(nrow(f$x), 146L)
+  n_messages <- function(expr) {
+    n <- 0L
+    withCallingHandlers(expr, message = function(m) {
+      if (inherits(m, dm)) n <<- n + 1L
+      invokeRestart("muffleMessage")
+    })
+    n
+  }
+  expect_identical(n_messages(fair_css(~ ., data = d, group = Species, k = 2)), 1L)
+  expect_identical(n_messages(fair_kpca(~ ., data = d, group = Species, k = 2)), 1L)
+  expect_identical(n_messages(tune_fair_pca(~ ., data = d, group = Species, k = 2, grid = list(alpha = 0.1, lambda = 0),
+                                            iterations = 10, restarts = 0, folds = 2, seed = 1)), 1L)
+  expect_identical(n_messages(fair_audit(~ ., data = d, group = Species, k = 1, methods = "standard",
+                                         replicates = 0)), 1L)
+  # the door records what it dropped (the audit's print reads it)
+  fd <- fairproj:::fp_formula_data(~ ., d, quote(Species), environment())
+  expect_identical(fd$dropped, list(total = 4L, group = 3L, features = 1L))
+  expect_message(fairproj:::fp_formula_data(~ ., d, quote(Species), environment(), subset = 1:100),
+                 class = dm, regexp = "dropped 3 of 100 rows \\(2 with a missing group label")
+  # a chosen na.action is quiet; nothing dropped is quiet
+  expect_identical(n_messages(fair_pca(~ ., data = d, group = Species, k = 2, na.action = na.omit)), 0L)
+  expect_identical(n_messages(fair_pca(~ ., data = d, group = Species, k = 2, na.action = na.exclude)), 0L)
+  expect_identical(n_messages(fair_pca(~ ., data = iris, group = Species, k = 2)), 0L)
+  expect_error(fair_pca(~ ., data = d, group = Species, k = 2, na.action = na.fail))
+})

@@ -102,17 +102,19 @@ test_that("issue reproducers: multiplicative weights and the LP rounding at any 
 
 test_that("issue reproducers: robust fair PCA on raw data is safe by default and says when it falls back", {
   g <- state.region %in% c("South", "West")
+  # raw data in its units: scale. = FALSE says so (USArrests gets the units warning otherwise)
   set.seed(1)
-  f <- fair_pca(USArrests, g, k = 2, method = "robust", restarts = 2, lambda = 0.3)
+  f <- fair_pca(USArrests, g, k = 2, method = "robust", restarts = 2, lambda = 0.3, scale. = FALSE)
   expect_lte(f$step, f$step_limit * (1 + 1e-12))
   expect_lte(f$objective, f$history$objective[1] + 1e-9 * abs(f$history$objective[1]))
   set.seed(1)
-  f100 <- fair_pca(USArrests * 1e100, g, k = 2, method = "robust", restarts = 2, lambda = 0.3)
+  f100 <- fair_pca(USArrests * 1e100, g, k = 2, method = "robust", restarts = 2, lambda = 0.3, scale. = FALSE)
   expect_lt(pd(f100$rotation, f$rotation), 1e-6)
   expect_equal(f100$objective / 1e200, f$objective, tolerance = 1e-6)
   # the paper's constant step in the data's units diverges here: warned, and the start kept
   set.seed(1)
-  expect_warning(fp <- fair_pca(USArrests, g, k = 2, method = "robust", restarts = 0, step = "paper", lambda = 0.3),
+  expect_warning(fp <- fair_pca(USArrests, g, k = 2, method = "robust", restarts = 0, step = "paper", lambda = 0.3,
+                                 scale. = FALSE),
                  class = "fairproj_convergence_warning")
   expect_equal(fp$returned, "start")
   expect_gt(fp$step, fp$step_limit)

@@ -141,3 +141,27 @@ test_that("num_comp behaves as step_pca's: capped at the columns, 0 does nothing
   if (inherits(css, "error")) expect_match(conditionMessage(css), "`num_comp`") else
     expect_equal(css$steps[[1]]$num_comp, 4L)
 })
+
+test_that("step_fair_pca and step_fair_css warn at prep() on columns in different units, unless scale. is given (#45)", {
+  skip_if_not_installed("recipes")
+  skip_if_not_installed("survival")
+  data("pbc", package = "survival", envir = environment())
+  vars <- c("age", "bili", "chol", "albumin", "copper", "alk.phos", "ast", "trig", "platelet", "protime")
+  pbc2 <- stats::na.omit(pbc[c(vars, "sex", "status")])
+  u <- "fairproj_units_warning"
+  rec <- recipes::recipe(status ~ ., data = pbc2)
+  st <- step_fair_pca(rec, recipes::all_numeric_predictors(), group = sex, num_comp = 2, method = "standard")
+  expect_warning(recipes::prep(st, training = pbc2), class = u, regexp = "alk.phos.*step_normalize")
+  sc <- step_fair_css(rec, recipes::all_numeric_predictors(), group = sex, num_comp = 2)
+  expect_warning(recipes::prep(sc, training = pbc2), class = u)
+  # a choice silences it: scale. in options, either way
+  for (s in c(TRUE, FALSE)) {
+    st2 <- step_fair_pca(rec, recipes::all_numeric_predictors(), group = sex, num_comp = 2, method = "standard",
+                         options = list(scale. = s))
+    expect_no_warning(recipes::prep(st2, training = pbc2))
+  }
+  # and the fit is the one of scale. = FALSE
+  p <- suppressWarnings(recipes::prep(st, training = pbc2))
+  ref <- fair_pca(as.matrix(pbc2[vars]), pbc2$sex, k = 2, method = "standard", scale. = FALSE)
+  expect_equal(p$steps[[1]]$res$rotation, ref$rotation)
+})

@@ -101,7 +101,7 @@ test_that("tune_fair_pca reports each kind of fit warning once, with the number 
   ws <- character(0)
   withCallingHandlers(
     tune_fair_pca(dat$x, dat$g, k = 2, method = "robust", grid = list(lambda = c(0.5, 1, 2.5)), folds = 3,
-                  seed = 3, iterations = 40, restarts = 1, scale. = TRUE),
+                  seed = 3, iterations = 40, restarts = 1, scale. = TRUE, iterate = "last"),
     warning = function(w) {
       expect_s3_class(w, "fairproj_tune_warning")
       ws <<- c(ws, conditionMessage(w))
@@ -163,4 +163,43 @@ test_that("a method that needs the rows is tuned on the rows of each training pa
   # any other input error still stops the tuning
   expect_error(tune_fair_pca(dat$x, dat$g, k = 1, method = "inlp", grid = list(C = c(-1, 2)), folds = 2),
                class = "fairproj_input_error")
+})
+
+test_that("the defaults converge on the README's pbc: robust fits return their best iterate (#45)", {
+  skip_on_cran()  # about 10 s of CPU
+  skip_if_not_installed("survival")
+  data("pbc", package = "survival", envir = environment())
+  vars <- c("age", "bili", "chol", "albumin", "copper", "alk.phos", "ast", "trig", "platelet", "protime")
+  pbc2 <- stats::na.omit(pbc[c(vars, "sex")])
+  # seed 1: with the last iterate, one of the 54 fold fits ended 1.2% above its best iterate
+  n_warn <- 0L
+  tn <- withCallingHandlers(tune_fair_pca(~ ., pbc2, group = sex, k = 3, scale. = TRUE, seed = 1),
+                            warning = function(w) {
+                              n_warn <<- n_warn + 1L
+                              invokeRestart("muffleWarning")
+                            })
+  expect_identical(n_warn, 0L)
+  expect_identical(tn$model$call$iterate, "best")
+  expect_equal(tn$model$objective, tn$model$best_visited)
+  # the paper's last iterate stays available
+  dat <- make_groups(n = c(40, 30), d = 4, seed = 24)
+  tl <- suppressWarnings(tune_fair_pca(dat$x, dat$g, k = 2, grid = list(alpha = 0.1, lambda = 1), iterations = 20,
+                                       restarts = 0, iterate = "last", scale. = TRUE, seed = 1))
+  expect_identical(tl$model$call$iterate, "last")
+})
+
+test_that("the criterion plot: the parameter with the most values on the axis, series dodged apart (#45)", {
+  dat <- make_groups(n = c(40, 30), d = 4, seed = 24)
+  tn <- suppressWarnings(tune_fair_pca(dat$x, dat$g, k = 2, seed = 1, iterations = 5, restarts = 0, scale. = TRUE),
+                         classes = "fairproj_tune_warning")
+  pd <- fairproj:::fp_plot_data(tn)
+  spec <- attr(pd, "fp_spec")
+  expect_identical(spec$labels$x, "lambda")
+  expect_identical(nlevels(pd$series), 3L)    # one series per alpha, 6 positions each
+  rows <- fairproj:::fp_plot_rows(pd, spec)
+  # 18 distinct bar positions, each within a fifth of the grid step of its lambda, 3 per lambda
+  expect_identical(length(unique(round(rows$.x, 10))), 18L)
+  expect_true(all(abs(rows$.x - rows$lambda) <= 0.2 * 0.5 + 1e-12))
+  gaps <- diff(sort(rows$.x))
+  expect_gt(min(gaps), 0.05)
 })

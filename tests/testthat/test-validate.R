@@ -115,8 +115,11 @@ test_that("a factor's NA level (addNA()) counts as missing labels at every door 
   # the formula interface drops them through `na.action`, as rows whose label is NA
   d_na <- data.frame(x, g = factor(rep(c("a", "b", NA), each = 50)))
   d_lev <- data.frame(x, g = g)
-  ref <- fair_pca(~ ., data = d_na, group = g, k = 1, method = "standard")
-  fit <- fair_pca(~ ., data = d_lev, group = g, k = 1, method = "standard")
+  dm <- "fairproj_dropped_rows_message"
+  expect_message(ref <- fair_pca(~ ., data = d_na, group = g, k = 1, method = "standard"), class = dm,
+                 regexp = "50 with a missing group label")
+  expect_message(fit <- fair_pca(~ ., data = d_lev, group = g, k = 1, method = "standard"), class = dm,
+                 regexp = "50 with a missing group label")
   expect_identical(fit$groups, ref$groups)
   expect_equal(fit$rotation, ref$rotation)
   expect_error(fair_pca(~ ., data = d_lev, group = g, k = 1, na.action = na.fail), class = "fairproj_input_error")
@@ -159,22 +162,65 @@ test_that("one column in other units: one fairproj_units_warning per call unless
   expect_equal(f$rotation, fair_pca(x, dat$g, k = 2, method = "standard", scale. = FALSE)$rotation)
 })
 
-test_that("the units test: largest variance over 1e4 times the median, or over 99% of the total", {
+test_that("the units test: columns 4 times the median standard deviation holding half the variance, or one 100 times (#45)", {
   w <- function(sd) fairproj:::fp_warn_units(2 * log2(sd), paste0("c", seq_along(sd)))
-  # several large columns: no column holds 99%, but 1e4 times the median variance
-  expect_warning(expect_true(w(c(150, 150, 1, 1, 1, 1, 1))), class = "fairproj_units_warning", regexp = "'c1'")
-  expect_false(w(c(90, 90, 1, 1, 1, 1, 1)))                 # 8100 times the median, 50% of the total
-  expect_warning(w(c(1, 30, 2, 1.5)), class = "fairproj_units_warning", regexp = "'c2' holds 99")
-  expect_false(w(c(1, 8, 2, 1.5)))                          # 91%: usual spread in one set of units
+  u <- "fairproj_units_warning"
+  # several large columns: together they hold the variance
+  expect_warning(expect_true(w(c(150, 150, 1, 1, 1, 1, 1))), class = u, regexp = "columns 'c1', 'c2' hold 99")
+  expect_warning(w(c(90, 90, 1, 1, 1, 1, 1)), class = u)
+  expect_warning(w(c(1, 30, 2, 1.5)), class = u, regexp = "'c2' holds 99")
+  expect_false(w(c(1, 5.5, 2, 1.5)))         # 87% of the variance but 3.7 times the lower median (1.5): one unit
   expect_snapshot(w(c(1, 30, 2, 1.5)))
-  expect_false(w(c(83.3, 44.6, 14.5, 9.4)))                 # USArrests
+  expect_warning(w(c(83.3, 4.36, 14.5, 9.37)), class = u, regexp = "'c1' holds 95.6%")   # USArrests
+  expect_false(w(c(0.83, 0.44, 1.77, 0.76)))                                            # iris
+  # the lower median: with two columns the smaller one is the reference
+  expect_warning(w(c(1, 10)), class = u)
+  expect_false(w(c(1, 3.9)))
+  # large columns holding less than half the variance: quiet, unless one is 100 times the median
+  expect_false(w(c(10, rep(1, 200))))
+  expect_warning(w(c(150, rep(1, 30000))), class = u, regexp = "42.8%")
   # constant columns do not count, and one varying column is nothing to compare
   expect_false(w(c(1e3, 0, 0, 0)))
   expect_false(w(c(1, 2, 0, 0, 0)))
   # any magnitude: log2 variances far beyond double precision compare
-  expect_warning(fairproj:::fp_warn_units(c(3000, 10, 12), c("a", "b", "c")), class = "fairproj_units_warning",
-                 regexp = "about 1e900 times the median variance of the other columns")
+  expect_warning(fairproj:::fp_warn_units(c(3000, 10, 12), c("a", "b", "c")), class = u,
+                 regexp = "about 1e450 times the median")
   expect_false(fairproj:::fp_warn_units(c(3000, 2999, 2998), c("a", "b", "c")))
+})
+
+test_that("the units warning: pbc, mtcars and USArrests warn; iris, pixels and one unit do not (#45)", {
+  u <- "fairproj_units_warning"
+  quiet <- function(x, g) count_warnings(fair_pca(x, g, k = 2, method = "standard"), u)
+  expect_identical(quiet(USArrests, rep(1:2, 25)), 1L)
+  expect_identical(count_warnings(fair_pca(~ ., data = mtcars, group = am, k = 2, method = "standard"), u), 1L)
+  expect_identical(quiet(iris[1:4], iris$Species), 0L)
+  expect_identical(count_warnings(fair_pca(~ ., data = iris, group = Species, k = 2, method = "standard"), u), 0L)
+  skip_if_not_installed("survival")
+  data("pbc", package = "survival", envir = environment())
+  vars <- c("age", "bili", "chol", "albumin", "copper", "alk.phos", "ast", "trig", "platelet", "protime")
+  pbc2 <- stats::na.omit(pbc[c(vars, "sex")])
+  expect_warning(fair_pca(~ ., data = pbc2, group = sex, k = 3, method = "standard"), class = u, regexp = "'alk.phos'")
+  expect_identical(count_warnings(fair_pca(~ ., data = pbc2, group = sex, k = 3, scale. = TRUE), u), 0L)
+  # pixels: 0..255 grey values whose spread varies over the image (brighter at the centre), and
+  # images of faces as LFW's, a smooth mean image plus a few smooth patterns with noise
+  set.seed(45)
+  n <- 300
+  side <- 16
+  grid <- expand.grid(i = seq_len(side), j = seq_len(side))
+  spread <- 20 + 40 * exp(-((grid$i - side / 2)^2 + (grid$j - side / 2)^2) / 40)
+  px <- sapply(spread, function(s) pmin(pmax(round(128 + s * rnorm(n)), 0), 255))
+  expect_identical(quiet(px, rep(1:2, n / 2)), 0L)
+  pats <- sapply(1:4, function(f) cos(f * grid$i / 3) * sin(f * grid$j / 4))
+  faces <- matrix(100 + 30 * cos(grid$i / 5), n, side^2, byrow = TRUE) + matrix(rnorm(n * 4, sd = 25), n) %*% t(pats) +
+    matrix(rnorm(n * side^2, sd = 8), n)
+  expect_identical(quiet(pmin(pmax(round(faces), 0), 255), rep(1:2, n / 2)), 0L)
+  # data in one unit (spreads within a factor of 3), and the same with one column rescaled
+  one <- sweep(matrix(rnorm(n * 12), n), 2, exp(runif(12, 0, log(3))), `*`)
+  expect_identical(quiet(one, rep(1:2, n / 2)), 0L)
+  one[, 5] <- one[, 5] * 1000
+  expect_warning(fair_pca(one, rep(1:2, n / 2), k = 2), class = u, regexp = "'V5'|'x5'|column '5'|5'")
+  one[, 5] <- one[, 5] / 1000 * 3
+  expect_identical(quiet(one, rep(1:2, n / 2)), 0L)
 })
 
 test_that("the units warning reads the variances from the moments, at any magnitude", {
@@ -191,9 +237,8 @@ test_that("the units warning reads the variances from the moments, at any magnit
     # (unscaled variances beyond about 1e+-300 are an error of their own)
     if (abs(log10(s)) < 150) expect_warning(fair_pca(xs, g, k = 1), class = "fairproj_units_warning", regexp = "'a'")
   }
-  # a factor's indicator columns and the papers' standardised data stay quiet
+  # a factor's indicator columns stay quiet
   expect_identical(count_warnings(fair_pca(~ ., data = iris, group = Species, k = 2), "fairproj_units_warning"), 0L)
-  expect_identical(count_warnings(fair_pca(~ ., data = mtcars, group = am, k = 2), "fairproj_units_warning"), 0L)
 })
 
 test_that("the papers' data sets, as the readers give them, never get the units warning", {
