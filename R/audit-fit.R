@@ -4,6 +4,11 @@
 # intervals are in R/audit-intervals.R, print and summary in R/audit-print.R, the plots in
 # R/audit-plot.R.
 
+# The held-out rows every group needs for its downstream rates to be read (a rate from 30 rows
+# has a standard error of up to 9 percentage points); with fewer in a group, the downstream
+# rows are flagged (`reliable` FALSE).
+fp_min_test_rows <- 30
+
 # Split the rows of each group at random: TRUE for held-out rows (at least one per group on
 # each side).
 fp_audit_split <- function(g, test_fraction) {
@@ -331,6 +336,8 @@ fp_audit_result <- function(spec, fr, mo) {
   }
   if (!is.null(y)) {
     out$downstream <- do.call(rbind, fr$down)
+    # gaps between groups measured on few held-out rows of one of them are noise
+    out$downstream$reliable <- min(table(g[held])) >= fp_min_test_rows
     if (!is.null(iv)) {
       restore_seed <- fp_set_seed(seed)
       out$downstream <- tryCatch(fp_downstream_intervals(out$downstream, fr$preds, y, g, held, iv$level, iv$replicates),
@@ -373,8 +380,9 @@ fp_audit_rewarn <- function(warns) {
 # Downstream intervals: the models are fixed (trained once on the training rows); the held-out
 # rows are resampled with replacement within each group (`replicates` times, the same draws for
 # every fit), and accuracy, error and gaps recomputed on each resample; percentile intervals of
-# type 6 (fp_quantile_inf()), not shifted: these are means of the held-out rows, which the
-# resampling does not bias.
+# type 6 (fp_quantile_inf()), not shifted for accuracy and error: these are means of the
+# held-out rows, which the resampling does not bias. A gap (largest minus smallest group rate)
+# gets the interval of a gap, on its own scale (fp_gap_interval(), as the losses' gap).
 
 # Resample counts of the held-out rows: an nh x replicates matrix (row i: how often held-out
 # row i is drawn), drawn within each group so that the groups keep their held-out sizes.
@@ -392,10 +400,11 @@ fp_downstream_draws <- function(gh, replicates) {
 }
 
 # Intervals of one fit's held-out metrics from its predictions `pred` (0/1, or numeric), the
-# held-out outcome `yt` and groups `gh`, and the draws `W`. The gaps' intervals are those of the
-# signed difference between the two groups that give the gap on the held-out rows (largest
-# minus smallest rate, or mean prediction), kept in that order in every resample, so that an
-# interval can contain 0: `*_distinct` is FALSE when it does.
+# held-out outcome `yt` and groups `gh`, and the draws `W`. A gap (largest minus smallest group
+# rate, or mean prediction) is never negative, and its interval is the gap's own, from the
+# differences between the groups that may give it (fp_gap_interval()): it starts at 0 where
+# those differences are not told apart from 0 (`*_distinct` FALSE), and lies within the range
+# of the differences otherwise, so that it holds the estimate it stands beside.
 fp_downstream_interval_row <- function(pred, yt, gh, W, level, type) {
   lv <- levels(droplevels(gh))
   by_group <- function(v, den = NULL) {
@@ -410,12 +419,10 @@ fp_downstream_interval_row <- function(pred, yt, gh, W, level, type) {
     if (length(v) < 0.9 * ncol(W)) return(c(NA_real_, NA_real_))
     fp_quantile_inf(v, c((1 - level) / 2, (1 + level) / 2))
   }
-  signed <- function(est_by_group, reps) {
+  gap <- function(est_by_group, reps) {
     ok <- !is.na(est_by_group)
     if (sum(ok) < 2L) return(c(NA_real_, NA_real_))
-    hi <- which(ok)[which.max(est_by_group[ok])]
-    lo <- which(ok)[which.min(est_by_group[ok])]
-    pct(reps[, hi, drop = TRUE] - reps[, lo, drop = TRUE])
+    fp_gap_interval(reps[, ok, drop = FALSE], est_by_group[ok], level)
   }
   nh <- length(yt)
   if (type == "binary") {
@@ -426,14 +433,14 @@ fp_downstream_interval_row <- function(pred, yt, gh, W, level, type) {
     pos <- yt == 1
     tpr <- matrix(by_group(pred * pos, as.numeric(pos)), ncol = length(lv))
     est_tpr <- vapply(lv, function(l) if (any(pos & gh == l)) mean(pred[pos & gh == l]) else NA_real_, numeric(1))
-    dp <- signed(est_rate, rate)
-    eo <- signed(est_tpr, tpr)
+    dp <- gap(est_rate, rate)
+    eo <- gap(est_tpr, tpr)
     return(c(accuracy_low = acc[1L], accuracy_high = acc[2L], error_low = 1 - acc[2L], error_high = 1 - acc[1L],
              dp_gap_low = dp[1L], dp_gap_high = dp[2L], eo_gap_low = eo[1L], eo_gap_high = eo[2L]))
   }
   err <- pct(sqrt(colSums(W * (pred - yt)^2) / nh))
   mp <- matrix(by_group(pred), ncol = length(lv))
-  dp <- signed(vapply(lv, function(l) mean(pred[gh == l]), numeric(1)), mp)
+  dp <- gap(vapply(lv, function(l) mean(pred[gh == l]), numeric(1)), mp)
   c(accuracy_low = NA_real_, accuracy_high = NA_real_, error_low = err[1L], error_high = err[2L],
     dp_gap_low = dp[1L], dp_gap_high = dp[2L], eo_gap_low = NA_real_, eo_gap_high = NA_real_)
 }
@@ -450,7 +457,7 @@ fp_downstream_intervals <- function(down, preds, y, g, held, level, replicates) 
     fp_downstream_interval_row(p, yt, gh, W, level, y$type)
   }, numeric(8)))
   down <- cbind(down, as.data.frame(iv))
-  down$dp_gap_distinct <- !(down$dp_gap_low <= 0 & down$dp_gap_high >= 0)
-  down$eo_gap_distinct <- !(down$eo_gap_low <= 0 & down$eo_gap_high >= 0)
+  down$dp_gap_distinct <- down$dp_gap_low > 0
+  down$eo_gap_distinct <- down$eo_gap_low > 0
   down
 }

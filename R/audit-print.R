@@ -76,6 +76,9 @@ print.fairproj_audit <- function(x, ...) {
   cat(sprintf("Fairness audit of PCA: %s rows x %d columns%s, %d groups\n", format(x$n, big.mark = ","), x$d,
               if (x$scaled) " (scaled)" else "", nrow(x$groups)))
   cat(sprintf("Methods: %s; k = %s\n", paste(x$methods, collapse = ", "), fp_audit_k_label(x$k)))
+  cat(fp_audit_scaling_line(x), "\n", sep = "")
+  dropped <- fp_audit_dropped_line(x)
+  if (!is.null(dropped)) cat(dropped, "\n", sep = "")
   gr <- x$groups
   # the first ten groups (tidy(x, "groups") has them all)
   cat(sprintf("Groups: %s\n", fp_name_list(sprintf("%s %s (%s)", gr$group, format(gr$n, big.mark = ",", trim = TRUE),
@@ -91,9 +94,7 @@ print.fairproj_audit <- function(x, ...) {
     cat(sprintf("\nDownstream checks: not run (%s).\n", x$downstream_note))
   } else {
     dn <- x$downstream[x$downstream$k == x$k_focus, , drop = FALSE]
-    cat(sprintf("\nDownstream (%s on the k scores, %s held-out rows%s):\n", fp_audit_learner(x),
-                format(dn$n_test[1L], big.mark = ","),
-                if (identical(x$outcome$type, "binary")) "; gaps in percentage points" else ""))
+    cat(sprintf("\nDownstream (%s):\n", fp_audit_downstream_header(x, dn)))
     print(fp_audit_downstream_view(x, dn), row.names = FALSE)
     fp_audit_downstream_notes(x, dn)
     n1 <- sum(x$downstream$one_class, na.rm = TRUE)
@@ -102,6 +103,30 @@ print.fairproj_audit <- function(x, ...) {
   }
   cat("\nsummary() for every k; tidy() for the tables; plot() for the curves.\n")
   invisible(x)
+}
+
+# How the columns were scaled, and (on a line of its own) the fair_pca() call that gives each
+# of the audit's fits.
+fp_audit_scaling_line <- function(x) {
+  sprintf("%s; each fit, kept in $fits, is\n  %s",
+          if (x$scaled) "Columns scaled to unit variance (scale. = TRUE, fair_audit()'s default)" else
+            "Columns in their own units (scale. = FALSE)", fp_audit_fit_call(x))
+}
+
+# The fair_pca() call that reproduces the audit's fit of `method` at `k` (by default: any).
+fp_audit_fit_call <- function(x, method = NULL, k = NULL) {
+  sprintf("fair_pca(x, group, k = %s, method = %s%s, scale. = %s)", if (is.null(k)) "<k>" else k,
+          if (is.null(method)) "<method>" else sprintf("\"%s\"", method), if (x$centered) "" else ", center = FALSE",
+          if (x$scaled) "TRUE" else "FALSE")
+}
+
+# The rows left out before the audit, in words, or NULL: with missing values (formula
+# interface, `n_dropped`) and with a missing group (`dropped`).
+fp_audit_dropped_line <- function(x) {
+  n <- function(v) format(v, big.mark = ",")
+  parts <- c(if (isTRUE(x$n_dropped > 0)) sprintf("%s rows dropped (missing values)", n(x$n_dropped)),
+             if (isTRUE(x$dropped > 0)) sprintf("%s rows dropped (missing group)", n(x$dropped)))
+  if (length(parts)) paste(parts, collapse = "; ")
 }
 
 # "1 to 8" for a run of whole numbers, else a list.
@@ -115,15 +140,22 @@ fp_audit_focus_reason <- function(x) {
   else "the largest audited k; standard PCA keeps less than 80% of the variance there"
 }
 
+# The downstream table at one k as print() and summary() show it: accuracy in percent, gaps in
+# percentage points (binary outcome) or the outcome's units, each with its interval, "~0" where
+# a gap is not told apart from 0 and "?" where a group has too few held-out rows.
 fp_audit_downstream_view <- function(x, dn) {
   ci <- !is.null(dn$dp_gap_low)
-  # "value [low, high]", with "~0" where a gap's interval contains 0
+  few <- dn$reliable %in% FALSE
+  # "value [low, high]", with "~0" where a gap's interval starts at 0
   w <- function(est, q, f, gap = FALSE) {
-    if (!ci) return(f(est))
-    lo <- dn[[paste0(q, "_low")]]
-    hi <- dn[[paste0(q, "_high")]]
-    out <- ifelse(is.na(lo), f(est), sprintf("%s [%s, %s]", f(est), f(lo), f(hi)))
-    if (gap) out <- paste0(out, ifelse(dn[[paste0(q, "_distinct")]] %in% FALSE, " ~0", ""))
+    out <- f(est)
+    if (ci) {
+      lo <- dn[[paste0(q, "_low")]]
+      hi <- dn[[paste0(q, "_high")]]
+      out <- ifelse(is.na(lo), out, sprintf("%s [%s, %s]", out, f(lo), f(hi)))
+      if (gap) out <- paste0(out, ifelse(dn[[paste0(q, "_distinct")]] %in% FALSE, " ~0", ""))
+    }
+    if (gap) out <- paste0(out, ifelse(few & !is.na(est), "?", ""))
     out
   }
   if (identical(x$outcome$type, "binary")) {
@@ -137,15 +169,41 @@ fp_audit_downstream_view <- function(x, dn) {
   }
 }
 
-# The lines under the downstream table: held-out rows by group, and what the intervals mean.
+# The lines under the downstream table: held-out rows by group, the groups with too few, and
+# what the intervals mean.
 fp_audit_downstream_notes <- function(x, dn) {
   ng <- x$outcome$n_test_groups
   if (!is.null(ng)) cat(sprintf("Held-out rows by group: %s\n", fp_name_list(sprintf("%s %d", names(ng), as.integer(ng)))))
-  if (!is.null(dn$dp_gap_low)) {
-    cat(sprintf(paste("[ ]: %s%% intervals from %d resamples of the held-out rows (gaps: the signed difference",
-                      "between the two groups that give the gap); ~0: not distinguishable from 0 at that level\n"),
-                format(100 * x$intervals$level), x$intervals$replicates))
+  few <- names(ng)[ng < fp_min_test_rows]
+  if (length(few)) {
+    fp_cat_wrapped(sprintf("?: %s %s fewer than %d held-out rows: the gaps between groups are mostly noise (hold out more with `test_fraction`)",
+                           fp_name_list(few), if (length(few) > 1L) "have" else "has", fp_min_test_rows))
   }
+  if (!is.null(dn$dp_gap_low)) {
+    fp_cat_wrapped(sprintf(paste("[ ]: %s%% intervals from %d resamples of the held-out rows; a gap's interval is that of",
+                                 "the gap (largest minus smallest group), ~0 where it starts at 0: not distinguishable",
+                                 "from 0 at that level"),
+                           format(100 * x$intervals$level), x$intervals$replicates))
+  }
+}
+
+# The reference models in the units of the downstream table (fp_audit_downstream_view()).
+fp_audit_reference_view <- function(x) {
+  ref <- x$downstream_reference
+  if (identical(x$outcome$type, "binary")) {
+    pts <- function(v) fp_num(100 * v)
+    return(data.frame(model = ref$model, accuracy = fp_pct(ref$accuracy), dp_gap = pts(ref$dp_gap),
+                      eo_gap = pts(ref$eo_gap), stringsAsFactors = FALSE))
+  }
+  data.frame(model = ref$model, rmse = format(signif(ref$error, 3)), mean_prediction_gap = format(signif(ref$dp_gap, 3)),
+             stringsAsFactors = FALSE)
+}
+
+# The header of the downstream table (print() and summary()).
+fp_audit_downstream_header <- function(x, dn) {
+  sprintf("%s on the k scores, %s held-out rows%s", fp_audit_learner(x), format(dn$n_test[1L], big.mark = ","),
+          if (identical(x$outcome$type, "binary")) "; accuracy in %, gaps in percentage points" else
+            "; in the outcome's units")
 }
 
 #' Summarise, tidy and plot a fairness audit
@@ -196,6 +254,7 @@ fp_audit_downstream_notes <- function(x, dn) {
 summary.fairproj_audit <- function(object, k = NULL, ...) {
   k <- fp_audit_check_k(object, k)
   gt <- object$groups_table[object$groups_table$k == k, , drop = FALSE]
+  dn <- if (!is.null(object$downstream)) object$downstream[object$downstream$k == k, , drop = FALSE]
   wide <- function(col) {
     t <- object$table
     w <- stats::reshape(t[c("method", "k", col)], idvar = "method", timevar = "k", direction = "wide")
@@ -207,8 +266,11 @@ summary.fairproj_audit <- function(object, k = NULL, ...) {
                  groups = object$groups, at_k = fp_audit_at(object, k), groups_at_k = gt,
                  interval_line = utils::capture.output(fp_audit_interval_line(object, k)),
                  max_loss = wide("max_loss"), price = wide("price"),
-                 downstream = if (!is.null(object$downstream)) object$downstream[object$downstream$k == k, ],
-                 downstream_reference = object$downstream_reference, downstream_note = object$downstream_note,
+                 downstream = dn, downstream_view = if (!is.null(dn)) fp_audit_downstream_view(object, dn),
+                 downstream_header = if (!is.null(dn)) fp_audit_downstream_header(object, dn),
+                 downstream_notes = if (!is.null(dn)) utils::capture.output(fp_audit_downstream_notes(object, dn)),
+                 downstream_reference = object$downstream_reference,
+                 reference_view = if (!is.null(dn)) fp_audit_reference_view(object), downstream_note = object$downstream_note,
                  outcome = object$outcome, call = object$call),
             class = "summary.fairproj_audit")
 }
@@ -228,15 +290,18 @@ print.summary.fairproj_audit <- function(x, digits = max(3L, getOption("digits")
   if (length(x$interval_line)) cat(x$interval_line, sep = "\n")
   cat("\nLargest marginal loss by k:\n")
   print(x$max_loss, digits = digits, row.names = FALSE)
-  cat("\nPrice of fairness by k (fraction of the total variance lost against standard PCA):\n")
-  print(x$price, digits = digits, row.names = FALSE)
+  cat("\nPrice of fairness by k (% of the total variance lost against standard PCA):\n")
+  price <- x$price
+  price[-1L] <- lapply(price[-1L], fp_pct)
+  print(price, row.names = FALSE)
   if (is.null(x$downstream)) {
     cat(sprintf("\nDownstream checks: not run (%s).\n", x$downstream_note))
   } else {
-    cat(sprintf("\nDownstream at this k (held-out rows; %s outcome):\n", x$outcome$type))
-    print(x$downstream, digits = digits, row.names = FALSE)
+    cat(sprintf("\nDownstream at this k (%s):\n", x$downstream_header))
+    print(x$downstream_view, row.names = FALSE)
+    if (length(x$downstream_notes)) cat(x$downstream_notes, sep = "\n")
     cat("\nReference models:\n")
-    print(x$downstream_reference, digits = digits, row.names = FALSE)
+    print(x$reference_view, row.names = FALSE)
   }
   invisible(x)
 }

@@ -43,7 +43,15 @@
 #'
 #' The same model on all d columns and the trivial model (the training majority class, or the
 #' training mean) are kept in `$downstream_reference`. Without rows (a `group_moments` input)
-#' or without an outcome, `$downstream` is `NULL` and `$downstream_note` says why.
+#' or without an outcome, `$downstream` is `NULL` and `$downstream_note` says why. A group
+#' with fewer than 30 held-out rows makes the gaps noise: `reliable` is then `FALSE` in every
+#' row of `$downstream`, and `print()` marks the gaps with `?` (hold out more rows with
+#' `test_fraction`). With intervals, the held-out rows are resampled within each group (the
+#' models stay fixed) and accuracy and error get percentile intervals; a gap gets the interval
+#' of the gap itself, on its scale (0 or more, holding the estimate), built from the
+#' differences between the groups that may give it as for the loss gap below: it starts at 0
+#' (`dp_gap_distinct` or `eo_gap_distinct` `FALSE`, `~0` in `print()`) where the groups'
+#' rates are not told apart at that level.
 #'
 #' **Intervals** (`level`, default 90%) accompany every method's per-group error and marginal
 #' loss, the largest and smallest loss, the loss gap and ratio, the largest error and error gap,
@@ -185,7 +193,9 @@
 #'     `failed` (the replicates in which a fit failed with a numerical error; their values are
 #'     left out, and `print()` says how many) and `note` (why there are none);
 #'   * `downstream`: one row per method and k (`n_test`, `accuracy`, `error`, `dp_gap`,
-#'     `eo_gap`, `one_class`) or `NULL`; `downstream_reference`, `downstream_note`;
+#'     `eo_gap`, `one_class`, `reliable`; with intervals also `<quantity>_low`,
+#'     `<quantity>_high`, `dp_gap_distinct` and `eo_gap_distinct`) or `NULL`;
+#'     `downstream_reference`, `downstream_note`;
 #'   * `groups` (levels, sizes, share and `small`: fewer than 5 rows per column), `k`,
 #'     `k_focus` (the smallest audited k at which standard PCA keeps 80% of the variance, or
 #'     the largest audited k), `methods`, `n`, `d`, `colnames`, `scaled`, `centered`,

@@ -83,9 +83,15 @@ test_that("downstream intervals: per-group held-out counts, gaps flagged when th
   dn <- a$downstream
   expect_equal(unname(a$outcome$n_test_groups), as.numeric(table(dat$g[a$outcome$test_rows])))
   expect_true(all(dn$accuracy_low <= dn$accuracy & dn$accuracy <= dn$accuracy_high))
-  expect_identical(dn$dp_gap_distinct, !(dn$dp_gap_low <= 0 & dn$dp_gap_high >= 0))
-  # the signed difference's interval holds the gap (or minus it) between its ends
-  expect_true(all(dn$dp_gap_low <= dn$dp_gap + 1e-12 & dn$dp_gap - 1e-12 <= dn$dp_gap_high | !dn$dp_gap_distinct))
+  # a gap's interval is the gap's own: on its scale (never below 0), holding the estimate, and
+  # from 0 exactly where the gap is not told apart from 0
+  for (q in c("dp_gap", "eo_gap")) {
+    expect_true(all(dn[[paste0(q, "_low")]] >= 0), info = q)
+    expect_true(all(dn[[paste0(q, "_low")]] <= dn[[q]] + 1e-12 & dn[[q]] - 1e-12 <= dn[[paste0(q, "_high")]]), info = q)
+    expect_identical(dn[[paste0(q, "_distinct")]], dn[[paste0(q, "_low")]] > 0, info = q)
+  }
+  expect_true(any(!dn$dp_gap_distinct))  # no dependence on the group: some gaps start at 0
+  expect_true(all(dn$reliable))  # 48 and 60 held-out rows
   out <- capture.output(print(a))
   expect_true(any(grepl("Held-out rows by group", out)))
   # a group-dependent outcome: a large parity gap is told apart from 0
@@ -93,4 +99,28 @@ test_that("downstream intervals: per-group held-out counts, gaps flagged when th
   b <- fair_audit(dat$x, dat$g, k = 2, outcome = ifelse(runif(length(y2)) < 0.9, y2, 1 - y2), replicates = 40, seed = 5,
                   methods = "standard")
   expect_true(all(b$downstream$dp_gap_distinct[b$downstream$k == 2] | b$downstream$one_class))
+})
+
+test_that("a group with fewer than 30 held-out rows flags the downstream rows, in print() and summary()", {
+  dat <- make_groups(n = c(300, 60), d = 5, seed = 4)
+  set.seed(1)
+  y <- as.integer(dat$x[, 1] + rnorm(nrow(dat$x)) > 0)
+  a <- fair_audit(dat$x, dat$g, k = 2, methods = "standard", outcome = y, replicates = 20, seed = 2, progress = FALSE)
+  expect_true(min(a$outcome$n_test_groups) < 30)
+  expect_false(any(a$downstream$reliable))
+  out <- capture.output(print(a))
+  expect_true(any(grepl("fewer than 30 held-out rows", out)))
+  dn <- a$downstream[a$downstream$k == a$k_focus, ]
+  view <- fp_audit_downstream_view(a, dn)
+  expect_true(all(grepl("?", view$dp_gap, fixed = TRUE)))
+  # summary() shows the same table in the same units (percent, points) as print()
+  so <- capture.output(print(summary(a)))
+  rows <- capture.output(print(view, row.names = FALSE))
+  for (r in rows) expect_true(r %in% out && r %in% so, info = r)
+  expect_true(any(grepl("fewer than 30 held-out rows", so)))
+  # enough held-out rows: no flag
+  b <- fair_audit(dat$x, dat$g, k = 2, methods = "standard", outcome = y, replicates = 0, test_fraction = 0.6,
+                  progress = FALSE)
+  expect_true(all(b$downstream$reliable))
+  expect_false(any(grepl("?", fp_audit_downstream_view(b, b$downstream)$dp_gap, fixed = TRUE)))
 })
