@@ -34,13 +34,13 @@ fp_plot_audit_price <- function(x, methods) {
   fair <- setdiff(methods, "standard")
   if (!length(fair)) fp_abort("must include a fair method: the price is measured against standard PCA", "methods")
   t <- x$table[x$table$method %in% fair, , drop = FALSE]
-  d <- data.frame(k = t$k, method = factor(t$method, levels = fair), value = 100 * t$price,
+  d <- data.frame(k = t$k, method = factor(fp_audit_label(t$method), levels = fp_audit_label(fair)), value = 100 * t$price,
                   max_loss = t$max_loss, stringsAsFactors = FALSE)
   d <- fp_audit_bars(x, d, 100 * fp_audit_col(t, "price_low"), 100 * fp_audit_col(t, "price_high"), t$reliable)
   cols <- fp_audit_colours(fair)
   spec <- fp_spec("k", "value", c(list(fp_layer("line"), fp_layer("point", cex = 1.1)), fp_audit_bar_layer(d)),
-                  list(colour = fp_scale("method", fair, unname(cols)),
-                       shape = fp_scale("method", fair, fp_shapes(length(fair)))),
+                  list(colour = fp_scale("method", fp_audit_label(fair), unname(cols)),
+                       shape = fp_scale("method", fp_audit_label(fair), fp_shapes(length(fair)))),
                   title = "Price of fairness",
                   subtitle = "variance each fair method loses beyond standard PCA at the same k",
                   xlab = "number of components k", ylab = "variance lost (% of the total)",
@@ -84,13 +84,13 @@ fp_plot_audit_groups <- function(x, type, methods) {
   g <- x$groups_table[x$groups_table$method %in% show, , drop = FALSE]
   col <- if (type == "losses") "loss" else "error"
   tab <- data.frame(k = g$k, group = factor(g$group, levels = x$groups$group),
-                    fit = factor(fp_fit_label_all(g$method), levels = fp_fit_label_all(show)), value = g[[col]],
+                    fit = factor(fp_audit_label(g$method), levels = fp_audit_label(show)), value = g[[col]],
                     stringsAsFactors = FALSE)
   tab <- fp_audit_bars(x, tab, fp_audit_col(g, paste0(col, "_low")), fp_audit_col(g, paste0(col, "_high")), g$reliable)
   tab <- tab[is.finite(tab$value), , drop = FALSE]  # k a method cannot reach
   tab <- tab[order(tab$fit, tab$group, tab$k), ]
-  sub <- if (!length(fair)) "standard PCA" else if (length(fair) == 1L) sprintf("%s (solid) and standard PCA (dashed)", fair) else
-    sprintf("line type: method (%s)", paste(fp_fit_label_all(show), collapse = ", "))
+  sub <- if (!length(fair)) "standard PCA" else if (length(fair) == 1L) sprintf("%s (solid) and standard PCA (dashed)", fp_audit_label(fair)) else
+    sprintf("line type: method (%s)", paste(fp_audit_label(show), collapse = ", "))
   losses <- type == "losses"
   pd <- fp_plot_by_k(tab, type, title = if (losses) "Marginal loss by group" else "Reconstruction error by group",
                      subtitle = sub,
@@ -111,7 +111,13 @@ fp_plot_audit_groups <- function(x, type, methods) {
   pd
 }
 
-fp_fit_label_all <- function(methods) vapply(methods, fp_fit_label, character(1), USE.NAMES = FALSE)
+# The label of each method in the audit's plots, print and report (the report template's
+# method_name() has the same table): one label per method throughout.
+fp_audit_labels <- c(standard = "standard PCA", minmax = "min-max", mean = "mean matching", pareto = "Pareto",
+                     robust = "robust", cfpca = "convex")
+fp_audit_label <- function(methods) {
+  unname(ifelse(methods %in% names(fp_audit_labels), fp_audit_labels[methods], methods))
+}
 
 fp_plot_audit_downstream <- function(x, type, methods) {
   if (is.null(x$downstream)) fp_abort(sprintf("has no downstream checks: %s", x$downstream_note), "x")
@@ -119,8 +125,8 @@ fp_plot_audit_downstream <- function(x, type, methods) {
   binary <- identical(x$outcome$type, "binary")
   ref <- x$downstream_reference
   cols <- fp_audit_colours(methods)
-  labs <- fp_fit_label_all(methods)
-  mf <- factor(fp_fit_label_all(dn$method), levels = labs)
+  labs <- fp_audit_label(methods)
+  mf <- factor(fp_audit_label(dn$method), levels = labs)
   scales <- list(colour = fp_scale("method", labs, unname(cols)), shape = fp_scale("method", labs, fp_shapes(length(labs))))
   learner <- sprintf("%s on the k scores (%s training rows, %s held out)", fp_audit_learner(x),
                      format(x$outcome$n_train, big.mark = ","), format(x$outcome$n_test, big.mark = ","))

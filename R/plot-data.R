@@ -654,7 +654,8 @@ fp_render_base <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
       xlab_lines <- min(wmax / csi, 10)
     }
   }
-  mar_b <- 3 + xlab_lines + lay$height_in / csi + 0.85 * length(cap_lines) + 0.3
+  # (the caption's last line ends 0.35 lines above the edge: room for its descenders)
+  mar_b <- 3 + xlab_lines + lay$height_in / csi + 0.95 * length(cap_lines) + 0.5
   mar_t <- 0.6 + 1.25 * 1.2 * length(title_lines) + 0.95 * length(sub_lines)
   layers <- lapply(spec$layers, function(l) list(layer = l, rows = fp_plot_rows(data, spec, l)))
   lim <- fp_base_limits(layers, spec)
@@ -715,7 +716,7 @@ fp_render_base <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
   # legend and caption in the bottom margin
   fp_base_legends(lay, cex_leg, top_line = 3 + xlab_lines)
   for (i in seq_along(cap_lines)) {
-    graphics::mtext(cap_lines[i], side = 1, line = mar_b - 0.95 * (length(cap_lines) - i + 1) + 0.1,
+    graphics::mtext(cap_lines[i], side = 1, line = mar_b - 0.95 * (length(cap_lines) - i + 1) - 0.25,
                     cex = 0.75, adj = 1, font = 3, col = "grey25")
   }
   invisible(data)

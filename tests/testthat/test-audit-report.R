@@ -77,11 +77,45 @@ test_that("the template reports intervals, with and without an outcome, and says
   has(html2, "<title>Fair PCA audit of iris by Species</title>")
   has(html2, "of iris serves every group of <code>Species</code>")
   # an "n/a" says why where it appears: mean matching keeps at most 4 - (3 - 1) = 2 components
-  has(html2, "n/a: mean-matching fair PCA has no fit at k = 3, because k = 3 exceeds the feasible dimension 2")
+  has(html2, "n/a: mean matching has no fit at k = 3, because k = 3 exceeds the feasible dimension 2")
   # every figure has a non-empty alt text
   for (h in list(html, html2)) {
     img <- regmatches(h, gregexpr("<img[^>]*>", h))[[1]]
     expect_gte(length(img), 4L)
     expect_true(all(grepl("alt=\"[^\"]+\"", img)), label = "every <img> has a non-empty alt")
   }
+})
+
+test_that("the draft as shipped knits with no warning or message, names survival::pbc and one label per method", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
+  skip_if_not_installed("rmarkdown")
+  skip_if_not_installed("knitr")
+  skip_if_not_installed("survival")
+  skip_if_not(rmarkdown::pandoc_available("1.14"), "pandoc is not available")
+  td <- tempfile("audit")
+  dir.create(td)
+  on.exit(unlink(td, recursive = TRUE), add = TRUE)
+  rmd <- file.path(td, "audit.Rmd")
+  rmarkdown::draft(rmd, template = "fair-pca-audit", package = "fairproj", edit = FALSE)
+  warns <- character(0)
+  f <- withCallingHandlers(
+    suppressMessages(rmarkdown::render(rmd, output_dir = td, quiet = TRUE, envir = new.env())),
+    warning = function(w) {
+      warns <<- c(warns, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    })
+  html <- gsub("\\s+", " ", gsub("data:[a-z]+/[a-z+]+;base64,[A-Za-z0-9+/=]+", "", paste(readLines(f), collapse = " ")))
+  expect_identical(warns, character(0))
+  # knitr writes a chunk's warnings and messages into the report after "##"
+  expect_false(grepl("## (Warning|Message|Error)|Warning in |Warning:", html), label = "a warning or message in the report")
+  expect_true(grepl("<title>Fair PCA audit of survival::pbc by sex</title>", html, fixed = TRUE))
+  expect_true(grepl("principal component analysis (PCA) of survival::pbc serves every group of <code>sex</code>",
+                    html, fixed = TRUE))
+  # one label per method, as in the plots and print
+  for (lab in fp_audit_label(c("standard", "minmax", "mean"))) expect_true(grepl(lab, html, fixed = TRUE), label = lab)
+  expect_false(grepl("min-max fair PCA|mean-matching fair PCA|minmax</td>|>mean</td>", html))
+  # scaling is the audit's default, and the report gives the call of its fits
+  expect_true(grepl("scales by default", html, fixed = TRUE))
+  expect_true(grepl("fair_pca(x, group, k = &lt;k&gt;, method = \"&lt;method&gt;\", scale. = TRUE)", html, fixed = TRUE) ||
+                grepl("fair_pca(x, group, k = &lt;k&gt;, method = &quot;&lt;method&gt;&quot;, scale. = TRUE)", html, fixed = TRUE))
 })
