@@ -43,7 +43,15 @@
 #'
 #' The same model on all d columns and the trivial model (the training majority class, or the
 #' training mean) are kept in `$downstream_reference`. Without rows (a `group_moments` input)
-#' or without an outcome, `$downstream` is `NULL` and `$downstream_note` says why.
+#' or without an outcome, `$downstream` is `NULL` and `$downstream_note` says why. A group
+#' with fewer than 30 held-out rows makes the gaps noise: `reliable` is then `FALSE` in every
+#' row of `$downstream`, and `print()` marks the gaps with `?` (hold out more rows with
+#' `test_fraction`). With intervals, the held-out rows are resampled within each group (the
+#' models stay fixed) and accuracy and error get percentile intervals; a gap gets the interval
+#' of the gap itself, on its scale (0 or more, holding the estimate), built from the
+#' differences between the groups that may give it as for the loss gap below: it starts at 0
+#' (`dp_gap_distinct` or `eo_gap_distinct` `FALSE`, `~0` in `print()`) where the groups'
+#' rates are not told apart at that level.
 #'
 #' **Intervals** (`level`, default 90%) accompany every method's per-group error and marginal
 #' loss, the largest and smallest loss, the loss gap and ratio, the largest error and error gap,
@@ -181,10 +189,13 @@
 #'   * with intervals, both tables also hold `<quantity>_low` and `<quantity>_high` for each
 #'     quantity above (`NA` at the k without intervals) and `reliable` (see Details);
 #'     `intervals`: a list with `level`, `replicates`, `k` (the dimensions with intervals),
-#'     `method` (`"bias-corrected percentile"`), `blocks` (the non-empty blocks of each group) and `note` (why
-#'     there are none);
+#'     `method` (`"bias-corrected percentile"`), `blocks` (the non-empty blocks of each group),
+#'     `failed` (the replicates in which a fit failed with a numerical error; their values are
+#'     left out, and `print()` says how many) and `note` (why there are none);
 #'   * `downstream`: one row per method and k (`n_test`, `accuracy`, `error`, `dp_gap`,
-#'     `eo_gap`, `one_class`) or `NULL`; `downstream_reference`, `downstream_note`;
+#'     `eo_gap`, `one_class`, `reliable`; with intervals also `<quantity>_low`,
+#'     `<quantity>_high`, `dp_gap_distinct` and `eo_gap_distinct`) or `NULL`;
+#'     `downstream_reference`, `downstream_note`;
 #'   * `groups` (levels, sizes, share and `small`: fewer than 5 rows per column), `k`,
 #'     `k_focus` (the smallest audited k at which standard PCA keeps 80% of the variance, or
 #'     the largest audited k), `methods`, `n`, `d`, `colnames`, `scaled`, `centered`,
@@ -227,8 +238,10 @@ fair_audit.default <- function(x, group, k = NULL, methods = c("standard", "minm
   xm <- fp_as_matrix(x, "x", check_finite = FALSE, set_names = FALSE)  # NA/Inf: in the C++ pass
   g <- fp_as_group(group, nrow(xm), "group", min_levels = 2L)
   fp_audit_methods(methods, NULL, ...names(), ...length())
-  fp_audit_run(xm, g, outcome, k, methods, list(...), center, scale., test_fraction, seed, progress, call,
-               level = level, replicates = replicates, blocks = blocks, interval_k = interval_k)
+  fp_audit_run(fp_audit_spec(list(x = xm, g = g), outcome = outcome, k = k, methods = methods, margs = list(...),
+                             center = center, scale. = scale., test_fraction = test_fraction, seed = seed,
+                             progress = progress, level = level, replicates = replicates, blocks = blocks,
+                             interval_k = interval_k, call = call))
 }
 
 #' @rdname fair_audit
@@ -274,8 +287,9 @@ fair_audit.group_moments <- function(x, group = NULL, k = NULL, methods = c("sta
   if (length(x$levels) < 2L) fp_abort("must have at least 2 groups", "x")
   if (any(x$n < 1)) fp_abort("has a group with no rows", "x")
   fp_audit_methods(methods, NULL, ...names(), ...length())
-  fp_audit_run(NULL, NULL, NULL, k, methods, list(...), center, scale., 0.3, seed, progress, call, moments = x,
-               level = level, replicates = replicates, blocks = 50L, interval_k = interval_k)
+  fp_audit_run(fp_audit_spec(x, outcome = NULL, k = k, methods = methods, margs = list(...), center = center,
+                             scale. = scale., test_fraction = 0.3, seed = seed, progress = progress, level = level,
+                             replicates = replicates, blocks = 50L, interval_k = interval_k, call = call))
 }
 
 # A column of `data` named by an unquoted name (when `env` is given, `expr` is unevaluated)
@@ -346,632 +360,32 @@ fp_audit_methods <- function(methods, margs, nm = names(margs), n = length(margs
   methods
 }
 
-# Split the rows of each group at random: TRUE for held-out rows (at least one per group on
-# each side).
-fp_audit_split <- function(g, test_fraction) {
-  held <- logical(length(g))
-  for (lev in levels(g)) {
-    idx <- which(g == lev)
-    if (length(idx) < 2L) {
-      fp_abort(sprintf("cannot be checked downstream: group '%s' has %d row, and the held-out split needs 2 per group",
-                       lev, length(idx)), "outcome")
-    }
-    nt <- min(max(1L, round(test_fraction * length(idx))), length(idx) - 1L)
-    held[idx[sample.int(length(idx), nt)]] <- TRUE
-  }
-  held
-}
-
-# The solver's state in words, its convergence flag and certificate (a gap in loss units).
-fp_audit_state <- function(fit) {
-  conv <- if (is.null(fit$converged)) NA else isTRUE(fit$converged)
-  cert <- if (!is.null(fit$duality_gap)) fit$duality_gap else if (!is.null(fit$gap)) fit$gap else NA_real_
-  state <- if (identical(fit$method, "standard")) {
-    "exact (eigenvectors)"
-  } else if (identical(fit$returned, "standard") || identical(fit$returned, "start")) {
-    "fell back to standard PCA"
-  } else if (is.na(conv)) {
-    "closed form"
-  } else if (conv) {
-    if (is.finite(cert)) sprintf("certified (gap %s)", format(signif(max(cert, 0), 2))) else "converged"
-  } else {
-    "not converged"
-  }
-  list(converged = conv, certificate = as.numeric(cert), state = state)
-}
-
-# One fit, its time and its warnings (muffled and returned). A fit that fails (a k beyond a
-# method's feasible dimension, a numerical failure) gives `fit = NULL` and the error.
-fp_audit_fit <- function(moments, k, method, margs, center, scale.) {
-  warns <- list()
-  err <- NULL
-  t0 <- proc.time()[["elapsed"]]
-  fit <- withCallingHandlers(
-    tryCatch(do.call(fair_pca, c(list(moments, k = k, method = method, center = center, scale. = scale.,
-                                      keep_moments = FALSE), margs)),
-             fairproj_needs_rows = function(e) {
-               fp_abort(sprintf("includes '%s', which needs the data rows; an audit fits every method from the group moments",
-                                method), "methods")
-             },
-             fairproj_error = function(e) {
-               err <<- e
-               NULL
-             }),
-    warning = function(w) {
-      warns[[length(warns) + 1L]] <<- w
-      invokeRestart("muffleWarning")
-    })
-  secs <- proc.time()[["elapsed"]] - t0
-  # the call do.call() recorded holds the moments themselves: name them instead
-  if (!is.null(fit)) {
-    fit$call <- as.call(c(list(quote(fair_pca), quote(moments), k = k, method = method, center = center,
-                               scale. = scale.), margs))
-  }
-  list(fit = fit, error = err, seconds = secs, warnings = warns)
-}
-
-# The method x k row of a fit (NA values and the error in `state` when it failed).
-fp_audit_row <- function(r, meth, kk, C) {
-  f <- r$fit
-  if (is.null(f)) {
-    return(fp_row_df(method = meth, k = kk, rank = NA_integer_, var_kept = NA_real_, price = NA_real_,
-                     max_loss = NA_real_, min_loss = NA_real_, loss_gap = NA_real_, loss_ratio = NA_real_,
-                     worst_group = NA_character_, max_error = NA_real_, error_gap = NA_real_, converged = NA,
-                     certificate = NA_real_, state = "not fitted", seconds = r$seconds,
-                     note = conditionMessage(r$error)))
-  }
-  gs <- f$group_stats
-  st <- fp_audit_state(f)
-  fp_row_df(method = meth, k = kk, rank = ncol(f$rotation), var_kept = fp_audit_var_kept(f, C), price = NA_real_,
-            max_loss = max(gs$loss), min_loss = min(gs$loss), loss_gap = max(gs$loss) - min(gs$loss),
-            loss_ratio = fp_audit_loss_ratio(gs),
-            worst_group = gs$group[which.max(gs$loss)], max_error = max(gs$error),
-            error_gap = max(gs$error) - min(gs$error), converged = st$converged, certificate = st$certificate,
-            state = st$state, seconds = r$seconds,
-            note = if (length(r$warnings)) conditionMessage(r$warnings[[1L]]) else NA_character_)
-}
-
-# A one-row data frame of named length-one values, as data.frame(..., stringsAsFactors = FALSE)
-# gives it, without its checks and deparsing (one row per method and k of an audit).
-fp_row_df <- function(...) {
-  v <- list(...)
-  stopifnot(all(lengths(v) == 1L))
-  fp_df(lapply(v, unname))
-}
-
-# Train on the training rows' scores, predict the held-out rows, measure. `s` holds the
-# scores (or columns) of all rows; `held` marks the held-out rows.
-fp_audit_downstream_one <- function(s, y, g, held) {
-  tr <- !held
-  yt <- y$y[held]
-  if (y$type == "binary") {
-    pred <- fp_logistic_predict(s[tr, , drop = FALSE], y$y[tr], s[held, , drop = FALSE])
-    one <- length(unique(pred)) == 1L
-    gaps <- withCallingHandlers(fairness_gaps(pred, yt, g[held]),
-                                fairproj_single_class_warning = function(w) invokeRestart("muffleWarning"))
-    return(structure(data.frame(n_test = sum(held), accuracy = gaps[["accuracy"]], error = 1 - gaps[["accuracy"]],
-                                dp_gap = gaps[["dp_gap"]], eo_gap = gaps[["eo_gap"]], one_class = one),
-                     pred = as.numeric(pred)))
-  }
-  X <- cbind(1, s[tr, , drop = FALSE])
-  beta <- stats::lm.fit(X, y$y[tr])$coefficients
-  beta[is.na(beta)] <- 0
-  pred <- drop(cbind(1, s[held, , drop = FALSE]) %*% beta)
-  mp <- tapply(pred, droplevels(g[held]), mean)
-  structure(data.frame(n_test = sum(held), accuracy = NA_real_, error = sqrt(mean((pred - yt)^2)),
-                       dp_gap = max(mp) - min(mp), eo_gap = NA_real_, one_class = FALSE), pred = pred)
-}
-
-# The downstream reference models: all d columns, and the trivial model.
-fp_audit_reference <- function(xm, y, g, held) {
-  full <- fp_audit_downstream_one(xm, y, g, held)
-  tr <- !held
-  trivial <- if (y$type == "binary") {
-    maj <- as.integer(mean(y$y[tr]) > 0.5)
-    acc <- mean(y$y[held] == maj)
-    data.frame(n_test = sum(held), accuracy = acc, error = 1 - acc, dp_gap = 0, eo_gap = 0, one_class = TRUE)
-  } else {
-    data.frame(n_test = sum(held), accuracy = NA_real_, error = sqrt(mean((y$y[held] - mean(y$y[tr]))^2)),
-               dp_gap = 0, eo_gap = NA_real_, one_class = FALSE)
-  }
-  cbind(model = c("all columns", if (y$type == "binary") "majority class" else "training mean"),
-        rbind(full, trivial), stringsAsFactors = FALSE)
-}
-
-# The audit proper: moments (one pass), then every method at every k; the downstream fits on
-# the training part's moments; then the intervals and the result.
-fp_audit_run <- function(xm, g, outcome, k, methods, margs, center, scale., test_fraction, seed, progress,
-                         call, moments = NULL, level = 0.9, replicates = 100L, blocks = 50L,
-                         interval_k = NULL) {
-  t_start <- proc.time()[["elapsed"]]
+# The specification of an audit, built once by a door from its arguments, checked here, and
+# read by name by fp_audit_run() and the steps after it. `source` is the rows (list(x = a
+# matrix, g = their groups as a factor)) or a group_moments object; the class says which:
+# "fairproj_audit_rows" (the audit reads the rows: moments, block moments, held-out checks) or
+# "fairproj_audit_moments" (moments given: no rows, no downstream checks). Fields: `x`, `g`
+# (rows only), `moments` (moments only), `outcome` (fp_audit_outcome(), or NULL), `k` (the
+# audited dimensions), `d`, `m` (groups), `methods`, `margs`, `center`, `scale.`,
+# `test_fraction`, `seed`, `show` (progress), `intervals` (fp_audit_check_intervals() with `k`
+# from `interval_k`, or NULL) and `call`.
+fp_audit_spec <- function(source, outcome, k, methods, margs, center, scale., test_fraction, seed, progress, level,
+                          replicates, blocks, interval_k, call) {
+  rows <- !inherits(source, "group_moments")
   methods <- fp_audit_methods(methods, margs)
   if (!is.null(progress)) fp_check_flag(progress, "progress")
   # checked whether or not an outcome asks for the held-out split that they set
   fp_check_number(test_fraction, "test_fraction", 0, 1, open_lower = TRUE, open_upper = TRUE)
   fp_check_seed(seed)
-  show <- if (is.null(progress)) fp_progress_on() else progress
-  y <- if (!is.null(outcome)) fp_audit_outcome(outcome, nrow(xm))
-  d <- if (!is.null(xm)) ncol(xm) else length(moments$colnames)
-  m_groups <- if (!is.null(xm)) nlevels(g) else length(moments$levels)
-  ks <- fp_audit_k(k, d, m_groups)
+  y <- if (!is.null(outcome)) fp_audit_outcome(outcome, nrow(source$x))
+  d <- if (rows) ncol(source$x) else length(source$colnames)
+  m <- if (rows) nlevels(source$g) else length(source$levels)
+  ks <- fp_audit_k(k, d, m)
   iv <- fp_audit_check_intervals(level, replicates, blocks)
   if (!is.null(iv) && !is.null(interval_k)) iv$k <- fp_audit_interval_k(interval_k, ks)
-  mo <- fp_audit_moments(xm, g, y, moments, iv, seed, test_fraction)
-  moments <- mo$moments
-  nfit <- length(methods) * length(ks) * (1L + !is.null(y))
-  if (show) {
-    message(sprintf("fair_audit: %d method(s) x %d value(s) of k from the moments of %s rows (%d columns, %d groups)%s",
-                    length(methods), length(ks), format(sum(moments$n), big.mark = ","), d, m_groups,
-                    if (!is.null(y)) ", then held-out checks" else ""))
-  }
-  oldopt <- options(fairproj.progress = FALSE)  # no progress bars of the fits themselves
-  on.exit(options(oldopt), add = TRUE)
-  fr <- fp_audit_fits(mo, xm, g, y, ks, methods, margs, center, scale., show)
-  out <- fp_audit_result(fr, mo, xm, g, y, ks, d, iv, methods, margs, center, scale., seed, test_fraction, show, call)
-  out$time <- proc.time()[["elapsed"]] - t_start
-  if (show) message(sprintf("fair_audit: %d fits in %.1f s", nfit, out$time))
-  fp_audit_rewarn(fr$warns)
-  class(out) <- "fairproj_audit"
-  out
-}
-
-# The audit's moments from the rows in one pass (or the moments given): list(moments, m_train
-# (the training rows' moments with an outcome), held (the held-out rows), blk (the bootstrap's
-# block moments, NULL without intervals), interval_note (why there are none)).
-fp_audit_moments <- function(xm, g, y, moments, iv, seed, test_fraction) {
-  held <- NULL
-  m_train <- NULL
-  blk <- NULL
-  interval_note <- if (is.null(iv)) "no intervals were asked for (`level = NULL` or `replicates = 0`)"
-  if (!is.null(xm)) {
-    d <- ncol(xm)
-    cn <- fp_colnames(xm)
-    if (!is.null(y)) {
-      restore_seed <- fp_set_seed(seed)
-      held <- tryCatch(fp_audit_split(g, test_fraction), finally = restore_seed())
-    }
-    B <- if (!is.null(iv)) fp_audit_n_blocks(iv$blocks, nlevels(g), d, 1L + !is.null(y)) else 0L
-    if (!is.null(iv) && B == 0L) interval_note <- fp_audit_memory_note(nlevels(g), d, 1L + !is.null(y))
-    if (B > 0L) {
-      # the moments of every (group, training or held-out part, block) cell, which the bootstrap
-      # resamples; a pass of their own, as their sum loses digits where the columns' offsets
-      # dwarf their spread, so the audit's own numbers come from the pass below
-      parts <- 1L + !is.null(y)
-      bl <- fp_block_of_row(seq_len(nrow(xm)), B)
-      pt <- if (is.null(y)) 1L else 1L + held
-      gi <- factor((as.integer(g) - 1L) * parts * B + (pt - 1L) * B + bl, levels = seq_len(nlevels(g) * parts * B))
-      blk <- fp_audit_merge_cells(fp_moments_ranged(xm, gi, cn, "x"), levels(g), parts, B)$blocks
-    }
-    if (!is.null(y)) {
-      # one pass: moments of each group's training and held-out rows, then their sum
-      gi <- factor(2L * (as.integer(g) - 1L) + 1L + held, levels = seq_len(2L * nlevels(g)))
-      mm <- fp_moments_ranged(xm, gi, cn, "x")
-      odd <- seq(1L, 2L * nlevels(g), by = 2L)
-      m_train <- fp_moments_levels(mm, odd, levels(g))
-      moments <- m_train + fp_moments_levels(mm, odd + 1L, levels(g))
-      moments$exponent <- mm$exponent  # the pieces share the columns' powers of two
-      if (!is.null(attr(g, "cells"))) moments$cells <- attr(g, "cells")
-    } else {
-      moments <- fp_moments_ranged(xm, g, cn, "x")
-    }
-  } else if (!is.null(iv)) {
-    blk <- fp_moments_blocks(moments)
-    if (is.null(blk)) {
-      interval_note <- paste("the group moments carry no block moments; compute them with",
-                             "group_moments(x, group, blocks = 50) (or give the rows) to get intervals")
-    }
-  }
-  list(moments = moments, m_train = m_train, held = held, blk = blk, interval_note = interval_note)
-}
-
-# Every method at every k from the moments `mo` (fp_audit_moments()), and with an outcome its
-# refit on the training rows and held-out checks: list(tab, gtab, fits, down, preds (held-out
-# predictions of each downstream fit, for the intervals), warns).
-fp_audit_fits <- function(mo, xm, g, y, ks, methods, margs, center, scale., show) {
-  moments <- mo$moments
-  C <- fp_prepare(moments, center, scale.)$C
-  pb <- fp_progress_bar(length(methods) * length(ks) * (1L + !is.null(y)), "fair_audit: fits", show = show)
-  step <- 0L
-  warns <- list()
-  fits <- stats::setNames(vector("list", length(methods)), methods)
-  tab <- list()
-  gtab <- list()
-  down <- list()
-  preds <- list()
-  na_groups <- data.frame(group = moments$levels, n = as.numeric(moments$n), error = NA_real_, best = NA_real_,
-                          loss = NA_real_, var_explained = NA_real_, stringsAsFactors = FALSE)
-  for (meth in methods) {
-    fits[[meth]] <- list()
-    errs <- list()
-    for (kk in ks) {
-      r <- fp_audit_fit(moments, kk, meth, margs[[meth]], center, scale.)
-      warns <- c(warns, r$warnings)
-      f <- r$fit
-      if (is.null(f)) errs[[length(errs) + 1L]] <- r$error
-      fits[[meth]][as.character(kk)] <- list(f)
-      gs <- if (is.null(f)) na_groups else f$group_stats
-      gtab[[length(gtab) + 1L]] <- data.frame(method = meth, k = kk, gs[c("group", "n", "error", "best", "loss",
-                                                                          "var_explained")],
-                                              stringsAsFactors = FALSE)
-      tab[[length(tab) + 1L]] <- fp_audit_row(r, meth, kk, C)
-      step <- step + 1L
-      pb$update(step)
-      if (!is.null(y)) {
-        rt <- if (!is.null(f)) fp_audit_fit(mo$m_train, kk, meth, margs[[meth]], center, scale.)
-        warns <- c(warns, rt$warnings)
-        dn <- if (!is.null(rt$fit)) fp_audit_downstream_one(fp_scores(rt$fit, xm), y, g, mo$held) else
-          data.frame(n_test = sum(mo$held), accuracy = NA_real_, error = NA_real_, dp_gap = NA_real_,
-                     eo_gap = NA_real_, one_class = NA)
-        preds[length(down) + 1L] <- list(attr(dn, "pred"))
-        down[[length(down) + 1L]] <- cbind(data.frame(method = meth, k = kk, stringsAsFactors = FALSE), dn)
-        step <- step + 1L
-        pb$update(step)
-      }
-    }
-    # a method that fails at every k has a wrong argument, unless every k is beyond what it can
-    # reach (mean matching at k = d, or with as many groups as columns): those rows say "not fitted"
-    if (length(errs) == length(ks) && !all(vapply(errs, inherits, NA, "fairproj_infeasible_k"))) stop(errs[[1L]])
-  }
-  pb$done()
-  list(tab = tab, gtab = gtab, fits = fits, down = down, preds = preds, warns = warns)
-}
-
-# The audit's result from its fits `fr` (fp_audit_fits()): the tables with the price and the
-# intervals, the groups, the downstream checks and their intervals.
-fp_audit_result <- function(fr, mo, xm, g, y, ks, d, iv, methods, margs, center, scale., seed, test_fraction,
-                            show, call) {
-  moments <- mo$moments
-  blk <- mo$blk
-  held <- mo$held
-  tab <- do.call(rbind, fr$tab)
-  std <- tab[tab$method == "standard", ]
-  tab$price <- std$var_kept[match(tab$k, std$k)] - tab$var_kept
-  gtab <- do.call(rbind, fr$gtab)
-  rownames(gtab) <- NULL
-  kf <- std$k[std$var_kept >= 0.8]
-  if (!is.null(blk)) {
-    restore_seed <- fp_set_seed(seed)
-    if (is.null(iv$k)) iv$k <- if (length(kf)) min(kf) else max(ks)  # k_focus
-    ivr <- tryCatch(fp_audit_intervals(moments, blk, methods, iv$k, margs, center, scale., iv$level, iv$replicates,
-                                       tab, gtab, show = show),
-                    finally = restore_seed())
-    tab <- ivr$table
-    gtab <- ivr$groups_table
-  }
-  out <- list(table = tab, groups_table = gtab, downstream = NULL, downstream_reference = NULL,
-              downstream_note = NULL,
-              groups = data.frame(group = moments$levels, n = as.numeric(moments$n),
-                                  share = as.numeric(moments$n) / sum(moments$n),
-                                  small = as.numeric(moments$n) < 5 * d, stringsAsFactors = FALSE),
-              k = ks, k_focus = if (length(kf)) min(kf) else max(ks), methods = methods,
-              n = sum(moments$n), d = d, colnames = moments$colnames, centered = !isFALSE(center),
-              scaled = !isFALSE(scale.), outcome = NULL, n_dropped = 0L, fits = fr$fits, call = call)
-  out$intervals <- if (!is.null(blk)) {
-    list(level = iv$level, replicates = iv$replicates, k = iv$k, method = "bias-corrected percentile",
-         blocks = vapply(blk, function(b) length(b$n), numeric(1)), note = NULL)
-  } else {
-    list(level = NULL, replicates = 0L, k = integer(0), method = NULL, blocks = NULL, note = mo$interval_note)
-  }
-  if (!is.null(y)) {
-    out$downstream <- do.call(rbind, fr$down)
-    if (!is.null(iv)) {
-      restore_seed <- fp_set_seed(seed)
-      out$downstream <- tryCatch(fp_downstream_intervals(out$downstream, fr$preds, y, g, held, iv$level, iv$replicates),
-                                 finally = restore_seed())
-    }
-    out$downstream_reference <- fp_audit_reference(xm, y, g, held)
-    out$outcome <- c(list(name = NULL, type = y$type, n_train = sum(!held), n_test = sum(held),
-                          n_test_groups = stats::setNames(as.numeric(table(g[held])), levels(g)),
-                          test_fraction = test_fraction, test_rows = which(held)),
-                     if (y$type == "binary") list(positive = y$positive, positive_rate = mean(y$y)) else
-                       list(mean = mean(y$y)))
-  } else {
-    out$downstream_note <- if (is.null(xm)) {
-      "the audit was computed from group moments, without the data rows, so no model could be trained on reduced rows"
-    } else {
-      "no outcome was given"
-    }
-  }
-  out
-}
-
-# The fits' warnings, once per kind (messages equal up to their numbers), with their classes
-# and the number of fits that gave them.
-fp_audit_rewarn <- function(warns) {
-  if (!length(warns)) return(invisible())
-  msg <- vapply(warns, conditionMessage, character(1))
-  kind <- gsub("[-+]?[0-9][0-9.eE+-]*", "#", msg)
-  for (w in unique(kind)) {
-    i <- which(kind == w)
-    cond <- warns[[i[1L]]]
-    cl <- setdiff(class(cond), c("warning", "condition", "simpleWarning"))
-    warning(warningCondition(sprintf("fair_audit: %s%s", msg[i[1L]],
-                                     if (length(i) > 1L) sprintf(" [%d fits, first shown]", length(i)) else ""),
-                             class = unique(c(cl, "fairproj_warning"))))
-  }
-  invisible()
-}
-
-# ---------------------------------------------------------------------------------------------
-# Methods: print, summary, tidy, plot (the plot types are in R/plot-data.R).
-
-# Numbers and percentages for printing, each to 3 significant digits on its own; values below
-# `zero` print as 0 (differences at the solvers' precision).
-fp_num <- function(v, digits = 3L, zero = 0) {
-  vapply(v, function(z) if (is.na(z)) NA_character_ else if (abs(z) <= zero) "0" else format(signif(z, digits)),
-         character(1), USE.NAMES = FALSE)
-}
-fp_pct <- function(v, digits = 3L) ifelse(is.na(v), NA_character_, paste0(fp_num(100 * v, digits, 1e-9), "%"))
-
-# The method x k table at one k, formatted for print().
-fp_audit_at <- function(x, k) {
-  t <- x$table[x$table$k == k, , drop = FALSE]
-  tiny <- 1e-8 * max(abs(t$max_loss), na.rm = TRUE)
-  out <- data.frame(method = t$method, max_loss = fp_num(t$max_loss), loss_gap = fp_num(t$loss_gap, zero = tiny),
-                    worst_group = t$worst_group, var_kept = fp_pct(t$var_kept), price = fp_pct(t$price),
-                    state = t$state, stringsAsFactors = FALSE)
-  if (!k %in% x$intervals$k) return(out)
-  # the numbers a reader decides on, with their intervals ("?" where the audit calls them
-  # unreliable)
-  flag <- ifelse(t$reliable %in% FALSE, "?", "")
-  ci <- function(q, f) {
-    lo <- t[[paste0(q, "_low")]]
-    hi <- t[[paste0(q, "_high")]]
-    ifelse(is.na(lo), "", sprintf(" [%s, %s]%s", f(lo), f(hi), flag))
-  }
-  out$max_loss <- paste0(out$max_loss, ci("max_loss", fp_num))
-  out$loss_ratio <- paste0(fp_num(t$loss_ratio), ci("loss_ratio", fp_num))
-  out$price <- paste0(out$price, ifelse(t$method == "standard", "", ci("price", fp_pct)))
-  out[c("method", "max_loss", "loss_ratio", "loss_gap", "worst_group", "var_kept", "price", "state")]
-}
-
-# A sentence printed as lines of the console's width.
-fp_cat_wrapped <- function(text) cat(strwrap(text, width = getOption("width")), sep = "\n")
-
-# One line on the intervals of an audit: what they are, or why there are none.
-fp_audit_interval_line <- function(x, k) {
-  iv <- x$intervals
-  if (is.null(iv)) return(invisible())
-  if (!length(iv$k)) {
-    cat(sprintf("No intervals: %s.\n", iv$note))
-  } else if (k %in% iv$k) {
-    fp_cat_wrapped(sprintf("[ ]: %s%% bootstrap intervals (%d replicates of %s blocks per group)%s", format(100 * iv$level),
-                           iv$replicates, fp_name_list(unique(iv$blocks)),
-                           if (any(x$table$reliable[x$table$k == k] %in% FALSE))
-                             paste("; ? marks an interval the data cannot support (a group under 50 rows or 10 blocks, k at its",
-                                   "rank, or a method matching group means whose difference the data do not fix; see ?fair_audit)")
-                           else ""))
-    t <- x$table[x$table$k == k, , drop = FALSE]
-    zero <- unlist(lapply(c("max_loss", "price"), function(q) {
-      z <- fp_audit_starts_at_zero(q, t[[paste0(q, "_low")]], t[[paste0(q, "_high")]]) &
-        (q != "price" | t$method != "standard")
-      if (any(z)) sprintf("the %s of %s", c(max_loss = "largest loss", price = "price")[[q]], t$method[z])
-    }))
-    if (length(zero)) fp_cat_wrapped(sprintf("Intervals from 0 (0 not ruled out at this level): %s.", paste(zero, collapse = ", ")))
-  } else {
-    cat(sprintf("Intervals at k = %s only (`interval_k`).\n", fp_name_list(iv$k)))
-  }
-}
-
-fp_audit_check_k <- function(x, k) {
-  if (is.null(k)) return(x$k_focus)
-  if (!is.numeric(k) || length(k) != 1L || !k %in% x$k) {
-    fp_abort(sprintf("must be one of the audited dimensions (%s)", fp_name_list(x$k)), "k")
-  }
-  as.integer(k)
-}
-
-#' @export
-print.fairproj_audit <- function(x, ...) {
-  cat(sprintf("Fairness audit of PCA: %s rows x %d columns%s, %d groups\n", format(x$n, big.mark = ","), x$d,
-              if (x$scaled) " (scaled)" else "", nrow(x$groups)))
-  cat(sprintf("Methods: %s; k = %s\n", paste(x$methods, collapse = ", "), fp_audit_k_label(x$k)))
-  gr <- x$groups
-  # the first ten groups (tidy(x, "groups") has them all)
-  cat(sprintf("Groups: %s\n", fp_name_list(sprintf("%s %s (%s)", gr$group, format(gr$n, big.mark = ",", trim = TRUE),
-                                                   fp_pct(gr$share, 2)))))
-  if (any(gr$small)) {
-    cat(sprintf("Small group(s) (fewer than 5 rows per column): %s; their losses are noisy\n",
-                fp_name_list(gr$group[gr$small])))
-  }
-  cat(sprintf("\nAt k = %d (%s):\n", x$k_focus, fp_audit_focus_reason(x)))
-  print(fp_audit_at(x, x$k_focus), row.names = FALSE)
-  fp_audit_interval_line(x, x$k_focus)
-  if (is.null(x$downstream)) {
-    cat(sprintf("\nDownstream checks: not run (%s).\n", x$downstream_note))
-  } else {
-    dn <- x$downstream[x$downstream$k == x$k_focus, , drop = FALSE]
-    cat(sprintf("\nDownstream (%s on the k scores, %s held-out rows%s):\n", fp_audit_learner(x),
-                format(dn$n_test[1L], big.mark = ","),
-                if (identical(x$outcome$type, "binary")) "; gaps in percentage points" else ""))
-    print(fp_audit_downstream_view(x, dn), row.names = FALSE)
-    fp_audit_downstream_notes(x, dn)
-    n1 <- sum(x$downstream$one_class, na.rm = TRUE)
-    if (n1) cat(sprintf("%d of %d fits' models predict one class for every held-out row (gaps 0 by construction).\n",
-                        n1, nrow(x$downstream)))
-  }
-  cat("\nsummary() for every k; tidy() for the tables; plot() for the curves.\n")
-  invisible(x)
-}
-
-# "1 to 8" for a run of whole numbers, else a list.
-fp_audit_k_label <- function(k) {
-  if (length(k) > 2L && all(diff(k) == 1L)) sprintf("%d to %d", k[1L], k[length(k)]) else fp_name_list(k)
-}
-
-fp_audit_focus_reason <- function(x) {
-  std <- x$table[x$table$method == "standard", ]
-  if (any(std$var_kept >= 0.8)) "the smallest audited k at which standard PCA keeps 80% of the variance"
-  else "the largest audited k; standard PCA keeps less than 80% of the variance there"
-}
-
-fp_audit_downstream_view <- function(x, dn) {
-  ci <- !is.null(dn$dp_gap_low)
-  # "value [low, high]", with "~0" where a gap's interval contains 0
-  w <- function(est, q, f, gap = FALSE) {
-    if (!ci) return(f(est))
-    lo <- dn[[paste0(q, "_low")]]
-    hi <- dn[[paste0(q, "_high")]]
-    out <- ifelse(is.na(lo), f(est), sprintf("%s [%s, %s]", f(est), f(lo), f(hi)))
-    if (gap) out <- paste0(out, ifelse(dn[[paste0(q, "_distinct")]] %in% FALSE, " ~0", ""))
-    out
-  }
-  if (identical(x$outcome$type, "binary")) {
-    pts <- function(v) fp_num(100 * v)
-    data.frame(method = dn$method, accuracy = w(dn$accuracy, "accuracy", fp_pct), dp_gap = w(dn$dp_gap, "dp_gap", pts, TRUE),
-               eo_gap = w(dn$eo_gap, "eo_gap", pts, TRUE), one_class = dn$one_class, stringsAsFactors = FALSE)
-  } else {
-    s3 <- function(v) format(signif(v, 3))
-    data.frame(method = dn$method, rmse = w(dn$error, "error", s3), mean_prediction_gap = w(dn$dp_gap, "dp_gap", s3, TRUE),
-               stringsAsFactors = FALSE)
-  }
-}
-
-# The lines under the downstream table: held-out rows by group, and what the intervals mean.
-fp_audit_downstream_notes <- function(x, dn) {
-  ng <- x$outcome$n_test_groups
-  if (!is.null(ng)) cat(sprintf("Held-out rows by group: %s\n", fp_name_list(sprintf("%s %d", names(ng), as.integer(ng)))))
-  if (!is.null(dn$dp_gap_low)) {
-    cat(sprintf(paste("[ ]: %s%% intervals from %d resamples of the held-out rows (gaps: the signed difference",
-                      "between the two groups that give the gap); ~0: not distinguishable from 0 at that level\n"),
-                format(100 * x$intervals$level), x$intervals$replicates))
-  }
-}
-
-#' Summarise, tidy and plot a fairness audit
-#'
-#' `summary()` gives, at one k, each method's per-group table and its fairness summary, and,
-#' for every audited k, the largest marginal loss and the price of fairness of each method;
-#' `tidy()` returns one of the audit's tables; `plot()` (base graphics) and `autoplot()`
-#' (ggplot2) draw, from the same data ([fair_audit()] explains the quantities):
-#' * `type = "price"` (the default): the price of fairness of each fair method against k, in
-#'   percent of the total variance (standard PCA's is 0);
-#' * `type = "losses"`, `"errors"`: each group's marginal loss (or reconstruction error)
-#'   against k, one line per group (colour) and method (line type), in the squared units of the
-#'   data (of the scaled columns when scaled);
-#' * `type = "downstream"`: the demographic-parity and equal-opportunity gaps of the held-out
-#'   predictions against k (percentage points; for a numeric outcome, the gap between the
-#'   groups' mean predictions, in the outcome's units), one line per method;
-#' * `type = "accuracy"`: held-out accuracy (percent; for a numeric outcome, the root mean
-#'   squared error) against k, with the model on all columns and the trivial model as
-#'   reference lines.
-#' Methods are coloured from the end of the package palette and groups from its start, so that
-#' a method never looks like a group.
-#'
-#' @param object,x A `fairproj_audit` object.
-#' @param k For `summary()`: the dimension to detail (one of the audited ones); default the
-#'   audit's `k_focus`.
-#' @param matrix For `tidy()`: `"table"` (method x k), `"groups"` (method x k x group),
-#'   `"downstream"` (method x k), `"intervals"` (one row per method, k, group and quantity with
-#'   intervals: `method`, `k`, `group` (`NA` for the quantities of a method and k), `term`,
-#'   `estimate`, `conf.low`, `conf.high`, `reliable`; broom's names) or `"plot"` (the data of a
-#'   plot; give `type`).
-#' @param type The plot type (see above).
-#' @param ... For `plot()` and `autoplot()`: `methods`, the methods to draw (default all;
-#'   standard PCA is always drawn in `"losses"` and `"errors"`, dashed, for comparison). For
-#'   `tidy(matrix = "plot")`: `type` and `methods`. Otherwise unused.
-#' @param main,xlab,ylab Replace the title and axis labels.
-#' @return `summary()`: an object of class `summary.fairproj_audit`. `tidy()`: a tibble (or
-#'   data.frame). `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.
-#' @seealso [fair_audit()]
-#' @family plots
-#' @examples
-#' a <- fair_audit(iris[, 1:4], iris$Species, k = 1:3)
-#' summary(a)
-#' tidy(a)
-#' plot(a)
-#' plot(a, "losses", methods = "minmax")
-#' @export
-summary.fairproj_audit <- function(object, k = NULL, ...) {
-  k <- fp_audit_check_k(object, k)
-  gt <- object$groups_table[object$groups_table$k == k, , drop = FALSE]
-  wide <- function(col) {
-    t <- object$table
-    w <- stats::reshape(t[c("method", "k", col)], idvar = "method", timevar = "k", direction = "wide")
-    names(w) <- c("method", paste0("k=", sort(unique(t$k))))
-    rownames(w) <- NULL
-    w
-  }
-  structure(list(k = k, reason = if (k == object$k_focus) fp_audit_focus_reason(object) else "chosen",
-                 groups = object$groups, at_k = fp_audit_at(object, k), groups_at_k = gt,
-                 interval_line = utils::capture.output(fp_audit_interval_line(object, k)),
-                 max_loss = wide("max_loss"), price = wide("price"),
-                 downstream = if (!is.null(object$downstream)) object$downstream[object$downstream$k == k, ],
-                 downstream_reference = object$downstream_reference, downstream_note = object$downstream_note,
-                 outcome = object$outcome, call = object$call),
-            class = "summary.fairproj_audit")
-}
-
-#' @export
-print.summary.fairproj_audit <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
-  cat("Call:\n")
-  print(x$call)
-  cat("\nGroups:\n")
-  print(x$groups, digits = digits, row.names = FALSE)
-  cat(sprintf("\nAt k = %d (%s), per group:\n", x$k, x$reason))
-  cols <- c("method", "group", "n", "error", "best", "loss", "var_explained")
-  if (!all(is.na(x$groups_at_k$loss_low))) cols <- c(cols, "loss_low", "loss_high", "reliable")
-  print(x$groups_at_k[intersect(cols, names(x$groups_at_k))], digits = digits, row.names = FALSE)
-  cat("\nFairness summary at this k:\n")
-  print(x$at_k, row.names = FALSE)
-  if (length(x$interval_line)) cat(x$interval_line, sep = "\n")
-  cat("\nLargest marginal loss by k:\n")
-  print(x$max_loss, digits = digits, row.names = FALSE)
-  cat("\nPrice of fairness by k (fraction of the total variance lost against standard PCA):\n")
-  print(x$price, digits = digits, row.names = FALSE)
-  if (is.null(x$downstream)) {
-    cat(sprintf("\nDownstream checks: not run (%s).\n", x$downstream_note))
-  } else {
-    cat(sprintf("\nDownstream at this k (held-out rows; %s outcome):\n", x$outcome$type))
-    print(x$downstream, digits = digits, row.names = FALSE)
-    cat("\nReference models:\n")
-    print(x$downstream_reference, digits = digits, row.names = FALSE)
-  }
-  invisible(x)
-}
-
-#' @rdname summary.fairproj_audit
-#' @export
-tidy.fairproj_audit <- function(x, matrix = "table", ...) {
-  matrix <- fp_match_arg(matrix, c("table", "groups", "downstream", "intervals", "plot"), "matrix")
-  if (matrix == "plot") return(fp_plot_tidy(x, ...))
-  if (matrix == "intervals") {
-    if (!length(x$intervals$k)) fp_abort(sprintf("has no intervals: %s", x$intervals$note), "x")
-    return(fp_tibble(fp_audit_intervals_long(x)))
-  }
-  if (matrix == "downstream") {
-    if (is.null(x$downstream)) fp_abort(sprintf("has no downstream checks: %s", x$downstream_note), "x")
-    return(fp_tibble(x$downstream))
-  }
-  fp_tibble(if (matrix == "groups") x$groups_table else x$table)
-}
-
-#' @rdname summary.fairproj_audit
-#' @return `glance()`: one row with `nobs`, `ncol`, `groups`, `smallest_group` (its rows),
-#'   `methods`, `k_focus`, `var_kept_standard` (at `k_focus`), `level` and `replicates` (`NA`
-#'   and 0 without intervals), `unreliable` (the rows of the table at `k_focus` whose intervals
-#'   the audit flags), `downstream` (whether the downstream checks ran) and `seconds`.
-#' @export
-glance.fairproj_audit <- function(x, ...) {
-  std <- x$table[x$table$method == "standard" & x$table$k == x$k_focus, ]
-  fp_tibble(data.frame(nobs = x$n, ncol = x$d, groups = nrow(x$groups), smallest_group = min(x$groups$n),
-                       methods = length(x$methods), k_focus = x$k_focus, var_kept_standard = std$var_kept,
-                       level = if (length(x$intervals$k)) x$intervals$level else NA_real_,
-                       replicates = if (length(x$intervals$k)) x$intervals$replicates else 0L,
-                       unreliable = if (length(x$intervals$k)) sum(x$table$reliable %in% FALSE &
-                                                                       x$table$k == x$k_focus) else NA_integer_,
-                       downstream = !is.null(x$downstream), seconds = x$time))
-}
-
-#' @rdname summary.fairproj_audit
-#' @export
-plot.fairproj_audit <- function(x, type = NULL, ..., main = NULL, xlab = NULL, ylab = NULL) {
-  fp_plot_base(x, type, ..., main = main, xlab = xlab, ylab = ylab)
-}
-
-#' @rdname summary.fairproj_audit
-#' @method autoplot fairproj_audit
-#' @exportS3Method ggplot2::autoplot fairproj_audit
-autoplot.fairproj_audit <- function(object, type = NULL, ..., main = NULL, xlab = NULL, ylab = NULL) {
-  fp_plot_gg(object, type, ..., main = main, xlab = xlab, ylab = ylab)
+  structure(list(x = if (rows) source$x, g = if (rows) source$g, moments = if (!rows) source, outcome = y, k = ks,
+                 d = d, m = m, methods = methods, margs = margs, center = center, scale. = scale.,
+                 test_fraction = test_fraction, seed = seed, show = if (is.null(progress)) fp_progress_on() else progress,
+                 intervals = iv, call = call),
+            class = c(if (rows) "fairproj_audit_rows" else "fairproj_audit_moments", "fairproj_audit_spec"))
 }

@@ -438,8 +438,10 @@ fp_db_columns <- function(columns, vars, group) {
 # order group-major, then part, then block): list(moments = moments of each group (all parts and
 # blocks, merged exactly), parts = one group_moments per part, blocks = the bootstrap's blocks of
 # each group (part cells of one block merged): list of list(id (the block numbers), n, delta (d x
-# J: block mean minus the group mean), scatter (d^2 x J)), J the group's non-empty blocks).
-fp_audit_merge_cells <- function(cells, levels, n_parts, B) {
+# J: block mean minus the group mean), scatter (d^2 x J)), J the group's non-empty blocks). The
+# pass of group_moments(blocks = ) and the audit's pass over its rows (R/audit-fit.R, with
+# training and held-out parts) both end here.
+fp_merge_block_cells <- function(cells, levels, n_parts, B) {
   m <- length(levels)
   cell <- function(i, p, b) (i - 1L) * n_parts * B + (p - 1L) * B + b
   one <- function(idx, lev) {
@@ -486,7 +488,7 @@ fp_audit_merge_cells <- function(cells, levels, n_parts, B) {
 fp_moments_blocked <- function(x, g, cn, what, B, rows = seq_len(nrow(x)), block = 0L, threads = fp_threads()) {
   gi <- factor((as.integer(g) - 1L) * B + fp_block_of_row(rows, B), levels = seq_len(nlevels(g) * B))
   cells <- fp_check_door_range(fp_moments_dense(x, gi, cn, what, block, threads = threads))
-  mc <- fp_audit_merge_cells(cells, levels(g), 1L, B)
+  mc <- fp_merge_block_cells(cells, levels(g), 1L, B)
   out <- fp_check_door_range(mc$moments, x, g)
   out$exponent <- NULL
   out$blocks <- lapply(seq_along(mc$blocks), function(i) {

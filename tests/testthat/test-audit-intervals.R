@@ -1,8 +1,6 @@
 # fair_audit()'s intervals: block moments from the one pass, the bootstrap over blocks, the
 # reliability flags, and a fast coverage check (bench/audit-coverage.R is the full study).
 
-iv_data <- function(n = c(150, 120), d = 4, seed = 1) make_groups(n = n, d = d, seed = seed)
-
 test_that("rows are spread over blocks evenly by their number, also for sorted data", {
   b <- fp_block_of_row(1:10000, 25)
   expect_true(all(b %in% 1:25))
@@ -19,7 +17,7 @@ test_that("block moments merge into the groups' moments; a replicate adds the dr
   B <- 12L
   bl <- fp_block_of_row(seq_len(nrow(dat$x)), B)
   gi <- factor((as.integer(dat$g) - 1L) * B + bl, levels = seq_len(2L * B))
-  mc <- fp_audit_merge_cells(fp_moments_ranged(dat$x, gi, fp_colnames(dat$x)), levels(dat$g), 1L, B)
+  mc <- fp_merge_block_cells(fp_moments_ranged(dat$x, gi, fp_colnames(dat$x)), levels(dat$g), 1L, B)
   m <- group_moments(dat$x, dat$g)
   expect_equal(mc$moments$n, m$n)
   expect_equal(unname(mc$moments$mean), unname(m$mean), tolerance = 1e-12)
@@ -145,26 +143,6 @@ test_that("tidy() and glance() of an audit with intervals", {
   expect_true(is.na(glance(z)$level))
 })
 
-test_that("downstream intervals: per-group held-out counts, gaps flagged when they contain 0", {
-  dat <- iv_data(n = c(200, 160), seed = 7)
-  set.seed(3)
-  y <- as.integer(dat$x[, 1] + rnorm(nrow(dat$x)) > 0)  # no dependence on the group
-  a <- fair_audit(dat$x, dat$g, k = 2, outcome = y, replicates = 40, seed = 5)
-  dn <- a$downstream
-  expect_equal(unname(a$outcome$n_test_groups), as.numeric(table(dat$g[a$outcome$test_rows])))
-  expect_true(all(dn$accuracy_low <= dn$accuracy & dn$accuracy <= dn$accuracy_high))
-  expect_identical(dn$dp_gap_distinct, !(dn$dp_gap_low <= 0 & dn$dp_gap_high >= 0))
-  # the signed difference's interval holds the gap (or minus it) between its ends
-  expect_true(all(dn$dp_gap_low <= dn$dp_gap + 1e-12 & dn$dp_gap - 1e-12 <= dn$dp_gap_high | !dn$dp_gap_distinct))
-  out <- capture.output(print(a))
-  expect_true(any(grepl("Held-out rows by group", out)))
-  # a group-dependent outcome: a large parity gap is told apart from 0
-  y2 <- as.integer(dat$g == "a")
-  b <- fair_audit(dat$x, dat$g, k = 2, outcome = ifelse(runif(length(y2)) < 0.9, y2, 1 - y2), replicates = 40, seed = 5,
-                  methods = "standard")
-  expect_true(all(b$downstream$dp_gap_distinct[b$downstream$k == 2] | b$downstream$one_class))
-})
-
 test_that("fast coverage check: 90% intervals of standard PCA's group errors cover the truth", {
   # a population with known covariances; the truth is each group's error of standard PCA fitted
   # to the population moments (bench/audit-coverage.R runs 500 samples per size and method)
@@ -180,12 +158,14 @@ test_that("fast coverage check: 90% intervals of standard PCA's group errors cov
     g <- factor(rep(c("a", "b"), each = n))
     B <- 20L
     bl <- fp_block_of_row(seq_len(nrow(x)), B)
-    mc <- fp_audit_merge_cells(fp_moments_ranged(x, factor((as.integer(g) - 1L) * B + bl, levels = 1:(2 * B)),
+    mc <- fp_merge_block_cells(fp_moments_ranged(x, factor((as.integer(g) - 1L) * B + bl, levels = 1:(2 * B)),
                                                  paste0("x", 1:d)), levels(g), 1L, B)
     gt <- data.frame(method = "standard", k = 1L, group = c("a", "b"), n = n,
                      error = fair_pca(mc$moments, k = 1, method = "standard")$group_stats$error, loss = 0)
     tab <- data.frame(method = "standard", k = 1L, var_kept = NA_real_)
-    r <- fp_audit_intervals(mc$moments, mc$blocks, "standard", 1L, list(), TRUE, FALSE, 0.9, 60, tab, gt)
+    spec <- list(methods = "standard", margs = list(), center = TRUE, scale. = FALSE, show = FALSE,
+                 intervals = list(level = 0.9, replicates = 60L))
+    r <- fp_audit_intervals(spec, mc$moments, mc$blocks, 1L, tab, gt)
     r$groups_table$error_low <= truth & truth <= r$groups_table$error_high
   })
   # 80 intervals at a true 90%: below 75% or 100% would be 3 standard errors off
@@ -202,49 +182,6 @@ test_that("a group of low rank is flagged at k next to its rank", {
                   seed = 1, interval_k = "all")
   gt <- a$groups_table
   expect_true(all(!gt$reliable[gt$group == "b" & gt$k >= 1]))
-})
-
-test_that("the template reports intervals, with and without an outcome, and says when they do not rank", {
-  skip_if_not_installed("rmarkdown")
-  skip_if_not_installed("knitr")
-  skip_if_not(rmarkdown::pandoc_available("1.14"), "pandoc is not available")
-  td <- tempfile("audit")
-  dir.create(td)
-  on.exit(unlink(td, recursive = TRUE), add = TRUE)
-  rmd <- file.path(td, "audit.Rmd")
-  rmarkdown::draft(rmd, template = "fair-pca-audit", package = "fairproj", edit = FALSE)
-  render <- function(params) {
-    f <- suppressMessages(rmarkdown::render(rmd, params = params, output_dir = td, quiet = TRUE, envir = new.env()))
-    # pandoc wraps lines of text; the embedded images (megabytes of base64) are dropped, as
-    # expect_match() escapes its whole subject for its message
-    gsub("\\s+", " ", gsub("data:[a-z]+/[a-z+]+;base64,[A-Za-z0-9+/=]+", "", paste(readLines(f), collapse = " ")))
-  }
-  has <- function(html, pattern, fixed = TRUE) expect_true(grepl(pattern, html, fixed = fixed), label = pattern)
-  dat <- iv_data(n = c(150, 120), d = 5, seed = 9)
-  set.seed(2)
-  df <- data.frame(dat$x, grp = dat$g, out = as.integer(dat$x[, 1] + rnorm(nrow(dat$x)) > 0))
-  html <- render(list(data = df, group = "grp", outcome = "out", features = NULL, k = 1:2, seed = 2))
-  has(html, "90% bootstrap intervals")
-  has(html, "intervals from resampling the held-out rows")
-  has(html, "held-out rows by group")
-  # no data_name: the data are not named after the template's example
-  has(html, "<title>Fair PCA audit of the data by grp</title>")
-  has(html, "At the 90% level the data do not tell|intervals of the two largest losses do not overlap", fixed = FALSE)
-  html2 <- render(list(data = data.frame(iris[1:4], Species = iris$Species), data_name = "iris", group = "Species",
-                       outcome = NULL, features = NULL, k = 1:3, seed = 1))
-  has(html2, "90% bootstrap intervals")
-  has(html2, "Downstream checks were not run")
-  # the title and the first paragraph name the data set and the group variable
-  has(html2, "<title>Fair PCA audit of iris by Species</title>")
-  has(html2, "of iris serves every group of <code>Species</code>")
-  # an "n/a" says why where it appears: mean matching keeps at most 4 - (3 - 1) = 2 components
-  has(html2, "n/a: mean-matching fair PCA has no fit at k = 3, because k = 3 exceeds the feasible dimension 2")
-  # every figure has a non-empty alt text
-  for (h in list(html, html2)) {
-    img <- regmatches(h, gregexpr("<img[^>]*>", h))[[1]]
-    expect_gte(length(img), 4L)
-    expect_true(all(grepl("alt=\"[^\"]+\"", img)), label = "every <img> has a non-empty alt")
-  }
 })
 
 test_that("a gap not told apart from 0 (min-max's loss gap with two groups) has an interval from 0, and says so", {
@@ -394,4 +331,34 @@ test_that("spans of mean differences: agreement of subspaces, and mean matching 
   expect_false(any(same$groups_table$reliable[same$groups_table$method == "mean"]))
   expect_true(all(same$groups_table$reliable[same$groups_table$method == "standard"]))
   expect_true(all(far$groups_table$reliable[far$groups_table$method == "mean"]))
+})
+
+test_that("replicates survive only fairproj's classed numerical errors, and the audit counts them", {
+  dat <- iv_data()
+  solver <- fp_call_solver
+  calls <- 0L
+  in_replicate <- function() any(vapply(sys.calls(), function(cl) identical(cl[[1L]], quote(fp_audit_replicate)), NA))
+  local_fairproj_function("fp_call_solver", function(kind, method, prep, k, dots, data) {
+    if (method == "minmax" && in_replicate()) {
+      calls <<- calls + 1L
+      if (calls %% 4L == 0L) {
+        stop(errorCondition("no convergence", class = c("fairproj_numerical_error", "fairproj_error")))
+      }
+    }
+    solver(kind, method, prep, k, dots, data)
+  })
+  a <- fair_audit(dat$x, dat$g, k = 2, methods = "standard", replicates = 40, seed = 1, progress = FALSE)
+  expect_identical(a$intervals$failed, 10L)
+  mm <- a$table[a$table$method == "minmax", ]
+  expect_true(is.na(mm$max_loss_low))  # 10 of 40 replicates missing: too few for an interval
+  expect_false(mm$reliable)
+  expect_false(is.na(a$table$max_loss_low[a$table$method == "standard"]))
+  expect_true(any(grepl("10 of 40 replicates had a fit that failed", capture.output(print(a)), fixed = TRUE)))
+  # any other error is a fault and stops the audit
+  local_fairproj_function("fp_call_solver", function(kind, method, prep, k, dots, data) {
+    if (in_replicate()) stop("a bug")
+    solver(kind, method, prep, k, dots, data)
+  })
+  expect_error(fair_audit(dat$x, dat$g, k = 2, methods = "standard", replicates = 20, seed = 1, progress = FALSE),
+               "a bug")
 })

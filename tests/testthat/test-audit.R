@@ -1,15 +1,5 @@
-# fair_audit(): every method at every k from the moments, its tables, downstream checks, plots
-# and the R Markdown template.
-
-audit_data <- function() {
-  dat <- make_groups(n = c(120, 90), d = 6)
-  set.seed(2)
-  # an outcome that depends on the data and the group
-  eta <- drop(scale(dat$x) %*% c(1, -0.5, 0.5, 0, 0.3, 0)) + 0.8 * (dat$g == "b")
-  dat$y <- as.integer(eta + rnorm(nrow(dat$x)) > 0)
-  dat$z <- eta + rnorm(nrow(dat$x))
-  dat
-}
+# fair_audit()'s doors (R/audit.R): every input form, the defaults, checked arguments and
+# the specification they build.
 
 test_that("every method at every k, each row equal to a separate fair_pca() fit", {
   dat <- audit_data()
@@ -178,157 +168,28 @@ test_that("bad input gives classed errors naming the argument", {
   expect_error(plot(a, "price", methods = "standard"), class = "fairproj_input_error")
 })
 
-test_that("a method that cannot reach some k gives NA rows there and its fits elsewhere", {
-  x <- as.matrix(iris[, 1:4])
-  a <- fair_audit(x, iris$Species, k = 1:3, methods = "mean")  # mean matching: k <= 4 - 2
-  r <- a$table[a$table$method == "mean", ]
-  expect_identical(r$state[3], "not fitted")
-  expect_true(is.na(r$max_loss[3]) && all(!is.na(r$max_loss[1:2])))
-  expect_match(r$note[3], "feasible")
-  expect_null(a$fits$mean[["3"]])
-  expect_output(print(summary(a, k = 3)), "not fitted")
-  pdf(NULL)
-  on.exit(grDevices::dev.off())
-  expect_silent(plot(a, "losses"))
-})
-
-test_that("binary outcome: held-out glm on each fit's scores, with the package's gaps", {
+test_that("the doors build one specification, whose class says whether the audit reads rows or moments", {
   dat <- audit_data()
-  a <- fair_audit(dat$x, dat$g, k = 1:3, outcome = dat$y, seed = 11)
-  dn <- a$downstream
-  expect_equal(nrow(dn), 3L * 3L)
-  expect_setequal(paste(dn$method, dn$k), paste(a$table$method, a$table$k))
-  test <- a$outcome$test_rows
-  expect_equal(length(test), sum(round(0.3 * table(dat$g))))
-  expect_equal(as.numeric(table(dat$g[test])), as.numeric(round(0.3 * table(dat$g))))
-  for (m in c("standard", "minmax")) {
-    f <- fair_pca(dat$x[-test, ], dat$g[-test], k = 2, method = m, scale. = TRUE)
-    s <- predict(f, dat$x)
-    d <- data.frame(y = dat$y, s)
-    model <- suppressWarnings(stats::glm(y ~ ., family = binomial(), data = d[-test, ]))
-    pred <- as.integer(stats::predict(model, d[test, ]) > 0)
-    gaps <- fairness_gaps(pred, dat$y[test], dat$g[test])
-    row <- dn[dn$method == m & dn$k == 2, ]
-    expect_equal(row$accuracy, gaps[["accuracy"]])
-    expect_equal(row$dp_gap, gaps[["dp_gap"]])
-    expect_equal(row$eo_gap, gaps[["eo_gap"]])
-    expect_equal(row$error, 1 - row$accuracy)
-  }
-  ref <- a$downstream_reference
-  expect_identical(ref$model, c("all columns", "majority class"))
-  maj <- as.integer(mean(dat$y[-test]) > 0.5)
-  expect_equal(ref$accuracy[2], mean(dat$y[test] == maj))
-  # the seed reproduces the split and leaves the global random state alone
-  set.seed(5)
-  before <- .Random.seed
-  b <- fair_audit(dat$x, dat$g, k = 1:3, outcome = dat$y, seed = 11)
-  expect_identical(.Random.seed, before)
-  expect_equal(b$downstream, a$downstream)
-  expect_identical(a$outcome$type, "binary")
-  expect_output(print(a), "Downstream")
-})
-
-test_that("numeric outcome: least squares, RMSE and the gap between group mean predictions", {
-  dat <- audit_data()
-  a <- fair_audit(dat$x, dat$g, k = 1:2, outcome = dat$z, seed = 4)
-  test <- a$outcome$test_rows
-  f <- fair_pca(dat$x[-test, ], dat$g[-test], k = 2, method = "minmax", scale. = TRUE)
-  s <- predict(f, dat$x)
-  model <- stats::lm(z ~ ., data = data.frame(z = dat$z, s)[-test, ])
-  pred <- stats::predict(model, data.frame(s)[test, ])
-  row <- a$downstream[a$downstream$method == "minmax" & a$downstream$k == 2, ]
-  expect_equal(row$error, sqrt(mean((pred - dat$z[test])^2)))
-  mp <- tapply(pred, dat$g[test], mean)
-  expect_equal(row$dp_gap, max(mp) - min(mp))
-  expect_true(all(is.na(a$downstream$eo_gap)) && all(is.na(a$downstream$accuracy)))
-  expect_identical(a$downstream_reference$model, c("all columns", "training mean"))
-})
-
-test_that("plots, tidy, print and summary read the audit's tables", {
-  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
-  dat <- audit_data()
-  a <- fair_audit(dat$x, dat$g, k = 1:3, outcome = dat$y, seed = 1)
-  expect_identical(fairproj:::fp_plot_types_of(a), fairproj:::fp_plot_types$fairproj_audit)
-  pr <- tidy(a, "plot", type = "price")
-  t <- a$table[a$table$method != "standard", ]
-  expect_equal(pr$value, 100 * t$price)
-  expect_setequal(as.character(pr$method), c("minmax", "mean"))
-  lo <- tidy(a, "plot", type = "losses", methods = "minmax")
-  expect_setequal(as.character(lo$fit), c("minmax", "standard PCA"))
-  g <- a$groups_table[a$groups_table$method == "minmax", ]
-  expect_equal(lo$value[lo$fit == "minmax"], g$loss[order(g$group, g$k)])
-  spec <- attr(fairproj:::fp_plot_data(a, "losses"), "fp_spec")
-  expect_equal(unname(spec$scales$linetype$values[c("minmax", "standard PCA")]), c(1L, 2L))
-  expect_identical(unname(spec$scales$colour$values), fairproj:::fp_palette(2))
-  ds <- tidy(a, "plot", type = "downstream")
-  expect_equal(nrow(ds), 2L * nrow(a$downstream))
-  expect_equal(ds$value[ds$gap == "demographic parity"], 100 * a$downstream$dp_gap)
-  ac <- tidy(a, "plot", type = "accuracy")
-  expect_equal(ac$value, 100 * a$downstream$accuracy)
-  expect_equal(nrow(tidy(a)), nrow(a$table))
-  expect_equal(nrow(tidy(a, "groups")), nrow(a$groups_table))
-  expect_equal(nrow(tidy(a, "downstream")), nrow(a$downstream))
-  pdf(NULL)
-  on.exit(grDevices::dev.off())
-  for (type in fairproj:::fp_plot_types$fairproj_audit) {
-    expect_s3_class(plot(a, type), "fairproj_plot_data")
-    if (requireNamespace("ggplot2", quietly = TRUE)) expect_s3_class(ggplot2::autoplot(a, type), "ggplot")
-  }
-  expect_error(plot(a, "price", kmax = 2), class = "fairproj_input_error")
-  s <- summary(a, k = 2)
-  expect_identical(s$k, 2L)
-  expect_equal(nrow(s$groups_at_k), 3L * 2L)
-  expect_output(print(s), "Price of fairness by k")
-  expect_output(print(a), "At k = ")
-})
-
-test_that("progress is shown on request and hidden by default outside interactive sessions", {
-  dat <- audit_data()
-  expect_silent(fair_audit(dat$x, dat$g, k = 1:2))
-  msgs <- capture_messages(fair_audit(dat$x, dat$g, k = 1:2, progress = TRUE))
-  expect_match(msgs[1], "fair_audit: 3 method")
-  expect_match(msgs[length(msgs)], "fits in")
-})
-
-test_that("the template renders an HTML report with the figures and the audit's numbers", {
-  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
-  skip_if_not_installed("rmarkdown")
-  skip_if_not_installed("knitr")
-  skip_if_not(rmarkdown::pandoc_available("1.14"), "pandoc is not available")
-  dat <- audit_data()
-  df <- data.frame(dat$x, grp = dat$g, out = dat$y)
-  td <- tempfile("audit")
-  dir.create(td)
-  on.exit(unlink(td, recursive = TRUE), add = TRUE)
-  rmd <- file.path(td, "audit.Rmd")
-  rmarkdown::draft(rmd, template = "fair-pca-audit", package = "fairproj", edit = FALSE)
-  render <- function(params) {
-    suppressMessages(rmarkdown::render(rmd, params = params, output_dir = td, quiet = TRUE, envir = new.env()))
-  }
-  html <- paste(readLines(render(list(data = df, group = "grp", outcome = "out", features = NULL, k = 1:3,
-                                      seed = 2))), collapse = "\n")
-  a <- fair_audit(~ ., data = df, group = grp, outcome = out, k = 1:3, scale. = TRUE, seed = 2)
-  # figures: standard PCA's losses, one per fair method, the price, the downstream gaps and accuracy
-  expect_equal(lengths(regmatches(html, gregexpr("<img src=\"data:image/png;base64", html))), 6L)
-  num <- function(v) trimws(formatC(signif(v, 3), format = "fg", digits = 3, big.mark = ","))
-  kf <- a$k_focus
-  gs <- a$groups_table[a$groups_table$method == "standard" & a$groups_table$k == kf, ]
-  at <- a$table[a$table$k == kf, ]
-  for (v in c(num(gs$loss), num(gs$error), num(at$max_loss[at$method == "minmax"]),
-              paste0(trimws(formatC(signif(100 * at$price[at$method == "minmax"], 2), format = "fg", digits = 2)), "%"),
-              paste0(num(100 * a$downstream$accuracy[a$downstream$k == kf]), "%"))) {
-    expect_true(grepl(v, html, fixed = TRUE), info = v)
-  }
-  # grepl(), not expect_match(), on the pages: expect_match() escapes its whole subject (megabytes
-  # of embedded images) for its message even when it passes
-  expect_true(grepl(sprintf("With k = %d components, standard PCA keeps", kf), html, fixed = TRUE))
-  expect_true(grepl("Downstream checks", html, fixed = TRUE))
-  expect_false(grepl("Small group", html, fixed = TRUE))
-  # from group moments: the report says the downstream checks were not run; a tiny group is flagged
-  m <- group_moments(dat$x[c(1:120, 121:140), ], dat$g[c(1:120, 121:140)])
-  html2 <- paste(readLines(render(list(data = m, group = NULL, outcome = NULL, features = NULL, k = 1:2))),
-                 collapse = "\n")
-  expect_true(grepl("Downstream checks were not run", html2, fixed = TRUE))
-  expect_true(grepl("Small group", html2, fixed = TRUE))
-  expect_equal(lengths(regmatches(html2, gregexpr("<img src=\"data:image/png;base64", html2))), 4L)
+  g <- fp_as_group(dat$g, nrow(dat$x), "group")
+  args <- list(outcome = NULL, k = 1:2, methods = "mean", margs = list(), center = TRUE, scale. = TRUE,
+               test_fraction = 0.3, seed = 1, progress = FALSE, level = 0.9, replicates = 20, blocks = 50,
+               interval_k = NULL, call = NULL)
+  s <- do.call(fp_audit_spec, c(list(list(x = dat$x, g = g)), modifyList(args, list(outcome = dat$y))))
+  expect_s3_class(s, "fairproj_audit_rows")
+  expect_identical(s$methods, c("standard", "minmax", "mean"))
+  expect_identical(s$outcome$type, "binary")
+  expect_identical(c(s$d, s$m), c(ncol(dat$x), 2L))
+  expect_identical(s$intervals$replicates, 20L)
+  gm <- group_moments(dat$x, dat$g)
+  m <- do.call(fp_audit_spec, c(list(gm), args))
+  expect_s3_class(m, "fairproj_audit_moments")
+  expect_null(m$x)
+  expect_identical(fp_audit_moments(m)$moments, gm)
+  # the rows are read into the same moments
+  mo <- fp_audit_moments(s)
+  expect_equal(mo$moments$n, gm$n)
+  expect_equal(unname(mo$moments$scatter[[1]]), unname(gm$scatter[[1]]), tolerance = 1e-10)
+  expect_identical(length(mo$held), nrow(dat$x))
+  # arguments are checked when the specification is built
+  expect_error(do.call(fp_audit_spec, c(list(gm), modifyList(args, list(k = 0)))), class = "fairproj_input_error")
 })

@@ -1,0 +1,343 @@
+# Print, summary, tidy and glance of a fairness audit (fair_audit(), R/audit.R); the plots are
+# in R/audit-plot.R.
+
+# Numbers and percentages for printing, each to 3 significant digits on its own; values below
+# `zero` print as 0 (differences at the solvers' precision).
+fp_num <- function(v, digits = 3L, zero = 0) {
+  vapply(v, function(z) if (is.na(z)) NA_character_ else if (abs(z) <= zero) "0" else format(signif(z, digits)),
+         character(1), USE.NAMES = FALSE)
+}
+fp_pct <- function(v, digits = 3L) ifelse(is.na(v), NA_character_, paste0(fp_num(100 * v, digits, 1e-9), "%"))
+
+# The method x k table at one k, formatted for print().
+fp_audit_at <- function(x, k) {
+  t <- x$table[x$table$k == k, , drop = FALSE]
+  tiny <- 1e-8 * max(abs(t$max_loss), na.rm = TRUE)
+  out <- data.frame(method = t$method, max_loss = fp_num(t$max_loss), loss_gap = fp_num(t$loss_gap, zero = tiny),
+                    worst_group = t$worst_group, var_kept = fp_pct(t$var_kept), price = fp_pct(t$price),
+                    state = t$state, stringsAsFactors = FALSE)
+  if (!k %in% x$intervals$k) return(out)
+  # the numbers a reader decides on, with their intervals ("?" where the audit calls them
+  # unreliable)
+  flag <- ifelse(t$reliable %in% FALSE, "?", "")
+  ci <- function(q, f) {
+    lo <- t[[paste0(q, "_low")]]
+    hi <- t[[paste0(q, "_high")]]
+    ifelse(is.na(lo), "", sprintf(" [%s, %s]%s", f(lo), f(hi), flag))
+  }
+  out$max_loss <- paste0(out$max_loss, ci("max_loss", fp_num))
+  out$loss_ratio <- paste0(fp_num(t$loss_ratio), ci("loss_ratio", fp_num))
+  out$price <- paste0(out$price, ifelse(t$method == "standard", "", ci("price", fp_pct)))
+  out[c("method", "max_loss", "loss_ratio", "loss_gap", "worst_group", "var_kept", "price", "state")]
+}
+
+# A sentence printed as lines of the console's width.
+fp_cat_wrapped <- function(text) cat(strwrap(text, width = getOption("width")), sep = "\n")
+
+# One line on the intervals of an audit: what they are, or why there are none.
+fp_audit_interval_line <- function(x, k) {
+  iv <- x$intervals
+  if (is.null(iv)) return(invisible())
+  if (!length(iv$k)) {
+    cat(sprintf("No intervals: %s.\n", iv$note))
+  } else if (k %in% iv$k) {
+    fp_cat_wrapped(sprintf("[ ]: %s%% bootstrap intervals (%d replicates of %s blocks per group)%s", format(100 * iv$level),
+                           iv$replicates, fp_name_list(unique(iv$blocks)),
+                           if (any(x$table$reliable[x$table$k == k] %in% FALSE))
+                             paste("; ? marks an interval the data cannot support (a group under 50 rows or 10 blocks, k at its",
+                                   "rank, or a method matching group means whose difference the data do not fix; see ?fair_audit)")
+                           else ""))
+    if (isTRUE(iv$failed > 0)) {
+      cat(sprintf("%d of %d replicates had a fit that failed (numerical error); their values are left out.\n",
+                  as.integer(iv$failed), iv$replicates))
+    }
+    t <- x$table[x$table$k == k, , drop = FALSE]
+    zero <- unlist(lapply(c("max_loss", "price"), function(q) {
+      z <- fp_audit_starts_at_zero(q, t[[paste0(q, "_low")]], t[[paste0(q, "_high")]]) &
+        (q != "price" | t$method != "standard")
+      if (any(z)) sprintf("the %s of %s", c(max_loss = "largest loss", price = "price")[[q]], t$method[z])
+    }))
+    if (length(zero)) fp_cat_wrapped(sprintf("Intervals from 0 (0 not ruled out at this level): %s.", paste(zero, collapse = ", ")))
+  } else {
+    cat(sprintf("Intervals at k = %s only (`interval_k`).\n", fp_name_list(iv$k)))
+  }
+}
+
+fp_audit_check_k <- function(x, k) {
+  if (is.null(k)) return(x$k_focus)
+  if (!is.numeric(k) || length(k) != 1L || !k %in% x$k) {
+    fp_abort(sprintf("must be one of the audited dimensions (%s)", fp_name_list(x$k)), "k")
+  }
+  as.integer(k)
+}
+
+#' @export
+print.fairproj_audit <- function(x, ...) {
+  cat(sprintf("Fairness audit of PCA: %s rows x %d columns%s, %d groups\n", format(x$n, big.mark = ","), x$d,
+              if (x$scaled) " (scaled)" else "", nrow(x$groups)))
+  cat(sprintf("Methods: %s; k = %s\n", paste(x$methods, collapse = ", "), fp_audit_k_label(x$k)))
+  cat(fp_audit_scaling_line(x), "\n", sep = "")
+  dropped <- fp_audit_dropped_line(x)
+  if (!is.null(dropped)) cat(dropped, "\n", sep = "")
+  gr <- x$groups
+  # the first ten groups (tidy(x, "groups") has them all)
+  cat(sprintf("Groups: %s\n", fp_name_list(sprintf("%s %s (%s)", gr$group, format(gr$n, big.mark = ",", trim = TRUE),
+                                                   fp_pct(gr$share, 2)))))
+  if (any(gr$small)) {
+    cat(sprintf("Small group(s) (fewer than 5 rows per column): %s; their losses are noisy\n",
+                fp_name_list(gr$group[gr$small])))
+  }
+  cat(sprintf("\nAt k = %d (%s):\n", x$k_focus, fp_audit_focus_reason(x)))
+  print(fp_audit_at(x, x$k_focus), row.names = FALSE)
+  fp_audit_interval_line(x, x$k_focus)
+  if (is.null(x$downstream)) {
+    cat(sprintf("\nDownstream checks: not run (%s).\n", x$downstream_note))
+  } else {
+    dn <- x$downstream[x$downstream$k == x$k_focus, , drop = FALSE]
+    cat(sprintf("\nDownstream (%s):\n", fp_audit_downstream_header(x, dn)))
+    print(fp_audit_downstream_view(x, dn), row.names = FALSE)
+    fp_audit_downstream_notes(x, dn)
+    n1 <- sum(x$downstream$one_class, na.rm = TRUE)
+    if (n1) cat(sprintf("%d of %d fits' models predict one class for every held-out row (gaps 0 by construction).\n",
+                        n1, nrow(x$downstream)))
+  }
+  cat("\nsummary() for every k; tidy() for the tables; plot() for the curves.\n")
+  invisible(x)
+}
+
+# How the columns were scaled, and (on a line of its own) the fair_pca() call that gives each
+# of the audit's fits.
+fp_audit_scaling_line <- function(x) {
+  sprintf("%s; each fit, kept in $fits, is\n  %s",
+          if (x$scaled) "Columns scaled to unit variance (scale. = TRUE, fair_audit()'s default)" else
+            "Columns in their own units (scale. = FALSE)", fp_audit_fit_call(x))
+}
+
+# The fair_pca() call that reproduces the audit's fit of `method` at `k` (by default: any).
+fp_audit_fit_call <- function(x, method = NULL, k = NULL) {
+  sprintf("fair_pca(x, group, k = %s, method = %s%s, scale. = %s)", if (is.null(k)) "<k>" else k,
+          if (is.null(method)) "<method>" else sprintf("\"%s\"", method), if (x$centered) "" else ", center = FALSE",
+          if (x$scaled) "TRUE" else "FALSE")
+}
+
+# The rows left out before the audit, in words, or NULL: with missing values (formula
+# interface, `n_dropped`) and with a missing group (`dropped`).
+fp_audit_dropped_line <- function(x) {
+  n <- function(v) format(v, big.mark = ",")
+  parts <- c(if (isTRUE(x$n_dropped > 0)) sprintf("%s rows dropped (missing values)", n(x$n_dropped)),
+             if (isTRUE(x$dropped > 0)) sprintf("%s rows dropped (missing group)", n(x$dropped)))
+  if (length(parts)) paste(parts, collapse = "; ")
+}
+
+# "1 to 8" for a run of whole numbers, else a list.
+fp_audit_k_label <- function(k) {
+  if (length(k) > 2L && all(diff(k) == 1L)) sprintf("%d to %d", k[1L], k[length(k)]) else fp_name_list(k)
+}
+
+fp_audit_focus_reason <- function(x) {
+  std <- x$table[x$table$method == "standard", ]
+  if (any(std$var_kept >= 0.8)) "the smallest audited k at which standard PCA keeps 80% of the variance"
+  else "the largest audited k; standard PCA keeps less than 80% of the variance there"
+}
+
+# The downstream table at one k as print() and summary() show it: accuracy in percent, gaps in
+# percentage points (binary outcome) or the outcome's units, each with its interval, "~0" where
+# a gap is not told apart from 0 and "?" where a group has too few held-out rows.
+fp_audit_downstream_view <- function(x, dn) {
+  ci <- !is.null(dn$dp_gap_low)
+  few <- dn$reliable %in% FALSE
+  # "value [low, high]", with "~0" where a gap's interval starts at 0
+  w <- function(est, q, f, gap = FALSE) {
+    out <- f(est)
+    if (ci) {
+      lo <- dn[[paste0(q, "_low")]]
+      hi <- dn[[paste0(q, "_high")]]
+      out <- ifelse(is.na(lo), out, sprintf("%s [%s, %s]", out, f(lo), f(hi)))
+      if (gap) out <- paste0(out, ifelse(dn[[paste0(q, "_distinct")]] %in% FALSE, " ~0", ""))
+    }
+    if (gap) out <- paste0(out, ifelse(few & !is.na(est), "?", ""))
+    out
+  }
+  if (identical(x$outcome$type, "binary")) {
+    pts <- function(v) fp_num(100 * v)
+    data.frame(method = dn$method, accuracy = w(dn$accuracy, "accuracy", fp_pct), dp_gap = w(dn$dp_gap, "dp_gap", pts, TRUE),
+               eo_gap = w(dn$eo_gap, "eo_gap", pts, TRUE), one_class = dn$one_class, stringsAsFactors = FALSE)
+  } else {
+    s3 <- function(v) format(signif(v, 3))
+    data.frame(method = dn$method, rmse = w(dn$error, "error", s3), mean_prediction_gap = w(dn$dp_gap, "dp_gap", s3, TRUE),
+               stringsAsFactors = FALSE)
+  }
+}
+
+# The lines under the downstream table: held-out rows by group, the groups with too few, and
+# what the intervals mean.
+fp_audit_downstream_notes <- function(x, dn) {
+  ng <- x$outcome$n_test_groups
+  if (!is.null(ng)) cat(sprintf("Held-out rows by group: %s\n", fp_name_list(sprintf("%s %d", names(ng), as.integer(ng)))))
+  few <- names(ng)[ng < fp_min_test_rows]
+  if (length(few)) {
+    fp_cat_wrapped(sprintf("?: %s %s fewer than %d held-out rows: the gaps between groups are mostly noise (hold out more with `test_fraction`)",
+                           fp_name_list(few), if (length(few) > 1L) "have" else "has", fp_min_test_rows))
+  }
+  if (!is.null(dn$dp_gap_low)) {
+    fp_cat_wrapped(sprintf(paste("[ ]: %s%% intervals from %d resamples of the held-out rows; a gap's interval is that of",
+                                 "the gap (largest minus smallest group), ~0 where it starts at 0: not distinguishable",
+                                 "from 0 at that level"),
+                           format(100 * x$intervals$level), x$intervals$replicates))
+  }
+}
+
+# The reference models in the units of the downstream table (fp_audit_downstream_view()).
+fp_audit_reference_view <- function(x) {
+  ref <- x$downstream_reference
+  if (identical(x$outcome$type, "binary")) {
+    pts <- function(v) fp_num(100 * v)
+    return(data.frame(model = ref$model, accuracy = fp_pct(ref$accuracy), dp_gap = pts(ref$dp_gap),
+                      eo_gap = pts(ref$eo_gap), stringsAsFactors = FALSE))
+  }
+  data.frame(model = ref$model, rmse = format(signif(ref$error, 3)), mean_prediction_gap = format(signif(ref$dp_gap, 3)),
+             stringsAsFactors = FALSE)
+}
+
+# The header of the downstream table (print() and summary()).
+fp_audit_downstream_header <- function(x, dn) {
+  sprintf("%s on the k scores, %s held-out rows%s", fp_audit_learner(x), format(dn$n_test[1L], big.mark = ","),
+          if (identical(x$outcome$type, "binary")) "; accuracy in %, gaps in percentage points" else
+            "; in the outcome's units")
+}
+
+#' Summarise, tidy and plot a fairness audit
+#'
+#' `summary()` gives, at one k, each method's per-group table and its fairness summary, and,
+#' for every audited k, the largest marginal loss and the price of fairness of each method;
+#' `tidy()` returns one of the audit's tables; `plot()` (base graphics) and `autoplot()`
+#' (ggplot2) draw, from the same data ([fair_audit()] explains the quantities):
+#' * `type = "price"` (the default): the price of fairness of each fair method against k, in
+#'   percent of the total variance (standard PCA's is 0);
+#' * `type = "losses"`, `"errors"`: each group's marginal loss (or reconstruction error)
+#'   against k, one line per group (colour) and method (line type), in the squared units of the
+#'   data (of the scaled columns when scaled);
+#' * `type = "downstream"`: the demographic-parity and equal-opportunity gaps of the held-out
+#'   predictions against k (percentage points; for a numeric outcome, the gap between the
+#'   groups' mean predictions, in the outcome's units), one line per method;
+#' * `type = "accuracy"`: held-out accuracy (percent; for a numeric outcome, the root mean
+#'   squared error) against k, with the model on all columns and the trivial model as
+#'   reference lines.
+#' Methods are coloured from the end of the package palette and groups from its start, so that
+#' a method never looks like a group.
+#'
+#' @param object,x A `fairproj_audit` object.
+#' @param k For `summary()`: the dimension to detail (one of the audited ones); default the
+#'   audit's `k_focus`.
+#' @param matrix For `tidy()`: `"table"` (method x k), `"groups"` (method x k x group),
+#'   `"downstream"` (method x k), `"intervals"` (one row per method, k, group and quantity with
+#'   intervals: `method`, `k`, `group` (`NA` for the quantities of a method and k), `term`,
+#'   `estimate`, `conf.low`, `conf.high`, `reliable`; broom's names) or `"plot"` (the data of a
+#'   plot; give `type`).
+#' @param type The plot type (see above).
+#' @param ... For `plot()` and `autoplot()`: `methods`, the methods to draw (default all;
+#'   standard PCA is always drawn in `"losses"` and `"errors"`, dashed, for comparison). For
+#'   `tidy(matrix = "plot")`: `type` and `methods`. Otherwise unused.
+#' @param main,xlab,ylab Replace the title and axis labels.
+#' @return `summary()`: an object of class `summary.fairproj_audit`. `tidy()`: a tibble (or
+#'   data.frame). `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.
+#' @seealso [fair_audit()]
+#' @family plots
+#' @examples
+#' a <- fair_audit(iris[, 1:4], iris$Species, k = 1:3)
+#' summary(a)
+#' tidy(a)
+#' plot(a)
+#' plot(a, "losses", methods = "minmax")
+#' @order 1
+#' @export
+summary.fairproj_audit <- function(object, k = NULL, ...) {
+  k <- fp_audit_check_k(object, k)
+  gt <- object$groups_table[object$groups_table$k == k, , drop = FALSE]
+  dn <- if (!is.null(object$downstream)) object$downstream[object$downstream$k == k, , drop = FALSE]
+  wide <- function(col) {
+    t <- object$table
+    w <- stats::reshape(t[c("method", "k", col)], idvar = "method", timevar = "k", direction = "wide")
+    names(w) <- c("method", paste0("k=", sort(unique(t$k))))
+    rownames(w) <- NULL
+    w
+  }
+  structure(list(k = k, reason = if (k == object$k_focus) fp_audit_focus_reason(object) else "chosen",
+                 groups = object$groups, at_k = fp_audit_at(object, k), groups_at_k = gt,
+                 interval_line = utils::capture.output(fp_audit_interval_line(object, k)),
+                 max_loss = wide("max_loss"), price = wide("price"),
+                 downstream = dn, downstream_view = if (!is.null(dn)) fp_audit_downstream_view(object, dn),
+                 downstream_header = if (!is.null(dn)) fp_audit_downstream_header(object, dn),
+                 downstream_notes = if (!is.null(dn)) utils::capture.output(fp_audit_downstream_notes(object, dn)),
+                 downstream_reference = object$downstream_reference,
+                 reference_view = if (!is.null(dn)) fp_audit_reference_view(object), downstream_note = object$downstream_note,
+                 outcome = object$outcome, call = object$call),
+            class = "summary.fairproj_audit")
+}
+
+#' @export
+print.summary.fairproj_audit <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  cat("Call:\n")
+  print(x$call)
+  cat("\nGroups:\n")
+  print(x$groups, digits = digits, row.names = FALSE)
+  cat(sprintf("\nAt k = %d (%s), per group:\n", x$k, x$reason))
+  cols <- c("method", "group", "n", "error", "best", "loss", "var_explained")
+  if (!all(is.na(x$groups_at_k$loss_low))) cols <- c(cols, "loss_low", "loss_high", "reliable")
+  print(x$groups_at_k[intersect(cols, names(x$groups_at_k))], digits = digits, row.names = FALSE)
+  cat("\nFairness summary at this k:\n")
+  print(x$at_k, row.names = FALSE)
+  if (length(x$interval_line)) cat(x$interval_line, sep = "\n")
+  cat("\nLargest marginal loss by k:\n")
+  print(x$max_loss, digits = digits, row.names = FALSE)
+  cat("\nPrice of fairness by k (% of the total variance lost against standard PCA):\n")
+  price <- x$price
+  price[-1L] <- lapply(price[-1L], fp_pct)
+  print(price, row.names = FALSE)
+  if (is.null(x$downstream)) {
+    cat(sprintf("\nDownstream checks: not run (%s).\n", x$downstream_note))
+  } else {
+    cat(sprintf("\nDownstream at this k (%s):\n", x$downstream_header))
+    print(x$downstream_view, row.names = FALSE)
+    if (length(x$downstream_notes)) cat(x$downstream_notes, sep = "\n")
+    cat("\nReference models:\n")
+    print(x$reference_view, row.names = FALSE)
+  }
+  invisible(x)
+}
+
+#' @rdname summary.fairproj_audit
+#' @order 2
+#' @export
+tidy.fairproj_audit <- function(x, matrix = "table", ...) {
+  matrix <- fp_match_arg(matrix, c("table", "groups", "downstream", "intervals", "plot"), "matrix")
+  if (matrix == "plot") return(fp_plot_tidy(x, ...))
+  if (matrix == "intervals") {
+    if (!length(x$intervals$k)) fp_abort(sprintf("has no intervals: %s", x$intervals$note), "x")
+    return(fp_tibble(fp_audit_intervals_long(x)))
+  }
+  if (matrix == "downstream") {
+    if (is.null(x$downstream)) fp_abort(sprintf("has no downstream checks: %s", x$downstream_note), "x")
+    return(fp_tibble(x$downstream))
+  }
+  fp_tibble(if (matrix == "groups") x$groups_table else x$table)
+}
+
+#' @rdname summary.fairproj_audit
+#' @return `glance()`: one row with `nobs`, `ncol`, `groups`, `smallest_group` (its rows),
+#'   `methods`, `k_focus`, `var_kept_standard` (at `k_focus`), `level` and `replicates` (`NA`
+#'   and 0 without intervals), `unreliable` (the rows of the table at `k_focus` whose intervals
+#'   the audit flags), `downstream` (whether the downstream checks ran) and `seconds`.
+#' @order 3
+#' @export
+glance.fairproj_audit <- function(x, ...) {
+  std <- x$table[x$table$method == "standard" & x$table$k == x$k_focus, ]
+  fp_tibble(data.frame(nobs = x$n, ncol = x$d, groups = nrow(x$groups), smallest_group = min(x$groups$n),
+                       methods = length(x$methods), k_focus = x$k_focus, var_kept_standard = std$var_kept,
+                       level = if (length(x$intervals$k)) x$intervals$level else NA_real_,
+                       replicates = if (length(x$intervals$k)) x$intervals$replicates else 0L,
+                       unreliable = if (length(x$intervals$k)) sum(x$table$reliable %in% FALSE &
+                                                                       x$table$k == x$k_focus) else NA_integer_,
+                       downstream = !is.null(x$downstream), seconds = x$time))
+}
+

@@ -1,0 +1,126 @@
+# The audit's fits (R/audit-fit.R): methods that cannot reach a k, the downstream checks and
+# their intervals, progress.
+
+test_that("a method that cannot reach some k gives NA rows there and its fits elsewhere", {
+  x <- as.matrix(iris[, 1:4])
+  a <- fair_audit(x, iris$Species, k = 1:3, methods = "mean")  # mean matching: k <= 4 - 2
+  r <- a$table[a$table$method == "mean", ]
+  expect_identical(r$state[3], "not fitted")
+  expect_true(is.na(r$max_loss[3]) && all(!is.na(r$max_loss[1:2])))
+  expect_match(r$note[3], "feasible")
+  expect_null(a$fits$mean[["3"]])
+  expect_output(print(summary(a, k = 3)), "not fitted")
+  pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_silent(plot(a, "losses"))
+})
+
+test_that("binary outcome: held-out glm on each fit's scores, with the package's gaps", {
+  dat <- audit_data()
+  a <- fair_audit(dat$x, dat$g, k = 1:3, outcome = dat$y, seed = 11)
+  dn <- a$downstream
+  expect_equal(nrow(dn), 3L * 3L)
+  expect_setequal(paste(dn$method, dn$k), paste(a$table$method, a$table$k))
+  test <- a$outcome$test_rows
+  expect_equal(length(test), sum(round(0.3 * table(dat$g))))
+  expect_equal(as.numeric(table(dat$g[test])), as.numeric(round(0.3 * table(dat$g))))
+  for (m in c("standard", "minmax")) {
+    f <- fair_pca(dat$x[-test, ], dat$g[-test], k = 2, method = m, scale. = TRUE)
+    s <- predict(f, dat$x)
+    d <- data.frame(y = dat$y, s)
+    model <- suppressWarnings(stats::glm(y ~ ., family = binomial(), data = d[-test, ]))
+    pred <- as.integer(stats::predict(model, d[test, ]) > 0)
+    gaps <- fairness_gaps(pred, dat$y[test], dat$g[test])
+    row <- dn[dn$method == m & dn$k == 2, ]
+    expect_equal(row$accuracy, gaps[["accuracy"]])
+    expect_equal(row$dp_gap, gaps[["dp_gap"]])
+    expect_equal(row$eo_gap, gaps[["eo_gap"]])
+    expect_equal(row$error, 1 - row$accuracy)
+  }
+  ref <- a$downstream_reference
+  expect_identical(ref$model, c("all columns", "majority class"))
+  maj <- as.integer(mean(dat$y[-test]) > 0.5)
+  expect_equal(ref$accuracy[2], mean(dat$y[test] == maj))
+  # the seed reproduces the split and leaves the global random state alone
+  set.seed(5)
+  before <- .Random.seed
+  b <- fair_audit(dat$x, dat$g, k = 1:3, outcome = dat$y, seed = 11)
+  expect_identical(.Random.seed, before)
+  expect_equal(b$downstream, a$downstream)
+  expect_identical(a$outcome$type, "binary")
+  expect_output(print(a), "Downstream")
+})
+
+test_that("numeric outcome: least squares, RMSE and the gap between group mean predictions", {
+  dat <- audit_data()
+  a <- fair_audit(dat$x, dat$g, k = 1:2, outcome = dat$z, seed = 4)
+  test <- a$outcome$test_rows
+  f <- fair_pca(dat$x[-test, ], dat$g[-test], k = 2, method = "minmax", scale. = TRUE)
+  s <- predict(f, dat$x)
+  model <- stats::lm(z ~ ., data = data.frame(z = dat$z, s)[-test, ])
+  pred <- stats::predict(model, data.frame(s)[test, ])
+  row <- a$downstream[a$downstream$method == "minmax" & a$downstream$k == 2, ]
+  expect_equal(row$error, sqrt(mean((pred - dat$z[test])^2)))
+  mp <- tapply(pred, dat$g[test], mean)
+  expect_equal(row$dp_gap, max(mp) - min(mp))
+  expect_true(all(is.na(a$downstream$eo_gap)) && all(is.na(a$downstream$accuracy)))
+  expect_identical(a$downstream_reference$model, c("all columns", "training mean"))
+})
+
+test_that("progress is shown on request and hidden by default outside interactive sessions", {
+  dat <- audit_data()
+  expect_silent(fair_audit(dat$x, dat$g, k = 1:2))
+  msgs <- capture_messages(fair_audit(dat$x, dat$g, k = 1:2, progress = TRUE))
+  expect_match(msgs[1], "fair_audit: 3 method")
+  expect_match(msgs[length(msgs)], "fits in")
+})
+
+test_that("downstream intervals: per-group held-out counts, gaps flagged when they contain 0", {
+  dat <- iv_data(n = c(200, 160), seed = 7)
+  set.seed(3)
+  y <- as.integer(dat$x[, 1] + rnorm(nrow(dat$x)) > 0)  # no dependence on the group
+  a <- fair_audit(dat$x, dat$g, k = 2, outcome = y, replicates = 40, seed = 5)
+  dn <- a$downstream
+  expect_equal(unname(a$outcome$n_test_groups), as.numeric(table(dat$g[a$outcome$test_rows])))
+  expect_true(all(dn$accuracy_low <= dn$accuracy & dn$accuracy <= dn$accuracy_high))
+  # a gap's interval is the gap's own: on its scale (never below 0), holding the estimate, and
+  # from 0 exactly where the gap is not told apart from 0
+  for (q in c("dp_gap", "eo_gap")) {
+    expect_true(all(dn[[paste0(q, "_low")]] >= 0), info = q)
+    expect_true(all(dn[[paste0(q, "_low")]] <= dn[[q]] + 1e-12 & dn[[q]] - 1e-12 <= dn[[paste0(q, "_high")]]), info = q)
+    expect_identical(dn[[paste0(q, "_distinct")]], dn[[paste0(q, "_low")]] > 0, info = q)
+  }
+  expect_true(any(!dn$dp_gap_distinct))  # no dependence on the group: some gaps start at 0
+  expect_true(all(dn$reliable))  # 48 and 60 held-out rows
+  out <- capture.output(print(a))
+  expect_true(any(grepl("Held-out rows by group", out)))
+  # a group-dependent outcome: a large parity gap is told apart from 0
+  y2 <- as.integer(dat$g == "a")
+  b <- fair_audit(dat$x, dat$g, k = 2, outcome = ifelse(runif(length(y2)) < 0.9, y2, 1 - y2), replicates = 40, seed = 5,
+                  methods = "standard")
+  expect_true(all(b$downstream$dp_gap_distinct[b$downstream$k == 2] | b$downstream$one_class))
+})
+
+test_that("a group with fewer than 30 held-out rows flags the downstream rows, in print() and summary()", {
+  dat <- make_groups(n = c(300, 60), d = 5, seed = 4)
+  set.seed(1)
+  y <- as.integer(dat$x[, 1] + rnorm(nrow(dat$x)) > 0)
+  a <- fair_audit(dat$x, dat$g, k = 2, methods = "standard", outcome = y, replicates = 20, seed = 2, progress = FALSE)
+  expect_true(min(a$outcome$n_test_groups) < 30)
+  expect_false(any(a$downstream$reliable))
+  out <- capture.output(print(a))
+  expect_true(any(grepl("fewer than 30 held-out rows", out)))
+  dn <- a$downstream[a$downstream$k == a$k_focus, ]
+  view <- fp_audit_downstream_view(a, dn)
+  expect_true(all(grepl("?", view$dp_gap, fixed = TRUE)))
+  # summary() shows the same table in the same units (percent, points) as print()
+  so <- capture.output(print(summary(a)))
+  rows <- capture.output(print(view, row.names = FALSE))
+  for (r in rows) expect_true(r %in% out && r %in% so, info = r)
+  expect_true(any(grepl("fewer than 30 held-out rows", so)))
+  # enough held-out rows: no flag
+  b <- fair_audit(dat$x, dat$g, k = 2, methods = "standard", outcome = y, replicates = 0, test_fraction = 0.6,
+                  progress = FALSE)
+  expect_true(all(b$downstream$reliable))
+  expect_false(any(grepl("?", fp_audit_downstream_view(b, b$downstream)$dp_gap, fixed = TRUE)))
+})

@@ -1,0 +1,61 @@
+# print(), summary(), tidy() and glance() of an audit (R/audit-print.R), with its plots
+# (R/audit-plot.R).
+
+test_that("plots, tidy, print and summary read the audit's tables", {
+  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
+  dat <- audit_data()
+  a <- fair_audit(dat$x, dat$g, k = 1:3, outcome = dat$y, seed = 1)
+  expect_identical(fairproj:::fp_plot_types_of(a), fairproj:::fp_plot_types$fairproj_audit)
+  pr <- tidy(a, "plot", type = "price")
+  t <- a$table[a$table$method != "standard", ]
+  expect_equal(pr$value, 100 * t$price)
+  expect_setequal(as.character(pr$method), c("min-max", "mean matching"))
+  lo <- tidy(a, "plot", type = "losses", methods = "minmax")
+  expect_setequal(as.character(lo$fit), c("min-max", "standard PCA"))
+  g <- a$groups_table[a$groups_table$method == "minmax", ]
+  expect_equal(lo$value[lo$fit == "min-max"], g$loss[order(g$group, g$k)])
+  spec <- attr(fairproj:::fp_plot_data(a, "losses"), "fp_spec")
+  expect_equal(unname(spec$scales$linetype$values[c("min-max", "standard PCA")]), c(1L, 2L))
+  expect_identical(unname(spec$scales$colour$values), fairproj:::fp_palette(2))
+  ds <- tidy(a, "plot", type = "downstream")
+  expect_equal(nrow(ds), 2L * nrow(a$downstream))
+  expect_equal(ds$value[ds$gap == "demographic parity"], 100 * a$downstream$dp_gap)
+  ac <- tidy(a, "plot", type = "accuracy")
+  expect_equal(ac$value, 100 * a$downstream$accuracy)
+  expect_equal(nrow(tidy(a)), nrow(a$table))
+  expect_equal(nrow(tidy(a, "groups")), nrow(a$groups_table))
+  expect_equal(nrow(tidy(a, "downstream")), nrow(a$downstream))
+  pdf(NULL)
+  on.exit(grDevices::dev.off())
+  for (type in fairproj:::fp_plot_types$fairproj_audit) {
+    expect_s3_class(plot(a, type), "fairproj_plot_data")
+    if (requireNamespace("ggplot2", quietly = TRUE)) expect_s3_class(ggplot2::autoplot(a, type), "ggplot")
+  }
+  expect_error(plot(a, "price", kmax = 2), class = "fairproj_input_error")
+  s <- summary(a, k = 2)
+  expect_identical(s$k, 2L)
+  expect_equal(nrow(s$groups_at_k), 3L * 2L)
+  expect_output(print(s), "Price of fairness by k")
+  expect_output(print(a), "At k = ")
+})
+
+test_that("print() says how the columns were scaled, gives the fair_pca() call of the fits and the rows dropped", {
+  dat <- audit_data()
+  a <- fair_audit(dat$x, dat$g, k = 1:2, replicates = 0)
+  out <- gsub("\\s+", " ", paste(capture.output(print(a)), collapse = " "))
+  expect_true(grepl("scaled to unit variance (scale. = TRUE, fair_audit()'s default)", out, fixed = TRUE))
+  expect_true(grepl("fair_pca(x, group, k = <k>, method = <method>, scale. = TRUE)", out, fixed = TRUE))
+  # that call gives the audit's fits
+  f <- fair_pca(dat$x, dat$g, k = 2, method = "minmax", scale. = TRUE)
+  expect_equal(a$fits$minmax[["2"]]$group_stats$loss, f$group_stats$loss, tolerance = 1e-8)
+  b <- fair_audit(dat$x, dat$g, k = 1:2, replicates = 0, scale. = FALSE)
+  out <- gsub("\\s+", " ", paste(capture.output(print(b)), collapse = " "))
+  expect_true(grepl("in their own units (scale. = FALSE)", out, fixed = TRUE))
+  expect_true(grepl("method = <method>, scale. = FALSE)", out, fixed = TRUE))
+  expect_false(grepl("rows dropped", out, fixed = TRUE))
+  # rows dropped before the audit: with missing values (formula interface) and a missing group
+  b$n_dropped <- 2L
+  b$dropped <- 1234L
+  out <- paste(capture.output(print(b)), collapse = "\n")
+  expect_true(grepl("2 rows dropped (missing values); 1,234 rows dropped (missing group)", out, fixed = TRUE))
+})
