@@ -123,9 +123,9 @@ fp_audit_fit_call <- function(x, method = NULL, k = NULL) {
 # The rows left out before the audit, in words, or NULL: with missing values (formula
 # interface, `n_dropped`) and with a missing group (`dropped`).
 fp_audit_dropped_line <- function(x) {
-  n <- function(v) format(v, big.mark = ",")
-  parts <- c(if (isTRUE(x$n_dropped > 0)) sprintf("%s rows dropped (missing values)", n(x$n_dropped)),
-             if (isTRUE(x$dropped > 0)) sprintf("%s rows dropped (missing group)", n(x$dropped)))
+  n <- function(v) paste(format(v, big.mark = ","), if (v == 1) "row" else "rows")
+  parts <- c(if (isTRUE(x$n_dropped > 0)) sprintf("%s dropped (missing values)", n(x$n_dropped)),
+             if (isTRUE(x$dropped > 0)) sprintf("%s dropped (missing group)", n(x$dropped)))
   if (length(parts)) paste(parts, collapse = "; ")
 }
 

@@ -202,7 +202,8 @@
 #'     `outcome` (a list: `name`, `type`, `n_train`, `n_test`, `test_fraction`, `test_rows`
 #'     (the held-out rows, numbered after rows with missing values are dropped), `positive`
 #'     and `positive_rate` or `mean`; or `NULL`), `n_dropped`
-#'     (rows dropped for missing values by the formula interface), `fits` (the fits, as
+#'     (rows dropped for missing feature values by the formula interface), `dropped` (rows
+#'     dropped there for a missing group label), `fits` (the fits, as
 #'     `fits[[method]][[as.character(k)]]`), `time` (seconds in all), `call`.
 #' @seealso [summary.fairproj_audit()], [plot.fairproj_audit()], [fair_pca()],
 #'   [fairness_gaps()].
@@ -269,7 +270,10 @@ fair_audit.formula <- function(formula, data = NULL, group, k = NULL, methods = 
   res$call <- call
   res$group_name <- fd$group_name
   if (!is.null(res$outcome)) res$outcome$name <- y$name
-  res$n_dropped <- length(fd$na.action)
+  # rows left out by na.action: with missing feature values (`n_dropped`) and with a missing
+  # group label (`dropped`), as the door counted them
+  res$n_dropped <- if (is.null(fd$dropped)) length(fd$na.action) else fd$dropped$features
+  res$dropped <- if (is.null(fd$dropped)) 0L else fd$dropped$group
   res
 }
 

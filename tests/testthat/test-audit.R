@@ -135,6 +135,20 @@ test_that("the formula interface drops rows with missing features from the outco
   expect_equal(a$downstream, b$downstream)
 })
 
+test_that("the formula interface counts the rows it drops for a missing group apart, and print() shows both", {
+  dat <- audit_data()
+  df <- data.frame(dat$x, grp = dat$g, out = dat$y)
+  df$x1[3] <- NA
+  df$grp[c(7, 60, 61)] <- NA
+  expect_message(a <- fair_audit(~ ., data = df, group = grp, outcome = out, k = 1, seed = 1),
+                 class = "fairproj_dropped_rows_message")
+  expect_identical(as.integer(a$n_dropped), 1L)
+  expect_identical(as.integer(a$dropped), 3L)
+  expect_equal(a$n, nrow(df) - 4)
+  out <- paste(capture.output(print(a)), collapse = "\n")
+  expect_true(grepl("1 row dropped (missing values); 3 rows dropped (missing group)", out, fixed = TRUE))
+})
+
 test_that("bad input gives classed errors naming the argument", {
   dat <- audit_data()
   err <- function(expr) expect_error(expr, class = "fairproj_input_error")
