@@ -51,8 +51,9 @@ fp_method_line <- function(x) {
 #'   loss and variance explained of this fit side by side with standard PCA at the same k, plus
 #'   the largest loss and the loss gap (largest minus smallest) of both.
 #' @seealso [fair_pca()], [tidy.fair_pca()], [plot.fair_pca()], [stats::summary.prcomp()].
-#' @examples
-#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' fit <- fair_pca(pbc2[1:6], pbc2$sex, k = 2, scale. = TRUE)
 #' summary(fit)
 #' @export
 summary.fair_pca <- function(object, ...) {
@@ -135,17 +136,18 @@ fp_newdata <- function(object, newdata, arg = "newdata", allow_na = FALSE) {
 #'   `as.prcomp()`: an object of class `prcomp`, with the extra fields `fitted_components` and
 #'   `residual_rotation` (d x (d - k)).
 #' @seealso [fair_pca()], [coef.fair_pca()], [tidy.fair_pca()], [stats::predict.prcomp()].
-#' @examples
-#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
-#' head(predict(fit, iris[1:5, 1:4]))
-#' head(reconstruct(fit, iris[1:5, 1:4]))
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' fit <- fair_pca(pbc2[1:6], pbc2$sex, k = 2, scale. = TRUE)
+#' head(predict(fit, pbc2[1:5, 1:6]))
+#' head(reconstruct(fit, pbc2[1:5, 1:6]))
 #' p <- as.prcomp(fit)
 #' summary(p)  # the same proportions of variance as summary(fit)
-#' # a formula fit rebuilds factor columns from raw data
-#' fit3 <- fair_pca(~ Sepal.Length + Sepal.Width + Petal.Length, data = iris,
 #' p$sdev      # the 2 components, then the directions the fit leaves out
-#'                  group = Species, k = 2, method = "standard")
-#' predict(fit3, iris[c(1, 51, 101), ])
+#' # a formula fit rebuilds factor columns from raw data
+#' d <- transform(pbc2, edema = factor(survival::pbc[rownames(pbc2), "edema"]))
+#' fit3 <- fair_pca(~ ., data = d, group = sex, k = 2, scale. = TRUE, method = "standard")
+#' predict(fit3, d[1:3, ])
 #' @export
 predict.fair_pca <- function(object, newdata, ...) {
   if (missing(newdata)) {
@@ -253,13 +255,14 @@ fp_residual_directions <- function(x) {
 #' @return `coef()`: a d x k matrix. `fitted()`, `residuals()`: n x d matrices. `nobs()`: an
 #'   integer.
 #' @seealso [predict.fair_pca()], [reconstruct()], [stats::prcomp()].
-#' @examples
-#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' fit <- fair_pca(pbc2[1:6], pbc2$sex, k = 2, scale. = TRUE)
 #' coef(fit)
 #' loadings(fit)
 #' nobs(fit)
 #' head(fitted(fit))
-#' head(residuals(fit, iris[, 1:4]))
+#' head(residuals(fit, pbc2[1:6]))
 #' @export
 #' @importFrom stats coef fitted residuals nobs
 coef.fair_pca <- function(object, ...) object$rotation
@@ -399,8 +402,9 @@ biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...)
 #' @seealso [tidy.fair_pca()] for the data of each plot, [biplot.fair_pca()],
 #'   [as.prcomp()] for prcomp's plots (scree and biplot of factoextra), [pareto_front()].
 #' @family plots
-#' @examples
-#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' fit <- fair_pca(pbc2[1:6], pbc2$sex, k = 2, scale. = TRUE)
 #' plot(fit, "scores")
 #' plot(fit, "errors", kmax = 4)
 #' plot(fit, "scree")
