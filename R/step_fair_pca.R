@@ -263,10 +263,11 @@ required_pkgs.step_fair_pca <- function(x, ...) "fairproj"
 #'   bw <- bw[c("low", "age", "lwt", "ptl", "ftv", "race")]
 #'   bw$low <- factor(bw$low)
 #'   rec <- recipe(low ~ ., data = bw) |>
+#'     step_normalize(all_numeric_predictors()) |>
 #'     step_fair_css(all_numeric_predictors(), group = race, num_comp = 2)
 #'   prepped <- prep(rec, training = bw)
 #'   head(bake(prepped, new_data = NULL))
-#'   tidy(prepped, number = 1)
+#'   tidy(prepped, number = 2)
 #' }
 #' @export
 step_fair_css <- function(recipe, ..., group, role = "predictor", trained = FALSE, num_comp = 2,
