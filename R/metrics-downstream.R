@@ -156,7 +156,8 @@ fp_check_mlp_size <- function(size) {
 #'   `eo_gap`, `n` (number of evaluation rows).
 #' @seealso [fairness_gaps()], [variance_explained()], [mmd2()].
 #' @examplesIf requireNamespace("survival", quietly = TRUE)
-#' d <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex", "status")])
+#' d <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex",
+#'                              "status")])
 #' fit <- fair_pca(d[1:6], d$sex, k = 2, scale. = TRUE)
 #' died <- d$status == 2
 #' downstream_metrics(predict(fit), died, d$sex, classifier = "logistic")
