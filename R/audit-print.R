@@ -243,8 +243,9 @@ fp_audit_downstream_header <- function(x, dn) {
 #'   data.frame). `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.
 #' @seealso [fair_audit()]
 #' @family plots
-#' @examples
-#' a <- fair_audit(iris[, 1:4], iris$Species, k = 1:3)
+#' @examplesIf requireNamespace("MASS", quietly = TRUE)
+#' bw <- within(MASS::birthwt, race <- factor(race, 1:3, c("white", "black", "other")))
+#' a <- fair_audit(bw[c("age", "lwt", "ptl", "ftv", "bwt")], bw$race, k = 1:3)
 #' summary(a)
 #' tidy(a)
 #' plot(a)

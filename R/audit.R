@@ -207,13 +207,15 @@
 #'     `fits[[method]][[as.character(k)]]`), `time` (seconds in all), `call`.
 #' @seealso [summary.fairproj_audit()], [plot.fairproj_audit()], [fair_pca()],
 #'   [fairness_gaps()].
-#' @examples
-#' a <- fair_audit(~ Sepal.Length + Sepal.Width + Petal.Length + Petal.Width, data = iris,
-#'                 group = Species, k = 1:3, outcome = iris$Petal.Width > 1.5, seed = 1)
+#' @examplesIf requireNamespace("MASS", quietly = TRUE)
+#' # birth weights of 189 babies, with the mother's race as the group
+#' bw <- within(MASS::birthwt, race <- factor(race, 1:3, c("white", "black", "other")))
+#' a <- fair_audit(~ age + lwt + smoke + ptl + ht + ui + ftv, data = bw, group = race,
+#'                 k = 1:3, outcome = low, seed = 1)
 #' a
 #' plot(a)
 #' # from moments only: no downstream checks
-#' m <- group_moments(iris[, 1:4], iris$Species)
+#' m <- group_moments(bw[c("age", "lwt", "ptl", "ftv")], bw$race)
 #' fair_audit(m, k = 1:2)$downstream_note
 #' @export
 fair_audit <- function(x, ...) UseMethod("fair_audit")

@@ -63,6 +63,8 @@ fp_render_gg <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
     if (!is.null(geom)) gg <- gg + geom
   }
   gg <- fp_gg_refs(gg, spec)
+  span <- fp_dodge_span(data[[spec$x]], spec)
+  if (!is.null(span)) gg <- gg + ggplot2::expand_limits(x = span)
   gg <- fp_gg_scales(gg, data, spec)
   fp_gg_theme(gg, spec, fp_plot_labels(spec, main, xlab, ylab))
 }

@@ -25,6 +25,25 @@
 #' [fairproj_methods()] lists the methods available in this version; column subset selection
 #' is [fair_css()].
 #'
+#' **Which method?** Fair PCA has several meanings; choose by what the reduction is for:
+#' * every group reconstructed about as well as it could be (equal marginal losses, the
+#'   largest as small as possible): `"minmax"`, the default;
+#' * no linear trace of the group in the scores (equal group means, so a linear model trained
+#'   on them cannot tell the groups apart by their means): `"mean"` (closed form;
+#'   `equalize_cov` brings the group covariances close too; [fair_kpca()] for kernels); with
+#'   the group covariances bounded too, `"cfpca"` (two groups, from the moments); removing what
+#'   a linear classifier of the group finds, `"inlp"` or `"rlace"` (two groups, need the rows);
+#'   the groups' whole projected distributions alike, `"mbfpca"` (two groups, needs the rows);
+#' * equal reconstruction errors that hold up on new data whose groups differ from the
+#'   sample's (small groups, a shift): `"robust"`, tuned by [tune_fair_pca()];
+#' * a trade-off curve between variance kept and fairness, to choose a point on it:
+#'   [pareto_front()] (its points are `"pareto"` fits);
+#' * ordinary PCA with the same per-group diagnostics (the baseline): `"standard"`;
+#' * original columns instead of components, every group reconstructed well by them:
+#'   [fair_css()], the column subset selection analogue.
+#'
+#' [fair_audit()] fits standard PCA and fair methods side by side when the goal is still open.
+#'
 #' Centring and scaling follow [stats::prcomp()]: `center = TRUE` subtracts the overall column
 #' means, `scale. = TRUE` divides by the overall column standard deviations (divisor `n - 1`);
 #' numeric vectors give the values to use. The same defaults (`center = TRUE, scale. = FALSE`)
@@ -138,13 +157,16 @@
 #' @seealso [group_moments()], [group_errors()], [predict.fair_pca()], [plot.fair_pca()],
 #'   [tidy.fair_pca()], [fair_css()], [tune_fair_pca()], [pareto_front()], [step_fair_pca()];
 #'   [stats::prcomp()] for ordinary PCA.
-#' @examples
-#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' # laboratory values of liver patients, with sex as the group
+#' vars <- c("age", "bili", "chol", "albumin", "copper", "alk.phos", "ast", "trig",
+#'           "platelet", "protime")
+#' pbc2 <- na.omit(survival::pbc[c(vars, "sex")])
+#' fit <- fair_pca(pbc2[vars], pbc2$sex, k = 3, scale. = TRUE)
 #' fit
 #' summary(fit)
 #' # the formula interface, with the group as a column of the data
-#' fit2 <- fair_pca(~ Sepal.Length + Sepal.Width + Petal.Length + Petal.Width,
-#'                  data = iris, group = Species, k = 2)
+#' fit2 <- fair_pca(~ ., data = pbc2, group = sex, k = 3, scale. = TRUE)
 #' all.equal(abs(fit$rotation), abs(fit2$rotation))
 #' @export
 fair_pca <- function(x, ...) UseMethod("fair_pca")

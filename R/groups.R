@@ -23,10 +23,14 @@
 #' g <- intersect_groups(sex = rep(c("F", "M"), 6), band = rep(c("young", "old", "old"), 4))
 #' table(g)
 #' attr(g, "cells")
-#' fit <- fair_pca(iris[, 1:4], data.frame(species = iris$Species, long = iris$Sepal.Length > 5.8),
-#'                 k = 2, method = "minmax")
-#' fit$group_stats
-#' fit$group_margins
+#' if (requireNamespace("survival", quietly = TRUE)) {
+#'   pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#'   # sex and age band: every non-empty cell is a group
+#'   fit <- fair_pca(pbc2[2:6], data.frame(sex = pbc2$sex, older = pbc2$age > 50),
+#'                   k = 2, method = "minmax", scale. = TRUE)
+#'   fit$group_stats
+#'   fit$group_margins
+#' }
 #' @export
 intersect_groups <- function(..., min_cell = 2L) {
   a <- list(...)

@@ -79,16 +79,16 @@
 #' @references Kleindessner, M., Donini, M., Russell, C. and Zafar, M. B. (2023). Efficient fair
 #'   PCA for fair representation learning. AISTATS, PMLR 206, 5250-5270.
 #' @seealso [fair_pca_mean], [predict.fair_kpca()], [tidy.fair_kpca()], [plot.fair_kpca()].
-#' @examples
-#' x <- as.matrix(iris[, 1:4])
-#' g <- iris$Species == "setosa"
-#' fit <- fair_kpca(x, g, k = 2)
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' x <- as.matrix(pbc2[1:6])
+#' fit <- fair_kpca(x, pbc2$sex, k = 2, scale. = TRUE)
 #' fit
 #' s <- predict(fit, x)
-#' rowsum(s, g) / as.vector(table(g))   # equal group means of the embedding
+#' rowsum(s, pbc2$sex) / as.vector(table(pbc2$sex))   # equal group means of the embedding
 #' # the formula interface
-#' fit2 <- fair_kpca(~ . - Species, data = iris, group = Species, k = 2)
-#' head(predict(fit2, iris))
+#' fit2 <- fair_kpca(~ ., data = pbc2, group = sex, k = 2, scale. = TRUE)
+#' head(predict(fit2, pbc2))
 #' @export
 fair_kpca <- function(x, ...) UseMethod("fair_kpca")
 
@@ -364,10 +364,11 @@ fp_kernel <- function(a, b, kpar) {
 #' @param ... Unused.
 #' @return An n x k matrix of scores (n x 2k with the trade-off).
 #' @seealso [fair_kpca()], [predict.fair_pca()].
-#' @examples
-#' x <- as.matrix(iris[, 1:4])
-#' fit <- fair_kpca(x[1:100, ], iris$Species[1:100], k = 2)
-#' predict(fit, x[101:105, ])
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' x <- as.matrix(pbc2[1:6])
+#' fit <- fair_kpca(x[1:300, ], pbc2$sex[1:300], k = 2, scale. = TRUE)
+#' predict(fit, x[301:305, ])
 #' @export
 predict.fair_kpca <- function(object, newdata, ...) {
   if (missing(newdata)) {

@@ -57,18 +57,19 @@ generics::augment
 #'   `augment.prcomp()`).
 #' @seealso [broom::tidy.prcomp()], [predict.fair_pca()], [tidy.fair_css()],
 #'   [plot.fair_pca()].
-#' @examples
-#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' fit <- fair_pca(pbc2[1:6], pbc2$sex, k = 2, scale. = TRUE)
 #' tidy(fit)
 #' tidy(fit, "eigenvalues")
 #' tidy(fit, "groups")
 #' glance(fit)
-#' head(augment(fit, data = iris))
+#' head(augment(fit, data = pbc2))
 #' # rows with missing values get NA scores; rows in any order keep their own
-#' d <- iris
-#' d$Sepal.Width[c(3, 7)] <- NA
-#' fit2 <- fair_pca(~ . - Species, data = d, group = Species, k = 2)
-#' augment(fit2, data = d[8:1, ])[, c(".rownames", "Sepal.Width", ".fittedPC1")]
+#' d <- pbc2
+#' d$albumin[c(3, 7)] <- NA
+#' fit2 <- fair_pca(~ ., data = d, group = sex, k = 2, scale. = TRUE)
+#' augment(fit2, data = d[8:1, ])[, c(".rownames", "albumin", ".fittedPC1")]
 #' @export
 tidy.fair_pca <- function(x, matrix = "rotation", ...) {
   matrix <- fp_match_arg(matrix, c("rotation", "loadings", "v", "eigenvalues", "pcs", "d", "groups",
@@ -215,12 +216,13 @@ fp_augment_predict <- function(x, rows, arg) {
 #'   `group` is constrained). `augment()`: `.rownames`, the data and columns `.fittedKPC1`,
 #'   `.fittedKPC2`, ... (`.fittedSTD1`, ... for a trade-off's kernel PCA scores).
 #' @seealso [fair_kpca()], [tidy.fair_pca()], [plot.fair_kpca()].
-#' @examples
-#' fit <- fair_kpca(iris[, 1:4], iris$Species, k = 2)
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' fit <- fair_kpca(pbc2[1:6], pbc2$sex, k = 2, scale. = TRUE)
 #' tidy(fit)
 #' tidy(fit, "groups")
 #' glance(fit)
-#' head(augment(fit, data = iris))
+#' head(augment(fit, data = pbc2))
 #' @export
 tidy.fair_kpca <- function(x, matrix = "eigenvalues", ...) {
   matrix <- fp_match_arg(matrix, c("eigenvalues", "pcs", "d", "groups", "scores", "x", "u", "plot"), "matrix")

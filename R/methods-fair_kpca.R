@@ -15,8 +15,9 @@
 #' @return `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.
 #' @seealso [fair_kpca()], [tidy.fair_kpca()], [plot.fair_pca()].
 #' @family plots
-#' @examples
-#' fit <- fair_kpca(iris[, 1:4], iris$Species, k = 3)
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' fit <- fair_kpca(pbc2[1:6], pbc2$sex, k = 3, scale. = TRUE)
 #' plot(fit)
 #' plot(fit, "scree")
 #' @export

@@ -51,8 +51,9 @@ fp_method_line <- function(x) {
 #'   loss and variance explained of this fit side by side with standard PCA at the same k, plus
 #'   the largest loss and the loss gap (largest minus smallest) of both.
 #' @seealso [fair_pca()], [tidy.fair_pca()], [plot.fair_pca()], [stats::summary.prcomp()].
-#' @examples
-#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' fit <- fair_pca(pbc2[1:6], pbc2$sex, k = 2, scale. = TRUE)
 #' summary(fit)
 #' @export
 summary.fair_pca <- function(object, ...) {
@@ -109,23 +110,22 @@ fp_newdata <- function(object, newdata, arg = "newdata", allow_na = FALSE) {
 #' position, as [stats::predict.prcomp()] does. A row with a missing value gives a row of
 #' `NA` scores (and reconstruction).
 #'
-#' **`as.prcomp()`** keeps the `k` components (`rotation` and `x` have `k` columns) and, as
-#' `prcomp(rank. = k)` does, gives `sdev` entries beyond them, holding the variance the fit
-#' leaves out, so that the squares of `sdev` sum to the total variance `totalvar`:
-#' [stats::summary.prcomp()], scree plots and axis labels of prcomp consumers (factoextra,
-#' ggfortify) then report the true fractions of variance explained, the same as
-#' [summary.fair_pca()], never larger ones. **The entries after `k` are padding, not
-#' components**, and their number is a multiple of `k` (factoextra's variable plots multiply
-#' each row of `rotation` by `sdev` and warn otherwise): `k * floor(d / k) - k` entries for `d`
-#' columns, which keeps `sdev` at most `d` long, except when `k > d / 2`, where `k` padded
-#' entries make it `2k` long. The padding is the spectrum of the left-out variance (its
-#' smallest entries merged when there are fewer entries than `d - k`) clipped at the last
-#' component's variance, the clipped part spread over the smaller entries, so that `sdev`
-#' decreases and a scree plot shows no left-out bar above the fitted ones. **The trade-off**: a
-#' fair fit can leave out more variance than these entries hold under that cap (min-max on
-#' iris at `k = 2`); then the padded entries are equal, and larger than the last component's,
-#' because keeping the proportions true and `sdev` short (and factoextra quiet) comes first.
-#' The true spectrum of what was left out is `residual_sdev`, and `fitted_components` is `k`.
+#' **`as.prcomp()`** follows `prcomp(rank. = k)`: `rotation` and `x` keep the `k` components,
+#' and `sdev` has `d` entries, the `k` components' standard deviations followed by those of the
+#' principal directions of what the fit leaves out (the eigenvectors of the covariance
+#' restricted to the orthogonal complement of the fitted subspace, largest first). Every
+#' entry is the spread of the data along a real direction, the `d` directions are orthonormal
+#' (the left-out ones are the columns of the extra field `residual_rotation`), and the squares
+#' of `sdev` sum to the total variance `totalvar` (in the fit's centring and scaling), so
+#' [stats::summary.prcomp()], [stats::screeplot()] and the scree plots and axis labels of
+#' prcomp consumers (factoextra's `fviz_eig()`) show the true fractions of variance, the same
+#' as [summary.fair_pca()]. For a fair fit the entries after `k` need not be smaller than the
+#' last component's: a fair subspace can leave out a direction of larger variance than one it
+#' keeps, and the scree plot then shows it. As on `prcomp(rank. = k)` objects, plots that
+#' multiply each row of `rotation` by `sdev` (factoextra's variable plots) use the first `k`
+#' entries and warn when `d` is not a multiple of `k`. `fitted_components` is `k`. A fit made
+#' with `keep_moments = FALSE` cannot say which directions it left out: its `sdev` has the `k`
+#' entries only, with a warning of class `fairproj_prcomp_warning`.
 #'
 #' @param object A `fair_pca` object.
 #' @param newdata A numeric matrix or data.frame with the columns the model was fitted on (see
@@ -134,18 +134,20 @@ fp_newdata <- function(object, newdata, arg = "newdata", allow_na = FALSE) {
 #' @param ... Unused.
 #' @return `predict()`: an n x r matrix of scores. `reconstruct()`: an n x d matrix.
 #'   `as.prcomp()`: an object of class `prcomp`, with the extra fields `fitted_components` and
-#'   `residual_sdev`.
+#'   `residual_rotation` (d x (d - k)).
 #' @seealso [fair_pca()], [coef.fair_pca()], [tidy.fair_pca()], [stats::predict.prcomp()].
-#' @examples
-#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
-#' head(predict(fit, iris[1:5, 1:4]))
-#' head(reconstruct(fit, iris[1:5, 1:4]))
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' fit <- fair_pca(pbc2[1:6], pbc2$sex, k = 2, scale. = TRUE)
+#' head(predict(fit, pbc2[1:5, 1:6]))
+#' head(reconstruct(fit, pbc2[1:5, 1:6]))
 #' p <- as.prcomp(fit)
 #' summary(p)  # the same proportions of variance as summary(fit)
+#' p$sdev      # the 2 components, then the directions the fit leaves out
 #' # a formula fit rebuilds factor columns from raw data
-#' fit3 <- fair_pca(~ Sepal.Length + Sepal.Width + Petal.Length, data = iris,
-#'                  group = Species, k = 2, method = "standard")
-#' predict(fit3, iris[c(1, 51, 101), ])
+#' d <- transform(pbc2, edema = factor(survival::pbc[rownames(pbc2), "edema"]))
+#' fit3 <- fair_pca(~ ., data = d, group = sex, k = 2, scale. = TRUE, method = "standard")
+#' predict(fit3, d[1:3, ])
 #' @export
 predict.fair_pca <- function(object, newdata, ...) {
   if (missing(newdata)) {
@@ -200,57 +202,42 @@ as.prcomp.prcomp <- function(x, ...) x
 #' @rdname predict.fair_pca
 #' @export
 as.prcomp.fair_pca <- function(x, ...) {
-  pad <- fp_padded_sdev(x)
-  structure(list(sdev = pad$sdev, rotation = x$rotation, center = x$center, scale = x$scale,
+  res <- fp_residual_directions(x)
+  structure(list(sdev = c(x$sdev, res$sdev), rotation = x$rotation, center = x$center, scale = x$scale,
                  x = x[["x"]], totalvar = x$totalvar, fitted_components = ncol(x$rotation),
-                 residual_sdev = pad$residual),
+                 residual_rotation = res$rotation),
             class = "prcomp")
 }
 
-# The fit's standard deviations followed by padding that holds the variance it leaves out
-# (totalvar minus the fit's variances), so that the squares sum to `totalvar` and prcomp
-# consumers report the true fractions, never larger ones. The length is a multiple of the r
-# components, because factoextra multiplies each row of `rotation` (r entries) by `sdev` and
-# warns when the lengths do not recycle: r * floor(d / r) entries, or 2r when r > d / 2 (one
-# padded entry per component; then more than d). The padding is the residual spectrum
-# (eigenvalues of (I - P) C (I - P) when the moments were kept; its smallest entries merged when
-# there are fewer padded entries than d - r) water-filled under the last component's variance,
-# so that `sdev` decreases; when the left-out variance does not fit under that cap, the padded
-# entries are equal (the smallest largest entry that holds it). `residual` holds the true
-# residual spectrum.
-fp_padded_sdev <- function(x) {
-  rest <- max(x$totalvar - sum(x$sdev^2), 0)
+# The principal directions of what a fit leaves out, and the standard deviations along them
+# (largest first): an orthonormal basis B of the complement of the fit's components, and the
+# eigenvectors of B' C B, with C the covariance in the fit's centring and scaling. They are
+# orthogonal to the components and to each other, and because tr(C) = tr(P C P) + tr(B' C B)
+# (P the projection onto the components, P + B B' = I) the squares of the fit's sdev and of
+# these sum to `totalvar`. Without the moments (keep_moments = FALSE) the directions are
+# unknown: none, and a classed warning.
+fp_residual_directions <- function(x) {
   d <- nrow(x$rotation)
   r <- ncol(x$rotation)
-  if (r >= d || !(rest > 0)) return(list(sdev = x$sdev, residual = numeric(0)))
-  ev <- NULL
-  if (!is.null(x$moments)) {
-    prep <- fp_prepare(x$moments, if (isFALSE(x$center)) FALSE else x$center,
-                       if (isFALSE(x$scale)) FALSE else x$scale)
-    Q <- diag(d) - tcrossprod(x$rotation)
-    R <- Q %*% prep$C %*% Q
-    ev <- eigen((R + t(R)) / 2, symmetric = TRUE, only.values = TRUE)$values[seq_len(d - r)]
-    ev <- pmax(ev, 0)
-    # rescale rounding so that the total is exact
-    if (sum(ev) > 0) ev <- ev * (rest / sum(ev))
+  none <- list(sdev = numeric(0), rotation = x$rotation[, 0, drop = FALSE])
+  if (r >= d) return(none)
+  if (is.null(x$moments)) {
+    fp_warn("`x` has no moments (it was fitted with keep_moments = FALSE), so the directions it leaves out are unknown: `sdev` holds only its k components, and proportions of variance computed from it are too large; refit with keep_moments = TRUE",
+            class = "fairproj_prcomp_warning")
+    return(none)
   }
-  if (is.null(ev) || !(sum(ev) > 0)) ev <- rep(rest / (d - r), d - r)
-  m <- max(r * (d %/% r), 2L * r) - r
-  v <- if (m >= length(ev)) c(ev, rep(0, m - length(ev))) else ev[seq_len(m)]
-  cap <- max(x$sdev[r]^2, rest / m)
-  list(sdev = c(x$sdev, sqrt(fp_water_fill(v, rest, cap))), residual = sqrt(ev))
-}
-
-# A non-increasing vector of length(v) with entries at most `cap` and sum `total` (at most
-# length(v) * cap): min(cap, max(v, level)) for the level that makes the sum right (v sorted
-# decreasingly).
-fp_water_fill <- function(v, total, cap) {
-  f <- function(level) sum(pmin(cap, pmax(v, level))) - total
-  if (f(0) >= 0) return(pmin(cap, v))
-  if (f(cap) <= 0) return(rep(cap, length(v)))
-  level <- stats::uniroot(f, c(0, cap), tol = cap * 1e-12)$root
-  out <- pmin(cap, pmax(v, level))
-  out * total / sum(out)
+  prep <- fp_prepare(x$moments, if (isFALSE(x$center)) FALSE else x$center,
+                     if (isFALSE(x$scale)) FALSE else x$scale)
+  B <- qr.Q(qr(x$rotation), complete = TRUE)[, -seq_len(r), drop = FALSE]
+  A <- crossprod(B, prep$C %*% B)
+  e <- eigen((A + t(A)) / 2, symmetric = TRUE)
+  V <- B %*% e$vectors
+  for (j in seq_len(ncol(V))) {
+    i <- which.max(abs(V[, j]))
+    if (V[i, j] < 0) V[, j] <- -V[, j]
+  }
+  dimnames(V) <- list(rownames(x$rotation), paste0("R", seq_len(ncol(V))))
+  list(sdev = sqrt(pmax(e$values, 0)), rotation = V)
 }
 
 #' Coefficients, loadings, fitted values and residuals of a fair PCA fit
@@ -268,13 +255,14 @@ fp_water_fill <- function(v, total, cap) {
 #' @return `coef()`: a d x k matrix. `fitted()`, `residuals()`: n x d matrices. `nobs()`: an
 #'   integer.
 #' @seealso [predict.fair_pca()], [reconstruct()], [stats::prcomp()].
-#' @examples
-#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' fit <- fair_pca(pbc2[1:6], pbc2$sex, k = 2, scale. = TRUE)
 #' coef(fit)
 #' loadings(fit)
 #' nobs(fit)
 #' head(fitted(fit))
-#' head(residuals(fit, iris[, 1:4]))
+#' head(residuals(fit, pbc2[1:6]))
 #' @export
 #' @importFrom stats coef fitted residuals nobs
 coef.fair_pca <- function(object, ...) object$rotation
@@ -414,8 +402,9 @@ biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...)
 #' @seealso [tidy.fair_pca()] for the data of each plot, [biplot.fair_pca()],
 #'   [as.prcomp()] for prcomp's plots (scree and biplot of factoextra), [pareto_front()].
 #' @family plots
-#' @examples
-#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2)
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' fit <- fair_pca(pbc2[1:6], pbc2$sex, k = 2, scale. = TRUE)
 #' plot(fit, "scores")
 #' plot(fit, "errors", kmax = 4)
 #' plot(fit, "scree")

@@ -17,9 +17,10 @@
 #' @return `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.
 #' @seealso [pareto_front()], [summary.fairproj_pareto_front()], [plot.fair_pca()].
 #' @family plots
-#' @examples
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
 #' set.seed(2)
-#' pf <- pareto_front(iris[, 1:4], iris$Species, k = 1, restarts = 4)
+#' pf <- pareto_front(pbc2[1:6], pbc2$sex, k = 1, restarts = 4, scale. = TRUE)
 #' plot(pf)
 #' @export
 plot.fairproj_pareto_front <- function(x, type = NULL, ..., main = NULL, xlab = NULL, ylab = NULL) {
@@ -42,9 +43,10 @@ plot.fairproj_pareto_front <- function(x, type = NULL, ..., main = NULL, xlab = 
 #' @return `summary()`: an object of class `summary.fairproj_pareto_front`. `tidy()` and
 #'   `glance()`: a tibble (or data.frame).
 #' @seealso [pareto_front()], [plot.fairproj_pareto_front()].
-#' @examples
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
 #' set.seed(2)
-#' pf <- pareto_front(iris[, 1:4], iris$Species, k = 1, restarts = 4)
+#' pf <- pareto_front(pbc2[1:6], pbc2$sex, k = 1, restarts = 4, scale. = TRUE)
 #' summary(pf)
 #' tidy(pf)
 #' glance(pf)

@@ -44,14 +44,15 @@ fp_tune_best_label <- function(best) {
 #'   tibble (or data.frame). `predict()`: the score matrix. `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.
 #' @seealso [tune_fair_pca()], [group_errors()] for ARE and ABDiff.
 #' @family plots
-#' @examples
-#' tn <- tune_fair_pca(iris[, 1:4], iris$Species == "setosa", k = 2, method = "robust",
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' tn <- tune_fair_pca(pbc2[1:6], pbc2$sex, k = 2, method = "robust", scale. = TRUE,
 #'                     grid = list(alpha = c(0.05, 0.15), lambda = c(0, 0.5)),
 #'                     iterations = 50, restarts = 1, iterate = "best", seed = 1)
 #' summary(tn)
 #' tidy(tn)
 #' glance(tn)
-#' head(predict(tn, iris[, 1:4]))
+#' head(predict(tn, pbc2[1:6]))
 #' plot(tn)
 #' plot(tn, "tradeoff")
 #' @export

@@ -155,10 +155,12 @@ fp_check_mlp_size <- function(size) {
 #' @return A data.frame with one row per classifier: `classifier`, `accuracy`, `dp_gap`,
 #'   `eo_gap`, `n` (number of evaluation rows).
 #' @seealso [fairness_gaps()], [variance_explained()], [mmd2()].
-#' @examples
-#' fit <- fair_pca(iris[, 1:4], iris$Species == "setosa", k = 2)
-#' y <- iris$Species == "virginica"
-#' downstream_metrics(predict(fit), y, iris$Species == "setosa", classifier = "logistic")
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' d <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex",
+#'                              "status")])
+#' fit <- fair_pca(d[1:6], d$sex, k = 2, scale. = TRUE)
+#' died <- d$status == 2
+#' downstream_metrics(predict(fit), died, d$sex, classifier = "logistic")
 #' @export
 downstream_metrics <- function(scores, y, group, classifier = c("logistic", "svm_linear", "svm_rbf", "mlp"),
                                newscores = NULL, newy = NULL, newgroup = NULL, control = list()) {

@@ -41,10 +41,10 @@
 #'   principal components via geodesic descents. *ICLR 2022*.
 #' @seealso [fairness_gaps()], [group_errors()], [fair_pca()].
 #' @examples
-#' if (requireNamespace("ECOSolveR", quietly = TRUE)) {
-#'   grp <- iris$Species == "setosa"
-#'   fit <- fair_pca(iris[, 1:4], grp, k = 2)
-#'   delta_f_lin(fit, iris[, 1:4], grp, cost = c(0.01, 1), folds = 3, seed = 1)
+#' if (requireNamespace("ECOSolveR", quietly = TRUE) && requireNamespace("survival", quietly = TRUE)) {
+#'   pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#'   fit <- fair_pca(pbc2[1:6], pbc2$sex, k = 2, scale. = TRUE)
+#'   delta_f_lin(fit, pbc2[1:6], pbc2$sex, cost = c(0.01, 1), folds = 3, seed = 1)
 #' }
 #' @export
 delta_f_lin <- function(object, x, group, cost = 10^c(-4, -2, 0, 2, 4), folds = 5, seed = NULL,

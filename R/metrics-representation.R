@@ -18,10 +18,11 @@
 #' @param newdata A numeric matrix or data.frame with d columns.
 #' @return A number in \[0, 1\].
 #' @seealso [mmd2()], [downstream_metrics()].
-#' @examples
-#' train <- seq(1, 150, by = 2)
-#' fit <- fair_pca(iris[train, 1:4], iris$Species[train], k = 2)
-#' variance_explained(fit, iris[-train, 1:4])
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' train <- seq(1, nrow(pbc2), by = 2)
+#' fit <- fair_pca(pbc2[train, 1:6], pbc2$sex[train], k = 2, scale. = TRUE)
+#' variance_explained(fit, pbc2[-train, 1:6])
 #' @export
 variance_explained <- function(object, newdata) {
   if (inherits(object, "fair_pca")) {

@@ -24,12 +24,13 @@
 #' @return A list of class `fairproj_group_errors` with `table` (data.frame: `group`, `n`,
 #'   `error`, `best`, `loss`, `var_explained`), `ABDiff`, `ARE` and `max_loss`.
 #' @seealso [fair_pca()], [tune_fair_pca()] (which minimises ARE + ABDiff), [fairness_gaps()].
-#' @examples
-#' train <- seq(1, 150, by = 2)
-#' fit <- fair_pca(iris[train, 1:4], iris$Species[train], k = 2)
-#' group_errors(fit, iris[-train, 1:4], iris$Species[-train])
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' train <- seq(1, nrow(pbc2), by = 2)
+#' fit <- fair_pca(pbc2[train, 1:6], pbc2$sex[train], k = 2, scale. = TRUE)
+#' group_errors(fit, pbc2[-train, 1:6], pbc2$sex[-train])
 #' # a data.frame with the group as a column
-#' group_errors(fit, iris[-train, ], group = Species)
+#' group_errors(fit, pbc2[-train, ], group = sex)
 #' @export
 group_errors <- function(object, x, group, center = c("group", "model")) {
   if (!inherits(object, "fair_pca")) fp_abort("must be a fair_pca object", "object")

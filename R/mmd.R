@@ -24,11 +24,12 @@
 #' @references Lee, J., Kim, G., Olfat, M., Hasegawa-Johnson, M. and Yoo, C. D. (2022). Fast
 #'   and efficient MMD-based fair PCA via optimization over Stiefel manifold. AAAI.
 #' @seealso [variance_explained()], [downstream_metrics()].
-#' @examples
-#' fit <- fair_pca(iris[, 1:4], iris$Species == "setosa", k = 2)
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' fit <- fair_pca(pbc2[1:6], pbc2$sex, k = 2, scale. = TRUE)
 #' s <- predict(fit)
 #' sig <- mmd_bandwidth(s)
-#' mmd2(s, iris$Species == "setosa", sigma = sig)
+#' mmd2(s, pbc2$sex, sigma = sig)
 #' @export
 mmd2 <- function(scores, group, sigma = NULL) {
   s <- fp_as_scores(scores, "scores")

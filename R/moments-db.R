@@ -74,15 +74,17 @@
 #' @return A `group_moments` object (see [group_moments()]), levels in sorted order.
 #' @seealso [group_moments()], [new_group_moments()], and `vignette("large-data")`.
 #' @examples
-#' if (requireNamespace("RSQLite", quietly = TRUE) && requireNamespace("dbplyr", quietly = TRUE)) {
+#' if (requireNamespace("RSQLite", quietly = TRUE) && requireNamespace("dbplyr", quietly = TRUE) &&
+#'     requireNamespace("MASS", quietly = TRUE)) {
+#'   bw <- MASS::birthwt[c("age", "lwt", "ptl", "ftv", "bwt", "race")]
 #'   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
-#'   DBI::dbWriteTable(con, "iris", iris)
-#'   tab <- dplyr::tbl(con, "iris")
-#'   m <- group_moments(tab, group = "Species")
-#'   all.equal(moments_cov(m), moments_cov(group_moments(iris[, 1:4], iris$Species)))
-#'   m2 <- group_moments(tab, group = "Species", route = "pushdown")
+#'   DBI::dbWriteTable(con, "births", bw)
+#'   tab <- dplyr::tbl(con, "births")
+#'   m <- group_moments(tab, group = "race")
+#'   all.equal(moments_cov(m), moments_cov(group_moments(bw[1:5], bw$race)))
+#'   m2 <- group_moments(tab, group = "race", route = "pushdown")
 #'   all.equal(moments_cov(m2), moments_cov(m))
-#'   fit <- fair_pca(m, k = 2, method = "mean")
+#'   fit <- fair_pca(m, k = 2, method = "mean", scale. = TRUE)
 #'   DBI::dbDisconnect(con)
 #' }
 #' @name group_moments_db

@@ -37,19 +37,20 @@
 #' @return A `group_moments` object (see [group_moments()]).
 #' @seealso [group_moments()] to compute moments from data, [moments_cov()] for derived
 #'   quantities.
-#' @examples
+#' @examplesIf requireNamespace("MASS", quietly = TRUE)
 #' # counts, means and scatters computed elsewhere (here, with base R)
-#' x <- as.matrix(iris[, 1:4])
-#' g <- iris$Species
+#' bw <- within(MASS::birthwt, race <- factor(race, 1:3, c("white", "black", "other")))
+#' x <- as.matrix(bw[c("age", "lwt", "ptl", "ftv", "bwt")])
+#' g <- bw$race
 #' n <- as.numeric(table(g))
 #' mu <- sapply(levels(g), function(l) colMeans(x[g == l, ]))
 #' sc <- lapply(levels(g), function(l) cov(x[g == l, ]) * (sum(g == l) - 1))
 #' m <- new_group_moments(n, mu, sc, levels = levels(g))
 #' all.equal(moments_cov(m), moments_cov(group_moments(x, g)))
-#' fit <- fair_pca(m, k = 2, method = "mean")
+#' fit <- fair_pca(m, k = 2, method = "mean", scale. = TRUE)
 #'
 #' # pieces merge exactly
-#' a <- new_group_moments(50, colMeans(x[1:50, ]), cov(x[1:50, ]) * 49, levels = "setosa")
+#' a <- new_group_moments(50, colMeans(x[1:50, ]), cov(x[1:50, ]) * 49, levels = "white")
 #' a + m
 #' @export
 new_group_moments <- function(n, mean, scatter, levels = NULL, colnames = NULL, tol = 1e-8) {

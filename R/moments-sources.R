@@ -64,13 +64,14 @@
 #' @return A `group_moments` object (see [group_moments()]), levels in sorted order.
 #' @seealso [group_moments()], [group_moments_db], `vignette("large-data")`.
 #' @examples
-#' if (requireNamespace("readr", quietly = TRUE)) {
+#' if (requireNamespace("readr", quietly = TRUE) && requireNamespace("MASS", quietly = TRUE)) {
+#'   bw <- MASS::birthwt[c("age", "lwt", "ptl", "ftv", "bwt", "race")]
 #'   path <- tempfile(fileext = ".csv")
-#'   utils::write.csv(iris, path, row.names = FALSE)
-#'   m <- group_moments(path, group = "Species", chunk_rows = 40)
-#'   all.equal(moments_cov(m), moments_cov(group_moments(iris[, 1:4], iris$Species)))
+#'   utils::write.csv(bw, path, row.names = FALSE)
+#'   m <- group_moments(path, group = "race", chunk_rows = 40)
+#'   all.equal(moments_cov(m), moments_cov(group_moments(bw[1:5], bw$race)))
 #'   # a list of sources: the same file twice counts every row twice
-#'   m2 <- group_moments(list(path, path), group = "Species")
+#'   m2 <- group_moments(list(path, path), group = "race")
 #'   m2$n
 #'   unlink(path)
 #' }

@@ -67,13 +67,14 @@
 #'   column) and numbers (`id`, in 1 to `blocks`) of its J non-empty blocks, and
 #'   `block_count` (the `blocks` asked for).
 #' @seealso [moments_mean()], [moments_cov()], [moments_best_error()], [fair_pca()].
-#' @examples
-#' x <- as.matrix(iris[, 1:4])
-#' m <- group_moments(x, iris$Species)
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' x <- as.matrix(pbc2[1:6])
+#' m <- group_moments(x, pbc2$sex)
 #' m
 #' # chunks combine into the moments of all rows
-#' half <- seq_len(75)
-#' m2 <- group_moments(x[half, ], iris$Species[half]) + group_moments(x[-half, ], iris$Species[-half])
+#' half <- seq_len(200)
+#' m2 <- group_moments(x[half, ], pbc2$sex[half]) + group_moments(x[-half, ], pbc2$sex[-half])
 #' all.equal(moments_cov(m), moments_cov(m2))
 #' @export
 group_moments <- function(x, group, ...) {
@@ -254,11 +255,12 @@ print.group_moments <- function(x, ...) {
 #' @return `moments_mean()`: a d x m matrix (one column per group), or a vector when
 #'   `pooled = TRUE`.
 #' @seealso [group_moments()], [fair_pca()].
-#' @examples
-#' m <- group_moments(iris[, 1:4], iris$Species)
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' m <- group_moments(pbc2[1:6], pbc2$sex)
 #' moments_mean(m)
 #' moments_mean(m, pooled = TRUE)
-#' moments_cov(m)$setosa
+#' moments_cov(m)$f
 #' moments_best_error(m, k = 1)
 #' @export
 moments_mean <- function(m, pooled = FALSE) {

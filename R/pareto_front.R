@@ -32,9 +32,10 @@
 #'   many did. A progress bar is shown in interactive sessions
 #'   (`options(fairproj.progress = FALSE)` turns it off).
 #' @seealso [fair_pca()], [fit_pca_pareto].
-#' @examples
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
 #' set.seed(1)
-#' pf <- pareto_front(iris[, 1:4], iris$Species, k = 2, restarts = 3)
+#' pf <- pareto_front(pbc2[1:6], pbc2$sex, k = 2, restarts = 3, scale. = TRUE)
 #' pf
 #' plot(pf)
 #' @export

@@ -63,12 +63,12 @@
 #'   analysis. AAAI 33, 663-670.
 #' @seealso [fair_pca()], [fair_pca_mean] for the closed-form mean-matching method,
 #'   [delta_f_lin()].
-#' @examples
-#' x <- as.matrix(iris[iris$Species != "setosa", 1:4])
-#' g <- droplevels(iris$Species[iris$Species != "setosa"])
-#' fit <- fair_pca(x, g, k = 2, method = "cfpca", delta = 0.1)
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' x <- as.matrix(pbc2[1:6])
+#' fit <- fair_pca(x, pbc2$sex, k = 2, method = "cfpca", delta = 0.1, scale. = TRUE)
 #' fit$mean_gap
-#' fit2 <- fair_pca(x, g, k = 2, method = "cfpca", delta = 0, mu = 0.1)
+#' fit2 <- fair_pca(x, pbc2$sex, k = 2, method = "cfpca", delta = 0, mu = 0.1, scale. = TRUE)
 #' fit2$converged
 #' @name cfpca
 NULL

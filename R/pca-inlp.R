@@ -28,10 +28,9 @@
 #' @references Ravfogel, S., Elazar, Y., Gonen, H., Twiton, M. and Goldberg, Y. (2020). Null it
 #'   out: guarding protected attributes by iterative nullspace projection. ACL 2020, 7237-7256.
 #' @seealso [fair_pca()], [rlace], [delta_f_lin()].
-#' @examples
-#' x <- as.matrix(iris[iris$Species != "setosa", 1:4])
-#' g <- droplevels(iris$Species[iris$Species != "setosa"])
-#' fit <- fair_pca(x, g, k = 2, method = "inlp")
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' fit <- fair_pca(as.matrix(pbc2[1:6]), pbc2$sex, k = 2, method = "inlp", scale. = TRUE)
 #' fit$accuracy
 #' @name inlp
 NULL

@@ -48,11 +48,11 @@
 #' @references Lee, J., Kim, G., Olfat, M., Hasegawa-Johnson, M. and Yoo, C. D. (2022). Fast and
 #'   efficient MMD-based fair PCA via optimization over Stiefel manifold. AAAI 36, 7363-7371.
 #' @seealso [fair_pca()], [fair_pca_mean], [cfpca].
-#' @examples
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
 #' set.seed(1)
-#' x <- as.matrix(iris[iris$Species != "setosa", 1:4])
-#' g <- droplevels(iris$Species[iris$Species != "setosa"])
-#' fit <- fair_pca(x, g, k = 2, method = "mbfpca", tau = 1e-2)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' fit <- fair_pca(as.matrix(pbc2[1:6]), pbc2$sex, k = 2, method = "mbfpca", tau = 1e-2,
+#'                 scale. = TRUE)
 #' fit$mmd2
 #' @name mbfpca
 NULL

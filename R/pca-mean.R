@@ -106,22 +106,24 @@
 #'   PCA for fair representation learning. AISTATS, PMLR 206, 5250-5270.
 #' @seealso [fair_pca()], [fair_kpca()], [variance_explained()], [mmd2()],
 #'   [downstream_metrics()].
-#' @examples
-#' x <- as.matrix(iris[, 1:4])
-#' g <- iris$Species == "setosa"
-#' fit <- fair_pca(x, g, k = 2, method = "mean")
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' x <- as.matrix(pbc2[1:6])
+#' g <- pbc2$sex
+#' fit <- fair_pca(x, g, k = 2, method = "mean", scale. = TRUE)
 #' s <- predict(fit, x)
 #' rowsum(s, g) / as.vector(table(g))   # equal projected group means
-#' # three groups: all projected means equal; feasible dimension 4 - 2 = 2
-#' fit3 <- fair_pca(x, iris$Species, k = 2, method = "mean")
+#' # four groups (sex by age over 50): all projected means equal
+#' sa <- interaction(g, pbc2$age > 50)
+#' fit3 <- fair_pca(x, sa, k = 2, method = "mean", scale. = TRUE)
 #' # approximately equal covariances too, and the trade-off representation
-#' fit_s <- fair_pca(x, g, k = 1, method = "mean", equalize_cov = 2)
-#' fit_t <- fair_pca(x, g, k = 2, method = "mean", tradeoff = 0.5)
+#' fit_s <- fair_pca(x, g, k = 1, method = "mean", equalize_cov = 2, scale. = TRUE)
+#' fit_t <- fair_pca(x, g, k = 2, method = "mean", tradeoff = 0.5, scale. = TRUE)
 #' dim(predict(fit_t, x))
-#' # a continuous attribute: projections uncorrelated with petal width
-#' fit_c <- fair_pca(x[, 1:3], g, k = 2, method = "mean",
-#'                   attributes = data.frame(pw = iris$Petal.Width), use_group = FALSE)
-#' cor(predict(fit_c, x[, 1:3]), iris$Petal.Width)
+#' # a continuous attribute: projections uncorrelated with age
+#' fit_c <- fair_pca(x[, -1], g, k = 2, method = "mean", scale. = TRUE,
+#'                   attributes = data.frame(age = pbc2$age), use_group = FALSE)
+#' cor(predict(fit_c, x[, -1]), pbc2$age)
 #' @name fair_pca_mean
 #' @aliases fit_pca_mean
 NULL

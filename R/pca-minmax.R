@@ -148,15 +148,21 @@
 #'   Multi-criteria dimensionality reduction with applications to fairness. NeurIPS 32.
 #' @seealso [fair_pca()], [plot.fair_pca()] (`type = "loss"`), [group_errors()].
 #' @examples
-#' x <- as.matrix(iris[, 1:4])
-#' fit <- fair_pca(x, iris$Species == "setosa", k = 1, method = "minmax")
-#' fit$group_stats      # equal marginal losses
-#' fit$duality_gap
-#' fit3 <- fair_pca(x, iris$Species, k = 2, method = "minmax")
-#' fit3$rank            # at most k + 2 with three groups
-#' fmw <- fair_pca(x, iris$Species, k = 2, method = "minmax", solver = "mw",
-#'                 eta = 1, iterations = 50)
-#' c(exact = fit3$objective, mw = fmw$objective)
+#' if (requireNamespace("survival", quietly = TRUE)) {
+#'   pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#'   fit <- fair_pca(pbc2[1:6], pbc2$sex, k = 1, method = "minmax", scale. = TRUE)
+#'   fit$group_stats      # equal marginal losses
+#'   fit$duality_gap
+#' }
+#' if (requireNamespace("MASS", quietly = TRUE)) {
+#'   bw <- within(MASS::birthwt, race <- factor(race, 1:3, c("white", "black", "other")))
+#'   x <- bw[c("age", "lwt", "ptl", "ftv", "bwt")]
+#'   fit3 <- fair_pca(x, bw$race, k = 2, method = "minmax", scale. = TRUE)
+#'   fit3$rank            # at most k + 2 with three groups
+#'   fmw <- fair_pca(x, bw$race, k = 2, method = "minmax", solver = "mw", scale. = TRUE,
+#'                   eta = 1, iterations = 50)
+#'   c(exact = fit3$objective, mw = fmw$objective)
+#' }
 #' @name minmax
 #' @aliases fit_pca_minmax fair_pca_minmax
 NULL

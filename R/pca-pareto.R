@@ -131,8 +131,10 @@
 #'   principal component analysis. *Machine Learning* 111, 3671-3702.
 #'   \doi{10.1007/s10994-021-06100-9}
 #' @seealso [fair_pca()], [pareto_front()].
-#' @examples
-#' fit <- fair_pca(iris[, 1:4], iris$Species, k = 2, method = "pareto")
+#' @examplesIf requireNamespace("MASS", quietly = TRUE)
+#' bw <- within(MASS::birthwt, race <- factor(race, 1:3, c("white", "black", "other")))
+#' fit <- fair_pca(bw[c("age", "lwt", "ptl", "ftv", "bwt")], bw$race, k = 2,
+#'                 method = "pareto", scale. = TRUE)
 #' fit$converged
 #' fit$group_stats
 #' fit$group_stats_standard

@@ -114,9 +114,10 @@
 #'   \doi{10.48550/arXiv.2202.03071}
 #' @seealso [tune_fair_pca()] for the paper's cross-validation of `alpha` and `lambda`,
 #'   [group_errors()] for ABDiff and ARE on test data.
-#' @examples
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
 #' set.seed(1)
-#' fit <- fair_pca(iris[, 1:4], iris$Species == "setosa", k = 2, method = "robust",
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' fit <- fair_pca(pbc2[1:6], pbc2$sex, k = 2, method = "robust",
 #'                 scale. = TRUE, alpha = 0.15, lambda = 0.5, iterations = 200, restarts = 2)
 #' fit$group_stats
 #' fit$objective

@@ -139,6 +139,15 @@ fp_plot_rows <- function(data, spec, layer = NULL) {
   d[order(d$.series, d$.x), , drop = FALSE]
 }
 
+# The x range a dodged panel covers at least: one unit around a single x value (a plot at one
+# k), so that points offset by a fixed fraction of a unit sit near the middle of the panel
+# rather than at its two edges. NULL when the x values span a range of their own.
+fp_dodge_span <- function(x, spec) {
+  x <- x[is.finite(x)]
+  if (is.null(spec$dodge) || !length(x) || diff(range(x)) > 0) return(NULL)
+  x[1L] + c(-0.5, 0.5)
+}
+
 # Integer axis breaks covering a range (counts: k, columns, iterations).
 fp_int_breaks <- function(r) {
   b <- pretty(r)
@@ -620,7 +629,8 @@ fp_base_limits <- function(layers, spec) {
   if (spec$y_zero && grepl("y", spec$log)) ylim[1] <- min(ally[ally > 0])
   bars <- any(vapply(spec$layers, function(l) l$geom == "col", logical(1)))
   if (bars) ylim <- range(c(ylim, pretty(ylim)))  # the top tick covers the tallest bar
-  xlim <- range(c(allx, ref_v), finite = TRUE)
+  rawx <- unlist(lapply(layers, function(l) l$rows[[spec$x]]))
+  xlim <- range(c(allx, ref_v, fp_dodge_span(rawx, spec)), finite = TRUE)
   if (bars) xlim <- xlim + c(-0.5, 0.5)
   if (diff(xlim) == 0) xlim <- xlim + c(-0.5, 0.5)
   if (diff(ylim) == 0) ylim <- ylim + c(-0.5, 0.5) * max(abs(ylim[1]), 1)

@@ -50,16 +50,19 @@
 #' @seealso [recipes::step_pca()] for ordinary PCA, [step_fair_css()], [fair_pca()],
 #'   `vignette("tidymodels", package = "fairproj")` for a workflow with a model.
 #' @examples
-#' if (requireNamespace("recipes", quietly = TRUE)) {
+#' if (requireNamespace("recipes", quietly = TRUE) && requireNamespace("survival", quietly = TRUE)) {
 #'   library(recipes)
-#'   d <- data.frame(iris[, 1:4], setosa = iris$Species == "setosa",
-#'                   size = factor(ifelse(iris$Petal.Length > 4, "large", "small")))
-#'   rec <- recipe(setosa ~ ., data = d) |>
-#'     step_fair_pca(all_numeric_predictors(), group = size, num_comp = 2)
+#'   d <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex",
+#'                               "status")])
+#'   d$died <- factor(d$status == 2)
+#'   d$status <- NULL
+#'   rec <- recipe(died ~ ., data = d) |>
+#'     step_normalize(all_numeric_predictors()) |>
+#'     step_fair_pca(all_numeric_predictors(), group = sex, num_comp = 2)
 #'   prepped <- prep(rec, training = d)
 #'   head(bake(prepped, new_data = NULL))
-#'   summary(prepped)  # `size` is kept, with the role "sensitive"
-#'   tidy(prepped, number = 1)
+#'   summary(prepped)  # `sex` is kept, with the role "sensitive"
+#'   tidy(prepped, number = 2)
 #' }
 #' @export
 step_fair_pca <- function(recipe, ..., group, role = "predictor", trained = FALSE, num_comp = 2,
@@ -267,13 +270,17 @@ required_pkgs.step_fair_pca <- function(x, ...) "fairproj"
 #'   columns, in selection order), `order` and `id`.
 #' @seealso [step_fair_pca()], [recipes::step_pca()], [fair_css()].
 #' @examples
-#' if (requireNamespace("recipes", quietly = TRUE)) {
+#' if (requireNamespace("recipes", quietly = TRUE) && requireNamespace("MASS", quietly = TRUE)) {
 #'   library(recipes)
-#'   rec <- recipe(Species ~ ., data = iris) |>
-#'     step_fair_css(all_numeric_predictors(), group = Species, num_comp = 2)
-#'   prepped <- prep(rec, training = iris)
+#'   bw <- within(MASS::birthwt, race <- factor(race, 1:3, c("white", "black", "other")))
+#'   bw <- bw[c("low", "age", "lwt", "ptl", "ftv", "race")]
+#'   bw$low <- factor(bw$low)
+#'   rec <- recipe(low ~ ., data = bw) |>
+#'     step_normalize(all_numeric_predictors()) |>
+#'     step_fair_css(all_numeric_predictors(), group = race, num_comp = 2)
+#'   prepped <- prep(rec, training = bw)
 #'   head(bake(prepped, new_data = NULL))
-#'   tidy(prepped, number = 1)
+#'   tidy(prepped, number = 2)
 #' }
 #' @export
 step_fair_css <- function(recipe, ..., group, role = "predictor", trained = FALSE, num_comp = 2,

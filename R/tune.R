@@ -57,14 +57,15 @@
 #'   fair principal components via geodesic descents. *ICLR 2022*.
 #' @seealso [summary.fairproj_tune()] for its summary, tables and plots, [fit_pca_robust] for
 #'   the robust method's parameters, [group_errors()] for ARE and ABDiff.
-#' @examples
-#' tn <- tune_fair_pca(iris[, 1:4], iris$Species == "setosa", k = 2, method = "robust",
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' tn <- tune_fair_pca(pbc2[1:6], pbc2$sex, k = 2, method = "robust", scale. = TRUE,
 #'                     grid = list(alpha = c(0.05, 0.15), lambda = c(0, 0.5)),
 #'                     iterations = 50, restarts = 1, iterate = "best", seed = 1)
 #' tn
 #' tn$best
 #' # the formula interface
-#' tn2 <- tune_fair_pca(~ ., data = iris, group = Species, k = 2, method = "robust",
+#' tn2 <- tune_fair_pca(~ ., data = pbc2, group = sex, k = 2, method = "robust", scale. = TRUE,
 #'                      grid = list(alpha = 0.1), iterations = 50, restarts = 1,
 #'                      iterate = "best", seed = 1)
 #' @export

@@ -212,57 +212,68 @@ test_that("an empty group label is an error in memory, as in files", {
   expect_equal(group_moments(f, "g", trim_ws = FALSE)$n, group_moments(x, g2)$n)
 })
 
-test_that("as.prcomp(): sdev at most d long, a multiple of k, true proportions, factoextra quiet", {
+test_that("as.prcomp(): sdev as prcomp(rank. = k), true proportions, factoextra as on prcomp", {
+  d5 <- make_groups(d = 5)
+  d7 <- make_groups(d = 7)
+  d10 <- make_groups(d = 10)
   cases <- list(
-    list(fit = fair_pca(iris_x, iris_g, k = 2), d = 4),                # left-out > padding under the cap
-    list(fit = fair_pca(iris_x, iris_g, k = 1), d = 4),
-    list(fit = fair_pca(iris_x, iris_g, k = 3), d = 4),                # k > d / 2: 2k entries
-    list(fit = fair_pca(make_groups(d = 5)$x, make_groups(d = 5)$g, k = 2, method = "standard"), d = 5),
-    list(fit = fair_pca(make_groups(d = 7)$x, make_groups(d = 7)$g, k = 3, method = "mean"), d = 7)
+    list(x = iris_x, g = iris_g, k = 2, method = "minmax"),  # leaves out more than its PC2
+    list(x = iris_x, g = iris_g, k = 1, method = "minmax"),
+    list(x = iris_x, g = iris_g, k = 3, method = "minmax"),
+    list(x = d5$x, g = d5$g, k = 2, method = "standard"),
+    list(x = d7$x, g = d7$g, k = 3, method = "mean"),
+    list(x = d10$x, g = d10$g, k = 3, method = "minmax")      # the case of #45
   )
   for (cs in cases) {
+    cs$fit <- fair_pca(cs$x, cs$g, k = cs$k, method = cs$method)
     f <- cs$fit
     k <- f$k
+    d <- ncol(cs$x)
     p <- as.prcomp(f)
-    info <- sprintf("d = %d, k = %d, %s", cs$d, k, f$method)
-    expect_equal(length(p$sdev) %% k, 0, info = info)
-    expect_true(length(p$sdev) <= max(cs$d, 2L * k), info = info)
-    if (2L * k <= cs$d) expect_true(length(p$sdev) <= cs$d, info = info)
+    info <- sprintf("d = %d, k = %d, %s", d, k, f$method)
+    expect_length(p$sdev, d)
+    expect_identical(ncol(p$rotation), as.integer(k))
     expect_equal(p$sdev[seq_len(k)], f$sdev, info = info)
     expect_equal(sum(p$sdev^2), f$totalvar, tolerance = 1e-10, info = info)
-    # padding non-increasing, and below the last component whenever the left-out variance fits
-    pad <- p$sdev[-seq_len(k)]
-    expect_true(all(diff(pad) <= 1e-12 * p$sdev[1]), info = info)
-    rest <- f$totalvar - sum(f$sdev^2)
-    if (rest <= length(pad) * f$sdev[k]^2) expect_true(all(pad <= f$sdev[k] * (1 + 1e-12)), info = info)
+    # no two entries after k are equal by construction (the old padding was flat)
+    if (d - k > 1L) expect_true(all(abs(diff(p$sdev[-seq_len(k)])) > 1e-8 * p$sdev[1]), info = info)
     # summary.prcomp's proportions are the true fractions (rounded to 5 digits there)
     imp <- summary(p)$importance
     expect_equal(unname(imp["Proportion of Variance", seq_len(k)]), round(f$sdev^2 / f$totalvar, 5),
                  info = info)
   }
-  # the standard fit keeps prcomp's spectrum where lengths agree
+  # the standard fit has prcomp's spectrum
   dat <- make_groups(d = 6)
   s <- as.prcomp(fair_pca(dat$x, dat$g, k = 2, method = "standard"))
   expect_equal(s$sdev, stats::prcomp(dat$x)$sdev, tolerance = 1e-8)
 
-  skip_on_cran()  # drawing 16 factoextra plots: seconds of CPU, kept out of CRAN's time budget
+  skip_on_cran()  # drawing factoextra plots: seconds of CPU, kept out of CRAN's time budget
   skip_if_not_installed("factoextra")
   pdf(NULL)
   on.exit(grDevices::dev.off(), add = TRUE)
+  warns <- function(p, fun) {
+    # drawn too: factoextra's warnings come when the plot is built
+    w <- character(0)
+    withCallingHandlers(print(getExportedValue("factoextra", fun)(p)), warning = function(cnd) {
+      w <<- c(w, conditionMessage(cnd))
+      invokeRestart("muffleWarning")  # collected, and compared below
+    })
+    w
+  }
   for (cs in cases) {
     # factoextra's individual plots need two components (they fail on prcomp(rank. = 1) too)
-    if (cs$fit$k < 2L) next
-    p <- as.prcomp(cs$fit)
-    for (fun in c("fviz_eig", "fviz_pca_var", "fviz_pca_ind", "fviz_pca_biplot")) {
-      # drawn too: factoextra's warnings come when the plot is built
-      w <- character(0)
-      withCallingHandlers(print(getExportedValue("factoextra", fun)(p)), warning = function(cnd) {
-        w <<- c(w, conditionMessage(cnd))
-        invokeRestart("muffleWarning")  # collected, and asserted to be none
-      })
-      expect_identical(w, character(0), info = sprintf("%s, d = %d, k = %d", fun, cs$d, cs$fit$k))
+    if (cs$k < 2L) next
+    p <- as.prcomp(fair_pca(cs$x, cs$g, k = cs$k, method = cs$method))
+    ref <- stats::prcomp(cs$x, rank. = cs$k)
+    info <- sprintf("d = %d, k = %d", ncol(cs$x), cs$k)
+    # the scree plot is quiet; the other plots warn exactly when they do on prcomp(rank. = k)
+    expect_identical(warns(p, "fviz_eig"), character(0), info = info)
+    for (fun in c("fviz_pca_var", "fviz_pca_ind", "fviz_pca_biplot")) {
+      expect_identical(length(warns(p, fun)) > 0L, length(warns(ref, fun)) > 0L,
+                       info = sprintf("%s, %s", fun, info))
     }
     eig <- factoextra::get_eigenvalue(p)
-    expect_equal(eig$variance.percent[seq_len(cs$fit$k)], 100 * cs$fit$sdev^2 / cs$fit$totalvar)
+    expect_equal(eig$variance.percent, 100 * p$sdev^2 / sum(p$sdev^2))
+    expect_equal(sum(eig$variance.percent), 100 * sum(p$sdev^2) / p$totalvar)
   }
 })

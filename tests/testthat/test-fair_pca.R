@@ -234,3 +234,63 @@ test_that("retx = TRUE writes the scores into the result, without an n x d tempo
     expect_lt(peak(function() fair_pca(x, g, k = 10, method = meth)), 0.55)
   }
 })
+
+# The decision table "which method for which goal" (#45): each goal's method appears in it.
+fp_decision_methods <- c('"minmax"', '"mean"', '"cfpca"', '"inlp"', '"rlace"', '"mbfpca"', '"robust"',
+                         "pareto_front()", '"standard"', "fair_css()")
+
+fp_table_after <- function(lines, heading) {
+  at <- grep(heading, lines, fixed = TRUE)[1]
+  if (is.na(at)) return(character(0))
+  rows <- lines[seq(at, min(length(lines), at + 40L))]
+  rows[grepl("^(#' )?\\|", rows)]
+}
+
+test_that("?fair_pca has the decision table of methods by goal (#45)", {
+  rd <- tools::Rd_db("fairproj")[["fair_pca.Rd"]]
+  f <- tempfile()
+  on.exit(unlink(f))
+  tools::Rd2txt(rd, out = f, options = list(underline_titles = FALSE))
+  txt <- paste(readLines(f), collapse = "\n")
+  at <- regexpr("Which method?", txt, fixed = TRUE)
+  expect_gt(at, 0)
+  tab <- gsub("\\s+", " ", substr(txt, at, at + 3000L))
+  for (m in gsub("[\"()]", "", fp_decision_methods)) expect_match(tab, m, fixed = TRUE, info = m)
+  expect_match(tab, "equal marginal losses", fixed = TRUE)
+})
+
+test_that("README and the getting-started vignette: the decision table, and a vignette that opens with fair_pca() (#45)", {
+  readme <- test_path("..", "..", "README.md")
+  vig <- test_path("..", "..", "vignettes", "getting-started.Rmd")
+  if (!file.exists(vig)) vig <- system.file("doc", "getting-started.Rmd", package = "fairproj")
+  skip_if_not(file.exists(readme) && nzchar(vig) && file.exists(vig), "README.md and the vignette source are not here")
+  for (path in c(readme, vig)) {
+    tab <- fp_table_after(readLines(path), "## Which method?")
+    expect_gt(length(tab), length(fp_decision_methods), label = basename(path))
+    for (m in fp_decision_methods) {
+      expect_true(any(grepl(m, tab, fixed = TRUE)), info = sprintf("%s: %s", basename(path), m))
+    }
+  }
+  # the first chunk that is shown fits a model; moment plumbing comes later
+  lines <- readLines(vig)
+  starts <- grep("^```\\{r", lines)
+  shown <- starts[!grepl("include\\s*=\\s*FALSE", lines[starts])]
+  ends <- grep("^```\\s*$", lines)
+  first <- lines[seq(shown[1], ends[ends > shown[1]][1])]
+  expect_true(any(grepl("fair_pca(", first, fixed = TRUE)))
+  expect_false(any(grepl("group_moments(", first, fixed = TRUE)))
+})
+
+test_that("help examples use a fairness case, not iris by species (#45)", {
+  db <- tools::Rd_db("fairproj")
+  ex <- vapply(db, function(rd) {
+    f <- tempfile()
+    on.exit(unlink(f))
+    tools::Rd2ex(rd, f)
+    if (file.exists(f)) paste(readLines(f), collapse = "\n") else ""
+  }, character(1))
+  expect_gt(sum(nzchar(ex)), 20)
+  expect_identical(names(ex)[grepl("iris", ex, fixed = TRUE)], character(0))
+  expect_true(any(grepl("survival::pbc", ex, fixed = TRUE)))
+  expect_true(any(grepl("MASS::birthwt", ex, fixed = TRUE)))
+})

@@ -67,11 +67,12 @@ test_that("as.prcomp reports the true fractions of variance", {
     imp <- summary(p)$importance
     expect_equal(unname(imp["Proportion of Variance", 1:2]),
                  unname(round(summary(f)$importance["Proportion of Variance", ], 5)))
-    # without the moments the rest is one number
+    # without the moments the left-out directions are unknown: no entries for them, and a warning
     f2 <- fair_pca(dat$x, dat$g, k = 2, method = meth, keep_moments = FALSE)
-    expect_equal(sum(as.prcomp(f2)$sdev^2), f$totalvar, tolerance = 1e-10)
+    expect_warning(p2 <- as.prcomp(f2), class = "fairproj_prcomp_warning")
+    expect_identical(p2$sdev, f2$sdev)
   }
-  # for standard PCA the padding is prcomp's own spectrum
+  # for standard PCA the left-out spectrum is prcomp's own
   f <- fair_pca(dat$x, dat$g, k = 2, method = "standard")
   expect_equal(as.prcomp(f)$sdev, stats::prcomp(dat$x)$sdev, tolerance = 1e-8)
 })
@@ -121,29 +122,52 @@ test_that("base plots: scores by group, refit message, biplot without labels for
   expect_error(plot(f, "scores", choices = c(1, 3)), class = "fairproj_input_error")
 })
 
-test_that("as.prcomp: sdev decreases, sums to the total variance, and the padding is labelled", {
-  dat <- make_groups(n = c(80, 70), d = 6)
-  for (meth in c("minmax", "mean", "standard")) {
-    f <- fair_pca(dat$x, dat$g, k = 2, method = meth)
-    p <- as.prcomp(f)
-    expect_true(all(diff(p$sdev) <= 1e-12 * p$sdev[1]), info = meth)
-    expect_equal(p$sdev[1:2], f$sdev)
-    expect_equal(sum(p$sdev^2), f$totalvar, tolerance = 1e-10)
-    expect_identical(p$fitted_components, 2L)
-    # the true spectrum of what the fit leaves out
-    Q <- diag(6) - tcrossprod(f$rotation)
-    C <- stats::cov(dat$x)
-    ev <- eigen(Q %*% C %*% Q, symmetric = TRUE)$values[1:4]
-    expect_equal(p$residual_sdev, sqrt(pmax(ev, 0)), tolerance = 1e-6)
+test_that("as.prcomp: each sdev is the spread along its own orthogonal direction, and they sum to the total", {
+  # d = 10, k = 3: the case of #45, whose sdev used to end in six equal padded entries
+  for (d in c(6L, 10L)) {
+    dat <- make_groups(n = c(80, 70), d = d)
+    for (meth in c("minmax", "mean", "standard")) {
+      for (sc in c(FALSE, TRUE)) {
+        f <- fair_pca(dat$x, dat$g, k = 3, method = meth, scale. = sc)
+        p <- as.prcomp(f)
+        info <- sprintf("d = %d, %s, scale. = %s", d, meth, sc)
+        # prcomp(rank. = k): every sdev, k columns of rotation and scores
+        expect_length(p$sdev, d)
+        expect_identical(dim(p$rotation), c(d, 3L), info = info)
+        expect_identical(dim(p$x), c(nrow(dat$x), 3L), info = info)
+        expect_identical(p$fitted_components, 3L)
+        expect_equal(p$sdev[1:3], f$sdev, info = info)
+        expect_equal(sum(p$sdev^2), f$totalvar, tolerance = 1e-10, info = info)
+        # the k components and the left-out directions: d orthonormal directions
+        W <- cbind(p$rotation, p$residual_rotation)
+        expect_equal(unname(crossprod(W)), diag(d), tolerance = 1e-10, info = info)
+        # each entry is the variance of the data along its direction, from the rows
+        z <- scale(dat$x, center = TRUE, scale = sc)
+        expect_equal(unname(apply(z %*% W, 2L, stats::var)), p$sdev^2, tolerance = 1e-8, info = info)
+        # the left-out directions are the principal directions of what the fit leaves out:
+        # uncorrelated, largest first
+        cr <- stats::cov(z %*% p$residual_rotation)
+        expect_equal(unname(cr), diag(diag(cr), d - 3L), tolerance = 1e-8 * max(diag(cr)), info = info)
+        expect_true(all(diff(p$sdev[-(1:3)]) <= 1e-12 * p$sdev[1]), info = info)
+      }
+    }
   }
-  # iris: min-max leaves out more variance than two entries under its second component's
-  # variance hold: the padding is flat (see test-exits.R), and the proportions stay true
+  # iris: min-max leaves out a direction of more variance than its second component's; sdev
+  # says so rather than hiding it, and the proportions stay true
   f <- fair_pca(iris[, 1:4], iris$Species, k = 2)
   p <- as.prcomp(f)
-  expect_gt(p$residual_sdev[1], f$sdev[2])
-  expect_length(p$sdev, 4L)
-  expect_equal(p$sdev[3], p$sdev[4])
+  expect_gt(p$sdev[3], f$sdev[2])
   expect_equal(sum(p$sdev^2), f$totalvar, tolerance = 1e-10)
+  imp <- summary(p)$importance
+  expect_equal(unname(imp["Proportion of Variance", 1:2]), round(f$sdev^2 / f$totalvar, 5))
+  # without the moments the left-out directions are unknown: only the k components, and a warning
+  f0 <- fair_pca(iris[, 1:4], iris$Species, k = 2, keep_moments = FALSE)
+  expect_warning(p0 <- as.prcomp(f0), class = "fairproj_prcomp_warning")
+  expect_identical(p0$sdev, f0$sdev)
+  # k = d: nothing left out
+  p4 <- as.prcomp(fair_pca(iris[, 1:4], iris$Species, k = 4, method = "standard"))
+  expect_length(p4$sdev, 4L)
+  expect_identical(ncol(p4$residual_rotation), 0L)
   skip_if_not_installed("factoextra")
   eig <- factoextra::get_eigenvalue(p)
   expect_equal(eig$variance.percent[1:2], 100 * f$sdev^2 / f$totalvar)

@@ -199,3 +199,33 @@ test_that("labels can be replaced; base plots leave par() as they found it", {
   expect_identical(p$labels$title, "my title")
   expect_identical(p$labels$y, "loss")
 })
+
+test_that("errors at a single k: the groups' points sit near the middle of the panel, not at its edges (#45)", {
+  dat <- make_groups(n = c(90, 80), d = 5)
+  # inlp cannot be refitted at other k from the moments: the plot has the fitted k only
+  f <- suppressWarnings(fair_pca(dat$x, dat$g, k = 3, method = "inlp"))
+  pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  d <- suppressMessages(plot(f, "errors"))
+  expect_equal(unique(d$k), 3)
+  spec <- attr(d, "fp_spec")
+  rows <- fp_plot_rows(d, spec)
+  off <- range(rows$.x) - 3
+  # dodged by a fixed fraction of a unit
+  expect_true(all(abs(off) > 0 & abs(off) < 0.25))
+  lim <- fp_base_limits(lapply(spec$layers, function(l) list(layer = l, rows = fp_plot_rows(d, spec, l))), spec)
+  # the panel is at least one unit wide around k, so the offsets are a small part of it
+  expect_lte(lim$x[1], 2.5)
+  expect_gte(lim$x[2], 3.5)
+  # at several k the panel follows the data, as before
+  f2 <- fair_pca(dat$x, dat$g, k = 2, method = "standard")
+  d2 <- suppressMessages(plot(f2, "errors", kmax = 4))
+  spec2 <- attr(d2, "fp_spec")
+  lim2 <- fp_base_limits(lapply(spec2$layers, function(l) list(layer = l, rows = fp_plot_rows(d2, spec2, l))), spec2)
+  expect_equal(lim2$x, range(fp_plot_rows(d2, spec2)$.x))
+  skip_if_not_installed("ggplot2")
+  gg <- suppressMessages(ggplot2::ggplot_build(ggplot2::autoplot(f, "errors")))
+  xr <- gg$layout$panel_params[[1]]$x.range
+  expect_lte(xr[1], 2.5)
+  expect_gte(xr[2], 3.5)
+})
