@@ -155,8 +155,9 @@ inline bool SmoothState::try_restricted(const DualPoint& q, int max_eigs) {
 }
 
 // Phi's rounding relative to its value: an increase below it cannot be told from none (about
-// 5,000 units of the last place of the sums of eigenvalues it is made of).
-const double kPhiRound = 1e-12;
+// 50 units of the last place of the sums of eigenvalues it is made of; at 1e-12 the search
+// also stopped where Phi could still rise, and three credit fits ended at rank k + 1).
+const double kPhiRound = 1e-14;
 
 // Backtracking on Phi from p along dw, from `step` down by 0.3 (each trial one
 // eigendecomposition): p moves to the first point that increases Phi by a tenth of the
