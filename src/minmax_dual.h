@@ -61,6 +61,7 @@ struct SmoothState {
   int& eig_calls;
   SmoothOut out;
   double mu = 0;
+  bool stalled = false;  // the last line search stopped at Phi's rounding
 
   SmoothState(const std::vector<Mat>& C_, const Vec& a_, int k_, double tol_, double scale_,
               const std::function<void(const Mat&, const Vec&, const Vec&)>& record_, int& eig_calls_)
@@ -153,12 +154,21 @@ inline bool SmoothState::try_restricted(const DualPoint& q, int max_eigs) {
   return gap_ok();
 }
 
+// Phi's rounding relative to its value: an increase below it cannot be told from none (about
+// 50 units of the last place of the sums of eigenvalues it is made of; at 1e-12 the search
+// also stopped where Phi could still rise, and three credit fits ended at rank k + 1).
+const double kPhiRound = 1e-14;
+
 // Backtracking on Phi from p along dw, from `step` down by 0.3 (each trial one
 // eigendecomposition): p moves to the first point that increases Phi by a tenth of the
-// predicted increase, or to a point a negligible step away. False when none is accepted.
+// predicted increase, or to a point a negligible step away. False when none is accepted. Once
+// the increase asked for is below Phi's rounding the search stops without a further
+// eigendecomposition and sets `stalled` (p is centred as far as Phi can tell; the backtracking
+// would otherwise spend up to 30 of them finding a step that moves nothing).
 inline bool SmoothState::line_search(DualPoint& p, const Vec& dw, double step, double dec, double beta, int max_eigs) {
   const double phi0 = phi(p, beta);
   for (int ls = 0; ls < 30 && eig_calls < max_eigs; ++ls) {
+    if (0.1 * step * dec <= kPhiRound * std::abs(phi0)) { stalled = true; return false; }
     Vec wn = p.w + step * dw;
     wn = wn.cwiseMax(1e-300);
     wn /= wn.sum();
@@ -313,9 +323,11 @@ inline SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, dou
       continue;
     }
     // centred enough: the point's own gap is within a few times what the smoothing and the
-    // barrier allow; then shrink mu (no new eigendecomposition needed)
-    if (ubx - g_here <= cen * (m * beta + mu * ent) || same_mu >= 12) {
+    // barrier allow, or the last line search stopped at Phi's rounding (no step can be seen to
+    // improve it); then shrink mu (no new eigendecomposition needed)
+    if (ubx - g_here <= cen * (m * beta + mu * ent) || same_mu >= 12 || st.stalled) {
       same_mu = 0;
+      st.stalled = false;
       if (mu <= 1e-3 * spread && mu <= 0.02 * mu_tried) {
         const int before = eig_calls;
         if (st.try_restricted(p, max_eigs)) { out.converged = true; break; }
@@ -338,6 +350,7 @@ inline SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, dou
     ++same_mu;
     const bool accepted = st.line_search(p, dw, step, dec, beta, max_eigs);
     ++out.steps;
+    if (!accepted && st.stalled) continue;  // centred to Phi's rounding: the branch above next
     if (!accepted) {
       if (st.gap_ok()) { out.converged = true; break; }
       mu *= 0.1;

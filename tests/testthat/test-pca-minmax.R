@@ -406,3 +406,20 @@ test_that("unconverged multiplicative weights give the same fit in any units whe
     expect_equal(fs$objective / s^2, f1$objective, tolerance = 1e-8)
   }
 })
+
+test_that("the interior dual spends no eigensolves on line searches below Phi's rounding (#47)", {
+  # credit, 14 groups (raw education codes x sex), k = 10: the path reached a mu where no Newton
+  # step could be seen to increase Phi, and each line search backtracked through up to 30
+  # eigendecompositions to a negligible step (148 eigensolves in all)
+  f <- file.path(Sys.getenv("FAIRPROJ_DATA"), "credit", "uci_credit_card.csv.xz")
+  skip_if(!nzchar(Sys.getenv("FAIRPROJ_DATA")) || !file.exists(f), "the credit data (FAIRPROJ_DATA) are not available")
+  raw <- utils::read.csv(xzfile(f))
+  x <- as.matrix(raw[, c("LIMIT_BAL", "AGE", paste0("PAY_", c(0, 2:6)), paste0("BILL_AMT", 1:6),
+                         paste0("PAY_AMT", 1:6))])
+  g <- droplevels(factor(interaction(raw$EDUCATION, raw$SEX)))
+  expect_equal(nlevels(g), 14L)
+  fit <- fair_pca(group_moments(x, g), k = 10L, method = "minmax", scale. = TRUE)
+  expect_true(fit$converged)
+  expect_lte(fit$duality_gap, 1e-8 * fit$objective)
+  expect_lt(fit$eigensolves, 120L)
+})
