@@ -672,7 +672,9 @@ fp_audit_consistent_row <- function(row, gl) {
     put("loss_ratio", meet(get("loss_ratio"), rr[1L], rr[2L]))
   }
   if (!anyNA(gl$error_low)) put("max_error", meet(get("max_error"), max(gl$error_low), max(gl$error_high)))
-  for (q in c("error_gap", "var_kept", "price", "max_loss_change")) if (!is.null(row[[q]])) put(q, get(q))
+  # shares of the total variance: within [0, 1]
+  for (q in c("var_kept", "price")) put(q, meet(get(q), 0, 1))
+  for (q in c("error_gap", "max_loss_change")) if (!is.null(row[[q]])) put(q, get(q))
   row
 }
 
