@@ -228,7 +228,7 @@ fp_audit_group_intervals <- function(gtab, dr, moments, blocks, methods, ks, lev
   gtab$reliable <- NA
   gtab$reason <- NA_character_
   dg <- fp_audit_diagnostics(moments, blocks, ks, level)
-  tie <- fp_audit_near_tie(dr, level)
+  tie <- fp_audit_near_tie(dr, ks, length(moments$colnames))
   d <- length(moments$colnames)
   at_floor <- rep(FALSE, nrow(gtab))
   for (i in seq_len(nrow(gtab))) {
@@ -798,15 +798,17 @@ fp_audit_mc_error <- function(dr, level) {
 # the sample's eigenvalues repel (the sample gap is biased upwards) and the bootstrap, which
 # starts from the sample's wider gap, finds the subspace more stable than it is: its intervals
 # of standard PCA's errors and losses are too narrow (three groups of 1,000 rows, d = 12, k = 3,
-# a pooled gap of 6%: 0.42 of the estimates' spread, coverage 0.36-0.79). The gap less the
-# bias the replicates show, below `qnorm((1 + level) / 2)` of their sd, is not told apart from 0
-# at the audit's level.
-fp_audit_near_tie <- function(dr, level) {
+# a pooled gap of 6%: 0.42 of the estimates' spread, coverage 0.33-0.75). The eigenprojection's
+# perturbation series converges where the perturbation's norm is below half the gap (Kato);
+# the norm of the k x (d - k) block that couples the subspace to the rest is about
+# sqrt(k) + sqrt(d - k) times the noise of one entry, about half the gap's sd. So the gap less
+# the bias its replicates show must exceed sqrt(k) + sqrt(d - k) times their sd.
+fp_audit_near_tie <- function(dr, ks, d) {
   vapply(seq_along(dr$gap), function(j) {
     g <- dr$Gap[, j]
     g <- g[is.finite(g)]
     if (length(g) < 10L || !is.finite(dr$gap[j])) return(FALSE)
     corrected <- dr$gap[j] - (mean(g) - dr$gap[j])
-    corrected < stats::qnorm((1 + level) / 2) * stats::sd(g)
+    corrected < (sqrt(ks[j]) + sqrt(d - ks[j])) * stats::sd(g)
   }, logical(1))
 }

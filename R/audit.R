@@ -133,8 +133,11 @@
 #' * *Near-ties.* Where the k-th and (k + 1)-th eigenvalues of the pooled covariance are close,
 #'   sample eigenvalues repel and the bootstrap, starting from the sample's wider gap, finds
 #'   standard PCA's subspace more stable than it is (its intervals come out too narrow). The
-#'   gap over the trace, less the bias its replicates show, below `qnorm((1 + level) / 2)` of
-#'   their sd flags standard PCA's intervals at that k ("near-tie").
+#'   subspace's perturbation series converges where the perturbation is below half the gap
+#'   (Kato), and the block coupling the subspace to the rest has a norm of about
+#'   `sqrt(k) + sqrt(d - k)` times the noise of one entry; so the gap over the trace, less the
+#'   bias its replicates show, below `sqrt(k) + sqrt(d - k)` times their sd flags standard PCA's
+#'   intervals at that k ("near-tie").
 #' * *Bias the bootstrap cannot correct.* A fitted subspace's errors are optimistic and a small
 #'   loss is biased upwards, by amounts that grow with the directions estimated per row,
 #'   `k (d - k) / n`. Where the bootstrap's estimate of bias `b` (the replicates' mean minus the
