@@ -564,6 +564,11 @@ fp_gap_interval <- function(M, est, level) {
 fp_tail_index <- function(x) {
   n <- nrow(x)
   if (n < 20L) return(NA_real_)
+  # columns divided by their largest magnitude first, so that no square overflows or underflows
+  mx <- apply(abs(x), 2L, max)
+  keep <- is.finite(mx) & mx > 0
+  if (!any(keep)) return(NA_real_)
+  x <- x[, keep, drop = FALSE] / rep(mx[keep], each = n)
   mu <- colMeans(x)
   v <- colSums((x - rep(mu, each = n))^2) / (n - 1)
   keep <- v > 0
@@ -571,7 +576,7 @@ fp_tail_index <- function(x) {
   u <- rowSums((x[, keep, drop = FALSE] - rep(mu[keep], each = n))^2 / rep(v[keep], each = n))
   kh <- max(10L, floor(sqrt(n)))
   s <- sort(u, decreasing = TRUE)[seq_len(kh + 1L)]
-  if (s[kh + 1L] <= 0) return(NA_real_)
+  if (!is.finite(s[kh + 1L]) || s[kh + 1L] <= 0) return(NA_real_)
   1 / mean(log(s[seq_len(kh)] / s[kh + 1L]))
 }
 
