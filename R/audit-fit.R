@@ -161,6 +161,11 @@ fp_audit_run <- function(spec) {
   if (spec$show) message(sprintf("fair_audit: %d fits in %.1f s", nfit, out$time))
   fp_audit_rewarn(fr$warns)
   class(out) <- "fairproj_audit"
+  if (isTRUE(getOption("fairproj.check_audits"))) {
+    bad <- fp_audit_inconsistencies(out)
+    if (length(bad)) stop(errorCondition(paste(c("inconsistent audit intervals:", bad), collapse = "\n"),
+                                         class = c("fairproj_numerical_error", "fairproj_error")))
+  }
   out
 }
 
@@ -199,6 +204,8 @@ fp_audit_moments.fairproj_audit_rows <- function(spec) {
     pt <- if (is.null(y)) 1L else 1L + held
     gi <- factor((as.integer(g) - 1L) * parts * B + (pt - 1L) * B + bl, levels = seq_len(nlevels(g) * parts * B))
     blk <- fp_merge_block_cells(fp_moments_ranged(xm, gi, cn, "x"), levels(g), parts, B)$blocks
+    # each group's tail index (fp_tail_index()), which only the rows show
+    for (i in seq_along(blk)) blk[[i]]$tail <- fp_tail_index(xm[as.integer(g) == i, , drop = FALSE])
   }
   if (!is.null(y)) {
     # one pass: moments of each group's training and held-out rows, then their sum
@@ -329,7 +336,7 @@ fp_audit_result <- function(spec, fr, mo) {
               scaled = !isFALSE(spec$scale.), outcome = NULL, n_dropped = 0L, fits = fr$fits, call = spec$call)
   out$intervals <- if (!is.null(blk)) {
     list(level = iv$level, replicates = iv$replicates, k = iv$k, method = "bias-corrected percentile",
-         blocks = vapply(blk, function(b) length(b$n), numeric(1)), failed = ivr$failed, note = NULL)
+         blocks = vapply(blk, function(b) length(b$n), numeric(1)), failed = ivr$failed, mc_error = ivr$mc_error, note = NULL)
   } else {
     list(level = NULL, replicates = 0L, k = integer(0), method = NULL, blocks = NULL, failed = 0L,
          note = mo$interval_note)

@@ -89,7 +89,14 @@ fp_audit_replicate <- function(mr, spec, ks) {
 fp_audit_floor_base <- function(moments, center, scale., ks) {
   sp <- fp_prepare_normalised(moments, center, scale.)
   list(prep = sp, best = lapply(ks, function(k) fp_group_best(sp, k)),
-       scale = if (sp$scaled) sp$scale_data else FALSE)
+       scale = if (sp$scaled) sp$scale_data else FALSE, gap = fp_pooled_gap(sp$C, ks))
+}
+
+# The gap between the k-th and (k + 1)-th eigenvalues of a pooled covariance C, over its
+# trace, at each k in `ks` (NA at k >= d).
+fp_pooled_gap <- function(C, ks) {
+  ev <- fp_sym_values(C)
+  vapply(ks, function(k) if (k < length(ev)) (ev[k] - ev[k + 1L]) / sum(ev) else NA_real_, numeric(1))
 }
 
 # The noise floor of a zero loss in one replicate `mr` (k x group, data units): the loss, on the
@@ -106,7 +113,7 @@ fp_audit_floor <- function(mr, base, ks) {
   m <- length(sp$levels)
   out <- matrix(NA_real_, length(ks), m)
   rp <- fp_replicate_try(fp_prepare_normalised(mr, TRUE, base$scale))
-  if (is.null(rp)) return(list(floor = out, overlap = NA_real_))
+  if (is.null(rp)) return(list(floor = out, overlap = NA_real_, gap = rep(NA_real_, length(ks))))
   overlap <- if (m > 1L) fp_span_overlap(sp$mean[, -1L, drop = FALSE] - sp$mean[, 1L],
                                          rp$mean[, -1L, drop = FALSE] - rp$mean[, 1L]) else NA_real_
   for (j in seq_along(ks)) {
@@ -119,7 +126,7 @@ fp_audit_floor <- function(mr, base, ks) {
       if (!is.null(V)) out[j, i] <- max(fp_residual_trace(sp$cov[[i]], V) - base$best[[j]][i], 0) * sp$unit
     }
   }
-  list(floor = out, overlap = overlap)
+  list(floor = out, overlap = overlap, gap = fp_pooled_gap(rp$C, ks))
 }
 
 # The agreement of the column spans of A and B: the mean squared cosine of their principal
@@ -164,8 +171,8 @@ fp_audit_intervals <- function(spec, moments, blocks, ks, tab, gtab) {
   level <- spec$intervals$level
   dr <- fp_audit_draw(spec, moments, blocks, ks)
   gr <- fp_audit_group_intervals(gtab, dr, moments, blocks, spec$methods, ks, level)
-  tab <- fp_audit_table_intervals(tab, gr$table, gr$at_floor, dr, moments, spec$methods, ks, level)
-  list(table = tab, groups_table = gr$table, failed = sum(dr$failed))
+  tab <- fp_audit_table_intervals(tab, gr$table, gr$at_floor, gr$diagnostics, dr, moments, spec$methods, ks, level)
+  list(table = tab, groups_table = gr$table, failed = sum(dr$failed), mc_error = fp_audit_mc_error(dr, level))
 }
 
 # The replicates of an audit: `G` (replicate x method x k x group x c(error, loss)), `Vk`
@@ -181,6 +188,7 @@ fp_audit_draw <- function(spec, moments, blocks, ks) {
   Vk <- array(NA_real_, c(replicates, length(methods), nk))
   Fl <- array(NA_real_, c(replicates, nk, m))
   overlap <- rep(NA_real_, replicates)
+  Gap <- matrix(NA_real_, replicates, nk)
   failed <- logical(replicates)
   base <- fp_audit_floor_base(moments, spec$center, spec$scale., ks)
   pb <- fp_progress_bar(replicates, "fair_audit: intervals", show = spec$show)
@@ -193,10 +201,11 @@ fp_audit_draw <- function(spec, moments, blocks, ks) {
     fl <- fp_audit_floor(mr, base, ks)
     Fl[r, , ] <- fl$floor
     overlap[r] <- fl$overlap
+    Gap[r, ] <- fl$gap
     pb$update(r)
   }
   pb$done()
-  list(G = G, Vk = Vk, Fl = Fl, overlap = overlap, failed = failed, replicates = replicates)
+  list(G = G, Vk = Vk, Fl = Fl, overlap = overlap, Gap = Gap, gap = base$gap, failed = failed, replicates = replicates)
 }
 
 # Each group's error and loss intervals (gtab with `error_low`, ..., `reliable`) and `at_floor`,
@@ -217,6 +226,10 @@ fp_audit_group_intervals <- function(gtab, dr, moments, blocks, methods, ks, lev
   gq <- c("error", "loss")
   for (q in gq) gtab[paste0(q, c("_low", "_high"))] <- NA_real_
   gtab$reliable <- NA
+  gtab$reason <- NA_character_
+  dg <- fp_audit_diagnostics(moments, blocks, ks, level)
+  tie <- fp_audit_near_tie(dr, ks, length(moments$colnames))
+  d <- length(moments$colnames)
   at_floor <- rep(FALSE, nrow(gtab))
   for (i in seq_len(nrow(gtab))) {
     a <- match(gtab$method[i], methods)
@@ -226,29 +239,49 @@ fp_audit_group_intervals <- function(gtab, dr, moments, blocks, methods, ks, lev
     ok <- gtab$n[i] >= fp_min_rows && nb[g] >= 10 && gtab$k[i] < rank[g] - 1L &&
       !(loose_means && gtab$method[i] %in% fp_mean_constrained)
     at_floor[i] <- isTRUE(gtab$loss[i] <= floor_q[j, g])
+    why <- if (gtab$n[i] < fp_min_rows || nb[g] < 10) {
+      sprintf("too few rows in group %s (%d rows, %d blocks; at least %d rows and 10 blocks)", gtab$group[i],
+              as.integer(gtab$n[i]), as.integer(nb[g]), fp_min_rows)
+    } else if (gtab$k[i] >= rank[g] - 1L) {
+      sprintf("k at the rank of group %s's covariance", gtab$group[i])
+    } else if (loose_means && gtab$method[i] %in% fp_mean_constrained) {
+      "the data do not fix the direction of the group means' difference, which this method matches"
+    } else fp_audit_tail_reason(dg, g)
+    if (is.na(why) && gtab$method[i] == "standard" && isTRUE(tie[j])) {
+      why <- sprintf(paste("near-tie: the data do not tell eigenvalues %d and %d of the pooled covariance apart, so",
+                           "standard PCA's subspace is not determined"), gtab$k[i], gtab$k[i] + 1L)
+    }
     for (q in gq) {
-      iv <- fp_audit_from_zero(fp_interval(dr$G[, a, j, g, match(q, gq)], gtab[[q]][i], level), q, gtab[[q]][i],
+      reps <- dr$G[, a, j, g, match(q, gq)]
+      iv <- fp_audit_from_zero(fp_interval(reps, gtab[[q]][i], level, correct = TRUE), q, gtab[[q]][i],
                                floor = q == "loss" && at_floor[i])
+      if (!anyNA(iv)) iv <- c(min(iv[1L], gtab[[q]][i]), max(iv[2L], gtab[[q]][i]))
       gtab[i, paste0(q, c("_low", "_high"))] <- iv
       ok <- ok && !anyNA(iv)
+      if (is.na(why) && !(q == "loss" && at_floor[i]) && fp_unseen_bias(reps, gtab[[q]][i], dg$dirs[j, g])) {
+        why <- fp_dirs_reason(gtab$group[i], gtab$k[i], d, gtab$n[i])
+      }
     }
-    gtab$reliable[i] <- ok
+    gtab$reliable[i] <- ok && is.na(why)
+    gtab$reason[i] <- why
   }
-  list(table = gtab, at_floor = at_floor)
+  list(table = gtab, at_floor = at_floor, diagnostics = dg)
 }
 
 # Per method and k: the largest, smallest and spread of the group losses and errors from the
 # replicates of all groups together (fp_max_interval(), fp_gap_interval()), the ratio, the
 # variance kept and the price one by one; `reliable` where every group's interval is.
-fp_audit_table_intervals <- function(tab, gtab, at_floor, dr, moments, methods, ks, level) {
+fp_audit_table_intervals <- function(tab, gtab, at_floor, dg, dr, moments, methods, ks, level) {
   all_q <- c("max_loss", "min_loss", "loss_gap", "loss_ratio", "max_error", "error_gap", "var_kept", "price")
   checked <- c("max_loss", "loss_gap", "max_error", "price")  # the ratio's spread is often infinite
   std <- match("standard", methods)
   R <- dr$replicates
   # the largest loss is 0 only where every loss is: the upper quantile of the largest floor
   floor_max <- apply(dr$Fl, 2L, function(M) fp_interval(apply(M, 1L, max), 0, level, probs = (1 + level) / 2, shift = FALSE))
-  for (q in all_q) tab[paste0(q, c("_low", "_high"))] <- NA_real_
+  for (q in c(all_q, "max_loss_change")) tab[paste0(q, c("_low", "_high"))] <- NA_real_
   tab$reliable <- NA
+  tab$reason <- NA_character_
+  d <- length(moments$colnames)
   for (i in seq_len(nrow(tab))) {
     j <- match(tab$k[i], ks)
     if (is.na(j) || is.na(tab$var_kept[i])) next
@@ -264,16 +297,19 @@ fp_audit_table_intervals <- function(tab, gtab, at_floor, dr, moments, methods, 
                 loss_ratio = pmax(fp_interval(ratio, tab$loss_ratio[i], level, shift = FALSE), 1),
                 max_error = fp_max_interval(E, gtab$error[rows], level),
                 error_gap = fp_gap_interval(E, gtab$error[rows], level),
-                var_kept = fp_interval(dr$Vk[, a, j], tab$var_kept[i], level),
-                price = fp_interval(dr$Vk[, std, j] - dr$Vk[, a, j], tab$price[i], level))
+                var_kept = fp_interval(dr$Vk[, a, j], tab$var_kept[i], level, correct = TRUE),
+                price = fp_interval(dr$Vk[, std, j] - dr$Vk[, a, j], tab$price[i], level, correct = TRUE))
     # a gap whose interval lies within 1e-7 of the largest error is 0 to the solvers' precision
     # (min-max's loss gap with two groups): its interval starts at 0
     tiny <- 1e-7 * max(gtab$error[rows], 0, na.rm = TRUE)
-    for (q in c("loss_gap", "error_gap")) if (!anyNA(ivs[[q]]) && ivs[[q]][2L] <= tiny) ivs[[q]][1L] <- 0
+    for (q in c("loss_gap", "error_gap")) if (!anyNA(ivs[[q]]) && (ivs[[q]][2L] <= tiny || isTRUE(tab[[q]][i] <= tiny))) ivs[[q]][1L] <- 0
     # the largest loss within the largest floor, the smallest where one group's loss is within
     # its own floor
     at_zero <- c(max_loss = isTRUE(tab$max_loss[i] <= floor_max[j]), min_loss = any(at_floor[rows]))
     ok <- all(gtab$reliable[rows] %in% TRUE)
+    why <- fp_audit_table_reason(gtab$reason[rows], dg, dr, E, tab[i, , drop = FALSE], a, std, j, gi, moments)
+    ok <- ok && is.na(why)
+    tab$reason[i] <- why
     for (q in all_q) {
       tab[i, paste0(q, c("_low", "_high"))] <- fp_audit_from_zero(ivs[[q]], q, tab[[q]][i], floor = isTRUE(at_zero[q]))
       if (q %in% checked) ok <- ok && !anyNA(ivs[[q]])
@@ -283,6 +319,12 @@ fp_audit_table_intervals <- function(tab, gtab, at_floor, dr, moments, methods, 
     if (isTRUE(tab$min_loss_low[i] == 0) && !is.na(tab$loss_ratio_high[i])) {
       tab$loss_ratio_high[i] <- Inf
       if (isTRUE(tab$max_loss_low[i] == 0)) tab$loss_ratio_low[i] <- 1
+    }
+    if (a != std) tab[i, c("max_loss_change_low", "max_loss_change_high")] <- fp_audit_change_interval(tab, i, L, dr, std, j, gi, level)
+    row <- fp_audit_consistent_row(as.list(tab[i, , drop = FALSE]), gtab[rows, , drop = FALSE])
+    for (q in c(all_q, "max_loss_change")) tab[i, paste0(q, c("_low", "_high"))] <- unlist(row[paste0(q, c("_low", "_high"))])
+    if (fp_audit_zero_gap(tab$method[i], length(gi))) {
+      tab[i, c("loss_gap_low", "loss_gap_high", "loss_ratio_low", "loss_ratio_high")] <- NA_real_
     }
     tab$reliable[i] <- ok
   }
@@ -358,12 +400,19 @@ fp_audit_intervals_long <- function(x) {
       zero <- fp_audit_starts_at_zero(q, lo, hi)
       data.frame(method = t$method, k = t$k, group = group(t), term = q, estimate = t[[q]],
                  conf.low = lo, conf.high = hi, reliable = t$reliable,
-                 note = ifelse(zero, fp_zero_note, NA_character_), stringsAsFactors = FALSE)
+                 note = ifelse(zero, fp_zero_note, NA_character_),
+                 reason = if (is.null(t$reason)) NA_character_ else t$reason, stringsAsFactors = FALSE)
     }))
   }
+  tb <- fp_audit_reported(x)
+  x$table <- tb
   out <- rbind(long(x$groups_table, c("error", "loss"), function(t) t$group),
                long(x$table, c("max_loss", "min_loss", "loss_gap", "loss_ratio", "max_error", "error_gap", "var_kept",
-                               "price"), function(t) rep(NA_character_, nrow(t))))
+                               "price", if (!is.null(tb$max_loss_change_low)) "max_loss_change"),
+                    function(t) rep(NA_character_, nrow(t))))
+  out <- out[!(out$term == "max_loss_change" & out$method == "standard"), , drop = FALSE]  # 0 by definition
+  zg <- out$method %in% tb$method[tb$zero_gap] & out$term %in% c("loss_gap", "loss_ratio")
+  out$note[zg] <- ifelse(out$term[zg] == "loss_gap", fp_zero_gap_note, sub("0 by", "1 by", fp_zero_gap_note))
   out <- out[order(match(out$method, x$methods), out$k), , drop = FALSE]
   rownames(out) <- NULL
   out
@@ -423,12 +472,14 @@ fp_quantile_inf <- function(v, p) {
 # estimate, covered as little as 77% at 50 rows per group on bench/audit-coverage.R's samples.) Not shifted with `shift = FALSE` or when a replicate is
 # infinite (the loss ratio, whose replicates are too skewed for a mean). NA where fewer than
 # 90% of the replicates have a value.
-fp_interval <- function(reps, est, level, probs = c(1 - level, 1 + level) / 2, shift = TRUE) {
+fp_interval <- function(reps, est, level, probs = c(1 - level, 1 + level) / 2, shift = TRUE, correct = FALSE) {
   ok <- !is.na(reps)
   if (is.na(est) || sum(ok) < 0.9 * length(reps)) return(c(NA_real_, NA_real_))
   r <- reps[ok]
   q <- fp_quantile_inf(r, probs)
-  if (shift && is.finite(est) && all(is.finite(r))) q - (mean(r) - est) else q
+  if (!(shift && is.finite(est) && all(is.finite(r)))) return(q)
+  b <- mean(r) - est
+  if (correct && length(r) > 1L && abs(b) > 0.5 * stats::sd(r)) q - 2 * b else q - b
 }
 
 # Simultaneous quantile levels for the columns of M (replicates x quantities): the p such that
@@ -500,4 +551,269 @@ fp_gap_interval <- function(M, est, level) {
   p <- if (ncol(D) == 1L) (1 - level) / 2 else fp_simultaneous_p(D, level)
   iv <- vapply(seq_len(ncol(D)), function(j) fp_interval(D[, j], De[j], NA, probs = c(p, 1 - p)), numeric(2))
   c(max(0, iv[1L, ], -iv[2L, ]), max(0, iv[2L, ], -iv[1L, ]))
+}
+
+# ---- reliability diagnostics (#44) ----------------------------------------------------------
+
+# Tail index of the rows' squared standardised norms (each column centred on the group's mean
+# and scaled by its sd), by Hill's estimator on the largest sqrt(n) of them (at least 10): about
+# nu / 2 for a multivariate t with nu degrees of freedom, large for Gaussian or bounded columns.
+# The sample covariance has a sampling distribution at the usual rate only where the rows'
+# fourth moments are finite, that is where this index exceeds 2; below 2 no bootstrap interval
+# of the covariance's functionals is calibrated. NA with fewer than 20 rows.
+fp_tail_index <- function(x) {
+  n <- nrow(x)
+  if (n < 20L) return(NA_real_)
+  # columns divided by their largest magnitude first, so that no square overflows or underflows
+  mx <- apply(abs(x), 2L, max)
+  keep <- is.finite(mx) & mx > 0
+  if (!any(keep)) return(NA_real_)
+  x <- x[, keep, drop = FALSE] / rep(mx[keep], each = n)
+  mu <- colMeans(x)
+  v <- colSums((x - rep(mu, each = n))^2) / (n - 1)
+  keep <- v > 0
+  if (!any(keep)) return(NA_real_)
+  u <- rowSums((x[, keep, drop = FALSE] - rep(mu[keep], each = n))^2 / rep(v[keep], each = n))
+  kh <- max(10L, floor(sqrt(n)))
+  s <- sort(u, decreasing = TRUE)[seq_len(kh + 1L)]
+  if (!is.finite(s[kh + 1L]) || s[kh + 1L] <= 0) return(NA_real_)
+  1 / mean(log(s[seq_len(kh)] / s[kh + 1L]))
+}
+
+# The degrees of freedom of a group's bootstrap width: 2 J / (kappa - 1), where kappa is the
+# kurtosis over its J blocks of the blocks' standardised traces (each block's sum of squared
+# deviations from the group's mean over the group's column variances, times the square root of
+# its rows so that unequal blocks compare). Gaussian blocks give kappa near 3 and about J
+# degrees of freedom; a few blocks that carry most of the spread (heavy tails) give few.
+fp_block_df <- function(b, v) {
+  J <- length(b$n)
+  if (J < 10L || any(v <= 0)) return(NA_real_)
+  d <- length(v)
+  diag_idx <- (seq_len(d) - 1L) * d + seq_len(d)
+  tr <- (colSums(b$scatter[diag_idx, , drop = FALSE] / v) + b$n * colSums(b$delta^2 / v)) / pmax(b$n, 1)
+  ok <- b$n > 0
+  z <- sqrt(b$n[ok]) * (tr[ok] - sum(tr[ok] * b$n[ok]) / sum(b$n[ok]))
+  kap <- mean(z^4) / mean(z^2)^2
+  if (!is.finite(kap)) return(NA_real_)
+  2 * sum(ok) / max(kap - 1, 1e-8)
+}
+
+# Each group's diagnostics: `tail` (fp_tail_index(), NA from moments), `df` (fp_block_df()),
+# `dirs` (directions estimated per row, k (d - k) / n, at each k in `ks`: a matrix k x group).
+fp_audit_diagnostics <- function(moments, blocks, ks, level) {
+  d <- length(moments$colnames)
+  v <- lapply(moments_cov(moments), diag)
+  tail <- vapply(blocks, function(b) if (is.null(b$tail)) NA_real_ else b$tail, numeric(1))
+  df <- vapply(seq_along(blocks), function(i) fp_block_df(blocks[[i]], v[[i]]), numeric(1))
+  dirs <- outer(ks * (d - ks), moments$n, "/")
+  list(tail = tail, df = df, dirs = matrix(dirs, length(ks)), levels = moments$levels, level = level)
+}
+
+# Why a group's intervals are unreliable from its diagnostics (NA where they are not):
+# heavy tails (a tail index below 2, or a width resting on so few blocks that a t interval on
+# its degrees of freedom would cover less than `level` - 0.05).
+fp_audit_tail_reason <- function(dg, g) {
+  lev <- dg$levels[g]
+  if (isTRUE(dg$tail[g] < 2)) {
+    return(sprintf("heavy tails in group %s (tail index of the rows' squared norms %.1f, below 2: their fourth moments may be infinite)",
+                   lev, dg$tail[g]))
+  }
+  cov <- 2 * stats::pt(stats::qnorm((1 + dg$level) / 2), dg$df[g]) - 1
+  if (isTRUE(cov < dg$level - 0.05)) {
+    return(sprintf("heavy tails in group %s (its spread rests on few blocks: %.0f degrees of freedom for the width)",
+                   lev, dg$df[g]))
+  }
+  NA_character_
+}
+
+# Bias the bootstrap cannot see: the bootstrap's bias estimate b misses a share of the bias of
+# the order of the directions estimated per row r (the next term of the bias's expansion in
+# 1 / n); when |b| r exceeds half the replicates' sd, a 90% interval centred anywhere the
+# bootstrap can tell covers less than 0.86. TRUE then.
+fp_unseen_bias <- function(reps, est, r) {
+  reps <- reps[is.finite(reps)]
+  if (length(reps) < 10L || !is.finite(est) || !is.finite(r)) return(FALSE)
+  s <- stats::sd(reps)
+  s > 0 && abs(mean(reps) - est) * r > 0.5 * s
+}
+fp_dirs_reason <- function(lev, k, d, n) {
+  sprintf("too few rows for the directions estimated (group %s: k (d - k) = %d directions, %d rows): bias the bootstrap cannot correct",
+          lev, as.integer(k * (d - k)), as.integer(n))
+}
+
+# ---- consistency of an audit's intervals (#44) ----------------------------------------------
+
+# Whether a method's loss gap is 0 by construction: min-max with two groups equalises their
+# losses (Samadi et al. 2018), so its gap is 0 to the solver's precision and its ratio 1.
+fp_audit_zero_gap <- function(method, m) method == "minmax" & m == 2L
+
+# One row of the table (method, k) made consistent with its groups' intervals `gl` (loss_low,
+# loss_high, error_low, error_high of every group) and with itself: the largest starts no lower
+# than any group's lower end and ends no higher than the highest upper end (the largest lies in
+# both); the smallest likewise; the gap and the ratio within what the largest and smallest
+# allow; every interval holds its estimate. Each bound only narrows an interval to values the
+# others rule out at the same replicates, and is dropped where it would empty it.
+fp_audit_consistent_row <- function(row, gl) {
+  meet <- function(iv, lo, hi) {
+    if (anyNA(iv) || is.na(lo) || is.na(hi)) return(iv)
+    nl <- max(iv[1L], lo)
+    nh <- min(iv[2L], hi)
+    if (nl > nh) c(lo, hi) else c(nl, nh)
+  }
+  get <- function(q) c(row[[paste0(q, "_low")]], row[[paste0(q, "_high")]])
+  put <- function(q, iv) {
+    est <- row[[q]]
+    if (!anyNA(iv) && !is.na(est)) iv <- c(min(iv[1L], est), max(iv[2L], est))
+    row[[paste0(q, "_low")]] <<- iv[1L]
+    row[[paste0(q, "_high")]] <<- iv[2L]
+  }
+  if (!anyNA(gl$loss_low)) {
+    put("max_loss", meet(get("max_loss"), max(gl$loss_low), max(gl$loss_high)))
+    put("min_loss", meet(get("min_loss"), min(gl$loss_low), min(gl$loss_high)))
+    mx <- get("max_loss")
+    mn <- get("min_loss")
+    put("loss_gap", meet(get("loss_gap"), max(0, mx[1L] - mn[2L]), mx[2L] - mn[1L]))
+    rr <- c(if (mn[2L] > 0) max(1, mx[1L] / mn[2L]) else 1, if (mn[1L] > 0) mx[2L] / mn[1L] else Inf)
+    put("loss_ratio", meet(get("loss_ratio"), rr[1L], rr[2L]))
+  }
+  if (!anyNA(gl$error_low)) put("max_error", meet(get("max_error"), max(gl$error_low), max(gl$error_high)))
+  # shares of the total variance: within [0, 1]
+  for (q in c("var_kept", "price")) put(q, meet(get(q), 0, 1))
+  for (q in c("error_gap", "max_loss_change")) if (!is.null(row[[q]])) put(q, get(q))
+  row
+}
+
+# The rules of fp_audit_consistent_row() checked on an audit: a character vector naming every
+# interval that breaks one (empty when none does). Option `fairproj.check_audits = TRUE` runs
+# it on every audit fair_audit() returns and stops on a break (the test suite sets it).
+fp_audit_inconsistencies <- function(a) {
+  out <- character(0)
+  tab <- a$table
+  gt <- a$groups_table
+  if (is.null(tab$max_loss_low)) return(out)
+  tol <- 1e-9 * max(gt$error, 1, na.rm = TRUE)
+  holds <- function(t, q, where) {
+    lo <- t[[paste0(q, "_low")]]
+    hi <- t[[paste0(q, "_high")]]
+    est <- t[[q]]
+    bad <- !is.na(lo) & !is.na(est) & (lo > est + tol * abs(est) + tol | est > hi + tol * abs(est) + tol)
+    if (any(bad)) out <<- c(out, sprintf("%s %s at k = %d: %s outside [%s, %s]", where(t)[bad], q, t$k[bad],
+                                         format(est[bad]), format(lo[bad]), format(hi[bad])))
+  }
+  for (q in c("error", "loss")) holds(gt, q, function(t) paste(t$method, "group", t$group))
+  for (q in c("max_loss", "min_loss", "loss_gap", "loss_ratio", "max_error", "error_gap", "var_kept", "price")) {
+    holds(tab, q, function(t) t$method)
+  }
+  m <- length(unique(gt$group))
+  for (i in seq_len(nrow(tab))) {
+    g <- gt[gt$method == tab$method[i] & gt$k == tab$k[i], , drop = FALSE]
+    if (anyNA(g$loss_low) || is.na(tab$max_loss_low[i])) next
+    at <- sprintf("%s at k = %d", tab$method[i], tab$k[i])
+    if (tab$max_loss_low[i] < max(g$loss_low) - tol) out <- c(out, paste(at, ": the largest loss starts below a group's loss"))
+    if (tab$min_loss_high[i] > min(g$loss_high) + tol) out <- c(out, paste(at, ": the smallest loss ends above a group's loss"))
+    if (!is.na(tab$max_error_low[i]) && tab$max_error_low[i] < max(g$error_low) - tol) {
+      out <- c(out, paste(at, ": the largest error starts below a group's error"))
+    }
+    if (fp_audit_zero_gap(tab$method[i], m)) {
+      if (!is.na(tab$loss_gap_low[i])) out <- c(out, paste(at, ": a loss gap 0 by construction has an interval"))
+      next
+    }
+    if (!is.na(tab$loss_gap_high[i]) && tab$loss_gap_high[i] > tab$max_loss_high[i] - tab$min_loss_low[i] + tol) {
+      out <- c(out, paste(at, ": the loss gap ends above the largest loss's end minus the smallest's start"))
+    }
+    if (!is.na(tab$loss_gap_low[i]) && tab$loss_gap_low[i] < tab$max_loss_low[i] - tab$min_loss_high[i] - tol) {
+      out <- c(out, paste(at, ": the loss gap starts below the largest loss's start minus the smallest's end"))
+    }
+    if (!is.na(tab$loss_ratio_low[i]) && tab$loss_ratio_low[i] < 1) out <- c(out, paste(at, ": a loss ratio below 1"))
+  }
+  out
+}
+
+# Why a row of the table (method, k) is unreliable: the first of its groups' reasons, else bias
+# the bootstrap cannot see in its smooth quantities (variance kept, largest error, price), at
+# the most directions per row of any group (fp_unseen_bias()); NA where it is reliable so far.
+fp_audit_table_reason <- function(reasons, dg, dr, E, row, a, std, j, gi, moments) {
+  why <- reasons[!is.na(reasons)][1L]
+  if (!is.na(why)) return(why)
+  rmax <- max(dg$dirs[j, gi])
+  qs <- list(list(dr$Vk[, a, j], row$var_kept), list(apply(E, 1L, max), row$max_error),
+             if (a != std) list(dr$Vk[, std, j] - dr$Vk[, a, j], row$price))
+  for (q in qs) {
+    if (!is.null(q) && fp_unseen_bias(q[[1L]], q[[2L]], rmax)) {
+      g <- gi[which.max(dg$dirs[j, gi])]
+      return(fp_dirs_reason(moments$levels[g], row$k, length(moments$colnames), moments$n[g]))
+    }
+  }
+  NA_character_
+}
+
+# The interval of a fair method's largest loss minus standard PCA's at the same k, from the
+# same (paired) replicates: the difference of the replicates' largest losses, centred on the
+# estimate; it holds its estimate.
+fp_audit_change_interval <- function(tab, i, L, dr, std, j, gi, level) {
+  Ls <- matrix(dr$G[, std, j, gi, 2L], dr$replicates)
+  est <- tab$max_loss[i] - tab$max_loss[tab$method == "standard" & tab$k == tab$k[i]][1L]
+  iv <- fp_interval(apply(L, 1L, max) - apply(Ls, 1L, max), est, level)
+  if (anyNA(iv)) iv else c(min(iv[1L], est), max(iv[2L], est))
+}
+
+fp_zero_gap_note <- "0 by construction (min-max equalises two groups' losses): no interval"
+
+# The table as reported (tidy(), print()): `max_loss_change` (a method's largest loss minus
+# standard PCA's at the same k) where the audit has its intervals, and `zero_gap`, TRUE where
+# the loss gap is 0 by construction (fp_audit_zero_gap()), whose gap is then reported as 0 and
+# ratio as 1 (where the losses are not all 0).
+fp_audit_reported <- function(x) {
+  tb <- x$table
+  if (!is.null(tb$max_loss_change_low)) {
+    std <- tb[tb$method == "standard", , drop = FALSE]
+    tb$max_loss_change <- tb$max_loss - std$max_loss[match(tb$k, std$k)]
+  }
+  tb$zero_gap <- fp_audit_zero_gap(tb$method, nrow(x$groups))
+  tb$loss_gap[tb$zero_gap] <- 0
+  tb$loss_ratio[tb$zero_gap & tb$max_loss > 0] <- 1
+  tb
+}
+
+# The Monte-Carlo error of the interval ends, as a share of the interval's width: for each
+# group's error and loss and each method's variance kept, the standard error of the `p` and
+# `1 - p` quantiles of R replicates (half the distance between the quantiles at p -+ the
+# binomial sd sqrt(p (1 - p) / R)) over the width between them; the median and the largest.
+# It falls as 1 / sqrt(R).
+fp_audit_mc_error <- function(dr, level) {
+  p <- (1 - level) / 2
+  R <- dr$replicates
+  dl <- sqrt(p * (1 - p) / R)
+  share <- function(v) {
+    v <- v[is.finite(v)]
+    if (length(v) < 10L) return(NA_real_)
+    q <- fp_quantile_inf(v, c(p - dl, p, p + dl, 1 - p - dl, 1 - p, 1 - p + dl))
+    w <- q[5L] - q[2L]
+    if (!(w > 0)) return(NA_real_)
+    max(q[3L] - q[1L], q[6L] - q[4L]) / 2 / w
+  }
+  s <- c(apply(dr$G, 2:5, share), apply(dr$Vk, 2:3, share))
+  s <- s[!is.na(s)]
+  if (!length(s)) return(c(median = NA_real_, max = NA_real_))
+  c(median = stats::median(s), max = max(s))
+}
+
+# Near-ties of the pooled covariance at each k (TRUE where standard PCA's k-dimensional
+# subspace is not determined by the data). Where the k-th and (k + 1)-th eigenvalues are close,
+# the sample's eigenvalues repel (the sample gap is biased upwards) and the bootstrap, which
+# starts from the sample's wider gap, finds the subspace more stable than it is: its intervals
+# of standard PCA's errors and losses are too narrow (three groups of 1,000 rows, d = 12, k = 3,
+# a pooled gap of 6%: 0.42 of the estimates' spread, coverage 0.33-0.75). The eigenprojection's
+# perturbation series converges where the perturbation's norm is below half the gap (Kato);
+# the norm of the k x (d - k) block that couples the subspace to the rest is about
+# sqrt(k) + sqrt(d - k) times the noise of one entry, about half the gap's sd. So the gap less
+# the bias its replicates show must exceed sqrt(k) + sqrt(d - k) times their sd.
+fp_audit_near_tie <- function(dr, ks, d) {
+  vapply(seq_along(dr$gap), function(j) {
+    g <- dr$Gap[, j]
+    g <- g[is.finite(g)]
+    if (length(g) < 10L || !is.finite(dr$gap[j])) return(FALSE)
+    corrected <- dr$gap[j] - (mean(g) - dr$gap[j])
+    corrected < (sqrt(ks[j]) + sqrt(d - ks[j])) * stats::sd(g)
+  }, logical(1))
 }

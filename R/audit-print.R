@@ -28,7 +28,9 @@ fp_audit_at <- function(x, k) {
   out$max_loss <- paste0(out$max_loss, ci("max_loss", fp_num))
   out$loss_ratio <- paste0(fp_num(t$loss_ratio), ci("loss_ratio", fp_num))
   out$price <- paste0(out$price, ifelse(t$method == "standard", "", ci("price", fp_pct)))
-  out[c("method", "max_loss", "loss_ratio", "loss_gap", "worst_group", "var_kept", "price", "state")]
+  # a ratio whose interval is [1, Inf] (or none) in every row says nothing: left out
+  if (all(is.na(t$loss_ratio_low) | (t$loss_ratio_low <= 1 & t$loss_ratio_high == Inf))) out$loss_ratio <- NULL
+  out[intersect(c("method", "max_loss", "loss_ratio", "loss_gap", "worst_group", "var_kept", "price", "state"), names(out))]
 }
 
 # A sentence printed as lines of the console's width.
@@ -43,10 +45,7 @@ fp_audit_interval_line <- function(x, k) {
   } else if (k %in% iv$k) {
     fp_cat_wrapped(sprintf("[ ]: %s%% bootstrap intervals (%d replicates of %s blocks per group)%s", format(100 * iv$level),
                            iv$replicates, fp_name_list(unique(iv$blocks)),
-                           if (any(x$table$reliable[x$table$k == k] %in% FALSE))
-                             paste("; ? marks an interval the data cannot support (a group under 50 rows or 10 blocks, k at its",
-                                   "rank, or a method matching group means whose difference the data do not fix; see ?fair_audit)")
-                           else ""))
+                           fp_audit_flag_legend(x, k)))
     if (isTRUE(iv$failed > 0)) {
       cat(sprintf("%d of %d replicates had a fit that failed (numerical error); their values are left out.\n",
                   as.integer(iv$failed), iv$replicates))
@@ -58,6 +57,7 @@ fp_audit_interval_line <- function(x, k) {
       if (any(z)) sprintf("the %s of %s", c(max_loss = "largest loss", price = "price")[[q]], t$method[z])
     }))
     if (length(zero)) fp_cat_wrapped(sprintf("Intervals from 0 (0 not ruled out at this level): %s.", paste(zero, collapse = ", ")))
+    for (line in c(fp_audit_reading(x, k), fp_audit_mc_line(x))) fp_cat_wrapped(line)
   } else {
     cat(sprintf("Intervals at k = %s only (`interval_k`).\n", fp_name_list(iv$k)))
   }
@@ -342,3 +342,49 @@ glance.fairproj_audit <- function(x, ...) {
                        downstream = !is.null(x$downstream), seconds = x$time))
 }
 
+# What the intervals say about each fair method against standard PCA at k, from the paired
+# replicates (tidy(x, "intervals"), terms `max_loss_change` and `price`), not from the overlap
+# of two intervals: whether the method lowers the worst-off group's loss (the interval of its
+# largest loss minus standard PCA's lies below 0), raises it, or the data do not tell, and at
+# what price in variance kept. One sentence per method; none without intervals at k.
+fp_audit_reading <- function(x, k) {
+  t <- x$table[x$table$k == k & x$table$method != "standard", , drop = FALSE]
+  if (!k %in% x$intervals$k || is.null(t$max_loss_change_low)) return(character(0))
+  std <- x$table[x$table$k == k & x$table$method == "standard", , drop = FALSE]
+  lv <- format(100 * x$intervals$level)
+  vapply(seq_len(nrow(t)), function(i) {
+    r <- t[i, , drop = FALSE]
+    ch <- r$max_loss - std$max_loss
+    lo <- r$max_loss_change_low
+    hi <- r$max_loss_change_high
+    if (is.na(lo)) return(sprintf("%s: no interval for its change of the largest loss.", r$method))
+    ci <- sprintf("%s [%s, %s]", fp_num(ch), fp_num(lo), fp_num(hi))
+    what <- if (hi < 0) sprintf("lowers the worst-off group's loss against standard PCA (change %s)", ci)
+      else if (lo > 0) sprintf("raises the largest group loss against standard PCA (change %s)", ci)
+      else sprintf("does not change the worst-off group's loss against standard PCA by more than the data can tell (%s)", ci)
+    cost <- if (is.na(r$price_low)) "" else if (r$price_low > 0) {
+      sprintf(", at a price of %s [%s, %s] of the variance", fp_pct(r$price), fp_pct(r$price_low), fp_pct(r$price_high))
+    } else sprintf(", at a price not told apart from 0 (%s [%s, %s] of the variance)", fp_pct(r$price), fp_pct(r$price_low),
+                   fp_pct(r$price_high))
+    sprintf("%s %s%s%s.", r$method, what, cost, if (r$reliable %in% FALSE) " (?)" else "")
+  }, character(1))
+}
+
+# The Monte-Carlo error of the interval ends (fp_audit_mc_error()), as a line.
+fp_audit_mc_line <- function(x) {
+  mc <- x$intervals$mc_error
+  if (is.null(mc) || is.na(mc[["max"]])) return(character(0))
+  sprintf(paste("Monte-Carlo error of the interval ends (%d replicates): a median %s and at most %s of an interval's",
+                "width; it halves with 4 times the replicates."), x$intervals$replicates, fp_pct(mc[["median"]], 2),
+          fp_pct(mc[["max"]], 2))
+}
+
+# The legend of "?": why the intervals at k so marked cannot be trusted (the audit's reasons).
+fp_audit_flag_legend <- function(x, k) {
+  t <- x$table[x$table$k == k, , drop = FALSE]
+  if (!any(t$reliable %in% FALSE)) return("")
+  why <- unique(c(t$reason, x$groups_table$reason[x$groups_table$k == k]))
+  why <- why[!is.na(why)]
+  if (!length(why)) why <- "see ?fair_audit"
+  paste0("; ? marks an interval the data cannot support: ", paste(why, collapse = "; "))
+}

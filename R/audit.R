@@ -125,6 +125,51 @@
 #' `print()` and `summary()` show unreliable intervals in brackets marked `?`;
 #' `tidy(matrix = "intervals")` has the flag in `reliable` and says in `note` where an
 #' interval starts at 0. The interval columns of `table` and `groups_table` hold the same bounds.
+#' Two more things the bootstrap cannot see are detected from the data, and flag the intervals
+#' of the groups concerned (and every quantity of a method and k built on them) with a reason
+#' in `reason` (of `table`, `groups_table` and `tidy(matrix = "intervals")`):
+#' * *Heavy tails.* The sample covariance has a normal limit at the usual rate only where the
+#'   rows' fourth moments are finite; without it no bootstrap interval is calibrated. From rows,
+#'   the tail index of each group's squared standardised norms (Hill's estimator on their
+#'   largest `sqrt(n)`, at least 10; about `nu / 2` for a multivariate t with `nu` degrees of
+#'   freedom, large for Gaussian or bounded columns) below 2 flags the group ("heavy tails").
+#'   From rows or block moments, the kurtosis `kappa` over the group's blocks of their
+#'   standardised traces gives the degrees of freedom `2 J / (kappa - 1)` on which the width of
+#'   the intervals rests (about `J`, the number of blocks, for Gaussian rows); where a t
+#'   interval on so few degrees of freedom would cover less than `level - 0.05`, the group is
+#'   flagged too (its spread rests on few blocks).
+#' * *Near-ties.* Where the k-th and (k + 1)-th eigenvalues of the pooled covariance are close,
+#'   sample eigenvalues repel and the bootstrap, starting from the sample's wider gap, finds
+#'   standard PCA's subspace more stable than it is (its intervals come out too narrow). The
+#'   subspace's perturbation series converges where the perturbation is below half the gap
+#'   (Kato), and the block coupling the subspace to the rest has a norm of about
+#'   `sqrt(k) + sqrt(d - k)` times the noise of one entry; so the gap over the trace, less the
+#'   bias its replicates show, below `sqrt(k) + sqrt(d - k)` times their sd flags standard PCA's
+#'   intervals at that k ("near-tie").
+#' * *Bias the bootstrap cannot correct.* A fitted subspace's errors are optimistic and a small
+#'   loss is biased upwards, by amounts that grow with the directions estimated per row,
+#'   `k (d - k) / n`. Where the bootstrap's estimate of bias `b` (the replicates' mean minus the
+#'   estimate) exceeds half the replicates' sd, the interval of a group's error and loss, the
+#'   variance kept and the price is centred on the bias-corrected estimate (the estimate minus
+#'   `b`) rather than on the estimate. The bootstrap misses a share of the bias of the order of
+#'   `k (d - k) / n`; where `|b| k (d - k) / n` exceeds half the replicates' sd (an interval that
+#'   far off centre covers less than 86% at 90%), the interval is flagged ("too few rows for
+#'   the directions estimated").
+#' The intervals are made consistent with one another and with their estimates: every interval
+#' holds its estimate; the largest loss (error) starts no lower than any group's loss (error)
+#' interval and ends no higher than the highest of them, the smallest loss likewise; the loss
+#' gap and ratio lie within what the largest and smallest allow. A quantity 0 by construction,
+#' min-max's loss gap between two groups (it equalises their losses), is reported as 0 and its
+#' ratio as 1, with no interval. For each fair method, `max_loss_change` (in
+#' `tidy(matrix = "intervals")`; its ends in `table`) is its largest loss minus standard PCA's
+#' at the same k, with an interval from the same replicates (paired): below 0 where the data
+#' show that the method lowers the worst-off group's loss; `print()`, `summary()` and the
+#' report's "Reading" say so, with the interval of its price. `$intervals$mc_error` gives the
+#' Monte-Carlo error of the interval ends (the standard error of a quantile of `replicates`
+#' replicates) as a share of the width: its median and largest over the groups' errors and
+#' losses and the variance kept; it halves with four times the replicates. Option
+#' `fairproj.check_audits = TRUE` makes `fair_audit()` check these rules on every audit it
+#' returns and stop on a break (the package's tests set it).
 #' Input from
 #' moments gives intervals only when the moments carry block moments, as
 #' `group_moments(x, group, blocks = 50)` computes them from rows in memory, from files
@@ -191,7 +236,10 @@
 #'     `intervals`: a list with `level`, `replicates`, `k` (the dimensions with intervals),
 #'     `method` (`"bias-corrected percentile"`), `blocks` (the non-empty blocks of each group),
 #'     `failed` (the replicates in which a fit failed with a numerical error; their values are
-#'     left out, and `print()` says how many) and `note` (why there are none);
+#'     left out, and `print()` says how many), `mc_error` (the Monte-Carlo error of the interval
+#'     ends as a share of the width: median and largest, see Details) and `note` (why there are
+#'     none); both tables also hold `reason` (why an interval is flagged, `NA` where it is not),
+#'     and `table` the ends `max_loss_change_low` and `max_loss_change_high`;
 #'   * `downstream`: one row per method and k (`n_test`, `accuracy`, `error`, `dp_gap`,
 #'     `eo_gap`, `one_class`, `reliable`; with intervals also `<quantity>_low`,
 #'     `<quantity>_high`, `dp_gap_distinct` and `eo_gap_distinct`) or `NULL`;

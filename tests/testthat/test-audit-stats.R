@@ -1,0 +1,152 @@
+# The statistics of fair_audit()'s intervals (#44): detection of what the bootstrap cannot
+# see (heavy tails, too few rows for the directions estimated), consistency of the intervals
+# with one another, and the paired comparison with standard PCA.
+
+test_that("the tail index tells rows with infinite fourth moments from Gaussian rows", {
+  set.seed(44)
+  n <- 2000
+  z <- matrix(rnorm(n * 8), n)
+  t3 <- z * sqrt(1 / rchisq(n, 3))  # squared norms' tail index 1.5
+  expect_gt(fairproj:::fp_tail_index(z), 3)
+  expect_lt(fairproj:::fp_tail_index(t3), 2)
+  expect_true(is.na(fairproj:::fp_tail_index(z[1:10, ])))
+})
+
+test_that("the blocks' degrees of freedom fall when one block carries the spread", {
+  set.seed(44)
+  mk <- function(x) {
+    b <- fairproj:::fp_block_of_row(seq_len(nrow(x)), 50)
+    mu <- colMeans(x)
+    list(n = tabulate(b, 50), delta = vapply(1:50, function(j) colMeans(x[b == j, , drop = FALSE]) - mu, numeric(ncol(x))),
+         scatter = vapply(1:50, function(j) {
+           y <- sweep(x[b == j, , drop = FALSE], 2L, colMeans(x[b == j, , drop = FALSE]))
+           as.vector(crossprod(y))
+         }, numeric(ncol(x)^2)))
+  }
+  x <- matrix(rnorm(2000 * 4), 2000)
+  v <- apply(x, 2L, var)
+  expect_gt(fairproj:::fp_block_df(mk(x), v), 25)
+  x[7, ] <- 60  # one row far out: its block holds the spread
+  expect_lt(fairproj:::fp_block_df(mk(x), apply(x, 2L, var)), 6)
+})
+
+test_that("bias the bootstrap cannot see is flagged only where the directions per row make it so", {
+  reps <- 1 + seq(-1, 1, length.out = 100)  # sd 0.58, mean 1
+  expect_true(fairproj:::fp_unseen_bias(reps, 0, 0.5))     # bias 1, half of it unseen
+  expect_false(fairproj:::fp_unseen_bias(reps, 0, 0.05))   # bias 1, a twentieth unseen
+  expect_false(fairproj:::fp_unseen_bias(reps, 1, 0.5))    # no bias
+})
+
+test_that("heavy tails and many directions per row are flagged with a reason a user can act on", {
+  set.seed(3)
+  n <- 1000
+  x <- matrix(rnorm(2 * n * 8), 2 * n) * sqrt(1 / rchisq(2 * n, 3))
+  a <- fair_audit(x, rep(c("a", "b"), each = n), k = 3, methods = c("standard", "minmax"), replicates = 40, seed = 1,
+                  scale. = FALSE, progress = FALSE)
+  expect_true(all(a$table$reliable %in% FALSE))
+  expect_match(a$table$reason, "heavy tails")
+  iv <- tidy(a, "intervals")
+  expect_true(all(!iv$reliable & grepl("heavy tails", iv$reason)))
+  # Gaussian rows of the same size and distinct eigenvalues: not flagged (isotropic rows would be,
+  # as a tie)
+  g <- fair_audit(matrix(rnorm(2 * n * 8), 2 * n) %*% diag(c(3, 2.4, 1.9, 1, 0.8, 0.6, 0.4, 0.3)), rep(c("a", "b"), each = n),
+                  k = 3, methods = c("standard", "minmax"), replicates = 40, seed = 1, scale. = FALSE,
+                  progress = FALSE)
+  expect_true(all(g$table$reliable %in% TRUE))
+  expect_true(all(is.na(g$table$reason)))
+  # 75 directions from 100 rows per group
+  x <- matrix(rnorm(300 * 20), 300) %*% diag(seq(3, 0.5, length.out = 20))
+  s <- fair_audit(x, rep(1:3, each = 100), k = 5, methods = c("standard", "minmax"), replicates = 40, seed = 1,
+                  scale. = FALSE, progress = FALSE)
+  expect_true(any(grepl("too few rows for the directions", s$table$reason)))
+})
+
+test_that("the intervals agree with their estimates and with one another (README's birthwt)", {
+  skip_if_not_installed("MASS")
+  bw <- within(MASS::birthwt, race <- factor(race, 1:3, c("white", "black", "other")))
+  a <- fair_audit(~ age + lwt + smoke + ptl + ht + ui + ftv, data = bw, group = race, outcome = low, seed = 1,
+                  progress = FALSE)
+  expect_length(fairproj:::fp_audit_inconsistencies(a), 0L)
+  iv <- as.data.frame(tidy(a, "intervals"))
+  has <- !is.na(iv$conf.low)
+  expect_true(all(iv$conf.low[has] <= iv$estimate[has] & iv$estimate[has] <= iv$conf.high[has]))
+  for (m in unique(iv$method)) {
+    r <- iv[iv$method == m & iv$k == a$k_focus, ]
+    expect_gte(r$conf.low[r$term == "max_loss"], max(r$conf.low[r$term == "loss"]))
+  }
+  # the check can fail: an audit whose largest loss starts below a group's loss is caught
+  bad <- a
+  i <- which(bad$table$k == a$k_focus)[1L]
+  bad$table$max_loss_low[i] <- -1
+  expect_match(fairproj:::fp_audit_inconsistencies(bad), "starts below a group's loss", all = FALSE)
+})
+
+test_that("min-max's two-group loss gap is reported as 0 with no interval", {
+  set.seed(5)
+  x <- rbind(matrix(rnorm(400 * 4), 400) %*% diag(c(2, 1.5, 1, 0.5)), matrix(rnorm(400 * 4), 400) %*% diag(c(1, 2, 0.7, 1)))
+  a <- fair_audit(x, rep(1:2, each = 400), k = 2, replicates = 40, seed = 1, progress = FALSE)
+  iv <- as.data.frame(tidy(a, "intervals"))
+  r <- iv[iv$method == "minmax" & iv$term %in% c("loss_gap", "loss_ratio"), ]
+  expect_equal(r$estimate, c(0, 1))
+  expect_true(all(is.na(r$conf.low) & is.na(r$conf.high)))
+  expect_match(r$note, "by construction")
+})
+
+# Two groups whose leading axes differ by 1 radian, with different spreads: no tie in the pooled
+# covariance, both groups lose something under standard PCA at k = 1, group b more.
+two_axes <- function(n, seed) {
+  set.seed(seed)
+  rot <- function(t) {
+    r <- diag(3)
+    r[1:2, 1:2] <- c(cos(t), sin(t), -sin(t), cos(t))
+    r
+  }
+  rbind(matrix(rnorm(n * 3), n) %*% diag(c(3, 1, 0.5)) %*% t(rot(0.5)),
+        matrix(rnorm(n * 3), n) %*% diag(c(2.4, 1, 0.5)) %*% t(rot(-0.5)))
+}
+
+test_that("each fair method's largest loss is compared with standard PCA's from paired replicates", {
+  x <- two_axes(1500, 6)
+  a <- fair_audit(x, rep(1:2, each = 1500), k = 1, methods = c("standard", "minmax"), replicates = 60, seed = 1,
+                  scale. = FALSE, progress = FALSE)
+  iv <- as.data.frame(tidy(a, "intervals"))
+  ch <- iv[iv$term == "max_loss_change", ]
+  expect_equal(ch$method, "minmax")
+  expect_equal(ch$estimate, a$table$max_loss[a$table$method == "minmax"] - a$table$max_loss[a$table$method == "standard"])
+  # min-max lowers the worst-off group's loss, visibly
+  expect_lt(ch$conf.high, 0)
+  out <- paste(capture.output(print(a)), collapse = "\n")
+  expect_match(out, "minmax lowers the worst-off group's loss")
+  expect_match(out, "Monte-Carlo error of the interval ends")
+  expect_match(paste(capture.output(print(summary(a))), collapse = "\n"), "lowers the worst-off group's loss")
+  expect_lt(a$intervals$mc_error[["max"]], 0.5)
+})
+
+test_that("a loss ratio whose interval is [1, Inf] in every row is not printed", {
+  set.seed(7)
+  # two groups from one population: every loss may be 0, so every ratio interval is [1, Inf]
+  x <- matrix(rnorm(600 * 5), 600) %*% diag(c(2, 1.5, 1, 0.7, 0.4))
+  a <- fair_audit(x, rep(1:2, each = 300), k = 2, methods = c("standard", "minmax"), replicates = 40, seed = 1,
+                  scale. = FALSE, progress = FALSE)
+  t <- a$table[a$table$k == a$k_focus, ]
+  uninformative <- all(is.na(t$loss_ratio_low) | (t$loss_ratio_low <= 1 & t$loss_ratio_high == Inf))
+  expect_true(uninformative)
+  expect_false(any(grepl("loss_ratio", capture.output(print(a)))))
+  # distinct groups: the ratio says something and is printed
+  y <- two_axes(1500, 7)
+  b <- fair_audit(y, rep(1:2, each = 1500), k = 1, methods = c("standard", "mean"), replicates = 40, seed = 1,
+                  scale. = FALSE, progress = FALSE)
+  expect_true(any(grepl("loss_ratio", capture.output(print(b)))))
+})
+
+test_that("a near-tie of the pooled eigenvalues at k flags standard PCA's intervals", {
+  set.seed(8)
+  n <- 1000
+  x <- matrix(rnorm(2 * n * 6), 2 * n) %*% diag(c(3, 2, 1.5, 1.5, 0.7, 0.4))  # eigenvalues 3 and 4 tied
+  a <- fair_audit(x, rep(1:2, each = n), k = 3, methods = c("standard", "minmax"), replicates = 40, seed = 1,
+                  scale. = FALSE, progress = FALSE)
+  expect_match(a$table$reason[a$table$method == "standard"], "near-tie")
+  b <- fair_audit(x, rep(1:2, each = n), k = 2, methods = c("standard", "minmax"), replicates = 40, seed = 1,
+                  scale. = FALSE, progress = FALSE)
+  expect_true(is.na(b$table$reason[b$table$method == "standard"]))
+})
