@@ -20,7 +20,7 @@ CHECK_ENV := TZ=$${TZ:-UTC} _R_CHECK_CRAN_INCOMING_=false _R_CHECK_CRAN_INCOMING
 	R_RD4PDF=$$(kpsewhich zi4.sty inconsolata.sty 2>/dev/null | grep -q . && echo times,inconsolata,hyper || echo times,hyper)
 
 .PHONY: setup setup-demo setup-test setup-site setup-reproduce document build install structure test check \
-	check-depends-only demo site test-site test-db test-dist test-tidymodels bench reproduce reproduce-quick fuzz sanitize clean
+	check-depends-only demo site test-site test-db test-dist test-tidymodels bench reproduce reproduce-quick fuzz sanitize sanitize-install test-sanitizers test-sanitizers-run clean
 
 # What each target needs, installed when missing (tools/setup.sh names the packages).
 setup:
@@ -138,28 +138,55 @@ reproduce-quick: install
 
 # Build with -fsanitize=address,undefined (tools/sanitize.mk) in a copy of the sources
 # (.sanitize/; only changed files are copied, so object files are reused between runs) into a
-# separate library, then run every C++
-# entry point through the public API on small normal, degenerate and extreme-scale inputs
-# (tools/sanitize.R) with libasan preloaded into R. Not part of `make test`. Reports go to
-# stderr; the target fails when a sanitizer reports anything.
+# separate library (sanitize-install), then run every C++ entry point through the public API on
+# small normal, degenerate and extreme-scale inputs (tools/sanitize.R) with libasan preloaded
+# into R. Not part of `make test`. Reports go to stderr; the target fails when a sanitizer
+# reports anything.
 SAN_DIR := $(CURDIR)/.sanitize
 SAN_LIB := $(SAN_DIR)/lib
-sanitize: setup
+SAN_OPT := -O0
+# As CRAN's gcc-ASAN check runs: leaks are not reported (detect_leaks=0); every report is
+# printed and the run goes on (halt_on_error=0 with -fsanitize-recover=address), so that one
+# run lists them all.
+SAN_ENV := LD_PRELOAD=$$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0:halt_on_error=0 \
+	UBSAN_OPTIONS=print_stacktrace=1 R_LIBS=$(SAN_LIB)
+SAN_FOUND := grep -q "ERROR: AddressSanitizer\|runtime error:"
+sanitize-install: setup
 	mkdir -p $(SAN_DIR)/src/$(PKG) $(SAN_LIB)
 	rm -rf $(SAN_LIB)/00LOCK-$(PKG)
 	rm -rf $(SAN_DIR)/stage && mkdir -p $(SAN_DIR)/stage
 	tar -cf - --exclude='*.o' --exclude='*.so' DESCRIPTION NAMESPACE R src inst | tar -C $(SAN_DIR)/stage -xf -
 	cd $(SAN_DIR)/stage && find . -type f | while read f; do \
 		cmp -s "$$f" "../src/$(PKG)/$$f" || { mkdir -p "$$(dirname "../src/$(PKG)/$$f")"; cp "$$f" "../src/$(PKG)/$$f"; }; done
-	R_MAKEVARS_USER=$(CURDIR)/tools/sanitize.mk MAKEFLAGS=-j$(JOBS) $(R) CMD INSTALL --no-test-load \
+	SAN_OPT='$(SAN_OPT)' R_MAKEVARS_USER=$(CURDIR)/tools/sanitize.mk MAKEFLAGS=-j$(JOBS) $(R) CMD INSTALL --no-test-load \
 		--library=$(SAN_LIB) $(SAN_DIR)/src/$(PKG)
-	LD_PRELOAD=$$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0:halt_on_error=0 \
-		UBSAN_OPTIONS=print_stacktrace=1 R_LIBS=$(SAN_LIB) $(RSCRIPT) tools/sanitize.R 2> $(SAN_DIR)/report.txt; \
+
+sanitize: sanitize-install
+	$(SAN_ENV) $(RSCRIPT) tools/sanitize.R 2> $(SAN_DIR)/report.txt; \
 		status=$$?; awk '/^## /{last=$$0; next} {if (!(last in shown)) {shown[last]=1; print last}; print}' \
 		$(SAN_DIR)/report.txt >&2; \
-		if grep -q "ERROR: AddressSanitizer\|runtime error:" $(SAN_DIR)/report.txt; then \
+		if $(SAN_FOUND) $(SAN_DIR)/report.txt; then \
 		echo "sanitize: findings above (full report in .sanitize/report.txt)"; exit 1; fi; exit $$status
 
+# The test suite under the sanitizers, as CRAN's gcc-ASAN check runs it: the package built as for
+# `make sanitize` but with -O1 (the suite runs Eigen's kernels on real sizes, which -O0 makes
+# some twenty times slower) into its own copy (.sanitize-tests/), the tests run with CRAN's
+# settings (NOT_CRAN unset: skip_on_cran() tests skip) in a plain R with libasan preloaded,
+# leaks not reported (CRAN: detect_leaks=0). Fails on any sanitizer report (printed, with the
+# test file it came from, from .sanitize-tests/tests.txt) or test failure. .ci/run runs it.
+test-sanitizers: setup-test
+	$(MAKE) sanitize-install SAN_DIR=$(CURDIR)/.sanitize-tests SAN_OPT=-O1
+	$(MAKE) test-sanitizers-run SAN_DIR=$(CURDIR)/.sanitize-tests
+
+test-sanitizers-run:
+	env -u NOT_CRAN $(SAN_ENV) $(RSCRIPT) tools/test-sanitizers.R tests/testthat 2> $(SAN_DIR)/tests.txt; status=$$?; \
+		if $(SAN_FOUND) $(SAN_DIR)/tests.txt; then \
+		grep -B2 -A30 "ERROR: AddressSanitizer\|runtime error:" $(SAN_DIR)/tests.txt >&2; \
+		echo "in test files:" >&2; awk '/^## /{f=$$0} /ERROR: AddressSanitizer|runtime error:/{print f}' \
+		$(SAN_DIR)/tests.txt | sort -u >&2; \
+		echo "test-sanitizers: sanitizer reports above (full output in $(SAN_DIR)/tests.txt)"; exit 1; fi; \
+		echo "test-sanitizers: no sanitizer report"; exit $$status
+
 clean:
-	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz $(LIB) $(EXTRA_LIB) $(SAN_DIR) demo-output .depends-only docs \
+	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz $(LIB) $(EXTRA_LIB) $(SAN_DIR) .sanitize-tests demo-output .depends-only docs \
 		docs-screenshots src/*.o src/*.so

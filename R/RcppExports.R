@@ -21,8 +21,8 @@
     .Call(`_fairproj_fp_css_greedy`, grams, factors, best2, cand, target, k, scan, digits, tol)
 }
 
-.fp_css_exhaustive <- function(grams, factors, best2, k, bnb = FALSE, incumbent = 1e308, max_nodes = 1e308) {
-    .Call(`_fairproj_fp_css_exhaustive`, grams, factors, best2, k, bnb, incumbent, max_nodes)
+.fp_css_exhaustive <- function(grams, factors, best2, k, bnb = FALSE, incumbent = 1e308, max_nodes = 1e308, max_seconds = 1e308, progress = NULL) {
+    .Call(`_fairproj_fp_css_exhaustive`, grams, factors, best2, k, bnb, incumbent, max_nodes, max_seconds, progress)
 }
 
 .fp_css_prep_core <- function(scatter, mean, n, ctr, sc, pw) {
@@ -65,8 +65,8 @@
     .Call(`_fairproj_fp_mmd2_cpp`, X, g, V, sigma, gradient)
 }
 
-.fp_mbfpca <- function(X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver, progress = NULL) {
-    .Call(`_fairproj_fp_mbfpca_cpp`, X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver, progress)
+.fp_mbfpca <- function(X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver, progress = NULL, max_seconds = 1e308) {
+    .Call(`_fairproj_fp_mbfpca_cpp`, X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver, progress, max_seconds)
 }
 
 .fp_minmax_exact <- function(covs, a_, k, tol, maxit, lp_round, smooth = 0.5, dual = 1L) {

@@ -67,13 +67,14 @@ fp_css_highqr_cpp <- function(grams, candidates = seq_len(ncol(grams[[1L]]))) {
 # the columns so that this set comes first) and at most `max_nodes` bound evaluations. Returns
 # the columns (1-based), objective, subsets, nodes, complete and lower.
 fp_css_exhaustive_cpp <- function(grams, factors, best2, k, search = "enumerate", incumbent = NULL,
-                                  max_nodes = NULL) {
+                                  max_nodes = NULL, max_seconds = Inf, progress = NULL) {
   search <- fp_match_arg(search, c("enumerate", "bnb"), "search")
+  max_seconds <- min(max_seconds, 1e308)
   res <- if (search == "enumerate") {
-    fp_cpp(.fp_css_exhaustive(unname(grams), unname(factors), best2, k))
+    fp_cpp(.fp_css_exhaustive(unname(grams), unname(factors), best2, k, progress = progress))
   } else {
     fp_cpp(.fp_css_exhaustive(unname(grams), unname(factors), best2, k, bnb = TRUE, incumbent = incumbent,
-                              max_nodes = max_nodes))
+                              max_nodes = max_nodes, max_seconds = max_seconds, progress = progress))
   }
   res$columns <- res$columns + 1L
   res

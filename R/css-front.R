@@ -82,8 +82,9 @@
 #'   remaining columns `P` provably loses is skipped. The bound: adding `r` more columns lowers a
 #'   group's squared error by at most the sum of the `r` largest eigenvalues of its residual
 #'   projected on the span of the residual columns `P` (Eckart-Young). After `max_nodes` bound
-#'   evaluations (default `1e6`) the search stops with a warning of class
-#'   `fairproj_convergence_warning`; the result then has `complete = FALSE` and `lower`, a
+#'   evaluations (default `1e6`), or at the time limit (`options(fairproj.time_limit = )`, in
+#'   seconds, default 60, shared by the fair and the unfair search), the search stops with a
+#'   warning of class `fairproj_convergence_warning`; the result then has `complete = FALSE` and `lower`, a
 #'   certified lower bound on the optimum (`lower` equals the objective when complete).
 #'   `search = "enumerate"` evaluates every subset (an error beyond `max_subsets`).
 #' * `"standard"` (`algorithm`, `theta`): the unfair counterparts on all rows together (the
@@ -131,7 +132,13 @@
 #' exhaustive with `search = "enumerate"` `choose(d, k)` evaluations of O(m d) each after shared
 #' downdates, with `"bnb"` an O(m d^3) bound per internal node on top (it pays off only when it
 #' prunes; on one-hot data, whose optimal losses are close to 1, it prunes little and the node
-#' budget is reached from about k = 6 with 60 columns). On a 35427 x 1247 matrix with two groups
+#' budget is reached from about k = 6 with 60 columns). Exhaustive search is refused up front,
+#' with an error of class `fairproj_cost_error` that names a faster method, when its estimated
+#' time exceeds the time limit (`options(fairproj.time_limit = )`, default 60 s): with
+#' `search = "enumerate"` about `choose(d, k) m (4e-8 d k + 1e-6)` seconds, with `"bnb"` (which
+#' stops at the limit by itself) its first level alone, about `1.5e-8 m d^4` seconds (from about
+#' d = 190 with two groups and the unfair search, m = 3); in interactive sessions a progress bar
+#' counts the subsets or bound evaluations. On a 35427 x 1247 matrix with two groups
 #' (the size of the paper's MEPS data, where the reference greedy did not finish in 24 hours)
 #' greedy with k = 100 takes seconds to a minute here (`bench/css.R` in the sources).
 #'

@@ -25,6 +25,18 @@
 #'
 #' Start with `vignette("getting-started", package = "fairproj")`.
 #'
+#' @section Options:
+#' * `fairproj.time_limit` (seconds, default 60; `Inf` turns it off): methods whose cost grows
+#'   fast with the data (`fair_pca(method = "mbfpca")`, `O(n^2)` per evaluation;
+#'   `fair_css(method = "exhaustive")`, exponential in k) estimate their time before they start
+#'   and refuse what would take longer, with an error of class `fairproj_cost_error` that names
+#'   a faster method or a smaller argument; their iterative searches also stop at the limit,
+#'   with a warning of class `fairproj_convergence_warning`. Each method's help states its cost
+#'   in n and d.
+#' * `fairproj.progress` (`FALSE` turns them off): progress bars of long work, shown in
+#'   interactive sessions.
+#' * `fairproj.threads`: the threads of the row pass (see [group_moments()]).
+#'
 #' @seealso [fair_pca()], [fair_css()], [group_moments()].
 #' @useDynLib fairproj, .registration = TRUE
 #' @importFrom Rcpp sourceCpp

@@ -16,7 +16,8 @@
 #' that only one row per group and query comes back. This is for engines where the data must
 #' stay (Spark, warehouses), the automatic choice for every other connection. It takes two
 #' passes:
-#' 1. per group `COUNT(*)`, the `AVG` of each column, its number of `NULL`s (and, in SQLite,
+#' 1. per group `COUNT(*)`, the `AVG` of each column (its value where `MIN` equals `MAX`, so
+#'    that a column constant within a group is shifted to exactly zero), its number of `NULL`s (and, in SQLite,
 #'    whose columns hold values of any type, its number of text values), and for integer
 #'    columns (SQLite's integers, `BIGINT` elsewhere where the driver returns integer64) the
 #'    number of integers of 2^53 or more, in one query (or one per block of columns when d is
@@ -496,8 +497,12 @@ fp_db_pass1 <- function(x, group, columns, types = rep("number", length(columns)
   blocks <- split(seq_along(columns), ceiling(seq_along(columns) / max(1L, (max_terms - 2L) %/% per)))
   vapply(blocks, function(j) {
     v <- fp_db_ident(con, columns[j])
+    # the mean, or for a column constant within the group its value itself (an engine's AVG of
+    # equal values may round), so that the second pass shifts such a column to exactly zero
+    e <- fp_db_num_expr(con, v, types[j])
     items <- c(paste0("COUNT(*) AS ", fp_db_ident(con, "fp_n")),
-               paste0("AVG(", fp_db_num_expr(con, v, types[j]), ") AS ", fp_db_ident(con, paste0("fp_m", j))),
+               paste0("CASE WHEN MIN(", e, ") = MAX(", e, ") THEN MIN(", e, ") ELSE AVG(", e, ") END AS ",
+                      fp_db_ident(con, paste0("fp_m", j))),
                paste0("SUM(CASE WHEN ", v, " IS NULL THEN 1 ELSE 0 END) AS ", fp_db_ident(con, paste0("fp_na", j))))
     if (sqlite) {
       items <- c(items, paste0("SUM(CASE WHEN typeof(", v, ") IN ('text', 'blob') THEN 1 ELSE 0 END) AS ",

@@ -383,6 +383,10 @@ fp_sparse_dense_cols <- function(xg, dense, s) {
   n <- nrow(xg)
   z <- as.matrix(xg[, dense, drop = FALSE])
   plain <- s[dense] / n
+  # a column constant in the group is centred on its value exactly (as the dense pass does)
+  first <- z[1L, ]
+  snap <- abs(plain - first) <= 2 * (n + 2) * .Machine$double.eps * abs(first)
+  plain[snap] <- first[snap]
   z <- z - rep(plain, each = n)
   r <- colSums(z)
   hi <- plain + r / n

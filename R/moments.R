@@ -144,6 +144,9 @@ group_moments.group_moments <- function(x, group, ...) x
 # `mean_lo` (optional, d x m): the part of each mean below the precision of `mean` (mean + mean_lo
 # is the mean to twice the precision), kept so that merging pieces whose columns have a large
 # offset (1e8 + noise) loses no digits of the difference of their means; absent means zero.
+# A column without spread in a group (a diagonal entry of its scatter 0 or below, which only
+# rounding makes negative) has exactly zero cross-terms there, as a scatter matrix must
+# (|s_ij| <= sqrt(s_ii s_jj)): whatever rounding a door or a merge left in them is cleared.
 fp_new_moments <- function(n, mean, scatter, levels, colnames, mean_lo = NULL) {
   n <- as.numeric(n)
   names(n) <- levels
@@ -151,13 +154,23 @@ fp_new_moments <- function(n, mean, scatter, levels, colnames, mean_lo = NULL) {
   scatter <- lapply(scatter, function(s) {
     s <- matrix(s, length(colnames), length(colnames))
     dimnames(s) <- list(colnames, colnames)
-    s
+    fp_zero_flat_columns(s)
   })
   names(scatter) <- levels
   out <- structure(list(n = n, mean = mean, scatter = scatter, levels = levels, colnames = colnames),
                    class = "group_moments")
   if (!is.null(mean_lo) && any(mean_lo != 0)) out$mean_lo <- matrix(mean_lo, nrow(mean), ncol(mean), dimnames = dimnames(mean))
   out
+}
+
+# The rows and columns of a scatter matrix whose diagonal entry is 0 or below set to exactly 0.
+fp_zero_flat_columns <- function(s) {
+  z <- which(diag(s) <= 0)
+  if (length(z) && any(s[z, ] != 0)) {
+    s[z, ] <- 0
+    s[, z] <- 0
+  }
+  s
 }
 
 fp_mean_lo <- function(m) if (is.null(m$mean_lo)) matrix(0, nrow(m$mean), ncol(m$mean), dimnames = dimnames(m$mean)) else m$mean_lo

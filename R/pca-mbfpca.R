@@ -24,6 +24,16 @@
 #' In interactive sessions an indeterminate progress bar counts the penalty updates (turn it off with
 #' `options(fairproj.progress = FALSE)`).
 #'
+#' **Cost and time limit.** A fit takes about a thousand evaluations of the penalty and its
+#' gradient (670-1,370 measured at n = 400-1,600 rows, d = 10-40, k = 2), each
+#' \eqn{O(n^2 k + n d k)} with n the rows of the MMD term (at most `max_rows`): about
+#' \eqn{1.5 \cdot 10^{-5} n^2 k} seconds in all on one core, so 1,000 rows take about half a
+#' minute and 5,000 rows some ten minutes. A fit estimated to take longer than the time limit
+#' (`options(fairproj.time_limit = )`, in seconds, default 60; `Inf` turns it off) is refused up
+#' front with an error of class `fairproj_cost_error` that gives a `max_rows` that fits; a fit
+#' that runs past the limit stops after the penalty update in progress, with a
+#' `fairproj_convergence_warning`.
+#'
 #' **Defaults** follow the authors' code for the UCI experiments: `sigma` by the median heuristic
 #' \eqn{\sqrt{\mathrm{median}\|y_i - y_j\|^2 / 2}} on the standard-PCA projection of the (subsampled)
 #' rows (on at most 2000 rows), \eqn{\rho_0 = 1/\mathrm{MMD}^2} of standard PCA, and the start from
@@ -76,8 +86,9 @@ fit_pca_mbfpca <- function(prep, k, tau = 1e-3, sigma = NULL, rho0 = NULL, init 
   max_rows <- fp_check_count(max_rows, 4L, .Machine$integer.max, "max_rows")
   maxit_outer <- fp_check_count(maxit_outer, 1L, 10000L, "maxit_outer")
   maxit_inner <- fp_check_count(maxit_inner, 1L, 1e6, "maxit_inner")
-  z <- fp_transform(prep, data$x)
   gi <- as.integer(data$group == prep$levels[2])
+  mbf_check_cost(min(length(gi), max_rows), prep$d, k, maxit_outer)
+  z <- fp_transform(prep, data$x)
   idx <- mbf_subsample(gi, max_rows)
   z <- z[idx, , drop = FALSE]
   gi <- gi[idx]
@@ -97,15 +108,39 @@ fit_pca_mbfpca <- function(prep, k, tau = 1e-3, sigma = NULL, rho0 = NULL, init 
   pb <- fp_progress_bar(NA, "MbF-PCA penalty updates")
   res <- fp_cpp(.fp_mbfpca(z, gi, prep$C, Vp, sigma, rho0, tau, 1e10, maxit_outer, maxit_inner,
                            1e-1, 1e-6, 1e-6, init == "fair", if (solver == "lbfgs") 0L else 1L,
-                           if (fp_progress_on()) function(i) pb$update(i) else NULL), "the MbF-PCA solver")
+                           if (fp_progress_on()) function(i) pb$update(i) else NULL, min(fp_time_limit(), 1e308)),
+                "the MbF-PCA solver")
   pb$done()
-  if (!res$converged) {
+  if (isTRUE(res$timed_out)) {
+    fp_warn_convergence(sprintf(paste("method 'mbfpca' stopped at the time limit of %s s (options(fairproj.time_limit))",
+                                      "with MMD^2 = %.3g (tau = %.3g) after %d penalty updates; raise the limit, or lower",
+                                      "`max_rows` (the MMD on a subsample)"),
+                                format(fp_time_limit()), res$mmd2, tau, res$outer_iterations))
+  } else if (!res$converged) {
     fp_warn_convergence(sprintf("method 'mbfpca' stopped with MMD^2 = %.3g (tau = %.3g) after %d penalty updates; increase `maxit_outer`",
                     res$mmd2, tau, res$outer_iterations))
   }
   list(rotation = res$rotation, mmd2 = res$mmd2, mmd2_standard = m_pca, rho = res$rho,
        sigma = sigma * sq, tau = tau, converged = res$converged, outer_iterations = res$outer_iterations,
        inner_iterations = res$inner_iterations, evaluations = res$evaluations, rows_used = length(idx), history = res$history)
+}
+
+# Refuses up front a fit estimated to take longer than the time limit: one evaluation of the
+# penalty and its gradient costs about 1.5e-8 s per n^2 k (n the rows of the MMD; measured on
+# this package's build machine, bench/mbfpca.R), and a fit takes about 1,000 of them (670-1,370 at
+# n = 400-1,600, d = 10-40, k = 2, default settings), plus O(n d k) each.
+mbf_check_cost <- function(n, d, k, maxit_outer) {
+  secs <- 1000 * (1.5e-8 * n^2 * k + 2e-9 * n * d * k)
+  fp_check_cost(secs, sprintf("method \"mbfpca\" (its MMD term on %d rows, k = %d)", n, k),
+                sprintf(paste("lower `max_rows` (the MMD term on a random subsample of that many rows; max_rows = %d",
+                              "takes about %s), or use a method on the moments such as \"mean\" (matches the groups'",
+                              "means, seconds)"),
+                        mbf_rows_for(k), fp_format_seconds(1000 * 1.5e-8 * mbf_rows_for(k)^2 * k)))
+}
+
+# The rows of the MMD term that fit in half the time limit (at least 100).
+mbf_rows_for <- function(k) {
+  max(100L, as.integer(floor(sqrt(0.5 * min(fp_time_limit(), 1e9) / (1000 * 1.5e-8 * k)) / 100) * 100))
 }
 
 # Rows kept for the MMD: all when n <= max_rows, else a sample stratified by group.

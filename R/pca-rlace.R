@@ -24,7 +24,11 @@
 #' complement is the k-dimensional span returned.
 #'
 #' Two groups only. **Needs the rows** (the classifier is fitted on them); a step costs
-#' \eqn{O(b d + d^3)} for a batch of `b` rows (the Fantope projection is an eigendecomposition).
+#' \eqn{O(b d + d^3)} for a batch of `b` rows (the Fantope projection is an eigendecomposition):
+#' about `n_iter (6e-9 d^3 + 1e-9 clf_steps b d)` seconds, so the defaults take a few seconds at
+#' d = 50 and minutes from d = 200. A fit estimated to take longer than the time limit
+#' (`options(fairproj.time_limit = )`, in seconds, default 60) is refused up front with an error
+#' of class `fairproj_cost_error` that says which `n_iter` fits.
 #' The mini-batches (and, with `init = "random"`, the starting `P`) are random: pass `seed` (or
 #' call [set.seed()]) for reproducible fits.
 #'
@@ -107,6 +111,7 @@ fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_c
   n <- nrow(z)
   batch_size <- fp_check_count(batch_size, 1L, .Machine$integer.max, "batch_size")
   batch_size <- min(batch_size, n)
+  fp_rlace_check_cost(d, n_iter, clf_steps, batch_size)
   y <- as.numeric(data$group == prep$levels[2])
   majority <- max(mean(y), 1 - mean(y))
   P <- if (init == "centre") {
@@ -259,4 +264,14 @@ fp_orth_complement <- function(Q) {
   d <- nrow(Q)
   qrq <- qr(Q)
   qr.Q(qrq, complete = TRUE)[, seq.int(ncol(Q) + 1L, length.out = d - ncol(Q)), drop = FALSE]
+}
+
+# Refuses up front a fit estimated to take longer than the time limit (fp_check_cost()): a step
+# costs about 6e-9 d^3 s (the Fantope projection) plus 1e-9 s per classifier step, row and column
+# of a batch (measured: the defaults past 120 s at d = 200, the machine shared).
+fp_rlace_check_cost <- function(d, n_iter, clf_steps, batch_size) {
+  per <- 6e-9 * d^3 + 1e-9 * clf_steps * batch_size * d
+  fits <- max(1, floor(min(fp_time_limit(), 1e9) / per))
+  fp_check_cost(n_iter * per, sprintf("method \"rlace\" (%d steps over %d columns)", n_iter, d),
+                sprintf("lower `n_iter` (n_iter = %d fits), or use method = \"mean\" (closed form)", fits))
 }

@@ -32,3 +32,29 @@ fp_inform <- function(message, class = NULL) {
 fp_progress_on <- function() {
   interactive() && !isTRUE(getOption("knitr.in.progress")) && !isFALSE(getOption("fairproj.progress"))
 }
+
+# The time budget of one fit, in seconds: the option `fairproj.time_limit` (60 when unset; Inf
+# turns the checks off), checked.
+fp_time_limit <- function() {
+  fp_check_number(getOption("fairproj.time_limit", 60), "options(fairproj.time_limit)", 0, Inf, open_lower = TRUE)
+}
+
+# Refuses up front, with a classed error (`fairproj_cost_error`, an input error), work whose
+# estimated time `seconds` exceeds the time budget: `what` names the work and its size, `faster`
+# what to do instead (a faster method, a smaller argument). The estimates are of the typical
+# case on one core of an ordinary machine (constants measured in bench/; see each method's help).
+fp_check_cost <- function(seconds, what, faster, arg = "method") {
+  limit <- fp_time_limit()
+  if (is.finite(seconds) && seconds <= limit) return(invisible(seconds))
+  fp_abort(sprintf(paste("%s would take about %s (estimated), more than the time limit of %s s; %s, or raise the",
+                         "limit with options(fairproj.time_limit = <seconds>)"),
+                   what, fp_format_seconds(seconds), format(limit), faster), arg, class = "fairproj_cost_error")
+}
+
+fp_format_seconds <- function(s) {
+  if (!is.finite(s)) return("forever")
+  if (s < 120) return(sprintf("%.0f s", s))
+  if (s < 7200) return(sprintf("%.0f minutes", s / 60))
+  if (s < 172800) return(sprintf("%.0f hours", s / 3600))
+  sprintf("%.2g days", s / 86400)
+}

@@ -90,8 +90,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_css_exhaustive
-Rcpp::List fp_css_exhaustive(const Rcpp::List& grams, const Rcpp::List& factors, const Rcpp::NumericVector& best2, int k, bool bnb, double incumbent, double max_nodes);
-RcppExport SEXP _fairproj_fp_css_exhaustive(SEXP gramsSEXP, SEXP factorsSEXP, SEXP best2SEXP, SEXP kSEXP, SEXP bnbSEXP, SEXP incumbentSEXP, SEXP max_nodesSEXP) {
+Rcpp::List fp_css_exhaustive(const Rcpp::List& grams, const Rcpp::List& factors, const Rcpp::NumericVector& best2, int k, bool bnb, double incumbent, double max_nodes, double max_seconds, Rcpp::Nullable<Rcpp::Function> progress);
+RcppExport SEXP _fairproj_fp_css_exhaustive(SEXP gramsSEXP, SEXP factorsSEXP, SEXP best2SEXP, SEXP kSEXP, SEXP bnbSEXP, SEXP incumbentSEXP, SEXP max_nodesSEXP, SEXP max_secondsSEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -102,7 +102,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< bool >::type bnb(bnbSEXP);
     Rcpp::traits::input_parameter< double >::type incumbent(incumbentSEXP);
     Rcpp::traits::input_parameter< double >::type max_nodes(max_nodesSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_css_exhaustive(grams, factors, best2, k, bnb, incumbent, max_nodes));
+    Rcpp::traits::input_parameter< double >::type max_seconds(max_secondsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::Function> >::type progress(progressSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_css_exhaustive(grams, factors, best2, k, bnb, incumbent, max_nodes, max_seconds, progress));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -248,8 +250,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_mbfpca_cpp
-Rcpp::List fp_mbfpca_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<int>& g, const Eigen::Map<Eigen::MatrixXd> A, const Eigen::Map<Eigen::MatrixXd> V0, double sigma, double rho0, double tau, double rho_max, int maxit_outer, int maxit_inner, double tol_inner0, double tol_inner_min, double tol_v, bool fair_init, int solver, Rcpp::Nullable<Rcpp::Function> progress);
-RcppExport SEXP _fairproj_fp_mbfpca_cpp(SEXP XSEXP, SEXP gSEXP, SEXP ASEXP, SEXP V0SEXP, SEXP sigmaSEXP, SEXP rho0SEXP, SEXP tauSEXP, SEXP rho_maxSEXP, SEXP maxit_outerSEXP, SEXP maxit_innerSEXP, SEXP tol_inner0SEXP, SEXP tol_inner_minSEXP, SEXP tol_vSEXP, SEXP fair_initSEXP, SEXP solverSEXP, SEXP progressSEXP) {
+Rcpp::List fp_mbfpca_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<int>& g, const Eigen::Map<Eigen::MatrixXd> A, const Eigen::Map<Eigen::MatrixXd> V0, double sigma, double rho0, double tau, double rho_max, int maxit_outer, int maxit_inner, double tol_inner0, double tol_inner_min, double tol_v, bool fair_init, int solver, Rcpp::Nullable<Rcpp::Function> progress, double max_seconds);
+RcppExport SEXP _fairproj_fp_mbfpca_cpp(SEXP XSEXP, SEXP gSEXP, SEXP ASEXP, SEXP V0SEXP, SEXP sigmaSEXP, SEXP rho0SEXP, SEXP tauSEXP, SEXP rho_maxSEXP, SEXP maxit_outerSEXP, SEXP maxit_innerSEXP, SEXP tol_inner0SEXP, SEXP tol_inner_minSEXP, SEXP tol_vSEXP, SEXP fair_initSEXP, SEXP solverSEXP, SEXP progressSEXP, SEXP max_secondsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -269,7 +271,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< bool >::type fair_init(fair_initSEXP);
     Rcpp::traits::input_parameter< int >::type solver(solverSEXP);
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::Function> >::type progress(progressSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_mbfpca_cpp(X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver, progress));
+    Rcpp::traits::input_parameter< double >::type max_seconds(max_secondsSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_mbfpca_cpp(X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver, progress, max_seconds));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -499,7 +502,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_css_prefix_err2", (DL_FUNC) &_fairproj_fp_css_prefix_err2, 3},
     {"_fairproj_fp_css_coef_cpp", (DL_FUNC) &_fairproj_fp_css_coef_cpp, 2},
     {"_fairproj_fp_css_greedy", (DL_FUNC) &_fairproj_fp_css_greedy, 9},
-    {"_fairproj_fp_css_exhaustive", (DL_FUNC) &_fairproj_fp_css_exhaustive, 7},
+    {"_fairproj_fp_css_exhaustive", (DL_FUNC) &_fairproj_fp_css_exhaustive, 9},
     {"_fairproj_fp_css_prep_core", (DL_FUNC) &_fairproj_fp_css_prep_core, 6},
     {"_fairproj_fp_css_sampler_pass", (DL_FUNC) &_fairproj_fp_css_sampler_pass, 6},
     {"_fairproj_fp_css_lowqr", (DL_FUNC) &_fairproj_fp_css_lowqr, 4},
@@ -510,7 +513,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_inlp_cpp", (DL_FUNC) &_fairproj_fp_inlp_cpp, 7},
     {"_fairproj_fp_eig_top_wide", (DL_FUNC) &_fairproj_fp_eig_top_wide, 3},
     {"_fairproj_fp_mmd2_cpp", (DL_FUNC) &_fairproj_fp_mmd2_cpp, 5},
-    {"_fairproj_fp_mbfpca_cpp", (DL_FUNC) &_fairproj_fp_mbfpca_cpp, 16},
+    {"_fairproj_fp_mbfpca_cpp", (DL_FUNC) &_fairproj_fp_mbfpca_cpp, 17},
     {"_fairproj_fp_minmax_exact", (DL_FUNC) &_fairproj_fp_minmax_exact, 8},
     {"_fairproj_fp_minmax_mw", (DL_FUNC) &_fairproj_fp_minmax_mw, 7},
     {"_fairproj_fp_minmax_dual", (DL_FUNC) &_fairproj_fp_minmax_dual, 4},

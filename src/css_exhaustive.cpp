@@ -1,6 +1,7 @@
 // Fair column subset selection (Matakos et al. 2024), the exact method: exhaustive search over
 // the k-subsets and its branch and bound (pool_bound()). Facts and numerical conventions in
 // css.h.
+#include <chrono>
 #include "css.h"
 #include "rcpp_entry.h"
 
@@ -50,7 +51,24 @@ struct Exhaustive {
   // branch and bound
   bool bnb;
   double nodes, max_nodes, pruned, lower;
-  bool out;
+  bool out, timed_out;
+  // time limit of the branch and bound (seconds from `start`) and progress reports (the bound
+  // evaluations, or the subsets of the enumeration, at most every 0.25 s)
+  std::chrono::steady_clock::time_point start, last_report;
+  double max_seconds;
+  fp::Progress progress;
+
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  void report() {
+    if (!progress) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - last_report).count() < 0.25) return;
+    last_report = now;
+    const double done = bnb ? nodes : count;
+    progress(static_cast<int>(std::min(done, 2e9)));
+  }
 
   void leaf(const std::vector<Resid>& R, int from) {
     const std::vector<char> all(d, 1);
@@ -93,7 +111,10 @@ struct Exhaustive {
   void rec(const std::vector<Resid>& R, int from, int depth) {
     if (depth == k - 1) {
       leaf(R, from);
-      if (++tick % 64 == 0) fp::check_interrupt();
+      if (++tick % 64 == 0) {
+        fp::check_interrupt();
+        report();
+      }
       return;
     }
     for (int j = from; j <= d - (k - depth); ++j) {
@@ -103,6 +124,7 @@ struct Exhaustive {
       if (bnb && left >= 2) {
         const double lb = bound(R2, j + 1, left);
         nodes += 1;
+        report();
         if (lb > best_val * (1 + 1e-9)) {
           pruned += 1;
           continue;
@@ -111,7 +133,8 @@ struct Exhaustive {
           lower = std::min(lower, lb);
           continue;
         }
-        if (nodes > max_nodes) {
+        if (nodes > max_nodes || elapsed() > max_seconds) {
+          timed_out = !(nodes > max_nodes);
           out = true;
           lower = std::min(lower, lb);
           continue;
@@ -132,11 +155,13 @@ struct Exhaustive {
 // With bnb = true, a branch and bound: `incumbent` (the value of the first k columns, which the
 // caller makes a good set, e.g. the greedy one) bounds the search, and a subtree is skipped when the bound of
 // pool_bound() on every completion exceeds the best value found so far (by a relative 1e-9).
-// After `max_nodes` bound evaluations the search stops descending: the best set found is
-// returned with a certified lower bound on the optimum (`lower`; equal to the objective when the
-// search completed).
+// After `max_nodes` bound evaluations or `max_seconds` seconds the search stops descending: the
+// best set found is returned with a certified lower bound on the optimum (`lower`; equal to the
+// objective when the search completed). `progress` receives the bound evaluations (the subsets
+// of the enumeration) so far, at most every 0.25 s.
 inline Exhaustive exhaustive(const std::vector<MatMap>& G, const std::vector<MatMap>& Y, const std::vector<double>& best2,
-                             int k, bool bnb, double incumbent, double max_nodes) {
+                             int k, bool bnb, double incumbent, double max_nodes, double max_seconds,
+                             const fp::Progress& progress) {
   Exhaustive ex;
   for (const MatMap& a : G) ex.G.push_back(a);
   ex.m = static_cast<int>(ex.G.size());
@@ -155,6 +180,10 @@ inline Exhaustive exhaustive(const std::vector<MatMap>& G, const std::vector<Mat
   ex.max_nodes = max_nodes;
   ex.lower = std::numeric_limits<double>::infinity();
   ex.out = false;
+  ex.timed_out = false;
+  ex.start = ex.last_report = std::chrono::steady_clock::now();
+  ex.max_seconds = max_seconds;
+  ex.progress = progress;
   std::vector<Resid> R0;
   for (int g = 0; g < ex.m; ++g) R0.push_back(Resid(ex.G[g], Y[g]));
   ex.rec(R0, 0, 0);
@@ -175,14 +204,17 @@ inline Exhaustive exhaustive(const std::vector<MatMap>& G, const std::vector<Mat
 // Exhaustive search or branch and bound; see fp::css::exhaustive().
 // [[Rcpp::export(.fp_css_exhaustive)]]
 Rcpp::List fp_css_exhaustive(const Rcpp::List& grams, const Rcpp::List& factors, const Rcpp::NumericVector& best2, int k,
-                             bool bnb = false, double incumbent = 1e308, double max_nodes = 1e308) {
+                             bool bnb = false, double incumbent = 1e308, double max_nodes = 1e308,
+                             double max_seconds = 1e308, Rcpp::Nullable<Rcpp::Function> progress = R_NilValue) {
   std::vector<Rcpp::NumericMatrix> keep;
   const std::vector<fp::MatMap> G = fp::rcpp::as_maps(grams, keep), Y = fp::rcpp::as_maps(factors, keep);
   const std::vector<double> b2(best2.begin(), best2.end());
-  const fp::css::Exhaustive ex = fp::rcpp::run([&] { return fp::css::exhaustive(G, Y, b2, k, bnb, incumbent, max_nodes); });
+  const fp::Progress pr = fp::rcpp::progress(progress);
+  const fp::css::Exhaustive ex = fp::rcpp::run(
+      [&] { return fp::css::exhaustive(G, Y, b2, k, bnb, incumbent, max_nodes, max_seconds, pr); });
   const double lower = ex.out ? std::min(ex.lower, ex.best_val) : ex.best_val;
   return Rcpp::List::create(Rcpp::Named("columns") = ex.best_set, Rcpp::Named("objective") = ex.best_val,
                             Rcpp::Named("subsets") = ex.count, Rcpp::Named("nodes") = ex.nodes,
                             Rcpp::Named("pruned") = ex.pruned, Rcpp::Named("complete") = !ex.out,
-                            Rcpp::Named("lower") = lower);
+                            Rcpp::Named("lower") = lower, Rcpp::Named("timed_out") = ex.timed_out);
 }

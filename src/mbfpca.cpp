@@ -9,6 +9,7 @@
 //
 // MMD^2 = sum_ij w_i w_j K_ij with w_i = 1/n_1 (group 1), -1/n_0 (group 0); its gradient in V is
 // -(2/sigma^2) X' R with R_i = sum_j w_i w_j K_ij (y_i - y_j), y = X V: O(n^2 k + n d k).
+#include <chrono>
 #include "linalg.h"
 #include "runtime.h"
 #include "rcpp_entry.h"
@@ -252,12 +253,13 @@ struct Settings {
   double tol_inner0, tol_inner_min, tol_v;
   bool fair_init;
   int solver;  // 0 = Riemannian L-BFGS, 1 = Riemannian conjugate gradient
+  double max_seconds;  // no further penalty update after this time (the fit is then not converged)
 };
 
 struct Fit {
   Mat V;
   double mmd2 = 0.0, rho = 0.0;
-  bool converged = false;
+  bool converged = false, timed_out = false;
   int outer = 0, inner = 0;
   double evaluations = 0.0;
   std::vector<double> h_rho, h_obj, h_mmd, h_var, h_gn;  // one entry per penalty update
@@ -268,6 +270,7 @@ struct Fit {
 // penalty update.
 Fit solve(const Mat& X, const std::vector<int>& g, const Mat& A, const Mat& V0, double sigma, const Settings& st,
           const fp::Progress& progress) {
+  const auto start = std::chrono::steady_clock::now();
   MMD mmd(X, g, sigma);
   Objective obj{0, A, A.trace(), mmd, 1.0, st.rho0};
   long evals0 = 0;
@@ -303,6 +306,10 @@ Fit solve(const Mat& X, const std::vector<int>& g, const Mat& A, const Mat& V0, 
     if (m > st.tau) rho = std::min(st.rho_max, 2.0 * rho);
     tol_in = std::max(st.tol_inner_min, 0.1 * tol_in);
     if (m > st.tau && rho >= st.rho_max && change <= st.tol_v) break;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > st.max_seconds) {
+      fit.timed_out = true;
+      break;
+    }
   }
   if (outer > st.maxit_outer) outer = st.maxit_outer;
   fit.V = V;
@@ -334,14 +341,16 @@ Rcpp::List fp_mbfpca_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<
                          double sigma, double rho0, double tau, double rho_max, int maxit_outer,
                          int maxit_inner, double tol_inner0, double tol_inner_min, double tol_v,
                          bool fair_init, int solver,
-                         Rcpp::Nullable<Rcpp::Function> progress = R_NilValue) {
+                         Rcpp::Nullable<Rcpp::Function> progress = R_NilValue, double max_seconds = 1e308) {
   using namespace fp::mbfpca;
-  const Settings st{rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver};
+  const Settings st{rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver,
+                    max_seconds};
   const Fit f = solve(Mat(X), g, Mat(A), Mat(V0), sigma, st, fp::rcpp::progress(progress));
   return Rcpp::List::create(
       Rcpp::Named("rotation") = f.V, Rcpp::Named("mmd2") = f.mmd2, Rcpp::Named("rho") = f.rho,
       Rcpp::Named("converged") = f.converged, Rcpp::Named("outer_iterations") = f.outer,
       Rcpp::Named("inner_iterations") = f.inner, Rcpp::Named("evaluations") = f.evaluations,
+      Rcpp::Named("timed_out") = f.timed_out,
       Rcpp::Named("history") = Rcpp::DataFrame::create(
           Rcpp::Named("rho") = f.h_rho, Rcpp::Named("objective") = f.h_obj, Rcpp::Named("mmd2") = f.h_mmd,
           Rcpp::Named("var_ratio") = f.h_var, Rcpp::Named("grad_norm") = f.h_gn,

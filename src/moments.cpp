@@ -294,6 +294,7 @@ inline bool take_onepass(const double* X, int n, int d, int sparse, int onepass,
 inline bool onepass_route(const double* X, int n, int d, const int* G, int m, const std::vector<double>& cnt,
                           int block, int threads, bool may_sparse, Moments& out) {
   fp::Mat mean = first_rows_mean(X, n, d, G, m, 64);
+  snap_to_first(X, n, d, G, m, cnt, mean);
   std::vector<fp::Mat> S;
   fp::Mat resid;
   std::vector<double> zeros;
@@ -401,6 +402,7 @@ inline Moments moments(const double* X, int n, int d, const int* G, int m, int b
   if (n_na > 0 || n_inf > 0) return bad_entries(n_na, n_inf);
   for (int c = 0; c < m; ++c)
     if (cnt[c] > 0) mean.col(c) /= cnt[c];
+  snap_to_first(X, n, d, G, m, cnt, mean);
   std::vector<int> dcols, pcols;
   if (take_sparse(n, d, m, nzc, cnt, sparse, big, dcols, pcols))
     return sparse_scatter(X, n, d, G, m, cnt, mean, dcols, pcols, block);

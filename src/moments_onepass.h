@@ -14,6 +14,8 @@
 #ifndef FAIRPROJ_MOMENTS_ONEPASS_H
 #define FAIRPROJ_MOMENTS_ONEPASS_H
 
+#include <cmath>
+#include <limits>
 #include <vector>
 #include "linalg.h"
 #include "runtime.h"
@@ -41,6 +43,30 @@ inline fp::Mat first_rows_mean(const double* X, int n, int d, const int* G, int 
   for (int c = 0; c < m; ++c)
     if (taken[c] > 0) s.col(c) /= taken[c];
   return s;
+}
+
+// Per group and column, the centre `mean` (d x m) replaced by the group's first value where it
+// lies within the rounding of a sum of `cnt` terms of that value: then a column constant within
+// the group is centred exactly (every residual 0, so its variance and cross-terms are exactly
+// 0, not the rounding of the sum times the other columns' spread). Elsewhere the centre moves by
+// a few units of rounding at most, which the residual sums correct as before.
+inline void snap_to_first(const double* X, int n, int d, const int* G, int m, const std::vector<double>& cnt,
+                          fp::Mat& mean) {
+  std::vector<int> first(m, -1);
+  int open = m;
+  for (int i = 0; i < n && open > 0; ++i)
+    if (first[G[i]] < 0) {
+      first[G[i]] = i;
+      --open;
+    }
+  for (int c = 0; c < m; ++c) {
+    if (first[c] < 0) continue;
+    const double tol = 2.0 * (cnt[c] + 2.0) * std::numeric_limits<double>::epsilon();
+    for (int j = 0; j < d; ++j) {
+      const double v = X[static_cast<size_t>(j) * n + first[c]];
+      if (std::abs(mean(j, c) - v) <= tol * std::abs(v)) mean(j, c) = v;
+    }
+  }
 }
 
 // What every thread of the one-pass route reads: the data, the shifts (d x m), the rows per

@@ -161,7 +161,8 @@ repro_setup <- function(data = TRUE, packages = character(0), helpers = characte
   suppressPackageStartupMessages(repro_attach(lib))  # the package built from the commit checked out
   dir <- repro_script_dir()
   for (h in helpers) sys.source(file.path(dir, h), envir = globalenv())
-  options(fairproj.progress = FALSE)
+  # full protocols are long by design: no up-front refusal or stop at the package's time limit
+  options(fairproj.progress = FALSE, fairproj.time_limit = Inf)
   assign("settings", repro_settings(), envir = .repro_state)
   invisible(dir)
 }

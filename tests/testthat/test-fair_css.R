@@ -884,3 +884,34 @@ test_that("random: subsets over columns whose scales span any range doubles hold
   expect_true(all(is.finite(f$random_losses)))
   expect_gte(min(f$random_losses), 1 - 1e-12)  # no subset beats each group's best rank-k error
 })
+
+test_that("exhaustive: a search beyond the time limit is refused up front or stops at the limit (#45)", {
+  old <- options(fairproj.time_limit = 1)
+  on.exit(options(old))
+  set.seed(1)
+  g <- rep(c("a", "b"), 150)
+  x <- matrix(rnorm(300 * 40), 300)
+  # choose(40, 5) = 658,008 subsets of 3 searches: several seconds, refused before any work
+  t0 <- proc.time()[["elapsed"]]
+  expect_error(fair_css(x, g, 5, "exhaustive", search = "enumerate"), class = "fairproj_cost_error")
+  # the branch and bound's first level alone over 250 columns
+  xw <- matrix(rnorm(300 * 250), 300)
+  e <- expect_error(fair_css(xw, g, 3, "exhaustive"), class = "fairproj_cost_error")
+  expect_s3_class(e, "fairproj_input_error")
+  expect_match(conditionMessage(e), "greedy", fixed = TRUE)
+  expect_lt(proc.time()[["elapsed"]] - t0, 5)
+  # one-hot columns prune little: the search stops at the limit with the best set found and a
+  # certified lower bound, in about the limit
+  oh <- sapply(1:60, function(j) as.numeric((seq_len(300) * j) %% 7 < 2 + (j %% 3)))
+  oh <- oh + matrix(rnorm(300 * 60, sd = 0.01), 300)
+  t0 <- proc.time()[["elapsed"]]
+  expect_warning(f <- fair_css(oh, g, 6, "exhaustive", unfair = FALSE), class = "fairproj_convergence_warning")
+  expect_lt(proc.time()[["elapsed"]] - t0, 15)
+  expect_false(f$complete)
+  expect_lte(f$lower, f$loss * (1 + 1e-9))
+  # the limit raised: the same enumeration is allowed (checked, not run: max_subsets refuses it)
+  options(fairproj.time_limit = Inf)
+  expect_error(fair_css(x, g, 5, "exhaustive", search = "enumerate", max_subsets = 10), class = "fairproj_input_error")
+  options(fairproj.time_limit = -1)
+  expect_error(fair_css(x, g, 2, "exhaustive"), class = "fairproj_input_error", regexp = "fairproj.time_limit")
+})

@@ -324,3 +324,21 @@ test_that("PostgreSQL: moments inside a server started here (skipped unless avai
   expect_same_blocks(group_moments(tab, "g", columns = c("x", "b"), route = "stream", chunk_rows = 3, blocks = 10),
                      group_moments(cbind(x = c(1.5, 2.5, 4, 7), b = c(1, 0, 1, 1)), c("u", "u", "v", "v"), blocks = 10))
 })
+
+test_that("SQLite: a column constant within a group has exactly zero cross-terms on both routes (#45)", {
+  fp_test_need_package("RSQLite", "FAIRPROJ_TEST_DB")
+  fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  set.seed(1)
+  x <- matrix(rnorm(68 * 4), 68) * 1e-40
+  x[, 3] <- ifelse(seq_len(68) %% 2 == 1, 0.1, 0.3)
+  df <- data.frame(x, g = rep(c("a", "b"), 34))
+  DBI::dbWriteTable(con, "fp_const", df, row.names = FALSE)
+  tab <- dplyr::tbl(con, "fp_const")
+  for (route in c("stream", "pushdown")) {
+    m <- group_moments(tab, "g", route = route, chunk_rows = 30)
+    for (i in 1:2) expect_identical(max(abs(m$scatter[[i]]["X3", ])), 0)
+    expect_identical(unname(m$mean["X3", ]), c(0.1, 0.3))
+  }
+})

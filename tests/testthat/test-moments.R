@@ -268,3 +268,71 @@ test_that("the thread setting is checked, as an argument and as an option (#36)"
   expect_identical(fairproj:::fp_threads(1), 1L)
   expect_lte(fairproj:::fp_threads(1024), 1024L)
 })
+
+# Every row and column of the scatter of the columns `cols` exactly 0 in every group (#45).
+expect_flat_columns <- function(m, cols) {
+  for (i in seq_along(m$levels)) {
+    s <- m$scatter[[i]]
+    expect_identical(max(abs(s[cols, ])), 0, label = sprintf("group '%s': cross-terms of a constant column", m$levels[i]))
+    expect_identical(max(abs(s[, cols])), 0)
+  }
+}
+
+test_that("a column constant within a group has exactly zero variance and cross-terms, on every door (#45)", {
+  set.seed(1)
+  x <- matrix(rnorm(68 * 19), 68) * 1e-40
+  x[, 13] <- 0.1
+  g <- rep(c("a", "b"), 34)
+  m <- group_moments(x, g)
+  expect_flat_columns(m, 13)
+  expect_identical(unname(m$mean[13, ]), c(0.1, 0.1))
+  # the two routes of the dense pass and its threads, and the sparse route
+  for (op in list(list(onepass = 0L), list(onepass = 1L), list(onepass = 1L, threads = 2L), list(sparse = 1L))) {
+    expect_flat_columns(do.call(fairproj:::fp_moments_dense, c(list(x, factor(g), paste0("V", 1:19)), op)), 13)
+  }
+  expect_flat_columns(group_moments(as.data.frame(x), g), 13)
+  # pieces merged, and a list of chunks
+  expect_flat_columns(group_moments(x[1:30, ], g[1:30]) + group_moments(x[31:68, ], g[31:68]), 13)
+  df <- data.frame(x, grp = g)
+  expect_flat_columns(group_moments(list(df[1:25, ], df[26:68, ]), "grp"), 13)
+  # one value per group, constant only within each group
+  x2 <- x
+  x2[, 13] <- ifelse(g == "a", 0.1, 0.7)
+  expect_flat_columns(group_moments(x2, g), 13)
+  expect_gt(group_moments(x2, rep("all", 68))$scatter[[1]][13, 13], 0)
+  # moments built by hand whose zero variance comes with rounding in the cross-terms
+  s <- m$scatter$a
+  s[13, -13] <- s[-13, 13] <- 1e-6 * diag(s)[-13]  # within the check's tolerance
+  mh <- new_group_moments(n = 34, mean = m$mean[, 1], scatter = s)
+  expect_flat_columns(mh, 13)
+  # a sparse matrix
+  skip_if_not_installed("Matrix")
+  xs <- Matrix::Matrix(x, sparse = TRUE)
+  expect_flat_columns(group_moments(xs, g), 13)
+})
+
+test_that("a huge constant column beside a varying one: exact zero cross-terms (#45)", {
+  y <- cbind(a = 1.69757e94, b = c(-5.9e59, 1.77e60, 2e59, 3e58, -1e59, 6e59, 2.2e59, -3.3e59, 9e58, 1.1e60))
+  gy <- rep(c("u", "v"), 5)
+  m <- group_moments(y, gy)
+  expect_flat_columns(m, "a")
+  for (i in 1:2) {
+    b <- y[gy == m$levels[i], "b"]
+    expect_equal(m$scatter[[i]]["b", "b"], sum((b - mean(b))^2), tolerance = 1e-12)
+  }
+})
+
+test_that("fits on data with a constant column report no negative loss (#45)", {
+  set.seed(1)
+  x <- matrix(rnorm(68 * 19), 68) * 1e-40
+  x[, 13] <- 0.1
+  g <- rep(c("a", "b"), 34)
+  ref <- fair_pca(x[, -13], g, k = 2, method = "standard")
+  for (meth in c("standard", "minmax", "mean", "inlp")) {
+    fit <- suppressWarnings(fair_pca(x, g, k = 2, method = meth))
+    gs <- fit$group_stats
+    expect_true(all(gs$error > 0), label = paste(meth, "group errors positive"))
+    expect_true(all(gs$loss >= -1e-12 * gs$error), label = paste(meth, "losses not negative"))
+    if (meth == "standard") expect_equal(gs$error, ref$group_stats$error, tolerance = 1e-8)
+  }
+})

@@ -63,3 +63,16 @@ test_that("inlp needs the rows and validates its inputs", {
   expect_error(fair_pca(dd$x, dd$g, k = 2, method = "inlp", C = 0), class = "fairproj_input_error")
   expect_error(fair_pca(dd$x, dd$g, k = 2, method = "inlp", n_iter = 5), class = "fairproj_input_error")
 })
+
+test_that("a fit estimated beyond the time limit is refused up front, saying which n_iter fits (#45)", {
+  set.seed(1)
+  x <- matrix(rnorm(500 * 30), 500)
+  g <- rep(c("a", "b"), 250)
+  old <- options(fairproj.time_limit = 1e-3)
+  on.exit(options(old))
+  e <- expect_error(fair_pca(x, g, k = 2, method = "inlp"), class = "fairproj_cost_error")
+  expect_match(conditionMessage(e), "n_iter = ", fixed = TRUE)
+  options(fairproj.time_limit = 60)
+  expect_silent(fairproj:::fp_inlp_check_cost(500, 30, 28L))
+  expect_error(fairproj:::fp_inlp_check_cost(4e5, 400, 398L), class = "fairproj_cost_error")
+})

@@ -110,3 +110,29 @@ test_that("the C++ loop reports each penalty update to a progress callback", {
   expect_gte(res$outer_iterations, 1)
   expect_equal(seen, seq_len(res$outer_iterations))
 })
+
+test_that("a fit estimated beyond the time limit is refused up front, naming max_rows; a fit past it stops (#45)", {
+  dd <- mb_data(n = c(2500, 1500), d = 5)
+  t0 <- proc.time()[["elapsed"]]
+  # 4,000 rows of MMD: several minutes at the default limit of 60 s
+  e <- expect_error(fair_pca(dd$x, dd$g, k = 2, method = "mbfpca"), class = "fairproj_cost_error")
+  expect_match(conditionMessage(e), "max_rows", fixed = TRUE)
+  expect_lt(proc.time()[["elapsed"]] - t0, 5)
+  # the rows the message suggests fit in the limit
+  rows <- fairproj:::mbf_rows_for(2)
+  expect_silent(fairproj:::mbf_check_cost(rows, 5, 2, 100L))
+  expect_error(fairproj:::mbf_check_cost(2 * rows, 5, 2, 100L), class = "fairproj_cost_error")
+  old <- options(fairproj.time_limit = Inf)
+  on.exit(options(old))
+  expect_silent(fairproj:::mbf_check_cost(4000, 5, 2, 100L))
+  # a fit that runs past the limit stops after the penalty update in progress
+  small <- mb_data(n = c(60, 40), d = 5)
+  z <- scale(small$x)
+  gi <- as.integer(small$g == "b")
+  V0 <- qr.Q(qr(matrix(rnorm(10), 5)))
+  res <- fairproj:::.fp_mbfpca(z, gi, crossprod(z) / 100, V0, 1, 1, 1e-12, 1e10, 50L, 50L, 0.1, 1e-6, 1e-6, TRUE, 0L,
+                               NULL, 0)
+  expect_true(res$timed_out)
+  expect_identical(res$outer_iterations, 1L)
+  expect_false(res$converged)
+})

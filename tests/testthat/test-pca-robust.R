@@ -322,3 +322,20 @@ test_that("on data standardised beforehand as the authors' code does, the radii 
     2 * (p[a] + lam) * sqrt(eps[a] * L[a]) + 2 * abs(p[b] - lam) * sqrt(eps[b] * L[b])
   expect_equal(f$objective, max(J(1, 2), J(2, 1)), tolerance = 1e-10)
 })
+
+test_that("a fit estimated beyond the time limit is refused up front, saying how many restarts fit (#45)", {
+  set.seed(1)
+  x <- matrix(rnorm(200 * 60), 200)
+  g <- rep(c("a", "b"), 100)
+  old <- options(fairproj.time_limit = 0.5)
+  on.exit(options(old))
+  # 21 starts of 1,000 iterations over 60 columns, k = 5: about 1.2 s estimated
+  t0 <- proc.time()[["elapsed"]]
+  e <- expect_error(fair_pca(x, g, k = 5, method = "robust"), class = "fairproj_cost_error")
+  expect_match(conditionMessage(e), "restarts = ", fixed = TRUE)
+  expect_lt(proc.time()[["elapsed"]] - t0, 5)
+  n_fit <- as.integer(sub(".*restarts = ([0-9]+).*", "\\1", conditionMessage(e)))
+  expect_silent(fairproj:::fp_robust_check_cost(60, 5, n_fit, 1000L, TRUE))
+  options(fairproj.time_limit = 60)
+  expect_silent(fairproj:::fp_robust_check_cost(60, 5, 20L, 1000L, TRUE))
+})
