@@ -127,7 +127,7 @@ fit_pca_mbfpca <- function(prep, k, tau = 1e-3, sigma = NULL, rho0 = NULL, init 
 
 # Refuses up front a fit estimated to take longer than the time limit: one evaluation of the
 # penalty and its gradient costs about 1.5e-8 s per n^2 k (n the rows of the MMD; measured on
-# this package's build machine, bench/mbfpca.R), and a fit takes about 1,000 of them (670-1,370 at
+# this package's build machine), and a fit takes about 1,000 of them (670-1,370 at
 # n = 400-1,600, d = 10-40, k = 2, default settings), plus O(n d k) each.
 mbf_check_cost <- function(n, d, k, maxit_outer) {
   secs <- 1000 * (1.5e-8 * n^2 * k + 2e-9 * n * d * k)
