@@ -155,7 +155,7 @@ sanitize-install: setup
 	mkdir -p $(SAN_DIR)/src/$(PKG) $(SAN_LIB)
 	rm -rf $(SAN_LIB)/00LOCK-$(PKG)
 	rm -rf $(SAN_DIR)/stage && mkdir -p $(SAN_DIR)/stage
-	tar -cf - --exclude='*.o' --exclude='*.so' DESCRIPTION NAMESPACE R src inst | tar -C $(SAN_DIR)/stage -xf -
+	tar -cf - --exclude='*.o' --exclude='*.so' DESCRIPTION NAMESPACE R src inst man | tar -C $(SAN_DIR)/stage -xf -
 	cd $(SAN_DIR)/stage && find . -type f | while read f; do \
 		cmp -s "$$f" "../src/$(PKG)/$$f" || { mkdir -p "$$(dirname "../src/$(PKG)/$$f")"; cp "$$f" "../src/$(PKG)/$$f"; }; done
 	SAN_OPT='$(SAN_OPT)' R_MAKEVARS_USER=$(CURDIR)/tools/sanitize.mk MAKEFLAGS=-j$(JOBS) $(R) CMD INSTALL --no-test-load \
