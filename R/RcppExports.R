@@ -53,8 +53,8 @@
     .Call(`_fairproj_fp_linear_classifier_cpp`, X, y, type, C, intercept)
 }
 
-.fp_inlp <- function(X, y, n_iter, type, C, intercept, stop_at_majority) {
-    .Call(`_fairproj_fp_inlp_cpp`, X, y, n_iter, type, C, intercept, stop_at_majority)
+.fp_inlp <- function(X, y, n_iter, type, C, intercept, stop_at_majority, progress = NULL) {
+    .Call(`_fairproj_fp_inlp_cpp`, X, y, n_iter, type, C, intercept, stop_at_majority, progress)
 }
 
 .fp_eig_top_wide <- function(A, k, ncv) {

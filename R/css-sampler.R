@@ -71,6 +71,7 @@ fit_css_two_stage <- function(prep, k, stage2 = c("lowqr", "highqr", "greedy"), 
   # the authors' code runs stage 2 on the sampled columns in the sampler's order (this decides
   # ties); "exact" uses increasing column order
   cand <- if (rule == "authors") s1 else sort(s1)
+  if (stage2 == "highqr") fp_css_highqr_check_cost(length(prep$gram), length(cand), arg = "stage2")
   cols <- switch(stage2,
     lowqr = fp_css_lowqr_cpp(prep$gram, prep$factor, k, candidates = cand)$columns,
     highqr = fp_css_highqr_cpp(prep$gram, candidates = cand)[seq_len(k)],

@@ -16,7 +16,8 @@
 #' steps), so the default `d - k` steps take about `1.5e-9 n d^3` seconds (a minute at n = 4,000,
 #' d = 200). A fit estimated to take longer than the time limit (`options(fairproj.time_limit =
 #' )`, in seconds, default 60) is refused up front with an error of class `fairproj_cost_error`
-#' that says which `n_iter` fits.
+#' that says which `n_iter` fits. In interactive sessions a progress bar counts the classifier
+#' fits (turn it off with `options(fairproj.progress = FALSE)`).
 #'
 #' @param prep,data Supplied by [fair_pca()].
 #' @param k Target dimension.
@@ -56,7 +57,10 @@ fit_pca_inlp <- function(prep, k, classifier = c("logistic", "svm"), C = 1, inte
   z <- fp_transform(prep, data$x)
   y <- ifelse(data$group == prep$levels[2], 1, -1)
   type <- if (classifier == "logistic") 0L else 1L
-  res <- fp_cpp(.fp_inlp(z, y, as.integer(n_iter), type, C, intercept, stop_at_majority), "INLP")
+  pb <- fp_progress_bar(n_iter, "INLP classifier fits")
+  res <- fp_cpp(.fp_inlp(z, y, as.integer(n_iter), type, C, intercept, stop_at_majority,
+                         if (fp_progress_on()) function(i) pb$update(i) else NULL), "INLP")
+  pb$done()
   P <- res$P
   cshift <- 1e-8 * max(1, sum(diag(prep$C)) / d)
   M <- P %*% (prep$C + cshift * diag(d)) %*% P

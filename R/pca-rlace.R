@@ -29,6 +29,8 @@
 #' d = 50 and minutes from d = 200. A fit estimated to take longer than the time limit
 #' (`options(fairproj.time_limit = )`, in seconds, default 60) is refused up front with an error
 #' of class `fairproj_cost_error` that says which `n_iter` fits.
+#' In interactive sessions a progress bar counts the game steps (turn it off with
+#' `options(fairproj.progress = FALSE)`).
 #' The mini-batches (and, with `init = "random"`, the starting `P`) are random: pass `seed` (or
 #' call [set.seed()]) for reproducible fits.
 #'
@@ -169,8 +171,11 @@ fp_rlace_game <- function(z, y, P, rank, o) {
   best <- NULL
   hist <- list()
   it <- 0L
+  pb <- fp_progress_bar(o$n_iter, "RLACE game steps")
+  on.exit(pb$done(), add = TRUE)
   while (it < o$n_iter) {
     it <- it + 1L
+    pb$update(it)
     idx <- sample.int(n, o$batch_size)
     xb <- z[idx, , drop = FALSE]
     yb <- y[idx]

@@ -205,8 +205,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_inlp_cpp
-Rcpp::List fp_inlp_cpp(const Eigen::Map<Eigen::MatrixXd> X, const Eigen::Map<Eigen::VectorXd> y, int n_iter, int type, double C, bool intercept, bool stop_at_majority);
-RcppExport SEXP _fairproj_fp_inlp_cpp(SEXP XSEXP, SEXP ySEXP, SEXP n_iterSEXP, SEXP typeSEXP, SEXP CSEXP, SEXP interceptSEXP, SEXP stop_at_majoritySEXP) {
+Rcpp::List fp_inlp_cpp(const Eigen::Map<Eigen::MatrixXd> X, const Eigen::Map<Eigen::VectorXd> y, int n_iter, int type, double C, bool intercept, bool stop_at_majority, Rcpp::Nullable<Rcpp::Function> progress);
+RcppExport SEXP _fairproj_fp_inlp_cpp(SEXP XSEXP, SEXP ySEXP, SEXP n_iterSEXP, SEXP typeSEXP, SEXP CSEXP, SEXP interceptSEXP, SEXP stop_at_majoritySEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -217,7 +217,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type C(CSEXP);
     Rcpp::traits::input_parameter< bool >::type intercept(interceptSEXP);
     Rcpp::traits::input_parameter< bool >::type stop_at_majority(stop_at_majoritySEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_inlp_cpp(X, y, n_iter, type, C, intercept, stop_at_majority));
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::Function> >::type progress(progressSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_inlp_cpp(X, y, n_iter, type, C, intercept, stop_at_majority, progress));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -510,7 +511,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_group_codes", (DL_FUNC) &_fairproj_fp_group_codes, 1},
     {"_fairproj_fp_group_recode_inplace", (DL_FUNC) &_fairproj_fp_group_recode_inplace, 2},
     {"_fairproj_fp_linear_classifier_cpp", (DL_FUNC) &_fairproj_fp_linear_classifier_cpp, 5},
-    {"_fairproj_fp_inlp_cpp", (DL_FUNC) &_fairproj_fp_inlp_cpp, 7},
+    {"_fairproj_fp_inlp_cpp", (DL_FUNC) &_fairproj_fp_inlp_cpp, 8},
     {"_fairproj_fp_eig_top_wide", (DL_FUNC) &_fairproj_fp_eig_top_wide, 3},
     {"_fairproj_fp_mmd2_cpp", (DL_FUNC) &_fairproj_fp_mmd2_cpp, 5},
     {"_fairproj_fp_mbfpca_cpp", (DL_FUNC) &_fairproj_fp_mbfpca_cpp, 17},

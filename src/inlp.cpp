@@ -101,8 +101,10 @@ struct Result {
   double majority;          // the share of the larger class
 };
 
-// INLP on X (n x d) with labels y (> 0: one group): at most n_iter steps.
-inline Result solve(const Mat& X, const Vec& y, int n_iter, int type, double C, bool intercept, bool stop_at_majority) {
+// INLP on X (n x d) with labels y (> 0: one group): at most n_iter steps; `progress` (when set)
+// receives the number of each classifier fit done.
+inline Result solve(const Mat& X, const Vec& y, int n_iter, int type, double C, bool intercept, bool stop_at_majority,
+                    const fp::Progress& progress = fp::Progress()) {
   const int n = static_cast<int>(X.rows()), d = static_cast<int>(X.cols());
   Mat Z = X;          // data projected so far
   Mat P = Mat::Identity(d, d);
@@ -116,6 +118,7 @@ inline Result solve(const Mat& X, const Vec& y, int n_iter, int type, double C, 
     fp::check_interrupt();
     Fit f = fit_linear(Z, Vec(y), type, C, intercept, 100, 1e-10);
     acc.push_back(f.acc);
+    if (progress) progress(it + 1);
     if (stop_at_majority && f.acc <= majority + 1e-12) break;
     Vec u = P * f.w;
     double un = u.norm();
@@ -143,9 +146,10 @@ Rcpp::List fp_linear_classifier_cpp(const Eigen::Map<Eigen::MatrixXd> X, const E
 
 // [[Rcpp::export(.fp_inlp)]]
 Rcpp::List fp_inlp_cpp(const Eigen::Map<Eigen::MatrixXd> X, const Eigen::Map<Eigen::VectorXd> y,
-                       int n_iter, int type, double C, bool intercept, bool stop_at_majority) {
+                       int n_iter, int type, double C, bool intercept, bool stop_at_majority,
+                       Rcpp::Nullable<Rcpp::Function> progress = R_NilValue) {
   using namespace fp::inlp;
-  const Result r = solve(Mat(X), Vec(y), n_iter, type, C, intercept, stop_at_majority);
+  const Result r = solve(Mat(X), Vec(y), n_iter, type, C, intercept, stop_at_majority, fp::rcpp::progress(progress));
   return Rcpp::List::create(Rcpp::Named("P") = r.P, Rcpp::Named("directions") = r.W,
                             Rcpp::Named("accuracy") = r.acc, Rcpp::Named("majority") = r.majority,
                             Rcpp::Named("iterations") = static_cast<int>(r.W.cols()));

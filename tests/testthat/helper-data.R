@@ -15,3 +15,33 @@ make_groups <- function(n = c(200, 150), d = 6, seed = 1, shift = 0) {
 subspace_dist <- function(U, V) {
   norm(U %*% t(U) - V %*% t(V), "F")
 }
+
+# Replaces the package's internal function `name` by `value` until the calling test ends (testthat
+# 3.1.6, Debian's, has no local_mocked_bindings()).
+local_fp_binding <- function(name, value, env = parent.frame()) {
+  ns <- asNamespace("fairproj")
+  old <- get(name, envir = ns)
+  unlockBinding(name, ns)
+  assign(name, value, envir = ns)
+  restore <- function() {
+    assign(name, old, envir = ns)
+    lockBinding(name, ns)
+  }
+  do.call(on.exit, list(bquote(.(restore)()), add = TRUE), envir = env)
+  invisible(old)
+}
+
+# Replaces fp_progress_bar() by a recorder and turns progress on: the returned environment's
+# `total` and `steps` hold what the long loop reported.
+local_progress_recorder <- function(env = parent.frame()) {
+  rec <- new.env()
+  rec$total <- NULL
+  rec$steps <- integer(0)
+  rec$done <- 0L
+  local_fp_binding("fp_progress_on", function() TRUE, env)
+  local_fp_binding("fp_progress_bar", function(total, label, env = parent.frame(), show = TRUE) {
+    rec$total <- total
+    list(update = function(i) rec$steps <- c(rec$steps, as.integer(i)), done = function() rec$done <- rec$done + 1L)
+  }, env)
+  rec
+}

@@ -915,3 +915,22 @@ test_that("exhaustive: a search beyond the time limit is refused up front or sto
   options(fairproj.time_limit = -1)
   expect_error(fair_css(x, g, 2, "exhaustive"), class = "fairproj_input_error", regexp = "fairproj.time_limit")
 })
+
+test_that("the high-rank-revealing QR beyond the time limit is refused up front, naming faster ways (#45)", {
+  old <- options(fairproj.time_limit = 1e-9)
+  on.exit(options(old))
+  set.seed(1)
+  x <- matrix(rnorm(200 * 30), 200)
+  g <- rep(c("a", "b"), 100)
+  e <- expect_error(fair_css(x, g, 3, "highqr"), class = "fairproj_cost_error")
+  expect_match(conditionMessage(e), "lowqr", fixed = TRUE)
+  e <- expect_error(fair_css(x, g, 3, "two_stage", stage2 = "highqr"), class = "fairproj_cost_error")
+  expect_match(conditionMessage(e), "`stage2`", fixed = TRUE)
+  options(fairproj.time_limit = 60)
+  expect_silent(fairproj:::fp_css_highqr_check_cost(2L, 400L))
+  e <- expect_error(fairproj:::fp_css_highqr_check_cost(2L, 1000L), class = "fairproj_cost_error")
+  # the d it names fits the limit, one more column does not
+  fits <- as.integer(sub(".*at most ([0-9]+) fit.*", "\\1", conditionMessage(e)))
+  expect_silent(fairproj:::fp_css_highqr_check_cost(2L, fits))
+  expect_error(fairproj:::fp_css_highqr_check_cost(2L, fits + 1L), class = "fairproj_cost_error")
+})

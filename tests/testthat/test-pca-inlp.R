@@ -76,3 +76,15 @@ test_that("a fit estimated beyond the time limit is refused up front, saying whi
   expect_silent(fairproj:::fp_inlp_check_cost(500, 30, 28L))
   expect_error(fairproj:::fp_inlp_check_cost(4e5, 400, 398L), class = "fairproj_cost_error")
 })
+
+test_that("the C++ loop reports each classifier fit to a progress bar (#45)", {
+  set.seed(1)
+  x <- matrix(rnorm(300 * 6), 300)
+  g <- rep(c("a", "b"), 150)
+  x[g == "a", 1:2] <- x[g == "a", 1:2] + 1
+  rec <- local_progress_recorder()
+  fit <- fair_pca(x, g, k = 2, method = "inlp")
+  expect_equal(rec$total, 4L)
+  expect_equal(rec$steps, seq_len(4L))
+  expect_equal(rec$done, 1L)
+})

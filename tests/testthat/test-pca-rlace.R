@@ -157,3 +157,12 @@ test_that("a fit estimated beyond the time limit is refused up front, saying whi
   expect_silent(fairproj:::fp_rlace_check_cost(30, 2000L, 20L, 256L))
   expect_error(fairproj:::fp_rlace_check_cost(300, 2000L, 20L, 256L), class = "fairproj_cost_error")
 })
+
+test_that("the game reports each step to a progress bar, and closes it (#45)", {
+  dat <- rlace_data(n = 200, seed = 5)
+  rec <- local_progress_recorder()
+  fit <- fair_pca(dat$x, dat$g, k = 2, method = "rlace", n_iter = 30L, eval_every = 10L, accuracy_tol = NULL, seed = 1)
+  expect_equal(rec$total, 30L)
+  expect_equal(rec$steps, seq_len(30L))
+  expect_equal(rec$done, 1L)
+})
