@@ -37,8 +37,8 @@
     .Call(`_fairproj_fp_css_lowqr`, grams, factors, cand, k)
 }
 
-.fp_css_highqr <- function(grams, cand, stop) {
-    .Call(`_fairproj_fp_css_highqr`, grams, cand, stop)
+.fp_css_highqr <- function(grams, cand, stop, progress = NULL) {
+    .Call(`_fairproj_fp_css_highqr`, grams, cand, stop, progress)
 }
 
 .fp_group_codes <- function(v) {

@@ -58,7 +58,10 @@ fp_css_lowqr_cpp <- function(grams, factors, k, candidates = seq_len(ncol(grams[
 # Fair high-rank-revealing QR on `candidates` (1-based): the whole ordering of the candidates
 # (1-based columns; the first k positions are the selection of rank k).
 fp_css_highqr_cpp <- function(grams, candidates = seq_len(ncol(grams[[1L]]))) {
-  res <- fp_cpp(.fp_css_highqr(unname(grams), as.integer(candidates) - 1L, stop = 1L))
+  pb <- fp_progress_bar(length(candidates) - 1L, "High-rank-revealing QR positions")
+  res <- fp_cpp(.fp_css_highqr(unname(grams), as.integer(candidates) - 1L, stop = 1L,
+                               progress = if (fp_progress_on()) function(i) pb$update(i) else NULL))
+  pb$done()
   res$order + 1L
 }
 

@@ -41,7 +41,7 @@
 #'   O(m d^4) in all, about `1.5e-10 m d^4` seconds (7 s at d = 400 with two groups): slow
 #'   beyond a few hundred columns (as in the paper), and refused up front (an error of class
 #'   `fairproj_cost_error`) beyond the time limit (`options(fairproj.time_limit = )`, default 60
-#'   s). Where a leading block
+#'   s); in interactive sessions a progress bar counts the positions. Where a leading block
 #'   is numerically singular (its smallest singular value below `1e-4` of its largest, as with
 #'   one-hot columns) its smallest singular vector is not unique and `max |v|` would depend on
 #'   rounding; the pivot is then the column that lies most in the null spaces (the largest

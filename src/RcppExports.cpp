@@ -155,15 +155,16 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_css_highqr
-Rcpp::List fp_css_highqr(const Rcpp::List& grams, const Rcpp::IntegerVector& cand, int stop);
-RcppExport SEXP _fairproj_fp_css_highqr(SEXP gramsSEXP, SEXP candSEXP, SEXP stopSEXP) {
+Rcpp::List fp_css_highqr(const Rcpp::List& grams, const Rcpp::IntegerVector& cand, int stop, Rcpp::Nullable<Rcpp::Function> progress);
+RcppExport SEXP _fairproj_fp_css_highqr(SEXP gramsSEXP, SEXP candSEXP, SEXP stopSEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< const Rcpp::List& >::type grams(gramsSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type cand(candSEXP);
     Rcpp::traits::input_parameter< int >::type stop(stopSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_css_highqr(grams, cand, stop));
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::Function> >::type progress(progressSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_css_highqr(grams, cand, stop, progress));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -507,7 +508,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_css_prep_core", (DL_FUNC) &_fairproj_fp_css_prep_core, 6},
     {"_fairproj_fp_css_sampler_pass", (DL_FUNC) &_fairproj_fp_css_sampler_pass, 6},
     {"_fairproj_fp_css_lowqr", (DL_FUNC) &_fairproj_fp_css_lowqr, 4},
-    {"_fairproj_fp_css_highqr", (DL_FUNC) &_fairproj_fp_css_highqr, 3},
+    {"_fairproj_fp_css_highqr", (DL_FUNC) &_fairproj_fp_css_highqr, 4},
     {"_fairproj_fp_group_codes", (DL_FUNC) &_fairproj_fp_group_codes, 1},
     {"_fairproj_fp_group_recode_inplace", (DL_FUNC) &_fairproj_fp_group_recode_inplace, 2},
     {"_fairproj_fp_linear_classifier_cpp", (DL_FUNC) &_fairproj_fp_linear_classifier_cpp, 5},

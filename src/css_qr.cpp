@@ -170,7 +170,9 @@ struct HighQR {
   int degenerate;          // the steps with a numerically singular block
 };
 
-inline HighQR highqr(const std::vector<MatMap>& G0, const std::vector<int>& cand, int stop) {
+// `progress` (when set) receives the number of each position done, from the last backwards.
+inline HighQR highqr(const std::vector<MatMap>& G0, const std::vector<int>& cand, int stop,
+                     const fp::Progress& progress = fp::Progress()) {
   const double kNull = 1e-8;
   const int m = static_cast<int>(G0.size()), n = static_cast<int>(cand.size());
   std::vector<Mat> G(m, Mat(n, n));
@@ -191,6 +193,7 @@ inline HighQR highqr(const std::vector<MatMap>& G0, const std::vector<int>& cand
   std::vector<char> nullfree(m, 0);
   std::vector<int> order(m);
   for (int i = n; i > std::max(stop, 1); --i) {
+    if (progress) progress(n - i + 1);
     double best = std::numeric_limits<double>::infinity();
     Vec v, w = Vec::Zero(i);
     bool singular = false;
@@ -277,10 +280,12 @@ Rcpp::List fp_css_lowqr(const Rcpp::List& grams, const Rcpp::List& factors, cons
 
 // Fair high-rank-revealing QR on the candidate columns (0-based); see fp::css::highqr().
 // [[Rcpp::export(.fp_css_highqr)]]
-Rcpp::List fp_css_highqr(const Rcpp::List& grams, const Rcpp::IntegerVector& cand, int stop) {
+Rcpp::List fp_css_highqr(const Rcpp::List& grams, const Rcpp::IntegerVector& cand, int stop,
+                         Rcpp::Nullable<Rcpp::Function> progress = R_NilValue) {
   std::vector<Rcpp::NumericMatrix> keep;
   const std::vector<fp::MatMap> G = fp::rcpp::as_maps(grams, keep);
   const std::vector<int> cd = Rcpp::as<std::vector<int>>(cand);
-  const fp::css::HighQR r = fp::rcpp::run([&] { return fp::css::highqr(G, cd, stop); });
+  const fp::Progress pr = fp::rcpp::progress(progress);
+  const fp::css::HighQR r = fp::rcpp::run([&] { return fp::css::highqr(G, cd, stop, pr); });
   return Rcpp::List::create(Rcpp::Named("order") = r.order, Rcpp::Named("degenerate") = r.degenerate);
 }

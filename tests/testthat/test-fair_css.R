@@ -934,3 +934,16 @@ test_that("the high-rank-revealing QR beyond the time limit is refused up front,
   expect_silent(fairproj:::fp_css_highqr_check_cost(2L, fits))
   expect_error(fairproj:::fp_css_highqr_check_cost(2L, fits + 1L), class = "fairproj_cost_error")
 })
+
+test_that("the high-rank-revealing QR reports each position to a progress bar (#45)", {
+  set.seed(1)
+  x <- matrix(rnorm(200 * 12), 200)
+  g <- rep(c("a", "b"), 100)
+  plain <- fair_css(x, g, 3, "highqr")
+  rec <- local_progress_recorder()
+  fit <- fair_css(x, g, 3, "highqr")
+  expect_equal(rec$total, 11L)
+  expect_equal(rec$steps, seq_len(11L))
+  expect_equal(rec$done, 1L)
+  expect_identical(fit$columns, plain$columns)
+})
