@@ -12,8 +12,8 @@ Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
 // fp_cfpca_cpp
-Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Eigen::VectorXd> f, double b, const Eigen::Map<Eigen::MatrixXd> Ap, const Eigen::Map<Eigen::MatrixXd> Am, int k, double mu, double tol, int maxit, double eta_rel, int check_every, bool lowrank);
-RcppExport SEXP _fairproj_fp_cfpca_cpp(SEXP CSEXP, SEXP fSEXP, SEXP bSEXP, SEXP ApSEXP, SEXP AmSEXP, SEXP kSEXP, SEXP muSEXP, SEXP tolSEXP, SEXP maxitSEXP, SEXP eta_relSEXP, SEXP check_everySEXP, SEXP lowrankSEXP) {
+Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Eigen::VectorXd> f, double b, const Eigen::Map<Eigen::MatrixXd> Ap, const Eigen::Map<Eigen::MatrixXd> Am, int k, double mu, double tol, int maxit, double eta_rel, int check_every, bool lowrank, Rcpp::Nullable<Rcpp::Function> progress, double max_seconds);
+RcppExport SEXP _fairproj_fp_cfpca_cpp(SEXP CSEXP, SEXP fSEXP, SEXP bSEXP, SEXP ApSEXP, SEXP AmSEXP, SEXP kSEXP, SEXP muSEXP, SEXP tolSEXP, SEXP maxitSEXP, SEXP eta_relSEXP, SEXP check_everySEXP, SEXP lowrankSEXP, SEXP progressSEXP, SEXP max_secondsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -29,7 +29,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type eta_rel(eta_relSEXP);
     Rcpp::traits::input_parameter< int >::type check_every(check_everySEXP);
     Rcpp::traits::input_parameter< bool >::type lowrank(lowrankSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_cfpca_cpp(C, f, b, Ap, Am, k, mu, tol, maxit, eta_rel, check_every, lowrank));
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::Function> >::type progress(progressSEXP);
+    Rcpp::traits::input_parameter< double >::type max_seconds(max_secondsSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_cfpca_cpp(C, f, b, Ap, Am, k, mu, tol, maxit, eta_rel, check_every, lowrank, progress, max_seconds));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -499,7 +501,7 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
-    {"_fairproj_fp_cfpca_cpp", (DL_FUNC) &_fairproj_fp_cfpca_cpp, 12},
+    {"_fairproj_fp_cfpca_cpp", (DL_FUNC) &_fairproj_fp_cfpca_cpp, 14},
     {"_fairproj_fp_fantope_project_cpp", (DL_FUNC) &_fairproj_fp_fantope_project_cpp, 2},
     {"_fairproj_fp_css_prefix_err2", (DL_FUNC) &_fairproj_fp_css_prefix_err2, 3},
     {"_fairproj_fp_css_coef_cpp", (DL_FUNC) &_fairproj_fp_css_coef_cpp, 2},

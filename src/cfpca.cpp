@@ -27,6 +27,7 @@
 //    machinery). gap = that bound - objective.
 //  * b = 0 (delta = 0) forces P f = 0; the problem is then solved in an orthonormal basis of
 //    the complement of f, without the constraint.
+#include <chrono>
 #include <limits>
 #include "linalg.h"
 #include "fantope.h"
@@ -331,16 +332,18 @@ struct Fit {
   Mat P;
   double h = std::numeric_limits<double>::quiet_NaN();  // none without stage 2
   double objective = 0, gap = 0, nu = 0, eta = 0;
-  bool converged = false;
+  bool converged = false, timed_out = false;
   int iter = 0, evals = 0;
   std::vector<double> hist_obj, hist_gap;
   std::vector<int> hist_it;
 };
 
 // Stage 2: FISTA on the smoothed objective, started from `fit.P` (stage 1's solution);
-// `interrupt` is called every iteration (the caller's check for a user interrupt).
-template <typename Interrupt>
-void fista(const Problem& pr, const Settings& st, Fit& fit, Interrupt interrupt) {
+// `out_of_time` is called after every iteration (the caller's check for a user interrupt, its
+// progress report and time limit): when it returns true, the gap of the current iterate is
+// computed and the fit stops there, not converged, with `timed_out` set.
+template <typename OutOfTime>
+void fista(const Problem& pr, const Settings& st, Fit& fit, OutOfTime out_of_time) {
   const int dd = static_cast<int>(pr.C.rows());
   const int k = st.k, maxit = st.maxit;
   const double mu = st.mu, tol = st.tol;
@@ -382,7 +385,6 @@ void fista(const Problem& pr, const Settings& st, Fit& fit, Interrupt interrupt)
   double gap = fit.gap;
   int iter;
   for (iter = 1; iter <= maxit; ++iter) {
-    interrupt();
     double fY = phi_eval(Y, true, sY, UY);
     Mat gY = pr.C - mu * sY.grad;
     Mat Pn;
@@ -412,7 +414,8 @@ void fista(const Problem& pr, const Settings& st, Fit& fit, Interrupt interrupt)
       t = tn;
     }
     L *= 0.9;
-    if (iter % st.check_every == 0 || iter == maxit) {
+    const bool stop = out_of_time();
+    if (stop || iter % st.check_every == 0 || iter == maxit) {
       Smooth sc;
       phi_eval(P, true, sc, UP);
       Mat G = pr.C - mu * sc.grad;
@@ -426,6 +429,10 @@ void fista(const Problem& pr, const Settings& st, Fit& fit, Interrupt interrupt)
       fit.hist_gap.push_back(gap);
       fit.hist_it.push_back(iter);
       if (gap <= tol * std::max(1.0, std::fabs(obj))) { converged = true; break; }
+      if (stop) {
+        fit.timed_out = true;
+        break;
+      }
       if (eta > eta_target && std::max(fw, 0.0) <= mu * eta * logm) {
         eta = std::max(eta_target, 0.1 * eta);
         t = 1.0;
@@ -447,8 +454,8 @@ void fista(const Problem& pr, const Settings& st, Fit& fit, Interrupt interrupt)
   fit.eta = eta;
 }
 
-template <typename Interrupt>
-Fit solve(const Problem& pr, const Settings& st, Interrupt interrupt) {
+template <typename OutOfTime>
+Fit solve(const Problem& pr, const Settings& st, OutOfTime out_of_time) {
   Stage1 s1 = mean_stage(pr, st.k, st.tol);
   Fit fit;
   fit.P = s1.P;
@@ -457,7 +464,7 @@ Fit solve(const Problem& pr, const Settings& st, Interrupt interrupt) {
   fit.gap = s1.upper - s1.lower;
   fit.converged = fit.gap <= st.tol * std::max(1.0, std::fabs(s1.lower));
   fit.objective = s1.lower;
-  if (st.mu > 0) fista(pr, st, fit, interrupt);
+  if (st.mu > 0) fista(pr, st, fit, out_of_time);
   return fit;
 }
 
@@ -468,7 +475,8 @@ Fit solve(const Problem& pr, const Settings& st, Interrupt interrupt) {
 Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Eigen::VectorXd> f,
                         double b, const Eigen::Map<Eigen::MatrixXd> Ap,
                         const Eigen::Map<Eigen::MatrixXd> Am, int k, double mu, double tol,
-                        int maxit, double eta_rel, int check_every, bool lowrank) {
+                        int maxit, double eta_rel, int check_every, bool lowrank,
+                        Rcpp::Nullable<Rcpp::Function> progress = R_NilValue, double max_seconds = 1e308) {
   using namespace fp::cfpca;
   Reduced red = reduce(C, f, b, Ap, Am, k, mu);
   if (k > static_cast<int>(red.pr.C.rows())) Rcpp::stop("k is larger than the dimension left by the mean constraint");
@@ -480,7 +488,14 @@ Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Ei
   st.eta_rel = eta_rel;
   st.check_every = check_every;
   st.lowrank = lowrank;
-  Fit fit = solve(red.pr, st, [] { fp::check_interrupt(); });
+  const fp::Progress pr = fp::rcpp::progress(progress);
+  const auto start = std::chrono::steady_clock::now();
+  int done = 0;
+  Fit fit = solve(red.pr, st, [&] {
+    fp::check_interrupt();
+    if (pr) pr(++done);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > max_seconds;
+  });
   // the components: top-k eigenvectors of P
   Mat Ps = 0.5 * (fit.P + fit.P.transpose());
   fp::EigResult eP = fp::eig_sym_full(Ps);
@@ -492,7 +507,8 @@ Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Ei
       Rcpp::Named("P_values") = eP.values, Rcpp::Named("objective") = fit.objective,
       Rcpp::Named("penalty") = std::isnan(fit.h) ? NA_REAL : fit.h, Rcpp::Named("gap") = fit.gap,
       Rcpp::Named("nu") = fit.nu,
-      Rcpp::Named("converged") = fit.converged, Rcpp::Named("iterations") = fit.iter,
+      Rcpp::Named("converged") = fit.converged, Rcpp::Named("timed_out") = fit.timed_out,
+      Rcpp::Named("iterations") = fit.iter,
       Rcpp::Named("eig_evals") = fit.evals, Rcpp::Named("eta") = fit.eta,
       Rcpp::Named("history") = Rcpp::DataFrame::create(
           Rcpp::Named("iteration") = fit.hist_it, Rcpp::Named("objective") = fit.hist_obj,

@@ -183,3 +183,28 @@ test_that("the low-rank evaluation of the covariance term agrees with the dense 
     expect_equal(sum(m$C * P) - 3 * h, lr$objective, tolerance = 1e-10)
   }
 })
+
+test_that("the accelerated gradient reports each iteration, and stops at the time limit with the gap of what it returns (#45)", {
+  set.seed(3)
+  d <- 30
+  x <- matrix(rnorm(600 * d), 600) %*% matrix(rnorm(d * d), d) / sqrt(d)
+  g <- rep(c("a", "b"), 300)
+  x[g == "a", 1] <- x[g == "a", 1] + 1
+  rec <- local_progress_recorder()
+  full <- fair_pca(x, g, k = 3, method = "cfpca", delta = 0, mu = 0.1)
+  expect_true(is.na(rec$total))
+  expect_equal(rec$steps, seq_len(full$iterations))
+  expect_equal(rec$done, 1L)
+  old <- options(fairproj.time_limit = 1e-9)
+  on.exit(options(old), add = TRUE)
+  w <- expect_warning(cut <- fair_pca(x, g, k = 3, method = "cfpca", delta = 0, mu = 0.1),
+                      class = "fairproj_convergence_warning")
+  expect_match(conditionMessage(w), "time limit", fixed = TRUE)
+  expect_false(cut$converged)
+  expect_equal(cut$iterations, 1L)
+  # the gap is that of the returned iterate: objective + gap bounds the optimum from above
+  expect_gt(cut$gap, full$gap)
+  expect_gte(cut$objective + cut$gap, full$objective - 1e-8 * abs(full$objective))
+  expect_gte(full$objective + full$gap, cut$objective - 1e-8 * abs(full$objective))
+  expect_equal(cut$history$iteration[nrow(cut$history)], 1L)
+})
