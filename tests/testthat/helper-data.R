@@ -45,3 +45,13 @@ local_progress_recorder <- function(env = parent.frame()) {
   }, env)
   rec
 }
+
+# A fit refused up front by its cost check: the error of class fairproj_cost_error, whose
+# message contains `says`, raised within a few seconds (before any of the work). The condition.
+expect_refused_up_front <- function(expr, says) {
+  t0 <- proc.time()[["elapsed"]]
+  e <- testthat::expect_error(expr, class = "fairproj_cost_error")
+  testthat::expect_match(conditionMessage(e), says, fixed = TRUE)
+  testthat::expect_lt(proc.time()[["elapsed"]] - t0, 5)
+  invisible(e)
+}
