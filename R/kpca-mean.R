@@ -107,10 +107,9 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
     fp_abort(sprintf("has argument(s) that fair_kpca() does not take: %s", paste(nm, collapse = ", ")), "...")
   }
   fp_needs_rows(x, "kernel PCA (a kernel of the rows)")
-  if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-  xg <- fp_group_column(x, group, expr = substitute(group))
-  xm <- fp_as_matrix(xg$x, "x", min_cols = 1L)
-  g <- fp_as_group(xg$group, nrow(xm), "group", min_levels = 2L)
+  d <- fp_door_rows(x, group, substitute(group), min_cols = 1L)
+  xm <- d$xm
+  g <- d$g
   opt <- fp_kpca_check_args(kernel, constraint, degree, coef0, kernel_center, tradeoff, tradeoff_power, max_n,
                             tol, y, use_group, attributes)
   kernel <- opt$kernel
