@@ -1,44 +1,5 @@
-# ggplot2 methods (ggplot2 is in Suggests; the methods are registered when it is loaded) and the
-# ggplot2 renderer of the plot layer (R/plot-data.R).
-
-#' @rdname plot.fair_pca
-#' @param object A `fair_pca` object (for `autoplot()`).
-#' @method autoplot fair_pca
-#' @exportS3Method ggplot2::autoplot fair_pca
-autoplot.fair_pca <- function(object, type = NULL, ...) {
-  fp_plot_gg(object, type, ...)  # `...`: the type's arguments and main, xlab, ylab
-}
-
-#' @rdname plot.fair_css
-#' @param object A `fair_css` object (for `autoplot()`).
-#' @method autoplot fair_css
-#' @exportS3Method ggplot2::autoplot fair_css
-autoplot.fair_css <- function(object, type = NULL, ...) {
-  fp_plot_gg(object, type, ...)  # `...`: the type's arguments and main, xlab, ylab
-}
-
-#' @rdname plot.fair_kpca
-#' @param object A `fair_kpca` object (for `autoplot()`).
-#' @method autoplot fair_kpca
-#' @exportS3Method ggplot2::autoplot fair_kpca
-autoplot.fair_kpca <- function(object, type = NULL, ...) {
-  fp_plot_gg(object, type, ...)  # `...`: the type's arguments and main, xlab, ylab
-}
-
-#' @rdname plot.fairproj_pareto_front
-#' @param object A `fairproj_pareto_front` object (for `autoplot()`).
-#' @method autoplot fairproj_pareto_front
-#' @exportS3Method ggplot2::autoplot fairproj_pareto_front
-autoplot.fairproj_pareto_front <- function(object, type = NULL, ...) {
-  fp_plot_gg(object, type, ...)  # `...`: the type's arguments and main, xlab, ylab
-}
-
-#' @rdname summary.fairproj_tune
-#' @method autoplot fairproj_tune
-#' @exportS3Method ggplot2::autoplot fairproj_tune
-autoplot.fairproj_tune <- function(object, type = NULL, ...) {
-  fp_plot_gg(object, type, ...)  # `...`: the type's arguments and main, xlab, ylab
-}
+# The ggplot2 renderer of the plot layer (R/plot-data.R). ggplot2 is in Suggests; each class's
+# autoplot() method lives in its methods file and is registered when ggplot2 is loaded.
 
 fp_need_ggplot2 <- function() {
   if (!requireNamespace("ggplot2", quietly = TRUE)) {

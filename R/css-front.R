@@ -218,12 +218,9 @@ fair_css <- function(x, ...) UseMethod("fair_css")
 fair_css.default <- function(x, group, k, method = "greedy", ..., center = TRUE, scale. = FALSE) {
   call <- match.call()
   method <- fp_check_method(method, "css")
-  if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-  xg <- fp_group_column(x, group, expr = substitute(group))
-  xm <- fp_as_matrix(xg$x, "x", min_cols = 1L, check_finite = FALSE)  # NA/Inf: in the C++ pass
-  g <- fp_as_group(xg$group, nrow(xm), "group", min_levels = 1L)
-  m <- fp_moments_ranged(xm, g, fp_colnames(xm))
-  fp_fit_css(m, k, method, ..., center = center, scale. = scale., data = list(x = xm, group = g), call = call,
+  # NA/Inf: in the C++ pass of the moments
+  d <- fp_door_rows(x, group, substitute(group), min_levels = 1L, moments = TRUE, min_cols = 1L, check_finite = FALSE)
+  fp_fit_css(d$m, k, method, ..., center = center, scale. = scale., data = list(x = d$xm, group = d$g), call = call,
              warn_units = missing(scale.))
 }
 
@@ -248,8 +245,7 @@ fair_css.formula <- function(formula, data = NULL, group, k, method, ..., subset
 fair_css.group_moments <- function(x, group = NULL, k, method = "greedy", ..., center = TRUE, scale. = FALSE) {
   call <- match.call()
   method <- fp_check_method(method, "css")
-  if (!is.null(group)) fp_abort("must not be given when `x` is a group_moments object (the groups are in it)", "group")
-  if (any(x$n < 1)) fp_abort("has a group with no rows", "x")
+  fp_door_moments(x, group)
   fp_fit_css(x, k, method, ..., center = center, scale. = scale., data = NULL, call = call, warn_units = missing(scale.))
 }
 
@@ -312,13 +308,9 @@ new_fair_css <- function(fit, prep, k, method, call) {
 #' css_loss(x, g, columns = c(1, 4), k = 2)
 #' @export
 css_loss <- function(x, group = NULL, columns, k, center = TRUE, scale. = FALSE) {
-  if (inherits(x, "group_moments")) {
-    if (!is.null(group)) fp_abort("must not be given when `x` is a group_moments object", "group")
-    m <- x
-  } else {
-    xm <- fp_as_matrix(x, "x", min_cols = 1L, check_finite = FALSE)  # NA/Inf: in the C++ pass
-    g <- fp_as_group(group, nrow(xm), "group", min_levels = 1L)
-    m <- fp_moments_ranged(xm, g, fp_colnames(xm))
+  m <- if (inherits(x, "group_moments")) fp_door_moments(x, group) else {
+    # NA/Inf: in the C++ pass of the moments
+    fp_door_rows(x, group, substitute(group), min_levels = 1L, moments = TRUE, min_cols = 1L, check_finite = FALSE)$m
   }
   prep <- fp_css_prepare(m, k, center, scale.)
   cols <- fp_css_columns(columns, prep$colnames, "columns")

@@ -195,17 +195,12 @@ fair_pca.default <- function(x, group, k, method = "minmax", ..., center = TRUE,
                              rank. = NULL, retx = TRUE, keep_moments = TRUE) {
   call <- match.call()
   method <- fp_check_method(method, "pca")
-  if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-  xg <- fp_group_column(x, group, expr = substitute(group))
-  x <- xg$x
-  xm <- fp_as_matrix(x, "x", check_finite = FALSE, set_names = FALSE)  # NA/Inf: in the C++ pass
-  cn <- fp_colnames(xm)
-  g <- fp_as_group(xg$group, nrow(xm), "group", min_levels = 2L)
-  m <- fp_moments_ranged(xm, g, cn, "x")
-  obj <- fp_fit_pca(m, k, method, ..., center = center, scale. = scale., rank. = rank.,
-                    data = list(x = xm, group = g), retx = retx, keep_moments = keep_moments, call = call,
+  # NA/Inf: in the C++ pass of the moments
+  d <- fp_door_rows(x, group, substitute(group), moments = TRUE, check_finite = FALSE, set_names = FALSE)
+  obj <- fp_fit_pca(d$m, k, method, ..., center = center, scale. = scale., rank. = rank.,
+                    data = list(x = d$xm, group = d$g), retx = retx, keep_moments = keep_moments, call = call,
                     warn_units = missing(scale.))
-  obj$colnames_given <- !is.null(colnames(x))
+  obj$colnames_given <- !is.null(colnames(d$x))
   obj
 }
 
@@ -215,9 +210,7 @@ fair_pca.group_moments <- function(x, group = NULL, k, method = "minmax", ..., c
                                    scale. = FALSE, rank. = NULL, keep_moments = TRUE) {
   call <- match.call()
   method <- fp_check_method(method, "pca")
-  if (!is.null(group)) fp_abort("must not be given when `x` is a group_moments object (the groups are in it)", "group")
-  if (length(x$levels) < 2L) fp_abort("must have at least 2 groups", "x")
-  if (any(x$n < 1)) fp_abort("has a group with no rows", "x")
+  fp_door_moments(x, group, min_levels = 2L)
   fp_fit_pca(x, k, method, ..., center = center, scale. = scale., rank. = rank., data = NULL, retx = FALSE,
              keep_moments = keep_moments, call = call, warn_units = missing(scale.))
 }

@@ -107,10 +107,9 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
     fp_abort(sprintf("has argument(s) that fair_kpca() does not take: %s", paste(nm, collapse = ", ")), "...")
   }
   fp_needs_rows(x, "kernel PCA (a kernel of the rows)")
-  if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-  xg <- fp_group_column(x, group, expr = substitute(group))
-  xm <- fp_as_matrix(xg$x, "x", min_cols = 1L)
-  g <- fp_as_group(xg$group, nrow(xm), "group", min_levels = 2L)
+  d <- fp_door_rows(x, group, substitute(group), min_cols = 1L)
+  xm <- d$xm
+  g <- d$g
   opt <- fp_kpca_check_args(kernel, constraint, degree, coef0, kernel_center, tradeoff, tradeoff_power, max_n,
                             tol, y, use_group, attributes)
   kernel <- opt$kernel
@@ -148,8 +147,32 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
     obj$tradeoff_power <- tradeoff_power
   }
   class(obj) <- "fair_kpca"
-  obj$x <- predict.fair_kpca(obj, xm)
+  obj$x <- fp_kpca_scores(obj, xm)
   obj
+}
+
+# The scores of the rows of a checked matrix `xn` (the fit's columns, in its order): the kernel
+# between the standardised rows and the training rows, centred as in training, times the
+# coefficients. Used for the training scores and by predict.fair_kpca().
+fp_kpca_scores <- function(object, xn) {
+  # a row with a missing value gets a row of NA (as predict.fair_pca()); the others are scored alone
+  ok <- if (anyNA(xn)) stats::complete.cases(xn) else rep(TRUE, nrow(xn))
+  zn <- sweep(sweep(if (all(ok)) xn else xn[ok, , drop = FALSE], 2L, object$center), 2L, object$scale, `/`)
+  Kn <- fp_kernel(zn, object$train, object$kernel)
+  if (object$kernel_center) {
+    Kn <- Kn - rowMeans(Kn) - matrix(object$kernel_colmeans, nrow(Kn), ncol(Kn), byrow = TRUE) + object$kernel_mean
+  }
+  s <- Kn %*% object$alpha
+  if (!is.null(object$tradeoff)) {
+    s <- cbind(s, (object$tradeoff^object$tradeoff_power) * (Kn %*% object$alpha_standard))
+  }
+  if (!all(ok)) {
+    full <- matrix(NA_real_, nrow(xn), ncol(s), dimnames = list(NULL, colnames(s)))
+    full[ok, ] <- s
+    s <- full
+  }
+  rownames(s) <- rownames(xn)
+  s
 }
 
 # The checks of fair_kpca()'s options; the kernel and the constraint as one string each.
@@ -355,76 +378,3 @@ fp_kernel <- function(a, b, kpar) {
          linear = ip)
 }
 
-#' Embed new rows with a fair kernel PCA fit
-#'
-#' @param object A `fair_kpca` object.
-#' @param newdata A numeric matrix or data.frame with the training columns (matched by name when
-#'   named); for a formula fit, a raw data.frame. A row with a missing value gives a row of `NA`.
-#'   If missing, the training scores.
-#' @param ... Unused.
-#' @return An n x k matrix of scores (n x 2k with the trade-off).
-#' @seealso [fair_kpca()], [predict.fair_pca()].
-#' @examplesIf requireNamespace("survival", quietly = TRUE)
-#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
-#' x <- as.matrix(pbc2[1:6])
-#' fit <- fair_kpca(x[1:300, ], pbc2$sex[1:300], k = 2, scale. = TRUE)
-#' predict(fit, x[301:305, ])
-#' @export
-predict.fair_kpca <- function(object, newdata, ...) {
-  if (missing(newdata)) {
-    if (!is.null(object$x)) return(object$x)
-    fp_abort("is missing", "newdata")
-  }
-  nm <- object$colnames
-  if (!is.null(object$terms) && is.data.frame(newdata)) {
-    newdata <- fp_rebuild_model_matrix(object, newdata)  # a formula fit: its columns from raw data
-  }
-  if (is.data.frame(newdata)) newdata <- fp_flatten_df(newdata)
-  if (is.data.frame(newdata) && all(nm %in% names(newdata))) newdata <- newdata[nm]
-  xn <- fp_as_matrix(newdata, "newdata", min_cols = 1L, allow_nonfinite = TRUE)
-  if (fp_any_infinite(xn)) fp_abort(sprintf("contains %d infinite value(s)", sum(is.infinite(xn))), "newdata")
-  if (!is.null(colnames(newdata)) && all(nm %in% colnames(xn))) xn <- xn[, nm, drop = FALSE]
-  newnm <- colnames(xn)
-  if (!is.null(newnm) && !identical(nm, paste0("V", seq_along(nm))) && !all(nm %in% newnm)) {
-    # both sides have names that disagree: taking columns by position could pair the wrong ones
-    fp_abort(sprintf("does not have the columns the model was fitted on: missing %s",
-                     fp_name_list(setdiff(nm, newnm))), "newdata", class = "fairproj_newdata_error")
-  }
-  if (ncol(xn) != length(nm)) fp_abort(sprintf("has %d columns but the model was fitted on %d", ncol(xn), length(nm)), "newdata")
-  # a row with a missing value gets a row of NA (as predict.fair_pca()); the others are scored alone
-  ok <- if (anyNA(xn)) stats::complete.cases(xn) else rep(TRUE, nrow(xn))
-  zn <- sweep(sweep(if (all(ok)) xn else xn[ok, , drop = FALSE], 2L, object$center), 2L, object$scale, `/`)
-  Kn <- fp_kernel(zn, object$train, object$kernel)
-  if (object$kernel_center) {
-    Kn <- Kn - rowMeans(Kn) - matrix(object$kernel_colmeans, nrow(Kn), ncol(Kn), byrow = TRUE) + object$kernel_mean
-  }
-  s <- Kn %*% object$alpha
-  if (!is.null(object$tradeoff)) {
-    s <- cbind(s, (object$tradeoff^object$tradeoff_power) * (Kn %*% object$alpha_standard))
-  }
-  if (!all(ok)) {
-    full <- matrix(NA_real_, nrow(xn), ncol(s), dimnames = list(NULL, colnames(s)))
-    full[ok, ] <- s
-    s <- full
-  }
-  rownames(s) <- rownames(xn)
-  s
-}
-
-#' @export
-print.fair_kpca <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
-  kp <- x$kernel
-  cat(sprintf("Fair kernel PCA (%s kernel, gamma = %s%s): %d components, %d training rows, %d groups\n",
-              kp$kernel, format(kp$gamma, digits = digits),
-              if (kp$kernel == "polynomial") sprintf(", degree = %g, coef0 = %g", kp$degree, kp$coef0)
-              else if (kp$kernel == "sigmoid") sprintf(", coef0 = %g", kp$coef0) else "",
-              x$k, x$n_train, nrow(x$groups)))
-  if (identical(x$constraint, "opportunity")) cat("Fitted on the rows with a positive label (equal opportunity).\n")
-  cat("\nEigenvalues (variance in feature space x n):\n")
-  print(x$eigenvalues, digits = digits)
-  if (!is.null(x$tradeoff)) {
-    cat(sprintf("\nTrade-off representation: [fair scores, %g^%g x kernel PCA scores] (%d columns)\n",
-                x$tradeoff, x$tradeoff_power, 2L * x$k))
-  }
-  invisible(x)
-}

@@ -202,3 +202,110 @@ tidy.fair_css <- function(x, matrix = "columns", ...) {
     plot = return(fp_plot_tidy(x, ...)))
   fp_tibble(out)
 }
+
+#' Glance at and augment a fair column subset selection (broom conventions)
+#'
+#' `glance()` returns one row summarising the selection; `augment()` appends to each row of the
+#' data its squared reconstruction error from the selected columns, the quantity whose sum over
+#' a group's rows is that group's squared error in [summary()][summary.fair_css()]. See
+#' [tidy.fair_css()] for `tidy()`.
+#'
+#' @param x A `fair_css` object.
+#' @param data,newdata For `augment()`: the data whose rows are augmented (the training data in
+#'   `data`, other rows in `newdata`; each row's error needs only its own values, so rows may be
+#'   in any order and any subset). For a formula fit, a raw data.frame.
+#' @param group For `augment()`: the group of each row, a vector or the name of a column of
+#'   the data; by default the fit's group column when the data have it (formula fits). Each
+#'   row is then reconstructed by its group's least-squares map, as the loss measures; without
+#'   groups, by the pooled one (see [reconstruct()][reconstruct.fair_css()]).
+#' @param ... Unused.
+#' @return A tibble (or data.frame). `glance()`: one row with `method`, `k`, `c` (columns
+#'   selected), `ncol`, `nobs`, `ngroups`, `max_loss` (MinMaxLoss, the largest group ratio),
+#'   `min_loss` and `loss_gap` (largest minus smallest ratio). `augment()`: `.rownames`, the
+#'   data and `.sq_error`, the row's squared reconstruction error in the units of the fit
+#'   (after its centring and scaling), `NA` for a row with a missing value.
+#' @seealso [fair_css()], [tidy.fair_css()], [reconstruct()][reconstruct.fair_css()].
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(100 * 6), 100, 6) %*% matrix(rnorm(36), 6)
+#' g <- rep(1:2, 50)
+#' fit <- fair_css(x, g, k = 2)
+#' glance(fit)
+#' a <- augment(fit, data = as.data.frame(x), group = g)
+#' sqrt(tapply(a$.sq_error, g, sum))  # the groups' errors
+#' fit$group_stats$error
+#' @export
+glance.fair_css <- function(x, ...) {
+  r <- x$group_stats$ratio
+  fp_tibble(data.frame(method = x$method, k = x$k, c = x$c, ncol = length(x$colnames),
+                       nobs = as.integer(sum(x$groups$n)), ngroups = nrow(x$groups), max_loss = max(r),
+                       min_loss = min(r), loss_gap = diff(range(r)), stringsAsFactors = FALSE))
+}
+
+#' @rdname glance.fair_css
+#' @export
+augment.fair_css <- function(x, data = NULL, newdata = NULL, group = NULL, ...) {
+  if (is.null(newdata) && is.null(data)) {
+    fp_abort("is missing: a column selection keeps no rows; give the rows in `data` or `newdata`", "data")
+  }
+  arg <- if (is.null(newdata)) "data" else "newdata"
+  base <- if (is.null(newdata)) data else newdata
+  if (!is.data.frame(base) && !is.matrix(base)) fp_abort("must be a data.frame or matrix", arg)
+  base <- as.data.frame(base)
+  if (is.null(group) && !is.null(x$group_name) && x$group_name %in% names(base)) group <- x$group_name
+  if (is.character(group) && length(group) == 1L && nrow(base) != 1L) {
+    if (!group %in% names(base)) fp_abort(sprintf("names column '%s', which `%s` does not have", group, arg), "group")
+    feats <- if (is.null(x$terms)) base[setdiff(names(base), group)] else base
+    group <- base[[group]]
+  } else {
+    feats <- base
+  }
+  xm <- fp_css_newdata(x, feats, arg)
+  rec <- reconstruct.fair_css(x, xm, group = group)
+  sc <- if (isFALSE(x$scale)) rep(1, ncol(xm)) else x$scale
+  err <- rowSums(sweep(xm - rec, 2L, sc, `/`)^2)
+  out <- cbind(data.frame(.rownames = rownames(base), stringsAsFactors = FALSE), base,
+               data.frame(.sq_error = unname(err)))
+  rownames(out) <- NULL
+  fp_tibble(out)
+}
+
+#' @rdname plot.fair_css
+#' @param object A `fair_css` object (for `autoplot()`).
+#' @method autoplot fair_css
+#' @exportS3Method ggplot2::autoplot fair_css
+autoplot.fair_css <- function(object, type = NULL, ...) {
+  fp_plot_gg(object, type, ...)  # `...`: the type's arguments and main, xlab, ylab
+}
+
+#' @exportS3Method fp_plot_data fair_css
+fp_plot_data.fair_css <- function(x, type = NULL, ...) {
+  type <- fp_plot_type(x, type)
+  fp_plot_no_dots(list(...), type)
+  p <- x$path
+  lev <- as.character(x$groups$group)
+  j <- p$columns
+  top <- "MinMaxLoss (largest)"
+  d <- rbind(data.frame(k = rep(j, length(lev)), group = rep(lev, each = length(j)),
+                        value = as.vector(as.matrix(p[, lev, drop = FALSE])), stringsAsFactors = FALSE),
+             data.frame(k = j, group = top, value = p$loss, stringsAsFactors = FALSE))
+  d$group <- factor(d$group, levels = c(lev, top))
+  d$fit <- x$method
+  d$column <- x$column_names[d$k]
+  ng <- length(lev)
+  cols <- c(fp_palette(ng), "grey60")
+  shapes <- c(fp_shapes(ng), 32L)  # pch 32 (a blank): the band has no points, in the legend too
+  names_ok <- length(j) <= 30L
+  spec <- fp_spec("k", "value",
+                  list(fp_layer("line", where = list(group = top), lwd = 6, alpha = 0.5),
+                       fp_layer("line", where = list(group = lev)), fp_layer("point", where = list(group = lev))),
+                  list(colour = fp_scale("group", c(lev, top), cols), shape = fp_scale("group", c(lev, top), shapes)),
+                  title = sprintf("Fair column selection (%s), k = %d", x$method, x$k),
+                  subtitle = "loss of the first j selected columns, per group",
+                  xlab = if (names_ok) "column added at each step" else "number of selected columns j",
+                  ylab = "error / group's best rank-k error",
+                  ref = list(fp_ref("h", 1, "best rank-k error"), fp_ref("v", x$k, sprintf("k = %d", x$k))),
+                  x_breaks = if (names_ok) j, x_labels = if (names_ok) paste0(j, ": ", x$column_names[j]),
+                  x_integer = TRUE, y_zero = TRUE)
+  fp_plot_frame(d[c("k", "column", "group", "fit", "value")], spec, type)
+}

@@ -1,4 +1,5 @@
-# The plot() method of fair_kpca() fits (R/kpca-mean.R holds the fit, print and predict).
+# Methods of fair_kpca() fits (class fair_kpca; R/kpca-mean.R holds the fit): plot, autoplot,
+# print, predict, and broom's tidy, glance and augment.
 
 #' Plot a fair kernel PCA fit
 #'
@@ -23,4 +24,178 @@
 #' @export
 plot.fair_kpca <- function(x, type = NULL, ..., main = NULL, xlab = NULL, ylab = NULL) {
   fp_plot_base(x, type, ..., main = main, xlab = xlab, ylab = ylab)
+}
+
+#' Tidy a fair kernel PCA fit (broom conventions)
+#'
+#' `tidy()` returns one of the fit's tables in long form; `glance()` one row summarising the
+#' fit; `augment()` appends the scores to the data, as for [fair_pca()] fits
+#' ([tidy.fair_pca()]), with the same column names, rows and row pairing (see "Rows of
+#' `augment()`" there). Tibbles when the tibble package is installed (data.frames otherwise).
+#'
+#' @param x A `fair_kpca` object.
+#' @param matrix What `tidy()` returns: `"eigenvalues"` (also `"pcs"`, `"d"`): one row per
+#'   component with the standard deviation of its training scores and the fraction and
+#'   cumulative fraction of the total variance in feature space (`PC`, `std.dev`, `percent`,
+#'   `cumulative`; the total is `x$totalvar`, the trace of the centred kernel matrix);
+#'   `"groups"`: one row per group and score column with the group's size, mean and standard
+#'   deviation on the fitted rows (`group`, `n`, `PC`, `mean`, `std.dev`: the means agree
+#'   across groups, which is the fairness constraint); `"scores"` (also `"x"`, `"u"`): the
+#'   training scores in long form (`row`, `PC`, `value`); `"plot"`: the data of a plot of
+#'   [plot.fair_kpca()] (give its `type` in `...`). `PC` numbers the columns of
+#'   [predict()][predict.fair_kpca()] (with a trade-off, `k + 1` to `2k` are the scaled kernel
+#'   PCA scores).
+#' @param data,newdata For `augment()`: a data.frame (or tibble, data.table, matrix) with the
+#'   fit's columns, usually the training data in `data`; each row gets its scores
+#'   ([predict.fair_kpca()]) appended, `NA` for a row with a missing value. `newdata` is used in
+#'   place of `data` when both are given.
+#' @param ... For `tidy(matrix = "plot")`: `type` and the plot type's arguments; otherwise
+#'   unused.
+#' @return A tibble (or data.frame). `glance()`: one row with `kernel`, `gamma`, `k`, `nobs`
+#'   (the fitted rows), `ngroups`, `constraint`, `var_explained` (the fraction of the total
+#'   variance in feature space the k components hold) and `mean_gap` (the largest difference
+#'   between two groups' means of a component's training scores; zero up to rounding when
+#'   `group` is constrained). `augment()`: `.rownames`, the data and columns `.fittedKPC1`,
+#'   `.fittedKPC2`, ... (`.fittedSTD1`, ... for a trade-off's kernel PCA scores).
+#' @seealso [fair_kpca()], [tidy.fair_pca()], [plot.fair_kpca()].
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' fit <- fair_kpca(pbc2[1:6], pbc2$sex, k = 2, scale. = TRUE)
+#' tidy(fit)
+#' tidy(fit, "groups")
+#' glance(fit)
+#' head(augment(fit, data = pbc2))
+#' @export
+tidy.fair_kpca <- function(x, matrix = "eigenvalues", ...) {
+  matrix <- fp_match_arg(matrix, c("eigenvalues", "pcs", "d", "groups", "scores", "x", "u", "plot"), "matrix")
+  if (matrix == "plot") return(fp_plot_tidy(x, ...))
+  out <- if (matrix %in% c("eigenvalues", "pcs", "d")) {
+    v <- x$eigenvalues / x$totalvar
+    data.frame(PC = seq_along(x$eigenvalues), std.dev = sqrt(x$eigenvalues / max(x$n_train - 1, 1)),
+               percent = v, cumulative = cumsum(v))
+  } else if (matrix == "groups") {
+    fp_kpca_group_table(x)
+  } else {
+    fp_scores_long(x[["x"]])
+  }
+  fp_tibble(out)
+}
+
+# Per group and score column: size, mean and standard deviation of the training scores on the
+# fitted rows (all rows, or those with a positive label under equal opportunity).
+fp_kpca_group_table <- function(x) {
+  S <- x[["x"]]
+  S <- S[stats::complete.cases(S), , drop = FALSE]  # rows padded with NA by na.exclude
+  rows <- if (is.null(x$fitted_rows)) seq_len(nrow(S)) else x$fitted_rows
+  S <- S[rows, , drop = FALSE]
+  g <- droplevels(x$train_group[rows])
+  out <- lapply(seq_len(ncol(S)), function(j) {
+    data.frame(group = levels(g), n = as.vector(table(g)), PC = j,
+               mean = as.vector(tapply(S[, j], g, mean)),
+               std.dev = as.vector(tapply(S[, j], g, function(v) if (length(v) > 1L) stats::sd(v) else NA_real_)),
+               stringsAsFactors = FALSE)
+  })
+  do.call(rbind, out)
+}
+
+#' @rdname tidy.fair_kpca
+#' @export
+glance.fair_kpca <- function(x, ...) {
+  gt <- fp_kpca_group_table(x)
+  gt <- gt[gt$PC <= x$k, , drop = FALSE]
+  gap <- max(vapply(split(gt$mean, gt$PC), function(m) diff(range(m)), numeric(1)))
+  fp_tibble(data.frame(kernel = x$kernel$kernel, gamma = x$kernel$gamma, k = x$k, nobs = as.integer(x$n_train),
+                       ngroups = nrow(x$groups), constraint = x$constraint,
+                       var_explained = sum(x$eigenvalues) / x$totalvar, mean_gap = gap,
+                       stringsAsFactors = FALSE))
+}
+
+#' @rdname tidy.fair_kpca
+#' @export
+augment.fair_kpca <- function(x, data = NULL, newdata = NULL, ...) {
+  fp_augment_scores(x, data, newdata)
+}
+
+#' Embed new rows with a fair kernel PCA fit
+#'
+#' @param object A `fair_kpca` object.
+#' @param newdata A numeric matrix or data.frame with the training columns (matched by name when
+#'   named); for a formula fit, a raw data.frame. A row with a missing value gives a row of `NA`.
+#'   If missing, the training scores.
+#' @param ... Unused.
+#' @return An n x k matrix of scores (n x 2k with the trade-off).
+#' @seealso [fair_kpca()], [predict.fair_pca()].
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' x <- as.matrix(pbc2[1:6])
+#' fit <- fair_kpca(x[1:300, ], pbc2$sex[1:300], k = 2, scale. = TRUE)
+#' predict(fit, x[301:305, ])
+#' @export
+predict.fair_kpca <- function(object, newdata, ...) {
+  if (missing(newdata)) {
+    if (!is.null(object$x)) return(object$x)
+    fp_abort("is missing", "newdata")
+  }
+  nm <- object$colnames
+  if (!is.null(object$terms) && is.data.frame(newdata)) {
+    newdata <- fp_rebuild_model_matrix(object, newdata)  # a formula fit: its columns from raw data
+  }
+  if (is.data.frame(newdata)) newdata <- fp_flatten_df(newdata)
+  if (is.data.frame(newdata) && all(nm %in% names(newdata))) newdata <- newdata[nm]
+  xn <- fp_as_matrix(newdata, "newdata", min_cols = 1L, allow_nonfinite = TRUE)
+  if (fp_any_infinite(xn)) fp_abort(sprintf("contains %d infinite value(s)", sum(is.infinite(xn))), "newdata")
+  if (!is.null(colnames(newdata)) && all(nm %in% colnames(xn))) xn <- xn[, nm, drop = FALSE]
+  newnm <- colnames(xn)
+  if (!is.null(newnm) && !identical(nm, paste0("V", seq_along(nm))) && !all(nm %in% newnm)) {
+    # both sides have names that disagree: taking columns by position could pair the wrong ones
+    fp_abort(sprintf("does not have the columns the model was fitted on: missing %s",
+                     fp_name_list(setdiff(nm, newnm))), "newdata", class = "fairproj_newdata_error")
+  }
+  if (ncol(xn) != length(nm)) fp_abort(sprintf("has %d columns but the model was fitted on %d", ncol(xn), length(nm)), "newdata")
+  fp_kpca_scores(object, xn)
+}
+
+#' @export
+print.fair_kpca <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  kp <- x$kernel
+  cat(sprintf("Fair kernel PCA (%s kernel, gamma = %s%s): %d components, %d training rows, %d groups\n",
+              kp$kernel, format(kp$gamma, digits = digits),
+              if (kp$kernel == "polynomial") sprintf(", degree = %g, coef0 = %g", kp$degree, kp$coef0)
+              else if (kp$kernel == "sigmoid") sprintf(", coef0 = %g", kp$coef0) else "",
+              x$k, x$n_train, nrow(x$groups)))
+  if (identical(x$constraint, "opportunity")) cat("Fitted on the rows with a positive label (equal opportunity).\n")
+  cat("\nEigenvalues (variance in feature space x n):\n")
+  print(x$eigenvalues, digits = digits)
+  if (!is.null(x$tradeoff)) {
+    cat(sprintf("\nTrade-off representation: [fair scores, %g^%g x kernel PCA scores] (%d columns)\n",
+                x$tradeoff, x$tradeoff_power, 2L * x$k))
+  }
+  invisible(x)
+}
+
+#' @rdname plot.fair_kpca
+#' @param object A `fair_kpca` object (for `autoplot()`).
+#' @method autoplot fair_kpca
+#' @exportS3Method ggplot2::autoplot fair_kpca
+autoplot.fair_kpca <- function(object, type = NULL, ...) {
+  fp_plot_gg(object, type, ...)  # `...`: the type's arguments and main, xlab, ylab
+}
+
+#' @exportS3Method fp_plot_data fair_kpca
+fp_plot_data.fair_kpca <- function(x, type = NULL, ..., choices = 1:2) {
+  type <- fp_plot_type(x, type)
+  fp_plot_no_dots(list(...), type)
+  switch(type,
+         scores = fp_plot_scores(x, choices, label = "fair kernel PCA"),
+         scree = {
+           tab <- data.frame(k = seq_along(x$eigenvalues), group = "all rows", fit = "fair kernel PCA",
+                             value = x$eigenvalues / x$totalvar, stringsAsFactors = FALSE)
+           spec <- fp_spec("k", "value", list(fp_layer("col", fill = "grey80", colour = "grey35")),
+                           title = "Scree plot",
+                           subtitle = sprintf("%s kernel: each component's fraction of the variance in feature space",
+                                              x$kernel$kernel),
+                           xlab = "component", ylab = "fraction of the variance", x_integer = TRUE, y_zero = TRUE,
+                           legend = FALSE)
+           fp_plot_frame(tab, spec, "scree")
+         })
 }

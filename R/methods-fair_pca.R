@@ -415,3 +415,283 @@ biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...)
 plot.fair_pca <- function(x, type = NULL, ..., main = NULL, xlab = NULL, ylab = NULL) {
   fp_plot_base(x, type, ..., main = main, xlab = xlab, ylab = ylab)
 }
+
+#' Tidy a fair PCA fit (broom conventions)
+#'
+#' `tidy()` returns one of the fit's tables in long form; `glance()` one row summarising the
+#' fit; `augment()` appends the scores to the data. They are methods of the `generics`
+#' package's generics, used by broom and tidymodels, with broom's column names, and return
+#' tibbles when the tibble package is installed (data.frames otherwise).
+#'
+#' **Rows of `augment()`.** `augment(fit, data = d)` returns one row for each row of `d`, in
+#' its order, with the scores `predict(fit, d)` gives it: each row's scores are computed from its
+#' own values, so any data frame class (data.frame, tibble, data.table), row order or subset
+#' gets the right scores, and a row with a missing value in a column of the fit (a row that
+#' `na.omit` or `na.exclude` left out) gets `NA` scores, never a neighbour's. Other rows the fit
+#' did not use (a missing group, rows outside `subset`) are scored too: `d` may be any rows with
+#' the fit's columns (other columns, such as the group, are kept and ignored). Without `data`,
+#' the stored training scores (`fit$x`, which follow the fit's `na.action` as in
+#' [stats::prcomp()]) with their row names. `newdata`, if given, is used in place of `data`, as
+#' in broom.
+#'
+#' @param x A `fair_pca` object.
+#' @param matrix What `tidy()` returns: `"rotation"` (also `"loadings"`, `"v"`): one row per
+#'   column and component with the loading (`column`, `PC`, `value`); `"eigenvalues"` (also
+#'   `"pcs"`, `"d"`): one row per component with its standard deviation and the true fraction
+#'   and cumulative fraction of the total variance (`PC`, `std.dev`, `percent`, `cumulative`);
+#'   `"groups"`: the per-group table of [summary.fair_pca()] (error, marginal loss and
+#'   variance kept, with standard PCA's beside); `"scores"` (also `"x"`, `"u"`): the training
+#'   scores in long form (`row`, `PC`, `value`); `"plot"`: the data of a plot of
+#'   [plot.fair_pca()] (give its `type` and arguments in `...`, e.g. `type = "loss"`).
+#' @param data For `augment()`: a data.frame (or tibble, data.table, matrix) with the fit's
+#'   columns, usually the training data; each row gets its scores ([predict.fair_pca()]) appended,
+#'   `NA` for a row with a missing value. See "Rows of `augment()`".
+#' @param newdata For `augment()`: new rows, scored as `data` is; used in place of `data` when
+#'   both are given.
+#' @param ... For `tidy(matrix = "plot")`: `type` and the plot type's arguments; otherwise
+#'   unused.
+#' @return A tibble (or data.frame). `glance()`: one row with `method`, `k`, `nobs`, `ncol`,
+#'   `max_loss`, `loss_gap` (largest minus smallest marginal loss), the same two for standard
+#'   PCA, `var_explained` (fraction of the total variance kept) and `converged`: the solver's
+#'   own test for iterative methods (for `"robust"`, whether the descent was kept and its last
+#'   iterate is within 1\% of the best visited; for `"rlace"`, whether the classifier reached
+#'   the majority rate within `tol`, or all steps ran with `tol = NULL`; `TRUE` for `"inlp"`,
+#'   which runs a fixed number of steps), `NA` for closed-form methods. `augment()`:
+#'   `.rownames`, the data and columns `.fittedPC1`, `.fittedPC2`, ... (as broom's
+#'   `augment.prcomp()`).
+#' @seealso [broom::tidy.prcomp()], [predict.fair_pca()], [tidy.fair_css()],
+#'   [plot.fair_pca()].
+#' @examplesIf requireNamespace("survival", quietly = TRUE)
+#' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
+#' fit <- fair_pca(pbc2[1:6], pbc2$sex, k = 2, scale. = TRUE)
+#' tidy(fit)
+#' tidy(fit, "eigenvalues")
+#' tidy(fit, "groups")
+#' glance(fit)
+#' head(augment(fit, data = pbc2))
+#' # rows with missing values get NA scores; rows in any order keep their own
+#' d <- pbc2
+#' d$albumin[c(3, 7)] <- NA
+#' fit2 <- fair_pca(~ ., data = d, group = sex, k = 2, scale. = TRUE)
+#' augment(fit2, data = d[8:1, ])[, c(".rownames", "albumin", ".fittedPC1")]
+#' @export
+tidy.fair_pca <- function(x, matrix = "rotation", ...) {
+  matrix <- fp_match_arg(matrix, c("rotation", "loadings", "v", "eigenvalues", "pcs", "d", "groups",
+                                   "scores", "x", "u", "plot"), "matrix")
+  if (matrix == "plot") return(fp_plot_tidy(x, ...))
+  V <- x$rotation
+  out <- if (matrix %in% c("rotation", "loadings", "v")) {
+    data.frame(column = rep(rownames(V), ncol(V)), PC = rep(seq_len(ncol(V)), each = nrow(V)),
+               value = as.vector(V), stringsAsFactors = FALSE)
+  } else if (matrix %in% c("eigenvalues", "pcs", "d")) {
+    v <- x$sdev^2 / x$totalvar
+    data.frame(PC = seq_along(x$sdev), std.dev = x$sdev, percent = v, cumulative = cumsum(v))
+  } else if (matrix == "groups") {
+    summary(x)$groups
+  } else {
+    if (is.null(x[["x"]])) fp_abort("has no training scores: refit with retx = TRUE", "x")
+    fp_scores_long(x[["x"]])
+  }
+  fp_tibble(out)
+}
+
+#' @rdname tidy.fair_pca
+#' @export
+glance.fair_pca <- function(x, ...) {
+  gs <- x$group_stats
+  st <- x$group_stats_standard
+  fp_tibble(data.frame(method = x$method, k = x$k, nobs = as.integer(sum(x$groups$n)), ncol = nrow(x$rotation),
+                       max_loss = max(gs$loss), loss_gap = diff(range(gs$loss)),
+                       max_loss_standard = max(st$loss), loss_gap_standard = diff(range(st$loss)),
+                       var_explained = sum(x$sdev[seq_len(x$k)]^2) / x$totalvar,
+                       converged = fp_converged(x), stringsAsFactors = FALSE))
+}
+
+# Whether an iterative fit met its method's stopping test; NA for closed-form methods. Solvers
+# that report `converged` are taken at their word; the others are judged by the test their
+# documentation states.
+fp_converged <- function(x) {
+  if (!is.null(x$converged)) return(isTRUE(x$converged))
+  switch(x$method,
+    # robust: a fixed number of subgradient steps; the descent counts as converged when it was
+    # kept (not the standard-PCA fallback) and its last iterate is within 1% of the best visited,
+    # the test of its oscillation warning
+    robust = identical(x$returned, "descent") &&
+      isTRUE(x$objective <= x$best_visited + 0.01 * abs(x$best_visited) + 1e-12 * max(1, abs(x$objective))),
+    # inlp: a fixed number of nullspace steps (or fewer, stopped at the majority rate): it
+    # always completes
+    inlp = TRUE,
+    # rlace: stops when the refitted classifier is within `accuracy_tol` of the majority rate;
+    # with accuracy_tol = NULL it plays all n_iter steps
+    rlace = {
+      tol <- x$args$accuracy_tol
+      if ("accuracy_tol" %in% names(x$args) && is.null(tol)) TRUE else {
+        if (is.null(tol)) tol <- formals(fit_pca_rlace)$accuracy_tol
+        isTRUE(x$accuracy - x$majority <= tol)
+      }
+    },
+    NA)
+}
+
+#' @rdname tidy.fair_pca
+#' @export
+augment.fair_pca <- function(x, data = NULL, newdata = NULL, ...) {
+  fp_augment_scores(x, data, newdata)
+}
+
+#' @rdname plot.fair_pca
+#' @param object A `fair_pca` object (for `autoplot()`).
+#' @method autoplot fair_pca
+#' @exportS3Method ggplot2::autoplot fair_pca
+autoplot.fair_pca <- function(object, type = NULL, ...) {
+  fp_plot_gg(object, type, ...)  # `...`: the type's arguments and main, xlab, ylab
+}
+
+#' @exportS3Method fp_plot_data fair_pca
+fp_plot_data.fair_pca <- function(x, type = NULL, ..., kmax = NULL, choices = 1:2, quiet = FALSE) {
+  type <- fp_plot_type(x, type)
+  fp_plot_no_dots(list(...), type)
+  switch(type,
+         errors = , loss = fp_plot_errors(x, type, kmax, quiet),
+         scores = fp_plot_scores(x, choices),
+         scree = fp_plot_scree(x, kmax),
+         convergence = fp_plot_convergence(x))
+}
+
+fp_plot_errors <- function(x, type, kmax, quiet = FALSE) {
+  tab <- fp_errors_by_k(x, type, kmax, quiet = quiet)
+  lab <- fp_fit_label(x$method)
+  std <- identical(x$method, "standard")
+  long <- data.frame(k = tab$k, group = tab$group, fit = lab, value = tab$fair, stringsAsFactors = FALSE)
+  if (!std) {
+    long <- rbind(long, data.frame(k = tab$k, group = tab$group, fit = "standard PCA", value = tab$standard,
+                                   stringsAsFactors = FALSE))
+  }
+  long$group <- factor(long$group, levels = x$groups$group)
+  errors <- type == "errors"
+  fp_plot_by_k(long, type,
+               title = if (errors) "Reconstruction error by group" else "Marginal loss by group",
+               subtitle = if (std) "standard PCA" else sprintf("%s (solid) and standard PCA (dashed)", lab),
+               ylab = if (errors) "average squared error" else "marginal loss",
+               caption = if (!errors) "Marginal loss: a group's error minus its best rank-k error")
+}
+
+# Per-group error or loss for k = 1, ..., kmax, refitting from the stored moments; says so.
+# Methods that need the rows (no refit from moments) give only the fitted k.
+fp_errors_by_k <- function(x, type = "errors", kmax = NULL, quiet = FALSE) {
+  if (is.null(x$moments)) fp_abort("kept no moments: refit with keep_moments = TRUE", "x")
+  d <- nrow(x$rotation)
+  if (is.null(kmax)) kmax <- min(d, max(x$k + 3L, 10L))
+  kmax <- fp_check_count(kmax, 1L, d, "kmax")
+  ks <- seq_len(kmax)
+  if (!quiet && kmax > 1L) {
+    message(sprintf("Refitting method \"%s\" for k = %s from the stored moments (set kmax to refit fewer)",
+                    x$method, paste(setdiff(ks, x$k), collapse = ", ")))
+  }
+  col <- if (type == "errors") "error" else "loss"
+  warned <- list()
+  rows <- lapply(ks, function(kk) {
+    f <- if (kk == x$k) x else withCallingHandlers(tryCatch(
+      do.call(fair_pca, c(list(x$moments, k = kk, method = x$method, center = x$center,
+                               scale. = x$scale, keep_moments = FALSE), x$args)),
+      fairproj_error = function(e) NULL),
+      warning = function(w) {
+        warned[[length(warned) + 1L]] <<- list(k = kk, w = w)
+        invokeRestart("muffleWarning")
+      })
+    if (is.null(f)) return(NULL)
+    data.frame(k = kk, group = f$group_stats$group, fair = f$group_stats[[col]],
+               standard = f$group_stats_standard[[col]], stringsAsFactors = FALSE)
+  })
+  # the refits' warnings once per class (a plot over ten k would repeat each ten times), naming
+  # the k they concern
+  cls <- vapply(warned, function(v) class(v$w)[1L], "")
+  for (cl in unique(cls)) {
+    sel <- warned[cls == cl]
+    w <- sel[[1L]]$w
+    warning(warningCondition(sprintf("refits at k = %s: %s%s", paste(vapply(sel, `[[`, 0, "k"), collapse = ", "),
+                                     conditionMessage(w), if (length(sel) > 1L) " [first shown]" else ""),
+                             class = setdiff(class(w), c("warning", "condition"))))
+  }
+  do.call(rbind, rows)
+}
+
+fp_plot_scree <- function(x, kmax) {
+  if (is.null(x$moments)) fp_abort("kept no moments: refit with keep_moments = TRUE", "x")
+  d <- nrow(x$rotation)
+  if (is.null(kmax)) kmax <- min(d, max(x$k + 3L, 10L))
+  kmax <- fp_check_count(kmax, 1L, d, "kmax")
+  prep <- fp_prepare(x$moments, if (isFALSE(x$center)) FALSE else x$center,
+                     if (isFALSE(x$scale)) FALSE else x$scale)
+  ev <- pmax(fp_eig_top(prep$C, kmax)$values, 0)
+  lab <- fp_fit_label(x$method)
+  std <- identical(x$method, "standard")
+  tab <- data.frame(k = seq_len(kmax), group = "all rows", fit = "standard PCA", value = ev,
+                    percent = 100 * ev / x$totalvar, stringsAsFactors = FALSE)
+  if (!std) {
+    fv <- x$sdev[seq_len(min(length(x$sdev), kmax))]^2
+    tab <- rbind(tab, data.frame(k = seq_along(fv), group = "all rows", fit = lab, value = fv,
+                                 percent = 100 * fv / x$totalvar, stringsAsFactors = FALSE))
+  }
+  tab$fit <- factor(tab$fit, levels = unique(c("standard PCA", lab)))
+  layers <- list(fp_layer("col", where = list(fit = "standard PCA"), fill = "grey80", colour = "grey35"))
+  if (!std) layers <- c(layers, list(fp_layer("point", where = list(fit = lab), colour = fp_palette_methods(1),
+                                              shape = 16L, cex = 1.3)))
+  spec <- fp_spec("k", "value", layers, title = "Scree plot",
+                  subtitle = if (std) "variance of each principal component" else
+                    sprintf("bars: standard PCA; points: the %s fit's components", lab),
+                  xlab = "component", ylab = "variance", x_integer = TRUE, y_zero = TRUE, legend = FALSE)
+  fp_plot_frame(tab, spec, "scree")
+}
+
+fp_history_objective <- function(object) {
+  h <- object$history
+  if (is.null(h)) fp_abort(sprintf("has no convergence history (method \"%s\" is not iterative)", object$method), "x")
+  if (!NROW(h)) {
+    fp_abort(sprintf("has no convergence history (method \"%s\" took no iterations: it was solved directly)",
+                     object$method), "x")
+  }
+  if (is.data.frame(h) || is.matrix(h)) as.matrix(h)[, if ("objective" %in% colnames(h)) "objective" else 1L] else h
+}
+
+# The objective along the iterations; for Pareto fits every objective (beyond 8 disparities,
+# their largest), each rescaled to [0, 1] over the run (they have different units).
+fp_plot_convergence <- function(x) {
+  lab <- fp_fit_label(x$method)
+  y <- fp_history_objective(x)
+  # a line needs two iterations: a run of one is drawn as a point
+  layers <- list(fp_layer("line", lwd = 1.5))
+  if (length(y) < 2L) layers <- c(layers, list(fp_layer("point")))
+  if (inherits(x, "fair_pca_pareto")) {
+    h <- x$history
+    cols <- c("objective", names(x$objectives)[-1L])
+    Y <- as.matrix(h[, cols, drop = FALSE])
+    series <- c("total loss", cols[-1L])
+    if (length(cols) > 9L) {
+      # m groups give m(m - 1)/2 disparities, too many lines (and legend entries) to tell apart:
+      # their largest along the run
+      Y <- cbind(Y[, 1L], apply(Y[, -1L, drop = FALSE], 1L, max))
+      series <- c("total loss", "largest disparity")
+    }
+    lo <- apply(Y, 2L, min, na.rm = TRUE)
+    rg <- apply(Y, 2L, max, na.rm = TRUE) - lo
+    rg[!(rg > 0)] <- 1
+    Ys <- sweep(sweep(Y, 2L, lo, `-`), 2L, rg, `/`)
+    d <- data.frame(iteration = rep(h$iteration, length(series)), series = factor(rep(series, each = nrow(h)), levels = series),
+                    fit = lab, value = as.vector(Ys), stringsAsFactors = FALSE)
+    spec <- fp_spec("iteration", "value", layers,
+                    list(colour = fp_scale("series", series, c("black", fp_palette_methods(length(series) - 1L)), "objective")),
+                    title = "Convergence (Pareto fair PCA)", subtitle = "each objective rescaled to [0, 1] over the run",
+                    xlab = "iteration", ylab = "objective, rescaled to [0, 1]", x_integer = TRUE)
+    return(fp_plot_frame(d, spec, "convergence"))
+  }
+  h <- x$history
+  it <- if (is.data.frame(h) && "iteration" %in% names(h)) h$iteration else seq_along(y)
+  d <- data.frame(iteration = it, series = "objective", fit = lab, value = as.numeric(y), stringsAsFactors = FALSE)
+  layers <- lapply(layers, function(l) replace(l, "colour", list("black")))
+  spec <- fp_spec("iteration", "value", layers,
+                  title = sprintf("Convergence (%s)", lab),
+                  subtitle = if (!is.null(x$converged)) if (isTRUE(x$converged)) "converged" else "not converged",
+                  xlab = "iteration", ylab = "objective", x_integer = TRUE, legend = FALSE)
+  fp_plot_frame(d, spec, "convergence")
+}

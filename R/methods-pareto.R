@@ -1,5 +1,4 @@
-# Methods of pareto_front() results (class fairproj_pareto_front); print() is with
-# the solver in R/pca-pareto.R.
+# Methods of pareto_front() results (class fairproj_pareto_front).
 
 #' Plot a Pareto front
 #'
@@ -92,4 +91,77 @@ tidy.fairproj_pareto_front <- function(x, matrix = "fits", ...) {
   matrix <- fp_match_arg(matrix, c("fits", "plot"), "matrix")
   if (matrix == "plot") return(fp_plot_tidy(x, ...))
   fp_tibble(data.frame(fit = seq_len(nrow(x$table)), x$table, check.names = FALSE))
+}
+
+#' @export
+print.fairproj_pareto_front <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  cat(sprintf("<fairproj_pareto_front> %d fits of Pareto fair PCA, k = %d; %d of them converged\n",
+              length(x$fits), x$k, sum(x$table$converged)))
+  cat(sprintf("standard PCA: total loss %s, disparity %s\n", format(x$standard[["total"]], digits = digits),
+              format(x$standard[["disparity"]], digits = digits)))
+  print(x$table[, c("start", "total", "disparity", "max_excess", "dominated", "converged")], digits = digits,
+        row.names = FALSE)
+  invisible(x)
+}
+
+#' @rdname plot.fairproj_pareto_front
+#' @param object A `fairproj_pareto_front` object (for `autoplot()`).
+#' @method autoplot fairproj_pareto_front
+#' @exportS3Method ggplot2::autoplot fairproj_pareto_front
+autoplot.fairproj_pareto_front <- function(object, type = NULL, ...) {
+  fp_plot_gg(object, type, ...)  # `...`: the type's arguments and main, xlab, ylab
+}
+
+#' @exportS3Method fp_plot_data fairproj_pareto_front
+fp_plot_data.fairproj_pareto_front <- function(x, type = NULL, ...) {
+  type <- fp_plot_type(x, type)
+  fp_plot_no_dots(list(...), type)
+  tab <- x$table
+  s_tot <- x$standard[["total"]]
+  s_dis <- x$standard[["disparity"]]
+  rel <- is.finite(s_tot) && s_tot > 0
+  start <- ifelse(tab$start == "pca", "from standard PCA", "from a random start")
+  d <- data.frame(fit = paste0("fit ", seq_len(nrow(tab))), start = start,
+                  status = ifelse(tab$dominated, "dominated", "non-dominated"), k = x$k,
+                  disparity = tab$disparity, total = tab$total,
+                  value = if (rel) 100 * (tab$total / s_tot - 1) else tab$total,
+                  converged = tab$converged, stringsAsFactors = FALSE)
+  if (is.finite(s_dis) && (rel || is.finite(s_tot))) {
+    d <- rbind(d, data.frame(fit = "standard PCA", start = "standard PCA", status = "standard PCA", k = x$k,
+                             disparity = s_dis, total = s_tot, value = if (rel) 0 else s_tot,
+                             converged = NA, stringsAsFactors = FALSE))
+  }
+  st <- c("from standard PCA", "from a random start", "standard PCA")
+  ss <- c("non-dominated", "dominated", "standard PCA")
+  d$start <- factor(d$start, levels = st)
+  d$status <- factor(d$status, levels = ss)
+  span <- diff(range(d$value[d$fit != "standard PCA"]))
+  caption <- if (rel) sprintf("Total losses span %s%% of standard PCA's total loss (%s)",
+                              format(signif(span, 2)), format(signif(s_tot, 4))) else
+    "Total loss of standard PCA not available: absolute totals"
+  nconv <- sum(!tab$converged)
+  if (nconv) caption <- paste0(caption, sprintf("; %d fit(s) did not converge", nconv))
+  # fits that coincide (within 0.5% of each axis's range) hide each other's markers: each point
+  # counts the fits drawn there, and the caption says how many coincide
+  cell <- function(v) {
+    r <- diff(range(v, finite = TRUE))
+    if (!(r > 0)) r <- max(abs(v), 1, na.rm = TRUE)
+    round(v / (0.005 * r))
+  }
+  key <- paste(cell(d$disparity), cell(d$value))
+  d$overlap <- as.integer(stats::ave(seq_along(key), key, FUN = length))
+  hidden <- sum(d$overlap > 1L & d$fit != "standard PCA")
+  if (hidden) {
+    caption <- paste0(caption, sprintf("; %d fits coincide at %d point(s), their markers drawn over each other (see the table)",
+                                       hidden, length(unique(key[d$overlap > 1L]))))
+  }
+  spec <- fp_spec("disparity", "value", list(fp_layer("point", cex = 1.4)),
+                  list(colour = fp_scale("start", st, c(fp_palette_methods(2), "black"), "fit"),
+                       shape = fp_scale("status", ss, c(16L, 1L, 4L), "status")),
+                  title = sprintf("Pareto fair PCA, k = %d", x$k),
+                  subtitle = sprintf("%d fits; standard PCA for reference", nrow(tab)),
+                  xlab = "disparity (largest |E_g - E_h|)",
+                  ylab = if (rel) "total loss, % above standard PCA" else "total reconstruction loss",
+                  caption = caption)
+  fp_plot_frame(d, spec, type)
 }

@@ -118,3 +118,76 @@ predict.fairproj_tune <- function(object, newdata, ...) {
 plot.fairproj_tune <- function(x, type = NULL, ..., main = NULL, xlab = NULL, ylab = NULL) {
   fp_plot_base(x, type, ..., main = main, xlab = xlab, ylab = ylab)
 }
+
+#' @rdname summary.fairproj_tune
+#' @method autoplot fairproj_tune
+#' @exportS3Method ggplot2::autoplot fairproj_tune
+autoplot.fairproj_tune <- function(object, type = NULL, ...) {
+  fp_plot_gg(object, type, ...)  # `...`: the type's arguments and main, xlab, ylab
+}
+
+# The smallest gap between distinct positions (1 when there is one position): series dodged
+# within 0.4 of it keep their error bars apart and never reach the next position's.
+fp_min_gap <- function(pos) {
+  u <- sort(unique(pos))
+  if (length(u) < 2L) 1 else min(diff(u))
+}
+
+#' @exportS3Method fp_plot_data fairproj_tune
+fp_plot_data.fairproj_tune <- function(x, type = NULL, ...) {
+  type <- fp_plot_type(x, type)
+  fp_plot_no_dots(list(...), type)
+  tab <- x$table
+  pars <- setdiff(names(tab), c("ARE", "ABDiff", "max_loss", "criterion", "se"))
+  best <- which.min(tab$criterion)
+  # the x axis: the numeric parameter with the most values (the first on ties), so that the
+  # fewest series share a position; the others name the series
+  nval <- vapply(pars, function(p) if (is.numeric(tab[[p]])) length(unique(tab[[p]])) else 0L, integer(1))
+  xpar <- if (any(nval > 1L)) pars[which.max(nval)] else NULL
+  others <- setdiff(pars, xpar)
+  others <- others[vapply(others, function(p) length(unique(tab[[p]])) > 1L, logical(1))]
+  series <- if (length(others)) {
+    do.call(paste, c(lapply(others, function(p) paste(p, "=", format(tab[[p]]))), sep = ", "))
+  } else "all candidates"
+  d <- data.frame(candidate = seq_len(nrow(tab)), tab[pars], check.names = FALSE, stringsAsFactors = FALSE)
+  d$series <- factor(series, levels = unique(series))
+  d$position <- if (is.null(xpar)) d$candidate else tab[[xpar]]
+  d$fit <- x$method
+  d$k <- x$model$k
+  d$value <- tab$criterion
+  d$se <- tab$se
+  d$lower <- tab$criterion - tab$se
+  d$upper <- tab$criterion + tab$se
+  d$ARE <- tab$ARE
+  d$ABDiff <- tab$ABDiff
+  d$chosen <- d$candidate == best
+  ns <- nlevels(d$series)
+  scales <- list(colour = fp_scale("series", levels(d$series), if (ns > 1L) fp_palette_methods(ns) else "black",
+                                   paste(others, collapse = ", ")),
+                 shape = fp_scale("series", levels(d$series), fp_shapes(ns), paste(others, collapse = ", ")))
+  chosen <- sprintf("chosen: %s", paste(names(x$best), vapply(x$best, format, character(1)), sep = " = ",
+                                        collapse = ", "))
+  pos <- d$position
+  logx <- if (!is.null(xpar) && all(pos > 0) && max(pos) / min(pos) >= 100) "x" else ""
+  ring <- fp_layer("point", where = list(chosen = "TRUE"), colour = "black", shape = 1L, cex = 2.6)
+  if (type == "criterion") {
+    spec <- fp_spec("position", "value",
+                    list(fp_layer("errorbar", ymin = "lower", ymax = "upper", alpha = 0.6),
+                         fp_layer("line"), fp_layer("point", cex = 1.1), ring),
+                    if (ns > 1L) scales else list(),
+                    title = sprintf("Cross-validated tuning (%s)", fp_fit_label(x$method)),
+                    subtitle = sprintf("%s; ring: %s", x$criterion, chosen),
+                    xlab = if (is.null(xpar)) "candidate" else xpar,
+                    ylab = sprintf("mean held-out %s (+/- 1 se)", x$criterion),
+                    x_integer = is.null(xpar), log = logx, legend = ns > 1L,
+                    dodge = if (ns > 1L && logx == "") list(column = "series", width = 0.4 * fp_min_gap(pos)))
+  } else {
+    spec <- fp_spec("ABDiff", "ARE", list(fp_layer("point", cex = 1.2), ring), if (ns > 1L) scales else list(),
+                    title = sprintf("Held-out trade-off (%s)", fp_fit_label(x$method)),
+                    subtitle = sprintf("one point per candidate; ring: %s", chosen),
+                    xlab = "ABDiff (gap between the groups' errors)", ylab = "ARE (average reconstruction error)",
+                    legend = ns > 1L)
+  }
+  d$chosen <- as.character(d$chosen)
+  fp_plot_frame(d, spec, type)
+}

@@ -353,6 +353,28 @@ moments_best_error <- function(m, k, center = c("group", "global", "none")) {
   out
 }
 
+# The preamble of every front door that takes rows: `group` required (a vector, or the name
+# of a column of the data.frame `x`; `expr` is the door's substitute(group)), `x` as a numeric
+# matrix (`...`: fp_as_matrix()'s options), the group encoded with at least `min_levels`
+# levels and, with `moments = TRUE`, the group moments of the rows. Returns `x` (the feature
+# columns as given), `xm`, `g` and `m`.
+fp_door_rows <- function(x, group, expr, min_levels = 2L, moments = FALSE, ...) {
+  if (missing(group)) fp_abort("is missing: give one group label per row", "group")
+  xg <- fp_group_column(x, group, expr = expr)
+  xm <- fp_as_matrix(xg$x, "x", ...)
+  g <- fp_as_group(xg$group, nrow(xm), "group", min_levels = min_levels)
+  list(x = xg$x, xm = xm, g = g, m = if (moments) fp_moments_ranged(xm, g, fp_colnames(xm)))
+}
+
+# The check of every front door that takes a group_moments object `x`: no `group` beside it
+# (the groups are in it), at least `min_levels` groups, and none without rows. Returns `x`.
+fp_door_moments <- function(x, group = NULL, min_levels = 1L) {
+  if (!is.null(group)) fp_abort("must not be given when `x` is a group_moments object (the groups are in it)", "group")
+  if (length(x$levels) < min_levels) fp_abort(sprintf("must have at least %d groups", min_levels), "x")
+  if (any(x$n < 1)) fp_abort("has a group with no rows", "x")
+  x
+}
+
 # Group moments of a dense matrix, every column brought into range before it is squared. The
 # one pass squares the data, so a column of magnitude beyond 2^+-400 (about 1e+-120) would
 # overflow or lose digits to underflow: such columns are multiplied by exact powers of two first

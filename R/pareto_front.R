@@ -51,11 +51,8 @@ pareto_front.default <- function(x, group, k, restarts = 10L, ...) {
   front <- nm %in% c("center", "scale.")  # fair_pca()'s own, not the solver's
   fp_check_solver_args("pca", "pareto", nm[!front], ...length() - sum(front))
   args <- list(...)
-  m <- if (inherits(x, "group_moments")) x else {
-    if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-    xg <- fp_group_column(x, group, expr = substitute(group))
-    xm <- fp_as_matrix(xg$x, "x")
-    fp_moments_ranged(xm, fp_as_group(xg$group, nrow(xm), "group", min_levels = 2L), fp_colnames(xm))
+  m <- if (inherits(x, "group_moments")) fp_door_moments(x, if (!missing(group)) group, min_levels = 2L) else {
+    fp_door_rows(x, group, substitute(group), moments = TRUE)$m
   }
   if (!"scale." %in% nm) {
     # once per call, not once per fit

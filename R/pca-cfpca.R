@@ -79,6 +79,7 @@
 #' fit2 <- fair_pca(x, pbc2$sex, k = 2, method = "cfpca", delta = 0, mu = 0.1, scale. = TRUE)
 #' fit2$converged
 #' @name cfpca
+#' @aliases fair_pca_cfpca
 NULL
 
 fit_pca_cfpca <- function(prep, k, delta = 0, mu = 0, phi = NULL, scaling = c("none", "fairml"),

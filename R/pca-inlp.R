@@ -38,6 +38,7 @@
 #' fit <- fair_pca(as.matrix(pbc2[1:6]), pbc2$sex, k = 2, method = "inlp", scale. = TRUE)
 #' fit$accuracy
 #' @name inlp
+#' @aliases fair_pca_inlp
 NULL
 
 fit_pca_inlp <- function(prep, k, classifier = c("logistic", "svm"), C = 1, intercept = TRUE,

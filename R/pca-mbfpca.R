@@ -65,6 +65,7 @@
 #'                 scale. = TRUE)
 #' fit$mmd2
 #' @name mbfpca
+#' @aliases fair_pca_mbfpca
 NULL
 
 fit_pca_mbfpca <- function(prep, k, tau = 1e-3, sigma = NULL, rho0 = NULL, init = c("fair", "pca"),

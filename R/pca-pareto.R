@@ -360,17 +360,6 @@ fp_pareto_front_table <- function(runs, start_names, spec) {
 }
 
 #' @export
-print.fairproj_pareto_front <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
-  cat(sprintf("<fairproj_pareto_front> %d fits of Pareto fair PCA, k = %d; %d of them converged\n",
-              length(x$fits), x$k, sum(x$table$converged)))
-  cat(sprintf("standard PCA: total loss %s, disparity %s\n", format(x$standard[["total"]], digits = digits),
-              format(x$standard[["disparity"]], digits = digits)))
-  print(x$table[, c("start", "total", "disparity", "max_excess", "dominated", "converged")], digits = digits,
-        row.names = FALSE)
-  invisible(x)
-}
-
-#' @export
 print.fair_pca_pareto <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   y <- x
   y$objectives <- NULL  # the generic print shows a scalar `objective`; ours is a vector

@@ -84,6 +84,7 @@
 #' round(abs(fit$removed[, 1]), 2)              # removes (mostly) the first axis
 #' c(accuracy = fit$accuracy, majority = fit$majority)
 #' @name rlace
+#' @aliases fair_pca_rlace
 NULL
 
 fit_pca_rlace <- function(prep, k, rank = NULL, n_iter = 2000L, lr_P = 0.1, lr_clf = 0.05,

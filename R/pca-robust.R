@@ -128,6 +128,7 @@
 #'                 scale. = TRUE, alpha = 0.15, lambda = 0.5, iterations = 200, restarts = 2)
 #' fit$group_stats
 #' fit$objective
+#' @aliases fair_pca_robust
 fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 1000L, restarts = 20L,
                            retraction = c("qr", "polar"), parameterization = c("basis", "complement"),
                            radius = NULL, step = NULL, iterate = c("last", "best"), keep_start = TRUE,

@@ -1,5 +1,6 @@
 # The solver registry: a method is a function fit_<kind>_<method>() of the namespace, found by
-# name, called with its own arguments checked (fp_call_solver()).
+# name, its arguments checked once per fit by the door (fp_check_solver_args()), and called by
+# fp_call_solver().
 
 #' List the methods available
 #'
@@ -34,12 +35,17 @@ fp_check_method <- function(method, kind, arg = "method") {
   method
 }
 
+# The solver function of a method of `kind` ("pca", "css").
+fp_solver <- function(kind, method) {
+  get(paste0("fit_", kind, "_", method), envir = asNamespace("fairproj"), mode = "function")
+}
+
 # The solver of a method, after checking the names `nm` of the `n` further arguments given to it
 # (...names() of the caller: checked before the arguments are evaluated, so that an argument the
 # method does not take, such as model.frame()'s `weights`, is a classed error and not R's
 # "object not found" from evaluating it).
 fp_check_solver_args <- function(kind, method, nm, n) {
-  solver <- get(paste0("fit_", kind, "_", method), envir = asNamespace("fairproj"), mode = "function")
+  solver <- fp_solver(kind, method)
   known <- setdiff(names(formals(solver)), c("prep", "k", "data", "..."))
   if (n > 0L) {
     if (is.null(nm) || any(is.na(nm) | nm == "")) fp_abort(sprintf("arguments of method '%s' must be named", method), "...")
@@ -53,10 +59,10 @@ fp_check_solver_args <- function(kind, method, nm, n) {
   solver
 }
 
-# Call a solver, rejecting arguments it does not know (a classed error, not R's "unused
-# argument").
+# Call a solver with arguments `dots` that its door has checked (fp_check_solver_args(), once
+# per fit, before they were evaluated); anything else that goes wrong in it is ours.
 fp_call_solver <- function(kind, method, prep, k, dots, data) {
-  solver <- fp_check_solver_args(kind, method, names(dots), length(dots))
+  solver <- fp_solver(kind, method)
   tryCatch(do.call(solver, c(list(prep = prep, k = k, data = data), dots)),
            error = function(e) {
              if (inherits(e, "fairproj_error")) stop(e)

@@ -76,10 +76,9 @@ tune_fair_pca <- function(x, ...) UseMethod("tune_fair_pca")
 tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, folds = 3, criterion = "ARE+ABDiff",
                                   seed = NULL, ..., center = TRUE, scale. = FALSE) {
   fp_needs_rows(x, "tune_fair_pca() (its cross-validation folds)")
-  if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-  xg <- fp_group_column(x, group, expr = substitute(group))
-  xm <- fp_as_matrix(xg$x, "x")
-  g <- fp_as_group(xg$group, nrow(xm), "group", min_levels = 2L)
+  d <- fp_door_rows(x, group, substitute(group))
+  xm <- d$xm
+  g <- d$g
   if (missing(k)) fp_abort("is missing: give the target dimension", "k")
   k <- fp_check_count(k, 1L, ncol(xm), "k")
   method <- fp_check_method(method, "pca")

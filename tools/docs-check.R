@@ -8,6 +8,8 @@
 #    templates (`R/pca-<name>.R`, `src/minmax_*.h`) are not citations.
 # 2. CONTRIBUTING.md's layer picture names every R file that `tools/layers.R` places, in the layer
 #    it places it, and no other.
+# 3. Every fair PCA method file `R/pca-<name>.R` has its help topic `fair_pca_<name>` (an alias in
+#    man/) and its test file `tests/testthat/test-pca-<name>.R`, as CONTRIBUTING.md promises.
 
 args <- commandArgs(TRUE)
 root <- if (file.exists("DESCRIPTION")) "." else file.path(dirname(sub("^--file=", "", grep("^--file=",
@@ -81,8 +83,18 @@ for (f in intersect(names(actual), names(documented))) {
     found("CONTRIBUTING.md's layer picture puts R/%s in layer %s, tools/layers.R in %s", f, documented[[f]], actual[[f]])
 }
 
-cat(sprintf("docs-check: %d source files and CONTRIBUTING.md read, %d R files in the layer picture, %d finding(s)\n",
-            length(sources), length(actual), length(findings)))
+methods <- sub("^pca-(.*)\\.R$", "\\1", list.files(file.path(root, "R"), "^pca-.*\\.R$"))
+aliases <- unlist(lapply(list.files(file.path(root, "man"), "\\.Rd$", full.names = TRUE), function(f) {
+  sub("^\\\\alias\\{(.*)\\}$", "\\1", grep("^\\\\alias\\{", readLines(f, warn = FALSE), value = TRUE))
+}))
+for (m in methods) {
+  if (!paste0("fair_pca_", m) %in% aliases) found("R/pca-%s.R has no help topic fair_pca_%s (an @aliases in its roxygen)", m, m)
+  if (!file.exists(file.path(root, "tests", "testthat", sprintf("test-pca-%s.R", m))))
+    found("R/pca-%s.R has no test file tests/testthat/test-pca-%s.R", m, m)
+}
+
+cat(sprintf("docs-check: %d source files and CONTRIBUTING.md read, %d R files in the layer picture, %d methods, %d finding(s)\n",
+            length(sources), length(actual), length(methods), length(findings)))
 if (length(findings)) {
   cat(paste0("  ", findings, "\n"), sep = "")
   quit(status = 1L)

@@ -151,3 +151,30 @@ test_that("the message of each condition class", {
   # fairproj_convergence_warning
   expect_snapshot(invisible(fair_pca(dat$x, dat$g, k = 2, method = "pareto", iterations = 2)))
 })
+
+test_that("every door that takes group_moments refuses a separate `group`, and css_loss() takes a group column by name", {
+  dat <- make_groups(n = c(60, 50), d = 4, seed = 21)
+  m <- group_moments(dat$x, dat$g)
+  expect_error(fair_pca(m, group = dat$g, k = 2), class = "fairproj_input_error")
+  expect_error(fair_css(m, group = dat$g, k = 2), class = "fairproj_input_error")
+  expect_error(css_loss(m, group = dat$g, columns = 1:2, k = 2), class = "fairproj_input_error")
+  # pareto_front() ignored the group beside moments before
+  expect_error(pareto_front(m, group = dat$g, k = 2, restarts = 0), class = "fairproj_input_error")
+  df <- data.frame(dat$x, grp = dat$g)
+  expect_identical(css_loss(df, "grp", columns = 1:2, k = 2), css_loss(dat$x, dat$g, columns = 1:2, k = 2))
+})
+
+test_that("a fit checks its method's arguments once", {
+  dat <- make_groups(n = c(60, 50), d = 4, seed = 22)
+  count <- new.env()
+  count$n <- 0L
+  ns <- asNamespace("fairproj")
+  bump <- bquote(assign("n", get("n", envir = .(count)) + 1L, envir = .(count)))
+  suppressMessages(trace("fp_check_solver_args", tracer = bump, where = ns, print = FALSE))
+  on.exit(suppressMessages(untrace("fp_check_solver_args", where = ns)), add = TRUE)
+  fair_pca(dat$x, dat$g, k = 2, method = "mean")
+  expect_identical(count$n, 1L)
+  count$n <- 0L
+  fair_css(dat$x, dat$g, k = 2, method = "greedy")
+  expect_identical(count$n, 1L)
+})
