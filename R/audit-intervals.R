@@ -368,9 +368,10 @@ fp_audit_interval_k <- function(k, ks) {
 fp_bounded_quantities <- c("error", "loss", "max_loss", "min_loss", "loss_gap", "max_error", "error_gap", "price")
 
 # The interval of a quantity that cannot be negative, near its bound 0: kept above 0 (the shift
-# by the bias can cross it; the truth cannot), and starting at 0 where the estimate is smaller
-# than the interval's width, or (`floor = TRUE`) within the noise floor of a zero loss
-# (fp_audit_floor()): not distinguishable from 0. Near 0 a loss behaves like a sum of squares
+# by the bias can cross it; the truth cannot), and starting at 0 where it is not distinguishable
+# from 0: a loss (fp_floored_quantities) where `floor = TRUE`, within the noise floor of a zero
+# loss (fp_audit_floor()); an error or a price where the estimate is smaller than the
+# interval's width. Near 0 a loss behaves like a sum of squares
 # of noise, whose replicates stay above 0 however small the truth: with two groups drawn from
 # one population (all losses 0, d = 4, k = 2), the shifted intervals covered 0 in 36-74% of the
 # samples, from 0 where the estimate is below the width 97-100%; with 32 directions (d = 12,
