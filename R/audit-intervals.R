@@ -93,10 +93,20 @@ fp_audit_floor_base <- function(moments, center, scale., ks) {
 }
 
 # The gap between the k-th and (k + 1)-th eigenvalues of a pooled covariance C, over its
-# trace, at each k in `ks` (NA at k >= d).
+# trace, at each k in `ks` (NA at k >= d). Where the top max(ks) + 1 eigenvalues take the
+# Lanczos path (fp_lanczos_path()), only they are computed, with the trace from the diagonal:
+# one replicate's full eigendecomposition at d = 200 was 6% of the intervals' time.
 fp_pooled_gap <- function(C, ks) {
-  ev <- fp_sym_values(C)
-  vapply(ks, function(k) if (k < length(ev)) (ev[k] - ev[k + 1L]) / sum(ev) else NA_real_, numeric(1))
+  d <- nrow(C)
+  top <- min(max(ks) + 1L, d)
+  if (fp_lanczos_path(d, top)) {
+    ev <- fp_eig_top(C, top)$values
+    tot <- sum(diag(C))
+  } else {
+    ev <- fp_sym_values(C)
+    tot <- sum(ev)
+  }
+  vapply(ks, function(k) if (k < d) (ev[k] - ev[k + 1L]) / tot else NA_real_, numeric(1))
 }
 
 # The noise floor of a zero loss in one replicate `mr` (k x group, data units): the loss, on the

@@ -372,3 +372,17 @@ test_that("replicates survive only fairproj's classed numerical errors, and the 
   expect_error(fair_audit(dat$x, dat$g, k = 2, methods = "standard", replicates = 20, seed = 1, progress = FALSE),
                "a bug")
 })
+
+test_that("the pooled gap from the top eigenvalues only (Lanczos path) equals the dense one", {
+  set.seed(11)
+  d <- 150
+  C <- crossprod(matrix(rnorm(400 * d), 400) %*% diag(seq(3, 0.5, length.out = d)))
+  ev <- eigen(C, symmetric = TRUE, only.values = TRUE)$values
+  ks <- c(2L, 5L)
+  expect_true(fp_lanczos_path(d, max(ks) + 1L))
+  expect_equal(fp_pooled_gap(C, ks), (ev[ks] - ev[ks + 1L]) / sum(ev), tolerance = 1e-10)
+  # small d: the dense path, and NA at k = d
+  expect_equal(fp_pooled_gap(C[1:6, 1:6], c(2L, 6L)),
+               c(diff(-eigen(C[1:6, 1:6], symmetric = TRUE, only.values = TRUE)$values[2:3]) /
+                   sum(diag(C[1:6, 1:6])), NA), tolerance = 1e-12)
+})
