@@ -353,6 +353,7 @@ fp_audit_result <- function(spec, fr, mo) {
     out$downstream_reference <- fp_audit_reference(xm, y, g, held)
     out$outcome <- c(list(name = NULL, type = y$type, n_train = sum(!held), n_test = sum(held),
                           n_test_groups = stats::setNames(as.numeric(table(g[held])), levels(g)),
+                          min_test_rows = fp_min_test_rows,
                           test_fraction = spec$test_fraction, test_rows = which(held)),
                      if (y$type == "binary") list(positive = y$positive, positive_rate = mean(y$y)) else
                        list(mean = mean(y$y)))

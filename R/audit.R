@@ -79,15 +79,15 @@
 #' bounds (with one such group, its own interval), and a gap lies within the simultaneous
 #' intervals of the differences between the candidates for the largest and for the smallest,
 #' starting at 0 where one of them reaches 0. A quantity that cannot be negative is kept above
-#' 0, and its interval starts at 0 where it is not distinguishable from 0 at that level: where
-#' the estimate is smaller than the interval's width, and, for a loss, where the estimate lies
-#' within the noise floor of a zero loss. A loss of 0 in the population is estimated above 0,
+#' 0, and its interval starts at 0 where it is not distinguishable from 0 at that level: for a
+#' loss, where the estimate lies within the noise floor of a zero loss; for an error or a price,
+#' where the estimate is smaller than the interval's width. A loss of 0 in the population is estimated above 0,
 #' by the gap between a fitted subspace and the group's in-sample best, which grows with the
 #' number of directions estimated (k (d - k)), and its replicates stay above 0 too; the floor
 #' is the `(1 + level) / 2` quantile, over the replicates, of the loss on the sample's moments
 #' of the group's own best rank-k subspace fitted to the replicate (in the sample's scaling).
-#' The largest loss starts at 0 within the same quantile of the largest of the groups' floors,
-#' the smallest loss where one group's loss does; the loss ratio then reaches `Inf` (and 1 where
+#' The largest loss starts at 0 only where every group's loss lies within its own floor, the
+#' smallest loss where one group's loss does; the loss ratio then reaches `Inf` (and 1 where
 #' every loss may be 0).
 #' The bootstrap estimates the spread of each quantity as an estimate of the same method applied to the
 #' population, and assumes that rows are independent draws within each group (rows that come in
@@ -247,7 +247,9 @@
 #'   * `groups` (levels, sizes, share and `small`: fewer than 5 rows per column), `k`,
 #'     `k_focus` (the smallest audited k at which standard PCA keeps 80% of the variance, or
 #'     the largest audited k), `methods`, `n`, `d`, `colnames`, `scaled`, `centered`,
-#'     `outcome` (a list: `name`, `type`, `n_train`, `n_test`, `test_fraction`, `test_rows`
+#'     `outcome` (a list: `name`, `type`, `n_train`, `n_test`, `n_test_groups` (held-out rows
+#'     by group), `min_test_rows` (the held-out rows a group needs for its downstream rows not
+#'     to be flagged, 30), `test_fraction`, `test_rows`
 #'     (the held-out rows, numbered after rows with missing values are dropped), `positive`
 #'     and `positive_rate` or `mean`; or `NULL`), `n_dropped`
 #'     (rows dropped for missing feature values by the formula interface), `dropped` (rows

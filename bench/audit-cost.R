@@ -14,6 +14,11 @@
 #                    interleaved with it: 1.19-1.24; k = 2: 1.26-1.30 (before: 1.04-1.14).
 #                    Rprof of four audits puts the two installs level (replicates 3.8 s vs 4.4 s).
 #   d = 200, k = 5:  11.8 (1 round); k = 50: 43.6 (1 round).
+# Again (#44, this session; load average 5.5-7, one round per install, interleaved twice, the
+# install before this session's changes vs after): d = 20, k = 5: 1.04 and 1.41 before, 1.04
+# and 1.18 after; d = 200, k = 5: 9.1 and 11.0 before, 9.1 and 9.1 after. The rounds differ by
+# more than the change (the pooled gap from Lanczos at d >= 120, 6% of an Rprof at d = 200):
+# under 10 s at d = 200 in these rounds, about 1 s at d = 20, neither shown beyond the load's noise.
 # About 70% of the intervals' time is the replicates' refits (min-max's solver alone 45%),
 # 12% the noise floor of a zero loss (one eigensolve per group and replicate), 5% the draws.
 # Targets of #44 (1 s at d = 20, 10 s at d = 200) not met at this load.

@@ -220,10 +220,15 @@ test_that("replicate quantiles are type 6 and intervals are shifted by the boots
   expect_equal(iv, unname(quantile(r + 1.3, c(0.05, 0.95), type = 6)) - (mean(r) + 0.3), tolerance = 1e-12)
   expect_equal(fp_interval(c(r, NA), 1, 0.9), fp_interval(r, 1, 0.9))
   expect_true(all(is.na(fp_interval(c(r[1:10], rep(NA, 5)), 1, 0.9))))  # fewer than 90% with a value
-  # a quantity that cannot be negative: kept above 0, from 0 where the estimate is below the width
+  # a quantity that cannot be negative: kept above 0; a loss from 0 where it is within its noise
+  # floor (floor = TRUE), whatever its width; the others from 0 where the estimate is below the width
   expect_identical(fp_audit_from_zero(c(-0.1, 0.5), "loss", 0.2), c(0, 0.5))
-  expect_identical(fp_audit_from_zero(c(0.3, 0.5), "loss", 0.2), c(0.3, 0.5))   # width 0.2, not above the estimate
-  expect_identical(fp_audit_from_zero(c(0.3, 0.6), "loss", 0.2), c(0, 0.6))
+  expect_identical(fp_audit_from_zero(c(0.3, 0.6), "loss", 0.2), c(0.3, 0.6))
+  expect_identical(fp_audit_from_zero(c(1.1, 3.4), "max_loss", 2.07), c(1.1, 3.4))
+  expect_identical(fp_audit_from_zero(c(0.3, 0.5), "loss", 0.4, floor = TRUE), c(0, 0.5))
+  expect_identical(fp_audit_from_zero(c(0.3, 0.5), "price", 0.2), c(0.3, 0.5))   # width 0.2, not above the estimate
+  expect_identical(fp_audit_from_zero(c(0.3, 0.6), "price", 0.2), c(0, 0.6))
+  expect_identical(fp_audit_from_zero(c(0.3, 0.6), "error", 0.2), c(0, 0.6))
   expect_identical(fp_audit_from_zero(c(0.3, 0.6), "loss_gap", 0.2), c(0.3, 0.6))  # gaps: fp_gap_interval()
   expect_identical(fp_audit_from_zero(c(-0.3, 0.6), "var_kept", 0.2), c(-0.3, 0.6))
 })
@@ -366,4 +371,18 @@ test_that("replicates survive only fairproj's classed numerical errors, and the 
   })
   expect_error(fair_audit(dat$x, dat$g, k = 2, methods = "standard", replicates = 20, seed = 1, progress = FALSE),
                "a bug")
+})
+
+test_that("the pooled gap from the top eigenvalues only (Lanczos path) equals the dense one", {
+  set.seed(11)
+  d <- 150
+  C <- crossprod(matrix(rnorm(400 * d), 400) %*% diag(seq(3, 0.5, length.out = d)))
+  ev <- eigen(C, symmetric = TRUE, only.values = TRUE)$values
+  ks <- c(2L, 5L)
+  expect_true(fp_lanczos_path(d, max(ks) + 1L))
+  expect_equal(fp_pooled_gap(C, ks), (ev[ks] - ev[ks + 1L]) / sum(ev), tolerance = 1e-10)
+  # small d: the dense path, and NA at k = d
+  expect_equal(fp_pooled_gap(C[1:6, 1:6], c(2L, 6L)),
+               c(diff(-eigen(C[1:6, 1:6], symmetric = TRUE, only.values = TRUE)$values[2:3]) /
+                   sum(diag(C[1:6, 1:6])), NA), tolerance = 1e-12)
 })

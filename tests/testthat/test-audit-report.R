@@ -122,3 +122,14 @@ test_that("the draft as shipped knits with no warning or message, names survival
   expect_true(grepl("fair_pca(x, group, k = &lt;k&gt;, method = \"&lt;method&gt;\", scale. = TRUE)", html, fixed = TRUE) ||
                 grepl("fair_pca(x, group, k = &lt;k&gt;, method = &quot;&lt;method&gt;&quot;, scale. = TRUE)", html, fixed = TRUE))
 })
+
+test_that("the template takes the held-out row threshold from the audit, not a number of its own", {
+  rmd <- system.file("rmarkdown", "templates", "fair-pca-audit", "skeleton", "skeleton.Rmd", package = "fairproj")
+  skip_if(!nzchar(rmd), "the template is not installed")
+  src <- readLines(rmd)
+  expect_false(any(grepl(sprintf("\\b%d\\b", fp_min_test_rows), src)))
+  expect_true(any(grepl("audit$outcome$min_test_rows", src, fixed = TRUE)))
+  dat <- audit_data()
+  a <- fair_audit(dat$x, dat$g, k = 1:2, outcome = dat$y, replicates = 0, seed = 1)
+  expect_identical(a$outcome$min_test_rows, fp_min_test_rows)
+})

@@ -81,6 +81,34 @@ test_that("the intervals agree with their estimates and with one another (README
   expect_match(fairproj:::fp_audit_inconsistencies(bad), "starts below a group's loss", all = FALSE)
 })
 
+test_that("the largest loss's interval is not vacuous where a group's loss is clearly positive (birthwt)", {
+  # README's audit: 26, 67 and 96 rows by race, k = 5 of 7 columns. Every largest-loss interval
+  # started at 0: a loss interval started at 0 wherever its estimate was below its width (mean
+  # matching's loss of group black, 2.07 with an interval [1.0, 3.4], above its noise floor), and
+  # the largest loss wherever it was within the largest group floor, that of the smallest group
+  skip_if_not_installed("MASS")
+  bw <- within(MASS::birthwt, race <- factor(race, 1:3, c("white", "black", "other")))
+  a <- fair_audit(~ age + lwt + smoke + ptl + ht + ui + ftv, data = bw, group = race, scale. = TRUE, seed = 1,
+                  progress = FALSE)
+  expect_length(fairproj:::fp_audit_inconsistencies(a), 0L)
+  iv <- as.data.frame(tidy(a, "intervals"))
+  iv <- iv[iv$k == a$k_focus, ]
+  for (m in c("minmax", "mean")) {
+    r <- iv[iv$method == m, ]
+    loss <- r[r$term == "loss", ]
+    # a group (black for mean matching, white for min-max, whose losses are equal) has a loss
+    # told apart from 0: its interval and the largest's start above 0, the largest's no lower
+    expect_gt(max(loss$conf.low), 0)
+    expect_gt(r$conf.low[r$term == "max_loss"], 0)
+    expect_gte(r$conf.low[r$term == "max_loss"], max(loss$conf.low))
+  }
+  # and the largest starts at 0 only where no group's loss is told apart from 0
+  for (m in unique(iv$method)) {
+    r <- iv[iv$method == m, ]
+    if (isTRUE(r$conf.low[r$term == "max_loss"] == 0)) expect_true(all(r$conf.low[r$term == "loss"] == 0))
+  }
+})
+
 test_that("min-max's two-group loss gap is reported as 0 with no interval", {
   set.seed(5)
   x <- rbind(matrix(rnorm(400 * 4), 400) %*% diag(c(2, 1.5, 1, 0.5)), matrix(rnorm(400 * 4), 400) %*% diag(c(1, 2, 0.7, 1)))
