@@ -35,7 +35,9 @@
 # Poisson columns, at least 1,000 rows per group, d up to 12: `well_behaved()`), where at most
 # 10% of the intervals may be flagged.
 #
-# Last measured (bench/audit-coverage.csv, replaced): the WELL-BEHAVED designs of the reduced
+# Last measured (bench/audit-coverage.csv; its column `run` says which run each row is from:
+# "2026-12-02b" the rows below, "2026-12-02a" the previous run's rows of the three designs not
+# rerun, t3, t5 and d = 20 with 100 rows, measured before the loss floor rule): the WELL-BEHAVED designs of the reduced
 # grid only (6 designs, 254 cells, 25 samples each, so a coverage carries a standard error of
 # about 0.06 and verdicts near the band's edges are noise), after a loss's interval starts at 0
 # only within its noise floor and the largest loss's only where every group's does (#44); two
@@ -43,9 +45,8 @@
 #   FAIRPROJ_BENCH_DESIGNS=d4k1m2n1000gauss,d12k3m3n1000gauss,a12k3m2n1000gauss,d12k3m3n1000pois,
 #   d12k2m5n1000gauss,t4k1m3n1000gauss FAIRPROJ_BENCH_NSIM=25 FAIRPROJ_BENCH_SHARD=1/2 and 2/2.
 # The other 11 designs of the reduced grid (few rows, many directions, heavy tails, skew) were
-# not rerun; the previous run of three of them (t3, t5, d = 20 with 100 rows) is in the git
-# history of this file (commit 3eb8805): all cells 50 within, 53 below, 35 above, 112 flagged
-# of 250.
+# not rerun; the previous run of three of them (t3, t5, d = 20 with 100 rows) keeps its rows in
+# the file (run "2026-12-02a"; that run's 250 cells: 50 within, 53 below, 35 above, 112 flagged).
 #  * 254 cells: 71 within 0.85-0.95, 88 below, 58 above, 37 flagged (>= 80% of samples).
 #  * The three designs also in the previous run (d4k1m2, d12k3m3 Gaussian and Poisson; 121
 #    cells): the same verdicts in 120 cells (mean matching's loss of group b at d = 4: 0.88 ->
