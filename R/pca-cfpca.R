@@ -111,8 +111,9 @@ fit_pca_cfpca <- function(prep, k, delta = 0, mu = 0, phi = NULL, scaling = c("n
   }
   Ap <- phi * diag(d) + D
   Am <- phi * diag(d) - D
-  res <- fp_cpp(.fp_cfpca(unname(C), unname(f), b, unname(Ap), unname(Am), as.integer(k), mu_eff, gap_tol,
-                          as.integer(maxit), 0.5 * gap_tol, 10L, TRUE), "the convex fair PCA solver")
+  opts <- list(k = as.integer(k), mu = mu_eff, tol = gap_tol, maxit = as.integer(maxit), eta_rel = 0.5 * gap_tol,
+               check_every = 10L, lowrank = TRUE)
+  res <- fp_cpp(.fp_cfpca(unname(C), unname(f), b, unname(Ap), unname(Am), opts), "the convex fair PCA solver")
   V <- res$rotation
   if (!res$converged) {
     fp_warn_convergence(sprintf("method 'cfpca' stopped after %d iterations with relative gap %.2g > gap_tol = %.2g; increase `maxit`",

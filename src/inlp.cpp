@@ -7,6 +7,7 @@
 // The intercept b (when used) is not penalised.
 #include "linalg.h"
 #include "runtime.h"
+#include "tolerances.h"
 #include "rcpp_entry.h"
 
 namespace fp {
@@ -114,7 +115,7 @@ inline Result solve(const Mat& X, const Vec& y, int n_iter, int type, double C, 
   int it = 0;
   for (it = 0; it < n_iter; ++it) {
     fp::check_interrupt();
-    Fit f = fit_linear(Z, Vec(y), type, C, intercept, 100, 1e-10);
+    Fit f = fit_linear(Z, Vec(y), type, C, intercept, 100, fp::tol::classifier);
     acc.push_back(f.acc);
     if (stop_at_majority && f.acc <= majority + 1e-12) break;
     Vec u = P * f.w;
@@ -137,7 +138,7 @@ inline Result solve(const Mat& X, const Vec& y, int n_iter, int type, double C, 
 Rcpp::List fp_linear_classifier_cpp(const Eigen::Map<Eigen::MatrixXd> X, const Eigen::Map<Eigen::VectorXd> y,
                                     int type, double C, bool intercept) {
   using namespace fp::inlp;
-  Fit f = fit_linear(Mat(X), Vec(y), type, C, intercept, 100, 1e-10);
+  const Fit f = fp::rcpp::run([&] { return fit_linear(Mat(X), Vec(y), type, C, intercept, 100, fp::tol::classifier); });
   return Rcpp::List::create(Rcpp::Named("w") = f.w, Rcpp::Named("b") = f.b, Rcpp::Named("accuracy") = f.acc);
 }
 
@@ -145,7 +146,8 @@ Rcpp::List fp_linear_classifier_cpp(const Eigen::Map<Eigen::MatrixXd> X, const E
 Rcpp::List fp_inlp_cpp(const Eigen::Map<Eigen::MatrixXd> X, const Eigen::Map<Eigen::VectorXd> y,
                        int n_iter, int type, double C, bool intercept, bool stop_at_majority) {
   using namespace fp::inlp;
-  const Result r = solve(Mat(X), Vec(y), n_iter, type, C, intercept, stop_at_majority);
+  const Result r =
+      fp::rcpp::run([&] { return solve(Mat(X), Vec(y), n_iter, type, C, intercept, stop_at_majority); });
   return Rcpp::List::create(Rcpp::Named("P") = r.P, Rcpp::Named("directions") = r.W,
                             Rcpp::Named("accuracy") = r.acc, Rcpp::Named("majority") = r.majority,
                             Rcpp::Named("iterations") = static_cast<int>(r.W.cols()));
