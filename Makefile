@@ -52,11 +52,13 @@ install: setup
 # ERROR, WARNING or NOTE and ends with the testthat totals. NOT_CRAN=true: the whole suite, with
 # the golden set and the snapshots (check-depends-only runs it under CRAN's settings).
 # The tree's own checks, base R only: no circle between R files (tools/layers.R), C++ files and
-# functions within their lengths and the unity build's lists complete (tools/cpp-lengths.R), and
+# functions within their lengths and the unity build's lists complete (tools/cpp-lengths.R), the
+# C++ seam kept (tools/cpp-headers.R: Rcpp only at the seam, every header compiles alone), and
 # the words about the tree true: cited files exist, the layer picture is complete (tools/docs-check.R).
 structure:
 	$(RSCRIPT) tools/layers.R --check
 	$(RSCRIPT) tools/cpp-lengths.R --check
+	$(RSCRIPT) tools/cpp-headers.R --check
 	$(RSCRIPT) tools/docs-check.R
 
 test: structure build

@@ -40,9 +40,9 @@ fp_css_greedy_cpp <- function(grams, factors, best2, k, candidates = seq_len(nco
   rule <- fp_match_arg(rule, c("exact", "authors_greedy", "authors_s_greedy"), "rule")
   scan <- rule != "exact"
   rounded <- rule == "authors_s_greedy"
+  opts <- list(k = as.integer(k), scan = scan, digits = if (rounded) 5L else -1L, tol = if (rounded) 1e-3 else 0)
   res <- fp_cpp(.fp_css_greedy(unname(grams), unname(factors), best2, as.integer(candidates) - 1L,
-                               as.integer(target) - 1L, k, scan = scan, digits = if (rounded) 5L else -1L,
-                               tol = if (rounded) 1e-3 else 0))
+                               as.integer(target) - 1L, opts))
   res$columns <- res$columns + 1L
   res
 }
@@ -73,12 +73,9 @@ fp_css_exhaustive_cpp <- function(grams, factors, best2, k, search = "enumerate"
                                   max_nodes = NULL, max_seconds = Inf, progress = NULL) {
   search <- fp_match_arg(search, c("enumerate", "bnb"), "search")
   max_seconds <- min(max_seconds, 1e308)
-  res <- if (search == "enumerate") {
-    fp_cpp(.fp_css_exhaustive(unname(grams), unname(factors), best2, k, progress = progress))
-  } else {
-    fp_cpp(.fp_css_exhaustive(unname(grams), unname(factors), best2, k, bnb = TRUE, incumbent = incumbent,
-                              max_nodes = max_nodes, max_seconds = max_seconds, progress = progress))
-  }
+  opts <- if (search == "enumerate") list(k = as.integer(k)) else
+    list(k = as.integer(k), bnb = TRUE, incumbent = incumbent, max_nodes = max_nodes, max_seconds = max_seconds)
+  res <- fp_cpp(.fp_css_exhaustive(unname(grams), unname(factors), best2, opts, progress = progress))
   res$columns <- res$columns + 1L
   res
 }

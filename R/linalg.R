@@ -33,7 +33,7 @@ fp_lanczos_path <- function(d, k) d >= 120 && 3 * k < d
 # spans everything.
 fp_residual_trace <- function(S, V, e = sum(diag(S)) - sum((S %*% V) * V)) {
   if (ncol(V) >= nrow(V)) return(0)
-  if (e < 1e-8 * sum(diag(S))) {
+  if (e < fp_tol_cancel * sum(diag(S))) {
     W <- qr.Q(qr(V), complete = TRUE)[, -seq_len(ncol(V)), drop = FALSE]
     e <- sum((S %*% W) * W)
   }

@@ -120,11 +120,12 @@ fit_pca_cfpca <- function(prep, k, delta = 0, mu = 0, phi = NULL, scaling = c("n
   }
   Ap <- phi * diag(d) + D
   Am <- phi * diag(d) - D
+  opts <- list(k = as.integer(k), mu = mu_eff, tol = gap_tol, maxit = as.integer(maxit), eta_rel = 0.5 * gap_tol,
+               check_every = 10L, lowrank = TRUE, max_seconds = min(fp_time_limit(), 1e308))
   # the number of iterations is not known in advance (maxit is only a cap)
   pb <- fp_progress_bar(NA, "convex fair PCA iterations")
-  res <- fp_cpp(.fp_cfpca(unname(C), unname(f), b, unname(Ap), unname(Am), as.integer(k), mu_eff, gap_tol,
-                          as.integer(maxit), 0.5 * gap_tol, 10L, TRUE,
-                          if (fp_progress_on()) function(i) pb$update(i) else NULL, min(fp_time_limit(), 1e308)),
+  res <- fp_cpp(.fp_cfpca(unname(C), unname(f), b, unname(Ap), unname(Am), opts,
+                          if (fp_progress_on()) function(i) pb$update(i) else NULL),
                 "the convex fair PCA solver")
   pb$done()
   V <- res$rotation

@@ -107,9 +107,11 @@ fit_pca_mbfpca <- function(prep, k, tau = 1e-3, sigma = NULL, rho0 = NULL, init 
   if (is.null(rho0)) rho0 <- 1 / max(m_pca, 1e-12)
   # the number of penalty updates is not known in advance (maxit_outer is only a cap)
   pb <- fp_progress_bar(NA, "MbF-PCA penalty updates")
-  res <- fp_cpp(.fp_mbfpca(z, gi, prep$C, Vp, sigma, rho0, tau, 1e10, maxit_outer, maxit_inner,
-                           1e-1, 1e-6, 1e-6, init == "fair", if (solver == "lbfgs") 0L else 1L,
-                           if (fp_progress_on()) function(i) pb$update(i) else NULL, min(fp_time_limit(), 1e308)),
+  # the inner solver's tolerances (tol_inner0, tol_inner_min, tol_v) and rho_max: the C++ defaults
+  opts <- list(sigma = sigma, rho0 = rho0, tau = tau, maxit_outer = as.integer(maxit_outer),
+               maxit_inner = as.integer(maxit_inner), fair_init = init == "fair",
+               solver = if (solver == "lbfgs") 0L else 1L, max_seconds = min(fp_time_limit(), 1e308))
+  res <- fp_cpp(.fp_mbfpca(z, gi, prep$C, Vp, opts, if (fp_progress_on()) function(i) pb$update(i) else NULL),
                 "the MbF-PCA solver")
   pb$done()
   if (isTRUE(res$timed_out)) {

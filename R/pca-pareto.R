@@ -297,12 +297,15 @@ fp_pareto_run <- function(prep, k, U0, spec, psi = "square", gradient = "riemann
   best <- fp_group_best(prep, k)
   A <- unname(lapply(prep$cov, function(s) (s + t(s)) / 2))
   alpha <- rep_len(as.numeric(alpha), length(spec$type))
-  res <- fp_cpp(.fp_pareto_cpp(unname((prep$C + t(prep$C)) / 2), A, unname(best), unname(U0),
-                               as.integer(spec$type), as.integer(spec$g1), as.integer(spec$g2),
-                               match(psi, c("square", "absolute")) - 1L, gradient == "riemannian", isTRUE(normalize),
-                               match(step, c("sqrt", "armijo")) - 1L, match(retraction, c("polar", "qr")) - 1L,
-                               as.integer(iterations), tol, eta, beta, as.integer(max_backtrack), qp_tol, alpha,
-                               isTRUE(balance), tol_balance, isTRUE(trace)), "the Pareto solver")
+  objectives <- list(type = as.integer(spec$type), g1 = as.integer(spec$g1), g2 = as.integer(spec$g2),
+                     alpha = alpha, psi = match(psi, c("square", "absolute")) - 1L)
+  opts <- list(riemannian = gradient == "riemannian", normalize = isTRUE(normalize),
+               step = match(step, c("sqrt", "armijo")) - 1L, retraction = match(retraction, c("polar", "qr")) - 1L,
+               iterations = as.integer(iterations), tol = tol, eta = eta, beta = beta,
+               max_backtrack = as.integer(max_backtrack), qp_tol = qp_tol, balance = isTRUE(balance),
+               eps = tol_balance, trace = isTRUE(trace))
+  res <- fp_cpp(.fp_pareto_cpp(unname((prep$C + t(prep$C)) / 2), A, unname(best), unname(U0), objectives, opts),
+                "the Pareto solver")
   f <- res$f
   colnames(f) <- spec$names
   E <- res$E_history

@@ -236,6 +236,8 @@ fp_robust_runs <- function(M, cons, k, d, basis, starts, iterations, step_norm, 
   res <- vector("list", starts)
   pb <- fp_progress_bar(starts, "Robust fair PCA restarts")
   r <- if (basis) k else d - k
+  opts <- list(basis = basis, iterations = as.integer(iterations), step = step_norm, polar = retraction == "polar",
+               keep_best = iterate == "best")
   for (s in seq_len(starts)) {
     X0 <- if (s == 1L) {
       top <- fp_eig_top((S + t(S)) / 2, k)$vectors
@@ -244,8 +246,7 @@ fp_robust_runs <- function(M, cons, k, d, basis, starts, iterations, step_norm, 
     } else {
       qr.Q(qr(matrix(stats::rnorm(d * r), d, r)))
     }
-    res[[s]] <- fp_cpp(.fp_robust_run(M, cons$W, cons$R, cons$kappa, X0, basis, as.integer(iterations),
-                                      step_norm, retraction == "polar", iterate == "best"), "the robust solver")
+    res[[s]] <- fp_cpp(.fp_robust_run(M, cons$W, cons$R, cons$kappa, X0, opts), "the robust solver")
     pb$update(s)
   }
   list(res = res, start = X0_pca)

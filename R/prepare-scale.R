@@ -14,7 +14,7 @@ fp_column_scale <- function(m, ctr, scale.) {
   between <- Reduce(`+`, lapply(seq_along(m$levels), function(i) (m$mean[, i] - mu)^2 * m$n[[i]]))
   var_mu <- (within + between) / (ntot - 1)
   sc <- sqrt(var_mu + (mu - ctr)^2 * ntot / (ntot - 1))
-  zero <- !(sc > 1e-12 * abs(mu))
+  zero <- !(sc > fp_tol_constant * abs(mu))
   if (any(zero)) {
     fp_abort(sprintf("= TRUE cannot rescale constant (zero-variance) column(s): %s",
                      paste(utils::head(m$colnames[zero], 5), collapse = ", ")), "scale.")

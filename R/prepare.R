@@ -169,7 +169,7 @@ fp_group_best <- function(prep, k) {
       tot <- sum(diag(prep$cov[[i]]))
       e <- tot - sum(fp_prep_eig(prep, k, i)$values)
       # fewer than about 7 digits left (the top k dwarf the rest): the dense tail instead
-      if (e >= 1e-8 * tot) return(e)
+      if (e >= fp_tol_cancel * tot) return(e)
     }
     sum(pmax(fp_prep_values(prep, i)[-seq_len(k)], 0))
   }, numeric(1))

@@ -253,7 +253,7 @@ fp_tune_rewarn <- function(warns) {
 fp_tune_scale <- function(x, scale.) {
   if (!isTRUE(scale.)) return(scale.)
   s <- sqrt(colSums(sweep(x, 2L, colMeans(x))^2) / max(nrow(x) - 1, 1))
-  s[!(s > 1e-12 * pmax(1, abs(colMeans(x))))] <- 1
+  s[!(s > fp_tol_constant * pmax(1, abs(colMeans(x))))] <- 1
   s
 }
 

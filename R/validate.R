@@ -371,6 +371,16 @@ fp_check_formula_door <- function(formula, group_missing, outcome = FALSE) {
 fp_units_large <- 4
 fp_units_single <- 100
 
+# Tolerances that more than one file uses, named once (relative, so that data of any magnitude
+# are judged alike; the C++ ones are in src/tolerances.h).
+# fp_tol_constant: a column whose standard deviation is below this fraction of its mean's
+#   magnitude counts as constant (fp_column_scale(), fp_tune_scale()).
+# fp_tol_cancel: a difference of traces below this fraction of the trace has lost all but about
+#   7 digits to cancellation and is recomputed from a sum of one sign (fp_residual_trace(),
+#   fp_group_best()).
+fp_tol_constant <- 1e-12
+fp_tol_cancel <- 1e-8
+
 # log2 of each column's variance from group moments (stored columns times 2^exponent), without
 # a pass over the rows; -Inf for a constant column.
 fp_log2_colvar <- function(m) {

@@ -12,8 +12,8 @@ Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
 // fp_cfpca_cpp
-Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Eigen::VectorXd> f, double b, const Eigen::Map<Eigen::MatrixXd> Ap, const Eigen::Map<Eigen::MatrixXd> Am, int k, double mu, double tol, int maxit, double eta_rel, int check_every, bool lowrank, Rcpp::Nullable<Rcpp::Function> progress, double max_seconds);
-RcppExport SEXP _fairproj_fp_cfpca_cpp(SEXP CSEXP, SEXP fSEXP, SEXP bSEXP, SEXP ApSEXP, SEXP AmSEXP, SEXP kSEXP, SEXP muSEXP, SEXP tolSEXP, SEXP maxitSEXP, SEXP eta_relSEXP, SEXP check_everySEXP, SEXP lowrankSEXP, SEXP progressSEXP, SEXP max_secondsSEXP) {
+Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Eigen::VectorXd> f, double b, const Eigen::Map<Eigen::MatrixXd> Ap, const Eigen::Map<Eigen::MatrixXd> Am, const Rcpp::List& opts, Rcpp::Nullable<Rcpp::Function> progress);
+RcppExport SEXP _fairproj_fp_cfpca_cpp(SEXP CSEXP, SEXP fSEXP, SEXP bSEXP, SEXP ApSEXP, SEXP AmSEXP, SEXP optsSEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -22,16 +22,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type b(bSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type Ap(ApSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type Am(AmSEXP);
-    Rcpp::traits::input_parameter< int >::type k(kSEXP);
-    Rcpp::traits::input_parameter< double >::type mu(muSEXP);
-    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
-    Rcpp::traits::input_parameter< int >::type maxit(maxitSEXP);
-    Rcpp::traits::input_parameter< double >::type eta_rel(eta_relSEXP);
-    Rcpp::traits::input_parameter< int >::type check_every(check_everySEXP);
-    Rcpp::traits::input_parameter< bool >::type lowrank(lowrankSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type opts(optsSEXP);
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::Function> >::type progress(progressSEXP);
-    Rcpp::traits::input_parameter< double >::type max_seconds(max_secondsSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_cfpca_cpp(C, f, b, Ap, Am, k, mu, tol, maxit, eta_rel, check_every, lowrank, progress, max_seconds));
+    rcpp_result_gen = Rcpp::wrap(fp_cfpca_cpp(C, f, b, Ap, Am, opts, progress));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -73,8 +66,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_css_greedy
-Rcpp::List fp_css_greedy(const Rcpp::List& grams, const Rcpp::List& factors, const Rcpp::NumericMatrix& best2, const Rcpp::IntegerVector& cand, const Rcpp::IntegerVector& target, int k, bool scan, int digits, double tol);
-RcppExport SEXP _fairproj_fp_css_greedy(SEXP gramsSEXP, SEXP factorsSEXP, SEXP best2SEXP, SEXP candSEXP, SEXP targetSEXP, SEXP kSEXP, SEXP scanSEXP, SEXP digitsSEXP, SEXP tolSEXP) {
+Rcpp::List fp_css_greedy(const Rcpp::List& grams, const Rcpp::List& factors, const Rcpp::NumericMatrix& best2, const Rcpp::IntegerVector& cand, const Rcpp::IntegerVector& target, const Rcpp::List& opts);
+RcppExport SEXP _fairproj_fp_css_greedy(SEXP gramsSEXP, SEXP factorsSEXP, SEXP best2SEXP, SEXP candSEXP, SEXP targetSEXP, SEXP optsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -83,30 +76,23 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type best2(best2SEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type cand(candSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type target(targetSEXP);
-    Rcpp::traits::input_parameter< int >::type k(kSEXP);
-    Rcpp::traits::input_parameter< bool >::type scan(scanSEXP);
-    Rcpp::traits::input_parameter< int >::type digits(digitsSEXP);
-    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_css_greedy(grams, factors, best2, cand, target, k, scan, digits, tol));
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_css_greedy(grams, factors, best2, cand, target, opts));
     return rcpp_result_gen;
 END_RCPP
 }
 // fp_css_exhaustive
-Rcpp::List fp_css_exhaustive(const Rcpp::List& grams, const Rcpp::List& factors, const Rcpp::NumericVector& best2, int k, bool bnb, double incumbent, double max_nodes, double max_seconds, Rcpp::Nullable<Rcpp::Function> progress);
-RcppExport SEXP _fairproj_fp_css_exhaustive(SEXP gramsSEXP, SEXP factorsSEXP, SEXP best2SEXP, SEXP kSEXP, SEXP bnbSEXP, SEXP incumbentSEXP, SEXP max_nodesSEXP, SEXP max_secondsSEXP, SEXP progressSEXP) {
+Rcpp::List fp_css_exhaustive(const Rcpp::List& grams, const Rcpp::List& factors, const Rcpp::NumericVector& best2, const Rcpp::List& opts, Rcpp::Nullable<Rcpp::Function> progress);
+RcppExport SEXP _fairproj_fp_css_exhaustive(SEXP gramsSEXP, SEXP factorsSEXP, SEXP best2SEXP, SEXP optsSEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< const Rcpp::List& >::type grams(gramsSEXP);
     Rcpp::traits::input_parameter< const Rcpp::List& >::type factors(factorsSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type best2(best2SEXP);
-    Rcpp::traits::input_parameter< int >::type k(kSEXP);
-    Rcpp::traits::input_parameter< bool >::type bnb(bnbSEXP);
-    Rcpp::traits::input_parameter< double >::type incumbent(incumbentSEXP);
-    Rcpp::traits::input_parameter< double >::type max_nodes(max_nodesSEXP);
-    Rcpp::traits::input_parameter< double >::type max_seconds(max_secondsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type opts(optsSEXP);
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::Function> >::type progress(progressSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_css_exhaustive(grams, factors, best2, k, bnb, incumbent, max_nodes, max_seconds, progress));
+    rcpp_result_gen = Rcpp::wrap(fp_css_exhaustive(grams, factors, best2, opts, progress));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -238,6 +224,54 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// fp_scores_cpp
+Rcpp::NumericMatrix fp_scores_cpp(const Rcpp::NumericMatrix& x, const Rcpp::NumericMatrix& W, const Rcpp::NumericVector& off);
+RcppExport SEXP _fairproj_fp_scores_cpp(SEXP xSEXP, SEXP WSEXP, SEXP offSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type W(WSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type off(offSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_scores_cpp(x, W, off));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_eig_top
+Rcpp::List fp_eig_top(const Eigen::Map<Eigen::MatrixXd>& A, int k);
+RcppExport SEXP _fairproj_fp_eig_top(SEXP ASEXP, SEXP kSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd>& >::type A(ASEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_eig_top(A, k));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_gram_kernel
+double fp_gram_kernel(const Eigen::Map<Eigen::MatrixXd>& A, int which);
+RcppExport SEXP _fairproj_fp_gram_kernel(SEXP ASEXP, SEXP whichSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd>& >::type A(ASEXP);
+    Rcpp::traits::input_parameter< int >::type which(whichSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_gram_kernel(A, which));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_set_backend
+int fp_set_backend(int flag);
+RcppExport SEXP _fairproj_fp_set_backend(SEXP flagSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type flag(flagSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_set_backend(flag));
+    return rcpp_result_gen;
+END_RCPP
+}
 // fp_mmd2_cpp
 Rcpp::List fp_mmd2_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<int>& g, const Eigen::Map<Eigen::MatrixXd> V, double sigma, bool gradient);
 RcppExport SEXP _fairproj_fp_mmd2_cpp(SEXP XSEXP, SEXP gSEXP, SEXP VSEXP, SEXP sigmaSEXP, SEXP gradientSEXP) {
@@ -254,8 +288,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_mbfpca_cpp
-Rcpp::List fp_mbfpca_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<int>& g, const Eigen::Map<Eigen::MatrixXd> A, const Eigen::Map<Eigen::MatrixXd> V0, double sigma, double rho0, double tau, double rho_max, int maxit_outer, int maxit_inner, double tol_inner0, double tol_inner_min, double tol_v, bool fair_init, int solver, Rcpp::Nullable<Rcpp::Function> progress, double max_seconds);
-RcppExport SEXP _fairproj_fp_mbfpca_cpp(SEXP XSEXP, SEXP gSEXP, SEXP ASEXP, SEXP V0SEXP, SEXP sigmaSEXP, SEXP rho0SEXP, SEXP tauSEXP, SEXP rho_maxSEXP, SEXP maxit_outerSEXP, SEXP maxit_innerSEXP, SEXP tol_inner0SEXP, SEXP tol_inner_minSEXP, SEXP tol_vSEXP, SEXP fair_initSEXP, SEXP solverSEXP, SEXP progressSEXP, SEXP max_secondsSEXP) {
+Rcpp::List fp_mbfpca_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<int>& g, const Eigen::Map<Eigen::MatrixXd> A, const Eigen::Map<Eigen::MatrixXd> V0, const Rcpp::List& opts, Rcpp::Nullable<Rcpp::Function> progress);
+RcppExport SEXP _fairproj_fp_mbfpca_cpp(SEXP XSEXP, SEXP gSEXP, SEXP ASEXP, SEXP V0SEXP, SEXP optsSEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -263,20 +297,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const std::vector<int>& >::type g(gSEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type A(ASEXP);
     Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd> >::type V0(V0SEXP);
-    Rcpp::traits::input_parameter< double >::type sigma(sigmaSEXP);
-    Rcpp::traits::input_parameter< double >::type rho0(rho0SEXP);
-    Rcpp::traits::input_parameter< double >::type tau(tauSEXP);
-    Rcpp::traits::input_parameter< double >::type rho_max(rho_maxSEXP);
-    Rcpp::traits::input_parameter< int >::type maxit_outer(maxit_outerSEXP);
-    Rcpp::traits::input_parameter< int >::type maxit_inner(maxit_innerSEXP);
-    Rcpp::traits::input_parameter< double >::type tol_inner0(tol_inner0SEXP);
-    Rcpp::traits::input_parameter< double >::type tol_inner_min(tol_inner_minSEXP);
-    Rcpp::traits::input_parameter< double >::type tol_v(tol_vSEXP);
-    Rcpp::traits::input_parameter< bool >::type fair_init(fair_initSEXP);
-    Rcpp::traits::input_parameter< int >::type solver(solverSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type opts(optsSEXP);
     Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::Function> >::type progress(progressSEXP);
-    Rcpp::traits::input_parameter< double >::type max_seconds(max_secondsSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_mbfpca_cpp(X, g, A, V0, sigma, rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver, progress, max_seconds));
+    rcpp_result_gen = Rcpp::wrap(fp_mbfpca_cpp(X, g, A, V0, opts, progress));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -360,54 +383,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// fp_scores_cpp
-Rcpp::NumericMatrix fp_scores_cpp(const Rcpp::NumericMatrix& x, const Rcpp::NumericMatrix& W, const Rcpp::NumericVector& off);
-RcppExport SEXP _fairproj_fp_scores_cpp(SEXP xSEXP, SEXP WSEXP, SEXP offSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type x(xSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type W(WSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type off(offSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_scores_cpp(x, W, off));
-    return rcpp_result_gen;
-END_RCPP
-}
-// fp_eig_top
-Rcpp::List fp_eig_top(const Eigen::Map<Eigen::MatrixXd>& A, int k);
-RcppExport SEXP _fairproj_fp_eig_top(SEXP ASEXP, SEXP kSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd>& >::type A(ASEXP);
-    Rcpp::traits::input_parameter< int >::type k(kSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_eig_top(A, k));
-    return rcpp_result_gen;
-END_RCPP
-}
-// fp_gram_kernel
-double fp_gram_kernel(const Eigen::Map<Eigen::MatrixXd>& A, int which);
-RcppExport SEXP _fairproj_fp_gram_kernel(SEXP ASEXP, SEXP whichSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd>& >::type A(ASEXP);
-    Rcpp::traits::input_parameter< int >::type which(whichSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_gram_kernel(A, which));
-    return rcpp_result_gen;
-END_RCPP
-}
-// fp_set_backend
-int fp_set_backend(int flag);
-RcppExport SEXP _fairproj_fp_set_backend(SEXP flagSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< int >::type flag(flagSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_set_backend(flag));
-    return rcpp_result_gen;
-END_RCPP
-}
 // fp_pareto_min_norm
 Rcpp::List fp_pareto_min_norm(const Eigen::MatrixXd& M, double tol, int maxit);
 RcppExport SEXP _fairproj_fp_pareto_min_norm(SEXP MSEXP, SEXP tolSEXP, SEXP maxitSEXP) {
@@ -422,8 +397,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_pareto_cpp
-Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Eigen::VectorXd& best, const Eigen::MatrixXd& U0, const Rcpp::IntegerVector& type, const Rcpp::IntegerVector& g1, const Rcpp::IntegerVector& g2, int psi, bool riemannian, bool normalize, int step, int retraction, int iterations, double tol, double eta0, double beta, int max_backtrack, double qp_tol, const Eigen::VectorXd& alpha, bool balance, double eps, bool trace);
-RcppExport SEXP _fairproj_fp_pareto_cpp(SEXP CSEXP, SEXP ASEXP, SEXP bestSEXP, SEXP U0SEXP, SEXP typeSEXP, SEXP g1SEXP, SEXP g2SEXP, SEXP psiSEXP, SEXP riemannianSEXP, SEXP normalizeSEXP, SEXP stepSEXP, SEXP retractionSEXP, SEXP iterationsSEXP, SEXP tolSEXP, SEXP eta0SEXP, SEXP betaSEXP, SEXP max_backtrackSEXP, SEXP qp_tolSEXP, SEXP alphaSEXP, SEXP balanceSEXP, SEXP epsSEXP, SEXP traceSEXP) {
+Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Eigen::VectorXd& best, const Eigen::MatrixXd& U0, const Rcpp::List& objectives, const Rcpp::List& opts);
+RcppExport SEXP _fairproj_fp_pareto_cpp(SEXP CSEXP, SEXP ASEXP, SEXP bestSEXP, SEXP U0SEXP, SEXP objectivesSEXP, SEXP optsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -431,31 +406,15 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::List& >::type A(ASEXP);
     Rcpp::traits::input_parameter< const Eigen::VectorXd& >::type best(bestSEXP);
     Rcpp::traits::input_parameter< const Eigen::MatrixXd& >::type U0(U0SEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type type(typeSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type g1(g1SEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type g2(g2SEXP);
-    Rcpp::traits::input_parameter< int >::type psi(psiSEXP);
-    Rcpp::traits::input_parameter< bool >::type riemannian(riemannianSEXP);
-    Rcpp::traits::input_parameter< bool >::type normalize(normalizeSEXP);
-    Rcpp::traits::input_parameter< int >::type step(stepSEXP);
-    Rcpp::traits::input_parameter< int >::type retraction(retractionSEXP);
-    Rcpp::traits::input_parameter< int >::type iterations(iterationsSEXP);
-    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
-    Rcpp::traits::input_parameter< double >::type eta0(eta0SEXP);
-    Rcpp::traits::input_parameter< double >::type beta(betaSEXP);
-    Rcpp::traits::input_parameter< int >::type max_backtrack(max_backtrackSEXP);
-    Rcpp::traits::input_parameter< double >::type qp_tol(qp_tolSEXP);
-    Rcpp::traits::input_parameter< const Eigen::VectorXd& >::type alpha(alphaSEXP);
-    Rcpp::traits::input_parameter< bool >::type balance(balanceSEXP);
-    Rcpp::traits::input_parameter< double >::type eps(epsSEXP);
-    Rcpp::traits::input_parameter< bool >::type trace(traceSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_pareto_cpp(C, A, best, U0, type, g1, g2, psi, riemannian, normalize, step, retraction, iterations, tol, eta0, beta, max_backtrack, qp_tol, alpha, balance, eps, trace));
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type objectives(objectivesSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_pareto_cpp(C, A, best, U0, objectives, opts));
     return rcpp_result_gen;
 END_RCPP
 }
 // fp_robust_run
-Rcpp::List fp_robust_run(const Rcpp::List& M, const Rcpp::NumericMatrix& W, const Rcpp::NumericMatrix& R, const Rcpp::NumericVector& kappa, const Rcpp::NumericMatrix& X0, bool basis, int iterations, double step, bool polar, bool keep_best);
-RcppExport SEXP _fairproj_fp_robust_run(SEXP MSEXP, SEXP WSEXP, SEXP RSEXP, SEXP kappaSEXP, SEXP X0SEXP, SEXP basisSEXP, SEXP iterationsSEXP, SEXP stepSEXP, SEXP polarSEXP, SEXP keep_bestSEXP) {
+Rcpp::List fp_robust_run(const Rcpp::List& M, const Rcpp::NumericMatrix& W, const Rcpp::NumericMatrix& R, const Rcpp::NumericVector& kappa, const Rcpp::NumericMatrix& X0, const Rcpp::List& opts);
+RcppExport SEXP _fairproj_fp_robust_run(SEXP MSEXP, SEXP WSEXP, SEXP RSEXP, SEXP kappaSEXP, SEXP X0SEXP, SEXP optsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -464,12 +423,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type R(RSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type kappa(kappaSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type X0(X0SEXP);
-    Rcpp::traits::input_parameter< bool >::type basis(basisSEXP);
-    Rcpp::traits::input_parameter< int >::type iterations(iterationsSEXP);
-    Rcpp::traits::input_parameter< double >::type step(stepSEXP);
-    Rcpp::traits::input_parameter< bool >::type polar(polarSEXP);
-    Rcpp::traits::input_parameter< bool >::type keep_best(keep_bestSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_robust_run(M, W, R, kappa, X0, basis, iterations, step, polar, keep_best));
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_robust_run(M, W, R, kappa, X0, opts));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -501,12 +456,12 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
-    {"_fairproj_fp_cfpca_cpp", (DL_FUNC) &_fairproj_fp_cfpca_cpp, 14},
+    {"_fairproj_fp_cfpca_cpp", (DL_FUNC) &_fairproj_fp_cfpca_cpp, 7},
     {"_fairproj_fp_fantope_project_cpp", (DL_FUNC) &_fairproj_fp_fantope_project_cpp, 2},
     {"_fairproj_fp_css_prefix_err2", (DL_FUNC) &_fairproj_fp_css_prefix_err2, 3},
     {"_fairproj_fp_css_coef_cpp", (DL_FUNC) &_fairproj_fp_css_coef_cpp, 2},
-    {"_fairproj_fp_css_greedy", (DL_FUNC) &_fairproj_fp_css_greedy, 9},
-    {"_fairproj_fp_css_exhaustive", (DL_FUNC) &_fairproj_fp_css_exhaustive, 9},
+    {"_fairproj_fp_css_greedy", (DL_FUNC) &_fairproj_fp_css_greedy, 6},
+    {"_fairproj_fp_css_exhaustive", (DL_FUNC) &_fairproj_fp_css_exhaustive, 5},
     {"_fairproj_fp_css_prep_core", (DL_FUNC) &_fairproj_fp_css_prep_core, 6},
     {"_fairproj_fp_css_sampler_pass", (DL_FUNC) &_fairproj_fp_css_sampler_pass, 6},
     {"_fairproj_fp_css_lowqr", (DL_FUNC) &_fairproj_fp_css_lowqr, 4},
@@ -516,20 +471,20 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_linear_classifier_cpp", (DL_FUNC) &_fairproj_fp_linear_classifier_cpp, 5},
     {"_fairproj_fp_inlp_cpp", (DL_FUNC) &_fairproj_fp_inlp_cpp, 8},
     {"_fairproj_fp_eig_top_wide", (DL_FUNC) &_fairproj_fp_eig_top_wide, 3},
+    {"_fairproj_fp_scores_cpp", (DL_FUNC) &_fairproj_fp_scores_cpp, 3},
+    {"_fairproj_fp_eig_top", (DL_FUNC) &_fairproj_fp_eig_top, 2},
+    {"_fairproj_fp_gram_kernel", (DL_FUNC) &_fairproj_fp_gram_kernel, 2},
+    {"_fairproj_fp_set_backend", (DL_FUNC) &_fairproj_fp_set_backend, 1},
     {"_fairproj_fp_mmd2_cpp", (DL_FUNC) &_fairproj_fp_mmd2_cpp, 5},
-    {"_fairproj_fp_mbfpca_cpp", (DL_FUNC) &_fairproj_fp_mbfpca_cpp, 17},
+    {"_fairproj_fp_mbfpca_cpp", (DL_FUNC) &_fairproj_fp_mbfpca_cpp, 6},
     {"_fairproj_fp_minmax_exact", (DL_FUNC) &_fairproj_fp_minmax_exact, 8},
     {"_fairproj_fp_minmax_mw", (DL_FUNC) &_fairproj_fp_minmax_mw, 7},
     {"_fairproj_fp_minmax_dual", (DL_FUNC) &_fairproj_fp_minmax_dual, 4},
     {"_fairproj_fp_minmax_lp", (DL_FUNC) &_fairproj_fp_minmax_lp, 4},
     {"_fairproj_fp_moments_cpp", (DL_FUNC) &_fairproj_fp_moments_cpp, 7},
-    {"_fairproj_fp_scores_cpp", (DL_FUNC) &_fairproj_fp_scores_cpp, 3},
-    {"_fairproj_fp_eig_top", (DL_FUNC) &_fairproj_fp_eig_top, 2},
-    {"_fairproj_fp_gram_kernel", (DL_FUNC) &_fairproj_fp_gram_kernel, 2},
-    {"_fairproj_fp_set_backend", (DL_FUNC) &_fairproj_fp_set_backend, 1},
     {"_fairproj_fp_pareto_min_norm", (DL_FUNC) &_fairproj_fp_pareto_min_norm, 3},
-    {"_fairproj_fp_pareto_cpp", (DL_FUNC) &_fairproj_fp_pareto_cpp, 22},
-    {"_fairproj_fp_robust_run", (DL_FUNC) &_fairproj_fp_robust_run, 10},
+    {"_fairproj_fp_pareto_cpp", (DL_FUNC) &_fairproj_fp_pareto_cpp, 6},
+    {"_fairproj_fp_robust_run", (DL_FUNC) &_fairproj_fp_robust_run, 6},
     {"_fairproj_fp_robust_eval", (DL_FUNC) &_fairproj_fp_robust_eval, 6},
     {"_fairproj_fp_threads_max", (DL_FUNC) &_fairproj_fp_threads_max, 0},
     {NULL, NULL, 0}

@@ -8,6 +8,8 @@ namespace fp {
 int& backend_flag();
 // C = C + alpha * A' A for A (rows x d, column-major, leading dimension lda), lower triangle only.
 void blas_syrk_lower(int d, int rows, const double* A, int lda, double* C);
+// C = A B for A (n x d), B (d x k) and C (n x k), column-major (R's BLAS dgemm).
+void blas_gemm(int n, int d, int k, const double* A, const double* B, double* C);
 // All eigenpairs of a symmetric d x d matrix with LAPACK (dsyevd); values ascending.
 bool lapack_eig_sym(const double* A, int d, double* values, double* vectors);
 }  // namespace fp

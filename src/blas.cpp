@@ -1,5 +1,5 @@
 // R's BLAS path of the Gram kernel, and the backend switch (set from R by .fp_set_backend(),
-// exported from moments.cpp, so that this file needs no Rcpp headers).
+// exported from linalg.cpp, so that this file needs no Rcpp headers).
 #include <R_ext/BLAS.h>
 #include "backend.h"
 

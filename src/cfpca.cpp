@@ -32,6 +32,7 @@
 #include "linalg.h"
 #include "fantope.h"
 #include "runtime.h"
+#include "tolerances.h"
 #include "rcpp_entry.h"
 
 namespace fp {
@@ -81,7 +82,7 @@ MeanDual mean_dual(const Mat& G, const Vec& f, double b, int k, double rtol) {
   }
   double ff = f.squaredNorm();
   double gnorm = G.cwiseAbs().maxCoeff() * G.rows();
-  double nu_lo = 0.0, nu_hi = std::max(1e-8, gnorm / std::max(ff, 1e-300));
+  double nu_lo = 0.0, nu_hi = std::max(1e-8, gnorm / std::max(ff, fp::tol::tiny));
   TopK t_lo = t0, t_hi = topk_shifted(G, f, nu_hi, k);
   ++out.evals;
   while (t_hi.fPf > b && out.evals < 200) {
@@ -207,7 +208,7 @@ Mat project_feasible(const Problem& pr, const Mat& X, double& nu_warm, Mat* basi
   if (a0 <= pr.b) { nu_warm = 0.0; return P0; }
   Mat F = pr.f * pr.f.transpose();
   double lo = 0.0, flo = a0 - pr.b;
-  double hi = std::max(nu_warm, 1e-6 / std::max(pr.f.squaredNorm(), 1e-300));
+  double hi = std::max(nu_warm, 1e-6 / std::max(pr.f.squaredNorm(), fp::tol::tiny));
   Mat Bhi;
   Mat Phi = fantope_project(X - hi * F, pr.k, &Bhi);
   double fhi = pr.f.dot(Phi * pr.f) - pr.b;
@@ -471,34 +472,41 @@ Fit solve(const Problem& pr, const Settings& st, OutOfTime out_of_time) {
 }  // namespace cfpca
 }  // namespace fp
 
+// `opts` (named list, built by fit_pca_cfpca()): k, mu, tol, maxit, eta_rel, check_every, lowrank
+// (see Settings).
 // [[Rcpp::export(.fp_cfpca)]]
 Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Eigen::VectorXd> f,
                         double b, const Eigen::Map<Eigen::MatrixXd> Ap,
-                        const Eigen::Map<Eigen::MatrixXd> Am, int k, double mu, double tol,
-                        int maxit, double eta_rel, int check_every, bool lowrank,
-                        Rcpp::Nullable<Rcpp::Function> progress = R_NilValue, double max_seconds = 1e308) {
+                        const Eigen::Map<Eigen::MatrixXd> Am, const Rcpp::List& opts,
+                        Rcpp::Nullable<Rcpp::Function> progress = R_NilValue) {
   using namespace fp::cfpca;
-  Reduced red = reduce(C, f, b, Ap, Am, k, mu);
-  if (k > static_cast<int>(red.pr.C.rows())) Rcpp::stop("k is larger than the dimension left by the mean constraint");
+  fp::rcpp::Options o(opts);
   Settings st;
-  st.k = k;
-  st.mu = mu;
-  st.tol = tol;
-  st.maxit = maxit;
-  st.eta_rel = eta_rel;
-  st.check_every = check_every;
-  st.lowrank = lowrank;
+  st.k = o.get<int>("k", 1);
+  st.mu = o.get<double>("mu", 0.0);
+  st.tol = o.get<double>("tol", st.tol);
+  st.maxit = o.get<int>("maxit", st.maxit);
+  st.eta_rel = o.get<double>("eta_rel", st.eta_rel);
+  st.check_every = o.get<int>("check_every", st.check_every);
+  st.lowrank = o.get<bool>("lowrank", st.lowrank);
+  const double max_seconds = o.get<double>("max_seconds", 1e308);
+  o.done();
+  const int k = st.k;
+  const Reduced red = fp::rcpp::run([&] { return reduce(C, f, b, Ap, Am, k, st.mu); });
+  if (k > static_cast<int>(red.pr.C.rows())) Rcpp::stop("k is larger than the dimension left by the mean constraint");
   const fp::Progress pr = fp::rcpp::progress(progress);
   const auto start = std::chrono::steady_clock::now();
   int done = 0;
-  Fit fit = solve(red.pr, st, [&] {
-    fp::check_interrupt();
-    if (pr) pr(++done);
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > max_seconds;
+  const Fit fit = fp::rcpp::run([&] {
+    return solve(red.pr, st, [&] {
+      fp::check_interrupt();
+      if (pr) pr(++done);
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > max_seconds;
+    });
   });
   // the components: top-k eigenvectors of P
   Mat Ps = 0.5 * (fit.P + fit.P.transpose());
-  fp::EigResult eP = fp::eig_sym_full(Ps);
+  const fp::EigResult eP = fp::rcpp::run([&] { return fp::eig_sym_full(Ps); });
   Mat V = eP.vectors.leftCols(k);
   Mat Vout = red.reduced ? Mat(red.Q * V) : V;
   Mat Pout = red.reduced ? Mat(red.Q * Ps * red.Q.transpose()) : Ps;
@@ -509,7 +517,6 @@ Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Ei
       Rcpp::Named("nu") = fit.nu,
       Rcpp::Named("converged") = fit.converged, Rcpp::Named("timed_out") = fit.timed_out,
       Rcpp::Named("iterations") = fit.iter,
-      Rcpp::Named("eig_evals") = fit.evals, Rcpp::Named("eta") = fit.eta,
       Rcpp::Named("history") = Rcpp::DataFrame::create(
           Rcpp::Named("iteration") = fit.hist_it, Rcpp::Named("objective") = fit.hist_obj,
           Rcpp::Named("gap") = fit.hist_gap));
@@ -519,5 +526,5 @@ Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Ei
 // [[Rcpp::export(.fp_fantope_project)]]
 Eigen::MatrixXd fp_fantope_project_cpp(const Eigen::Map<Eigen::MatrixXd> X, int k) {
   using namespace fp::cfpca;
-  return fantope_project(X, k);
+  return fp::rcpp::run([&] { return fantope_project(X, k); });
 }

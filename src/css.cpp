@@ -178,10 +178,15 @@ Rcpp::NumericMatrix fp_css_coef_cpp(const Rcpp::NumericMatrix& Y, const Rcpp::In
   return Rcpp::wrap(fp::rcpp::run([&] { return fp::css::coef(Ym, c); }));
 }
 
+// `opts` (named list, built by fp_css_greedy_cpp()): k, and the authors' scan (scan, digits, tol).
 // [[Rcpp::export(.fp_css_greedy)]]
 Rcpp::List fp_css_greedy(const Rcpp::List& grams, const Rcpp::List& factors, const Rcpp::NumericMatrix& best2,
-                         const Rcpp::IntegerVector& cand, const Rcpp::IntegerVector& target, int k, bool scan = false,
-                         int digits = -1, double tol = 0) {
+                         const Rcpp::IntegerVector& cand, const Rcpp::IntegerVector& target, const Rcpp::List& opts) {
+  fp::rcpp::Options o(opts);
+  const int k = o.get<int>("k", 1), digits = o.get<int>("digits", -1);
+  const bool scan = o.get<bool>("scan", false);
+  const double tol = o.get<double>("tol", 0.0);
+  o.done();
   std::vector<Rcpp::NumericMatrix> keep;
   const std::vector<fp::MatMap> G = fp::rcpp::as_maps(grams, keep), Y = fp::rcpp::as_maps(factors, keep);
   const fp::Mat b2 = Eigen::Map<const fp::Mat>(best2.begin(), best2.nrow(), best2.ncol());

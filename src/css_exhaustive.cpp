@@ -201,11 +201,17 @@ inline Exhaustive exhaustive(const std::vector<MatMap>& G, const std::vector<Mat
 }  // namespace css
 }  // namespace fp
 
-// Exhaustive search or branch and bound; see fp::css::exhaustive().
+// Exhaustive search or branch and bound; see fp::css::exhaustive(). `opts` (named list, built by
+// fp_css_exhaustive_cpp()): k, and for branch and bound bnb, incumbent, max_nodes, max_seconds.
 // [[Rcpp::export(.fp_css_exhaustive)]]
-Rcpp::List fp_css_exhaustive(const Rcpp::List& grams, const Rcpp::List& factors, const Rcpp::NumericVector& best2, int k,
-                             bool bnb = false, double incumbent = 1e308, double max_nodes = 1e308,
-                             double max_seconds = 1e308, Rcpp::Nullable<Rcpp::Function> progress = R_NilValue) {
+Rcpp::List fp_css_exhaustive(const Rcpp::List& grams, const Rcpp::List& factors, const Rcpp::NumericVector& best2,
+                             const Rcpp::List& opts, Rcpp::Nullable<Rcpp::Function> progress = R_NilValue) {
+  fp::rcpp::Options o(opts);
+  const int k = o.get<int>("k", 1);
+  const bool bnb = o.get<bool>("bnb", false);
+  const double incumbent = o.get<double>("incumbent", 1e308), max_nodes = o.get<double>("max_nodes", 1e308);
+  const double max_seconds = o.get<double>("max_seconds", 1e308);
+  o.done();
   std::vector<Rcpp::NumericMatrix> keep;
   const std::vector<fp::MatMap> G = fp::rcpp::as_maps(grams, keep), Y = fp::rcpp::as_maps(factors, keep);
   const std::vector<double> b2(best2.begin(), best2.end());
@@ -215,6 +221,6 @@ Rcpp::List fp_css_exhaustive(const Rcpp::List& grams, const Rcpp::List& factors,
   const double lower = ex.out ? std::min(ex.lower, ex.best_val) : ex.best_val;
   return Rcpp::List::create(Rcpp::Named("columns") = ex.best_set, Rcpp::Named("objective") = ex.best_val,
                             Rcpp::Named("subsets") = ex.count, Rcpp::Named("nodes") = ex.nodes,
-                            Rcpp::Named("pruned") = ex.pruned, Rcpp::Named("complete") = !ex.out,
+                            Rcpp::Named("complete") = !ex.out,
                             Rcpp::Named("lower") = lower, Rcpp::Named("timed_out") = ex.timed_out);
 }

@@ -167,7 +167,6 @@ int bottom_eigpairs(const Mat& A, int q, Vec& values, Mat& vectors) {
 // there, the solver this method has always used, so the choices do not move.
 struct HighQR {
   std::vector<int> order;  // the final ordering (0-based columns)
-  int degenerate;          // the steps with a numerically singular block
 };
 
 // `progress` (when set) receives the number of each position done, from the last backwards.
@@ -181,7 +180,6 @@ inline HighQR highqr(const std::vector<MatMap>& G0, const std::vector<int>& cand
       for (int a = 0; a < n; ++a) G[g](a, b) = G0[g](cand[a], cand[b]);
   std::vector<int> perm(n);
   for (int i = 0; i < n; ++i) perm[i] = i;
-  int degenerate = 0;
   // Cauchy interlacing: deleting a row and column of a symmetric matrix never lowers its
   // smallest eigenvalue nor raises its largest. So a group's smallest eigenvalue, once computed,
   // bounds it from below at every later step, and a group without a near-null space keeps none
@@ -255,13 +253,12 @@ inline HighQR highqr(const std::vector<MatMap>& G0, const std::vector<int>& cand
     std::vector<int> ident(i);
     for (int q = 0; q < i; ++q) ident[q] = q;
     const int p = first_max(singular ? w : v, ident, 0, i);
-    degenerate += singular;
     std::swap(perm[p], perm[i - 1]);
     fp::check_interrupt();
   }
   std::vector<int> out(n);
   for (int i = 0; i < n; ++i) out[i] = cand[perm[i]];
-  return HighQR{out, degenerate};
+  return HighQR{out};
 }
 
 }  // namespace css
@@ -287,5 +284,5 @@ Rcpp::List fp_css_highqr(const Rcpp::List& grams, const Rcpp::IntegerVector& can
   const std::vector<int> cd = Rcpp::as<std::vector<int>>(cand);
   const fp::Progress pr = fp::rcpp::progress(progress);
   const fp::css::HighQR r = fp::rcpp::run([&] { return fp::css::highqr(G, cd, stop, pr); });
-  return Rcpp::List::create(Rcpp::Named("order") = r.order, Rcpp::Named("degenerate") = r.degenerate);
+  return Rcpp::List::create(Rcpp::Named("order") = r.order);
 }

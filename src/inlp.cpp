@@ -7,6 +7,7 @@
 // The intercept b (when used) is not penalised.
 #include "linalg.h"
 #include "runtime.h"
+#include "tolerances.h"
 #include "rcpp_entry.h"
 
 namespace fp {
@@ -116,7 +117,7 @@ inline Result solve(const Mat& X, const Vec& y, int n_iter, int type, double C, 
   int it = 0;
   for (it = 0; it < n_iter; ++it) {
     fp::check_interrupt();
-    Fit f = fit_linear(Z, Vec(y), type, C, intercept, 100, 1e-10);
+    Fit f = fit_linear(Z, Vec(y), type, C, intercept, 100, fp::tol::classifier);
     acc.push_back(f.acc);
     if (progress) progress(it + 1);
     if (stop_at_majority && f.acc <= majority + 1e-12) break;
@@ -140,7 +141,7 @@ inline Result solve(const Mat& X, const Vec& y, int n_iter, int type, double C, 
 Rcpp::List fp_linear_classifier_cpp(const Eigen::Map<Eigen::MatrixXd> X, const Eigen::Map<Eigen::VectorXd> y,
                                     int type, double C, bool intercept) {
   using namespace fp::inlp;
-  Fit f = fit_linear(Mat(X), Vec(y), type, C, intercept, 100, 1e-10);
+  const Fit f = fp::rcpp::run([&] { return fit_linear(Mat(X), Vec(y), type, C, intercept, 100, fp::tol::classifier); });
   return Rcpp::List::create(Rcpp::Named("w") = f.w, Rcpp::Named("b") = f.b, Rcpp::Named("accuracy") = f.acc);
 }
 
@@ -149,7 +150,9 @@ Rcpp::List fp_inlp_cpp(const Eigen::Map<Eigen::MatrixXd> X, const Eigen::Map<Eig
                        int n_iter, int type, double C, bool intercept, bool stop_at_majority,
                        Rcpp::Nullable<Rcpp::Function> progress = R_NilValue) {
   using namespace fp::inlp;
-  const Result r = solve(Mat(X), Vec(y), n_iter, type, C, intercept, stop_at_majority, fp::rcpp::progress(progress));
+  const fp::Progress pr = fp::rcpp::progress(progress);
+  const Result r =
+      fp::rcpp::run([&] { return solve(Mat(X), Vec(y), n_iter, type, C, intercept, stop_at_majority, pr); });
   return Rcpp::List::create(Rcpp::Named("P") = r.P, Rcpp::Named("directions") = r.W,
                             Rcpp::Named("accuracy") = r.acc, Rcpp::Named("majority") = r.majority,
                             Rcpp::Named("iterations") = static_cast<int>(r.W.cols()));

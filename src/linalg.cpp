@@ -1,5 +1,8 @@
-// Definitions of the kernels declared in linalg.h (see there for what each returns).
+// Definitions of the kernels declared in linalg.h (see there for what each returns), and the
+// entry points that expose them to R: eigensolvers, row scores, the backend and its calibration.
 #include "linalg.h"
+#include "rcpp_entry.h"
+#include "tolerances.h"
 #include <Spectra/SymEigsSolver.h>
 #include <limits>
 
@@ -144,7 +147,7 @@ EigResult eig_sym_top(const Mat& A, int k) {
     // 1e-8 of it (a variable or direction that dwarfs the rest) its eigenvector has lost the
     // digits the dense (graded) solver keeps: that one is used instead.
     EigResult r;
-    if (lanczos_top(A, k, std::min(d, std::max(2 * k + 1, k + 20)), 1e-12, nullptr, r) &&
+    if (lanczos_top(A, k, std::min(d, std::max(2 * k + 1, k + 20)), fp::tol::lanczos, nullptr, r) &&
         !(std::abs(r.values(k - 1)) < 1e-8 * std::abs(r.values(0))))
       return r;
   }
@@ -197,18 +200,71 @@ double top_eig_sum(const Mat& A, int k) {
 // [[Rcpp::export(.fp_eig_top_wide)]]
 Rcpp::List fp_eig_top_wide(const Eigen::Map<Eigen::MatrixXd>& A, int k, int ncv) {
   const int n = static_cast<int>(A.rows());
-  fp::EigResult r;
-  bool done = false;
-  if (k < n && 3 * k < n && n >= 120) {
+  const fp::EigResult r = fp::rcpp::run([&] {
+    fp::EigResult out;
     // the shared Lanczos kernel (above) on R's memory, with the wider subspace
-    const int m = std::min(n, std::max(ncv, 2 * k + 1));
-    done = fp::lanczos_top(A, k, m, 1e-12, nullptr, r);
-  }
-  if (!done) {  // small, or a Lanczos breakdown: the dense solver
-    fp::Mat M = A;
-    fp::EigResult full = fp::eig_sym_full(M);
-    r.values = full.values.head(k);
-    r.vectors = full.vectors.leftCols(k);
-  }
+    if (k < n && 3 * k < n && n >= 120 &&
+        fp::lanczos_top(A, k, std::min(n, std::max(ncv, 2 * k + 1)), fp::tol::lanczos, nullptr, out))
+      return out;
+    // small, or a Lanczos breakdown: the dense solver
+    const fp::EigResult full = fp::eig_sym_full(fp::Mat(A));
+    out.values = full.values.head(k);
+    out.vectors = full.vectors.leftCols(k);
+    return out;
+  });
   return Rcpp::List::create(Rcpp::Named("values") = r.values, Rcpp::Named("vectors") = r.vectors);
+}
+
+// Scores of the rows, x W - 1 off' (n x k), written straight into the result: one product of the
+// data (not copied, not centred) with the d x k map, then the projected centre subtracted.
+// [[Rcpp::export(.fp_scores_cpp)]]
+Rcpp::NumericMatrix fp_scores_cpp(const Rcpp::NumericMatrix& x, const Rcpp::NumericMatrix& W, const Rcpp::NumericVector& off) {
+  const int n = x.nrow(), d = x.ncol(), k = W.ncol();
+  if (W.nrow() != d || off.size() != k) Rcpp::stop("internal error: scores of mismatched sizes");
+  Rcpp::NumericMatrix out(Rcpp::no_init(n, k));
+  if (d == 0) {
+    std::fill(out.begin(), out.end(), 0.0);
+  } else if (fp::backend_flag() == 1) {
+    fp::blas_gemm(n, d, k, x.begin(), W.begin(), out.begin());
+  } else {
+    Eigen::Map<fp::Mat>(out.begin(), n, k).noalias() =
+        Eigen::Map<const fp::Mat>(x.begin(), n, d) * Eigen::Map<const fp::Mat>(W.begin(), d, k);
+  }
+  for (int j = 0; j < k; ++j) {
+    const double o = off[j];
+    if (o == 0) continue;
+    double* col = out.begin() + static_cast<size_t>(j) * n;
+    for (int i = 0; i < n; ++i) col[i] -= o;
+  }
+  return out;
+}
+
+// Symmetric eigen-solvers exposed to R (internal): top k (Lanczos when worthwhile) or all.
+// [[Rcpp::export(.fp_eig_top)]]
+Rcpp::List fp_eig_top(const Eigen::Map<Eigen::MatrixXd>& A, int k) {
+  const fp::EigResult r = fp::rcpp::run([&] {
+    const fp::Mat M = A;
+    return (k >= M.rows()) ? fp::eig_sym_full(M) : fp::eig_sym_top(M, k);
+  });
+  return Rcpp::List::create(Rcpp::Named("values") = r.values, Rcpp::Named("vectors") = r.vectors);
+}
+
+// Time one Gram kernel (for the calibration): returns the checksum so the work is not elided.
+// [[Rcpp::export(.fp_gram_kernel)]]
+double fp_gram_kernel(const Eigen::Map<Eigen::MatrixXd>& A, int which) {
+  const int d = static_cast<int>(A.cols());
+  fp::Mat S = fp::Mat::Zero(d, d);
+  if (which == 1) {
+    fp::blas_syrk_lower(d, static_cast<int>(A.rows()), A.data(), static_cast<int>(A.rows()), S.data());
+  } else {
+    S.selfadjointView<Eigen::Lower>().rankUpdate(A.transpose());
+  }
+  return S.diagonal().sum();
+}
+
+// The backend of the hot kernels (backend.h): 1 = R's BLAS/LAPACK, 0 = Eigen's own.
+// [[Rcpp::export(.fp_set_backend)]]
+int fp_set_backend(int flag) {
+  fp::backend_flag() = flag;
+  return flag;
 }

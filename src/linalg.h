@@ -1,4 +1,5 @@
-// Shared linear-algebra kernels of fairproj (plain C++ on Eigen types; no Rcpp types here).
+// Shared linear-algebra kernels of fairproj (plain C++ on Eigen types; needs neither R nor Rcpp:
+// Eigen comes from RcppEigen through LinkingTo).
 //
 //  * eig_sym_top / eig_sym_bottom: k extreme eigenpairs of a symmetric matrix, by Lanczos
 //    (Spectra, shipped with RSpectra) when k is small relative to d, dense otherwise.
@@ -12,7 +13,7 @@
 #ifndef FAIRPROJ_LINALG_H
 #define FAIRPROJ_LINALG_H
 
-#include <RcppEigen.h>
+#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>

@@ -12,6 +12,7 @@
 #include <chrono>
 #include "linalg.h"
 #include "runtime.h"
+#include "tolerances.h"
 #include "rcpp_entry.h"
 
 namespace fp {
@@ -127,7 +128,7 @@ InnerResult rcg(const Objective& obj, Mat V, double gtol, int maxit) {
   double m;
   double gscale = 0.0;
   double f = obj.eval(V, &G, &m, &gscale);
-  gtol *= std::max(gscale, 1e-300);  // relative to the size of the two gradient terms
+  gtol *= std::max(gscale, fp::tol::tiny);  // relative to the size of the two gradient terms
   Mat xi = tangent(V, G);
   Mat dir = -xi;
   double step = 1.0;
@@ -148,7 +149,7 @@ InnerResult rcg(const Objective& obj, Mat V, double gtol, int maxit) {
     Mat xin = tangent(Vn, Gn);
     // Polak-Ribiere+ with the previous gradient and direction transported by projection
     Mat xi_t = tangent(Vn, xi), dir_t = tangent(Vn, dir);
-    double beta = std::max(0.0, xin.cwiseProduct(xin - xi_t).sum() / std::max(gn * gn, 1e-300));
+    double beta = std::max(0.0, xin.cwiseProduct(xin - xi_t).sum() / std::max(gn * gn, fp::tol::tiny));
     dir = -xin + beta * dir_t;
     double rel = std::fabs(f - fn) / std::max(1.0, std::fabs(f));
     V = Vn;
@@ -177,7 +178,7 @@ InnerResult rlbfgs(const Objective& obj, Mat V, double gtol, int maxit, int mem 
   double m;
   double gscale = 0.0;
   double f = obj.eval(V, &G, &m, &gscale);
-  gtol *= std::max(gscale, 1e-300);
+  gtol *= std::max(gscale, fp::tol::tiny);
   Mat xi = tangent(V, G);
   double gn = xi.norm();
   std::vector<Mat> S, Y;
@@ -197,7 +198,7 @@ InnerResult rlbfgs(const Objective& obj, Mat V, double gtol, int maxit, int mem 
     }
     double gamma = 1.0;
     if (mcur > 0) gamma = 1.0 / (rho[mcur - 1] * Y[mcur - 1].squaredNorm());
-    else gamma = 1e-2 / std::max(gn, 1e-300);
+    else gamma = 1e-2 / std::max(gn, fp::tol::tiny);
     Mat r = gamma * q;
     for (int i = 0; i < mcur; ++i) {
       double beta = rho[i] * Yt[i].cwiseProduct(r).sum();
@@ -208,7 +209,7 @@ InnerResult rlbfgs(const Objective& obj, Mat V, double gtol, int maxit, int mem 
     if (dn > 0.5) dir *= 0.5 / dn;  // trust-region-like cap: V has unit columns
     double slope = xi.cwiseProduct(dir).sum();
     if (!(slope < 0)) {
-      dir = -xi * (1e-2 / std::max(gn, 1e-300));
+      dir = -xi * (1e-2 / std::max(gn, fp::tol::tiny));
       slope = xi.cwiseProduct(dir).sum();
       S.clear(); Y.clear(); rho.clear();
     }
@@ -327,25 +328,31 @@ Fit solve(const Mat& X, const std::vector<int>& g, const Mat& A, const Mat& V0, 
 Rcpp::List fp_mmd2_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<int>& g,
                        const Eigen::Map<Eigen::MatrixXd> V, double sigma, bool gradient) {
   using namespace fp::mbfpca;
-  Mat Xm = X;
-  MMD mmd(Xm, g, sigma);
+  const Mat Xm = X;
   Mat G;
-  double v = mmd.value(Mat(V), gradient ? &G : nullptr);
+  const double v = fp::rcpp::run([&] {
+    MMD mmd(Xm, g, sigma);
+    return mmd.value(Mat(V), gradient ? &G : nullptr);
+  });
   if (gradient) return Rcpp::List::create(Rcpp::Named("value") = v, Rcpp::Named("gradient") = G);
   return Rcpp::List::create(Rcpp::Named("value") = v);
 }
 
+// `opts` (named list, built by fit_pca_mbfpca()): sigma, and the Settings rho0, tau, rho_max,
+// maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver, max_seconds.
 // [[Rcpp::export(.fp_mbfpca)]]
 Rcpp::List fp_mbfpca_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<int>& g,
                          const Eigen::Map<Eigen::MatrixXd> A, const Eigen::Map<Eigen::MatrixXd> V0,
-                         double sigma, double rho0, double tau, double rho_max, int maxit_outer,
-                         int maxit_inner, double tol_inner0, double tol_inner_min, double tol_v,
-                         bool fair_init, int solver,
-                         Rcpp::Nullable<Rcpp::Function> progress = R_NilValue, double max_seconds = 1e308) {
+                         const Rcpp::List& opts, Rcpp::Nullable<Rcpp::Function> progress = R_NilValue) {
   using namespace fp::mbfpca;
-  const Settings st{rho0, tau, rho_max, maxit_outer, maxit_inner, tol_inner0, tol_inner_min, tol_v, fair_init, solver,
-                    max_seconds};
-  const Fit f = solve(Mat(X), g, Mat(A), Mat(V0), sigma, st, fp::rcpp::progress(progress));
+  fp::rcpp::Options o(opts);
+  const double sigma = o.get<double>("sigma", 1.0);
+  const Settings st{o.get<double>("rho0", 1.0), o.get<double>("tau", 1e-6), o.get<double>("rho_max", 1e10),
+                    o.get<int>("maxit_outer", 100), o.get<int>("maxit_inner", 100), o.get<double>("tol_inner0", 1e-1),
+                    o.get<double>("tol_inner_min", 1e-6), o.get<double>("tol_v", 1e-6), o.get<bool>("fair_init", true),
+                    o.get<int>("solver", 0), o.get<double>("max_seconds", 1e308)};
+  o.done();
+  const Fit f = fp::rcpp::run([&] { return solve(Mat(X), g, Mat(A), Mat(V0), sigma, st, fp::rcpp::progress(progress)); });
   return Rcpp::List::create(
       Rcpp::Named("rotation") = f.V, Rcpp::Named("mmd2") = f.mmd2, Rcpp::Named("rho") = f.rho,
       Rcpp::Named("converged") = f.converged, Rcpp::Named("outer_iterations") = f.outer,

@@ -22,7 +22,6 @@
 #include "moments_onepass.h"
 
 namespace fp {
-void blas_gemm(int n, int d, int k, const double* A, const double* B, double* C);  // blas.cpp
 
 namespace moments {
 
@@ -453,55 +452,4 @@ Rcpp::List fp_moments_cpp(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVecto
   if (r.sparse) out.push_back(true, "sparse");
   if (r.onepass) out.push_back(true, "onepass");
   return out;
-}
-
-// Scores of the rows, x W - 1 off' (n x k), written straight into the result: one product of the
-// data (not copied, not centred) with the d x k map, then the projected centre subtracted.
-// [[Rcpp::export(.fp_scores_cpp)]]
-Rcpp::NumericMatrix fp_scores_cpp(const Rcpp::NumericMatrix& x, const Rcpp::NumericMatrix& W, const Rcpp::NumericVector& off) {
-  const int n = x.nrow(), d = x.ncol(), k = W.ncol();
-  if (W.nrow() != d || off.size() != k) Rcpp::stop("internal error: scores of mismatched sizes");
-  Rcpp::NumericMatrix out(Rcpp::no_init(n, k));
-  if (d == 0) {
-    std::fill(out.begin(), out.end(), 0.0);
-  } else if (fp::backend_flag() == 1) {
-    fp::blas_gemm(n, d, k, x.begin(), W.begin(), out.begin());
-  } else {
-    Eigen::Map<fp::Mat>(out.begin(), n, k).noalias() =
-        Eigen::Map<const fp::Mat>(x.begin(), n, d) * Eigen::Map<const fp::Mat>(W.begin(), d, k);
-  }
-  for (int j = 0; j < k; ++j) {
-    const double o = off[j];
-    if (o == 0) continue;
-    double* col = out.begin() + static_cast<size_t>(j) * n;
-    for (int i = 0; i < n; ++i) col[i] -= o;
-  }
-  return out;
-}
-
-// Symmetric eigen-solvers exposed to R (internal): top k (Lanczos when worthwhile) or all.
-// [[Rcpp::export(.fp_eig_top)]]
-Rcpp::List fp_eig_top(const Eigen::Map<Eigen::MatrixXd>& A, int k) {
-  fp::Mat M = A;
-  fp::EigResult r = (k >= M.rows()) ? fp::eig_sym_full(M) : fp::eig_sym_top(M, k);
-  return Rcpp::List::create(Rcpp::Named("values") = r.values, Rcpp::Named("vectors") = r.vectors);
-}
-
-// Time one Gram kernel (for the calibration): returns the checksum so the work is not elided.
-// [[Rcpp::export(.fp_gram_kernel)]]
-double fp_gram_kernel(const Eigen::Map<Eigen::MatrixXd>& A, int which) {
-  const int d = static_cast<int>(A.cols());
-  fp::Mat S = fp::Mat::Zero(d, d);
-  if (which == 1) {
-    fp::blas_syrk_lower(d, static_cast<int>(A.rows()), A.data(), static_cast<int>(A.rows()), S.data());
-  } else {
-    S.selfadjointView<Eigen::Lower>().rankUpdate(A.transpose());
-  }
-  return S.diagonal().sum();
-}
-
-// [[Rcpp::export(.fp_set_backend)]]
-int fp_set_backend(int flag) {
-  fp::backend_flag() = flag;
-  return flag;
 }

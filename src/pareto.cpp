@@ -20,6 +20,7 @@
 // directions and the iteration); this file holds the exported entry points, which alone speak R.
 #include "linalg.h"
 #include "runtime.h"
+#include "tolerances.h"
 #include "pareto_minnorm.h"
 #include "pareto_descent.h"
 #include "rcpp_entry.h"
@@ -29,23 +30,22 @@ Rcpp::List fp_pareto_min_norm(const Eigen::MatrixXd& M, double tol, int maxit) {
   using namespace fp::pareto;
   if (M.rows() != M.cols() || M.rows() < 1 || !M.allFinite())
     Rcpp::stop("the Gram matrix of the gradients must be a finite, non-empty square matrix");
-  MinNormResult r = min_norm_simplex(M, tol, maxit);
+  const MinNormResult r = fp::rcpp::run([&] { return min_norm_simplex(M, tol, maxit); });
   return Rcpp::List::create(Rcpp::Named("lambda") = r.lambda, Rcpp::Named("iterations") = r.iterations,
                             Rcpp::Named("gap") = r.gap);
 }
 
+// The objectives (`objectives`: type, g1, g2 (0-based groups), alpha, psi) and the settings of
+// the descent (`opts`, see Settings in pareto_descent.h) are named lists built by
+// fp_pareto_run() in R.
 // [[Rcpp::export(.fp_pareto_cpp)]]
 Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Eigen::VectorXd& best,
-                         const Eigen::MatrixXd& U0, const Rcpp::IntegerVector& type,
-                         const Rcpp::IntegerVector& g1, const Rcpp::IntegerVector& g2, int psi,
-                         bool riemannian, bool normalize, int step, int retraction, int iterations,
-                         double tol, double eta0, double beta, int max_backtrack, double qp_tol,
-                         const Eigen::VectorXd& alpha, bool balance, double eps, bool trace) {
+                         const Eigen::MatrixXd& U0, const Rcpp::List& objectives, const Rcpp::List& opts) {
   using namespace fp::pareto;
   Problem P;
   P.C = C;
   P.trC = C.trace();
-  P.scale = std::max(P.trC, 1e-300);
+  P.scale = std::max(P.trC, fp::tol::tiny);
   const int ng = A.size();
   P.A.resize(ng);
   P.trA.resize(ng);
@@ -54,29 +54,34 @@ Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Ei
     P.trA(g) = P.A[g].trace();
   }
   P.best = best;
-  const int M = type.size();
-  for (int a = 0; a < M; ++a) {
-    P.type.push_back(type[a]);
-    P.g1.push_back(g1[a]);
-    P.g2.push_back(g2[a]);
-  }
-  P.psi = psi;
-  P.alpha = alpha;
+  fp::rcpp::Options obj(objectives);
+  P.type = obj.get<std::vector<int>>("type", {});
+  P.g1 = obj.get<std::vector<int>>("g1", {});
+  P.g2 = obj.get<std::vector<int>>("g2", {});
+  P.psi = obj.get<int>("psi", 0);
+  P.alpha = obj.get<Eigen::VectorXd>("alpha", Eigen::VectorXd::Zero(P.type.size()));
+  obj.done();
+  const int M = static_cast<int>(P.type.size());
+  if (static_cast<int>(P.g1.size()) != M || static_cast<int>(P.g2.size()) != M || P.alpha.size() != M)
+    Rcpp::stop("internal error: the objectives' fields differ in length");
+  fp::rcpp::Options o(opts);
   Settings s;
-  s.riemannian = riemannian;
-  s.normalize = normalize;
-  s.step = step;
-  s.retraction = retraction;
-  s.iterations = iterations;
-  s.tol = tol;
-  s.eta0 = eta0;
-  s.beta = beta;
-  s.max_backtrack = max_backtrack;
-  s.qp_tol = qp_tol;
-  s.balance = balance;
-  s.eps = eps;
-  s.trace = trace;
-  Result r = descend(P, U0, s, [] { fp::check_interrupt(); });
+  s.riemannian = o.get<bool>("riemannian", s.riemannian);
+  s.normalize = o.get<bool>("normalize", s.normalize);
+  s.step = o.get<int>("step", s.step);
+  s.retraction = o.get<int>("retraction", s.retraction);
+  s.iterations = o.get<int>("iterations", s.iterations);
+  s.tol = o.get<double>("tol", s.tol);
+  s.eta0 = o.get<double>("eta", s.eta0);
+  s.beta = o.get<double>("beta", s.beta);
+  s.max_backtrack = o.get<int>("max_backtrack", s.max_backtrack);
+  s.qp_tol = o.get<double>("qp_tol", s.qp_tol);
+  s.balance = o.get<bool>("balance", s.balance);
+  s.eps = o.get<double>("eps", s.eps);
+  s.trace = o.get<bool>("trace", s.trace);
+  o.done();
+  const bool trace = s.trace;
+  const Result r = fp::rcpp::run([&] { return descend(P, U0, s, [] { fp::check_interrupt(); }); });
   const History& h = r.h;
   const int rows = static_cast<int>(h.f.size());
   Rcpp::NumericMatrix F(rows, M);

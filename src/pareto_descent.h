@@ -1,13 +1,12 @@
 // Pareto fair PCA's multiple-gradient descent (see pareto.cpp for the objectives): the problem,
 // its values and gradients at an iterate, the paper's and the converging directions, the
 // restoration of held constraints, Armijo backtracking and the iteration itself.
-// Included once, by pareto.cpp (one translation unit): its functions are not declared inline, as
-// when they were in that file, which keeps the compiler's inlining and the build time as before.
 #ifndef FAIRPROJ_PARETO_DESCENT_H
 #define FAIRPROJ_PARETO_DESCENT_H
 
 #include <vector>
 #include "linalg.h"
+#include "tolerances.h"
 #include "pareto_minnorm.h"
 
 namespace fp {
@@ -41,14 +40,14 @@ struct Local {
   double normU2;
 };
 
-double psi_val(double z, int psi) { return psi == 0 ? 0.5 * z * z : std::abs(z); }
-double psi_der(double z, int psi) {
+inline double psi_val(double z, int psi) { return psi == 0 ? 0.5 * z * z : std::abs(z); }
+inline double psi_der(double z, int psi) {
   if (psi == 0) return z;
   return z > 0 ? 1.0 : (z < 0 ? -1.0 : 0.0);
 }
-double sgn(double z) { return z > 0 ? 1.0 : (z < 0 ? -1.0 : 0.0); }
+inline double sgn(double z) { return z > 0 ? 1.0 : (z < 0 ? -1.0 : 0.0); }
 
-Local local_values(const Problem& P, const Mat& U, bool grads) {
+inline Local local_values(const Problem& P, const Mat& U, bool grads) {
   const int ng = static_cast<int>(P.A.size());
   const int M = static_cast<int>(P.type.size());
   Local L;
@@ -84,14 +83,14 @@ Local local_values(const Problem& P, const Mat& U, bool grads) {
 }
 
 // Euclidean gradient of the reported objective a (eq. 19 form): psi'(z) grad z + 2 alpha U.
-Mat euclidean_gradient(const Problem& P, const Local& L, const Mat& U, int a) {
+inline Mat euclidean_gradient(const Problem& P, const Local& L, const Mat& U, int a) {
   const double w = P.type[a] == 0 ? 1.0 : psi_der(L.z(a), P.psi);
   Mat G = w * L.gz[a];
   if (P.alpha(a) != 0) G += (2.0 * P.alpha(a)) * U;
   return G;
 }
 
-Mat tangent(const Mat& U, const Mat& G) { return G - U * (U.transpose() * G); }
+inline Mat tangent(const Mat& U, const Mat& G) { return G - U * (U.transpose() * G); }
 
 // ---------------------------------------------------------------------------------------------
 // The converging direction. Objectives are compared through F_a = f_total and |z_a| (psi is
@@ -112,7 +111,7 @@ struct Direction {
   std::vector<Mat> tz;  // tangent gradients of z_a
 };
 
-Direction pareto_direction(const Problem& P, const Mat& U, const Local& L, int phase, double eps, double qp_tol) {
+inline Direction pareto_direction(const Problem& P, const Mat& U, const Local& L, int phase, double eps, double qp_tol) {
   const int M = static_cast<int>(P.type.size());
   const int d = static_cast<int>(U.rows()), k = static_cast<int>(U.cols());
   const double s = P.scale;
@@ -147,7 +146,7 @@ Direction pareto_direction(const Problem& P, const Mat& U, const Local& L, int p
     int r = 0;
     const double smax = sv.size() ? sv(0) : 0.0;
     for (int i = 0; i < sv.size(); ++i)
-      if (sv(i) > 1e-10 * std::max(smax, 1e-300) && sv(i) > 0) ++r;
+      if (sv(i) > fp::tol::rank * std::max(smax, fp::tol::tiny) && sv(i) > 0) ++r;
     if (r > 0) {
       Q = svd.matrixU().leftCols(r);
       // minimum-norm x with Jt' x = -zh: x = Q S^-1 V' (-zh)
@@ -187,14 +186,14 @@ Direction pareto_direction(const Problem& P, const Mat& U, const Local& L, int p
   return dir;
 }
 
-Mat retract(const Mat& V, int retraction) {
+inline Mat retract(const Mat& V, int retraction) {
   return retraction == 0 ? fp::polar_orthonormal(V) : fp::qr_orthonormal(V);
 }
 
 // Gauss-Newton restoration of the held constraints z_a = 0 at a (trial) point: minimum-norm
 // tangent corrections, retracted, until |z_a| <= 1e-14 tr(C) or no longer halving (at most 8).
 // Returns the retracted point; `moved` accumulates the corrections (for the Armijo allowance).
-Mat restore(const Problem& P, Mat U, const std::vector<char>& held, double eps, int retraction, Mat* moved) {
+inline Mat restore(const Problem& P, Mat U, const std::vector<char>& held, double eps, int retraction, Mat* moved) {
   const int M = static_cast<int>(P.type.size());
   const int d = static_cast<int>(U.rows()), k = static_cast<int>(U.cols());
   std::vector<int> hidx;
@@ -224,7 +223,7 @@ Mat restore(const Problem& P, Mat U, const std::vector<char>& held, double eps, 
     Vec x = Vec::Zero(d * k);
     Vec y = svd.matrixV().transpose() * (-zh);
     for (int i = 0; i < sv.size(); ++i)
-      if (sv(i) > 1e-10 * std::max(smax, 1e-300) && sv(i) > 0) x += svd.matrixU().col(i) * (y(i) / sv(i));
+      if (sv(i) > fp::tol::rank * std::max(smax, fp::tol::tiny) && sv(i) > 0) x += svd.matrixU().col(i) * (y(i) / sv(i));
     Mat X = Eigen::Map<Mat>(x.data(), d, k);
     if (moved) *moved += X;
     U = retract(U + X, retraction);
@@ -232,7 +231,7 @@ Mat restore(const Problem& P, Mat U, const std::vector<char>& held, double eps, 
   return U;
 }
 
-double F_value(const Problem& P, const Local& L, int a) { return P.type[a] == 0 ? L.z(a) : std::abs(L.z(a)); }
+inline double F_value(const Problem& P, const Local& L, int a) { return P.type[a] == 0 ? L.z(a) : std::abs(L.z(a)); }
 
 // ---------------------------------------------------------------------------------------------
 // The iteration. step: 0 = the paper's iteration (eta / sqrt(t), normalised Euclidean or
@@ -272,7 +271,7 @@ struct PaperStep {
   std::vector<Mat> Gh;
 };
 
-PaperStep paper_step(const Problem& P, const Local& L, const Mat& U, const Settings& s) {
+inline PaperStep paper_step(const Problem& P, const Local& L, const Mat& U, const Settings& s) {
   const int M = static_cast<int>(P.type.size());
   PaperStep r;
   r.Gh.resize(M);
@@ -310,7 +309,7 @@ struct Armijo {
   Mat U_new;
 };
 
-Armijo armijo_step(const Problem& P, const Local& L, const Mat& U, const Direction& dir, const Settings& s,
+inline Armijo armijo_step(const Problem& P, const Local& L, const Mat& U, const Direction& dir, const Settings& s,
                    double eta_prev) {
   const int M = static_cast<int>(P.type.size());
   std::vector<double> slope(M, 0.0), rslope(M, 0.0);
@@ -320,7 +319,7 @@ Armijo armijo_step(const Problem& P, const Local& L, const Mat& U, const Directi
     rslope[a] = (ga.array() * dir.Dr.array()).sum();
   }
   Armijo r;
-  double eta = s.eta0 / std::max(dir.theta, 1e-300);  // a move of about eta0 radians
+  double eta = s.eta0 / std::max(dir.theta, fp::tol::tiny);  // a move of about eta0 radians
   if (eta_prev > 0) eta = std::min(eta, 2.0 * eta_prev);
   if (dir.theta == 0) eta = 0;
   for (int p = 0; p <= s.max_backtrack; ++p) {
@@ -354,7 +353,7 @@ Armijo armijo_step(const Problem& P, const Local& L, const Mat& U, const Directi
 }
 
 // Records iteration t's values (and, with s.trace, its iterate, gradients and directions).
-void record(History& h, const Problem& P, const Local& L, const Mat& U, const Direction& dir, const PaperStep* ps,
+inline void record(History& h, const Problem& P, const Local& L, const Mat& U, const Direction& dir, const PaperStep* ps,
             const Mat& D, double nD, double moved, double desc, int phase, const Settings& s) {
   h.f.push_back(L.f);
   h.E.push_back(L.E);

@@ -1,12 +1,11 @@
 // Minimum-norm point of a convex hull (Wolfe 1976), the common direction of Pareto fair PCA's
 // multiple-gradient descent (pareto.cpp).
-// Included once, by pareto.cpp (one translation unit): its functions are not declared inline, as
-// when they were in that file, which keeps the compiler's inlining and the build time as before.
 #ifndef FAIRPROJ_PARETO_MINNORM_H
 #define FAIRPROJ_PARETO_MINNORM_H
 
 #include <vector>
 #include "linalg.h"
+#include "tolerances.h"
 
 namespace fp {
 namespace pareto {
@@ -26,7 +25,7 @@ struct MinNormResult {
   double gap;  // lam'M lam - min_j (M lam)_j  (<= 0 up to rounding at the optimum)
 };
 
-Vec affine_min(const Mat& M, const std::vector<int>& S) {
+inline Vec affine_min(const Mat& M, const std::vector<int>& S) {
   const int s = static_cast<int>(S.size());
   Mat K = Mat::Zero(s + 1, s + 1);
   for (int a = 0; a < s; ++a) {
@@ -44,7 +43,7 @@ Vec affine_min(const Mat& M, const std::vector<int>& S) {
   return alpha;
 }
 
-MinNormResult min_norm_simplex(const Mat& M, double tol, int maxit) {
+inline MinNormResult min_norm_simplex(const Mat& M, double tol, int maxit) {
   const int n = static_cast<int>(M.rows());
   MinNormResult res;
   res.lambda = Vec::Zero(n);
@@ -53,7 +52,7 @@ MinNormResult min_norm_simplex(const Mat& M, double tol, int maxit) {
     res.gap = 0;
     return res;
   }
-  const double scale = std::max(M.diagonal().maxCoeff(), 1e-300);
+  const double scale = std::max(M.diagonal().maxCoeff(), fp::tol::tiny);
   Eigen::Index i0;
   M.diagonal().minCoeff(&i0);
   std::vector<int> S(1, static_cast<int>(i0));
@@ -73,7 +72,7 @@ MinNormResult min_norm_simplex(const Mat& M, double tol, int maxit) {
       const int s = static_cast<int>(S.size());
       bool inside = true;
       for (int a = 0; a < s; ++a)
-        if (!(alpha(a) > 1e-15)) inside = false;
+        if (!(alpha(a) > fp::tol::weight_zero)) inside = false;
       if (inside) {
         res.lambda.setZero();
         for (int a = 0; a < s; ++a) res.lambda(S[a]) = alpha(a);
@@ -82,7 +81,7 @@ MinNormResult min_norm_simplex(const Mat& M, double tol, int maxit) {
       double theta = 1.0;
       for (int a = 0; a < s; ++a) {
         const double la = res.lambda(S[a]);
-        if (alpha(a) <= 1e-15 && la - alpha(a) > 0) theta = std::min(theta, la / (la - alpha(a)));
+        if (alpha(a) <= fp::tol::weight_zero && la - alpha(a) > 0) theta = std::min(theta, la / (la - alpha(a)));
       }
       std::vector<int> keep;
       for (int a = 0; a < s; ++a) {
@@ -90,7 +89,7 @@ MinNormResult min_norm_simplex(const Mat& M, double tol, int maxit) {
         res.lambda(S[a]) = v;
       }
       for (int a = 0; a < s; ++a) {
-        if (res.lambda(S[a]) > 1e-15) {
+        if (res.lambda(S[a]) > fp::tol::weight_zero) {
           keep.push_back(S[a]);
         } else {
           res.lambda(S[a]) = 0;

@@ -5,7 +5,9 @@
 #define FAIRPROJ_RCPP_ENTRY_H
 
 #include <RcppEigen.h>
+#include <string>
 #include <vector>
+#include "linalg.h"
 #include "runtime.h"
 
 namespace fp {
@@ -52,6 +54,38 @@ inline std::vector<fp::MatMap> as_maps(const Rcpp::List& mats, std::vector<Rcpp:
   }
   return out;
 }
+
+// The options of an entry point: one named list that R builds and checks once, read here by
+// name (RSpectra's `opts`). get() returns the named value, or `fallback` when the list lacks it;
+// done() fails on a name that no get() read, so that a misspelt option, or the option of another
+// solver, never passes silently.
+class Options {
+ public:
+  explicit Options(const Rcpp::List& opts) : opts_(opts) {
+    if (opts_.size() && !opts_.hasAttribute("names")) Rcpp::stop("internal error: the options must be named");
+    if (opts_.size()) names_ = Rcpp::as<std::vector<std::string>>(opts_.names());
+    read_.assign(names_.size(), false);
+  }
+  template <class T>
+  T get(const std::string& name, const T& fallback) {
+    for (size_t i = 0; i < names_.size(); ++i) {
+      if (names_[i] == name) {
+        read_[i] = true;
+        return Rcpp::as<T>(opts_[static_cast<R_xlen_t>(i)]);
+      }
+    }
+    return fallback;
+  }
+  void done() const {
+    for (size_t i = 0; i < names_.size(); ++i)
+      if (!read_[i]) Rcpp::stop("internal error: unknown option '" + names_[i] + "'");
+  }
+
+ private:
+  Rcpp::List opts_;
+  std::vector<std::string> names_;
+  std::vector<bool> read_;
+};
 
 // An optional R function of one integer as a progress report (empty when NULL).
 inline fp::Progress progress(const Rcpp::Nullable<Rcpp::Function>& cb) {

@@ -23,6 +23,7 @@
 #include <limits>
 #include "linalg.h"
 #include "runtime.h"
+#include "tolerances.h"
 #include "rcpp_entry.h"
 
 namespace fp {
@@ -81,7 +82,7 @@ fp::Mat qr_thin(const fp::Mat& A) {
       for (int i = 0; i < j; ++i) Q.col(j) -= Q.col(i).dot(Q.col(j)) * Q.col(i);
     }
     const double nrm = Q.col(j).norm();
-    if (!(nrm > 1e-300)) throw fp::solver_error("retraction failed: the step produced a rank-deficient matrix");
+    if (!(nrm > fp::tol::tiny)) throw fp::solver_error("retraction failed: the step produced a rank-deficient matrix");
     Q.col(j) /= nrm;
   }
   return Q;
@@ -121,7 +122,7 @@ fp::Mat euclid_grad(const RobustProblem& pb, const std::vector<fp::Mat>& MX, con
   for (int b = 0; b < m; ++b) {
     double c = 2.0 * pb.W(e.piece, b);
     const double r = pb.R(e.piece, b);
-    if (r > 0.0) c += r / std::sqrt(std::max(e.L(b), 1e-300));
+    if (r > 0.0) c += r / std::sqrt(std::max(e.L(b), fp::tol::tiny));
     if (c != 0.0) G.noalias() += c * MX[b];
   }
   if (pb.basis) G = -G;
@@ -145,7 +146,7 @@ fp::Mat retract(const fp::Mat& A, bool polar) {
   fp::Mat AtA = crossprod(A, A);
   Eigen::SelfAdjointEigenSolver<fp::Mat> es(AtA);
   fp::Vec ev = es.eigenvalues();
-  for (int i = 0; i < ev.size(); ++i) ev(i) = ev(i) > 1e-300 ? 1.0 / std::sqrt(ev(i)) : 0.0;
+  for (int i = 0; i < ev.size(); ++i) ev(i) = ev(i) > fp::tol::tiny ? 1.0 / std::sqrt(ev(i)) : 0.0;
   fp::Mat isq = es.eigenvectors() * ev.asDiagonal() * es.eigenvectors().transpose();
   fp::Mat out;
   mul_to(out, A, isq);
@@ -233,12 +234,18 @@ inline RobustProblem problem_from_r(const Rcpp::List& M, const Rcpp::NumericMatr
 
 // One run of Algorithm 1 from X0. Returns the last iterate (or, with keep_best, the iterate of
 // smallest objective), its objective and index, the objective and active piece at every iterate
-// (iterations + 1 values) and the largest deviation max|X'X - I| over all iterates.
+// (iterations + 1 values) and the largest deviation max|X'X - I| over all iterates. `opts` (named
+// list, built by fp_robust_runs()): basis, iterations, step, polar, keep_best.
 // [[Rcpp::export(.fp_robust_run)]]
 Rcpp::List fp_robust_run(const Rcpp::List& M, const Rcpp::NumericMatrix& W, const Rcpp::NumericMatrix& R,
-                         const Rcpp::NumericVector& kappa, const Rcpp::NumericMatrix& X0, bool basis, int iterations,
-                         double step, bool polar, bool keep_best) {
+                         const Rcpp::NumericVector& kappa, const Rcpp::NumericMatrix& X0, const Rcpp::List& opts) {
   using namespace fp::robust;
+  fp::rcpp::Options o(opts);
+  const bool basis = o.get<bool>("basis", true), polar = o.get<bool>("polar", true);
+  const bool keep_best = o.get<bool>("keep_best", false);
+  const int iterations = o.get<int>("iterations", 0);
+  const double step = o.get<double>("step", 0.0);
+  o.done();
   const RobustProblem pb = problem_from_r(M, W, R, kappa, basis);
   const fp::Mat X = Eigen::Map<const fp::Mat>(X0.begin(), X0.nrow(), X0.ncol());
   const Run r = fp::rcpp::run([&] { return run(pb, X, iterations, step, polar, keep_best); });
@@ -253,13 +260,17 @@ Rcpp::List fp_robust_eval(const Rcpp::List& M, const Rcpp::NumericMatrix& W, con
                           const Rcpp::NumericVector& kappa, const Rcpp::NumericMatrix& X0, bool basis) {
   using namespace fp::robust;
   const RobustProblem pb = problem_from_r(M, W, R, kappa, basis);
-  fp::rcpp::run([&] { check_problem(pb); });
-  fp::Mat X = Eigen::Map<const fp::Mat>(X0.begin(), X0.nrow(), X0.ncol());
+  const fp::Mat X = Eigen::Map<const fp::Mat>(X0.begin(), X0.nrow(), X0.ncol());
   std::vector<fp::Mat> MX(pb.M.size());
   fp::Vec L;
-  products(pb, X, MX, L);
-  Eval e = evaluate(pb, L);
-  fp::Mat G = euclid_grad(pb, MX, e);
+  fp::Mat G;
+  const Eval e = fp::rcpp::run([&] {
+    check_problem(pb);
+    products(pb, X, MX, L);
+    Eval ev = evaluate(pb, L);
+    G = euclid_grad(pb, MX, ev);
+    return ev;
+  });
   return Rcpp::List::create(Rcpp::Named("value") = e.value, Rcpp::Named("piece") = e.piece + 1,
                             Rcpp::Named("pieces") = Rcpp::wrap(e.pieces), Rcpp::Named("L") = Rcpp::wrap(e.L),
                             Rcpp::Named("gradient") = Rcpp::wrap(G),

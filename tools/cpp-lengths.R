@@ -5,7 +5,9 @@
 #   Rscript tools/cpp-lengths.R --limit=60   another limit for the listing
 #   Rscript tools/cpp-lengths.R --check      exits 1 when a function exceeds 120 lines, a file
 #                                            exceeds 600 lines, a helper sits at file scope or
-#                                            the unity build's file lists differ from src/
+#                                            the unity build's file lists differ from src/, a
+#                                            header defines a function without inline or an
+#                                            [[Rcpp::export]] takes more than 8 parameters
 #
 # Functions are found by matching braces after comments, strings and preprocessor lines are
 # blanked: a `{` outside any function whose header (the text since the previous `;`, `{` or `}`)
@@ -69,6 +71,26 @@ blank_code <- function(txt) {
   out
 }
 
+# The number of parameters of the function whose (blanked, flattened) header is `head`: the
+# commas at depth zero of its first parameter list, counting (), <>, [] and {} as nesting.
+count_params <- function(head) {
+  ch <- strsplit(sub("^[^(]*\\(", "", head), "")[[1]]
+  depth <- 0L
+  commas <- 0L
+  body <- character(0)
+  for (c1 in ch) {
+    if (c1 %in% c("(", "<", "[", "{")) depth <- depth + 1L
+    if (c1 %in% c(")", ">", "]", "}")) {
+      if (depth == 0L) break
+      depth <- depth - 1L
+    }
+    if (c1 == "," && depth == 0L) commas <- commas + 1L
+    body <- c(body, c1)
+  }
+  if (!nzchar(trimws(paste(body, collapse = ""))) || trimws(paste(body, collapse = "")) == "void") 0L
+  else commas + 1L
+}
+
 # Data frame of the functions of one file: name, first line, lines.
 file_functions <- function(path) {
   src_lines <- readLines(path, warn = FALSE)
@@ -109,6 +131,9 @@ file_functions <- function(path) {
         fn_name <- if (length(nm)) nm else "?"
         fn_free <- !("namespace" %in% stack) && !("scope" %in% stack)
         fn_export <- first_line > 1L && grepl("[[Rcpp::export", src_lines[line[first] - 1L], fixed = TRUE)
+        fn_inline <- "scope" %in% stack ||
+          grepl("(^|[^[:alnum:]_])(inline|template|constexpr)([^[:alnum:]_]|$)", head_flat)
+        fn_params <- if (fn_export) count_params(head_flat) else NA_integer_
       }
       stack <- c(stack, kind)
       header_from <- i + 1L
@@ -120,13 +145,14 @@ file_functions <- function(path) {
     if (identical(kind, "function") && !("function" %in% stack)) {
       rows[[length(rows) + 1L]] <- data.frame(file = basename(path), fun = fn_name, first = fn_start,
                                               lines = line[i] - fn_start + 1L,
-                                              file_scope = fn_free && !fn_export)
+                                              file_scope = fn_free && !fn_export, inline = fn_inline,
+                                              export = fn_export, params = fn_params)
     }
     if (!("function" %in% stack)) header_from <- i + 1L
   }
   if (length(rows)) do.call(rbind, rows) else
     data.frame(file = character(0), fun = character(0), first = integer(0), lines = integer(0),
-               file_scope = logical(0))
+               file_scope = logical(0), inline = logical(0), export = logical(0), params = integer(0))
 }
 
 files <- list.files(src, "\\.(cpp|h)$", full.names = TRUE)
@@ -167,4 +193,20 @@ unity <- c(list_diffs("src/fairproj_all.cpp", included, all_cpp),
              list_diffs(file.path("src", f), fp_sources(file.path(src, f)), c(all_cpp, all_h)))))
 cat(sprintf("unity build lists out of date: %d\n", length(unity)))
 if (length(unity)) cat(paste0("  ", unity, "\n"), sep = "")
-if (check && (any(fns$lines > fn_limit) || length(long_files) || nrow(loose) || length(unity))) quit(status = 1L)
+# Functions defined in a header are inline (or templates, or members of a class), so that a
+# header may be included by several translation units. The min-max headers are the min-max
+# branch's: listed here until it lands (the lead empties this list).
+inline_allow <- c("minmax_exact.h", "minmax_mw.h")
+not_inline <- fns[grepl("[.]h$", fns$file) & !fns$inline & !(fns$file %in% inline_allow), c("file", "fun", "first")]
+cat(sprintf("functions defined in a header without inline: %d\n", nrow(not_inline)))
+if (nrow(not_inline)) print(not_inline[order(not_inline$file, not_inline$first), ], row.names = FALSE)
+# No compiled entry takes more than 8 parameters: options cross as one named list (RSpectra's
+# opts). The min-max entries are the min-max branch's: listed until it lands (the lead empties
+# this list).
+param_limit <- 8L
+param_allow <- c("fp_minmax_exact", "fp_minmax_mw", "fp_minmax_dual", "fp_minmax_lp")
+wide <- fns[fns$export & fns$params > param_limit & !(fns$fun %in% param_allow), c("file", "fun", "params")]
+cat(sprintf("entries with more than %d parameters: %d\n", param_limit, nrow(wide)))
+if (nrow(wide)) print(wide[order(wide$file), ], row.names = FALSE)
+if (check && (any(fns$lines > fn_limit) || length(long_files) || nrow(loose) || length(unity) ||
+              nrow(not_inline) || nrow(wide))) quit(status = 1L)

@@ -33,13 +33,32 @@ test_that("the mean constraint holds at the solution and is active when binding"
   expect_lt(abs(fit$mean_gap - 0.2), 1e-3)
 })
 
+test_that("the solver's options cross as one named list; an unknown or misspelt one is refused (#46)", {
+  dd <- cf_data(seed = 5)
+  m <- cf_moments(dd$x, dd$g)
+  d <- ncol(dd$x)
+  opts <- list(k = 2L, mu = 0, tol = 1e-8, maxit = 50L, eta_rel = 1e-8, check_every = 10L, lowrank = TRUE)
+  res <- fairproj:::.fp_cfpca(m$C, m$f, 0.01, diag(d), diag(d), opts)
+  expect_equal(ncol(res$rotation), 2L)
+  expect_null(res$eig_evals)  # a field that R does not read is not returned
+  # the option of another solver (or a typo) is not ignored silently
+  e <- expect_error(fairproj:::fp_cpp(fairproj:::.fp_cfpca(m$C, m$f, 0.01, diag(d), diag(d),
+                                                            c(opts, list(max_backtrack = 5L))), "the convex fair PCA solver"),
+                    class = "fairproj_numerical_error")
+  expect_match(conditionMessage(e), "max_backtrack", fixed = TRUE)
+  # a missing option takes the solver's default (RSpectra's opts)
+  res2 <- fairproj:::.fp_cfpca(m$C, m$f, 0.01, diag(d), diag(d), opts[c("k", "mu", "tol", "maxit", "eta_rel")])
+  expect_identical(res2$rotation, res$rotation)
+})
+
 test_that("mu = 0: weak duality certifies the SDP solution (independent check in R)", {
   dd <- cf_data(seed = 5)
   m <- cf_moments(dd$x, dd$g)
   d <- ncol(dd$x)
   for (k in 1:3) for (delta in c(0.1, 0.5)) {
     b <- delta^2
-    res <- fairproj:::.fp_cfpca(m$C, m$f, b, diag(d), diag(d), k, 0, 1e-10, 10L, 1e-10, 10L, TRUE)
+    res <- fairproj:::.fp_cfpca(m$C, m$f, b, diag(d), diag(d), list(k = k, mu = 0, tol = 1e-10, maxit = 10L,
+                                                                    eta_rel = 1e-10, check_every = 10L, lowrank = TRUE))
     P <- res$P
     ev <- eigen(P, symmetric = TRUE, only.values = TRUE)$values
     expect_equal(sum(diag(P)), k, tolerance = 1e-10)                    # Fantope
@@ -88,7 +107,8 @@ test_that("brute force on d = 2, k = 1 (the Fantope is a disk) agrees with the s
     vals <- obj_at(px, pz, cfg[["mu"]])
     feas <- vals[2, ] <= cfg[["b"]]
     best <- max(vals[1, feas])
-    res <- fairproj:::.fp_cfpca(C, f, cfg[["b"]], Ap, Am, 1L, cfg[["mu"]], 1e-7, 20000L, 5e-8, 10L, TRUE)
+    res <- fairproj:::.fp_cfpca(C, f, cfg[["b"]], Ap, Am, list(k = 1L, mu = cfg[["mu"]], tol = 1e-7, maxit = 20000L,
+                                                               eta_rel = 5e-8, check_every = 10L, lowrank = TRUE))
     P <- res$P
     expect_lte(drop(t(f) %*% P %*% f), cfg[["b"]] + 1e-8)
     chk <- obj_at(P[1, 2] * 2, P[1, 1] * 2 - 1, cfg[["mu"]])[, 1]
@@ -169,8 +189,9 @@ test_that("the low-rank evaluation of the covariance term agrees with the dense 
   Ap <- phi * diag(7) + m$D
   Am <- phi * diag(7) - m$D
   for (b in c(0.05, 0)) {
-    lr <- fairproj:::.fp_cfpca(m$C, m$f, b, Ap, Am, 2L, 3, 1e-6, 3000L, 5e-7, 10L, TRUE)
-    dn <- fairproj:::.fp_cfpca(m$C, m$f, b, Ap, Am, 2L, 3, 1e-6, 3000L, 5e-7, 10L, FALSE)
+    opts <- list(k = 2L, mu = 3, tol = 1e-6, maxit = 3000L, eta_rel = 5e-7, check_every = 10L)
+    lr <- fairproj:::.fp_cfpca(m$C, m$f, b, Ap, Am, c(opts, lowrank = TRUE))
+    dn <- fairproj:::.fp_cfpca(m$C, m$f, b, Ap, Am, c(opts, lowrank = FALSE))
     # the certified gap is small (it can stall above a tight tol when the maximal eigenvalue of
     # the covariance term is multiple at the optimum), and the two code paths agree
     expect_lt(lr$gap, 1e-3 * abs(lr$objective))

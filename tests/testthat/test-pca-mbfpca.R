@@ -105,8 +105,8 @@ test_that("the C++ loop reports each penalty update to a progress callback", {
   C <- crossprod(z) / 99
   V0 <- eigen(C, symmetric = TRUE)$vectors[, 1:2]
   seen <- integer(0)
-  res <- fairproj:::.fp_mbfpca(z, gi, C, V0, 1, 1, 1e-6, 1e10, 4L, 50L, 0.1, 1e-6, 1e-6, TRUE, 0L,
-                               function(i) seen <<- c(seen, i))
+  opts <- list(sigma = 1, rho0 = 1, tau = 1e-6, maxit_outer = 4L, maxit_inner = 50L, fair_init = TRUE, solver = 0L)
+  res <- fairproj:::.fp_mbfpca(z, gi, C, V0, opts, function(i) seen <<- c(seen, i))
   expect_gte(res$outer_iterations, 1)
   expect_equal(seen, seq_len(res$outer_iterations))
 })
@@ -130,8 +130,9 @@ test_that("a fit estimated beyond the time limit is refused up front, naming max
   z <- scale(small$x)
   gi <- as.integer(small$g == "b")
   V0 <- qr.Q(qr(matrix(rnorm(10), 5)))
-  res <- fairproj:::.fp_mbfpca(z, gi, crossprod(z) / 100, V0, 1, 1, 1e-12, 1e10, 50L, 50L, 0.1, 1e-6, 1e-6, TRUE, 0L,
-                               NULL, 0)
+  opts <- list(sigma = 1, rho0 = 1, tau = 1e-12, maxit_outer = 50L, maxit_inner = 50L, fair_init = TRUE, solver = 0L,
+               max_seconds = 0)
+  res <- fairproj:::.fp_mbfpca(z, gi, crossprod(z) / 100, V0, opts, NULL)
   expect_true(res$timed_out)
   expect_identical(res$outer_iterations, 1L)
   expect_false(res$converged)

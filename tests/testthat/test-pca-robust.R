@@ -43,8 +43,9 @@ test_that("lambda = 0 and alpha = 0 recover standard PCA", {
   set.seed(2)
   for (basis in c(TRUE, FALSE)) {
     X0 <- rand_stiefel(6, if (basis) 2 else 4)
-    run <- ns$.fp_robust_run(unname(prep$second), cons$W, cons$R, cons$kappa, X0, basis, 3000L,
-                             1 / sqrt(3001), FALSE, FALSE)
+    run <- ns$.fp_robust_run(unname(prep$second), cons$W, cons$R, cons$kappa, X0,
+                             list(basis = basis, iterations = 3000L, step = 1 / sqrt(3001), polar = FALSE,
+                                  keep_best = FALSE))
     V <- if (basis) run$X else ns$fp_complement(run$X, 2)
     expect_lt(subspace_dist(V, pca), 1e-4)
     expect_true(all(diff(run$history) <= 1e-10))  # smooth objective: monotone at this step
