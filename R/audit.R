@@ -335,13 +335,11 @@ fair_audit.group_moments <- function(x, group = NULL, k = NULL, methods = c("sta
                                      outcome = NULL, ..., center = TRUE, scale. = TRUE, seed = NULL, level = 0.9,
                                      replicates = getOption("fairproj.replicates", 100), interval_k = NULL, progress = NULL) {
   call <- match.call()
-  if (!is.null(group)) fp_abort("must not be given when `x` is a group_moments object (the groups are in it)", "group")
+  fp_door_moments(x, group, min_levels = 2L)
   if (!is.null(outcome)) {
     fp_abort("needs the data rows: a group_moments object has none, so the downstream checks cannot run; give the rows or drop `outcome`",
              "outcome")
   }
-  if (length(x$levels) < 2L) fp_abort("must have at least 2 groups", "x")
-  if (any(x$n < 1)) fp_abort("has a group with no rows", "x")
   fp_audit_methods(methods, NULL, ...names(), ...length())
   fp_audit_run(fp_audit_spec(x, outcome = NULL, k = k, methods = methods, margs = list(...), center = center,
                              scale. = scale., test_fraction = 0.3, seed = seed, progress = progress, level = level,
