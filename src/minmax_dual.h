@@ -17,6 +17,15 @@
 namespace fp {
 namespace minmax {
 
+// The path's tuning: mu shrinks by `mu_fac` at each centre; the primal is recovered on a
+// subspace (try_restricted) once mu is below `restrict_mu` of the spectrum's spread and below
+// `restrict_every` of the mu of the last attempt.
+struct PathTuning {
+  double mu_fac = 0.1;
+  double restrict_mu = 1e-3;
+  double restrict_every = 0.02;
+};
+
 struct SmoothOut {
   bool converged = false;
   Vec w;            // weights of the best lower bound
@@ -279,7 +288,7 @@ inline bool smooth_newton(const DualPoint& p, const Vec& x, const Vec& s, int t,
 inline SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, double tol, int max_eigs,
                       double scale, const std::function<void(const Mat&, const Vec&, const Vec&)>& record,
                       int& eig_calls, std::vector<double>& h_lb, std::vector<double>& h_ub,
-                      bool hand_over = false) {
+                      bool hand_over = false, const PathTuning& pt = PathTuning()) {
   SmoothState st(C, a, k, tol, scale, record, eig_calls);
   const int m = st.m, d = st.d;
   SmoothOut& out = st.out;
@@ -289,7 +298,7 @@ inline SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, dou
   const double spread = std::max(p.lam(0) - p.lam(d - 1), 1e-12 * scale);
   mu = 0.05 * spread / std::max(1.0, std::sqrt(static_cast<double>(d)));
   const double beta_fac = 1.0 / m;  // barrier weight on the simplex, relative to mu
-  const double mu_fac = 0.1;         // mu shrinks tenfold at each centre
+  const double mu_fac = pt.mu_fac;   // mu shrinks (tenfold by default) at each centre
   const double cen = 3.0;            // centred: own gap within 3x what mu and beta allow
   int same_mu = 0;
   double mu_tried = std::numeric_limits<double>::infinity();
@@ -328,7 +337,7 @@ inline SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, dou
     if (ubx - g_here <= cen * (m * beta + mu * ent) || same_mu >= 12 || st.stalled) {
       same_mu = 0;
       st.stalled = false;
-      if (mu <= 1e-3 * spread && mu <= 0.02 * mu_tried) {
+      if (mu <= pt.restrict_mu * spread && mu <= pt.restrict_every * mu_tried) {
         const int before = eig_calls;
         if (st.try_restricted(p, max_eigs)) { out.converged = true; break; }
         mu_tried = mu;
