@@ -53,24 +53,16 @@ T opt(const Rcpp::List& o, const char* name) {
 // Exact solver. covs: the group matrices (symmetric: R symmetrises them), a: offsets; opts: k,
 // lp (Samadi et al.'s LP rounding) and `exact`, a list of gap_tol (relative gap), maxit (oracle
 // calls), smooth (Wentges weight of Kelley's method), dual (1: the interior method first, 0:
-// Kelley's method only) and, optionally, `path` (the interior path's mu_fac, restrict_mu,
-// restrict_every; PathTuning's defaults otherwise). Returns what fit_pca_minmax() reads.
+// Kelley's method only). Returns what fit_pca_minmax() reads.
 // [[Rcpp::export(.fp_minmax_exact)]]
 Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, Rcpp::List opts) {
   using fp::minmax::opt;
   const Rcpp::List ex = opts["exact"];
-  fp::minmax::PathTuning pt;
-  if (ex.containsElementNamed("path")) {
-    const Rcpp::List path = ex["path"];
-    pt.mu_fac = opt<double>(path, "mu_fac");
-    pt.restrict_mu = opt<double>(path, "restrict_mu");
-    pt.restrict_every = opt<double>(path, "restrict_every");
-  }
   const std::vector<fp::Mat> C = fp::rcpp::as_mats(covs);
   const fp::Vec a = Rcpp::as<fp::Vec>(a_);
   const fp::minmax::ExactResult r = fp::rcpp::run([&] {
     return fp::minmax::solve_exact(C, a, opt<int>(opts, "k"), opt<double>(ex, "gap_tol"), opt<int>(ex, "maxit"),
-                                   opt<bool>(opts, "lp"), opt<double>(ex, "smooth"), opt<int>(ex, "dual"), pt);
+                                   opt<bool>(opts, "lp"), opt<double>(ex, "smooth"), opt<int>(ex, "dual"));
   });
   Rcpp::List out;
   if (r.two_groups) {
