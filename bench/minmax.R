@@ -67,7 +67,7 @@
 #   k = 10 148 -> 99 (its ratio 2.63 -> 1.94 reference, 2.94 -> 2.52 OpenBLAS), m = 4, k = 7 / 8
 #   26 / 29 -> 20 / 16; all other cells within the noise; every fit certified, same ranks. The
 #   2x target is NOT met at m = 14 and 24 (and at m = 8 with OpenBLAS in this run).
-#   #47 second round (2026-12-02, same command, two runs, before a6f1e68 and after 001f992 in
+#   #47 second round (2026-12-02, same command, two runs, before a6f1e68 and after 993fa6f in
 #   opposite order, each cell the median of the two runs' medians of 7 rounds; load average
 #   2.6-4.9). After: each cut's losses from C_g V_k without the k x k product, and those
 #   products reused for the Hessian's rows at the accepted point; the solver alone on the
