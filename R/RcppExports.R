@@ -85,20 +85,16 @@
     .Call(`_fairproj_fp_mbfpca_cpp`, X, g, A, V0, opts, progress)
 }
 
-.fp_minmax_exact <- function(covs, a_, k, tol, maxit, lp_round, smooth = 0.5, dual = 1L) {
-    .Call(`_fairproj_fp_minmax_exact`, covs, a_, k, tol, maxit, lp_round, smooth, dual)
+.fp_minmax_exact <- function(covs, a_, opts) {
+    .Call(`_fairproj_fp_minmax_exact`, covs, a_, opts)
 }
 
-.fp_minmax_mw <- function(covs, a_, k, eta, iterations, keep, lp_round) {
-    .Call(`_fairproj_fp_minmax_mw`, covs, a_, k, eta, iterations, keep, lp_round)
+.fp_minmax_mw <- function(covs, a_, opts) {
+    .Call(`_fairproj_fp_minmax_mw`, covs, a_, opts)
 }
 
 .fp_minmax_dual <- function(covs, a_, k, w_) {
     .Call(`_fairproj_fp_minmax_dual`, covs, a_, k, w_)
-}
-
-.fp_minmax_lp <- function(covs, a_, k, U_) {
-    .Call(`_fairproj_fp_minmax_lp`, covs, a_, k, U_)
 }
 
 .fp_moments_cpp <- function(x, g, m, block, sparse, onepass, threads = 1L) {

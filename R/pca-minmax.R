@@ -245,14 +245,15 @@ fp_minmax_run <- function(pb, k, solver, dual, tol, maxit, lp, eta_solver, itera
     # m > 2: the interior (smoothed dual) method with subspace primal recovery; Kelley's
     # cutting planes with Wentges smoothing (weight 0.4 for 3 groups, 0.8 from 5 on) as the
     # fall-back or with dual = "kelley"
-    res <- fp_cpp(.fp_minmax_exact(pb$covs, pb$shift, as.integer(k), 0.5 * tol, as.integer(maxit), lp,
-                                   min(0.8, 0.2 * (m - 1)), if (dual == "interior") 1L else 0L),
-                  "the exact min-max solver")
+    opts <- list(k = as.integer(k), lp = lp,
+                 exact = list(gap_tol = 0.5 * tol, maxit = as.integer(maxit), smooth = min(0.8, 0.2 * (m - 1)),
+                              dual = if (dual == "interior") 1L else 0L))
+    res <- fp_cpp(.fp_minmax_exact(pb$covs, pb$shift, opts), "the exact min-max solver")
     hist <- fp_df(list(iteration = seq_along(res$history_upper), objective = res$history_upper,
                          lower = res$history_lower))
   } else {
-    res <- fp_cpp(.fp_minmax_mw(pb$covs, pb$shift, as.integer(k), eta_solver, as.integer(iterations), keep, lp),
-                  "multiplicative weights")
+    opts <- list(k = as.integer(k), lp = lp, mw = list(eta = eta_solver, iterations = as.integer(iterations), keep = keep))
+    res <- fp_cpp(.fp_minmax_mw(pb$covs, pb$shift, opts), "multiplicative weights")
     hist <- data.frame(iteration = seq_along(res$history_last),
                        objective = pmin(res$history_last, res$history_average),
                        last = res$history_last, average = res$history_average,

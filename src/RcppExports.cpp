@@ -304,37 +304,28 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_minmax_exact
-Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, double tol, int maxit, bool lp_round, double smooth, int dual);
-RcppExport SEXP _fairproj_fp_minmax_exact(SEXP covsSEXP, SEXP a_SEXP, SEXP kSEXP, SEXP tolSEXP, SEXP maxitSEXP, SEXP lp_roundSEXP, SEXP smoothSEXP, SEXP dualSEXP) {
+Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, Rcpp::List opts);
+RcppExport SEXP _fairproj_fp_minmax_exact(SEXP covsSEXP, SEXP a_SEXP, SEXP optsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type covs(covsSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type a_(a_SEXP);
-    Rcpp::traits::input_parameter< int >::type k(kSEXP);
-    Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
-    Rcpp::traits::input_parameter< int >::type maxit(maxitSEXP);
-    Rcpp::traits::input_parameter< bool >::type lp_round(lp_roundSEXP);
-    Rcpp::traits::input_parameter< double >::type smooth(smoothSEXP);
-    Rcpp::traits::input_parameter< int >::type dual(dualSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_minmax_exact(covs, a_, k, tol, maxit, lp_round, smooth, dual));
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_minmax_exact(covs, a_, opts));
     return rcpp_result_gen;
 END_RCPP
 }
 // fp_minmax_mw
-Rcpp::List fp_minmax_mw(Rcpp::List covs, Rcpp::NumericVector a_, int k, double eta, int iterations, std::string keep, bool lp_round);
-RcppExport SEXP _fairproj_fp_minmax_mw(SEXP covsSEXP, SEXP a_SEXP, SEXP kSEXP, SEXP etaSEXP, SEXP iterationsSEXP, SEXP keepSEXP, SEXP lp_roundSEXP) {
+Rcpp::List fp_minmax_mw(Rcpp::List covs, Rcpp::NumericVector a_, Rcpp::List opts);
+RcppExport SEXP _fairproj_fp_minmax_mw(SEXP covsSEXP, SEXP a_SEXP, SEXP optsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type covs(covsSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type a_(a_SEXP);
-    Rcpp::traits::input_parameter< int >::type k(kSEXP);
-    Rcpp::traits::input_parameter< double >::type eta(etaSEXP);
-    Rcpp::traits::input_parameter< int >::type iterations(iterationsSEXP);
-    Rcpp::traits::input_parameter< std::string >::type keep(keepSEXP);
-    Rcpp::traits::input_parameter< bool >::type lp_round(lp_roundSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_minmax_mw(covs, a_, k, eta, iterations, keep, lp_round));
+    Rcpp::traits::input_parameter< Rcpp::List >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_minmax_mw(covs, a_, opts));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -349,20 +340,6 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type k(kSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w_(w_SEXP);
     rcpp_result_gen = Rcpp::wrap(fp_minmax_dual(covs, a_, k, w_));
-    return rcpp_result_gen;
-END_RCPP
-}
-// fp_minmax_lp
-Rcpp::List fp_minmax_lp(Rcpp::List covs, Rcpp::NumericVector a_, int k, Rcpp::NumericMatrix U_);
-RcppExport SEXP _fairproj_fp_minmax_lp(SEXP covsSEXP, SEXP a_SEXP, SEXP kSEXP, SEXP U_SEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::List >::type covs(covsSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type a_(a_SEXP);
-    Rcpp::traits::input_parameter< int >::type k(kSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type U_(U_SEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_minmax_lp(covs, a_, k, U_));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -477,10 +454,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_set_backend", (DL_FUNC) &_fairproj_fp_set_backend, 1},
     {"_fairproj_fp_mmd2_cpp", (DL_FUNC) &_fairproj_fp_mmd2_cpp, 5},
     {"_fairproj_fp_mbfpca_cpp", (DL_FUNC) &_fairproj_fp_mbfpca_cpp, 6},
-    {"_fairproj_fp_minmax_exact", (DL_FUNC) &_fairproj_fp_minmax_exact, 8},
-    {"_fairproj_fp_minmax_mw", (DL_FUNC) &_fairproj_fp_minmax_mw, 7},
+    {"_fairproj_fp_minmax_exact", (DL_FUNC) &_fairproj_fp_minmax_exact, 3},
+    {"_fairproj_fp_minmax_mw", (DL_FUNC) &_fairproj_fp_minmax_mw, 3},
     {"_fairproj_fp_minmax_dual", (DL_FUNC) &_fairproj_fp_minmax_dual, 4},
-    {"_fairproj_fp_minmax_lp", (DL_FUNC) &_fairproj_fp_minmax_lp, 4},
     {"_fairproj_fp_moments_cpp", (DL_FUNC) &_fairproj_fp_moments_cpp, 7},
     {"_fairproj_fp_pareto_min_norm", (DL_FUNC) &_fairproj_fp_pareto_min_norm, 3},
     {"_fairproj_fp_pareto_cpp", (DL_FUNC) &_fairproj_fp_pareto_cpp, 6},

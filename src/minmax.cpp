@@ -41,79 +41,65 @@
 namespace fp {
 namespace minmax {
 
-// The covariances, symmetrised.
-inline std::vector<Mat> symmetrised(const std::vector<Mat>& covs) {
-  std::vector<Mat> C;
-  for (const Mat& S : covs) C.push_back((S + S.transpose()) / 2.0);
-  return C;
+// A named element of an options list (R builds and checks the list once, in R/pca-minmax.R).
+template <class T>
+T opt(const Rcpp::List& o, const char* name) {
+  return Rcpp::as<T>(o[name]);
 }
 
 }  // namespace minmax
 }  // namespace fp
 
-// Exact solver. covs: list of d x d matrices, a: offsets, k, tol (relative gap), maxit oracle
-// calls, lp_round (Samadi et al.'s LP), smooth (Wentges weight of Kelley's method), dual (1: the
-// interior method first, 0: Kelley's method only).
+// Exact solver. covs: the group matrices (symmetric: R symmetrises them), a: offsets; opts: k,
+// lp (Samadi et al.'s LP rounding) and `exact`, a list of gap_tol (relative gap), maxit (oracle
+// calls), smooth (Wentges weight of Kelley's method), dual (1: the interior method first, 0:
+// Kelley's method only). Returns what fit_pca_minmax() reads.
 // [[Rcpp::export(.fp_minmax_exact)]]
-Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, int k, double tol, int maxit,
-                           bool lp_round, double smooth = 0.5, int dual = 1) {
-  const fp::minmax::ExactResult r =
-      fp::minmax::solve_exact(fp::minmax::symmetrised(fp::rcpp::as_mats(covs)), Rcpp::as<fp::Vec>(a_), k, tol, maxit, lp_round, smooth, dual);
+Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, Rcpp::List opts) {
+  using fp::minmax::opt;
+  const Rcpp::List ex = opts["exact"];
+  const std::vector<fp::Mat> C = fp::rcpp::as_mats(covs);
+  const fp::Vec a = Rcpp::as<fp::Vec>(a_);
+  const fp::minmax::ExactResult r = fp::rcpp::run([&] {
+    return fp::minmax::solve_exact(C, a, opt<int>(opts, "k"), opt<double>(ex, "gap_tol"), opt<int>(ex, "maxit"),
+                                   opt<bool>(opts, "lp"), opt<double>(ex, "smooth"), opt<int>(ex, "dual"));
+  });
   Rcpp::List out;
   if (r.two_groups) {
     out = Rcpp::List::create(Rcpp::Named("rotation") = r.rotation,
                              Rcpp::Named("lambda") = r.has_lambda ? Rcpp::wrap(r.lambda) : R_NilValue,
-                             Rcpp::Named("basis") = r.has_lambda ? Rcpp::wrap(r.basis) : R_NilValue,
-                             Rcpp::Named("primal") = r.primal);
-    if (r.has_lp) {
-      out["lp_value"] = r.lp_value;
-      out["lp_status"] = r.lp_status;
-    }
-    out["weights"] = r.weights;
-    out["best_single"] = r.best_single;
-    out["main_evals"] = r.main_evals;
+                             Rcpp::Named("basis") = r.has_lambda ? Rcpp::wrap(r.basis) : R_NilValue);
   } else {
     out = Rcpp::List::create(Rcpp::Named("lambda") = r.lambda, Rcpp::Named("basis") = r.basis);
-    if (r.has_lp) {
-      out["lp_value"] = r.lp_value;
-      out["lp_status"] = r.lp_status;
-    }
-    out["sdp_lambda"] = r.sdp_lambda;
-    out["sdp_basis"] = r.sdp_basis;
-    out["master_failed"] = r.master_failed;
-    out["best_single"] = r.best_single;
-    out["weights"] = r.weights;
-  }
-  out["lower"] = r.lower;
-  out["upper"] = r.upper;
-  out["history_lower"] = r.history_lower;
-  out["history_upper"] = r.history_upper;
-  out["converged"] = r.converged;
-  out["eigensolves"] = r.eigensolves;
-  out["dense_fallbacks"] = r.dense_fallbacks;
-  if (!r.two_groups) {
     out["inner_eigensolves"] = r.inner_eigensolves;
     out["dual"] = r.dual;
   }
+  if (r.has_lp) out["lp_status"] = r.lp_status;
+  out["best_single"] = r.best_single;
+  out["weights"] = r.weights;
+  out["lower"] = r.lower;
+  out["history_lower"] = r.history_lower;
+  out["history_upper"] = r.history_upper;
+  out["eigensolves"] = r.eigensolves;
   return out;
 }
 
-// Multiplicative weights (Samadi et al., Appendix A, Algorithm 3), m groups.
+// Multiplicative weights (Samadi et al., Appendix A, Algorithm 3), m groups. opts: k, lp and
+// `mw`, a list of eta, iterations and keep ("better", "average" or "last").
 // [[Rcpp::export(.fp_minmax_mw)]]
-Rcpp::List fp_minmax_mw(Rcpp::List covs, Rcpp::NumericVector a_, int k, double eta, int iterations,
-                        std::string keep, bool lp_round) {
-  const fp::minmax::MWResult r =
-      fp::minmax::solve_mw(fp::minmax::symmetrised(fp::rcpp::as_mats(covs)), Rcpp::as<fp::Vec>(a_), k, eta, iterations, keep, lp_round);
-  Rcpp::List out = Rcpp::List::create(Rcpp::Named("basis") = r.basis, Rcpp::Named("sdp_lambda") = r.sdp_lambda);
-  out["lambda"] = r.lambda;
-  if (r.has_lp) {
-    out["lp_value"] = r.lp_value;
-    out["lp_status"] = r.lp_status;
-  }
+Rcpp::List fp_minmax_mw(Rcpp::List covs, Rcpp::NumericVector a_, Rcpp::List opts) {
+  using fp::minmax::opt;
+  const Rcpp::List mw = opts["mw"];
+  const std::vector<fp::Mat> C = fp::rcpp::as_mats(covs);
+  const fp::Vec a = Rcpp::as<fp::Vec>(a_);
+  const fp::minmax::MWResult r = fp::rcpp::run([&] {
+    return fp::minmax::solve_mw(C, a, opt<int>(opts, "k"), opt<double>(mw, "eta"), opt<int>(mw, "iterations"),
+                                opt<std::string>(mw, "keep"), opt<bool>(opts, "lp"));
+  });
+  Rcpp::List out = Rcpp::List::create(Rcpp::Named("basis") = r.basis, Rcpp::Named("lambda") = r.lambda);
+  if (r.has_lp) out["lp_status"] = r.lp_status;
   out["best_single"] = r.best_single;
   out["iterate"] = r.use_last ? "last" : "average";
-  out["z_average"] = r.z_average;
-  out["z_last"] = r.z_last;
   out["weights"] = r.weights;
   out["weights_history"] = r.weights_history;
   out["lower"] = r.lower;
@@ -121,31 +107,24 @@ Rcpp::List fp_minmax_mw(Rcpp::List covs, Rcpp::NumericVector a_, int k, double e
   out["history_average"] = r.history_average;
   out["history_lower"] = r.history_lower;
   out["eigensolves"] = r.eigensolves;
-  out["dense_fallbacks"] = r.dense_fallbacks;
   return out;
 }
 
-// Top-k eigenvalue sums and losses, for tests and diagnostics: g(w) and the oracle losses.
+// Top-k eigenvalue sums and losses, for tests and diagnostics: g(w) and the oracle losses
+// (covs symmetric).
 // [[Rcpp::export(.fp_minmax_dual)]]
 Rcpp::List fp_minmax_dual(Rcpp::List covs, Rcpp::NumericVector a_, int k, Rcpp::NumericVector w_) {
-  const std::vector<fp::Mat> C = fp::minmax::symmetrised(fp::rcpp::as_mats(covs));
+  const std::vector<fp::Mat> C = fp::rcpp::as_mats(covs);
   const fp::Vec a = Rcpp::as<fp::Vec>(a_);
-  fp::minmax::Oracle orc(C, a, k);
   const fp::Vec w = Rcpp::as<fp::Vec>(w_);
-  fp::Vec vals;
-  const fp::Mat V = orc.top(orc.weighted(w), vals);
-  const fp::Vec L = orc.losses(V);
+  fp::Vec L, vals;
+  fp::Mat V;
+  fp::rcpp::run([&] {
+    fp::minmax::Oracle orc(C, a, k);
+    V = orc.top(orc.weighted(w), vals);
+    L = orc.losses(V);
+    return 0;
+  });
   return Rcpp::List::create(Rcpp::Named("value") = w.dot(L), Rcpp::Named("losses") = L,
                             Rcpp::Named("rotation") = V);
-}
-
-// Samadi et al.'s LP on a given orthonormal basis (exported for tests).
-// [[Rcpp::export(.fp_minmax_lp)]]
-Rcpp::List fp_minmax_lp(Rcpp::List covs, Rcpp::NumericVector a_, int k, Rcpp::NumericMatrix U_) {
-  const std::vector<fp::Mat> C = fp::minmax::symmetrised(fp::rcpp::as_mats(covs));
-  const fp::Vec a = Rcpp::as<fp::Vec>(a_);
-  const fp::Mat U = Rcpp::as<fp::Mat>(U_);
-  const fp::minmax::LPRound lr = fp::minmax::samadi_lp(C, a, k, U);
-  return Rcpp::List::create(Rcpp::Named("lambda") = lr.lambda, Rcpp::Named("z") = lr.z,
-                            Rcpp::Named("status") = lr.status);
 }

@@ -27,15 +27,28 @@ struct SmoothOut {
   int steps = 0;
 };
 
+// The losses a_g - <C_g, Vk Vk'> of the projection onto span(Vk), as sums of (C_g Vk) .* Vk (no
+// k x k product); with `CV`, the products C_g Vk are kept there (smooth_losses() reuses them).
+inline Vec cut_losses(const std::vector<Mat>& C, const Vec& a, const Mat& Vk, std::vector<Mat>* CV) {
+  const int m = static_cast<int>(C.size());
+  Vec L(m);
+  if (CV) CV->resize(m);
+  for (int g = 0; g < m; ++g) {
+    Mat CVg = C[g] * Vk;
+    L(g) = a(g) - CVg.cwiseProduct(Vk).sum();
+    if (CV) (*CV)[g].swap(CVg);
+  }
+  return L;
+}
+
 // Account one evaluation of the dual at ww: the rank-k cut (top-k eigenvectors Vk, whose losses
 // are the supergradient), the lower bound g(ww) = ww.a - (sum of the k largest eigenvalues) and
-// the projection onto span(Vk) as an upper-bound candidate.
+// the projection onto span(Vk) as an upper-bound candidate. `CV` as in cut_losses().
 inline void note_cut(SmoothOut& out, const std::vector<Mat>& C, const Vec& a, const Vec& ww, const Mat& Vk,
-              double topk_sum, const std::function<void(const Mat&, const Vec&, const Vec&)>& record) {
-  const int m = static_cast<int>(C.size());
+              double topk_sum, const std::function<void(const Mat&, const Vec&, const Vec&)>& record,
+              std::vector<Mat>* CV = nullptr) {
   const int k = static_cast<int>(Vk.cols());
-  Vec L(m);
-  for (int g = 0; g < m; ++g) L(g) = a(g) - (Vk.transpose() * C[g] * Vk).trace();
+  const Vec L = cut_losses(C, a, Vk, CV);
   record(Vk, L, ww);
   const double g_w = ww.dot(a) - topk_sum;
   if (g_w > out.lb) { out.lb = g_w; out.w = ww; }
@@ -43,11 +56,12 @@ inline void note_cut(SmoothOut& out, const std::vector<Mat>& C, const Vec& a, co
 }
 
 // A point of the smoothed dual: the weights w and the eigenvalues (decreasing) and eigenvectors
-// of sum_g w_g C_g.
+// of sum_g w_g C_g, and the products C_g U_k with its top k eigenvectors.
 struct DualPoint {
   Vec w;
   Vec lam;
   Mat U;
+  std::vector<Mat> CV;
 };
 
 // What smooth_dual() carries between its steps: the problem, the bounds so far (`out`), the
@@ -81,7 +95,7 @@ struct SmoothState {
     p.w = ww;
     p.lam = e.values;
     p.U = e.vectors;
-    note_cut(out, C, a, ww, p.U.leftCols(k), p.lam.head(k).sum(), record);
+    note_cut(out, C, a, ww, p.U.leftCols(k), p.lam.head(k).sum(), record, &p.CV);
     return e.values.allFinite() && e.vectors.allFinite();
   }
 
@@ -187,11 +201,14 @@ inline bool SmoothState::line_search(DualPoint& p, const Vec& dw, double step, d
 // first t eigenvectors), and the rows R_g = (U' C_g U)[1:t, ] (t x d) that the Hessian needs.
 inline Vec smooth_losses(const std::vector<Mat>& C, const Vec& a, const DualPoint& p, const Vec& x, int t,
                          std::vector<Mat>& R) {
-  const int m = static_cast<int>(C.size());
-  Mat UT = p.U.leftCols(t);
+  const int m = static_cast<int>(C.size()), d = static_cast<int>(p.U.rows());
+  const int k = p.CV.empty() ? 0 : static_cast<int>(p.CV[0].cols());  // C_g U_k kept by decompose()
   Vec ell(m);
+  Mat CU(d, t);
   for (int g = 0; g < m; ++g) {
-    R[g] = (C[g] * UT).transpose() * p.U;  // t x d
+    if (k > 0) CU.leftCols(k) = p.CV[g];
+    if (t > k) CU.rightCols(t - k).noalias() = C[g] * p.U.middleCols(k, t - k);
+    R[g].noalias() = CU.transpose() * p.U;  // t x d
     double v = a(g);
     for (int i = 0; i < t; ++i) v -= x(i) * R[g](i, i);
     ell(g) = v;

@@ -2,8 +2,6 @@
 // the dual found so far, the two-group secant method with its equal-loss recovery, Kelley's
 // cutting-plane method (with the interior dual of minmax_dual.h first for m > 2 groups) and
 // solve_exact(), which picks between them.
-// Included once, by minmax.cpp (one translation unit): its functions are not declared inline, as
-// when they were in that file, which keeps the compiler's inlining and the build time as before.
 #ifndef FAIRPROJ_MINMAX_EXACT_H
 #define FAIRPROJ_MINMAX_EXACT_H
 
@@ -106,7 +104,7 @@ struct Bracket {
 // smooth), safeguarded by the bracket, cutting-plane and bisection steps. Upper bounds: the max
 // loss of each oracle projection (<= h(t) + |D(t)|) and the equal-loss combination of the
 // bracket ends.
-Bracket two_group_secant(Oracle& orc, Cuts& cuts, int k, double tol, int maxit, double scale) {
+inline Bracket two_group_secant(Oracle& orc, Cuts& cuts, int k, double tol, int maxit, double scale) {
   Bracket br;
   Vec w(2);
   int iq = -1;  // with br.ip, the two most recent evaluations
@@ -190,7 +188,7 @@ Bracket two_group_secant(Oracle& orc, Cuts& cuts, int k, double tol, int maxit, 
 // that is not within the tolerance (the ends are still far apart, e.g. at a kink of the dual
 // reached through the upper bound), shrink the bracket by cutting-plane steps and retry, until the
 // rank-k projection Vk is within `tolabs` of the lower bound. Returns its largest loss.
-double two_group_recover(const std::vector<Mat>& C, const Vec& a, int k, double tolabs, double scale,
+inline double two_group_recover(const std::vector<Mat>& C, const Vec& a, int k, double tolabs, double scale,
                          Oracle& orc, Cuts& cuts, Bracket& br, Mat& Vk) {
   Vec w(2);
   double zk = std::numeric_limits<double>::infinity();
@@ -240,7 +238,7 @@ double two_group_recover(const std::vector<Mat>& C, const Vec& a, int k, double 
   return zk;
 }
 
-ExactResult solve_two_groups(const std::vector<Mat>& C, const Vec& a, int k, double tol, int maxit,
+inline ExactResult solve_two_groups(const std::vector<Mat>& C, const Vec& a, int k, double tol, int maxit,
                              bool lp_round, double scale, Oracle& orc, Cuts& cuts) {
   ExactResult res;
   res.two_groups = true;
@@ -273,7 +271,7 @@ struct KelleyOut {
   std::vector<double> theta;
 };
 
-KelleyOut kelley(Oracle& orc, Cuts& cuts, int m, double tol, double smooth, double scale, int limit,
+inline KelleyOut kelley(Oracle& orc, Cuts& cuts, int m, double tol, double smooth, double scale, int limit,
                  int extra_calls, bool converged) {
   KelleyOut kr;
   kr.converged = converged;
@@ -337,7 +335,7 @@ KelleyOut kelley(Oracle& orc, Cuts& cuts, int m, double tol, double smooth, doub
 // Kelley's method if it does not certify within its budget (at most half of `maxit`, 30 at
 // least); Kelley's method only with dual = 0. The primal is the interior method's, or Kelley's
 // combination, rounded by Samadi et al.'s LP when `lp_round`.
-ExactResult solve_many_groups(const std::vector<Mat>& C, const Vec& a, int k, double tol, int maxit,
+inline ExactResult solve_many_groups(const std::vector<Mat>& C, const Vec& a, int k, double tol, int maxit,
                               bool lp_round, double smooth, int dual, double scale, Oracle& orc, Cuts& cuts) {
   const int m = static_cast<int>(C.size());
   const int d = static_cast<int>(C[0].rows());
@@ -391,7 +389,7 @@ ExactResult solve_many_groups(const std::vector<Mat>& C, const Vec& a, int k, do
 
 // The exact solver: covs C_g (d x d), offsets a, rank k, relative gap tol, at most maxit oracle
 // calls.
-ExactResult solve_exact(const std::vector<Mat>& C, const Vec& a, int k, double tol, int maxit, bool lp_round,
+inline ExactResult solve_exact(const std::vector<Mat>& C, const Vec& a, int k, double tol, int maxit, bool lp_round,
                         double smooth, int dual) {
   const int m = static_cast<int>(C.size());
   Oracle orc(C, a, k);

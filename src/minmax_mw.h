@@ -1,6 +1,4 @@
 // Min-max fair PCA by multiplicative weights (Samadi et al. 2018, Appendix A, Algorithm 3).
-// Included once, by minmax.cpp (one translation unit): its functions are not declared inline, as
-// when they were in that file, which keeps the compiler's inlining and the build time as before.
 #ifndef FAIRPROJ_MINMAX_MW_H
 #define FAIRPROJ_MINMAX_MW_H
 
@@ -34,7 +32,7 @@ struct MWResult {
   int eigensolves = 0, dense_fallbacks = 0;
 };
 
-MWResult solve_mw(const std::vector<Mat>& C, const Vec& a, int k, double eta, int iterations,
+inline MWResult solve_mw(const std::vector<Mat>& C, const Vec& a, int k, double eta, int iterations,
                   const std::string& keep, bool lp_round) {
   const int m = static_cast<int>(C.size());
   const int d = static_cast<int>(C[0].rows());

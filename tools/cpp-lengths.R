@@ -194,18 +194,14 @@ unity <- c(list_diffs("src/fairproj_all.cpp", included, all_cpp),
 cat(sprintf("unity build lists out of date: %d\n", length(unity)))
 if (length(unity)) cat(paste0("  ", unity, "\n"), sep = "")
 # Functions defined in a header are inline (or templates, or members of a class), so that a
-# header may be included by several translation units. The min-max headers are the min-max
-# branch's: listed here until it lands (the lead empties this list).
-inline_allow <- c("minmax_exact.h", "minmax_mw.h")
-not_inline <- fns[grepl("[.]h$", fns$file) & !fns$inline & !(fns$file %in% inline_allow), c("file", "fun", "first")]
+# header may be included by several translation units.
+not_inline <- fns[grepl("[.]h$", fns$file) & !fns$inline, c("file", "fun", "first")]
 cat(sprintf("functions defined in a header without inline: %d\n", nrow(not_inline)))
 if (nrow(not_inline)) print(not_inline[order(not_inline$file, not_inline$first), ], row.names = FALSE)
 # No compiled entry takes more than 8 parameters: options cross as one named list (RSpectra's
-# opts). The min-max entries are the min-max branch's: listed until it lands (the lead empties
-# this list).
+# opts).
 param_limit <- 8L
-param_allow <- c("fp_minmax_exact", "fp_minmax_mw", "fp_minmax_dual", "fp_minmax_lp")
-wide <- fns[fns$export & fns$params > param_limit & !(fns$fun %in% param_allow), c("file", "fun", "params")]
+wide <- fns[fns$export & fns$params > param_limit, c("file", "fun", "params")]
 cat(sprintf("entries with more than %d parameters: %d\n", param_limit, nrow(wide)))
 if (nrow(wide)) print(wide[order(wide$file), ], row.names = FALSE)
 if (check && (any(fns$lines > fn_limit) || length(long_files) || nrow(loose) || length(unity) ||

@@ -423,3 +423,20 @@ test_that("the interior dual spends no eigensolves on line searches below Phi's 
   expect_lte(fit$duality_gap, 1e-8 * fit$objective)
   expect_lt(fit$eigensolves, 120L)
 })
+
+test_that("min-max's compiled entries take one options list and return only what R reads (#46)", {
+  ns <- asNamespace("fairproj")
+  expect_false(exists(".fp_minmax_lp", envir = ns, inherits = FALSE))
+  for (f in c(".fp_minmax_exact", ".fp_minmax_mw", ".fp_minmax_dual")) expect_lte(length(formals(get(f, ns))), 8L)
+  D <- mm_data(150, 5, 3, seed = 11)
+  covs <- unname(mm_covs(D$x, D$g))
+  a <- mm_best(covs, 2)
+  ex <- ns$.fp_minmax_exact(covs, a, list(k = 2L, lp = TRUE, exact = list(gap_tol = 1e-9, maxit = 300L, smooth = 0.4, dual = 1L)))
+  expect_setequal(names(ex), c("lambda", "basis", "lp_status", "inner_eigensolves", "dual", "best_single", "weights",
+                               "lower", "history_lower", "history_upper", "eigensolves"))
+  mw <- ns$.fp_minmax_mw(covs, a, list(k = 2L, lp = TRUE, mw = list(eta = 1, iterations = 5L, keep = "better")))
+  expect_setequal(names(mw), c("basis", "lambda", "lp_status", "best_single", "iterate", "weights", "weights_history",
+                               "lower", "history_last", "history_average", "history_lower", "eigensolves"))
+  # a misspelt option is an error, not a default
+  expect_error(ns$.fp_minmax_exact(covs, a, list(k = 2L, lp = TRUE, exact = list(gap_tol = 1e-9, maxit = 300L, smooth = 0.4))))
+})
