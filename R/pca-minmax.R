@@ -88,7 +88,9 @@
 #' subspace whatever the units of the data, and on standardised data (`scale. = TRUE`) this is
 #' the paper's step; `eta_units = "data"` multiplies losses in the data's units, the paper's
 #' convention on unstandardised data (its LFW runs), which must then be scaled with the data.
-#' The exact solver has no parameter with units.
+#' The exact solver has no parameter with units. The options of one solver given with the other
+#' (`maxit` or `dual` with `solver = "mw"`; `eta`, `iterations`, `keep` or `eta_units` with
+#' `solver = "exact"`) are an input error naming the option, not ignored.
 #'
 #' **Output map.** When the rounded solution has fractional weights `lambda` on eigenvectors
 #' `u_j`, the reconstruction is Samadi et al.'s "affine projection" with the square-root
@@ -173,6 +175,10 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
                            reduce_rank = NULL, dual = c("interior", "kelley"), fallback = TRUE,
                            eta_units = c("normalised", "data"), data = NULL) {
   solver <- fp_match_arg(solver, c("exact", "mw"), "solver")
+  # an option of one solver given to the other is an error, not ignored
+  given <- c(maxit = !missing(maxit), dual = !missing(dual), eta = !missing(eta), iterations = !missing(iterations),
+             keep = !missing(keep), eta_units = !missing(eta_units))
+  fp_minmax_check_solver_options(solver, names(given)[given])
   dual <- fp_match_arg(dual, c("interior", "kelley"), "dual")
   objective <- fp_match_arg(objective, c("loss", "variance"), "objective")
   centering <- fp_match_arg(centering, c("group", "global"), "centering")
@@ -237,6 +243,20 @@ fp_minmax_problem <- function(prep, k, objective, centering) {
 }
 
 # The compiled solver on the problem, and its history as a data.frame.
+# The options that belong to one solver only (`given`: the names of the arguments the call gave):
+# maxit and dual to the exact solver, eta, iterations, keep and eta_units to multiplicative
+# weights. One given with the other solver is an input error naming it.
+fp_minmax_check_solver_options <- function(solver, given) {
+  own <- list(exact = c("maxit", "dual"), mw = c("eta", "iterations", "keep", "eta_units"))
+  other <- setdiff(names(own), solver)
+  wrong <- intersect(given, own[[other]])
+  if (length(wrong)) {
+    fp_abort(sprintf("applies to solver = \"%s\" only, not to solver = \"%s\"; drop it or set solver = \"%s\"",
+                     other, solver, other), wrong[1])
+  }
+  invisible(NULL)
+}
+
 fp_minmax_run <- function(pb, k, solver, dual, tol, maxit, lp, eta_solver, iterations, keep) {
   m <- length(pb$covs)
   if (solver == "exact") {

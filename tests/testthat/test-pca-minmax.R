@@ -440,3 +440,22 @@ test_that("min-max's compiled entries take one options list and return only what
   # a misspelt option is an error, not a default
   expect_error(ns$.fp_minmax_exact(covs, a, list(k = 2L, lp = TRUE, exact = list(gap_tol = 1e-9, maxit = 300L, smooth = 0.4))))
 })
+
+test_that("an option of one solver given to the other is an error naming it, not ignored (#46)", {
+  D <- make_groups(n = c(120, 100, 80), d = 5, seed = 11)
+  err <- function(expr, arg) {
+    e <- expect_error(expr, class = "fairproj_input_error")
+    expect_match(conditionMessage(e), paste0("`", arg, "`"), fixed = TRUE)
+  }
+  err(fair_pca(D$x, D$g, k = 2, method = "minmax", eta = 0.5), "eta")
+  err(fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "exact", iterations = 5), "iterations")
+  err(fair_pca(D$x, D$g, k = 2, method = "minmax", keep = "last"), "keep")
+  err(fair_pca(D$x, D$g, k = 2, method = "minmax", eta_units = "data"), "eta_units")
+  err(fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "mw", maxit = 10), "maxit")
+  err(fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "mw", dual = "kelley"), "dual")
+  # each solver's own options and the shared ones pass
+  expect_s3_class(fair_pca(D$x, D$g, k = 2, method = "minmax", maxit = 200, dual = "kelley", gap_tol = 1e-6,
+                           lp = TRUE), "fair_pca")
+  expect_s3_class(suppressWarnings(fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "mw", eta = 0.5,
+                                            iterations = 20, keep = "last", gap_tol = 1e-6)), "fair_pca")
+})
