@@ -38,31 +38,26 @@
 #include "minmax_mw.h"
 #include "rcpp_entry.h"
 
-namespace fp {
-namespace minmax {
-
-// A named element of an options list (R builds and checks the list once, in R/pca-minmax.R).
-template <class T>
-T opt(const Rcpp::List& o, const char* name) {
-  return Rcpp::as<T>(o[name]);
-}
-
-}  // namespace minmax
-}  // namespace fp
-
 // Exact solver. covs: the group matrices (symmetric: R symmetrises them), a: offsets; opts: k,
 // lp (Samadi et al.'s LP rounding) and `exact`, a list of gap_tol (relative gap), maxit (oracle
 // calls), smooth (Wentges weight of Kelley's method), dual (1: the interior method first, 0:
 // Kelley's method only). Returns what fit_pca_minmax() reads.
 // [[Rcpp::export(.fp_minmax_exact)]]
 Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, Rcpp::List opts) {
-  using fp::minmax::opt;
-  const Rcpp::List ex = opts["exact"];
+  fp::rcpp::Options o(opts);
+  const int k = o.get<int>("k", 1);
+  const bool lp = o.get<bool>("lp", true);
+  fp::rcpp::Options ex(o.get<Rcpp::List>("exact", Rcpp::List()));
+  o.done();
+  const double gap_tol = ex.get<double>("gap_tol", 5e-10);
+  const int maxit = ex.get<int>("maxit", 300);
+  const double smooth = ex.get<double>("smooth", 0.0);
+  const int dual = ex.get<int>("dual", 1);
+  ex.done();
   const std::vector<fp::Mat> C = fp::rcpp::as_mats(covs);
   const fp::Vec a = Rcpp::as<fp::Vec>(a_);
   const fp::minmax::ExactResult r = fp::rcpp::run([&] {
-    return fp::minmax::solve_exact(C, a, opt<int>(opts, "k"), opt<double>(ex, "gap_tol"), opt<int>(ex, "maxit"),
-                                   opt<bool>(opts, "lp"), opt<double>(ex, "smooth"), opt<int>(ex, "dual"));
+    return fp::minmax::solve_exact(C, a, k, gap_tol, maxit, lp, smooth, dual);
   });
   Rcpp::List out;
   if (r.two_groups) {
@@ -88,13 +83,19 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, Rcpp::List o
 // `mw`, a list of eta, iterations and keep ("better", "average" or "last").
 // [[Rcpp::export(.fp_minmax_mw)]]
 Rcpp::List fp_minmax_mw(Rcpp::List covs, Rcpp::NumericVector a_, Rcpp::List opts) {
-  using fp::minmax::opt;
-  const Rcpp::List mw = opts["mw"];
+  fp::rcpp::Options o(opts);
+  const int k = o.get<int>("k", 1);
+  const bool lp = o.get<bool>("lp", true);
+  fp::rcpp::Options mw(o.get<Rcpp::List>("mw", Rcpp::List()));
+  o.done();
+  const double eta = mw.get<double>("eta", 1.0);
+  const int iterations = mw.get<int>("iterations", 10);
+  const std::string keep = mw.get<std::string>("keep", "better");
+  mw.done();
   const std::vector<fp::Mat> C = fp::rcpp::as_mats(covs);
   const fp::Vec a = Rcpp::as<fp::Vec>(a_);
   const fp::minmax::MWResult r = fp::rcpp::run([&] {
-    return fp::minmax::solve_mw(C, a, opt<int>(opts, "k"), opt<double>(mw, "eta"), opt<int>(mw, "iterations"),
-                                opt<std::string>(mw, "keep"), opt<bool>(opts, "lp"));
+    return fp::minmax::solve_mw(C, a, k, eta, iterations, keep, lp);
   });
   Rcpp::List out = Rcpp::List::create(Rcpp::Named("basis") = r.basis, Rcpp::Named("lambda") = r.lambda);
   if (r.has_lp) out["lp_status"] = r.lp_status;

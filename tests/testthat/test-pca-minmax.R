@@ -437,8 +437,16 @@ test_that("min-max's compiled entries take one options list and return only what
   mw <- ns$.fp_minmax_mw(covs, a, list(k = 2L, lp = TRUE, mw = list(eta = 1, iterations = 5L, keep = "better")))
   expect_setequal(names(mw), c("basis", "lambda", "lp_status", "best_single", "iterate", "weights", "weights_history",
                                "lower", "history_last", "history_average", "history_lower", "eigensolves"))
-  # a misspelt option is an error, not a default
-  expect_error(ns$.fp_minmax_exact(covs, a, list(k = 2L, lp = TRUE, exact = list(gap_tol = 1e-9, maxit = 300L, smooth = 0.4))))
+  # a misspelt option, or one of the other solver, is an error, not ignored (fp::rcpp::Options)
+  bad <- function(o) expect_error(fairproj:::fp_cpp(o), class = "fairproj_numerical_error", regexp = "unknown option")
+  bad(ns$.fp_minmax_exact(covs, a, list(k = 2L, lp = TRUE, exact = list(gap_tol = 1e-9, maxit = 300L, smoth = 0.4))))
+  bad(ns$.fp_minmax_exact(covs, a, list(k = 2L, lp = TRUE, exact = list(gap_tol = 1e-9, eta = 1))))
+  bad(ns$.fp_minmax_exact(covs, a, list(k = 2L, lp = TRUE, mw = list(eta = 1))))
+  bad(ns$.fp_minmax_mw(covs, a, list(k = 2L, lp = TRUE, mw = list(eta = 1, maxit = 300L))))
+  # a missing option takes the solver's default (RSpectra's opts): the exact entry without
+  # `dual` runs the interior method, as dual = 1L
+  ex2 <- ns$.fp_minmax_exact(covs, a, list(k = 2L, lp = TRUE, exact = list(gap_tol = 1e-9, maxit = 300L, smooth = 0.4)))
+  expect_identical(ex2$weights, ex$weights)
 })
 
 test_that("an option of one solver given to the other is an error naming it, not ignored (#46)", {
