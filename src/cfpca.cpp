@@ -221,7 +221,7 @@ Mat project_feasible(const Problem& pr, const Mat& X, double& nu_warm, Mat* basi
   }
   double tolf = 1e-12 * std::max(1.0, pr.b) + 1e-14;
   int side = 0;
-  for (int it = 0; it < 100 && fhi < -tolf && (hi - lo) > 1e-15 * hi; ++it) {
+  for (int it = 0; it < 100 && fhi < -tolf && (hi - lo) > fp::tol::bracket * hi; ++it) {
     double nu = hi - fhi * (hi - lo) / (fhi - flo);
     if (!(nu > lo && nu < hi)) nu = 0.5 * (lo + hi);
     Mat Bn;

@@ -13,6 +13,7 @@
 #include <cfloat>
 #include <vector>
 #include "linalg.h"
+#include "tolerances.h"
 
 namespace fp {
 
@@ -24,7 +25,7 @@ inline double fantope_shift(const Vec& lam, int k) {
     double s = 0.0;
     for (int i = 0; i < lam.size(); ++i) s += std::min(1.0, std::max(0.0, lam(i) - mid));
     if (s > k) lo = mid; else hi = mid;
-    if (hi - lo <= 1e-15 * std::max(1.0, std::fabs(mid))) break;
+    if (hi - lo <= fp::tol::bracket * std::max(1.0, std::fabs(mid))) break;
   }
   double theta = 0.5 * (lo + hi);
   auto total = [&](double th) {

@@ -77,7 +77,7 @@ Fit fit_linear(const Mat& X, const Vec& y, int type, double C, bool intercept, i
     for (int bt = 0; bt < 50; ++bt) {
       bn = beta + t * step;
       fn = objective(bn);
-      if (fn <= fcur + 1e-4 * t * slope) break;
+      if (fn <= fcur + fp::tol::armijo * t * slope) break;
       t *= 0.5;
     }
     beta = bn;

@@ -116,7 +116,7 @@ bool armijo_retract(const Objective& obj, const Mat& V, const Mat& dir, double& 
   for (int bt = 0; bt < 40; ++bt) {
     Vn = fp::qr_orthonormal(V + t * dir);
     fn = obj.eval(Vn, nullptr, &mn);
-    if (fn <= f + 1e-4 * t * slope) return true;
+    if (fn <= f + fp::tol::armijo * t * slope) return true;
     t *= 0.5;
   }
   return false;
@@ -158,7 +158,7 @@ InnerResult rcg(const Objective& obj, Mat V, double gtol, int maxit) {
     xi = xin;
     gn = xi.norm();
     step = std::min(1e3, 2.0 * t);
-    if (rel < 1e-13) { ++it; break; }
+    if (rel < fp::tol::stall) { ++it; break; }
   }
   InnerResult r;
   r.V = V;
@@ -233,7 +233,7 @@ InnerResult rlbfgs(const Objective& obj, Mat V, double gtol, int maxit, int mem 
     m = mn;
     xi = xin;
     gn = xi.norm();
-    if (rel < 1e-13) { ++it; break; }
+    if (rel < fp::tol::stall) { ++it; break; }
   }
   InnerResult res;
   res.V = V;

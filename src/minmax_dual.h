@@ -11,6 +11,7 @@
 #include <vector>
 #include "linalg.h"
 #include "runtime.h"
+#include "tolerances.h"
 #include "fantope.h"
 #include "minmax_restricted.h"
 
@@ -84,7 +85,7 @@ struct SmoothState {
     out.w = Vec::Constant(m, 1.0 / m);
   }
 
-  bool gap_ok() const { return out.ub - out.lb <= tol * std::max(std::abs(out.ub), 1e-12 * scale); }
+  bool gap_ok() const { return out.ub - out.lb <= tol * std::max(std::abs(out.ub), fp::tol::gap_floor * scale); }
 
   // one eigendecomposition of sum_g w_g C_g, its bounds and the rank-k cut
   bool decompose(const Vec& ww, DualPoint& p) {
@@ -121,14 +122,14 @@ inline bool SmoothState::try_restricted(const DualPoint& q, int max_eigs) {
   Vec xx, ss;
   fermi_dirac(q.lam, k, mu, xx, ss);
   int r = k;
-  while (r < d && xx(r) > 1e-8) ++r;
+  while (r < d && xx(r) > fp::tol::weight_integral) ++r;
   r = std::min(d, r + 2);
   // the leading eigenvectors whose weight is 1 to 8 digits are kept in the projection; the
   // rest of the subspace (the cluster around the k-th eigenvalue) carries the small problem,
   // whose Newton systems grow as the square of its size (the certificate below is exact
   // whatever is pinned: a wrong pin only delays it)
   int pin = 0;
-  while (pin < k - 1 && xx(pin) >= 1.0 - 1e-8) ++pin;
+  while (pin < k - 1 && xx(pin) >= 1.0 - fp::tol::weight_integral) ++pin;
   const int c = r - pin, kc = k - pin;
   if (kc <= 0 || kc >= c || c > 40 || eig_calls >= max_eigs) return false;
   Mat Qin = q.U.leftCols(pin), Q = q.U.middleCols(pin, c);
@@ -140,9 +141,9 @@ inline bool SmoothState::try_restricted(const DualPoint& q, int max_eigs) {
     ac(g) = a(g) - (pin > 0 ? (Qin.transpose() * C[g] * Qin).trace() : 0.0);
   }
   RestrictedOut ro;
-  const double tol_abs = 0.25 * tol * std::max(std::abs(out.lb), 1e-12 * scale);
+  const double tol_abs = 0.25 * tol * std::max(std::abs(out.lb), fp::tol::gap_floor * scale);
   // a rank-k rounding that meets the current lower bound to the tolerance ends it early
-  const double target = out.lb + tol * std::max(std::abs(out.lb), 1e-12 * scale);
+  const double target = out.lb + tol * std::max(std::abs(out.lb), fp::tol::gap_floor * scale);
   if (!restricted_sdp(Ch, ac, kc, tol_abs, ro, target) || ro.X.rows() == 0) return false;
   fp::EigResult ex = fp::eig_sym_full(ro.X);
   Mat Bq = ex.vectors;
@@ -352,7 +353,7 @@ inline SmoothOut smooth_dual(const std::vector<Mat>& C, const Vec& a, int k, dou
         // the restricted primal is within twice the tolerance but its weights do not certify it
         // (near a kink of the dual their digits run out): with `hand_over`, Kelley's method
         // closes the gap from the cuts so far, in fewer evaluations than another round of the path
-        if (hand_over && eig_calls > before && out.ub - out.lb <= 2.0 * tol * std::max(std::abs(out.ub), 1e-12 * scale)) break;
+        if (hand_over && eig_calls > before && out.ub - out.lb <= 2.0 * tol * std::max(std::abs(out.ub), fp::tol::gap_floor * scale)) break;
       }
       mu *= mu_fac;
       if (mu < 1e-18 * scale) break;
@@ -400,7 +401,7 @@ inline SmoothOut subspace_dual(const std::vector<Mat>& C, const Vec& a, int k, d
   out.w = Vec::Constant(m, 1.0 / m);
   Mat Q(d, 0);
   std::vector<Mat> CQ(m, Mat(d, 0));
-  auto gap_ok = [&]() { return out.ub - out.lb <= tol * std::max(std::abs(out.ub), 1e-12 * scale); };
+  auto gap_ok = [&]() { return out.ub - out.lb <= tol * std::max(std::abs(out.ub), fp::tol::gap_floor * scale); };
   // append the part of V orthogonal to Q (two Gram-Schmidt passes)
   auto add_vectors = [&](const Mat& V) {
     Mat W = V;
@@ -460,10 +461,10 @@ inline SmoothOut subspace_dual(const std::vector<Mat>& C, const Vec& a, int k, d
       // compress: the range of the restricted primal, then the newest eigenvectors
       Mat keepU(d, 0);
       int c = 0;
-      for (int j = 0; j < rs.x.size(); ++j) if (rs.x(j) > 1e-12) ++c;
+      for (int j = 0; j < rs.x.size(); ++j) if (rs.x(j) > fp::tol::primal_weight) ++c;
       keepU.resize(d, c);
       c = 0;
-      for (int j = 0; j < rs.x.size(); ++j) if (rs.x(j) > 1e-12) keepU.col(c++) = Q * rs.U.col(j);
+      for (int j = 0; j < rs.x.size(); ++j) if (rs.x(j) > fp::tol::primal_weight) keepU.col(c++) = Q * rs.U.col(j);
       Q = Mat(d, 0);
       for (int g = 0; g < m; ++g) CQ[g] = Mat(d, 0);
       add_vectors(keepU);

@@ -12,6 +12,7 @@
 #include "runtime.h"
 #include "fantope.h"
 #include "simplex.h"
+#include "tolerances.h"
 #include "minmax_oracle.h"
 #include "minmax_round.h"
 #include "minmax_dual.h"
@@ -162,21 +163,21 @@ inline Bracket two_group_secant(Oracle& orc, Cuts& cuts, int k, double tol, int 
     // stop when a single oracle projection (rank k) is certified, or when the SDP value is
     // certified to a tenth of the tolerance at a kink of the dual (the projections on the two
     // sides differ), where the rank-k rotation below takes over
-    if (ub1 - cuts.lb <= tol * std::max(std::abs(ub1), 1e-12 * scale)) { br.converged = true; break; }
-    if (cuts.ub - cuts.lb <= 0.1 * tol * std::max(std::abs(cuts.ub), 1e-12 * scale) && br.ilo >= 0 && br.ihi >= 0 && br.ilo != br.ihi) {
+    if (ub1 - cuts.lb <= tol * std::max(std::abs(ub1), fp::tol::gap_floor * scale)) { br.converged = true; break; }
+    if (cuts.ub - cuts.lb <= 0.1 * tol * std::max(std::abs(cuts.ub), fp::tol::gap_floor * scale) && br.ilo >= 0 && br.ihi >= 0 && br.ilo != br.ihi) {
       Eigen::JacobiSVD<Mat> sv(cuts.Vs[br.ilo].transpose() * cuts.Vs[br.ihi]);
       if (sv.singularValues()(k - 1) < 0.7) { br.converged = true; break; }
     }
     if (nw <= 1e-15) {
       // the bracket collapsed at an end point or a kink: evaluate the missing end if any
-      br.converged = (cuts.ub - cuts.lb <= tol * std::max(std::abs(cuts.ub), 1e-12 * scale));
+      br.converged = (cuts.ub - cuts.lb <= tol * std::max(std::abs(cuts.ub), fp::tol::gap_floor * scale));
       if (br.converged || (br.ilo >= 0 && br.ihi >= 0)) break;
       w << (br.ilo < 0 ? 0.0 : 1.0), (br.ilo < 0 ? 1.0 : 0.0);
       Vec Le = cuts.eval(orc, w);
       const int ie = static_cast<int>(cuts.Vs.size()) - 1;
       if (br.ilo < 0) { br.ilo = ie; br.Dlo = Le(0) - Le(1); br.tlo = 0.0; } else { br.ihi = ie; br.Dhi = Le(0) - Le(1); br.thi = 1.0; }
       if (Le.maxCoeff() < cuts.ub) { cuts.ub = Le.maxCoeff(); br.theta.assign(cuts.Vs.size(), 0.0); br.theta[ie] = 1.0; }
-      br.converged = (cuts.ub - cuts.lb <= tol * std::max(std::abs(cuts.ub), 1e-12 * scale));
+      br.converged = (cuts.ub - cuts.lb <= tol * std::max(std::abs(cuts.ub), fp::tol::gap_floor * scale));
       break;
     }
   }
@@ -244,7 +245,7 @@ inline ExactResult solve_two_groups(const std::vector<Mat>& C, const Vec& a, int
   res.two_groups = true;
   Bracket br = two_group_secant(orc, cuts, k, tol, maxit, scale);
   res.main_evals = orc.calls;
-  const double tolabs = std::max(tol * std::max(std::abs(cuts.lb), 1e-12 * scale), 1e-13 * scale);
+  const double tolabs = std::max(tol * std::max(std::abs(cuts.lb), fp::tol::gap_floor * scale), 1e-13 * scale);
   Mat Vk;
   const double zk = two_group_recover(C, a, k, tolabs, scale, orc, cuts, br, Vk);
   br.theta.resize(cuts.Vs.size(), 0.0);
@@ -311,7 +312,7 @@ inline KelleyOut kelley(Oracle& orc, Cuts& cuts, int m, double tol, double smoot
     }
     cuts.h_lb.push_back(cuts.lb);
     cuts.h_ub.push_back(cuts.ub);
-    if (cuts.ub - cuts.lb <= tol * std::max(std::abs(cuts.ub), 1e-12 * scale)) { kr.converged = true; break; }
+    if (cuts.ub - cuts.lb <= tol * std::max(std::abs(cuts.ub), fp::tol::gap_floor * scale)) { kr.converged = true; break; }
     Vec wn = lp.x.head(m).cwiseMax(0.0);
     if (!(wn.sum() > 0) || !wn.allFinite()) { kr.master_failed = true; break; }
     wn /= wn.sum();
@@ -356,7 +357,7 @@ inline ExactResult solve_many_groups(const std::vector<Mat>& C, const Vec& a, in
     }
     have_smooth = sm.U.cols() > 0 && sm.U.allFinite() && sm.x.allFinite();
     if (have_smooth && sm.ub < cuts.ub) { cuts.ub = sm.ub; primal_src = 1; }
-    converged = cuts.ub - cuts.lb <= tol * std::max(std::abs(cuts.ub), 1e-12 * scale);
+    converged = cuts.ub - cuts.lb <= tol * std::max(std::abs(cuts.ub), fp::tol::gap_floor * scale);
   }
   KelleyOut kr = kelley(orc, cuts, m, tol, smooth, scale, maxit, extra_calls, converged);
   if (kr.improved) { theta = kr.theta; primal_src = 2; }

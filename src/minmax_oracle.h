@@ -7,6 +7,7 @@
 
 #include <vector>
 #include "linalg.h"
+#include "tolerances.h"
 
 namespace fp {
 namespace minmax {
@@ -38,7 +39,7 @@ struct Oracle {
         r = resid / resid.norm() + Vec::Constant(d, 1e-3 / std::sqrt(static_cast<double>(d)));
       }
       fp::EigResult e;
-      if (fp::lanczos_top(M, k, ncv, 1e-12, r.size() ? &r : nullptr, e)) {
+      if (fp::lanczos_top(M, k, ncv, fp::tol::lanczos, r.size() ? &r : nullptr, e)) {
         values = e.values;
         resid = e.vectors.rowwise().sum();
         return e.vectors;

@@ -11,6 +11,7 @@
 #include <limits>
 #include <vector>
 #include "linalg.h"
+#include "tolerances.h"
 
 namespace fp {
 
@@ -99,7 +100,7 @@ inline LPResult simplex(const Mat& A0, const Vec& b0, const Vec& c) {
         const double aij = T(i, enter);
         if (aij > eps) {
           const double ratio = T(i, nc) / aij;
-          if (ratio < best - 1e-14 || (std::abs(ratio - best) <= 1e-14 && basis[i] < basis[leave])) {
+          if (ratio < best - fp::tol::ratio_tie || (std::abs(ratio - best) <= fp::tol::ratio_tie && basis[i] < basis[leave])) {
             best = ratio;
             leave = i;
           }
