@@ -23,7 +23,7 @@ fit_css_greedy <- function(prep, k, denominators = c("best", "k", "step"), rule 
   # both denominators; keep the set with the smaller MinMaxLoss (rank-k denominators), "k" on ties
   rk <- run("k")
   rs <- run("step")
-  use_step <- rs$loss < rk$loss * (1 - 1e-12)
+  use_step <- rs$loss < rk$loss * (1 - fp_tol_tie)
   r <- if (use_step) rs else rk
   list(columns = r$columns, objective = r$objective, denominators = if (use_step) "step" else "k", rule = rule,
        candidates = data.frame(denominators = c("k", "step"), loss = c(rk$loss, rs$loss)))

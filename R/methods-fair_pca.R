@@ -517,7 +517,7 @@ fp_converged <- function(x) {
     # kept (not the standard-PCA fallback) and its last iterate is within 1% of the best visited,
     # the test of its oscillation warning
     robust = identical(x$returned, "descent") &&
-      isTRUE(x$objective <= x$best_visited + 0.01 * abs(x$best_visited) + 1e-12 * max(1, abs(x$objective))),
+      isTRUE(x$objective <= x$best_visited + 0.01 * abs(x$best_visited) + fp_tol_tie * max(1, abs(x$objective))),
     # inlp: a fixed number of nullspace steps (or fewer, stopped at the majority rate): it
     # always completes
     inlp = TRUE,

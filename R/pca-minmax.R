@@ -521,8 +521,8 @@ fp_minmax_reduce_rank <- function(V, lambda, covs, best, k, value, gscale, tol) 
   m <- length(covs)
   pv <- function(V, lam) vapply(covs, function(s) sum(colSums((s %*% V) * V) * lam), numeric(1))
   v0 <- value(pv(V, lambda))
+  eps <- 1e-10  # a weight within eps of 0 or 1 is snapped to it
   for (iter in seq_len(4L * (ncol(V) + 1L))) {
-    eps <- 1e-10
     lambda[lambda < eps] <- 0
     lambda[lambda > 1 - eps] <- 1
     keep <- lambda > 0
@@ -563,8 +563,8 @@ fp_minmax_reduce_rank <- function(V, lambda, covs, best, k, value, gscale, tol) 
     V <- Vn
     lambda <- ln
   }
-  lambda[lambda < 1e-10] <- 0
-  lambda[lambda > 1 - 1e-10] <- 1
+  lambda[lambda < eps] <- 0
+  lambda[lambda > 1 - eps] <- 1
   keep <- lambda > 0
   V <- V[, keep, drop = FALSE]
   lambda <- lambda[keep]

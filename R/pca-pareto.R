@@ -319,7 +319,7 @@ fp_pareto_run <- function(prep, k, U0, spec, psi = "square", gradient = "riemann
   objectives <- stats::setNames(res$f_final, spec$names)
   excess <- stats::setNames(res$E, spec$levels)
   f0 <- f[1L, ]
-  dominated <- all(f0 <= objectives + 1e-12 * (abs(objectives) + 1)) && any(f0 < objectives - 1e-12 * (abs(objectives) + 1))
+  dominated <- all(f0 <= objectives + fp_tol_tie * (abs(objectives) + 1)) && any(f0 < objectives - fp_tol_tie * (abs(objectives) + 1))
   out <- list(U = res$U, history = hist, objectives = objectives, excess = excess,
               converged = res$converged,
               status = c("iterations", "stationary", "line_search", "fixed_point", "rounding")[res$status + 1L],

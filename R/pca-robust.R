@@ -263,7 +263,7 @@ fp_robust_returned <- function(res, finals, best, X0_pca, basis, k, keep_start, 
   # is returned with a warning
   start_value <- res[[1L]]$history[1L]
   fell_back <- FALSE
-  if (!is.finite(finals[best]) || finals[best] > start_value + 1e-12 * abs(start_value)) {
+  if (!is.finite(finals[best]) || finals[best] > start_value + fp_tol_tie * abs(start_value)) {
     fell_back <- keep_start || !is.finite(finals[best])
     if (fell_back) V <- X0_pca
     fp_warn_convergence(sprintf(paste0(
@@ -277,7 +277,7 @@ fp_robust_returned <- function(res, finals, best, X0_pca, basis, k, keep_start, 
   # lambda): say so rather than return it silently
   visited <- min(vapply(res, function(r) min(r$history[is.finite(r$history)], Inf), numeric(1)))
   if (!fell_back && iterate == "last" && is.finite(visited) &&
-      finals[best] > visited + 0.01 * abs(visited) + 1e-12) {
+      finals[best] > visited + 0.01 * abs(visited) + fp_tol_tie) {
     fp_warn_convergence(sprintf(paste0(
       "method 'robust': the last iterate returned (objective %.6g) is %.1f%% above the best iterate ",
       "visited (%.6g): the constant step oscillates across a kink of the objective; use iterate = \"best\", ",

@@ -378,8 +378,14 @@ fp_units_single <- 100
 # fp_tol_cancel: a difference of traces below this fraction of the trace has lost all but about
 #   7 digits to cancellation and is recomputed from a sum of one sign (fp_residual_trace(),
 #   fp_group_best()).
+# fp_tol_tie: two objective values that differ by less than this fraction of their magnitude
+#   (or of 1, a problem being normalised to order one) are tied, the difference being rounding:
+#   one counts as better or worse only beyond it (fit_css_greedy()'s two denominators, whether
+#   the Pareto descent's start dominates, robust PCA's fallback and oscillation tests and its
+#   `converged`).
 fp_tol_constant <- 1e-12
 fp_tol_cancel <- 1e-8
+fp_tol_tie <- 1e-12
 
 # log2 of each column's variance from group moments (stored columns times 2^exponent), without
 # a pass over the rows; -Inf for a constant column.
