@@ -3,6 +3,7 @@
 // css.h.
 #include <chrono>
 #include "css.h"
+#include "tolerances.h"
 #include "rcpp_entry.h"
 
 namespace fp {
@@ -125,7 +126,7 @@ struct Exhaustive {
         const double lb = bound(R2, j + 1, left);
         nodes += 1;
         report();
-        if (lb > best_val * (1 + 1e-9)) {
+        if (lb > best_val * (1 + fp::tol::prune)) {
           pruned += 1;
           continue;
         }
@@ -154,7 +155,7 @@ struct Exhaustive {
 // relative kTie, so the first optimal subset in lexicographic order is returned.
 // With bnb = true, a branch and bound: `incumbent` (the value of the first k columns, which the
 // caller makes a good set, e.g. the greedy one) bounds the search, and a subtree is skipped when the bound of
-// pool_bound() on every completion exceeds the best value found so far (by a relative 1e-9).
+// pool_bound() on every completion exceeds the best value found so far (by fp::tol::prune, relative).
 // After `max_nodes` bound evaluations or `max_seconds` seconds the search stops descending: the
 // best set found is returned with a certified lower bound on the optimum (`lower`; equal to the
 // objective when the search completed). `progress` receives the bound evaluations (the subsets
@@ -170,7 +171,7 @@ inline Exhaustive exhaustive(const std::vector<MatMap>& G, const std::vector<Mat
   if (k < 1 || k > ex.d) throw fp::solver_error("k out of range");
   ex.k = k;
   ex.best2 = best2;
-  ex.best_val = bnb ? incumbent * (1 + 1e-9) : std::numeric_limits<double>::infinity();
+  ex.best_val = bnb ? incumbent * (1 + fp::tol::prune) : std::numeric_limits<double>::infinity();
   ex.count = 0;
   ex.max_count = std::numeric_limits<double>::infinity();
   ex.tick = 0;

@@ -43,6 +43,10 @@ constexpr double armijo = 1e-4;
 // A relative change of the objective below this ends a descent that has stalled (MbF-PCA).
 constexpr double stall = 1e-13;
 
+// Branch and bound skips a subtree only when its lower bound exceeds the best value found by more
+// than this fraction of it (column subset selection's exhaustive search).
+constexpr double prune = 1e-9;
+
 // Two ratios of the simplex's ratio test within this of each other are tied (the row of the
 // smaller basic variable leaves: Bland's rule).
 constexpr double ratio_tie = 1e-14;
