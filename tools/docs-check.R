@@ -10,6 +10,10 @@
 #    it places it, and no other.
 # 3. Every fair PCA method file `R/pca-<name>.R` has its help topic `fair_pca_<name>` (an alias in
 #    man/) and its test file `tests/testthat/test-pca-<name>.R`, as CONTRIBUTING.md promises.
+# 4. The named tolerances are what their comments say, tolerances used in more than one place:
+#    each constant of src/tolerances.h appears (as `fp::tol::<name>`, outside comments) at least
+#    twice in the other files of src/, and each `fp_tol_<name>` of R/validate.R in at least two
+#    files of R/ besides its definition.
 
 args <- commandArgs(TRUE)
 root <- if (file.exists("DESCRIPTION")) "." else file.path(dirname(sub("^--file=", "", grep("^--file=",
@@ -93,8 +97,28 @@ for (m in methods) {
     found("R/pca-%s.R has no test file tests/testthat/test-pca-%s.R", m, m)
 }
 
-cat(sprintf("docs-check: %d source files and CONTRIBUTING.md read, %d R files in the layer picture, %d methods, %d finding(s)\n",
-            length(sources), length(actual), length(methods), length(findings)))
+code_lines <- function(path, comment) sub(comment, "", readLines(path, warn = FALSE))
+tol_h <- file.path(root, "src", "tolerances.h")
+cpp_names <- sub("^constexpr double ([A-Za-z0-9_]+) =.*$", "\\1",
+                 grep("^constexpr double [A-Za-z0-9_]+ =", readLines(tol_h, warn = FALSE), value = TRUE))
+cpp_code <- unlist(lapply(setdiff(list.files(file.path(root, "src"), "\\.(cpp|h)$", full.names = TRUE), tol_h),
+                          code_lines, comment = "//.*$"))
+for (nm in cpp_names) {
+  uses <- sum(lengths(regmatches(cpp_code, gregexpr(sprintf("fp::tol::%s\\b", nm), cpp_code))))
+  if (uses < 2L) found("src/tolerances.h names %s, used %d time(s) in src/: a tolerance used once is a literal where it is used", nm, uses)
+}
+r_names <- sub("^(fp_tol_[A-Za-z0-9_]+) <-.*$", "\\1",
+               grep("^fp_tol_[A-Za-z0-9_]+ <-", readLines(file.path(root, "R", "validate.R"), warn = FALSE), value = TRUE))
+r_code <- lapply(list.files(file.path(root, "R"), "\\.R$", full.names = TRUE), function(f) {
+  grep("^fp_tol_[A-Za-z0-9_]+ <-", code_lines(f, "#.*$"), value = TRUE, invert = TRUE)
+})
+for (nm in r_names) {
+  in_files <- sum(vapply(r_code, function(l) any(grepl(sprintf("\\b%s\\b", nm), l)), logical(1)))
+  if (in_files < 2L) found("R/validate.R names %s, used in %d file(s) of R/: a tolerance of one file is named there", nm, in_files)
+}
+
+cat(sprintf("docs-check: %d source files and CONTRIBUTING.md read, %d R files in the layer picture, %d methods, %d named tolerances, %d finding(s)\n",
+            length(sources), length(actual), length(methods), length(cpp_names) + length(r_names), length(findings)))
 if (length(findings)) {
   cat(paste0("  ", findings, "\n"), sep = "")
   quit(status = 1L)
