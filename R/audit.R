@@ -277,21 +277,17 @@ fair_audit.default <- function(x, group, k = NULL, methods = c("standard", "minm
                                level = 0.9, replicates = getOption("fairproj.replicates", 100), blocks = 50,
                                interval_k = NULL, progress = NULL) {
   call <- match.call()
-  if (missing(group)) fp_abort("is missing: give one group label per row", "group")
-  group <- fp_force_column(group, substitute(group), x, "group")
+  # `outcome` may name a column of a data.frame x, which is then not a feature; the rest is the
+  # preamble of every door that takes rows (NA/Inf are left to the C++ pass)
   outcome <- fp_force_column(outcome, substitute(outcome), x, "outcome")
   if (is.data.frame(x)) {
-    # `group` and `outcome` may name columns of x, which are then not features
-    gc <- fp_audit_column(group, x, NULL, "group", data_arg = "x")
     oc <- fp_audit_column(outcome, x, NULL, "outcome", data_arg = "x")
-    group <- gc$value
     outcome <- oc$value
-    x <- x[setdiff(names(x), c(gc$name, oc$name))]
+    if (!is.null(oc$name)) x <- x[setdiff(names(x), oc$name)]
   }
-  xm <- fp_as_matrix(x, "x", check_finite = FALSE, set_names = FALSE)  # NA/Inf: in the C++ pass
-  g <- fp_as_group(group, nrow(xm), "group", min_levels = 2L)
+  door <- fp_door_rows(x, group, substitute(group), min_levels = 2L, check_finite = FALSE, set_names = FALSE)
   fp_audit_methods(methods, NULL, ...names(), ...length())
-  fp_audit_run(fp_audit_spec(list(x = xm, g = g), outcome = outcome, k = k, methods = methods, margs = list(...),
+  fp_audit_run(fp_audit_spec(list(x = door$xm, g = door$g), outcome = outcome, k = k, methods = methods, margs = list(...),
                              center = center, scale. = scale., test_fraction = test_fraction, seed = seed,
                              progress = progress, level = level, replicates = replicates, blocks = blocks,
                              interval_k = interval_k, call = call))
