@@ -2,6 +2,8 @@
 // the k-subsets and its branch and bound (pool_bound()). Facts and numerical conventions in
 // css.h.
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include "css.h"
 #include "tolerances.h"
 #include "rcpp_entry.h"
@@ -109,7 +111,10 @@ struct Exhaustive {
     return v;
   }
 
-  void rec(const std::vector<Resid>& R, int from, int depth) {
+  // `node` is a lower bound on every completion of this node (the bound its parent evaluated;
+  // NaN where none was). Once the search is out of time or nodes, each level adds that bound
+  // to `lower` and returns, instead of evaluating the bounds of its remaining children.
+  void rec(const std::vector<Resid>& R, int from, int depth, double node) {
     if (depth == k - 1) {
       leaf(R, from);
       if (++tick % 64 == 0) {
@@ -122,6 +127,7 @@ struct Exhaustive {
       std::vector<Resid> R2 = R;
       for (int g = 0; g < m; ++g) R2[g].add(j);
       const int left = k - depth - 1;  // columns still to add after j
+      double child = node;
       if (bnb && left >= 2) {
         const double lb = bound(R2, j + 1, left);
         nodes += 1;
@@ -130,21 +136,39 @@ struct Exhaustive {
           pruned += 1;
           continue;
         }
-        if (out) {
-          lower = std::min(lower, lb);
-          continue;
-        }
         if (nodes > max_nodes || elapsed() > max_seconds) {
           timed_out = !(nodes > max_nodes);
           out = true;
           lower = std::min(lower, lb);
-          continue;
+          stop_here(R, j + 1, depth, node);
+          return;
         }
+        child = lb;
       }
       cur.push_back(j);
-      rec(R2, j + 1, depth + 1);
+      rec(R2, j + 1, depth + 1, child);
       cur.pop_back();
       if (count > max_count) return;
+      if (out) {
+        stop_here(R, j + 1, depth, node);
+        return;
+      }
+    }
+  }
+
+  // the search stops at a node whose children from `from` on are not yet searched: the node's
+  // bound covers them. The root has none worth having (every ratio is at least 1), so there
+  // the remaining first-level subtrees are bounded one by one, as the refusal up front budgets for.
+  void stop_here(const std::vector<Resid>& R, int from, int depth, double node) {
+    if (!std::isnan(node)) {
+      lower = std::min(lower, node);
+      return;
+    }
+    for (int j = from; j <= d - (k - depth); ++j) {
+      std::vector<Resid> R2 = R;
+      for (int g = 0; g < m; ++g) R2[g].add(j);
+      const int left = k - depth - 1;
+      lower = std::min(lower, bound(R2, j + 1, left));
     }
   }
 };
@@ -187,7 +211,7 @@ inline Exhaustive exhaustive(const std::vector<MatMap>& G, const std::vector<Mat
   ex.progress = progress;
   std::vector<Resid> R0;
   for (int g = 0; g < ex.m; ++g) R0.push_back(Resid(ex.G[g], Y[g]));
-  ex.rec(R0, 0, 0);
+  ex.rec(R0, 0, 0, std::numeric_limits<double>::quiet_NaN());
   if (ex.best_set.empty()) {
     // nothing below the incumbent was reached: the search stopped early, or on near-degenerate
     // data the downdated leaf values round above the incumbent's value (taken by QR): the

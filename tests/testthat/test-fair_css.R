@@ -675,6 +675,18 @@ test_that("branch and bound = enumeration on small cases; certified bound when s
   expect_false(fs$complete)
   expect_lte(fs$lower, fe$loss * (1 + 1e-9))
   expect_gte(fs$loss, fe$loss * (1 - 1e-9))
+  # stopped at any node count, at any depth: the bound of the open nodes is below the optimum
+  for (seed in 10:13) {
+    dat3 <- make_css(n = c(40, 30, 35), d = 14, seed = seed, rank = 6)
+    kk <- 4L + seed %% 3L
+    opt <- fair_css(dat3$x, dat3$g, kk, "exhaustive", search = "enumerate", unfair = FALSE)$loss
+    for (mn in c(2, 7, 25, 80)) {
+      fsn <- suppressWarnings(fair_css(dat3$x, dat3$g, kk, "exhaustive", max_nodes = mn, unfair = FALSE))
+      expect_lte(fsn$lower, opt * (1 + 1e-9))
+      expect_gte(fsn$loss, opt * (1 - 1e-9))
+      if (!fsn$complete) expect_gt(fsn$lower, 1)
+    }
+  }
   fu <- fair_css(dat$x, dat$g, 5, "exhaustive", unfair = FALSE)
   expect_null(fu$unfair)
   expect_equal(fu$loss, fe$loss, tolerance = 1e-9)
