@@ -35,6 +35,45 @@
 # Poisson columns, at least 1,000 rows per group, d up to 12: `well_behaved()`), where at most
 # 10% of the intervals may be flagged.
 #
+# The kink flag (#44, run "2026-12-02c"; fp_kink_z_max in R/audit-intervals.R): a fair
+# method's intervals at k are flagged where the largest |bias| / sd of its replicates (group
+# errors, losses, variance kept) exceeds a threshold. CALIBRATION designs (the threshold was
+# chosen on these only; 40 samples each, FAIRPROJ_BENCH_DIAG=1, the package before the flag):
+#   d4k1m2n1000gauss, t4k1m3n1000gauss, d12k1m3n1000gauss, d12k2m3n300gauss,
+#   a12k3m2n1000gauss, d12k3m2n3000gauss, d12k3m3n1000pois
+#   (d4k1m5n1000gauss gave no intervals with a truth; d12k3m5n1000gauss was stopped unfinished).
+# JUDGING designs (never looked at before the threshold was fixed; 30 samples each, with the
+# flag): d12k2m5n1000gauss, d12k3m3n1000gauss, d12k3m3n1000t5, d12k3m3n1000t3,
+#   d12k3m3n1000lnorm, d12k3m3n100gauss, a12k2m3n1000gauss.
+# Calibration (fair methods' cells, i.e. min-max and mean matching; per-sample z_method of the
+# samples' CSV): the median of the largest |bias| / sd was 0.3-0.8 in five designs, 1.1-1.2 in
+# d12k3m2n3000gauss, and in the alike one (two groups from one population, scaled: an
+# isotropic population, where min-max's subspace is not determined and its intervals covered
+# 0.30-0.60 for the errors, 0.075 the largest error, 0 the variance kept) its 10-90% range was
+# 2.2-3.5. Thresholds 3 / 2.5 / 2 / 1.5 / 1 flagged 0.5 / 0.8 / 0.9 /
+# 1.8 / 11.9% of the intervals of fair cells that cover within 0.85-0.95; from 2.5 down the
+# alike design's fair cells are flagged in >= 80% of samples. Below 2 the flag fires within the
+# designs that fail (d12k3m2n3000gauss: min-max's largest loss covered 0.23) without choosing
+# the samples that miss (at 1, 70% of its samples flagged, the rest covering 0.56): a
+# design-level failure that bias / sd does not detect. Chosen: 2.
+# Judging (run "2026-12-02c" rows; 30 samples each, two processes at nice 10-19 on the shared
+# 2-core machine, 4-8 min each; verdict counts per cell, before = the same samples with the
+# kink flag undone, which changes no interval):
+#   a12k2m3n1000gauss   before: 1 within, 12 below, 2 above, 28 flagged -> after: 43 flagged
+#   d12k2m5n1000gauss   23 within, 22 below, 10 above (unchanged: min-max 0.77-0.83, mean
+#                       matching 0.67-0.83 where below; their |bias| / sd stays under 2)
+#   d12k3m3n1000gauss   14 / 13 / 3 / 13 flagged (standard's near-tie), unchanged
+#   d12k3m3n1000t5      9 / 17 / 4 / 13, unchanged (below: 0.44-0.84, too narrow)
+#   d12k3m3n1000t3      43 flagged (heavy tails), unchanged
+#   d12k3m3n1000lnorm   4 / 5 / 3 / 31 flagged, unchanged
+#   d12k3m3n100gauss    12 / 16 / 3 / 13, unchanged (below: 0.33-0.83)
+#   all 313 cells: within 63 -> 62, below 85 -> 73, above 24 -> 22, flagged 141 -> 156.
+# The kink flag fired on no interval outside the alike design (0 of 5,640 fair methods'
+# intervals there; in it on every min-max interval, 0.5 of its fair intervals, mean matching's
+# being flagged already); of the fair cells within 0.85-0.95 before, 30 of 1,620 intervals are
+# newly flagged (1.9%), all in the alike design's one such cell (min-max's error gap). The rows of
+# run "2026-12-02c-cal" are the calibration designs, run with the package before the flag.
+#
 # Last measured (bench/audit-coverage.csv; its column `run` says which run each row is from:
 # "2026-12-02b" the rows below, "2026-12-02a" the previous run's rows of the three designs not
 # rerun, t3, t5 and d = 20 with 100 rows, measured before the loss floor rule): the WELL-BEHAVED designs of the reduced
@@ -73,6 +112,12 @@ which_designs <- env("FAIRPROJ_BENCH_DESIGNS", "reduced")
 shard <- as.integer(strsplit(env("FAIRPROJ_BENCH_SHARD", "1/1"), "/")[[1L]])
 out_csv <- env("FAIRPROJ_BENCH_OUT", "")
 samples_csv <- env("FAIRPROJ_BENCH_SAMPLES", "")
+# FAIRPROJ_BENCH_DIAG=1: record, for every interval of the samples' CSV, the bootstrap's bias
+# over the replicates' sd (`z_own`: of the interval's own quantity where it has replicates of
+# its own, a group's error or loss, the variance kept; `z_method`: the largest |bias| / sd over
+# the method's group errors, losses and variance kept), from the replicates the audit draws (a
+# trace on the package's interval code: the bench's own instrument, not a package feature)
+diag_on <- identical(env("FAIRPROJ_BENCH_DIAG", ""), "1")
 level <- 0.9
 methods <- c("standard", "minmax", "mean")
 
@@ -190,6 +235,44 @@ truth_of <- function(pop, x) {
   do.call(rbind, out)
 }
 
+# ---- bias / sd of the replicates (FAIRPROJ_BENCH_DIAG) -------------------------------------------
+captured <- new.env()
+if (diag_on) {
+  suppressMessages(trace("fp_audit_group_intervals", where = asNamespace("fairproj"), print = FALSE,
+                         tracer = bquote(assign("last", list(gtab = gtab, dr = dr, methods = methods, ks = ks),
+                                                envir = .(captured)))))
+}
+bias_z <- function(reps, est) {
+  reps <- reps[is.finite(reps)]
+  if (length(reps) < 10L || !is.finite(est) || !(stats::sd(reps) > 0)) return(NA_real_)
+  (mean(reps) - est) / stats::sd(reps)
+}
+diag_of <- function(cap, iv) {
+  gt <- cap$gtab
+  dr <- cap$dr
+  out <- data.frame(z_own = rep(NA_real_, nrow(iv)), z_method = NA_real_)
+  for (a in seq_along(cap$methods)) {
+    meth <- cap$methods[a]
+    zs <- numeric(0)
+    for (i in which(gt$method == meth & gt$k == cap$ks[1L])) {
+      g <- match(gt$group[i], unique(gt$group))
+      for (q in 1:2) {
+        z <- bias_z(dr$G[, a, 1L, g, q], gt[[c("error", "loss")[q]]][i])
+        zs <- c(zs, z)
+        out$z_own[iv$method == meth & iv$term == c("error", "loss")[q] & iv$group %in% gt$group[i]] <- z
+      }
+    }
+    vk <- iv$estimate[iv$method == meth & iv$term == "var_kept"]
+    if (length(vk)) {
+      z <- bias_z(dr$Vk[, a, 1L], vk[1L])
+      zs <- c(zs, z)
+      out$z_own[iv$method == meth & iv$term == "var_kept"] <- z
+    }
+    out$z_method[iv$method == meth] <- if (any(is.finite(zs))) max(abs(zs), na.rm = TRUE) else NA_real_
+  }
+  out
+}
+
 # ---- run ------------------------------------------------------------------------------------
 cells <- list()
 all_samples <- list()
@@ -208,6 +291,8 @@ for (x in grid) {
     if (is.null(a)) next
     iv <- as.data.frame(tidy(a, matrix = "intervals"))
     iv <- iv[iv$k == x$k, , drop = FALSE]
+    dz <- if (diag_on && !is.null(captured$last)) diag_of(captured$last, iv) else data.frame(z_own = rep(NA_real_, nrow(iv)), z_method = NA_real_)
+    captured$last <- NULL
     i <- match(paste(iv$method, iv$term, iv$group), key_t)
     tv <- truth$truth[i]
     reason <- if ("reason" %in% names(iv)) iv$reason else NA_character_
@@ -216,7 +301,7 @@ for (x in grid) {
                                             low = iv$conf.low, high = iv$conf.high,
                                             cover = !is.na(tv) & iv$conf.low <= tv & tv <= iv$conf.high,
                                             reliable = iv$reliable %in% TRUE, reason = reason,
-                                            from_zero = iv$conf.low %in% 0)
+                                            from_zero = iv$conf.low %in% 0, z_own = dz$z_own, z_method = dz$z_method)
   }
   h <- do.call(rbind, recs)
   h <- h[!is.na(h$truth) & !is.na(h$low), , drop = FALSE]
@@ -239,6 +324,7 @@ for (x in grid) {
   }
   cat(sprintf("%s: %d samples done (%.0f s)\n", x$name, length(recs), proc.time()[["elapsed"]] - t0))
   if (nzchar(out_csv)) utils::write.csv(do.call(rbind, cells), out_csv, row.names = FALSE)
+  if (nzchar(samples_csv)) utils::write.csv(do.call(rbind, all_samples), samples_csv, row.names = FALSE)
 }
 tab <- do.call(rbind, cells)
 if (nzchar(out_csv)) utils::write.csv(tab, out_csv, row.names = FALSE)

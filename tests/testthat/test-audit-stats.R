@@ -178,3 +178,43 @@ test_that("a near-tie of the pooled eigenvalues at k flags standard PCA's interv
                   scale. = FALSE, progress = FALSE)
   expect_true(is.na(b$table$reason[b$table$method == "standard"]))
 })
+
+test_that("the bias of a fair method's replicates over their sd is measured per quantity, the largest kept", {
+  reps <- 1 + seq(-1, 1, length.out = 100)  # mean 1, sd 0.58
+  expect_equal(fairproj:::fp_bias_z(reps, 0), 1 / sd(reps))
+  expect_equal(fairproj:::fp_bias_z(reps, 1), 0)
+  expect_true(is.na(fairproj:::fp_bias_z(rep(1, 100), 0)))  # no spread
+  expect_true(is.na(fairproj:::fp_bias_z(reps[1:5], 0)))    # too few replicates
+  R <- 100
+  G <- array(rep(reps, 8), c(R, 2L, 1L, 2L, 2L))           # replicate x method x k x group x (error, loss)
+  G[, 2L, 1L, 2L, 2L] <- reps + 2                            # min-max's loss of group b: 3 sds off
+  dr <- list(G = G, Vk = array(rep(reps, 2), c(R, 2L, 1L)))
+  gtab <- data.frame(method = rep(c("standard", "minmax"), each = 2), k = 2L, group = c("a", "b", "a", "b"),
+                     error = 1, loss = 1)
+  tab <- data.frame(method = c("standard", "minmax"), k = 2L, var_kept = 1)
+  kk <- fairproj:::fp_audit_kink(dr, gtab, tab, c("standard", "minmax"), 2L, c("a", "b"))
+  expect_true(is.na(kk$z[1L, 1L]))  # standard PCA has its own near-tie detector
+  expect_equal(kk$z[2L, 1L], 2 / sd(reps))
+  expect_match(kk$what[2L, 1L], "group b's loss")
+  expect_match(fairproj:::fp_kink_reason(kk, 2L, 1L), "kink or near-tie")
+})
+
+test_that("min-max at a near-tie (groups from one isotropic population) is flagged; with clear gaps it is not", {
+  set.seed(1)
+  n <- 400
+  x <- matrix(rnorm(2 * n * 12), 2 * n)  # every subspace equally good: min-max's is not determined
+  a <- fair_audit(x, rep(c("a", "b"), each = n), k = 3, methods = c("standard", "minmax"), replicates = 40, seed = 1,
+                  scale. = FALSE, progress = FALSE)
+  mm <- a$table$method == "minmax"
+  expect_false(a$table$reliable[mm])
+  expect_match(a$table$reason[mm], "kink or near-tie")
+  iv <- tidy(a, "intervals")
+  expect_true(all(!iv$reliable[iv$method == "minmax"]))
+  # distinct groups with clear eigengaps: min-max's replicates centre on its estimates
+  y <- rbind(matrix(rnorm(n * 8), n) %*% diag(c(3, 2.4, 1.9, 1, 0.8, 0.6, 0.4, 0.3)),
+             matrix(rnorm(n * 8), n) %*% diag(c(0.3, 0.4, 3, 2.4, 1.9, 1, 0.8, 0.6)) + 1)
+  b <- fair_audit(y, rep(c("a", "b"), each = n), k = 2, methods = c("standard", "minmax"), replicates = 40, seed = 1,
+                  scale. = FALSE, progress = FALSE)
+  expect_true(b$table$reliable[b$table$method == "minmax"])
+  expect_true(is.na(b$table$reason[b$table$method == "minmax"]))
+})
