@@ -89,6 +89,10 @@
     .Call(`_fairproj_fp_is_symmetric_exact`, A)
 }
 
+.fp_complement_sym <- function(M, qr, tau, r, dimnames) {
+    .Call(`_fairproj_fp_complement_sym`, M, qr, tau, r, dimnames)
+}
+
 .fp_mmd2 <- function(X, g, V, sigma, gradient) {
     .Call(`_fairproj_fp_mmd2_cpp`, X, g, V, sigma, gradient)
 }

@@ -314,6 +314,21 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// fp_complement_sym
+Rcpp::NumericMatrix fp_complement_sym(const Rcpp::NumericMatrix& M, const Rcpp::NumericMatrix& qr, const Rcpp::NumericVector& tau, int r, SEXP dimnames);
+RcppExport SEXP _fairproj_fp_complement_sym(SEXP MSEXP, SEXP qrSEXP, SEXP tauSEXP, SEXP rSEXP, SEXP dimnamesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type M(MSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type qr(qrSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type tau(tauSEXP);
+    Rcpp::traits::input_parameter< int >::type r(rSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type dimnames(dimnamesSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_complement_sym(M, qr, tau, r, dimnames));
+    return rcpp_result_gen;
+END_RCPP
+}
 // fp_mmd2_cpp
 Rcpp::List fp_mmd2_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<int>& g, const Eigen::Map<Eigen::MatrixXd> V, double sigma, bool gradient);
 RcppExport SEXP _fairproj_fp_mmd2_cpp(SEXP XSEXP, SEXP gSEXP, SEXP VSEXP, SEXP sigmaSEXP, SEXP gradientSEXP) {
@@ -497,6 +512,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_prepare_moments", (DL_FUNC) &_fairproj_fp_prepare_moments, 6},
     {"_fairproj_fp_prepare_second", (DL_FUNC) &_fairproj_fp_prepare_second, 5},
     {"_fairproj_fp_is_symmetric_exact", (DL_FUNC) &_fairproj_fp_is_symmetric_exact, 1},
+    {"_fairproj_fp_complement_sym", (DL_FUNC) &_fairproj_fp_complement_sym, 5},
     {"_fairproj_fp_mmd2_cpp", (DL_FUNC) &_fairproj_fp_mmd2_cpp, 5},
     {"_fairproj_fp_mbfpca_cpp", (DL_FUNC) &_fairproj_fp_mbfpca_cpp, 6},
     {"_fairproj_fp_minmax_exact", (DL_FUNC) &_fairproj_fp_minmax_exact, 3},

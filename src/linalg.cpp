@@ -351,3 +351,31 @@ bool fp_is_symmetric_exact(const Eigen::Map<Eigen::MatrixXd>& A) {
       if (std::memcmp(&A(i, j), &A(j, i), sizeof(double)) != 0) return false;
   return true;
 }
+
+// The constraint's complement in mean-matching PCA (fp_mean_complement() in R/pca-mean.R):
+// with Q the orthogonal factor of a LAPACK QR (qr, d x r, and tau), W = Q' (Q' M)' and the
+// result (W + t(W)) / 2 over its trailing d - r rows and columns: the values of R's
+//   W <- qr.qty(qrq, t(qr.qty(qrq, M))); W <- W[-(1:r), -(1:r)]; (W + t(W)) / 2
+// (the same LAPACK calls, the transpose and the two operations per entry), in one work copy of
+// M and the result instead of six d x d matrices; `dimnames` (or NULL) set on the result.
+// [[Rcpp::export(.fp_complement_sym)]]
+Rcpp::NumericMatrix fp_complement_sym(const Rcpp::NumericMatrix& M, const Rcpp::NumericMatrix& qr,
+                                      const Rcpp::NumericVector& tau, int r, SEXP dimnames) {
+  const int d = M.nrow();
+  if (M.ncol() != d || qr.nrow() != d || tau.size() != qr.ncol() || r < 1 || r > d)
+    Rcpp::stop("internal error: a complement of mismatched sizes");
+  std::vector<double> W(M.begin(), M.end());
+  const int k = static_cast<int>(tau.size());
+  if (!fp::lapack_qty(qr.begin(), tau.begin(), d, k, W.data(), d)) Rcpp::stop("LAPACK failed in the constraint's complement");
+  for (int j = 0; j < d; ++j)
+    for (int i = j + 1; i < d; ++i) std::swap(W[i + static_cast<size_t>(j) * d], W[j + static_cast<size_t>(i) * d]);
+  if (!fp::lapack_qty(qr.begin(), tau.begin(), d, k, W.data(), d)) Rcpp::stop("LAPACK failed in the constraint's complement");
+  const int p = d - r;
+  Rcpp::NumericMatrix out(Rcpp::no_init(p, p));
+  double* o = out.begin();
+  for (int j = 0; j < p; ++j)
+    for (int i = 0; i < p; ++i)
+      o[i + static_cast<size_t>(j) * p] = (W[(r + i) + static_cast<size_t>(r + j) * d] + W[(r + j) + static_cast<size_t>(r + i) * d]) / 2;
+  if (!Rf_isNull(dimnames)) out.attr("dimnames") = dimnames;
+  return out;
+}
