@@ -77,6 +77,22 @@
     .Call(`_fairproj_fp_set_backend`, flag)
 }
 
+.fp_prepare_moments <- function(scatter, w, n, mean, denom, dimnames_C) {
+    .Call(`_fairproj_fp_prepare_moments`, scatter, w, n, mean, denom, dimnames_C)
+}
+
+.fp_prepare_second <- function(scatter, w, ng, mu, s) {
+    .Call(`_fairproj_fp_prepare_second`, scatter, w, ng, mu, s)
+}
+
+.fp_is_symmetric_exact <- function(A) {
+    .Call(`_fairproj_fp_is_symmetric_exact`, A)
+}
+
+.fp_complement_sym <- function(M, qr, tau, r, dimnames) {
+    .Call(`_fairproj_fp_complement_sym`, M, qr, tau, r, dimnames)
+}
+
 .fp_mmd2 <- function(X, g, V, sigma, gradient) {
     .Call(`_fairproj_fp_mmd2_cpp`, X, g, V, sigma, gradient)
 }

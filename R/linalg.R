@@ -21,6 +21,11 @@ fp_sym_values <- function(S) {
   eigen(S, symmetric = TRUE, only.values = TRUE)$values
 }
 
+# Whether a double matrix is exactly symmetric (bit for bit), read in place without a copy.
+fp_is_symmetric_exact <- function(S) {
+  is.double(S) && is.matrix(S) && fp_cpp(.fp_is_symmetric_exact(S), "the symmetry check")
+}
+
 # Whether the top-k eigensolves of a d x d matrix take the Lanczos path (as linalg.h decides).
 fp_lanczos_path <- function(d, k) d >= 120 && 3 * k < d
 

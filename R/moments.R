@@ -413,7 +413,10 @@ fp_column_exponents <- function(m, xm) {
 # digits: a classed error that says what works.
 fp_check_moments_range <- function(m) {
   dg <- unlist(lapply(m$scatter, diag))
-  if (!all(is.finite(m$mean)) || !all(vapply(m$scatter, function(a) all(is.finite(a)), logical(1)))) {
+  # a finite sum (R's is long double, which finite doubles cannot overflow) means finite entries,
+  # without the d x d logical array of is.finite(); only an overflowed sum looks at each entry
+  finite <- function(a) is.finite(sum(a)) || all(is.finite(a))
+  if (!all(is.finite(m$mean)) || !all(vapply(m$scatter, finite, logical(1)))) {
     fp_abort(paste("has moments that overflowed (infinite or NaN sums of squares of values beyond about 1e150);",
                    "fit from the rows, whose columns are brought into range first, or divide the data by a constant"), "x")
   }

@@ -112,7 +112,7 @@ fit_pca_cfpca <- function(prep, k, delta = 0, mu = 0, phi = NULL, scaling = c("n
   mu_eff <- mu
   if (scaling == "fairml") {
     ns <- as.numeric(prep$n)
-    S <- Reduce(`+`, lapply(seq_along(ns), function(i) ns[i] * prep$second[[i]]))
+    S <- Reduce(`+`, lapply(seq_along(ns), function(i) ns[i] * fp_prep_second(prep, i)))
     nrm <- sqrt(sum(diag(S)))
     C <- S / (sum(ns) * nrm * sqrt(unit))  # the norm of the data in the data's units, as the code
     fn <- sqrt(sum(f^2))

@@ -259,6 +259,13 @@ fp_mean_complement <- function(Q) {
   qrq <- if (r > 0L) qr(Q, LAPACK = TRUE)
   list(to = function(M) {
     if (r == 0L) return(M)
+    if (is.double(M) && is.matrix(M) && nrow(M) == nrow(Q) && ncol(M) == nrow(Q)) {
+      # the values below in one work matrix and the result (no other d x d temporaries)
+      # the dimnames R's transpose and subset would leave (set in C++: no copy of the result)
+      dn <- dimnames(M)
+      if (!is.null(dn)) dn <- lapply(rev(dn), function(v) if (is.null(v)) NULL else v[-seq_len(r)])
+      return(fp_cpp(.fp_complement_sym(M, qrq$qr, qrq$qraux, r, dn), "the constraint's complement"))
+    }
     W <- qr.qty(qrq, t(qr.qty(qrq, M)))
     W <- W[-seq_len(r), -seq_len(r), drop = FALSE]
     (W + t(W)) / 2

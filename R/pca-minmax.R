@@ -228,15 +228,21 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
 # and `err_best`, each group's best rank-k error, from which losses keep the precision of the
 # errors (NULL where the losses are not measured from errors).
 fp_minmax_problem <- function(prep, k, objective, centering) {
-  covs <- if (centering == "group") prep$cov else prep$second
-  covs <- lapply(covs, function(s) { s <- unname(as.matrix(s)); (s + t(s)) / 2 })
+  covs <- if (centering == "group") prep$cov else {
+    stats::setNames(lapply(seq_along(prep$levels), function(i) fp_prep_second(prep, i)), prep$levels)
+  }
+  # exactly symmetric matrices (as prepared problems' are) are used as they are, without the
+  # copies of (s + t(s)) / 2, which would return the same values
+  covs <- lapply(covs, function(s) if (fp_is_symmetric_exact(s)) s else { s <- unname(as.matrix(s)); (s + t(s)) / 2 })
   m <- length(covs)
   best <- if (centering == "group") fp_group_topsum(prep, k) else vapply(covs, function(s) sum(fp_eig_top(s, k)$values), numeric(1))
   shift <- if (objective == "loss") best else rep(max(vapply(covs, function(s) sum(diag(s)), 0)), m)
   # each group's trace once (the errors of every candidate start from it), and whether the
   # matrices are prep$cov's values (then the errors of standard PCA cached in prep are theirs)
   tr <- vapply(covs, function(s) sum(diag(s)), numeric(1), USE.NAMES = FALSE)
-  same <- centering == "group" && all(vapply(seq_len(m), function(i) identical(unname(prep$cov[[i]]), covs[[i]]), NA))
+  same <- centering == "group" && all(vapply(seq_len(m), function(i) {
+    identical(prep$cov[[i]], covs[[i]]) || identical(unname(prep$cov[[i]]), unname(covs[[i]]))
+  }, NA))
   list(covs = covs, best = best, shift = shift, objective = objective, centering = centering,
        err_best = if (centering == "group" && objective == "loss") fp_group_best(prep, k) else NULL,
        tr = tr, covs_are_prep = same)

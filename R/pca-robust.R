@@ -152,7 +152,7 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
   unit <- prep$unit
   eps <- fp_robust_radius(prep, alpha, radius)
   cons <- robust_constants(prep, k, eps, lambda)
-  M <- unname(prep$second)
+  M <- lapply(seq_along(prep$levels), function(i) fp_prep_second(prep, i))
   basis <- parameterization == "basis"
   st <- fp_robust_step(M, cons, step_rule, step, iterations, unit)
   runs <- fp_robust_runs(M, cons, k, d, basis, restarts + 1L, iterations, st$norm, retraction, iterate)
@@ -294,9 +294,11 @@ robust_constants <- function(prep, k, eps, lambda, warn = TRUE) {
   m <- length(n)
   p <- n / sum(n)
   # condition (ii): sum of the d - k smallest eigenvalues of M_a >= eps_a
-  tail_sum <- vapply(prep$second, function(M) {
+  tail_sum <- vapply(seq_along(prep$levels), function(i) {
+    M <- fp_prep_second(prep, i)
     sum(diag(M)) - sum(fp_eig_top((M + t(M)) / 2, k)$values)
   }, numeric(1))
+  names(tail_sum) <- prep$levels
   ok <- lambda <= p | tail_sum >= eps
   exact <- all(ok)
   lam <- lambda

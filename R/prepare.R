@@ -6,8 +6,11 @@
 # z = (x - center) / scale the centred, scaled data (scale = 1 without scaling) and
 # s = tr(C_z) / d its average column variance, a solver sees z / sqrt(s):
 #   n (named group sizes), mean (d x m group means), cov (group covariances about their own
-#   means, divisor n_g), second (uncentred second moments per group, divisor n_g), C (the
-#   matrix prcomp diagonalises: sum_g n_g second_g / (n - 1)), all in those units;
+#   means, divisor n_g), C (the matrix prcomp diagonalises: sum_g n_g second_g / (n - 1), with
+#   second_g the uncentred second moment of group g, divisor n_g), all in those units; second_g
+#   itself is built on demand, one at a time, by fp_prep_second() from `parts_second` (the
+#   column weights, the weighted means and s), so that a fit holds m + 1 d x d matrices beyond
+#   its moments, not 2m + 1;
 #   center (data units), scale (data units, maps rows into the normalised coordinates:
 #   fp_transform()), scale_data (the user's scaling, 1 without), centered/scaled flags, moments;
 #   unit = s (multiply values with units of variance by it; Inf or 0 when the data's variances
@@ -45,10 +48,13 @@ fp_prepare_normalised <- function(m, center = TRUE, scale. = FALSE) {
   P <- if (any(is.finite(lmag))) ceiling(max(lmag[is.finite(lmag)])) else 0
   w <- b * 2^(a - P)                                   # stored units -> z / 2^P, largest column <= 1
   mean <- dev * w
-  cov <- lapply(seq_along(m$levels), function(i) (m$scatter[[i]] * tcrossprod(w)) / m$n[[i]])
-  second <- lapply(seq_along(m$levels), function(i) cov[[i]] + tcrossprod(mean[, i]))
-  C <- Reduce(`+`, lapply(seq_along(m$levels), function(i) second[[i]] * m$n[[i]])) / max(ntot - 1, 1)
-  s <- sum(diag(C)) / d
+  # the group covariances and C, divided by s, in one compiled pass (the arithmetic of
+  # cov_g = (scatter_g * tcrossprod(w)) / n_g, second_g = cov_g + tcrossprod(mean[, g]),
+  # C = Reduce(`+`, second_g * n_g) / max(ntot - 1, 1), s = sum(diag(C)) / d, operation for
+  # operation): m + 1 new d x d matrices and no others; second_g is not kept (fp_prep_second())
+  built <- fp_cpp(.fp_prepare_moments(m$scatter, w, as.numeric(m$n), mean, max(ntot - 1, 1),
+                                      list(m$colnames, m$colnames)), "the prepared moments")
+  s <- built$s
   if (!is.finite(s)) {
     fp_abort(paste("has variances beyond double precision in its moments (values beyond about 1e+-150 summed",
                    "without bringing the columns into range); fit from the rows, or rescale the data by a constant"), "x")
@@ -57,16 +63,13 @@ fp_prepare_normalised <- function(m, center = TRUE, scale. = FALSE) {
     fp_abort("has no variation: every column is constant after centring, so there is no subspace to find", "x")
   }
   sq <- sqrt(s)
-  C <- C / s
-  dimnames(C) <- list(m$colnames, m$colnames)
-  cov <- lapply(cov, function(a) a / s)
-  second <- lapply(second, function(a) a / s)
-  names(cov) <- names(second) <- m$levels
+  cov <- built$cov
+  names(cov) <- m$levels
   scale_data <- if (isFALSE(scale.)) rep(1, d) else D * sc_s
   list(d = d, levels = m$levels, n = m$n, n_total = ntot, colnames = m$colnames,
        center = ctr_s * D, scale = if (isFALSE(scale.)) rep(2^P * sq, d) else scale_data * (2^P * sq),
        scale_data = scale_data, centered = !isFALSE(center), scaled = !isFALSE(scale.),
-       mean = mean / sq, cov = cov, second = second, C = C, moments = m,
+       mean = mean / sq, cov = cov, C = built$C, moments = m, parts_second = list(w = w, mean = mean, s = s),
        unit = 4^P * s, unit_sqrt = 2^P * sq, unit_log2 = 2 * P + log2(s),
        cache = new.env(parent = emptyenv()))
 }
@@ -79,7 +82,8 @@ fp_prepare <- function(m, center = TRUE, scale. = FALSE) {
   u <- p$unit
   p$C <- p$C * u
   p$cov <- lapply(p$cov, function(a) a * u)
-  p$second <- lapply(p$second, function(a) a * u)
+  p$second <- stats::setNames(lapply(seq_along(p$levels), function(i) fp_prep_second(p, i) * u), p$levels)
+  p$parts_second <- NULL
   p$mean <- p$mean * p$unit_sqrt
   p$scale <- p$scale_data
   p$unit <- 1
@@ -87,6 +91,17 @@ fp_prepare <- function(m, center = TRUE, scale. = FALSE) {
   p$unit_log2 <- 0
   p$cache <- NULL
   p
+}
+
+# The uncentred second moment of group i in the prepared problem's units (divisor n_g), as a new
+# d x d matrix: prep$second[[i]] where a prepared problem holds them (fp_prepare()), else built
+# from the moments with the operations that built prep$cov (the same values as when
+# fp_prepare_normalised() stored them all).
+fp_prep_second <- function(prep, i) {
+  if (!is.null(prep[["second"]])) return(prep[["second"]][[i]])
+  sp <- prep$parts_second
+  fp_cpp(.fp_prepare_second(prep$moments$scatter[[i]], sp$w, as.numeric(prep$n[[i]]), sp$mean[, i], sp$s),
+         "the second moments")
 }
 
 # Values with units of variance (group errors, losses, objectives) are reported in the data's

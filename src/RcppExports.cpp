@@ -272,6 +272,63 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// fp_prepare_moments
+Rcpp::List fp_prepare_moments(const Rcpp::List& scatter, const Rcpp::NumericVector& w, const Rcpp::NumericVector& n, const Rcpp::NumericMatrix& mean, double denom, const Rcpp::List& dimnames_C);
+RcppExport SEXP _fairproj_fp_prepare_moments(SEXP scatterSEXP, SEXP wSEXP, SEXP nSEXP, SEXP meanSEXP, SEXP denomSEXP, SEXP dimnames_CSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type scatter(scatterSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type w(wSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type n(nSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type mean(meanSEXP);
+    Rcpp::traits::input_parameter< double >::type denom(denomSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type dimnames_C(dimnames_CSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_prepare_moments(scatter, w, n, mean, denom, dimnames_C));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_prepare_second
+Rcpp::NumericMatrix fp_prepare_second(const Rcpp::NumericMatrix& scatter, const Rcpp::NumericVector& w, double ng, const Rcpp::NumericVector& mu, double s);
+RcppExport SEXP _fairproj_fp_prepare_second(SEXP scatterSEXP, SEXP wSEXP, SEXP ngSEXP, SEXP muSEXP, SEXP sSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type scatter(scatterSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type w(wSEXP);
+    Rcpp::traits::input_parameter< double >::type ng(ngSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type mu(muSEXP);
+    Rcpp::traits::input_parameter< double >::type s(sSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_prepare_second(scatter, w, ng, mu, s));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_is_symmetric_exact
+bool fp_is_symmetric_exact(const Eigen::Map<Eigen::MatrixXd>& A);
+RcppExport SEXP _fairproj_fp_is_symmetric_exact(SEXP ASEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Eigen::Map<Eigen::MatrixXd>& >::type A(ASEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_is_symmetric_exact(A));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_complement_sym
+Rcpp::NumericMatrix fp_complement_sym(const Rcpp::NumericMatrix& M, const Rcpp::NumericMatrix& qr, const Rcpp::NumericVector& tau, int r, SEXP dimnames);
+RcppExport SEXP _fairproj_fp_complement_sym(SEXP MSEXP, SEXP qrSEXP, SEXP tauSEXP, SEXP rSEXP, SEXP dimnamesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type M(MSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type qr(qrSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type tau(tauSEXP);
+    Rcpp::traits::input_parameter< int >::type r(rSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type dimnames(dimnamesSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_complement_sym(M, qr, tau, r, dimnames));
+    return rcpp_result_gen;
+END_RCPP
+}
 // fp_mmd2_cpp
 Rcpp::List fp_mmd2_cpp(const Eigen::Map<Eigen::MatrixXd> X, const std::vector<int>& g, const Eigen::Map<Eigen::MatrixXd> V, double sigma, bool gradient);
 RcppExport SEXP _fairproj_fp_mmd2_cpp(SEXP XSEXP, SEXP gSEXP, SEXP VSEXP, SEXP sigmaSEXP, SEXP gradientSEXP) {
@@ -452,6 +509,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_eig_top", (DL_FUNC) &_fairproj_fp_eig_top, 2},
     {"_fairproj_fp_gram_kernel", (DL_FUNC) &_fairproj_fp_gram_kernel, 2},
     {"_fairproj_fp_set_backend", (DL_FUNC) &_fairproj_fp_set_backend, 1},
+    {"_fairproj_fp_prepare_moments", (DL_FUNC) &_fairproj_fp_prepare_moments, 6},
+    {"_fairproj_fp_prepare_second", (DL_FUNC) &_fairproj_fp_prepare_second, 5},
+    {"_fairproj_fp_is_symmetric_exact", (DL_FUNC) &_fairproj_fp_is_symmetric_exact, 1},
+    {"_fairproj_fp_complement_sym", (DL_FUNC) &_fairproj_fp_complement_sym, 5},
     {"_fairproj_fp_mmd2_cpp", (DL_FUNC) &_fairproj_fp_mmd2_cpp, 5},
     {"_fairproj_fp_mbfpca_cpp", (DL_FUNC) &_fairproj_fp_mbfpca_cpp, 6},
     {"_fairproj_fp_minmax_exact", (DL_FUNC) &_fairproj_fp_minmax_exact, 3},

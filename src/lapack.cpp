@@ -41,4 +41,16 @@ bool lapack_eig_sym(const double* A, int d, double* values, double* vectors) {
   return info == 0;
 }
 
+bool lapack_qty(const double* qr, const double* tau, int n, int k, double* B, int nrhs) {
+  const char side = 'L', trans = 'T';
+  int info = 0, lwork = -1;
+  double wq = 0;
+  F77_CALL(dormqr)(&side, &trans, &n, &nrhs, &k, qr, &n, tau, B, &n, &wq, &lwork, &info FCONE FCONE);
+  if (info != 0) return false;
+  lwork = static_cast<int>(wq);
+  std::vector<double> work(std::max(lwork, 1));
+  F77_CALL(dormqr)(&side, &trans, &n, &nrhs, &k, qr, &n, tau, B, &n, work.data(), &lwork, &info FCONE FCONE);
+  return info == 0;
+}
+
 }  // namespace fp

@@ -4,6 +4,8 @@
 #include "rcpp_entry.h"
 #include "tolerances.h"
 #include <Spectra/SymEigsSolver.h>
+#include <cfloat>
+#include <cstring>
 #include <limits>
 
 // The explicit instantiations declared in linalg.h.
@@ -134,7 +136,7 @@ bool lanczos_top(const Eigen::Ref<const Mat>& A, int k, int ncv, double tol, con
   }
 }
 
-EigResult eig_sym_top(const Mat& A, int k) {
+EigResult eig_sym_top(const Eigen::Ref<const Mat>& A, int k) {
   const int d = static_cast<int>(A.rows());
   if (k <= 0) {
     EigResult r;
@@ -151,7 +153,7 @@ EigResult eig_sym_top(const Mat& A, int k) {
         !(std::abs(r.values(k - 1)) < 1e-8 * std::abs(r.values(0))))
       return r;
   }
-  EigResult full = eig_sym_full(A);
+  EigResult full = eig_sym_full(Mat(A));
   EigResult r;
   r.values = full.values.head(k);
   r.vectors = full.vectors.leftCols(k);
@@ -243,8 +245,8 @@ Rcpp::NumericMatrix fp_scores_cpp(const Rcpp::NumericMatrix& x, const Rcpp::Nume
 // [[Rcpp::export(.fp_eig_top)]]
 Rcpp::List fp_eig_top(const Eigen::Map<Eigen::MatrixXd>& A, int k) {
   const fp::EigResult r = fp::rcpp::run([&] {
-    const fp::Mat M = A;
-    return (k >= M.rows()) ? fp::eig_sym_full(M) : fp::eig_sym_top(M, k);
+    // on R's memory: only the dense solver works on a copy
+    return (k >= A.rows()) ? fp::eig_sym_full(fp::Mat(A)) : fp::eig_sym_top(A, k);
   });
   return Rcpp::List::create(Rcpp::Named("values") = r.values, Rcpp::Named("vectors") = r.vectors);
 }
@@ -267,4 +269,113 @@ double fp_gram_kernel(const Eigen::Map<Eigen::MatrixXd>& A, int which) {
 int fp_set_backend(int flag) {
   fp::backend_flag() = flag;
   return flag;
+}
+
+// The d x d part of a prepared problem (fp_prepare_normalised() in R/prepare.R), built in one
+// pass from the moments with no d x d temporaries: each group covariance (a new matrix, the
+// dimnames of its scatter) and C = sum_g n_g second_g / denom accumulated in place, with the
+// operations of the R code it replaces in the same order (linalg.h), so the values are those of
+//   cov_g = (S_g * tcrossprod(w)) / n_g;  second_g = cov_g + tcrossprod(mean[, g])
+//   C = Reduce(`+`, second_g * n_g) / denom;  s = sum(diag(C)) / d   (R's sum: long double)
+// then cov_g / s and C / s, unless s is not finite and positive (then unscaled: R stops).
+// [[Rcpp::export(.fp_prepare_moments)]]
+Rcpp::List fp_prepare_moments(const Rcpp::List& scatter, const Rcpp::NumericVector& w, const Rcpp::NumericVector& n,
+                              const Rcpp::NumericMatrix& mean, double denom, const Rcpp::List& dimnames_C) {
+  const R_xlen_t m = scatter.size(), d = w.size();
+  std::vector<Rcpp::NumericMatrix> keep;
+  const std::vector<fp::MatMap> S = fp::rcpp::as_maps(scatter, keep);
+  if (n.size() != m || mean.nrow() != d || mean.ncol() != m) Rcpp::stop("internal error: moments of mismatched sizes");
+  Rcpp::List cov(m);
+  Rcpp::NumericMatrix C(Rcpp::no_init(d, d));
+  double* c = C.begin();
+  for (R_xlen_t g = 0; g < m; ++g) {
+    if (S[g].rows() != d || S[g].cols() != d) Rcpp::stop("internal error: moments of mismatched sizes");
+    Rcpp::NumericMatrix cg(Rcpp::no_init(d, d));
+    const double ng = n[g], *s = S[g].data(), *mu = &mean(0, g);
+    double* o = cg.begin();
+    for (R_xlen_t j = 0; j < d; ++j) {
+      for (R_xlen_t i = 0; i < d; ++i) {
+        const R_xlen_t ij = i + j * d;
+        o[ij] = fp::prep_cov_entry(s[ij], w[i], w[j], ng);
+        const double a = fp::prep_second_entry(o[ij], mu[i], mu[j]) * ng;
+        c[ij] = (g == 0) ? a : c[ij] + a;
+      }
+    }
+    SEXP dn = Rf_getAttrib(scatter[g], R_DimNamesSymbol);
+    if (!Rf_isNull(dn)) cg.attr("dimnames") = dn;
+    cov[g] = cg;
+  }
+  const R_xlen_t dd = d * d;
+  for (R_xlen_t ij = 0; ij < dd; ++ij) c[ij] /= denom;
+  long double tr = 0.0;
+  for (R_xlen_t i = 0; i < d; ++i) tr += c[i + i * d];
+  const double trd = (tr > DBL_MAX) ? R_PosInf : (tr < -DBL_MAX) ? R_NegInf : static_cast<double>(tr);
+  const double sc = trd / static_cast<double>(d);
+  if (std::isfinite(sc) && sc > 0) {
+    for (R_xlen_t ij = 0; ij < dd; ++ij) c[ij] /= sc;
+    for (R_xlen_t g = 0; g < m; ++g) {
+      Rcpp::NumericMatrix cg = cov[g];
+      for (double& v : cg) v /= sc;
+    }
+  }
+  C.attr("dimnames") = dimnames_C;
+  return Rcpp::List::create(Rcpp::Named("cov") = cov, Rcpp::Named("C") = C, Rcpp::Named("s") = sc);
+}
+
+// One group's second moment in a prepared problem, (cov_g + tcrossprod(mean[, g])) / s, from its
+// scatter as fp_prepare_moments() builds cov_g (the same values as when it was stored).
+// [[Rcpp::export(.fp_prepare_second)]]
+Rcpp::NumericMatrix fp_prepare_second(const Rcpp::NumericMatrix& scatter, const Rcpp::NumericVector& w, double ng,
+                                      const Rcpp::NumericVector& mu, double s) {
+  const R_xlen_t d = w.size();
+  if (scatter.nrow() != d || scatter.ncol() != d || mu.size() != d) Rcpp::stop("internal error: moments of mismatched sizes");
+  Rcpp::NumericMatrix out(Rcpp::no_init(d, d));
+  const double* sp = scatter.begin();
+  double* o = out.begin();
+  for (R_xlen_t j = 0; j < d; ++j)
+    for (R_xlen_t i = 0; i < d; ++i)
+      o[i + j * d] = fp::prep_second_entry(fp::prep_cov_entry(sp[i + j * d], w[i], w[j], ng), mu[i], mu[j]) / s;
+  SEXP dn = Rf_getAttrib(scatter, R_DimNamesSymbol);
+  if (!Rf_isNull(dn)) out.attr("dimnames") = dn;
+  return out;
+}
+
+// Whether a square matrix is exactly symmetric (every pair of entries equal bit for bit), read in
+// place: then (A + t(A)) / 2 would return A itself, and callers use A without that copy.
+// [[Rcpp::export(.fp_is_symmetric_exact)]]
+bool fp_is_symmetric_exact(const Eigen::Map<Eigen::MatrixXd>& A) {
+  const Eigen::Index d = A.rows();
+  if (A.cols() != d) return false;
+  for (Eigen::Index j = 0; j < d; ++j)
+    for (Eigen::Index i = j + 1; i < d; ++i)
+      if (std::memcmp(&A(i, j), &A(j, i), sizeof(double)) != 0) return false;
+  return true;
+}
+
+// The constraint's complement in mean-matching PCA (fp_mean_complement() in R/pca-mean.R):
+// with Q the orthogonal factor of a LAPACK QR (qr, d x r, and tau), W = Q' (Q' M)' and the
+// result (W + t(W)) / 2 over its trailing d - r rows and columns: the values of R's
+//   W <- qr.qty(qrq, t(qr.qty(qrq, M))); W <- W[-(1:r), -(1:r)]; (W + t(W)) / 2
+// (the same LAPACK calls, the transpose and the two operations per entry), in one work copy of
+// M and the result instead of six d x d matrices; `dimnames` (or NULL) set on the result.
+// [[Rcpp::export(.fp_complement_sym)]]
+Rcpp::NumericMatrix fp_complement_sym(const Rcpp::NumericMatrix& M, const Rcpp::NumericMatrix& qr,
+                                      const Rcpp::NumericVector& tau, int r, SEXP dimnames) {
+  const int d = M.nrow();
+  if (M.ncol() != d || qr.nrow() != d || tau.size() != qr.ncol() || r < 1 || r > d)
+    Rcpp::stop("internal error: a complement of mismatched sizes");
+  std::vector<double> W(M.begin(), M.end());
+  const int k = static_cast<int>(tau.size());
+  if (!fp::lapack_qty(qr.begin(), tau.begin(), d, k, W.data(), d)) Rcpp::stop("LAPACK failed in the constraint's complement");
+  for (int j = 0; j < d; ++j)
+    for (int i = j + 1; i < d; ++i) std::swap(W[i + static_cast<size_t>(j) * d], W[j + static_cast<size_t>(i) * d]);
+  if (!fp::lapack_qty(qr.begin(), tau.begin(), d, k, W.data(), d)) Rcpp::stop("LAPACK failed in the constraint's complement");
+  const int p = d - r;
+  Rcpp::NumericMatrix out(Rcpp::no_init(p, p));
+  double* o = out.begin();
+  for (int j = 0; j < p; ++j)
+    for (int i = 0; i < p; ++i)
+      o[i + static_cast<size_t>(j) * p] = (W[(r + i) + static_cast<size_t>(r + j) * d] + W[(r + j) + static_cast<size_t>(r + i) * d]) / 2;
+  if (!Rf_isNull(dimnames)) out.attr("dimnames") = dimnames;
+  return out;
 }

@@ -68,8 +68,9 @@ inline double pow2_unit_scale(const Eigen::Ref<const Mat>& A) {
 bool lanczos_top(const Eigen::Ref<const Mat>& A, int k, int ncv, double tol, const Vec* start, EigResult& out);
 
 // k largest (algebraic) eigenpairs, decreasing. Lanczos when worthwhile; falls back to dense
-// when the iteration does not converge.
-EigResult eig_sym_top(const Mat& A, int k);
+// when the iteration does not converge. A is a Mat or a view of one (an Eigen::Map of R's
+// memory: only the dense solver copies it).
+EigResult eig_sym_top(const Eigen::Ref<const Mat>& A, int k);
 
 // k smallest (algebraic) eigenpairs, increasing.
 EigResult eig_sym_bottom(const Mat& A, int k);
@@ -91,6 +92,14 @@ Mat qr_orthonormal(const Mat& V);
 
 // Polar factor U of V = U H (closest orthonormal matrix in Frobenius norm).
 Mat polar_orthonormal(const Mat& V);
+
+// One entry of a prepared problem's group covariance and second moment (fp_prepare_normalised()
+// in R/prepare.R) from the stored scatter S_ij of a group of n_g rows, the column weights w and
+// the group's weighted mean mu: the floating-point operations of R's
+// (S * tcrossprod(w)) / n_g and cov + tcrossprod(mu), in that order (R's products of one term
+// are 0 + a b, which turns a -0 into +0).
+inline double prep_cov_entry(double S, double wi, double wj, double ng) { return (S * (0.0 + wi * wj)) / ng; }
+inline double prep_second_entry(double cov, double mui, double muj) { return cov + (0.0 + mui * muj); }
 
 // Sum of the k largest eigenvalues of a symmetric matrix.
 double top_eig_sum(const Mat& A, int k);

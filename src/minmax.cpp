@@ -38,7 +38,7 @@
 #include "minmax_mw.h"
 #include "rcpp_entry.h"
 
-// Exact solver. covs: the group matrices (symmetric: R symmetrises them), a: offsets; opts: k,
+// Exact solver. covs: the group matrices (symmetric: R symmetrises them; read in place), a: offsets; opts: k,
 // lp (Samadi et al.'s LP rounding) and `exact`, a list of gap_tol (relative gap), maxit (oracle
 // calls), smooth (Wentges weight of Kelley's method), dual (1: the interior method first, 0:
 // Kelley's method only). Returns what fit_pca_minmax() reads.
@@ -54,7 +54,8 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, Rcpp::List o
   const double smooth = ex.get<double>("smooth", 0.0);
   const int dual = ex.get<int>("dual", 1);
   ex.done();
-  const std::vector<fp::Mat> C = fp::rcpp::as_mats(covs);
+  std::vector<Rcpp::NumericMatrix> held;
+  const std::vector<fp::MatMap> C = fp::rcpp::as_maps(covs, held);  // R's memory, not copied
   const fp::Vec a = Rcpp::as<fp::Vec>(a_);
   const fp::minmax::ExactResult r = fp::rcpp::run([&] {
     return fp::minmax::solve_exact(C, a, k, gap_tol, maxit, lp, smooth, dual);
@@ -92,7 +93,8 @@ Rcpp::List fp_minmax_mw(Rcpp::List covs, Rcpp::NumericVector a_, Rcpp::List opts
   const int iterations = mw.get<int>("iterations", 10);
   const std::string keep = mw.get<std::string>("keep", "better");
   mw.done();
-  const std::vector<fp::Mat> C = fp::rcpp::as_mats(covs);
+  std::vector<Rcpp::NumericMatrix> held;
+  const std::vector<fp::MatMap> C = fp::rcpp::as_maps(covs, held);  // R's memory, not copied
   const fp::Vec a = Rcpp::as<fp::Vec>(a_);
   const fp::minmax::MWResult r = fp::rcpp::run([&] {
     return fp::minmax::solve_mw(C, a, k, eta, iterations, keep, lp);
@@ -115,7 +117,8 @@ Rcpp::List fp_minmax_mw(Rcpp::List covs, Rcpp::NumericVector a_, Rcpp::List opts
 // (covs symmetric).
 // [[Rcpp::export(.fp_minmax_dual)]]
 Rcpp::List fp_minmax_dual(Rcpp::List covs, Rcpp::NumericVector a_, int k, Rcpp::NumericVector w_) {
-  const std::vector<fp::Mat> C = fp::rcpp::as_mats(covs);
+  std::vector<Rcpp::NumericMatrix> held;
+  const std::vector<fp::MatMap> C = fp::rcpp::as_maps(covs, held);  // R's memory, not copied
   const fp::Vec a = Rcpp::as<fp::Vec>(a_);
   const fp::Vec w = Rcpp::as<fp::Vec>(w_);
   fp::Vec L, vals;

@@ -13,12 +13,12 @@ namespace fp {
 namespace minmax {
 
 struct Oracle {
-  const std::vector<Mat>& C;
+  const std::vector<MatMap>& C;
   Vec a;
   int k, d, m;
   Vec resid;  // warm start for Lanczos (sum of the previous eigenvectors)
   int calls, fallbacks;
-  Oracle(const std::vector<Mat>& C_, const Vec& a_, int k_) : C(C_), a(a_), k(k_), calls(0), fallbacks(0) {
+  Oracle(const std::vector<MatMap>& C_, const Vec& a_, int k_) : C(C_), a(a_), k(k_), calls(0), fallbacks(0) {
     d = static_cast<int>(C[0].rows());
     m = static_cast<int>(C.size());
   }
@@ -123,7 +123,7 @@ struct Oracle {
 };
 
 // The scale of the losses: the largest group trace (for relative tolerances).
-inline double loss_scale(const std::vector<Mat>& C) {
+inline double loss_scale(const std::vector<MatMap>& C) {
   double s = 0;
   for (size_t g = 0; g < C.size(); ++g) s = std::max(s, C[g].trace());
   return std::max(s, 1e-300);

@@ -25,7 +25,7 @@ struct LPRound {
   int status;
 };
 
-inline LPRound samadi_lp(const std::vector<Mat>& C, const Vec& a, int k, const Mat& U) {
+inline LPRound samadi_lp(const std::vector<MatMap>& C, const Vec& a, int k, const Mat& U) {
   const int m = static_cast<int>(C.size()), r = static_cast<int>(U.cols());
   if (r == 0) {
     LPRound none;
@@ -68,7 +68,7 @@ inline LPRound samadi_lp(const std::vector<Mat>& C, const Vec& a, int k, const M
 // bracket the optimal weight: shared directions are kept, and inside the span of the
 // directions where V_lo and V_hi differ a rank-p projection with <C_1 - C_2, Q> equal to the
 // target is built by rotating eigenvectors of the restricted difference matrix.
-inline bool two_group_rotate(const std::vector<Mat>& C, const Vec& a, int k, const Mat& Vlo, const Mat& Vhi,
+inline bool two_group_rotate(const std::vector<MatMap>& C, const Vec& a, int k, const Mat& Vlo, const Mat& Vhi,
                       Mat& Vout) {
   const int d = static_cast<int>(Vlo.rows());
   Eigen::JacobiSVD<Mat> svd(Vlo.transpose() * Vhi, Eigen::ComputeFullU | Eigen::ComputeFullV);

@@ -1,0 +1,76 @@
+# Memory of the moments route at large d (#48): how many d x d matrices a fit holds beyond its
+# moments, for standard, mean and min-max, fitted from the rows and from a group_moments() object.
+#
+#   Rscript bench/wide-memory.R [lib]
+#
+# Synthetic data: rank 50 plus noise, 2 groups, k = 10, n = 2000. Each case runs in a fresh
+# Rscript (this file with the case as arguments), so that the process's peak resident set
+# (VmHWM of /proc/self/status, reset through /proc/self/clear_refs once the data are in memory)
+# is the fit's own. Two measures, both in units of one d x d double matrix (d^2 * 8 bytes):
+#   R heap: gc()'s "max used" vector cells during the fit minus those in use before it;
+#   RSS:    peak resident set during the fit minus the resident set before it (R heap, C++ copies
+#           and the BLAS's work space together).
+# From the rows the fit builds its moments too: their m d x d matrices are subtracted, so both
+# columns read "beyond the moments". The floor is the moments plus the one d x d matrix whose
+# top k eigenvectors a fit needs (C); the ratio printed is (moments + RSS beyond) / floor.
+# Options (environment variables): FAIRPROJ_BENCH_D  comma-separated d (default 1000,2000,3000),
+# FAIRPROJ_BENCH_METHODS (default standard,mean,minmax), FAIRPROJ_BENCH_N (default 2000).
+# Linux only (reads /proc).
+# Last measured (2 cores shared, reference BLAS, n = 2000, d = 3000, from group_moments();
+# d x d matrices beyond the moments, R heap / RSS, and RSS ratio to the moments + C floor):
+#   before #48:  standard 9.0 / 9.0 (3.67x), mean 12.2 / 13.1 (5.02x), minmax 13.0 / 13.0 (5.00x)
+#   after:       standard 3.1 / 3.0 (1.68x), mean  4.1 /  5.0 (2.34x), minmax  3.2 /  4.1 (2.02x)
+# (the same from the rows; d = 1000 and 2000 alike). What is left: the prepared problem's m + 1
+# matrices (group covariances and C), plus mean matching's complement (a work copy and the
+# (d - r)^2 result) and min-max's weighted sum in its oracle.
+args <- commandArgs(TRUE)
+n_rows <- as.integer(Sys.getenv("FAIRPROJ_BENCH_N", "2000"))
+status_kb <- function(field) {
+  s <- readLines("/proc/self/status")
+  as.numeric(sub("^[^0-9]*([0-9]+).*$", "\\1", grep(paste0("^", field, ":"), s, value = TRUE)))
+}
+
+if (length(args) >= 3 && args[1] == "--case") {
+  # one case: --case method source d [lib]
+  method <- args[2]; src <- args[3]; d <- as.integer(args[4])
+  suppressPackageStartupMessages(if (length(args) >= 5) library(fairproj, lib.loc = args[5]) else library(fairproj))
+  set.seed(1)
+  r <- 50
+  g <- rep(c("a", "b"), times = c(n_rows * 0.3, n_rows - n_rows * 0.3))
+  x <- matrix(rnorm(n_rows * r), n_rows, r) %*% matrix(rnorm(r * d), r, d) + matrix(rnorm(n_rows * d, sd = 0.5), n_rows, d)
+  x[g == "b", 1:5] <- x[g == "b", 1:5] * 2
+  colnames(x) <- paste0("x", seq_len(d))
+  m <- if (src == "moments") group_moments(x, g) else NULL
+  if (src == "moments") rm(x)
+  invisible(gc(reset = TRUE)); invisible(gc(reset = TRUE))
+  v0 <- gc()["Vcells", "used"]
+  rss0 <- status_kb("VmRSS")
+  writeLines("5", "/proc/self/clear_refs")           # VmHWM := VmRSS
+  t0 <- proc.time()[["elapsed"]]
+  fit <- if (src == "moments") fair_pca(m, k = 10, method = method) else fair_pca(x, g, k = 10, method = method)
+  el <- proc.time()[["elapsed"]] - t0
+  vmax <- gc()["Vcells", "max used"]
+  hwm <- status_kb("VmHWM")
+  unit <- d^2 * 8
+  mom <- if (src == "rows") 2 else 0                  # the moments a fit from the rows builds itself
+  cat(sprintf("%s %s %d %.2f %.2f %.1f %.0f\n", method, src, d, (vmax - v0) * 8 / unit - mom,
+              (hwm - rss0) * 1024 / unit - mom, el, hwm / 1024))
+  quit(save = "no")
+}
+
+lib <- if (length(args)) args[1] else character()
+ds <- as.integer(strsplit(Sys.getenv("FAIRPROJ_BENCH_D", "1000,2000,3000"), ",")[[1]])
+methods <- strsplit(Sys.getenv("FAIRPROJ_BENCH_METHODS", "standard,mean,minmax"), ",")[[1]]
+self <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+rscript <- file.path(R.home("bin"), "Rscript")
+cat(sprintf("n = %d, 2 groups, k = 10; units: d x d double matrices beyond the moments (m = 2 of them)\n", n_rows))
+cat(sprintf("%-9s %-8s %6s %8s %8s %8s %8s %9s\n", "method", "source", "d", "R heap", "RSS", "ratio", "seconds", "peak MB"))
+for (d in ds) for (method in methods) for (src in c("moments", "rows")) {
+  # a fixed mmap threshold: glibc's moving one keeps freed blocks of the data's size resident,
+  # which later allocations reuse unseen by the peak
+  out <- system2(rscript, c(shQuote(self), "--case", method, src, d, lib), stdout = TRUE,
+                 env = "MALLOC_MMAP_THRESHOLD_=131072")
+  f <- strsplit(tail(out, 1), " ")[[1]]
+  rss <- as.numeric(f[5])
+  cat(sprintf("%-9s %-8s %6d %8s %8s %8.2f %8s %9s\n", method, src, d, f[4], f[5], (2 + rss) / 3, f[6], f[7]))
+}
