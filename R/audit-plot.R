@@ -74,7 +74,7 @@ fp_audit_bar_caption <- function(x, d, caption = NULL) {
   iv <- x$intervals
   paste0(if (!is.null(caption)) paste0(caption, "; "),
          sprintf("error bars: %s%% bootstrap intervals%s%s", format(100 * iv$level),
-                 if (any(d$interval == "unreliable")) "; faint: unreliable (small group, k at its rank, or group means not fixed by the data)" else "",
+                 if (any(d$interval == "unreliable")) "; faint: flagged unreliable (print() gives the reason)" else "",
                  if (any(d$lower == 0 & d$upper > 0, na.rm = TRUE)) "; from 0: 0 not ruled out" else ""))
 }
 
