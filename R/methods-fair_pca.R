@@ -580,12 +580,16 @@ fp_plot_errors <- function(x, type, kmax, quiet = FALSE) {
 # Per-group error or loss for k = 1, ..., kmax, refitting from the stored moments; says so.
 # Methods that need the rows (no refit from moments) give only the fitted k.
 fp_errors_by_k <- function(x, type = "errors", kmax = NULL, quiet = FALSE) {
-  if (is.null(x$moments)) fp_abort(fp_no_moments_message(x), "x")
+  if (is.null(x$moments) && is.null(x$route)) fp_abort(fp_no_moments_message(x), "x")
   d <- nrow(x$rotation)
   if (is.null(kmax)) kmax <- min(d, max(x$k + 3L, 10L))
   kmax <- fp_check_count(kmax, 1L, d, "kmax")
   ks <- seq_len(kmax)
-  if (!quiet && kmax > 1L) {
+  if (is.null(x$moments)) {
+    # a row-route fit keeps neither moments nor rows: its own k only, as for the methods that need rows
+    ks <- x$k
+    if (!quiet) message("Showing the fitted k only: a row-route fit keeps no moments to refit other k from (refit with route = \"moments\" for them)")
+  } else if (!quiet && kmax > 1L) {
     message(sprintf("Refitting method \"%s\" for k = %s from the stored moments (set kmax to refit fewer)",
                     x$method, paste(setdiff(ks, x$k), collapse = ", ")))
   }

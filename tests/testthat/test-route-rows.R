@@ -90,6 +90,10 @@ test_that("the cost picks the row route at large d and the moments route at smal
   e <- tryCatch(plot(wide, "scree"), error = identity)
   expect_s3_class(e, "fairproj_error")
   expect_match(conditionMessage(e), "route")
+  # the errors plot shows the fitted k only, and says so
+  expect_message(pd <- fairproj:::fp_errors_by_k(wide), "fitted k only")
+  expect_equal(unique(pd$k), 3L)
+  expect_equal(pd$fair, wide$group_stats$error)
   # below 500 columns the moments route stays, whatever the cost says
   x1 <- matrix(rnorm(60 * 300), 60)
   expect_null(fair_pca(x1, g, k = 3, method = "standard", scale. = FALSE)$route)
