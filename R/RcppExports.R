@@ -133,6 +133,18 @@
     .Call(`_fairproj_fp_robust_eval`, M, W, R, kappa, X0, basis)
 }
 
+.fp_rows_stats <- function(x, g, m) {
+    .Call(`_fairproj_fp_rows_stats`, x, g, m)
+}
+
+.fp_rows_eig <- function(x, g, group, Q, k, opts) {
+    .Call(`_fairproj_fp_rows_eig`, x, g, group, Q, k, opts)
+}
+
+.fp_rows_quad <- function(x, g, V, opts) {
+    .Call(`_fairproj_fp_rows_quad`, x, g, V, opts)
+}
+
 .fp_threads_max <- function() {
     .Call(`_fairproj_fp_threads_max`)
 }

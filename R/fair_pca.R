@@ -132,6 +132,16 @@
 #'   components, is an error: a fit keeps exactly `k` components. Solvers name their own
 #'   tolerances, e.g. `gap_tol` of `"minmax"`; see each method's page.)
 #' @param retx Logical; keep the scores of the training rows in `$x` (when rows are given).
+#' @param route How a fit from rows is computed: `"auto"` (the default) chooses by estimated cost,
+#'   `"moments"` forms the per-group d x d moments and solves on them, `"rows"` works on the rows
+#'   themselves through products with them (Lanczos, or each group's n_g x n_g Gram matrix when
+#'   it has fewer rows than columns) and forms no d x d matrix, for wide data (thousands of
+#'   columns). The row route serves `"standard"` and the basic variant of `"mean"`; `"auto"`
+#'   takes it at 500 columns or more when its estimated cost is less than half the moments' (the moments route
+#'   stays where n is much larger than d), and a row-route fit says so when printed and keeps no
+#'   moments (`summary()`'s residual directions and `plot()`'s refits need them: use
+#'   `route = "moments"` for those). A `group_moments` object has only the moments:
+#'   `route = "rows"` is then an error.
 #' @param keep_moments Logical; keep the group moments in the result (used by `plot()` to refit
 #'   for other k and by `summary()`). They take d x d x (number of groups) numbers.
 #' @return An object of class `c("fair_pca_<method>", "fair_pca")`: a list with
@@ -192,12 +202,14 @@ fair_pca <- function(x, ...) UseMethod("fair_pca")
 #' @rdname fair_pca
 #' @export
 fair_pca.default <- function(x, group, k, method = "minmax", ..., center = TRUE, scale. = FALSE,
-                             rank. = NULL, retx = TRUE, keep_moments = TRUE) {
+                             rank. = NULL, retx = TRUE, keep_moments = TRUE, route = "auto") {
   call <- match.call()
   method <- fp_check_method(method, "pca")
   # NA/Inf: in the C++ pass of the moments
-  d <- fp_door_rows(x, group, substitute(group), moments = TRUE, check_finite = FALSE, set_names = FALSE)
-  obj <- fp_fit_pca(d$m, k, method, ..., center = center, scale. = scale., rank. = rank.,
+  d <- fp_door_rows(x, group, substitute(group), moments = FALSE, check_finite = FALSE, set_names = FALSE)
+  route <- fp_route_choose(route, method, list(...), d$xm, d$g, if (!is.null(rank.)) rank. else if (!missing(k)) k)
+  m <- if (route == "rows") structure(list(x = d$xm, g = d$g), class = "fp_rows") else fp_moments_ranged(d$xm, d$g, fp_colnames(d$xm))
+  obj <- fp_fit_pca(m, k, method, ..., center = center, scale. = scale., rank. = rank.,
                     data = list(x = d$xm, group = d$g), retx = retx, keep_moments = keep_moments, call = call,
                     warn_units = missing(scale.))
   obj$colnames_given <- !is.null(colnames(d$x))
@@ -207,9 +219,12 @@ fair_pca.default <- function(x, group, k, method = "minmax", ..., center = TRUE,
 #' @rdname fair_pca
 #' @export
 fair_pca.group_moments <- function(x, group = NULL, k, method = "minmax", ..., center = TRUE,
-                                   scale. = FALSE, rank. = NULL, keep_moments = TRUE) {
+                                   scale. = FALSE, rank. = NULL, keep_moments = TRUE, route = "moments") {
   call <- match.call()
   method <- fp_check_method(method, "pca")
+  if (fp_match_arg(route, c("auto", "moments", "rows"), "route") == "rows") {
+    fp_abort("= \"rows\" needs the rows, and `x` holds only their moments: use route = \"moments\" or fit from the rows", "route")
+  }
   fp_door_moments(x, group, min_levels = 2L)
   fp_fit_pca(x, k, method, ..., center = center, scale. = scale., rank. = rank., data = NULL, retx = FALSE,
              keep_moments = keep_moments, call = call, warn_units = missing(scale.))
@@ -260,8 +275,15 @@ fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, re
     if (!missing(k)) fp_abort("and `k` are both given: `rank.` is prcomp's name for `k`; give one", "rank.")
     k <- rank.
   }
-  prep <- fp_check_unit(fp_prepare_normalised(m, center, scale.))
-  if (warn_units) fp_warn_units(fp_log2_colvar(m), m$colnames)  # scale. not chosen by the user
+  rows <- inherits(m, "fp_rows")
+  if (rows) {
+    prep <- fp_prepare_rows(m$x, m$g, center, scale.)  # the row route (prepare-rows.R)
+    # rows with NA or Inf: the moments pass says where
+    if (is.null(prep)) fp_moments_ranged(m$x, m$g, fp_colnames(m$x))
+  } else {
+    prep <- fp_check_unit(fp_prepare_normalised(m, center, scale.))
+  }
+  if (warn_units) fp_warn_units(if (rows) prep$log2_colvar else fp_log2_colvar(m), prep$colnames)  # scale. not chosen by the user
   fp_warn_small_groups(prep$n, prep$levels)
   if (missing(k)) fp_abort("is missing: give the target dimension (or prcomp's `rank.`)", "k")
   k <- fp_check_count(k, 1L, prep$d, "k")
@@ -273,7 +295,8 @@ fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, re
     obj$x <- if (!is.null(obj$map) && is.null(obj$tradeoff)) fp_map_scores(obj, data$x) else fp_scores(obj, data$x)
     obj$train_group <- data$group  # the group of each training row (score plots)
   }
-  if (keep_moments) obj$moments <- m
+  if (keep_moments && !rows) obj$moments <- m
+  if (rows) obj$route <- fp_route_label(prep)
   obj
 }
 
@@ -309,8 +332,9 @@ fp_warn_small_groups <- function(n, levels) {
 new_fair_pca <- function(fit, prep, k, method, call) {
   V <- fit$rotation
   if (!is.matrix(V) || nrow(V) != prep$d) stop("internal error: solver returned no d x r rotation")
+  rows <- if (!is.null(prep$rows)) fp_rows_diagnostics(prep, V, k, method)  # the row route (route-rows.R)
   # order the components by variance explained and fix their signs (the subspace is unchanged)
-  A <- crossprod(V, prep$C %*% V)
+  A <- if (is.null(rows)) crossprod(V, prep$C %*% V) else rows$A
   e <- eigen((A + t(A)) / 2, symmetric = TRUE)
   V <- V %*% e$vectors
   for (j in seq_len(ncol(V))) {
@@ -318,18 +342,24 @@ new_fair_pca <- function(fit, prep, k, method, call) {
     if (V[i, j] < 0) V[, j] <- -V[, j]
   }
   dimnames(V) <- list(prep$colnames, paste0("PC", seq_len(ncol(V))))
-  best <- fp_group_best(prep, k)
-  gs <- fp_stats_units(fp_group_stats(prep, V, k, map = fit$map, best = best), prep$unit)
-  gs_std <- if (identical(method, "standard")) gs else {
-    fp_stats_units(fp_group_stats(prep, k = k, best = best, err = fp_prep_std_errors(prep, k)), prep$unit)
+  if (is.null(rows)) {
+    best <- fp_group_best(prep, k)
+    gs <- fp_stats_units(fp_group_stats(prep, V, k, map = fit$map, best = best), prep$unit)
+    gs_std <- if (identical(method, "standard")) gs else {
+      fp_stats_units(fp_group_stats(prep, k = k, best = best, err = fp_prep_std_errors(prep, k)), prep$unit)
+    }
+    margins <- fp_group_margins(prep, V, k, map = fit$map)
+  } else {
+    gs <- fp_stats_units(rows$gs, prep$unit)
+    gs_std <- fp_stats_units(rows$gs_std, prep$unit)
+    margins <- NULL
   }
-  margins <- fp_group_margins(prep, V, k, map = fit$map)
   extra <- fit[setdiff(names(fit), c("rotation"))]
   if (!is.null(margins)) extra$group_margins <- margins
   obj <- c(list(rotation = V, sdev = sqrt(pmax(e$values, 0)) * prep$unit_sqrt,
                 center = if (prep$centered) stats::setNames(prep$center, prep$colnames) else FALSE,
                 scale = if (prep$scaled) stats::setNames(prep$scale_data, prep$colnames) else FALSE,
-                totalvar = sum(diag(prep$C)) * prep$unit,
+                totalvar = if (is.null(rows)) sum(diag(prep$C)) * prep$unit else prep$d * prep$unit,
                 groups = data.frame(group = prep$levels, n = as.numeric(prep$n), stringsAsFactors = FALSE),
                 group_stats = gs, group_stats_standard = gs_std, k = k, method = method, call = call),
            extra)

@@ -3,6 +3,7 @@ print.fair_pca <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   cat(sprintf("Fair PCA (method \"%s\"): %d of %d dimensions, %d groups, %s rows\n", x$method,
               x$k, nrow(x$rotation), nrow(x$groups), format(sum(x$groups$n), big.mark = ",")))
   cat(fp_method_line(x), "\n", sep = "")
+  if (!is.null(x$route)) cat(sprintf("route: %s (no d x d moments kept)\n", x$route))
   if (!is.null(x$map)) {
     cat(sprintf("The reconstruction is a linear map of rank %d (not an orthogonal projection); `rotation` spans its range.\n",
                 ncol(x$rotation)))
@@ -222,7 +223,7 @@ fp_residual_directions <- function(x) {
   none <- list(sdev = numeric(0), rotation = x$rotation[, 0, drop = FALSE])
   if (r >= d) return(none)
   if (is.null(x$moments)) {
-    fp_warn("`x` has no moments (it was fitted with keep_moments = FALSE), so the directions it leaves out are unknown: `sdev` holds only its k components, and proportions of variance computed from it are too large; refit with keep_moments = TRUE",
+    fp_warn(if (!is.null(x$route)) "`x` was fitted by the row route, which keeps no d x d moments, so the directions it leaves out are unknown: `sdev` holds only its k components, and proportions of variance computed from it are too large; refit with route = \"moments\" (its d x d moments) for them" else "`x` has no moments (it was fitted with keep_moments = FALSE), so the directions it leaves out are unknown: `sdev` holds only its k components, and proportions of variance computed from it are too large; refit with keep_moments = TRUE",
             class = "fairproj_prcomp_warning")
     return(none)
   }
@@ -579,12 +580,16 @@ fp_plot_errors <- function(x, type, kmax, quiet = FALSE) {
 # Per-group error or loss for k = 1, ..., kmax, refitting from the stored moments; says so.
 # Methods that need the rows (no refit from moments) give only the fitted k.
 fp_errors_by_k <- function(x, type = "errors", kmax = NULL, quiet = FALSE) {
-  if (is.null(x$moments)) fp_abort("kept no moments: refit with keep_moments = TRUE", "x")
+  if (is.null(x$moments) && is.null(x$route)) fp_abort(fp_no_moments_message(x), "x")
   d <- nrow(x$rotation)
   if (is.null(kmax)) kmax <- min(d, max(x$k + 3L, 10L))
   kmax <- fp_check_count(kmax, 1L, d, "kmax")
   ks <- seq_len(kmax)
-  if (!quiet && kmax > 1L) {
+  if (is.null(x$moments)) {
+    # a row-route fit keeps neither moments nor rows: its own k only, as for the methods that need rows
+    ks <- x$k
+    if (!quiet) message("Showing the fitted k only: a row-route fit keeps no moments to refit other k from (refit with route = \"moments\" for them)")
+  } else if (!quiet && kmax > 1L) {
     message(sprintf("Refitting method \"%s\" for k = %s from the stored moments (set kmax to refit fewer)",
                     x$method, paste(setdiff(ks, x$k), collapse = ", ")))
   }
@@ -616,8 +621,15 @@ fp_errors_by_k <- function(x, type = "errors", kmax = NULL, quiet = FALSE) {
   do.call(rbind, rows)
 }
 
+# Why a fit has no moments, and what to do. A row-route fit keeps neither moments nor rows (the
+# data would double the fit's size): its refits and scree values need a refit from the rows.
+fp_no_moments_message <- function(x) {
+  if (is.null(x$route)) return("kept no moments: refit with keep_moments = TRUE")
+  "was fitted by the row route, which keeps no d x d moments (nor the rows): refit with route = \"moments\", or fit each k from the rows"
+}
+
 fp_plot_scree <- function(x, kmax) {
-  if (is.null(x$moments)) fp_abort("kept no moments: refit with keep_moments = TRUE", "x")
+  if (is.null(x$moments)) fp_abort(fp_no_moments_message(x), "x")
   d <- nrow(x$rotation)
   if (is.null(kmax)) kmax <- min(d, max(x$k + 3L, 10L))
   kmax <- fp_check_count(kmax, 1L, d, "kmax")

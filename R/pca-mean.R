@@ -144,6 +144,11 @@ fit_pca_mean <- function(prep, k, equalize_cov = NULL, tradeoff = NULL, tradeoff
     fp_abort(sprintf("= %d exceeds the feasible dimension %d (= d - rank of the mean differences: %d - %d); choose k <= %d",
                      k, feasible, d, r, feasible), "k", class = "fairproj_infeasible_k")
   }
+  if (!is.null(prep$rows)) {
+    # the row route (prepare-rows.R): the top k of the covariance projected off span(Q)
+    return(list(rotation = fp_rows_eig(prep, k, Q = Q)$vectors, constraint_rank = r, feasible_dim = feasible,
+                constraint_basis = Q, constraint = constraint))
+  }
   cmp <- fp_mean_complement(Q)
   C <- fprep$C
   H <- cmp$to(C)
@@ -242,7 +247,8 @@ fp_mean_constraint_basis <- function(fprep, attributes, rows, keep, n_all, use_g
     B <- cbind(B, fprep$mean - mu)
   }
   if (!is.null(attributes)) B <- cbind(B, fp_attribute_directions(attributes, rows, keep, n_all))
-  scale_ref <- sqrt(max(sum(diag(fprep$C)) / d, .Machine$double.xmin))
+  # (the row route's problem keeps no C: its average column variance is 1 by construction)
+  scale_ref <- sqrt(max(if (is.null(fprep$C)) 1 else sum(diag(fprep$C)) / d, .Machine$double.xmin))
   Q <- matrix(0, d, 0)
   if (ncol(B) > 0L) {
     sv <- svd(B, nv = 0L)

@@ -22,5 +22,6 @@ NULL
 
 # Standard PCA: the top-k eigenvectors of the (centred, scaled) covariance matrix.
 fit_pca_standard <- function(prep, k, data = NULL) {
+  if (!is.null(prep$rows)) return(list(rotation = fp_rows_eig(prep, k)$vectors))  # the row route
   list(rotation = fp_prep_eig(prep, k)$vectors)
 }

@@ -478,6 +478,49 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// fp_rows_stats
+Rcpp::List fp_rows_stats(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int m);
+RcppExport SEXP _fairproj_fp_rows_stats(SEXP xSEXP, SEXP gSEXP, SEXP mSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type g(gSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_rows_stats(x, g, m));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_rows_eig
+Rcpp::List fp_rows_eig(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int group, const Rcpp::NumericMatrix& Q, int k, const Rcpp::List& opts);
+RcppExport SEXP _fairproj_fp_rows_eig(SEXP xSEXP, SEXP gSEXP, SEXP groupSEXP, SEXP QSEXP, SEXP kSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type g(gSEXP);
+    Rcpp::traits::input_parameter< int >::type group(groupSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type Q(QSEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_rows_eig(x, g, group, Q, k, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_rows_quad
+Rcpp::List fp_rows_quad(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, const Rcpp::NumericMatrix& V, const Rcpp::List& opts);
+RcppExport SEXP _fairproj_fp_rows_quad(SEXP xSEXP, SEXP gSEXP, SEXP VSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type g(gSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type V(VSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_rows_quad(x, g, V, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
 // fp_threads_max
 int fp_threads_max();
 RcppExport SEXP _fairproj_fp_threads_max() {
@@ -523,6 +566,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_pareto_cpp", (DL_FUNC) &_fairproj_fp_pareto_cpp, 6},
     {"_fairproj_fp_robust_run", (DL_FUNC) &_fairproj_fp_robust_run, 6},
     {"_fairproj_fp_robust_eval", (DL_FUNC) &_fairproj_fp_robust_eval, 6},
+    {"_fairproj_fp_rows_stats", (DL_FUNC) &_fairproj_fp_rows_stats, 3},
+    {"_fairproj_fp_rows_eig", (DL_FUNC) &_fairproj_fp_rows_eig, 6},
+    {"_fairproj_fp_rows_quad", (DL_FUNC) &_fairproj_fp_rows_quad, 4},
     {"_fairproj_fp_threads_max", (DL_FUNC) &_fairproj_fp_threads_max, 0},
     {NULL, NULL, 0}
 };

@@ -11,6 +11,7 @@
 #define USE_FC_LEN_T
 #include "rcpp_entry.cpp"
 #include "linalg.cpp"
+#include "rows.cpp"
 #include "lapack.cpp"
 #include "blas.cpp"
 #include "cfpca.cpp"

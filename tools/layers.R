@@ -17,7 +17,7 @@ layer_of <- function(file) {
     `3` = c("^prepare"),
     `4` = c("^solvers\\.R$", "^pca-", "^css-", "^kpca-", "^mmd\\.R$"),
     `5` = c("^fair_pca\\.R$", "^fair_css\\.R$", "^tune\\.R$", "^pareto_front\\.R$", "^methods-", "^broom\\.R$", "^plot-",
-            "^autoplot\\.R$", "^audit", "^metrics", "^group-stats\\.R$", "^step_")
+            "^autoplot\\.R$", "^audit", "^metrics", "^group-stats\\.R$", "^step_", "^route")
   )
   for (l in names(rules)) if (any(vapply(rules[[l]], grepl, logical(1), x = file))) return(as.integer(l))
   NA_integer_

@@ -1,0 +1,151 @@
+# The prepared problem of the row route (issue #48): the same normalised coordinates as
+# fp_prepare_normalised() (centred, scaled, divided by the average column variance), built from
+# per-group column means and sums of squares (one O(n d) pass, src/rows.cpp) instead of d x d
+# moments. It keeps the rows (not copied) and the map into those coordinates, and no C, cov or
+# second: the top k of the covariance and of each group's covariance come from products with
+# the rows (fp_rows_eig()), the diagnostics from one product with them (fp_rows_quad()).
+
+# The prepared problem from the rows `xm` (a double matrix) and groups `g` (a factor). NULL when
+# the rows hold NA or infinite values (the moments pass then says where).
+fp_prepare_rows <- function(xm, g, center = TRUE, scale. = FALSE) {
+  d <- ncol(xm)
+  center <- fp_check_center_scale(center, d, "center")
+  scale. <- fp_check_center_scale(scale., d, "scale.")
+  st <- fp_cpp(.fp_rows_stats(xm, as.integer(g) - 1L, nlevels(g)), "the row statistics")
+  if (!isTRUE(st$finite)) return(NULL)
+  lev <- levels(g)
+  n <- stats::setNames(st$n, lev)
+  ntot <- sum(n)
+  e <- st$exponent
+  D <- 2^e
+  pooled <- drop(st$mean %*% (n / ntot))
+  ctr_s <- if (isTRUE(center)) pooled else if (isFALSE(center)) rep(0, d) else center / D
+  within <- rowSums(st$ssq)
+  between <- drop((st$mean - pooled)^2 %*% n)
+  sc_s <- fp_rows_column_scale(scale., D, within + between, pooled, ctr_s, ntot, fp_colnames(xm))
+  if (isFALSE(scale.)) {
+    a <- e
+    b <- rep(1, d)
+  } else {
+    a <- rep(0, d)
+    b <- 1 / sc_s
+  }
+  dev <- st$mean - ctr_s
+  msq <- (within + drop(dev^2 %*% n)) / ntot
+  lmag <- a + log2(b * sqrt(msq))
+  P <- if (any(is.finite(lmag))) ceiling(max(lmag[is.finite(lmag)])) else 0
+  w <- b * 2^(a - P)
+  s <- sum(msq * ntot * w^2) / max(ntot - 1, 1) / d
+  if (!is.finite(s)) fp_abort("has variances beyond double precision; rescale the data by a constant", "x")
+  if (!(s > 0)) fp_abort("has no variation: every column is constant after centring, so there is no subspace to find", "x")
+  sq <- sqrt(s)
+  cov_trace <- colSums(st$ssq * w^2) / pmax(n, 1) / s
+  names(cov_trace) <- lev
+  scale_data <- if (isFALSE(scale.)) rep(1, d) else D * sc_s
+  lv <- log2(pmax(within + between, 0) / max(ntot - 1, 1)) + 2 * e
+  prep <- list(d = d, levels = lev, n = n, n_total = ntot, colnames = fp_colnames(xm),
+               center = ctr_s * D, scale = if (isFALSE(scale.)) rep(2^P * sq, d) else scale_data * (2^P * sq),
+               scale_data = scale_data, centered = !isFALSE(center), scaled = !isFALSE(scale.),
+               mean = dev * w / sq, cov_trace = cov_trace, unit = 4^P * s, unit_sqrt = 2^P * sq,
+               unit_log2 = 2 * P + log2(s), log2_colvar = lv, cache = new.env(parent = emptyenv()),
+               rows = list(x = xm, g = as.integer(g) - 1L, w = b * 2^(a - e - P) / sq, center = ctr_s * D))
+  fp_rows_check_unit(prep)
+}
+
+# The scale of each column (stored units) as fp_column_scale() finds it from the moments, from
+# the columns' sums of squares about the pooled mean `ss`.
+fp_rows_column_scale <- function(scale., D, ss, pooled, ctr, ntot, cn) {
+  if (isFALSE(scale.)) return(rep(1, length(D)))
+  if (is.numeric(scale.)) return(scale. / D)
+  if (ntot < 2) fp_abort("= TRUE needs at least 2 rows", "scale.")
+  sc <- sqrt(ss / (ntot - 1) + (pooled - ctr)^2 * ntot / (ntot - 1))
+  zero <- !(sc > fp_tol_constant * abs(pooled))
+  if (any(zero)) {
+    fp_abort(sprintf("= TRUE cannot rescale constant (zero-variance) column(s): %s",
+                     paste(utils::head(cn[zero], 5), collapse = ", ")), "scale.")
+  }
+  sc
+}
+
+# fp_check_unit() of the row route: the group errors must be representable in the data's units.
+fp_rows_check_unit <- function(prep) {
+  top <- prep$unit_log2 + log2(max(prep$d, prep$cov_trace))
+  if (top > 1020 || prep$unit_log2 < -1000) {
+    fp_abort(sprintf(paste("has variances of about 1e%d, beyond or below double precision, so the per-group errors",
+                           "cannot be reported in its units; use scale. = TRUE (unit-free) or rescale the data"),
+                     round(prep$unit_log2 * log10(2))), "x")
+  }
+  prep
+}
+
+# The options of the row entries of src/rows.cpp.
+fp_rows_opts <- function(prep) {
+  list(w = prep$rows$w, center = prep$rows$center, mean = unname(prep$mean), n = as.numeric(prep$n))
+}
+
+# Whether the covariance of `ns` rows is cheaper by its Gram matrix (ns x ns) than by Lanczos.
+fp_rows_use_gram <- function(ns, d, k) {
+  ns <= d && fp_route_cost_gram(ns, d) <= fp_route_cost_lanczos(ns, d, k)
+}
+
+# Top k eigenpairs (decreasing) of the prepared covariance (group = NULL) or of group `group`'s,
+# projected off span(Q) when Q (d x r, orthonormal) is given, once per fit. `vectors = FALSE`
+# for the values only.
+fp_rows_eig <- function(prep, k, group = NULL, Q = NULL, vectors = TRUE, gram = NULL) {
+  key <- paste("rows", if (is.null(group)) "C" else group, k, vectors)
+  cached <- is.null(Q) && !is.null(prep$cache)
+  hit <- if (cached) prep$cache[[key]]
+  if (!is.null(hit)) return(hit)
+  gi <- if (is.null(group)) 0L else as.integer(group)
+  ns <- if (gi == 0L) prep$n_total else prep$n[[gi]]
+  tr <- if (gi == 0L) prep$d else prep$cov_trace[[gi]]
+  if (is.null(gram)) gram <- fp_rows_use_gram(ns, prep$d, k) || k >= prep$d || 3 * k >= prep$d
+  opts <- c(fp_rows_opts(prep), list(trace = max(tr, .Machine$double.xmin), gram = gram, vectors = vectors))
+  if (is.null(Q)) Q <- matrix(0, prep$d, 0)
+  e <- fp_cpp(.fp_rows_eig(prep$rows$x, prep$rows$g, gi, Q, as.integer(k), opts), "the row route's eigensolver")
+  out <- list(values = e$values, vectors = e$vectors, lanczos = e$lanczos)
+  if (gi == 0L && vectors && !is.null(prep$cache)) assign("solver", if (isTRUE(e$lanczos)) "Lanczos" else "Gram", envir = prep$cache)
+  if (cached) assign(key, out, envir = prep$cache)
+  out
+}
+
+# V'CV (k x k) and each group's error outside span(V), normalised units.
+fp_rows_quad <- function(prep, V) {
+  fp_cpp(.fp_rows_quad(prep$rows$x, prep$rows$g, unname(V), fp_rows_opts(prep)), "the row route's diagnostics")
+}
+
+# Each group's best rank-k error: its trace minus its top k (Lanczos), or the sum of its trailing
+# eigenvalues where its Gram matrix holds them all (a group with fewer rows than columns).
+fp_rows_group_best <- function(prep, k) {
+  vapply(seq_along(prep$levels), function(i) {
+    tot <- prep$cov_trace[[i]]
+    if (k >= prep$d || k >= prep$n[[i]]) return(0)
+    if (fp_rows_use_gram(prep$n[[i]], prep$d, k)) {
+      v <- fp_rows_eig(prep, prep$n[[i]], i, vectors = FALSE, gram = TRUE)$values
+      return(sum(pmax(v[-seq_len(k)], 0)))
+    }
+    max(tot - sum(fp_rows_eig(prep, k, i, vectors = FALSE)$values), 0)
+  }, numeric(1))
+}
+
+# Estimated cost (flops) of the routes, for n rows, d columns, k components and groups of
+# sizes ng: the moments' pass and eigensolves of d x d matrices (one per group and one of C);
+# Lanczos on the rows (about 3 restarts of ncv products, each two passes over the rows);
+# the Gram matrices and their dense eigendecompositions.
+fp_route_cost_lanczos <- function(n, d, k) {
+  ncv <- min(d, max(2 * k + 1, k + 20))
+  4 * n * d * 3 * ncv
+}
+fp_route_cost_gram <- function(n, d) n^2 * d + 10 * n^3
+fp_route_cost_moments <- function(n, d, k, m) {
+  eig <- if (fp_lanczos_path(d, k)) 2 * d^2 * 3 * min(d, max(2 * k + 1, k + 20)) else 10 * d^3
+  n * d^2 + (m + 1) * eig
+}
+
+# The cheapest route for rows of n x d in groups of sizes ng at k components: "moments" or
+# "rows", with the estimates.
+fp_route_costs <- function(n, d, ng, k) {
+  part <- function(ns) if (ns <= d) min(fp_route_cost_gram(ns, d), fp_route_cost_lanczos(ns, d, k)) else fp_route_cost_lanczos(ns, d, k)
+  rows <- part(n) + sum(vapply(ng, part, numeric(1))) + 2 * n * d * k
+  c(moments = fp_route_cost_moments(n, d, k, length(ng)), rows = rows)
+}

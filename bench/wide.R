@@ -1,0 +1,98 @@
+# Wide data (#48): fair_pca()'s standard and mean methods by the moments route and by the row
+# route (route = "rows": Lanczos on the rows, or Gram matrices when n < d) beside a truncated
+# SVD of the centred rows (RSpectra::svds, irlba::irlba) and prcomp(rank. = 10), where installed.
+# Synthetic rank-50 data plus noise, 2 groups, k = 10, one thread. Each fit runs in a fresh R
+# process, which reports its CPU (user + system) and its peak resident memory (VmHWM of
+# /proc/self/status, Linux) and the peak after making the data; ratios are to svds's CPU and to
+# the data's peak.
+# Run: R_LIBS=.lib OPENBLAS_NUM_THREADS=1 Rscript bench/wide.R
+#   FAIRPROJ_BENCH_WIDE  comma-separated n:d cases (default "2000:2000,2000:5000,200:5000";
+#                        add 2000:10000 for the issue's largest case)
+#   FAIRPROJ_BENCH_MOMENTS_MAXD  largest d at which the moments route is run (default 5000)
+#
+# Last measured (#48, 2-core machine shared with other jobs at a load average of about 4,
+# reference BLAS, one round each; CPU s and peak MB, the data's peak in brackets; ratios to
+# svds's CPU; irlba not installed):
+#   n = 2000, d = 2000 [144 MB]: svds 1.6 s, 302 MB; rows standard 1.1 s (0.68), 171 MB; rows
+#     mean 1.4 s (0.84), 171 MB; moments standard 2.0 s (1.26), 465 MB; moments mean 2.1 s
+#     (1.28), 527 MB; prcomp 26.9 s (16.7), 289 MB
+#   n = 2000, d = 5000 [279 MB]: svds 2.3 s, 439 MB; rows standard 2.3 s (0.99), 312 MB; rows
+#     mean 3.2 s (1.36), 313 MB; moments standard 10.4 s (4.43), 2.4 GB; moments mean 13.0 s
+#     (5.55), 2.6 GB
+#   n = 200, d = 5000 [77 MB]: svds 1.1 s, 233 MB; rows standard 0.16 s (Gram), 95 MB; rows
+#     mean 0.18 s, 95 MB; moments standard 6.9 s, 2.4 GB; moments mean 9.2 s, 2.6 GB; prcomp
+#     0.55 s, 108 MB (row route / prcomp: 0.30 and 0.33)
+#   n = 2000, d = 10000 [509 MB]: svds 2.8 s, 650 MB; rows standard 4.6 s (1.65), 545 MB; rows
+#     mean 6.8 s (2.45), 547 MB. A row-route fit solves 1 + m eigenproblems (all rows and each
+#     group's, for the group statistics; mean matching one more), each about 35 products of two
+#     passes over the rows: svds solves one. Starting the groups' Lanczos from the top k of all
+#     rows did not shorten them (about one restart each already).
+
+args <- commandArgs(trailingOnly = TRUE)
+
+peak_mb <- function() {
+  st <- tryCatch(readLines("/proc/self/status"), error = function(e) character(0))
+  v <- grep("^VmHWM:", st, value = TRUE)
+  if (!length(v)) return(NA_real_)
+  as.numeric(gsub("[^0-9]", "", v)) / 1024
+}
+
+wide_data <- function(n, d) {
+  set.seed(48)
+  x <- matrix(rnorm(n * 50), n) %*% matrix(rnorm(50 * d), 50)
+  x <- x + matrix(rnorm(n * d, sd = 0.5), n)
+  list(x = x, g = rep(c("a", "b"), length.out = n))
+}
+
+if (length(args) == 3L) {
+  # one fit in this process: what, n, d
+  what <- args[1]
+  n <- as.integer(args[2])
+  d <- as.integer(args[3])
+  dat <- wide_data(n, d)
+  p0 <- peak_mb()
+  t0 <- proc.time()
+  out <- switch(what,
+    moments_standard = fairproj::fair_pca(dat$x, dat$g, k = 10, method = "standard", scale. = FALSE, route = "moments"),
+    rows_standard = fairproj::fair_pca(dat$x, dat$g, k = 10, method = "standard", scale. = FALSE, route = "rows"),
+    moments_mean = fairproj::fair_pca(dat$x, dat$g, k = 10, method = "mean", scale. = FALSE, route = "moments"),
+    rows_mean = fairproj::fair_pca(dat$x, dat$g, k = 10, method = "mean", scale. = FALSE, route = "rows"),
+    svds = RSpectra::svds(sweep(dat$x, 2L, colMeans(dat$x)), k = 10),
+    irlba = irlba::irlba(dat$x, nv = 10, center = colMeans(dat$x)),
+    prcomp = stats::prcomp(dat$x, rank. = 10))
+  t1 <- proc.time() - t0
+  route <- if (is.list(out) && !is.null(out$route)) out$route else ""
+  cat(sprintf("RESULT %s %.3f %.1f %.1f %s\n", what, t1[["user.self"]] + t1[["sys.self"]], peak_mb(), p0, route))
+  quit(save = "no")
+}
+
+cases <- strsplit(strsplit(Sys.getenv("FAIRPROJ_BENCH_WIDE", "2000:2000,2000:5000,200:5000"), ",")[[1]], ":")
+maxd <- as.numeric(Sys.getenv("FAIRPROJ_BENCH_MOMENTS_MAXD", "5000"))
+has <- function(p) requireNamespace(p, quietly = TRUE)
+rscript <- file.path(R.home("bin"), "Rscript")
+self <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+env <- c("OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1")
+run1 <- function(what, n, d) {
+  out <- system2(rscript, c(self, what, n, d), stdout = TRUE, stderr = FALSE, env = env)
+  r <- grep("^RESULT", out, value = TRUE)
+  if (!length(r)) return(NULL)
+  f <- strsplit(r, " ")[[1]]
+  data.frame(what = f[2], cpu = as.numeric(f[3]), peak = as.numeric(f[4]), data_peak = as.numeric(f[5]),
+             route = if (length(f) > 5) paste(f[-(1:5)], collapse = " ") else "", stringsAsFactors = FALSE)
+}
+for (cs in cases) {
+  n <- as.integer(cs[1])
+  d <- as.integer(cs[2])
+  whats <- c(if (has("RSpectra")) "svds", if (has("irlba")) "irlba", "rows_standard", "rows_mean",
+             if (d <= maxd) c("moments_standard", "moments_mean"), if (n * d <= 4e6) "prcomp")
+  tab <- do.call(rbind, lapply(whats, run1, n = n, d = d))
+  ref <- if ("svds" %in% tab$what) tab$cpu[tab$what == "svds"] else NA_real_
+  tab$cpu_vs_svds <- round(tab$cpu / ref, 2)
+  tab$peak_vs_data <- round(tab$peak / tab$data_peak, 2)
+  cat(sprintf("\nn = %d, d = %d, k = 10, 2 groups (CPU s, peak MB)\n", n, d))
+  print(tab, row.names = FALSE)
+  if ("prcomp" %in% tab$what) {
+    cat(sprintf("row route / prcomp CPU: standard %.2f, mean %.2f\n", tab$cpu[tab$what == "rows_standard"] / tab$cpu[tab$what == "prcomp"],
+                tab$cpu[tab$what == "rows_mean"] / tab$cpu[tab$what == "prcomp"]))
+  }
+}

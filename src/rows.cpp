@@ -1,0 +1,315 @@
+// The row route of fair PCA for wide data (issue #48): the top k of the prepared covariance and
+// of each group's covariance, found from the rows without forming a d x d matrix.
+//
+// The prepared rows z_i = (x_i - c) .* w (c the centre and w the per-column weights of the
+// normalised problem, both from R's fp_prepare_rows()) are never formed either: a product with
+// them is Z v = X (w .* v) - 1 (c . (w .* v)), one pass over the data as R holds it. Two
+// solvers:
+//  * Lanczos (Spectra, as linalg.cpp's lanczos_top) on v -> Z_S' H Z_S v / n_S, S all rows (H
+//    nothing, divisor n - 1) or one group's rows (H centring at the group's mean, divisor n_g),
+//    optionally projected onto the complement of span(Q) (mean matching's constraint), whose
+//    directions are then shifted below every eigenvalue of interest;
+//  * the n_S x n_S Gram matrix Z_S Z_S' (built by column blocks) when S has fewer rows than
+//    columns: its eigenvectors U give V = Z_S' U / sqrt(lambda).
+#include "linalg.h"
+#include "rcpp_entry.h"
+#include "tolerances.h"
+#include <Spectra/SymEigsSolver.h>
+
+namespace fp {
+namespace rows {
+
+// The rows and the map to the prepared coordinates; views of R's memory (no copies).
+struct Rows {
+  MatMap X;                   // n x d, the data in its own units
+  const int* g;               // 0-based group of each row
+  Eigen::Map<const Vec> w;    // per-column weights (data units -> normalised units)
+  Eigen::Map<const Vec> c;    // the centre (data units)
+  MatMap mean;                // d x m group means in normalised units
+  Eigen::Map<const Vec> n;    // group sizes
+  Rows(const double* x, int nr, int d, const int* g_, const double* w_, const double* c_, const double* mean_,
+       int m, const double* n_)
+      : X(x, nr, d), g(g_), w(w_, d), c(c_, d), mean(mean_, d, m), n(n_, m) {}
+  int rows() const { return static_cast<int>(X.rows()); }
+  int cols() const { return static_cast<int>(X.cols()); }
+  // u = Z v - 1 off where off = (group mean).v for group `grp` (the rows of other groups set to
+  // 0), or Z v for all rows (grp < 0)
+  void apply(const Vec& v, int grp, Vec& u) const {
+    const Vec wv = w.cwiseProduct(v);
+    u.noalias() = X * wv;
+    const double off = c.dot(wv);
+    if (grp < 0) {
+      u.array() -= off;
+      return;
+    }
+    const double mg = off + mean.col(grp).dot(v);
+    for (int i = 0; i < rows(); ++i) u(i) = (g[i] == grp) ? u(i) - mg : 0.0;
+  }
+  // y = Z' u (u already zero outside the group, and summing to zero within it when centred)
+  void apply_t(const Vec& u, Vec& y) const {
+    y.noalias() = X.transpose() * u;
+    y -= c * u.sum();
+    y = y.cwiseProduct(w);
+  }
+  double divisor(int grp) const {
+    if (grp >= 0) return std::max(n(grp), 1.0);
+    return std::max(n.sum() - 1.0, 1.0);
+  }
+};
+
+// The covariance of the rows of S as a Spectra operator, times s (a power of two that brings it
+// to order one, so that Spectra's tolerance is relative, as in lanczos_top), optionally on the
+// complement of span(Q) with Q's directions at -shift.
+class CovOp {
+  const Rows& R_;
+  const int grp_;
+  const Mat& Q_;
+  const double shift_, s_;
+  mutable Vec u_, y_;
+
+ public:
+  CovOp(const Rows& R, int grp, const Mat& Q, double shift, double s) : R_(R), grp_(grp), Q_(Q), shift_(shift), s_(s) {}
+  int rows() const { return R_.cols(); }
+  int cols() const { return R_.cols(); }
+  void perform_op(const double* x_in, double* y_out) const {
+    Eigen::Map<const Vec> x(x_in, R_.cols());
+    Eigen::Map<Vec> y(y_out, R_.cols());
+    Vec v = x;
+    Vec qx;
+    if (Q_.cols() > 0) {
+      qx = Q_.transpose() * v;
+      v.noalias() -= Q_ * qx;
+    }
+    R_.apply(v, grp_, u_);
+    R_.apply_t(u_, y_);
+    y_ /= R_.divisor(grp_);
+    if (Q_.cols() > 0) {
+      y_.noalias() -= Q_ * (Q_.transpose() * y_);
+      y_.noalias() -= Q_ * (shift_ * qx);
+    }
+    y = s_ * y_;
+  }
+};
+
+// Top k by Lanczos; false when it does not converge (the caller then takes the Gram route).
+inline bool lanczos(const Rows& R, int grp, const Mat& Q, double shift, double trace, int k, EigResult& out) {
+  const int d = R.cols();
+  const int ncv = std::min(d, std::max(2 * k + 1, k + 20));
+  if (k < 1 || k >= d || ncv <= k) return false;
+  int e;
+  std::frexp(trace > 0 && std::isfinite(trace) ? trace : 1.0, &e);
+  const double s = std::ldexp(1.0, -e);
+  try {
+    CovOp op(R, grp, Q, shift, s);
+    Spectra::SymEigsSolver<double, Spectra::LARGEST_ALGE, CovOp> eigs(&op, k, ncv);
+    eigs.init();
+    eigs.compute(2000, fp::tol::lanczos);
+    if (eigs.info() != Spectra::SUCCESSFUL) return false;
+    out.values = eigs.eigenvalues() / s;
+    out.vectors = eigs.eigenvectors();
+    return out.values.allFinite() && out.vectors.allFinite();
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+// The prepared rows of S, columns j0 .. j0 + b - 1, centred at the group's mean (grp >= 0).
+inline Mat block(const Rows& R, const std::vector<int>& idx, int grp, int j0, int b) {
+  Mat B(idx.size(), b);
+  for (int jj = 0; jj < b; ++jj) {
+    const int j = j0 + jj;
+    const double cj = R.c(j), wj = R.w(j), mj = grp >= 0 ? R.mean(j, grp) : 0.0;
+    for (size_t i = 0; i < idx.size(); ++i) B(i, jj) = (R.X(idx[i], j) - cj) * wj - mj;
+  }
+  return B;
+}
+
+const int kBlock = 256;
+
+// Top k (all when k >= n_S) by the Gram matrix of the rows of S projected off span(Q): the
+// values of the covariance and, when `vectors`, its unit eigenvectors (orthonormalised).
+// Top k by the d x d cross-product of the rows of S (d small, or k close to d: the rotation
+// itself is then about d x d).
+inline EigResult cross(const Rows& R, const std::vector<int>& idx, int grp, const Mat& Q, int k) {
+  const int d = R.cols();
+  const Mat B = block(R, idx, grp, 0, d);
+  Mat G = Mat::Zero(d, d);
+  G.selfadjointView<Eigen::Lower>().rankUpdate(B.transpose());
+  G = G.selfadjointView<Eigen::Lower>();
+  if (Q.cols() > 0) {
+    const Mat P = Mat::Identity(d, d) - Q * Q.transpose();
+    G = P * G * P - G.trace() * Q * Q.transpose();
+  }
+  const EigResult full = eig_sym_full(G);
+  EigResult out;
+  out.values = full.values.head(k) / R.divisor(grp);
+  out.vectors = full.vectors.leftCols(k);
+  return out;
+}
+
+inline EigResult gram(const Rows& R, int grp, const Mat& Q, int k, bool vectors) {
+  const int d = R.cols();
+  std::vector<int> idx;
+  for (int i = 0; i < R.rows(); ++i)
+    if (grp < 0 || R.g[i] == grp) idx.push_back(i);
+  const int ns = static_cast<int>(idx.size());
+  if (ns > d) return cross(R, idx, grp, Q, std::min(k, d));
+  Mat K = Mat::Zero(ns, ns);
+  Mat ZQ = Mat::Zero(ns, Q.cols());
+  for (int j0 = 0; j0 < d; j0 += kBlock) {
+    const int b = std::min(kBlock, d - j0);
+    const Mat B = block(R, idx, grp, j0, b);
+    K.selfadjointView<Eigen::Lower>().rankUpdate(B);
+    if (Q.cols() > 0) ZQ.noalias() += B * Q.middleRows(j0, b);
+    fp::check_interrupt();
+  }
+  K = K.selfadjointView<Eigen::Lower>();
+  if (Q.cols() > 0) K.noalias() -= ZQ * ZQ.transpose();
+  const double div = R.divisor(grp);
+  const EigResult full = eig_sym_full(K);
+  const int kk = std::min(k, ns);
+  EigResult out;
+  out.values = full.values.head(kk) / div;
+  if (!vectors) return out;
+  Mat V = Mat::Zero(d, kk);
+  const Mat U = full.vectors.leftCols(kk);
+  for (int j0 = 0; j0 < d; j0 += kBlock) {
+    const int b = std::min(kBlock, d - j0);
+    V.middleRows(j0, b).noalias() = block(R, idx, grp, j0, b).transpose() * U;
+  }
+  if (Q.cols() > 0) V.noalias() -= Q * (Q.transpose() * V);
+  out.vectors = qr_orthonormal(V);
+  return out;
+}
+
+// V'CV (k x k, C of all rows) and each group's squared error outside span(V) (average over its
+// rows, about its mean), from one product Z V and the residuals Z - Z V V' by column blocks
+// (a sum of squares: no cancellation however small the error).
+inline void quad(const Rows& R, const Mat& V, Mat& A, Vec& err) {
+  const int n = R.rows(), d = R.cols(), k = static_cast<int>(V.cols()), m = static_cast<int>(R.n.size());
+  const Mat WV = R.w.asDiagonal() * V;
+  Mat ZV = R.X * WV;
+  const Eigen::RowVectorXd off = R.c.transpose() * WV;
+  ZV.rowwise() -= off;
+  A = ZV.transpose() * ZV / R.divisor(-1);
+  const Mat MV = R.mean.transpose() * V;  // m x k: each group's mean projected
+  for (int i = 0; i < n; ++i) ZV.row(i) -= MV.row(R.g[i]);
+  std::vector<int> all(n);
+  for (int i = 0; i < n; ++i) all[i] = i;
+  err = Vec::Zero(m);
+  for (int j0 = 0; j0 < d; j0 += kBlock) {
+    const int b = std::min(kBlock, d - j0);
+    Mat B = block(R, all, -1, j0, b);
+    for (int i = 0; i < n; ++i) B.row(i) -= R.mean.block(j0, R.g[i], b, 1).transpose();
+    if (k > 0) B.noalias() -= ZV * V.middleRows(j0, b).transpose();
+    const Vec ss = B.rowwise().squaredNorm();
+    for (int i = 0; i < n; ++i) err(R.g[i]) += ss(i);
+    fp::check_interrupt();
+  }
+  for (int g = 0; g < m; ++g) err(g) /= R.divisor(g);
+}
+
+}  // namespace rows
+}  // namespace fp
+
+// Per group, the mean and the sum of squared deviations about it of every column (two passes),
+// columns beyond 2^+-400 first multiplied by a power of two (`exponent`: data = stored times
+// 2^exponent, as in the moments), and whether every value is finite.
+// [[Rcpp::export(.fp_rows_stats)]]
+Rcpp::List fp_rows_stats(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int m) {
+  const int n = x.nrow(), d = x.ncol();
+  Rcpp::NumericMatrix mean(d, m), ssq(d, m);
+  Rcpp::NumericVector ex(d), cnt(m);
+  for (int i = 0; i < n; ++i) cnt[g[i]] += 1;
+  bool finite = true;
+  std::vector<double> s(m);
+  for (int j = 0; j < d && finite; ++j) {
+    const double* col = x.begin() + static_cast<size_t>(j) * n;
+    double mx = 0;
+    for (int i = 0; i < n; ++i) {
+      if (!std::isfinite(col[i])) finite = false;
+      mx = std::max(mx, std::abs(col[i]));
+    }
+    if (!finite) break;
+    int e = 0;
+    if (mx > std::ldexp(1.0, 400) || (mx > 0 && mx < std::ldexp(1.0, -400))) {
+      std::frexp(mx, &e);
+      e = std::min(std::max(e, -1000), 1000);
+    }
+    ex[j] = e;
+    const double t = std::ldexp(1.0, -e);
+    std::fill(s.begin(), s.end(), 0.0);
+    for (int i = 0; i < n; ++i) s[g[i]] += col[i] * t;
+    for (int h = 0; h < m; ++h) mean(j, h) = cnt[h] > 0 ? s[h] / cnt[h] : 0.0;
+    std::fill(s.begin(), s.end(), 0.0);
+    for (int i = 0; i < n; ++i) {
+      const double dv = col[i] * t - mean(j, g[i]);
+      s[g[i]] += dv * dv;
+    }
+    for (int h = 0; h < m; ++h) ssq(j, h) = s[h];
+    if (j % 64 == 0) Rcpp::checkUserInterrupt();
+  }
+  return Rcpp::List::create(Rcpp::Named("n") = cnt, Rcpp::Named("mean") = mean, Rcpp::Named("ssq") = ssq,
+                            Rcpp::Named("exponent") = ex, Rcpp::Named("finite") = finite);
+}
+
+// Top k of the covariance of all rows (group 0) or of group `group` (1-based), projected off
+// span(Q) (d x r, orthonormal; r = 0 for none). opts: w, center, mean (d x m, normalised), n
+// (group sizes), trace (of the operator, for scaling), gram (use the Gram matrix), vectors.
+// [[Rcpp::export(.fp_rows_eig)]]
+Rcpp::List fp_rows_eig(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int group, const Rcpp::NumericMatrix& Q,
+                       int k, const Rcpp::List& opts) {
+  fp::rcpp::Options o(opts);
+  const Rcpp::NumericVector w = o.get<Rcpp::NumericVector>("w", Rcpp::NumericVector());
+  const Rcpp::NumericVector c = o.get<Rcpp::NumericVector>("center", Rcpp::NumericVector());
+  const Rcpp::NumericMatrix mean = o.get<Rcpp::NumericMatrix>("mean", Rcpp::NumericMatrix());
+  const Rcpp::NumericVector n = o.get<Rcpp::NumericVector>("n", Rcpp::NumericVector());
+  const double trace = o.get<double>("trace", 1.0);
+  const bool use_gram = o.get<bool>("gram", false);
+  const bool vectors = o.get<bool>("vectors", true);
+  o.done();
+  const int d = x.ncol();
+  if (w.size() != d || c.size() != d || mean.nrow() != d || mean.ncol() != n.size() || Q.nrow() != d)
+    Rcpp::stop("internal error: row route of mismatched sizes");
+  const fp::rows::Rows R(x.begin(), x.nrow(), d, g.begin(), w.begin(), c.begin(), mean.begin(),
+                         static_cast<int>(n.size()), n.begin());
+  const fp::Mat Qm = Eigen::Map<const fp::Mat>(Q.begin(), d, Q.ncol());
+  const int grp = group - 1;
+  bool lanczos = false;
+  const fp::EigResult r = fp::rcpp::run([&] {
+    fp::EigResult out;
+    // mean matching: the constraint's directions at minus the trace, below every eigenvalue
+    if (!use_gram && fp::rows::lanczos(R, grp, Qm, trace, trace, k, out)) {
+      lanczos = true;
+      return out;
+    }
+    return fp::rows::gram(R, grp, Qm, k, vectors);
+  });
+  return Rcpp::List::create(Rcpp::Named("values") = r.values,
+                            Rcpp::Named("vectors") = vectors ? Rcpp::wrap(r.vectors) : R_NilValue,
+                            Rcpp::Named("lanczos") = lanczos);
+}
+
+// V'CV and each group's error outside span(V) (normalised units); opts as fp_rows_eig's.
+// [[Rcpp::export(.fp_rows_quad)]]
+Rcpp::List fp_rows_quad(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, const Rcpp::NumericMatrix& V,
+                        const Rcpp::List& opts) {
+  fp::rcpp::Options o(opts);
+  const Rcpp::NumericVector w = o.get<Rcpp::NumericVector>("w", Rcpp::NumericVector());
+  const Rcpp::NumericVector c = o.get<Rcpp::NumericVector>("center", Rcpp::NumericVector());
+  const Rcpp::NumericMatrix mean = o.get<Rcpp::NumericMatrix>("mean", Rcpp::NumericMatrix());
+  const Rcpp::NumericVector n = o.get<Rcpp::NumericVector>("n", Rcpp::NumericVector());
+  o.done();
+  const int d = x.ncol();
+  if (w.size() != d || c.size() != d || mean.nrow() != d || V.nrow() != d)
+    Rcpp::stop("internal error: row route of mismatched sizes");
+  const fp::rows::Rows R(x.begin(), x.nrow(), d, g.begin(), w.begin(), c.begin(), mean.begin(),
+                         static_cast<int>(n.size()), n.begin());
+  fp::Mat A;
+  fp::Vec err;
+  fp::rcpp::run([&] {
+    fp::rows::quad(R, Eigen::Map<const fp::Mat>(V.begin(), d, V.ncol()), A, err);
+    return 0;
+  });
+  return Rcpp::List::create(Rcpp::Named("A") = A, Rcpp::Named("err") = err);
+}

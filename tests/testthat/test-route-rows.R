@@ -1,0 +1,116 @@
+# The row route of fair_pca() (R/prepare-rows.R, R/route-rows.R, src/rows.cpp): the same
+# subspace and diagnostics as the moments route, without d x d matrices.
+
+# sin of the largest principal angle between span(A) and span(B), from the part of B outside
+# span(A) (accurate to rounding, unlike sqrt(1 - cos^2))
+route_sin <- function(A, B) {
+  Q1 <- qr.Q(qr(A))
+  Q2 <- qr.Q(qr(B))
+  max(svd(Q2 - Q1 %*% crossprod(Q1, Q2))$d)
+}
+
+# low-rank data plus noise, columns with offsets and scales spread over 1e-2 .. 1e2
+route_data <- function(n, d, seed) {
+  set.seed(seed)
+  x <- matrix(rnorm(n * 8), n) %*% matrix(rnorm(8 * d), 8) + matrix(rnorm(n * d, sd = 0.3), n)
+  x <- sweep(x, 2, 10^runif(d, -2, 2), `*`)
+  x <- sweep(x, 2, runif(d, -100, 100), `+`)
+  list(x = x, g = sample(c("a", "b", "c"), n, TRUE))
+}
+
+route_compare <- function(dat, k, method, scale.) {
+  a <- fair_pca(dat$x, dat$g, k = k, method = method, scale. = scale., route = "moments")
+  b <- fair_pca(dat$x, dat$g, k = k, method = method, scale. = scale., route = "rows")
+  expect_null(a$route)
+  expect_match(b$route, "^rows \\((Lanczos|Gram)\\)$")
+  expect_lt(route_sin(a$rotation, b$rotation), 1e-8)
+  # group statistics relative to each group's total variance (errors near 0 are rounding)
+  tot <- a$group_stats$error / (1 - a$group_stats$var_explained)
+  for (s in c("error", "best", "loss")) {
+    expect_lt(max(abs(a$group_stats[[s]] - b$group_stats[[s]]) / tot), 1e-9, label = s)
+    expect_lt(max(abs(a$group_stats_standard[[s]] - b$group_stats_standard[[s]]) / tot), 1e-9, label = s)
+  }
+  expect_equal(b$sdev, a$sdev, tolerance = 1e-9)
+  expect_equal(b$totalvar, a$totalvar, tolerance = 1e-12)
+  expect_equal(b$center, a$center, tolerance = 1e-13)
+  expect_equal(b$scale, a$scale, tolerance = 1e-13)
+  # scores and predict() from the row-route fit are the projection of the same rows
+  expect_lt(max(abs(abs(b$x) - abs(a$x))) / max(abs(a$x)), 1e-7)
+  expect_equal(unname(predict(b, dat$x[1:5, ])), unname(b$x[1:5, , drop = FALSE]), tolerance = 1e-10)
+}
+
+test_that("the row route gives the moments route's subspace and diagnostics (n > d)", {
+  dat <- route_data(260, 130, 1)
+  for (sc in c(FALSE, TRUE)) {
+    for (k in c(1L, 6L, 120L)) {
+      route_compare(dat, k, "standard", sc)
+      route_compare(dat, k, "mean", sc)
+    }
+  }
+})
+
+test_that("the row route gives the moments route's subspace and diagnostics (n < d)", {
+  dat <- route_data(50, 160, 2)
+  for (sc in c(FALSE, TRUE)) {
+    for (k in c(1L, 5L, 40L)) {
+      route_compare(dat, k, "standard", sc)
+      route_compare(dat, k, "mean", sc)
+    }
+  }
+})
+
+test_that("route is checked, and a forced row route refuses what it does not serve", {
+  dat <- route_data(40, 10, 3)
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "standard", route = "columns"), class = "fairproj_error")
+  e <- tryCatch(fair_pca(dat$x, dat$g, k = 2, method = "standard", route = "columns"), error = identity)
+  expect_match(conditionMessage(e), "route")
+  e <- tryCatch(fair_pca(dat$x, dat$g, k = 2, method = "minmax", route = "rows"), error = identity)
+  expect_s3_class(e, "fairproj_error")
+  expect_match(conditionMessage(e), "route")
+  e <- tryCatch(fair_pca(dat$x, dat$g, k = 2, method = "mean", equalize_cov = 3, route = "rows"), error = identity)
+  expect_s3_class(e, "fairproj_error")
+  expect_match(conditionMessage(e), "equalize_cov")
+  m <- group_moments(dat$x, dat$g)
+  e <- tryCatch(fair_pca(m, k = 2, method = "standard", route = "rows"), error = identity)
+  expect_s3_class(e, "fairproj_error")
+  expect_match(conditionMessage(e), "route")
+  # the variants of "mean" stay on the moments route when the route is left to the cost
+  f <- fair_pca(dat$x, dat$g, k = 2, method = "mean", equalize_cov = 3, scale. = TRUE)
+  expect_null(f$route)
+})
+
+test_that("the cost picks the row route at large d and the moments route at small d", {
+  set.seed(4)
+  x <- matrix(rnorm(60 * 900), 60)
+  g <- rep(c("a", "b"), 30)
+  wide <- fair_pca(x, g, k = 3, method = "standard", scale. = FALSE)
+  expect_match(wide$route, "^rows")
+  expect_output(print(wide), "route: rows")
+  # it keeps no moments: the refits of plot() say so, with the class of every error
+  e <- tryCatch(plot(wide, "scree"), error = identity)
+  expect_s3_class(e, "fairproj_error")
+  expect_match(conditionMessage(e), "route")
+  # the errors plot shows the fitted k only, and says so
+  expect_message(pd <- fairproj:::fp_errors_by_k(wide), "fitted k only")
+  expect_equal(unique(pd$k), 3L)
+  expect_equal(pd$fair, wide$group_stats$error)
+  # below 500 columns the moments route stays, whatever the cost says
+  x1 <- matrix(rnorm(60 * 300), 60)
+  expect_null(fair_pca(x1, g, k = 3, method = "standard", scale. = FALSE)$route)
+  x2 <- matrix(rnorm(500 * 20), 500)
+  g2 <- rep(c("a", "b"), 250)
+  narrow <- fair_pca(x2, g2, k = 3, method = "standard", scale. = FALSE)
+  expect_null(narrow$route)
+  expect_false(any(grepl("route:", capture.output(print(narrow)))))
+  cost <- fairproj:::fp_route_costs(2000, 10000, c(1000, 1000), 10)
+  expect_lt(cost[["rows"]], cost[["moments"]])
+  cost <- fairproj:::fp_route_costs(100000, 50, c(50000, 50000), 10)
+  expect_gt(cost[["rows"]], cost[["moments"]])
+})
+
+test_that("rows with NA reach the moments pass's classed error on the row route", {
+  dat <- route_data(30, 200, 5)
+  dat$x[3, 7] <- NA
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "standard", scale. = FALSE, route = "rows"),
+               class = "fairproj_error")
+})
