@@ -72,6 +72,7 @@ summary.fair_pca <- function(object, ...) {
                          loss_gap = c(diff(range(gs$loss)), diff(range(st$loss))),
                          error_gap = c(diff(range(gs$error)), diff(range(st$error))),
                          total_error = c(sum(gs$n * gs$error) / sum(gs$n), sum(st$n * st$error) / sum(st$n)))
+  if (identical(object$method, "standard")) fairness <- fairness[1L, , drop = FALSE]  # one row, not the same twice
   structure(list(importance = imp, groups = groups, fairness = fairness, method = object$method,
                  k = object$k, call = object$call), class = "summary.fair_pca")
 }

@@ -6,6 +6,10 @@ test_that("print, summary, predict, reconstruct, as.prcomp, biplot and plot work
   expect_s3_class(s, "summary.fair_pca")
   expect_equal(dim(s$importance), c(3L, 2L))
   expect_output(print(s), "Fairness summary")
+  # a standard fit is its own baseline: one row, not the same twice; a fair fit has both
+  expect_identical(s$fairness$fit, "standard")
+  expect_identical(summary(fair_pca(dat$x, dat$g, k = 2, scale. = TRUE, method = "mean"))$fairness$fit,
+                   c("mean", "standard"))
   p <- prcomp(dat$x, scale. = TRUE)
   sc <- predict(f, dat$x[1:10, ])
   expect_equal(abs(unname(sc)), abs(unname(predict(p, dat$x[1:10, ])[, 1:2])), tolerance = 1e-8)
