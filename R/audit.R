@@ -177,12 +177,7 @@
 #' heavy tails and skew that the tail index and the blocks' kurtosis do not flag (t with 5
 #' degrees of freedom, d = 12, 1,000 rows per group: 44-84%, intervals too narrow); and many
 #' directions per row (d = 12, k = 3, 100 rows per group: 33-83%), where the in-sample optimism
-#' of errors and the upward bias of small losses exceed what the bootstrap sees. For the fair
-#' methods' kinks, a check of the eigengaps of the matrix the method diagonalises (as standard
-#' PCA's near-tie check, at k and just outside the pair at k) was tried and is not used: at
-#' d = 12 those gaps are about as close to their noise where the intervals are calibrated as
-#' where they fail (a rule fixed on some designs fired on 63% of the samples of the failing
-#' five-group design and on 41% of the calibrated fair intervals of others). Read the CSV's
+#' of errors and the upward bias of small losses exceed what the bootstrap sees. Read the CSV's
 #' coverage for designs near yours; beyond d = 12, or below 300 rows per group, treat the
 #' intervals as rough.
 #'
