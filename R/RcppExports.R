@@ -77,8 +77,16 @@
     .Call(`_fairproj_fp_set_backend`, flag)
 }
 
-.fp_prepare_moments <- function(scatter, w, n, mean, denom, dimnames_C) {
-    .Call(`_fairproj_fp_prepare_moments`, scatter, w, n, mean, denom, dimnames_C)
+.fp_prepare_moments <- function(scatter, w, n, mean, denom, dimnames_C, keep_cov = TRUE) {
+    .Call(`_fairproj_fp_prepare_moments`, scatter, w, n, mean, denom, dimnames_C, keep_cov)
+}
+
+.fp_prepare_cov_into <- function(out, scatter, w, ng, s) {
+    .Call(`_fairproj_fp_prepare_cov_into`, out, scatter, w, ng, s)
+}
+
+.fp_prepare_cov <- function(scatter, w, ng, s, diag_only) {
+    .Call(`_fairproj_fp_prepare_cov`, scatter, w, ng, s, diag_only)
 }
 
 .fp_prepare_second <- function(scatter, w, ng, mu, s) {

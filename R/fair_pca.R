@@ -281,7 +281,8 @@ fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, re
     # rows with NA or Inf: the moments pass says where
     if (is.null(prep)) fp_moments_ranged(m$x, m$g, fp_colnames(m$x))
   } else {
-    prep <- fp_check_unit(fp_prepare_normalised(m, center, scale.))
+    # standard PCA and mean matching need only C: the group covariances are built on demand
+    prep <- fp_check_unit(fp_prepare_normalised(m, center, scale., lazy_cov = method %in% c("standard", "mean")))
   }
   if (warn_units) fp_warn_units(if (rows) prep$log2_colvar else fp_log2_colvar(m), prep$colnames)  # scale. not chosen by the user
   fp_warn_small_groups(prep$n, prep$levels)

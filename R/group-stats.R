@@ -43,13 +43,13 @@ fp_group_stats <- function(prep, V = NULL, k, map = NULL, best = NULL, err = NUL
       R <- diag(prep$d) - map
       tR <- t(R)
     }
-    err <- vapply(seq_along(prep$cov), function(i) {
-      s <- prep$cov[[i]]
+    err <- vapply(seq_along(prep$levels), function(i) {
+      s <- fp_prep_cov(prep, i)
       if (!is.null(map)) return(max(sum((crossprod(R, s)) * tR), 0))
       fp_residual_trace(s, V)
     }, numeric(1))
   }
-  tot <- vapply(prep$cov, function(s) sum(diag(s)), numeric(1))
+  tot <- vapply(seq_along(prep$levels), function(i) fp_prep_cov_trace(prep, i), numeric(1))
   # fp_df(): the data frame data.frame() gives, without its checks and deparsing (this runs once
   # per fit, and per replicate in an audit)
   fp_df(lapply(list(group = prep$levels, n = as.numeric(prep$n), error = err, best = best,

@@ -291,7 +291,7 @@ fp_mean_equalize <- function(fprep, H, to_complement, equalize_cov, k, feasible)
   l <- as.integer(max(k, min(feasible, L)))
   if (length(fprep$levels) < 2L) fp_abort("needs at least two groups in `group`", "equalize_cov")
   ng <- fprep$n
-  covs <- lapply(seq_along(fprep$cov), function(i) fprep$cov[[i]] * ng[[i]] / max(ng[[i]] - 1, 1))
+  covs <- lapply(seq_along(fprep$levels), function(i) fp_prep_cov(fprep, i) * ng[[i]] / max(ng[[i]] - 1, 1))
   wg <- ng / sum(ng)
   if (length(covs) == 2L) {
     Tm <- to_complement(covs[[1]] - covs[[2]])

@@ -10,7 +10,10 @@
 #   second_g the uncentred second moment of group g, divisor n_g), all in those units; second_g
 #   itself is built on demand, one at a time, by fp_prep_second() from `parts_second` (the
 #   column weights, the weighted means and s), so that a fit holds m + 1 d x d matrices beyond
-#   its moments, not 2m + 1;
+#   its moments, not 2m + 1; with `lazy_cov = TRUE` the group covariances are not kept either
+#   (cov is NULL) and fp_prep_cov() builds each on demand with the same operations, so that a
+#   fit holds C alone (standard PCA and mean matching, which need only C and, for the
+#   diagnostics, one group's covariance at a time);
 #   center (data units), scale (data units, maps rows into the normalised coordinates:
 #   fp_transform()), scale_data (the user's scaling, 1 without), centered/scaled flags, moments;
 #   unit = s (multiply values with units of variance by it; Inf or 0 when the data's variances
@@ -22,7 +25,7 @@
 # here (columns below 2^-1074 of the largest vanish, as they would in any sum with it). After
 # `scale. = TRUE` the average variance is 1 already, so the papers' standardised settings are
 # untouched.
-fp_prepare_normalised <- function(m, center = TRUE, scale. = FALSE) {
+fp_prepare_normalised <- function(m, center = TRUE, scale. = FALSE, lazy_cov = FALSE) {
   d <- length(m$colnames)
   center <- fp_check_center_scale(center, d, "center")
   scale. <- fp_check_center_scale(scale., d, "scale.")
@@ -51,9 +54,10 @@ fp_prepare_normalised <- function(m, center = TRUE, scale. = FALSE) {
   # the group covariances and C, divided by s, in one compiled pass (the arithmetic of
   # cov_g = (scatter_g * tcrossprod(w)) / n_g, second_g = cov_g + tcrossprod(mean[, g]),
   # C = Reduce(`+`, second_g * n_g) / max(ntot - 1, 1), s = sum(diag(C)) / d, operation for
-  # operation): m + 1 new d x d matrices and no others; second_g is not kept (fp_prep_second())
+  # operation): m + 1 new d x d matrices and no others (C alone with lazy_cov); second_g is not
+  # kept (fp_prep_second())
   built <- fp_cpp(.fp_prepare_moments(m$scatter, w, as.numeric(m$n), mean, max(ntot - 1, 1),
-                                      list(m$colnames, m$colnames)), "the prepared moments")
+                                      list(m$colnames, m$colnames), !lazy_cov), "the prepared moments")
   s <- built$s
   if (!is.finite(s)) {
     fp_abort(paste("has variances beyond double precision in its moments (values beyond about 1e+-150 summed",
@@ -64,7 +68,7 @@ fp_prepare_normalised <- function(m, center = TRUE, scale. = FALSE) {
   }
   sq <- sqrt(s)
   cov <- built$cov
-  names(cov) <- m$levels
+  if (!is.null(cov)) names(cov) <- m$levels
   scale_data <- if (isFALSE(scale.)) rep(1, d) else D * sc_s
   list(d = d, levels = m$levels, n = m$n, n_total = ntot, colnames = m$colnames,
        center = ctr_s * D, scale = if (isFALSE(scale.)) rep(2^P * sq, d) else scale_data * (2^P * sq),
@@ -104,10 +108,45 @@ fp_prep_second <- function(prep, i) {
          "the second moments")
 }
 
+# The covariance of group i (index or level) in the prepared problem's units: prep$cov[[i]], or
+# where the problem does not keep them (lazy_cov) built from the moments with the operations
+# that fp_prepare_normalised() would have stored it with (the same values), into one work matrix
+# per prepared problem (in its cache) that is refilled group after group, so that the groups'
+# diagnostics hold one d x d matrix and leave no garbage of m of them. The value returned for a
+# lazy problem is valid until the next call for another group: callers use it at once and keep
+# no reference to it (a product or a copy of it is theirs).
+fp_prep_cov <- function(prep, i) {
+  if (!is.null(prep[["cov"]])) return(prep[["cov"]][[i]])
+  if (is.character(i)) i <- match(i, prep$levels)
+  sp <- prep$parts_second
+  S <- prep$moments$scatter[[i]]
+  ng <- as.numeric(prep$n[[i]])
+  env <- prep$cache
+  if (is.null(env)) return(fp_cpp(.fp_prepare_cov(S, sp$w, ng, sp$s, FALSE), "the group covariances"))
+  if (identical(env[["cov_work_group"]], i)) return(env[["cov_work"]])
+  assign("cov_work_group", NULL, envir = env)
+  if (is.null(env[["cov_work"]])) {
+    assign("cov_work", fp_cpp(.fp_prepare_cov(S, sp$w, ng, sp$s, FALSE), "the group covariances"), envir = env)
+  } else {
+    fp_cpp(.fp_prepare_cov_into(env[["cov_work"]], S, sp$w, ng, sp$s), "the group covariances")
+  }
+  assign("cov_work_group", i, envir = env)
+  env[["cov_work"]]
+}
+
+# The trace of group i's covariance, sum(diag(fp_prep_cov(prep, i))) without forming it.
+fp_prep_cov_trace <- function(prep, i) {
+  if (!is.null(prep[["cov"]])) return(sum(diag(prep[["cov"]][[i]])))
+  if (is.character(i)) i <- match(i, prep$levels)
+  sp <- prep$parts_second
+  sum(fp_cpp(.fp_prepare_cov(prep$moments$scatter[[i]], sp$w, as.numeric(prep$n[[i]]), sp$s, TRUE),
+             "the group covariances"))
+}
+
 # Values with units of variance (group errors, losses, objectives) are reported in the data's
 # units, so those units must be representable: a classed error otherwise, which says what to do.
 fp_check_unit <- function(prep) {
-  top <- prep$unit_log2 + log2(max(prep$d, vapply(prep$cov, function(s) sum(diag(s)), numeric(1))))
+  top <- prep$unit_log2 + log2(max(prep$d, vapply(seq_along(prep$levels), function(i) fp_prep_cov_trace(prep, i), numeric(1))))
   if (top > 1020 || prep$unit_log2 < -1000) {
     fp_abort(sprintf(paste(
       "has variances of about 1e%d, %s double precision, so the per-group errors and losses cannot be",
@@ -130,15 +169,15 @@ fp_transform <- function(prep_or_fit, x) {
 
 # Eigenpairs of the prepared problem computed once per fit and shared by the solver and the
 # result's diagnostics (a top-k Lanczos solve costs as much as the moments pass at large d):
-# the top k of C (group = NULL) or of a group covariance prep$cov[[group]]. Callers that
+# the top k of C (group = NULL) or of a group covariance fp_prep_cov(prep, group). Callers that
 # change prep$C or prep$cov must not use it (fp_prepare() drops the cache).
 fp_prep_eig <- function(prep, k, group = NULL) {
-  A <- if (is.null(group)) prep$C else prep$cov[[group]]
-  if (is.null(prep$cache)) return(fp_eig_top(A, k))
+  A <- function() if (is.null(group)) prep$C else fp_prep_cov(prep, group)
+  if (is.null(prep$cache)) return(fp_eig_top(A(), k))
   key <- paste(if (is.null(group)) "C" else group, k)
   hit <- prep$cache[[key]]
   if (!is.null(hit)) return(hit)
-  e <- fp_eig_top(A, k)
+  e <- fp_eig_top(A(), k)
   assign(key, e, envir = prep$cache)
   e
 }
@@ -148,7 +187,7 @@ fp_prep_values <- function(prep, group) {
   key <- paste("values", group)
   hit <- if (is.null(prep$cache)) NULL else prep$cache[[key]]
   if (!is.null(hit)) return(hit)
-  v <- fp_sym_values(prep$cov[[group]])
+  v <- fp_sym_values(fp_prep_cov(prep, group))
   if (!is.null(prep$cache)) assign(key, v, envir = prep$cache)
   v
 }
@@ -160,14 +199,14 @@ fp_prep_std_errors <- function(prep, k) {
   hit <- if (is.null(prep$cache)) NULL else prep$cache[[key]]
   if (!is.null(hit)) return(hit)
   V <- fp_prep_eig(prep, k)$vectors
-  err <- vapply(seq_along(prep$cov), function(i) fp_residual_trace(prep$cov[[i]], V), numeric(1))
+  err <- vapply(seq_along(prep$levels), function(i) fp_residual_trace(fp_prep_cov(prep, i), V), numeric(1))
   if (!is.null(prep$cache)) assign(key, err, envir = prep$cache)
   err
 }
 
 # Sum of the k largest eigenvalues of each group covariance (their best rank-k variances).
 fp_group_topsum <- function(prep, k) {
-  vapply(seq_along(prep$cov), function(i) {
+  vapply(seq_along(prep$levels), function(i) {
     if (fp_lanczos_path(prep$d, k)) sum(fp_prep_eig(prep, k, i)$values) else sum(fp_prep_values(prep, i)[seq_len(k)])
   }, numeric(1))
 }
@@ -178,10 +217,10 @@ fp_group_topsum <- function(prep, k) {
 # unless that difference has cancelled to below 1e-8 of the trace.
 fp_group_best <- function(prep, k) {
   d <- prep$d
-  vapply(seq_along(prep$cov), function(i) {
+  vapply(seq_along(prep$levels), function(i) {
     if (k >= d) return(0)
     if (fp_lanczos_path(d, k)) {
-      tot <- sum(diag(prep$cov[[i]]))
+      tot <- fp_prep_cov_trace(prep, i)
       e <- tot - sum(fp_prep_eig(prep, k, i)$values)
       # fewer than about 7 digits left (the top k dwarf the rest): the dense tail instead
       if (e >= fp_tol_cancel * tot) return(e)

@@ -3,7 +3,8 @@
 #
 #   Rscript bench/wide-memory.R [lib]
 #
-# Synthetic data: rank 50 plus noise, 2 groups, k = 10, n = 2000. Each case runs in a fresh
+# Synthetic data: rank 50 plus noise, m groups (2 by default; the first 30% of the rows in group
+# a, the rest in turn in the others), k = 10, n = 2000. Each case runs in a fresh
 # Rscript (this file with the case as arguments), so that the process's peak resident set
 # (VmHWM of /proc/self/status, reset through /proc/self/clear_refs once the data are in memory)
 # is the fit's own. Two measures, both in units of one d x d double matrix (d^2 * 8 bytes):
@@ -14,15 +15,26 @@
 # columns read "beyond the moments". The floor is the moments plus the one d x d matrix whose
 # top k eigenvectors a fit needs (C); the ratio printed is (moments + RSS beyond) / floor.
 # Options (environment variables): FAIRPROJ_BENCH_D  comma-separated d (default 1000,2000,3000),
-# FAIRPROJ_BENCH_METHODS (default standard,mean,minmax), FAIRPROJ_BENCH_N (default 2000).
+# FAIRPROJ_BENCH_METHODS (default standard,mean,minmax), FAIRPROJ_BENCH_N (default 2000),
+# FAIRPROJ_BENCH_GROUPS comma-separated m (default 2), FAIRPROJ_BENCH_SOURCES (default moments,rows).
 # Linux only (reads /proc).
 # Last measured (2 cores shared, reference BLAS, n = 2000, d = 3000, from group_moments();
 # d x d matrices beyond the moments, R heap / RSS, and RSS ratio to the moments + C floor):
 #   before #48:  standard 9.0 / 9.0 (3.67x), mean 12.2 / 13.1 (5.02x), minmax 13.0 / 13.0 (5.00x)
 #   after:       standard 3.1 / 3.0 (1.68x), mean  4.1 /  5.0 (2.34x), minmax  3.2 /  4.1 (2.02x)
-# (the same from the rows; d = 1000 and 2000 alike). What is left: the prepared problem's m + 1
+# (the same from the rows; d = 1000 and 2000 alike). What was left: the prepared problem's m + 1
 # matrices (group covariances and C), plus mean matching's complement (a work copy and the
 # (d - r)^2 result) and min-max's weighted sum in its oracle.
+# #48, second part (standard and mean keep only C: each group's covariance is built on demand
+# into one work matrix; same data, d = 3000, from group_moments(), FAIRPROJ_BENCH_GROUPS=2,5):
+#             m = 2: standard R heap / RSS / peak MB     mean
+#   before:          3.11 / 3.04 / 416                  4.11 / 5.01 / 551
+#   after:           2.10 / 2.04 / 347                  3.15 / 3.07 / 418
+#             m = 5:
+#   before:          6.20 / 6.12 / 834                  7.30 / 8.03 / 964
+#   after:           2.18 / 2.10 / 557                  3.27 / 3.19 / 632
+# (standard: C and one group's covariance; mean: C, the complement's work copy and its result;
+# the rest, about 0.1, is the fit's d x k and n-free small vectors). Min-max keeps its m + 1.
 args <- commandArgs(TRUE)
 n_rows <- as.integer(Sys.getenv("FAIRPROJ_BENCH_N", "2000"))
 status_kb <- function(field) {
@@ -31,12 +43,12 @@ status_kb <- function(field) {
 }
 
 if (length(args) >= 3 && args[1] == "--case") {
-  # one case: --case method source d [lib]
-  method <- args[2]; src <- args[3]; d <- as.integer(args[4])
-  suppressPackageStartupMessages(if (length(args) >= 5) library(fairproj, lib.loc = args[5]) else library(fairproj))
+  # one case: --case method source d m [lib]
+  method <- args[2]; src <- args[3]; d <- as.integer(args[4]); ng <- as.integer(args[5])
+  suppressPackageStartupMessages(if (length(args) >= 6) library(fairproj, lib.loc = args[6]) else library(fairproj))
   set.seed(1)
   r <- 50
-  g <- rep(c("a", "b"), times = c(n_rows * 0.3, n_rows - n_rows * 0.3))
+  g <- c(rep("a", n_rows * 0.3), rep(letters[2:ng], length.out = n_rows - n_rows * 0.3))
   x <- matrix(rnorm(n_rows * r), n_rows, r) %*% matrix(rnorm(r * d), r, d) + matrix(rnorm(n_rows * d, sd = 0.5), n_rows, d)
   x[g == "b", 1:5] <- x[g == "b", 1:5] * 2
   colnames(x) <- paste0("x", seq_len(d))
@@ -52,7 +64,7 @@ if (length(args) >= 3 && args[1] == "--case") {
   vmax <- gc()["Vcells", "max used"]
   hwm <- status_kb("VmHWM")
   unit <- d^2 * 8
-  mom <- if (src == "rows") 2 else 0                  # the moments a fit from the rows builds itself
+  mom <- if (src == "rows") ng else 0                 # the moments a fit from the rows builds itself
   cat(sprintf("%s %s %d %.2f %.2f %.1f %.0f\n", method, src, d, (vmax - v0) * 8 / unit - mom,
               (hwm - rss0) * 1024 / unit - mom, el, hwm / 1024))
   quit(save = "no")
@@ -61,16 +73,18 @@ if (length(args) >= 3 && args[1] == "--case") {
 lib <- if (length(args)) args[1] else character()
 ds <- as.integer(strsplit(Sys.getenv("FAIRPROJ_BENCH_D", "1000,2000,3000"), ",")[[1]])
 methods <- strsplit(Sys.getenv("FAIRPROJ_BENCH_METHODS", "standard,mean,minmax"), ",")[[1]]
+groups <- as.integer(strsplit(Sys.getenv("FAIRPROJ_BENCH_GROUPS", "2"), ",")[[1]])
+sources <- strsplit(Sys.getenv("FAIRPROJ_BENCH_SOURCES", "moments,rows"), ",")[[1]]
 self <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
 rscript <- file.path(R.home("bin"), "Rscript")
-cat(sprintf("n = %d, 2 groups, k = 10; units: d x d double matrices beyond the moments (m = 2 of them)\n", n_rows))
-cat(sprintf("%-9s %-8s %6s %8s %8s %8s %8s %9s\n", "method", "source", "d", "R heap", "RSS", "ratio", "seconds", "peak MB"))
-for (d in ds) for (method in methods) for (src in c("moments", "rows")) {
+cat(sprintf("n = %d, k = 10; units: d x d double matrices beyond the moments (m of them)\n", n_rows))
+cat(sprintf("%-9s %-8s %2s %6s %8s %8s %8s %8s %9s\n", "method", "source", "m", "d", "R heap", "RSS", "ratio", "seconds", "peak MB"))
+for (d in ds) for (ng in groups) for (method in methods) for (src in sources) {
   # a fixed mmap threshold: glibc's moving one keeps freed blocks of the data's size resident,
   # which later allocations reuse unseen by the peak
-  out <- system2(rscript, c(shQuote(self), "--case", method, src, d, lib), stdout = TRUE,
+  out <- system2(rscript, c(shQuote(self), "--case", method, src, d, ng, lib), stdout = TRUE,
                  env = "MALLOC_MMAP_THRESHOLD_=131072")
   f <- strsplit(tail(out, 1), " ")[[1]]
   rss <- as.numeric(f[5])
-  cat(sprintf("%-9s %-8s %6d %8s %8s %8.2f %8s %9s\n", method, src, d, f[4], f[5], (2 + rss) / 3, f[6], f[7]))
+  cat(sprintf("%-9s %-8s %2d %6d %8s %8s %8.2f %8s %9s\n", method, src, ng, d, f[4], f[5], (ng + rss) / (ng + 1), f[6], f[7]))
 }

@@ -273,8 +273,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_prepare_moments
-Rcpp::List fp_prepare_moments(const Rcpp::List& scatter, const Rcpp::NumericVector& w, const Rcpp::NumericVector& n, const Rcpp::NumericMatrix& mean, double denom, const Rcpp::List& dimnames_C);
-RcppExport SEXP _fairproj_fp_prepare_moments(SEXP scatterSEXP, SEXP wSEXP, SEXP nSEXP, SEXP meanSEXP, SEXP denomSEXP, SEXP dimnames_CSEXP) {
+Rcpp::List fp_prepare_moments(const Rcpp::List& scatter, const Rcpp::NumericVector& w, const Rcpp::NumericVector& n, const Rcpp::NumericMatrix& mean, double denom, const Rcpp::List& dimnames_C, bool keep_cov);
+RcppExport SEXP _fairproj_fp_prepare_moments(SEXP scatterSEXP, SEXP wSEXP, SEXP nSEXP, SEXP meanSEXP, SEXP denomSEXP, SEXP dimnames_CSEXP, SEXP keep_covSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -284,7 +284,38 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type mean(meanSEXP);
     Rcpp::traits::input_parameter< double >::type denom(denomSEXP);
     Rcpp::traits::input_parameter< const Rcpp::List& >::type dimnames_C(dimnames_CSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_prepare_moments(scatter, w, n, mean, denom, dimnames_C));
+    Rcpp::traits::input_parameter< bool >::type keep_cov(keep_covSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_prepare_moments(scatter, w, n, mean, denom, dimnames_C, keep_cov));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_prepare_cov_into
+SEXP fp_prepare_cov_into(SEXP out, const Rcpp::NumericMatrix& scatter, const Rcpp::NumericVector& w, double ng, double s);
+RcppExport SEXP _fairproj_fp_prepare_cov_into(SEXP outSEXP, SEXP scatterSEXP, SEXP wSEXP, SEXP ngSEXP, SEXP sSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type out(outSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type scatter(scatterSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type w(wSEXP);
+    Rcpp::traits::input_parameter< double >::type ng(ngSEXP);
+    Rcpp::traits::input_parameter< double >::type s(sSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_prepare_cov_into(out, scatter, w, ng, s));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_prepare_cov
+Rcpp::NumericVector fp_prepare_cov(const Rcpp::NumericMatrix& scatter, const Rcpp::NumericVector& w, double ng, double s, bool diag_only);
+RcppExport SEXP _fairproj_fp_prepare_cov(SEXP scatterSEXP, SEXP wSEXP, SEXP ngSEXP, SEXP sSEXP, SEXP diag_onlySEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type scatter(scatterSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type w(wSEXP);
+    Rcpp::traits::input_parameter< double >::type ng(ngSEXP);
+    Rcpp::traits::input_parameter< double >::type s(sSEXP);
+    Rcpp::traits::input_parameter< bool >::type diag_only(diag_onlySEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_prepare_cov(scatter, w, ng, s, diag_only));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -552,7 +583,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_eig_top", (DL_FUNC) &_fairproj_fp_eig_top, 2},
     {"_fairproj_fp_gram_kernel", (DL_FUNC) &_fairproj_fp_gram_kernel, 2},
     {"_fairproj_fp_set_backend", (DL_FUNC) &_fairproj_fp_set_backend, 1},
-    {"_fairproj_fp_prepare_moments", (DL_FUNC) &_fairproj_fp_prepare_moments, 6},
+    {"_fairproj_fp_prepare_moments", (DL_FUNC) &_fairproj_fp_prepare_moments, 7},
+    {"_fairproj_fp_prepare_cov_into", (DL_FUNC) &_fairproj_fp_prepare_cov_into, 5},
+    {"_fairproj_fp_prepare_cov", (DL_FUNC) &_fairproj_fp_prepare_cov, 5},
     {"_fairproj_fp_prepare_second", (DL_FUNC) &_fairproj_fp_prepare_second, 5},
     {"_fairproj_fp_is_symmetric_exact", (DL_FUNC) &_fairproj_fp_is_symmetric_exact, 1},
     {"_fairproj_fp_complement_sym", (DL_FUNC) &_fairproj_fp_complement_sym, 5},

@@ -278,9 +278,11 @@ int fp_set_backend(int flag) {
 //   cov_g = (S_g * tcrossprod(w)) / n_g;  second_g = cov_g + tcrossprod(mean[, g])
 //   C = Reduce(`+`, second_g * n_g) / denom;  s = sum(diag(C)) / d   (R's sum: long double)
 // then cov_g / s and C / s, unless s is not finite and positive (then unscaled: R stops).
+// With keep_cov = false the covariances are not kept (cov is NULL; fp_prepare_cov() builds them).
 // [[Rcpp::export(.fp_prepare_moments)]]
 Rcpp::List fp_prepare_moments(const Rcpp::List& scatter, const Rcpp::NumericVector& w, const Rcpp::NumericVector& n,
-                              const Rcpp::NumericMatrix& mean, double denom, const Rcpp::List& dimnames_C) {
+                              const Rcpp::NumericMatrix& mean, double denom, const Rcpp::List& dimnames_C,
+                              bool keep_cov = true) {
   const R_xlen_t m = scatter.size(), d = w.size();
   std::vector<Rcpp::NumericMatrix> keep;
   const std::vector<fp::MatMap> S = fp::rcpp::as_maps(scatter, keep);
@@ -290,17 +292,19 @@ Rcpp::List fp_prepare_moments(const Rcpp::List& scatter, const Rcpp::NumericVect
   double* c = C.begin();
   for (R_xlen_t g = 0; g < m; ++g) {
     if (S[g].rows() != d || S[g].cols() != d) Rcpp::stop("internal error: moments of mismatched sizes");
-    Rcpp::NumericMatrix cg(Rcpp::no_init(d, d));
+    Rcpp::NumericMatrix cg(Rcpp::no_init(keep_cov ? d : 0, keep_cov ? d : 0));
     const double ng = n[g], *s = S[g].data(), *mu = &mean(0, g);
-    double* o = cg.begin();
+    double* o = keep_cov ? cg.begin() : nullptr;
     for (R_xlen_t j = 0; j < d; ++j) {
       for (R_xlen_t i = 0; i < d; ++i) {
         const R_xlen_t ij = i + j * d;
-        o[ij] = fp::prep_cov_entry(s[ij], w[i], w[j], ng);
-        const double a = fp::prep_second_entry(o[ij], mu[i], mu[j]) * ng;
+        const double cv = fp::prep_cov_entry(s[ij], w[i], w[j], ng);
+        if (keep_cov) o[ij] = cv;
+        const double a = fp::prep_second_entry(cv, mu[i], mu[j]) * ng;
         c[ij] = (g == 0) ? a : c[ij] + a;
       }
     }
+    if (!keep_cov) continue;
     SEXP dn = Rf_getAttrib(scatter[g], R_DimNamesSymbol);
     if (!Rf_isNull(dn)) cg.attr("dimnames") = dn;
     cov[g] = cg;
@@ -313,13 +317,50 @@ Rcpp::List fp_prepare_moments(const Rcpp::List& scatter, const Rcpp::NumericVect
   const double sc = trd / static_cast<double>(d);
   if (std::isfinite(sc) && sc > 0) {
     for (R_xlen_t ij = 0; ij < dd; ++ij) c[ij] /= sc;
-    for (R_xlen_t g = 0; g < m; ++g) {
+    for (R_xlen_t g = 0; keep_cov && g < m; ++g) {
       Rcpp::NumericMatrix cg = cov[g];
       for (double& v : cg) v /= sc;
     }
   }
   C.attr("dimnames") = dimnames_C;
-  return Rcpp::List::create(Rcpp::Named("cov") = cov, Rcpp::Named("C") = C, Rcpp::Named("s") = sc);
+  return Rcpp::List::create(Rcpp::Named("cov") = keep_cov ? SEXP(cov) : R_NilValue, Rcpp::Named("C") = C,
+                            Rcpp::Named("s") = sc);
+}
+
+// fp_prepare_cov() written into `out`, a d x d double matrix of the caller's that no one else
+// holds (R/prepare.R's one work matrix per prepared problem, refilled group after group), with
+// the dimnames of the scatter; returns `out`.
+// [[Rcpp::export(.fp_prepare_cov_into)]]
+SEXP fp_prepare_cov_into(SEXP out, const Rcpp::NumericMatrix& scatter, const Rcpp::NumericVector& w, double ng,
+                         double s) {
+  const R_xlen_t d = w.size();
+  if (!Rf_isReal(out) || Rf_xlength(out) != d * d || scatter.nrow() != d || scatter.ncol() != d)
+    Rcpp::stop("internal error: moments of mismatched sizes");
+  const double* sp = scatter.begin();
+  double* o = REAL(out);
+  for (R_xlen_t j = 0; j < d; ++j)
+    for (R_xlen_t i = 0; i < d; ++i) o[i + j * d] = fp::prep_cov_entry(sp[i + j * d], w[i], w[j], ng) / s;
+  Rf_setAttrib(out, R_DimNamesSymbol, Rf_getAttrib(scatter, R_DimNamesSymbol));
+  return out;
+}
+
+// One group's covariance in a prepared problem, cov_g / s, from its scatter with the operations
+// of fp_prepare_moments() (the same values as when it stores them; keep_cov = FALSE builds them
+// here on demand, one at a time), or only its diagonal (`diag_only`: a vector of length d).
+// [[Rcpp::export(.fp_prepare_cov)]]
+Rcpp::NumericVector fp_prepare_cov(const Rcpp::NumericMatrix& scatter, const Rcpp::NumericVector& w, double ng,
+                                   double s, bool diag_only) {
+  const R_xlen_t d = w.size();
+  if (scatter.nrow() != d || scatter.ncol() != d) Rcpp::stop("internal error: moments of mismatched sizes");
+  const double* sp = scatter.begin();
+  if (diag_only) {
+    Rcpp::NumericVector out(Rcpp::no_init(d));
+    for (R_xlen_t i = 0; i < d; ++i) out[i] = fp::prep_cov_entry(sp[i + i * d], w[i], w[i], ng) / s;
+    return out;
+  }
+  Rcpp::NumericMatrix out(Rcpp::no_init(d, d));
+  fp_prepare_cov_into(out, scatter, w, ng, s);
+  return out;
 }
 
 // One group's second moment in a prepared problem, (cov_g + tcrossprod(mean[, g])) / s, from its
