@@ -1,4 +1,4 @@
-# Wide data (#48): fair_pca()'s standard and mean methods by the moments route and by the row
+# Wide data (#48): fair_pca()'s standard, mean and minmax methods by the moments route and by the row
 # route (route = "rows": Lanczos on the rows, or Gram matrices when n < d) beside a truncated
 # SVD of the centred rows (RSpectra::svds, irlba::irlba) and prcomp(rank. = 10), where installed.
 # Synthetic rank-50 data plus noise, 2 groups, k = 10, one thread. Each fit runs in a fresh R
@@ -57,11 +57,16 @@ if (length(args) == 3L) {
     rows_standard = fairproj::fair_pca(dat$x, dat$g, k = 10, method = "standard", scale. = FALSE, route = "rows"),
     moments_mean = fairproj::fair_pca(dat$x, dat$g, k = 10, method = "mean", scale. = FALSE, route = "moments"),
     rows_mean = fairproj::fair_pca(dat$x, dat$g, k = 10, method = "mean", scale. = FALSE, route = "rows"),
+    moments_minmax = fairproj::fair_pca(dat$x, dat$g, k = 10, method = "minmax", scale. = FALSE, route = "moments"),
+    rows_minmax = fairproj::fair_pca(dat$x, dat$g, k = 10, method = "minmax", scale. = FALSE, route = "rows"),
     svds = RSpectra::svds(sweep(dat$x, 2L, colMeans(dat$x)), k = 10),
     irlba = irlba::irlba(dat$x, nv = 10, center = colMeans(dat$x)),
     prcomp = stats::prcomp(dat$x, rank. = 10))
   t1 <- proc.time() - t0
   route <- if (is.list(out) && !is.null(out$route)) out$route else ""
+  if (is.list(out) && !is.null(out$duality_gap)) {
+    route <- sprintf("%s gap=%.2g conv=%s eig=%d", route, out$duality_gap / max(abs(out$objective), 1e-300), out$converged, out$eigensolves)
+  }
   cat(sprintf("RESULT %s %.3f %.1f %.1f %s\n", what, t1[["user.self"]] + t1[["sys.self"]], peak_mb(), p0, route))
   quit(save = "no")
 }
@@ -83,8 +88,8 @@ run1 <- function(what, n, d) {
 for (cs in cases) {
   n <- as.integer(cs[1])
   d <- as.integer(cs[2])
-  whats <- c(if (has("RSpectra")) "svds", if (has("irlba")) "irlba", "rows_standard", "rows_mean",
-             if (d <= maxd) c("moments_standard", "moments_mean"), if (n * d <= 4e6) "prcomp")
+  whats <- c(if (has("RSpectra")) "svds", if (has("irlba")) "irlba", "rows_standard", "rows_mean", "rows_minmax",
+             if (d <= maxd) c("moments_standard", "moments_mean", "moments_minmax"), if (n * d <= 4e6) "prcomp")
   tab <- do.call(rbind, lapply(whats, run1, n = n, d = d))
   ref <- if ("svds" %in% tab$what) tab$cpu[tab$what == "svds"] else NA_real_
   tab$cpu_vs_svds <- round(tab$cpu / ref, 2)
