@@ -95,6 +95,8 @@ fp_rows_eig <- function(prep, k, group = NULL, Q = NULL, vectors = TRUE, gram = 
   key <- paste("rows", if (is.null(group)) "C" else group, k, vectors)
   cached <- is.null(Q) && !is.null(prep$cache)
   hit <- if (cached) prep$cache[[key]]
+  # the values of a solve that also found the vectors are those asked for without them
+  if (is.null(hit) && cached && !vectors) hit <- prep$cache[[paste("rows", if (is.null(group)) "C" else group, k, TRUE)]]
   if (!is.null(hit)) return(hit)
   gi <- if (is.null(group)) 0L else as.integer(group)
   ns <- if (gi == 0L) prep$n_total else prep$n[[gi]]

@@ -27,6 +27,17 @@
 #     group's, for the group statistics; mean matching one more), each about 35 products of two
 #     passes over the rows: svds solves one. Starting the groups' Lanczos from the top k of all
 #     rows did not shorten them (about one restart each already).
+# Min-max (exact solver, 2 groups; 2026-12-02, same machine, load average 1-3, one round of the
+# whole bench, then two rounds of min-max and svds alone; CPU s, peak MB, relative gap,
+# full eigensolves on the rows):
+#   n = 2000, d = 2000: rows 1.4 s (1.15 of svds), 192 MB, gap 8e-11, 5 eigensolves; moments
+#     2.3 s, 313 MB
+#   n = 2000, d = 5000: rows 5.0 s (2.5), 354 MB, gap 1.8e-13, 6; moments 24.6 s (10.6), 1.3 GB
+#   n = 200, d = 5000: rows 0.30 s (Gram), 122 MB; moments 20.8 s, 1.2 GB
+#   n = 2000, d = 10000 [509 MB]: rows 8.7 s and 8.8 s (3.0 and 3.1 of svds's 2.8-2.9 s), 623 MB
+#     (1.22 of the data), gap 8.8e-10, 5 eigensolves (the 3 of standard PCA and each group, 2 of
+#     the weighted sum sum_g w_g C_g, two rounds of column generation); the issue's target is
+#     within 10x of svds and below 4 GB.
 
 args <- commandArgs(trailingOnly = TRUE)
 
