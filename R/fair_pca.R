@@ -208,7 +208,7 @@ fair_pca.default <- function(x, group, k, method = "minmax", ..., center = TRUE,
   method <- fp_check_method(method, "pca")
   # NA/Inf: in the C++ pass of the moments
   d <- fp_door_rows(x, group, substitute(group), moments = FALSE, check_finite = FALSE, set_names = FALSE)
-  route <- fp_route_choose(route, method, list(...), d$xm, d$g, if (!is.null(rank.)) rank. else if (!missing(k)) k)
+  route <- fp_route_choose(route, method, fp_route_dots(method, ...), d$xm, d$g, if (!is.null(rank.)) rank. else if (!missing(k)) k)
   m <- if (route == "rows") structure(list(x = d$xm, g = d$g), class = "fp_rows") else fp_moments_ranged(d$xm, d$g, fp_colnames(d$xm))
   obj <- fp_fit_pca(m, k, method, ..., center = center, scale. = scale., rank. = rank.,
                     data = list(x = d$xm, group = d$g), retx = retx, keep_moments = keep_moments, call = call,

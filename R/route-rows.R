@@ -50,6 +50,17 @@ fp_route_choose <- function(route, method, dots, xm, g, k) {
 # (2 MB at 500 columns), the moments route is quick, and every fit of before keeps its numbers.
 fp_route_min_d <- 500
 
+# The arguments in `...` that decide the route of `method` (its variants' arguments), evaluated
+# alone: the others are checked by name before anything evaluates them (fp_fit_pca()).
+fp_route_dots <- function(method, ...) {
+  nm <- ...names()
+  if (is.null(nm)) return(list())
+  own <- switch(method, mean = fp_route_mean_moments_args, minmax = names(fp_route_minmax_rows_args), character(0))
+  out <- list()
+  for (j in which(nm %in% own)) out[nm[j]] <- list(...elt(j))
+  out
+}
+
 # The first argument of a variant of "mean" that needs the moments route (NULL for the basic
 # variant or another method).
 fp_route_variant_arg <- function(method, dots) {

@@ -81,6 +81,11 @@ test_that("route is checked, and a forced row route refuses what it does not ser
   e <- tryCatch(fair_pca(m, k = 2, method = "standard", route = "rows"), error = identity)
   expect_s3_class(e, "fairproj_error")
   expect_match(conditionMessage(e), "route")
+  # choosing the route evaluates only the arguments that decide it: others are refused by name first
+  for (meth in c("mean", "minmax")) {
+    expect_error(fair_pca(dat$x, dat$g, k = 2, method = meth, no_such_argument = stop("evaluated")),
+                 class = "fairproj_input_error")
+  }
   # the variants of "mean" stay on the moments route when the route is left to the cost
   f <- fair_pca(dat$x, dat$g, k = 2, method = "mean", equalize_cov = 3, scale. = TRUE)
   expect_null(f$route)
