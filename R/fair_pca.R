@@ -136,7 +136,8 @@
 #'   `"moments"` forms the per-group d x d moments and solves on them, `"rows"` works on the rows
 #'   themselves through products with them (Lanczos, or each group's n_g x n_g Gram matrix when
 #'   it has fewer rows than columns) and forms no d x d matrix, for wide data (thousands of
-#'   columns). The row route serves `"standard"` and the basic variant of `"mean"`; `"auto"`
+#'   columns). The row route serves `"standard"`, the basic variant of `"mean"` and `"minmax"`
+#'   (its exact solver of the marginal loss, group centring; see [minmax]); `"auto"`
 #'   takes it at 500 columns or more when its estimated cost is less than half the moments' (the moments route
 #'   stays where n is much larger than d), and a row-route fit says so when printed and keeps no
 #'   moments (`summary()`'s residual directions and `plot()`'s refits need them: use
@@ -207,7 +208,7 @@ fair_pca.default <- function(x, group, k, method = "minmax", ..., center = TRUE,
   method <- fp_check_method(method, "pca")
   # NA/Inf: in the C++ pass of the moments
   d <- fp_door_rows(x, group, substitute(group), moments = FALSE, check_finite = FALSE, set_names = FALSE)
-  route <- fp_route_choose(route, method, list(...), d$xm, d$g, if (!is.null(rank.)) rank. else if (!missing(k)) k)
+  route <- fp_route_choose(route, method, fp_route_dots(method, ...), d$xm, d$g, if (!is.null(rank.)) rank. else if (!missing(k)) k)
   m <- if (route == "rows") structure(list(x = d$xm, g = d$g), class = "fp_rows") else fp_moments_ranged(d$xm, d$g, fp_colnames(d$xm))
   obj <- fp_fit_pca(m, k, method, ..., center = center, scale. = scale., rank. = rank.,
                     data = list(x = d$xm, group = d$g), retx = retx, keep_moments = keep_moments, call = call,
@@ -333,7 +334,7 @@ fp_warn_small_groups <- function(n, levels) {
 new_fair_pca <- function(fit, prep, k, method, call) {
   V <- fit$rotation
   if (!is.matrix(V) || nrow(V) != prep$d) stop("internal error: solver returned no d x r rotation")
-  rows <- if (!is.null(prep$rows)) fp_rows_diagnostics(prep, V, k, method)  # the row route (route-rows.R)
+  rows <- if (!is.null(prep$rows)) fp_rows_diagnostics(prep, V, k, method, if (identical(method, "minmax")) fit$lambda)  # the row route (route-rows.R)
   # order the components by variance explained and fix their signs (the subspace is unchanged)
   A <- if (is.null(rows)) crossprod(V, prep$C %*% V) else rows$A
   e <- eigen((A + t(A)) / 2, symmetric = TRUE)

@@ -100,6 +100,20 @@
 #' [reconstruct()] applies the map, and `predict()` returns the coordinates of the
 #' reconstruction in `rotation` (so `reconstruct = center + scale * predict %*% t(rotation)`).
 #'
+#' **Wide data.** From rows, [fair_pca()]'s row route (`route = "rows"`, or `"auto"` at 500
+#' columns or more where its estimated cost favours it) serves `solver = "exact"` with
+#' `objective = "loss"` and `centering = "group"` without forming a d x d matrix: the exact
+#' solver runs on the group covariances projected on a subspace (r x r matrices from one
+#' product of the rows with its basis; the offsets `a_g` are the full problem's, from each
+#' group's Lanczos or Gram eigensolve), whose solution is feasible for the full problem and
+#' whose losses are exact; at its weights one Lanczos eigensolve of the full weighted sum
+#' `sum_g w_g C_g` (products with the rows, warm-started) gives the exact dual bound and, when
+#' the gap is above `gap_tol`, the top `k + m` eigenvectors that join the subspace (column
+#' generation from the span of standard PCA's and each group's top `k`). The certificate is that
+#' of the full problem; `subspace` gives the number of rounds and the subspace's final
+#' dimension. The other options need `route = "moments"` (a forced `"rows"` is an error naming
+#' `route`).
+#'
 #' **Centring.** As in the paper, each group's loss is measured on the group centred at its own
 #' mean (`centering = "group"`); `centering = "global"` uses each group's second moment about
 #' the common centre of [fair_pca()] instead (the data are then not re-centred per group).
@@ -142,7 +156,10 @@
 #'   when rounded), `map` (when `rank > k`), `solver`, `eigensolves` (full eigensolves),
 #'   `inner_eigensolves` and `dual` (the exact solver's dual method: `"secant"` for two
 #'   groups, `"interior"`, `"interior+kelley"` or `"kelley"`), `returned` (which
-#'   candidate was returned, see Details), `rank_before_reduction`.
+#'   candidate was returned, see Details), `rank_before_reduction`, and on the row route
+#'   `subspace` (rounds of column generation and the subspace's dimension; `eigensolves` then
+#'   counts the full eigensolves on the rows, `inner_eigensolves` those of the projected
+#'   problems).
 #' @references Samadi, S., Tantipongpipat, U., Morgenstern, J., Singh, M. and Vempala, S.
 #'   (2018). The price of fair PCA: one extra dimension. NeurIPS 31.
 #'
@@ -194,13 +211,21 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
   maxit <- fp_check_count(maxit, 1L, 1e6, "maxit")
   fp_check_number(eta, "eta", 0, Inf, open_lower = TRUE)
   iterations <- fp_check_count(iterations, 1L, 1e7, "iterations")
+  if (!is.null(prep$rows)) {
+    # the row route (issue #48): the exact solver on a subspace grown by column generation
+    if (solver != "exact" || objective != "loss" || centering != "group") {
+      fp_abort("= \"rows\" serves method \"minmax\" with solver = \"exact\", objective = \"loss\" and centering = \"group\": use route = \"moments\" or \"auto\"", "route")
+    }
+    return(fp_minmax_rows(prep, k, tol, maxit, dual, lp, fallback, reduce_rank))
+  }
   pb <- fp_minmax_problem(prep, k, objective, centering)
   # the solver's losses are in normalised units; with eta_units = "data" `eta` multiplies
   # losses in the data's units
   eta_solver <- if (eta_units == "data") eta * prep$unit else eta
   run <- fp_minmax_run(pb, k, solver, dual, tol, maxit, lp, eta_solver, iterations, keep)
   res <- run$res
-  sel <- fp_minmax_select(fp_minmax_candidates(res, pb, prep, k, solver, tol), pb, fallback)
+  std <- list(V = fp_prep_eig(prep, k)$vectors, lambda = NULL, err = if (pb$covs_are_prep) fp_prep_std_errors(prep, k))
+  sel <- fp_minmax_select(fp_minmax_candidates(res, pb, std, k, solver, tol), pb, fallback)
   V <- sel$V
   lambda <- sel$lambda
   rank_before <- ncol(V)
@@ -327,8 +352,8 @@ fp_minmax_cand_value <- function(pb, V, lam = NULL, ev = fp_minmax_eval(pb, V, l
 
 # Candidates, all evaluated on the same problem: the solver's solution (a rank-k basis, or LP
 # weights on a basis rounded by the square-root map), the best single oracle projection
-# (rank k) and standard PCA.
-fp_minmax_candidates <- function(res, pb, prep, k, solver, tol) {
+# (rank k) and standard PCA (`std`: its V, lambda and, when known, its errors).
+fp_minmax_candidates <- function(res, pb, std, k, solver, tol) {
   cand <- list()
   if (!is.null(res$lambda) && !is.null(res$basis)) {
     U <- res$basis
@@ -346,8 +371,7 @@ fp_minmax_candidates <- function(res, pb, prep, k, solver, tol) {
   }
   if (is.null(cand$solver) && !is.null(res$rotation)) cand$solver <- list(V = res$rotation, lambda = NULL)
   if (!is.null(res$best_single) && solver == "exact") cand$single <- list(V = res$best_single, lambda = NULL)
-  cand$standard <- list(V = fp_prep_eig(prep, k)$vectors, lambda = NULL,
-                        err = if (pb$covs_are_prep) fp_prep_std_errors(prep, k))
+  cand$standard <- std
   Filter(function(cn) is.matrix(cn$V) && ncol(cn$V) >= 1L && all(is.finite(cn$V)), cand)
 }
 
@@ -576,4 +600,77 @@ fp_minmax_reduce_rank <- function(V, lambda, covs, best, k, value, gscale, tol) 
   lambda <- lambda[keep]
   if (ncol(V) == k && all(lambda == 1)) lambda <- NULL
   list(V = V, lambda = lambda)
+}
+
+# Min-max fair PCA by the row route (issue #48; solver "exact", objective "loss", centering
+# "group"), forming no d x d matrix. The exact solver runs on the group covariances projected on
+# a subspace span(Q) (r x r matrices Q' C_g Q from one product of the rows with Q), with each
+# group's full best rank-k variance a_g as offsets: its solution P = Q P_r Q' lies in the
+# Fantope and its losses a_g - <Q' C_g Q, P_r> are the full problem's, an upper bound. At its
+# weights w, one Lanczos eigensolve of the full weighted sum sum_g w_g C_g (products with the
+# rows, warm-started from the previous eigenvectors) gives the exact lower bound g(w) = w.a -
+# lambda_1..k and, when the gap is above gap_tol, the top k + m eigenvectors, which join Q
+# (column generation). Q starts as the span of standard PCA's and each group's top k.
+fp_minmax_rows <- function(prep, k, tol, maxit, dual, lp, fallback, reduce_rank) {
+  m <- length(prep$levels)
+  eg <- lapply(seq_len(m), function(i) fp_rows_eig(prep, k, i))
+  a <- vapply(eg, function(e) sum(e$values[seq_len(min(k, length(e$values)))]), numeric(1))
+  Vstd <- fp_rows_eig(prep, k)$vectors
+  Q <- fp_minmax_rows_basis(cbind(Vstd, do.call(cbind, lapply(eg, `[[`, "vectors"))), prep$d)
+  lower <- -Inf
+  w_best <- rep(1 / m, m)
+  full <- m + 1L
+  inner <- 0L
+  init <- NULL
+  hist <- NULL
+  for (it in seq_len(maxit)) {
+    S <- fp_rows_project(prep, Q)
+    pbr <- list(covs = S, best = a, shift = a, objective = "loss", centering = "group", err_best = NULL,
+                tr = vapply(S, function(s) sum(diag(s)), numeric(1), USE.NAMES = FALSE), covs_are_prep = FALSE)
+    run <- fp_minmax_run(pbr, k, "exact", dual, tol, maxit, lp, 1, 10L, "better")
+    res <- run$res
+    inner <- inner + as.integer(res$eigensolves)
+    e <- fp_rows_wsum_eig(prep, as.numeric(res$weights), min(k + m, prep$d - 1L), init)
+    full <- full + 1L
+    init <- rowSums(e$vectors[, seq_len(k), drop = FALSE])
+    g_w <- sum(res$weights * a) - sum(e$values[seq_len(k)])
+    if (g_w > lower) {
+      lower <- g_w
+      w_best <- as.numeric(res$weights)
+    }
+    std <- list(V = crossprod(Q, Vstd), lambda = NULL, err = NULL)
+    sel <- fp_minmax_select(fp_minmax_candidates(res, pbr, std, k, "exact", tol), pbr, fallback)
+    V <- sel$V
+    lambda <- sel$lambda
+    rank_before <- ncol(V)
+    if (!is.null(lambda) && reduce_rank) {
+      red <- fp_minmax_reduce_rank(V, lambda, pbr$covs, pbr$best, k, function(pv) fp_minmax_value(pbr, pv),
+                                   function(v) fp_minmax_gscale(pbr, v), tol)
+      V <- red$V
+      lambda <- red$lambda
+    }
+    same <- identical(V, sel$V) && identical(lambda, sel$lambda)
+    hist <- rbind(hist, fp_df(list(iteration = it, objective = fp_minmax_value(pbr, fp_minmax_eval(pbr, V, lambda)$pvar),
+                                   lower = lower)))
+    res$lower <- lower
+    cert <- fp_minmax_certificate(pbr, V, lambda, res, hist, tol, prep$levels, if (same) sel$eval)
+    Qn <- fp_minmax_rows_basis(cbind(Q, e$vectors), prep$d)
+    if (cert$converged || ncol(Qn) == ncol(Q)) break
+    Q <- Qn
+  }
+  fp_minmax_warn(cert, sel, pbr, "exact", tol, prep$unit)
+  res$weights <- w_best
+  res$eigensolves <- full
+  res$inner_eigensolves <- inner
+  out <- fp_minmax_result(Q %*% V, lambda, cert, res, pbr, prep, "exact", sel$chosen, rank_before)
+  out$subspace <- c(iterations = it, rank = ncol(Q))
+  out
+}
+
+# An orthonormal basis of the span of the columns of M (d rows), directions below 1e-10 of the
+# largest dropped.
+fp_minmax_rows_basis <- function(M, d) {
+  s <- svd(M, nv = 0L)
+  keep <- s$d > 1e-10 * s$d[1L]
+  s$u[, keep, drop = FALSE]
 }

@@ -95,6 +95,8 @@ fp_rows_eig <- function(prep, k, group = NULL, Q = NULL, vectors = TRUE, gram = 
   key <- paste("rows", if (is.null(group)) "C" else group, k, vectors)
   cached <- is.null(Q) && !is.null(prep$cache)
   hit <- if (cached) prep$cache[[key]]
+  # the values of a solve that also found the vectors are those asked for without them
+  if (is.null(hit) && cached && !vectors) hit <- prep$cache[[paste("rows", if (is.null(group)) "C" else group, k, TRUE)]]
   if (!is.null(hit)) return(hit)
   gi <- if (is.null(group)) 0L else as.integer(group)
   ns <- if (gi == 0L) prep$n_total else prep$n[[gi]]
@@ -148,4 +150,34 @@ fp_route_costs <- function(n, d, ng, k) {
   part <- function(ns) if (ns <= d) min(fp_route_cost_gram(ns, d), fp_route_cost_lanczos(ns, d, k)) else fp_route_cost_lanczos(ns, d, k)
   rows <- part(n) + sum(vapply(ng, part, numeric(1))) + 2 * n * d * k
   c(moments = fp_route_cost_moments(n, d, k, length(ng)), rows = rows)
+}
+
+# Top k eigenpairs of the weighted sum sum_g weights_g C_g of the group covariances (each group
+# about its own mean; min-max fair PCA's oracle), by Lanczos on the rows started from `init` (a
+# d-vector, e.g. the sum of the previous eigenvectors), or by the Gram matrix of the weighted,
+# group-centred rows when Lanczos does not serve.
+fp_rows_wsum_eig <- function(prep, weights, k, init = NULL) {
+  tr <- sum(weights * prep$cov_trace)
+  gram <- k >= prep$d || 3 * k >= prep$d || fp_rows_use_gram(prep$n_total, prep$d, k)
+  opts <- c(fp_rows_opts(prep), list(trace = max(tr, .Machine$double.xmin), gram = gram, vectors = TRUE,
+                                     weights = as.numeric(weights), init = if (is.null(init)) numeric(0) else as.numeric(init)))
+  e <- fp_cpp(.fp_rows_eig(prep$rows$x, prep$rows$g, 0L, matrix(0, prep$d, 0), as.integer(k), opts),
+              "the row route's eigensolver")
+  list(values = e$values, vectors = e$vectors, lanczos = e$lanczos)
+}
+
+# Each group's covariance projected on span(Q) (Q d x r, orthonormal): the r x r matrices
+# Q' C_g Q, from one product of the rows with Q (normalised units).
+fp_rows_project <- function(prep, Q) {
+  r <- prep$rows
+  WQ <- r$w * Q
+  ZQ <- r$x %*% WQ
+  ZQ <- sweep(ZQ, 2L, drop(crossprod(r$center, WQ)))
+  ZQ <- ZQ - crossprod(unname(prep$mean), Q)[r$g + 1L, , drop = FALSE]
+  S <- lapply(seq_along(prep$levels), function(i) {
+    Zi <- ZQ[r$g == i - 1L, , drop = FALSE]
+    s <- crossprod(Zi) / max(prep$n[[i]], 1)
+    (s + t(s)) / 2
+  })
+  stats::setNames(S, prep$levels)
 }

@@ -1,4 +1,4 @@
-# Wide data (#48): fair_pca()'s standard and mean methods by the moments route and by the row
+# Wide data (#48): fair_pca()'s standard, mean and minmax methods by the moments route and by the row
 # route (route = "rows": Lanczos on the rows, or Gram matrices when n < d) beside a truncated
 # SVD of the centred rows (RSpectra::svds, irlba::irlba) and prcomp(rank. = 10), where installed.
 # Synthetic rank-50 data plus noise, 2 groups, k = 10, one thread. Each fit runs in a fresh R
@@ -27,6 +27,19 @@
 #     group's, for the group statistics; mean matching one more), each about 35 products of two
 #     passes over the rows: svds solves one. Starting the groups' Lanczos from the top k of all
 #     rows did not shorten them (about one restart each already).
+# Min-max (exact solver, 2 groups; 2026-12-02, same machine, load average 1-3, one round of the
+# whole bench, then two rounds of min-max and svds alone; CPU s, peak MB, relative gap,
+# full eigensolves on the rows):
+#   n = 2000, d = 2000: rows 1.4 s (1.15 of svds), 192 MB, gap 8e-11, 5 eigensolves; moments
+#     2.3 s, 313 MB
+#   n = 2000, d = 5000: rows 5.0 s (2.5), 354 MB, gap 1.8e-13, 6; moments 24.6 s (10.6), 1.3 GB
+#   n = 200, d = 5000: rows 0.30 s (Gram), 122 MB; moments 20.8 s, 1.2 GB
+#   n = 2000, d = 10000 [509 MB]: rows 8.7 s and 8.8 s (3.0 and 3.1 of svds's 2.8-2.9 s), 623 MB
+#     (1.22 of the data), gap 8.8e-10, 5 eigensolves (the 3 of standard PCA and each group, 2 of
+#     the weighted sum sum_g w_g C_g, two rounds of column generation); the issue's target is
+#     within 10x of svds and below 4 GB.
+#   n = 2000, d = 50000 [2.34 GB, FAIRPROJ_BENCH_WIDE=2000:50000]: rows 42.1 s (3.2 of svds's
+#     13.2 s), 2.37 GB, gap 8e-10, 5 eigensolves.
 
 args <- commandArgs(trailingOnly = TRUE)
 
@@ -57,11 +70,16 @@ if (length(args) == 3L) {
     rows_standard = fairproj::fair_pca(dat$x, dat$g, k = 10, method = "standard", scale. = FALSE, route = "rows"),
     moments_mean = fairproj::fair_pca(dat$x, dat$g, k = 10, method = "mean", scale. = FALSE, route = "moments"),
     rows_mean = fairproj::fair_pca(dat$x, dat$g, k = 10, method = "mean", scale. = FALSE, route = "rows"),
+    moments_minmax = fairproj::fair_pca(dat$x, dat$g, k = 10, method = "minmax", scale. = FALSE, route = "moments"),
+    rows_minmax = fairproj::fair_pca(dat$x, dat$g, k = 10, method = "minmax", scale. = FALSE, route = "rows"),
     svds = RSpectra::svds(sweep(dat$x, 2L, colMeans(dat$x)), k = 10),
     irlba = irlba::irlba(dat$x, nv = 10, center = colMeans(dat$x)),
     prcomp = stats::prcomp(dat$x, rank. = 10))
   t1 <- proc.time() - t0
   route <- if (is.list(out) && !is.null(out$route)) out$route else ""
+  if (is.list(out) && !is.null(out$duality_gap)) {
+    route <- sprintf("%s gap=%.2g conv=%s eig=%d", route, out$duality_gap / max(abs(out$objective), 1e-300), out$converged, out$eigensolves)
+  }
   cat(sprintf("RESULT %s %.3f %.1f %.1f %s\n", what, t1[["user.self"]] + t1[["sys.self"]], peak_mb(), p0, route))
   quit(save = "no")
 }
@@ -83,8 +101,8 @@ run1 <- function(what, n, d) {
 for (cs in cases) {
   n <- as.integer(cs[1])
   d <- as.integer(cs[2])
-  whats <- c(if (has("RSpectra")) "svds", if (has("irlba")) "irlba", "rows_standard", "rows_mean",
-             if (d <= maxd) c("moments_standard", "moments_mean"), if (n * d <= 4e6) "prcomp")
+  whats <- c(if (has("RSpectra")) "svds", if (has("irlba")) "irlba", "rows_standard", "rows_mean", "rows_minmax",
+             if (d <= maxd) c("moments_standard", "moments_mean", "moments_minmax"), if (n * d <= 4e6) "prcomp")
   tab <- do.call(rbind, lapply(whats, run1, n = n, d = d))
   ref <- if ("svds" %in% tab$what) tab$cpu[tab$what == "svds"] else NA_real_
   tab$cpu_vs_svds <- round(tab$cpu / ref, 2)

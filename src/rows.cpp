@@ -11,6 +11,9 @@
 //    directions are then shifted below every eigenvalue of interest;
 //  * the n_S x n_S Gram matrix Z_S Z_S' (built by column blocks) when S has fewer rows than
 //    columns: its eigenvectors U give V = Z_S' U / sqrt(lambda).
+// Min-max fair PCA's oracle takes the same two on the weighted sum sum_g w_g C_g of the group
+// covariances (group kWeighted: every row centred at its group's mean and weighted by
+// w_g / n_g, one pass over the rows per product).
 #include "linalg.h"
 #include "rcpp_entry.h"
 #include "tolerances.h"
@@ -18,6 +21,9 @@
 
 namespace fp {
 namespace rows {
+
+// The "group" of the weighted sum of the group covariances.
+const int kWeighted = -2;
 
 // The rows and the map to the prepared coordinates; views of R's memory (no copies).
 struct Rows {
@@ -27,6 +33,7 @@ struct Rows {
   Eigen::Map<const Vec> c;    // the centre (data units)
   MatMap mean;                // d x m group means in normalised units
   Eigen::Map<const Vec> n;    // group sizes
+  Vec gw;                     // per group w_g / n_g of the weighted sum (group kWeighted)
   Rows(const double* x, int nr, int d, const int* g_, const double* w_, const double* c_, const double* mean_,
        int m, const double* n_)
       : X(x, nr, d), g(g_), w(w_, d), c(c_, d), mean(mean_, d, m), n(n_, m) {}
@@ -45,6 +52,14 @@ struct Rows {
     const double mg = off + mean.col(grp).dot(v);
     for (int i = 0; i < rows(); ++i) u(i) = (g[i] == grp) ? u(i) - mg : 0.0;
   }
+  // u = sum_g (w_g / n_g) H_g Z_g v stacked by rows (each row centred at its group's mean)
+  void apply_weighted(const Vec& v, Vec& u) const {
+    const Vec wv = w.cwiseProduct(v);
+    u.noalias() = X * wv;
+    const Vec mv = mean.transpose() * v;
+    const double off = c.dot(wv);
+    for (int i = 0; i < rows(); ++i) u(i) = (u(i) - off - mv(g[i])) * gw(g[i]);
+  }
   // y = Z' u (u already zero outside the group, and summing to zero within it when centred)
   void apply_t(const Vec& u, Vec& y) const {
     y.noalias() = X.transpose() * u;
@@ -52,6 +67,7 @@ struct Rows {
     y = y.cwiseProduct(w);
   }
   double divisor(int grp) const {
+    if (grp == kWeighted) return 1.0;
     if (grp >= 0) return std::max(n(grp), 1.0);
     return std::max(n.sum() - 1.0, 1.0);
   }
@@ -80,7 +96,11 @@ class CovOp {
       qx = Q_.transpose() * v;
       v.noalias() -= Q_ * qx;
     }
-    R_.apply(v, grp_, u_);
+    if (grp_ == kWeighted) {
+      R_.apply_weighted(v, u_);
+    } else {
+      R_.apply(v, grp_, u_);
+    }
     R_.apply_t(u_, y_);
     y_ /= R_.divisor(grp_);
     if (Q_.cols() > 0) {
@@ -92,7 +112,8 @@ class CovOp {
 };
 
 // Top k by Lanczos; false when it does not converge (the caller then takes the Gram route).
-inline bool lanczos(const Rows& R, int grp, const Mat& Q, double shift, double trace, int k, EigResult& out) {
+inline bool lanczos(const Rows& R, int grp, const Mat& Q, double shift, double trace, int k, EigResult& out,
+                    const Vec& init = Vec()) {
   const int d = R.cols();
   const int ncv = std::min(d, std::max(2 * k + 1, k + 20));
   if (k < 1 || k >= d || ncv <= k) return false;
@@ -102,7 +123,11 @@ inline bool lanczos(const Rows& R, int grp, const Mat& Q, double shift, double t
   try {
     CovOp op(R, grp, Q, shift, s);
     Spectra::SymEigsSolver<double, Spectra::LARGEST_ALGE, CovOp> eigs(&op, k, ncv);
-    eigs.init();
+    if (init.size() == d && init.norm() > 0) {
+      eigs.init(init.data());  // warm start (the oracle's previous eigenvectors)
+    } else {
+      eigs.init();
+    }
     eigs.compute(2000, fp::tol::lanczos);
     if (eigs.info() != Spectra::SUCCESSFUL) return false;
     out.values = eigs.eigenvalues() / s;
@@ -113,13 +138,21 @@ inline bool lanczos(const Rows& R, int grp, const Mat& Q, double shift, double t
   }
 }
 
-// The prepared rows of S, columns j0 .. j0 + b - 1, centred at the group's mean (grp >= 0).
+// The prepared rows of S, columns j0 .. j0 + b - 1, centred at the group's mean (grp >= 0), or
+// each at its own group's mean and times sqrt(w_g / n_g) (grp kWeighted).
 inline Mat block(const Rows& R, const std::vector<int>& idx, int grp, int j0, int b) {
   Mat B(idx.size(), b);
   for (int jj = 0; jj < b; ++jj) {
     const int j = j0 + jj;
     const double cj = R.c(j), wj = R.w(j), mj = grp >= 0 ? R.mean(j, grp) : 0.0;
-    for (size_t i = 0; i < idx.size(); ++i) B(i, jj) = (R.X(idx[i], j) - cj) * wj - mj;
+    if (grp == kWeighted) {
+      for (size_t i = 0; i < idx.size(); ++i) {
+        const int h = R.g[idx[i]];
+        B(i, jj) = ((R.X(idx[i], j) - cj) * wj - R.mean(j, h)) * std::sqrt(R.gw(h));
+      }
+    } else {
+      for (size_t i = 0; i < idx.size(); ++i) B(i, jj) = (R.X(idx[i], j) - cj) * wj - mj;
+    }
   }
   return B;
 }
@@ -255,7 +288,9 @@ Rcpp::List fp_rows_stats(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector
 
 // Top k of the covariance of all rows (group 0) or of group `group` (1-based), projected off
 // span(Q) (d x r, orthonormal; r = 0 for none). opts: w, center, mean (d x m, normalised), n
-// (group sizes), trace (of the operator, for scaling), gram (use the Gram matrix), vectors.
+// (group sizes), trace (of the operator, for scaling), gram (use the Gram matrix), vectors,
+// weights (group 0 only: the weighted sum sum_g weights_g C_g instead) and init (a start
+// vector for Lanczos, or empty).
 // [[Rcpp::export(.fp_rows_eig)]]
 Rcpp::List fp_rows_eig(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int group, const Rcpp::NumericMatrix& Q,
                        int k, const Rcpp::List& opts) {
@@ -267,19 +302,26 @@ Rcpp::List fp_rows_eig(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& 
   const double trace = o.get<double>("trace", 1.0);
   const bool use_gram = o.get<bool>("gram", false);
   const bool vectors = o.get<bool>("vectors", true);
+  const Rcpp::NumericVector wts = o.get<Rcpp::NumericVector>("weights", Rcpp::NumericVector());
+  const Rcpp::NumericVector init = o.get<Rcpp::NumericVector>("init", Rcpp::NumericVector());
   o.done();
   const int d = x.ncol();
   if (w.size() != d || c.size() != d || mean.nrow() != d || mean.ncol() != n.size() || Q.nrow() != d)
     Rcpp::stop("internal error: row route of mismatched sizes");
-  const fp::rows::Rows R(x.begin(), x.nrow(), d, g.begin(), w.begin(), c.begin(), mean.begin(),
-                         static_cast<int>(n.size()), n.begin());
+  fp::rows::Rows R(x.begin(), x.nrow(), d, g.begin(), w.begin(), c.begin(), mean.begin(),
+                   static_cast<int>(n.size()), n.begin());
   const fp::Mat Qm = Eigen::Map<const fp::Mat>(Q.begin(), d, Q.ncol());
-  const int grp = group - 1;
+  // group 0 with `weights` (one per group): the weighted sum sum_g w_g C_g
+  const bool weighted = group == 0 && wts.size() > 0;
+  if (weighted && wts.size() != n.size()) Rcpp::stop("internal error: row route of mismatched sizes");
+  if (weighted) R.gw = Rcpp::as<fp::Vec>(wts).cwiseQuotient(Rcpp::as<fp::Vec>(n).cwiseMax(1.0));
+  const int grp = weighted ? fp::rows::kWeighted : group - 1;
+  const fp::Vec v0 = init.size() == d ? Rcpp::as<fp::Vec>(init) : fp::Vec();
   bool lanczos = false;
   const fp::EigResult r = fp::rcpp::run([&] {
     fp::EigResult out;
     // mean matching: the constraint's directions at minus the trace, below every eigenvalue
-    if (!use_gram && fp::rows::lanczos(R, grp, Qm, trace, trace, k, out)) {
+    if (!use_gram && fp::rows::lanczos(R, grp, Qm, trace, trace, k, out, v0)) {
       lanczos = true;
       return out;
     }

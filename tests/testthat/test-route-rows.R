@@ -64,9 +64,16 @@ test_that("route is checked, and a forced row route refuses what it does not ser
   expect_error(fair_pca(dat$x, dat$g, k = 2, method = "standard", route = "columns"), class = "fairproj_error")
   e <- tryCatch(fair_pca(dat$x, dat$g, k = 2, method = "standard", route = "columns"), error = identity)
   expect_match(conditionMessage(e), "route")
-  e <- tryCatch(fair_pca(dat$x, dat$g, k = 2, method = "minmax", route = "rows"), error = identity)
+  e <- tryCatch(fair_pca(dat$x, dat$g, k = 2, method = "pareto", route = "rows"), error = identity)
   expect_s3_class(e, "fairproj_error")
   expect_match(conditionMessage(e), "route")
+  # min-max: the exact solver of the marginal loss with group centring only
+  for (arg in list(list(solver = "mw"), list(objective = "variance"), list(centering = "global"))) {
+    e <- tryCatch(do.call(fair_pca, c(list(dat$x, dat$g, k = 2, method = "minmax", route = "rows"), arg)), error = identity)
+    expect_s3_class(e, "fairproj_input_error")
+    expect_match(conditionMessage(e), "^`route`")
+    expect_match(conditionMessage(e), names(arg))
+  }
   e <- tryCatch(fair_pca(dat$x, dat$g, k = 2, method = "mean", equalize_cov = 3, route = "rows"), error = identity)
   expect_s3_class(e, "fairproj_error")
   expect_match(conditionMessage(e), "equalize_cov")
@@ -74,6 +81,11 @@ test_that("route is checked, and a forced row route refuses what it does not ser
   e <- tryCatch(fair_pca(m, k = 2, method = "standard", route = "rows"), error = identity)
   expect_s3_class(e, "fairproj_error")
   expect_match(conditionMessage(e), "route")
+  # choosing the route evaluates only the arguments that decide it: others are refused by name first
+  for (meth in c("mean", "minmax")) {
+    expect_error(fair_pca(dat$x, dat$g, k = 2, method = meth, no_such_argument = stop("evaluated")),
+                 class = "fairproj_input_error")
+  }
   # the variants of "mean" stay on the moments route when the route is left to the cost
   f <- fair_pca(dat$x, dat$g, k = 2, method = "mean", equalize_cov = 3, scale. = TRUE)
   expect_null(f$route)
@@ -113,4 +125,68 @@ test_that("rows with NA reach the moments pass's classed error on the row route"
   dat$x[3, 7] <- NA
   expect_error(fair_pca(dat$x, dat$g, k = 2, method = "standard", scale. = FALSE, route = "rows"),
                class = "fairproj_error")
+})
+
+# data with a direction of large spread in one group, so that min-max and standard PCA differ
+route_minmax_data <- function(n, d, m, seed) {
+  set.seed(seed)
+  g <- sample(letters[seq_len(m)], n, TRUE)
+  x <- matrix(rnorm(n * 8), n) %*% matrix(rnorm(8 * d), 8) + matrix(rnorm(n * d, sd = 0.3), n)
+  x[g == "a", 1:20] <- x[g == "a", 1:20] * 3
+  list(x = x, g = g)
+}
+
+test_that("min-max by the row route agrees with the moments route within their certified gaps", {
+  for (cfg in list(c(n = 300, d = 600, m = 2), c(n = 900, d = 600, m = 2), c(n = 300, d = 700, m = 3),
+                   c(n = 900, d = 650, m = 3))) {
+    dat <- route_minmax_data(cfg[["n"]], cfg[["d"]], cfg[["m"]], 1)
+    a <- expect_silent(fair_pca(dat$x, dat$g, k = 5, method = "minmax", route = "moments"))
+    b <- expect_silent(fair_pca(dat$x, dat$g, k = 5, method = "minmax", route = "rows"))
+    expect_null(a$route)
+    expect_match(b$route, "^rows")
+    expect_true(a$converged)
+    expect_true(b$converged)
+    expect_gte(b$duality_gap, 0)
+    # each lower bound is below the other route's objective, so the two optima agree within the gaps
+    slack <- 1e-12 * a$objective
+    expect_lte(b$lower_bound, a$objective + slack)
+    expect_lte(a$lower_bound, b$objective + slack)
+    expect_lte(abs(a$objective - b$objective), max(a$duality_gap, b$duality_gap) + slack)
+    # the constructor's diagnostics of the row-route fit agree with the solver's own losses
+    expect_equal(max(b$group_stats$loss), b$objective, tolerance = 1e-8)
+    expect_lte(max(abs(a$group_stats$loss - b$group_stats$loss)), max(a$duality_gap, b$duality_gap) + 1e-8 * a$objective)
+    expect_equal(b$group_stats_standard$loss, a$group_stats_standard$loss, tolerance = 1e-8)
+    # the optimum is unique here (rank k, equal losses): the subspace agrees to the root of the gap
+    expect_equal(c(a$rank, b$rank), c(5L, 5L))
+    expect_lt(route_sin(a$rotation, b$rotation), if (cfg[["m"]] == 2) 1e-6 else 1e-4)
+    expect_equal(unname(predict(b, dat$x[1:4, ])), unname(b$x[1:4, , drop = FALSE]), tolerance = 1e-10)
+  }
+})
+
+test_that("min-max by the row route returns a rounded map of rank above k with the right losses", {
+  set.seed(3)
+  n <- 200
+  d <- 30
+  g <- sample(c("a", "b", "c"), n, TRUE)
+  x <- matrix(rnorm(n * d), n) %*% diag(seq(3, 1, length.out = d))
+  for (j in 1:3) x[g == letters[j], j] <- x[g == letters[j], j] * 4
+  a <- fair_pca(x, g, k = 1, method = "minmax", route = "moments")
+  b <- fair_pca(x, g, k = 1, method = "minmax", route = "rows")
+  expect_gt(b$rank, 1L)
+  expect_false(is.null(b$map))
+  expect_true(b$converged)
+  expect_lte(abs(a$objective - b$objective), max(a$duality_gap, b$duality_gap) + 1e-12 * a$objective)
+  # the group statistics of the map (not of the projection on its range) are the solver's losses
+  expect_equal(b$group_stats$loss, unname(b$losses), tolerance = 1e-8)
+  expect_equal(unname(predict(b, x[1:3, ])), unname(b$x[1:3, , drop = FALSE]), tolerance = 1e-10)
+})
+
+test_that("\"auto\" takes the row route for min-max at large d only", {
+  set.seed(4)
+  x <- matrix(rnorm(60 * 900), 60)
+  g <- rep(c("a", "b"), 30)
+  expect_match(fair_pca(x, g, k = 3, method = "minmax")$route, "^rows")
+  # options the row route does not serve keep the moments route
+  expect_null(fair_pca(x, g, k = 3, method = "minmax", objective = "variance")$route)
+  expect_null(fair_pca(x[, 1:300], g, k = 3, method = "minmax")$route)
 })
