@@ -23,18 +23,11 @@ fp_prepare_rows <- function(xm, g, center = TRUE, scale. = FALSE) {
   within <- rowSums(st$ssq)
   between <- drop((st$mean - pooled)^2 %*% n)
   sc_s <- fp_rows_column_scale(scale., D, within + between, pooled, ctr_s, ntot, fp_colnames(xm))
-  if (isFALSE(scale.)) {
-    a <- e
-    b <- rep(1, d)
-  } else {
-    a <- rep(0, d)
-    b <- 1 / sc_s
-  }
   dev <- st$mean - ctr_s
-  msq <- (within + drop(dev^2 %*% n)) / ntot
-  lmag <- a + log2(b * sqrt(msq))
-  P <- if (any(is.finite(lmag))) ceiling(max(lmag[is.finite(lmag)])) else 0
-  w <- b * 2^(a - P)
+  cw <- fp_column_weights(scale., e, sc_s, within, dev, n)
+  w <- cw$w
+  P <- cw$P
+  msq <- cw$msq
   s <- sum(msq * ntot * w^2) / max(ntot - 1, 1) / d
   if (!is.finite(s)) fp_abort("has variances beyond double precision; rescale the data by a constant", "x")
   if (!(s > 0)) fp_abort("has no variation: every column is constant after centring, so there is no subspace to find", "x")
@@ -48,7 +41,7 @@ fp_prepare_rows <- function(xm, g, center = TRUE, scale. = FALSE) {
                scale_data = scale_data, centered = !isFALSE(center), scaled = !isFALSE(scale.),
                mean = dev * w / sq, cov_trace = cov_trace, unit = 4^P * s, unit_sqrt = 2^P * sq,
                unit_log2 = 2 * P + log2(s), log2_colvar = lv, cache = new.env(parent = emptyenv()),
-               rows = list(x = xm, g = as.integer(g) - 1L, w = b * 2^(a - e - P) / sq, center = ctr_s * D))
+               rows = list(x = xm, g = as.integer(g) - 1L, w = cw$b * 2^(cw$a - e - P) / sq, center = ctr_s * D))
   fp_rows_check_unit(prep)
 }
 

@@ -25,6 +25,26 @@
 # here (columns below 2^-1074 of the largest vanish, as they would in any sum with it). After
 # `scale. = TRUE` the average variance is 1 already, so the papers' standardised settings are
 # untouched.
+# The weights that bring each stored column into the normalised coordinates, shared by the moments
+# and the rows: z = (x_s - ctr_s) * 2^a * b per column (x_s the stored column, e its power of two;
+# the power of two is kept apart from the rest so that neither overflows), and w = b * 2^(a - P)
+# maps stored units to z / 2^P with P the power of two that brings the largest column's root mean
+# square about ctr_s (msq) to at most 1. `within` holds each column's within-group sum of squares,
+# `dev` the group means minus ctr_s (d x m), `n` the group sizes.
+fp_column_weights <- function(scale., e, sc_s, within, dev, n) {
+  if (isFALSE(scale.)) {
+    a <- e
+    b <- rep(1, length(e))
+  } else {
+    a <- rep(0, length(e))
+    b <- 1 / sc_s
+  }
+  msq <- (within + drop(dev^2 %*% n)) / sum(n)
+  lmag <- a + log2(b * sqrt(msq))
+  P <- if (any(is.finite(lmag))) ceiling(max(lmag[is.finite(lmag)])) else 0
+  list(a = a, b = b, P = P, w = b * 2^(a - P), msq = msq)
+}
+
 fp_prepare_normalised <- function(m, center = TRUE, scale. = FALSE, lazy_cov = FALSE) {
   d <- length(m$colnames)
   center <- fp_check_center_scale(center, d, "center")
@@ -35,21 +55,11 @@ fp_prepare_normalised <- function(m, center = TRUE, scale. = FALSE, lazy_cov = F
   ntot <- sum(m$n)
   ctr_s <- if (isTRUE(center)) moments_mean(m, pooled = TRUE) else if (isFALSE(center)) rep(0, d) else center / D
   sc_s <- fp_column_scale(m, ctr_s, if (is.numeric(scale.)) scale. / D else scale.)
-  # z = (x_s - ctr_s) * 2^a * b per column (x_s the stored column): the power of two is kept
-  # apart from the rest so that neither overflows
-  if (isFALSE(scale.)) {
-    a <- e
-    b <- rep(1, d)
-  } else {
-    a <- rep(0, d)
-    b <- 1 / sc_s
-  }
   dev <- m$mean - ctr_s
   within <- Reduce(`+`, lapply(seq_along(m$levels), function(i) diag(m$scatter[[i]])))
-  msq <- (within + drop(dev^2 %*% m$n)) / ntot        # mean square of each stored column about ctr_s
-  lmag <- a + log2(b * sqrt(msq))
-  P <- if (any(is.finite(lmag))) ceiling(max(lmag[is.finite(lmag)])) else 0
-  w <- b * 2^(a - P)                                   # stored units -> z / 2^P, largest column <= 1
+  cw <- fp_column_weights(scale., e, sc_s, within, dev, m$n)
+  w <- cw$w
+  P <- cw$P
   mean <- dev * w
   # the group covariances and C, divided by s, in one compiled pass (the arithmetic of
   # cov_g = (scatter_g * tcrossprod(w)) / n_g, second_g = cov_g + tcrossprod(mean[, g]),
