@@ -22,6 +22,10 @@
 # About 70% of the intervals' time is the replicates' refits (min-max's solver alone 45%),
 # 12% the noise floor of a zero loss (one eigensolve per group and replicate), 5% the draws.
 # Targets of #44 (1 s at d = 20, 10 s at d = 200) not met at this load.
+# Measured on an idle machine (2026-12-02, load average 0.8 at the start, 2 rounds, reference
+# BLAS, after #48's moments-route changes): d = 20, k = 5: 0.56 s; d = 200, k = 5: 4.58 s. Both
+# targets met with room (0.56 of 1 s, 0.46 of 10 s); the earlier rounds above were inflated by the
+# load of other jobs on the two cores.
 
 library(fairproj)
 rounds <- as.integer(Sys.getenv("FAIRPROJ_BENCH_ROUNDS", "5"))
