@@ -137,7 +137,12 @@
 #'   standardised traces gives the degrees of freedom `2 J / (kappa - 1)` on which the width of
 #'   the intervals rests (about `J`, the number of blocks, for Gaussian rows); where a t
 #'   interval on so few degrees of freedom would cover less than `level - 0.05`, the group is
-#'   flagged too (its spread rests on few blocks).
+#'   flagged too (its spread rests on few blocks). Milder tails (finite fourth moments, heavy
+#'   eighth) leave the intervals too narrow: from rows or block moments, the spread of the
+#'   blocks' covariances, whitened by the group's, against what Gaussian blocks of the same
+#'   sizes give (about 1 for Gaussian rows, `(nu - 2) / (nu - 4)` for a t with `nu` degrees of
+#'   freedom) above 1.5, and clear of 1 by 4 of its standard errors for Gaussian rows, flags the
+#'   group ("the spread of its blocks' covariances is ... times a Gaussian's").
 #' * *Near-ties.* Where the k-th and (k + 1)-th eigenvalues of the pooled covariance are close,
 #'   sample eigenvalues repel and the bootstrap, starting from the sample's wider gap, finds
 #'   standard PCA's subspace more stable than it is (its intervals come out too narrow). The
@@ -148,7 +153,9 @@
 #'   intervals at that k ("near-tie").
 #' * *Bias the bootstrap cannot correct.* A fitted subspace's errors are optimistic and a small
 #'   loss is biased upwards, by amounts that grow with the directions estimated per row,
-#'   `k (d - k) / n`. Where the bootstrap's estimate of bias `b` (the replicates' mean minus the
+#'   `k (d - k) / n`. A group with fewer than 20 rows per direction (`n < 20 k (d - k)`) has its
+#'   intervals flagged ("too few rows for the directions estimated ... fewer than 20 per
+#'   direction"): add rows or lower k. Where the bootstrap's estimate of bias `b` (the replicates' mean minus the
 #'   estimate) exceeds half the replicates' sd, the interval of a group's error and loss, the
 #'   variance kept and the price is centred on the bias-corrected estimate (the estimate minus
 #'   `b`) rather than on the estimate. The bootstrap misses a share of the bias of the order of
@@ -170,16 +177,16 @@
 #'
 #' *What the intervals cannot do.* A flag says an interval is not to be trusted; where no flag
 #' fires, the stated level is still not guaranteed. In bench/audit-coverage.R (its results in
-#' bench/audit-coverage.csv) intervals reported reliable covered less than 85% in these cases,
-#' which no detector of the package catches yet: fair methods at a kink whose replicates are
-#' only mildly biased (two groups of 3,000 rows, d = 12, k = 3: min-max's losses and errors
-#' 23-75%; five groups of 1,000 rows, d = 12, k = 2: min-max 77-83%, mean matching 67-83%);
-#' heavy tails and skew that the tail index and the blocks' kurtosis do not flag (t with 5
-#' degrees of freedom, d = 12, 1,000 rows per group: 44-84%, intervals too narrow); and many
-#' directions per row (d = 12, k = 3, 100 rows per group: 33-83%), where the in-sample optimism
-#' of errors and the upward bias of small losses exceed what the bootstrap sees. Read the CSV's
-#' coverage for designs near yours; beyond d = 12, or below 300 rows per group, treat the
-#' intervals as rough.
+#' bench/audit-coverage.csv; 30 samples per design, so a cell's coverage carries a standard
+#' error of about 0.055) the heavy-tail and rows-per-direction rules flag t with 5 degrees of
+#' freedom, log-normal columns and 100 rows per group at d = 12, k = 3 in every sample, where
+#' intervals reported reliable had covered 33-84%. Intervals reported reliable still covered
+#' less than 85% where a fair method's fit sits at a kink whose replicates are only mildly
+#' biased (five groups of 1,000 rows, d = 12, k = 2: min-max 77-83%, mean matching 67-83%; two
+#' groups of 3,000 rows, d = 12, k = 3: min-max's losses 65%, its largest loss 23%), where the
+#' bootstrap sees about half of the bias of a loss, and bias-corrected percentile (BC)
+#' intervals did worse. Read the CSV's coverage for designs near yours; beyond d = 12 treat the
+#' intervals of min-max and mean matching as rough.
 #'
 #' The intervals are made consistent with one another and with their estimates: every interval
 #' holds its estimate; the largest loss (error) starts no lower than any group's loss (error)

@@ -30,6 +30,55 @@ test_that("the blocks' degrees of freedom fall when one block carries the spread
   expect_lt(fairproj:::fp_block_df(mk(x), apply(x, 2L, var)), 6)
 })
 
+test_that("the blocks' kurtosis against Gaussian rows tells t rows with 5 degrees of freedom from Gaussian ones", {
+  set.seed(45)
+  mk <- function(x) {
+    b <- fairproj:::fp_block_of_row(seq_len(nrow(x)), 50)
+    mu <- colMeans(x)
+    list(n = tabulate(b, 50), delta = vapply(1:50, function(j) colMeans(x[b == j, , drop = FALSE]) - mu, numeric(ncol(x))),
+         scatter = vapply(1:50, function(j) {
+           y <- sweep(x[b == j, , drop = FALSE], 2L, colMeans(x[b == j, , drop = FALSE]))
+           as.vector(crossprod(y))
+         }, numeric(ncol(x)^2)))
+  }
+  n <- 2000
+  A <- matrix(rnorm(36), 6)  # correlated columns: the ratio does not depend on them
+  z <- matrix(rnorm(n * 6), n) %*% A
+  t5 <- (matrix(rnorm(n * 6), n) * sqrt(3 / rchisq(n, 5))) %*% A
+  S <- function(x) cov(x) * (n - 1) / n
+  kz <- fairproj:::fp_block_kurtosis(mk(z), S(z))
+  kt <- fairproj:::fp_block_kurtosis(mk(t5), S(t5))
+  expect_equal(kz[2L], 2 / sqrt(49 * 42))
+  expect_lt(abs(kz[1L] - 1), 4 * kz[2L])
+  expect_gt(kt[1L], fairproj:::fp_kurtosis_max)
+  expect_gt(kt[1L] - 1, 4 * kt[2L])
+  expect_true(all(is.na(fairproj:::fp_block_kurtosis(lapply(mk(z), function(v) if (is.matrix(v)) v[, 1:5] else v[1:5]), S(z)))))
+})
+
+test_that("milder heavy tails (t with 5 degrees of freedom) and fewer than 20 rows per direction are flagged", {
+  set.seed(46)
+  n <- 1000
+  L <- diag(c(3, 2.4, 1.9, 1, 0.8, 0.6))
+  x <- (matrix(rnorm(2 * n * 6), 2 * n) * sqrt(3 / rchisq(2 * n, 5))) %*% L
+  a <- fair_audit(x, rep(c("a", "b"), each = n), k = 2, methods = c("standard", "minmax"), replicates = 40, seed = 1,
+                  scale. = FALSE, progress = FALSE)
+  expect_true(all(a$table$reliable %in% FALSE))
+  expect_true(all(grepl("heavy tails", a$table$reason)))
+  expect_true(any(grepl("times a Gaussian's", a$groups_table$reason)))
+  g <- fair_audit(matrix(rnorm(2 * n * 6), 2 * n) %*% L, rep(c("a", "b"), each = n), k = 2,
+                  methods = c("standard", "minmax"), replicates = 40, seed = 1, scale. = FALSE, progress = FALSE)
+  expect_true(all(g$groups_table$reliable %in% TRUE))
+  # 20 directions (d = 12, k = 2): 200 rows per group are too few, 400 enough
+  few <- function(n) {
+    x <- matrix(rnorm(2 * n * 12), 2 * n) %*% diag(seq(3, 0.3, length.out = 12))
+    fair_audit(x, rep(c("a", "b"), each = n), k = 2, methods = "standard", replicates = 40, seed = 1, scale. = FALSE,
+               progress = FALSE)$groups_table
+  }
+  s <- few(200)
+  expect_true(all(!s$reliable & grepl("fewer than 20 per direction", s$reason)))
+  expect_false(any(grepl("per direction", few(400)$reason)))
+})
+
 test_that("bias the bootstrap cannot see is flagged only where the directions per row make it so", {
   reps <- 1 + seq(-1, 1, length.out = 100)  # sd 0.58, mean 1
   expect_true(fairproj:::fp_unseen_bias(reps, 0, 0.5))     # bias 1, half of it unseen
@@ -202,7 +251,9 @@ test_that("the bias of a fair method's replicates over their sd is measured per 
 test_that("min-max at a near-tie (groups from one isotropic population) is flagged; with clear gaps it is not", {
   set.seed(1)
   n <- 400
-  x <- matrix(rnorm(2 * n * 12), 2 * n)  # every subspace equally good: min-max's is not determined
+  # every subspace equally good: min-max's is not determined (d = 8, k = 3: 15 directions, 400
+  # rows per group, enough rows per direction)
+  x <- matrix(rnorm(2 * n * 8), 2 * n)
   a <- fair_audit(x, rep(c("a", "b"), each = n), k = 3, methods = c("standard", "minmax"), replicates = 40, seed = 1,
                   scale. = FALSE, progress = FALSE)
   mm <- a$table$method == "minmax"
