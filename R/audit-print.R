@@ -386,5 +386,20 @@ fp_audit_flag_legend <- function(x, k) {
   why <- unique(c(t$reason, x$groups_table$reason[x$groups_table$k == k]))
   why <- why[!is.na(why)]
   if (!length(why)) why <- "see ?fair_audit"
-  paste0("; ? marks an interval the data cannot support: ", paste(why, collapse = "; "))
+  paste0("; ? marks an interval the data cannot support: ", paste(fp_merge_group_reasons(why), collapse = "; "))
+}
+
+# Reasons that differ only in the group they name ("... (group a: <same>) ...") said once for all
+# those groups ("... (groups a, b: <same>) ..."), in the order they first appear.
+fp_merge_group_reasons <- function(why) {
+  pat <- "^(.*)\\(group ([^:]+): (.*)$"
+  hit <- grepl(pat, why)
+  key <- ifelse(hit, sub(pat, "\\1\r\\3", why), why)
+  grp <- ifelse(hit, sub(pat, "\\2", why), NA_character_)
+  vapply(unique(key), function(kk) {
+    g <- grp[key == kk]
+    if (length(g) < 2L || anyNA(g)) return(why[match(kk, key)])
+    parts <- strsplit(kk, "\r", fixed = TRUE)[[1L]]
+    paste0(parts[1L], "(groups ", paste(g, collapse = ", "), ": ", parts[2L])
+  }, character(1), USE.NAMES = FALSE)
 }

@@ -59,3 +59,20 @@ test_that("print() says how the columns were scaled, gives the fair_pca() call o
   out <- paste(capture.output(print(b)), collapse = "\n")
   expect_true(grepl("2 rows dropped (missing values); 1,234 rows dropped (missing group)", out, fixed = TRUE))
 })
+
+test_that("the legend says a reason shared by several groups once, naming them all", {
+  why <- c("too few rows (group a: 4 directions, 50 rows): bias",
+           "too few rows (group b: 4 directions, 50 rows): bias",
+           "too few rows (group c: 4 directions, 70 rows): bias",
+           "heavy tails in group a (tail index 1.5)")
+  out <- fairproj:::fp_merge_group_reasons(why)
+  expect_identical(out, c("too few rows (groups a, b: 4 directions, 50 rows): bias",
+                          "too few rows (group c: 4 directions, 70 rows): bias",
+                          "heavy tails in group a (tail index 1.5)"))
+  expect_identical(fairproj:::fp_merge_group_reasons(why[4]), why[4])
+  a <- fair_audit(iris[, 1:4], group = iris$Species, k = 2, methods = c("standard", "minmax"),
+                  seed = 1, replicates = 20)
+  txt <- paste(capture.output(print(a)), collapse = " ")
+  # each group is named once in the legend, not once per repeated reason
+  expect_identical(lengths(regmatches(txt, gregexpr("too few rows for the directions", txt))), 1L)
+})
