@@ -205,9 +205,10 @@
 #'
 #' **Memory and wide data.** Every fit is from d x d moments: the audit holds the groups'
 #' moments (m d x d matrices, four times that with an outcome), min-max's group covariances and
-#' the solvers' work matrices, about `8 d^2 (m + m + 5)` bytes without an outcome (at n = 2,000,
+#' the solvers' work matrices, about `8 d^2 (m + m + 6)` bytes without an outcome (at n = 2,000,
 #' d = 3,000, two groups: 151 s and 612 MB beyond the data on a shared 2-core machine, without
-#' intervals, whose block moments do not fit their budget at that d). An audit whose estimate
+#' intervals, whose block moments do not fit their budget at that d; with an outcome at d = 2,000
+#' and three groups, 260 s and 653 MB). An audit whose estimate
 #' exceeds the memory available (`MemAvailable` on Linux, or the option
 #' `fairproj.audit_memory`, in bytes) stops before reading any moments with an error of class
 #' `fairproj_memory_error` naming `x`, the memory it would need and what to do: audit fewer
@@ -469,7 +470,7 @@ fp_audit_spec <- function(source, outcome, k, methods, margs, center, scale., te
   m <- if (rows) nlevels(source$g) else length(source$levels)
   ks <- fp_audit_k(k, d, m)
   iv <- fp_audit_check_intervals(level, replicates, blocks)
-  fp_audit_check_memory(d, m, rows, !is.null(y), if (rows && !is.null(iv)) iv$blocks else 0L)
+  fp_audit_check_memory(d, m, rows, !is.null(y), if (rows && !is.null(iv)) iv$blocks else 0L, if (rows) nrow(source$x) else 0)
   if (!is.null(iv) && !is.null(interval_k)) iv$k <- fp_audit_interval_k(interval_k, ks)
   structure(list(x = if (rows) source$x, g = if (rows) source$g, moments = if (!rows) source, outcome = y, k = ks,
                  d = d, m = m, methods = methods, margs = margs, center = center, scale. = scale.,
@@ -478,20 +479,22 @@ fp_audit_spec <- function(source, outcome, k, methods, margs, center, scale., te
             class = c(if (rows) "fairproj_audit_rows" else "fairproj_audit_moments", "fairproj_audit_spec"))
 }
 
-# The memory an audit needs (bytes) at d columns and m groups, from the rows (`rows`) or from
-# moments given, with an outcome (`outcome`) and the block moments of `blocks` blocks per group
-# (0 for none, or from moments given, which carry them): every fit is from d x d moments
-# (fair_pca() on a group_moments object), so it holds the groups' moments (m d x d matrices;
-# four times with an outcome: the training and held-out parts, their sum and the training
-# moments), min-max's group covariances (m more), about 5 d x d work matrices of the solvers at
-# their peak, and the block moments (as many blocks as fit the option
-# `fairproj.interval_memory`, fp_audit_n_blocks()). Measured at n = 2000, d = 3000, two groups,
-# no outcome: 8.5 d x d matrices at the peak (612 MB beyond the data's), 151 s.
-fp_audit_memory_need <- function(d, m, rows, outcome, blocks = 0L) {
-  mats <- (if (rows) m * (if (outcome) 4 else 1) else 0) + m + 5
+# The memory an audit needs (bytes) at d columns and m groups, from the rows (`rows`, n of
+# them) or from moments given, with an outcome (`outcome`) and the block moments of `blocks`
+# blocks per group (0 for none, or from moments given, which carry them): every fit is from
+# d x d moments (fair_pca() on a group_moments object), so it holds the groups' moments (m d x d
+# matrices; five times with an outcome: the moments of the training and held-out parts, their
+# sum, the training moments and the fits' copies), min-max's group covariances (m more), about
+# 6 d x d work matrices of the solvers at their peak, the block moments (as many blocks as fit
+# the option `fairproj.interval_memory`, fp_audit_n_blocks()) and, with an outcome, two copies
+# of the rows (the training and held-out parts). Measured beyond the data's peak (n = 2000): d =
+# 3000, two groups, no outcome: 8.5 d x d matrices (estimate 10); d = 2000, three groups, an
+# outcome: 21.4 (estimate 24 and the rows).
+fp_audit_memory_need <- function(d, m, rows, outcome, blocks = 0L, n = 0) {
+  mats <- (if (rows) m * (if (outcome) 5 else 1) else 0) + m + 6
   parts <- 1L + outcome
   B <- if (blocks > 0L) fp_audit_n_blocks(blocks, m, d, parts) else 0L
-  8 * d^2 * mats + 8 * (d^2 + d + 1) * m * parts * B
+  8 * d^2 * mats + 8 * (d^2 + d + 1) * m * parts * B + if (rows && outcome) 16 * n * d else 0
 }
 
 # The memory the audit may use (bytes): the option `fairproj.audit_memory`, else the memory the
@@ -506,8 +509,8 @@ fp_audit_memory_limit <- function() {
 
 # Refuses, before reading any moments, an audit whose d x d moments and fits cannot fit in memory
 # (fp_audit_memory_need() against fp_audit_memory_limit()), naming `x` and saying what to do.
-fp_audit_check_memory <- function(d, m, rows, outcome, blocks) {
-  need <- fp_audit_memory_need(d, m, rows, outcome, blocks)
+fp_audit_check_memory <- function(d, m, rows, outcome, blocks, n = 0) {
+  need <- fp_audit_memory_need(d, m, rows, outcome, blocks, n)
   lim <- fp_audit_memory_limit()
   if (need <= lim) return(invisible(need))
   gb <- function(b) format(signif(b / 2^30, 2), big.mark = ",")
