@@ -120,6 +120,12 @@ test_that("the cost picks the row route at large d and the moments route at smal
   expect_lt(cost[["rows"]], cost[["moments"]])
   cost <- fairproj:::fp_route_costs(100000, 50, c(50000, 50000), 10)
   expect_gt(cost[["rows"]], cost[["moments"]])
+  # LFW's shape (13,232 faces of 1,764 pixels, 2,962 and 10,270 per group), where the moments
+  # route measured as fast or faster at k = 5-20: "auto" keeps it at every k of its sweep
+  for (k in 1:20) {
+    cost <- fairproj:::fp_route_costs(13232, 1764, c(2962, 10270), k)
+    expect_gte(2 * cost[["rows"]], cost[["moments"]])
+  }
 })
 
 test_that("rows with NA reach the moments pass's classed error on the row route", {
