@@ -159,7 +159,7 @@ fp_rows_residual_directions <- function(x) {
     i <- which.max(abs(V[, j]))
     if (V[i, j] < 0) V[, j] <- -V[, j]
   }
-  dimnames(V) <- list(rownames(x$rotation), paste0("R", seq_len(ncol(V))))
+  dimnames(V) <- list(rownames(x$rotation), sprintf("R%d", seq_len(ncol(V))))  # none when the rows' rank is reached
   d <- nrow(x$rotation)
   known <- ncol(x$rotation) + ncol(V)
   if (known < d) {

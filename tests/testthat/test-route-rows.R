@@ -247,3 +247,19 @@ test_that("a row-route fit's scree, errors, losses and as.prcomp() agree with th
     }
   }
 })
+
+test_that("a row-route fit beyond the rows' rank keeps its spectra up to that rank", {
+  dat <- route_data(30, 600, 6)
+  for (method in c("standard", "mean")) {
+    a <- fair_pca(dat$x, dat$g, k = 40, method = method, scale. = TRUE, route = "moments")
+    b <- fair_pca(dat$x, dat$g, k = 40, method = method, scale. = TRUE, route = "rows")
+    # the row route stops at the rows' rank (the moments route pads with null directions)
+    expect_equal(ncol(b$rotation), nrow(dat$x))
+    # the scree beyond the rank is 0, as the moments route's; no residual direction is left
+    sb <- route_plot(b, "scree", kmax = 45)
+    sa <- route_plot(a, "scree", kmax = 45)
+    expect_lt(max(abs(sb$value[sb$fit == "standard PCA"] - sa$value[sa$fit == "standard PCA"])) / b$totalvar, 1e-10)
+    pb <- suppressWarnings(as.prcomp(b))
+    expect_equal(ncol(pb$residual_rotation), 0L)
+  }
+})
