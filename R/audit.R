@@ -210,6 +210,18 @@
 #' keep them when every piece carries blocks of the same count. Without them there are no
 #' intervals, and `$intervals$note` says so.
 #'
+#' **Memory and wide data.** Every fit is from d x d moments: the audit holds the groups'
+#' moments (m d x d matrices, four times that with an outcome), min-max's group covariances and
+#' the solvers' work matrices, about `8 d^2 (m + m + 6)` bytes without an outcome (at n = 2,000,
+#' d = 3,000, two groups: 151 s and 612 MB beyond the data on a shared 2-core machine, without
+#' intervals, whose block moments do not fit their budget at that d; with an outcome at d = 2,000
+#' and three groups, 260 s and 653 MB). An audit whose estimate
+#' exceeds the memory available (`MemAvailable` on Linux, or the option
+#' `fairproj.audit_memory`, in bytes) stops before reading any moments with an error of class
+#' `fairproj_memory_error` naming `x`, the memory it would need and what to do: audit fewer
+#' columns, or fit single methods by the row route (`fair_pca(route = "rows")`), which forms no
+#' d x d matrix.
+#'
 #' **Progress** over the fits is shown in interactive sessions (`progress = TRUE` forces it, for
 #' instance while knitting a report, where it goes to the console with the chunk option
 #' `message = NA`). Convergence warnings of the fits are collected and given once per kind at
@@ -465,10 +477,54 @@ fp_audit_spec <- function(source, outcome, k, methods, margs, center, scale., te
   m <- if (rows) nlevels(source$g) else length(source$levels)
   ks <- fp_audit_k(k, d, m)
   iv <- fp_audit_check_intervals(level, replicates, blocks)
+  fp_audit_check_memory(d, m, rows, !is.null(y), if (rows && !is.null(iv)) iv$blocks else 0L, if (rows) nrow(source$x) else 0)
   if (!is.null(iv) && !is.null(interval_k)) iv$k <- fp_audit_interval_k(interval_k, ks)
   structure(list(x = if (rows) source$x, g = if (rows) source$g, moments = if (!rows) source, outcome = y, k = ks,
                  d = d, m = m, methods = methods, margs = margs, center = center, scale. = scale.,
                  test_fraction = test_fraction, seed = seed, show = if (is.null(progress)) fp_progress_on() else progress,
                  intervals = iv, call = call),
             class = c(if (rows) "fairproj_audit_rows" else "fairproj_audit_moments", "fairproj_audit_spec"))
+}
+
+# The memory an audit needs (bytes) at d columns and m groups, from the rows (`rows`, n of
+# them) or from moments given, with an outcome (`outcome`) and the block moments of `blocks`
+# blocks per group (0 for none, or from moments given, which carry them): every fit is from
+# d x d moments (fair_pca() on a group_moments object), so it holds the groups' moments (m d x d
+# matrices; five times with an outcome: the moments of the training and held-out parts, their
+# sum, the training moments and the fits' copies), min-max's group covariances (m more), about
+# 6 d x d work matrices of the solvers at their peak, the block moments (as many blocks as fit
+# the option `fairproj.interval_memory`, fp_audit_n_blocks()) and, with an outcome, two copies
+# of the rows (the training and held-out parts). Measured beyond the data's peak (n = 2000): d =
+# 3000, two groups, no outcome: 8.5 d x d matrices (estimate 10); d = 2000, three groups, an
+# outcome: 21.4 (estimate 24 and the rows).
+fp_audit_memory_need <- function(d, m, rows, outcome, blocks = 0L, n = 0) {
+  mats <- (if (rows) m * (if (outcome) 5 else 1) else 0) + m + 6
+  parts <- 1L + outcome
+  B <- if (blocks > 0L) fp_audit_n_blocks(blocks, m, d, parts) else 0L
+  8 * d^2 * mats + 8 * (d^2 + d + 1) * m * parts * B + if (rows && outcome) 16 * n * d else 0
+}
+
+# The memory the audit may use (bytes): the option `fairproj.audit_memory`, else the memory the
+# system reports available (MemAvailable of /proc/meminfo, Linux), else Inf (not known).
+fp_audit_memory_limit <- function() {
+  lim <- getOption("fairproj.audit_memory")
+  if (!is.null(lim)) return(as.numeric(lim))
+  info <- tryCatch(suppressWarnings(readLines("/proc/meminfo", n = 5L)), error = function(e) character(0))
+  kb <- suppressWarnings(as.numeric(sub("^MemAvailable:\\s*([0-9]+).*$", "\\1", grep("^MemAvailable:", info, value = TRUE))))
+  if (length(kb) == 1L && is.finite(kb)) kb * 1024 else Inf
+}
+
+# Refuses, before reading any moments, an audit whose d x d moments and fits cannot fit in memory
+# (fp_audit_memory_need() against fp_audit_memory_limit()), naming `x` and saying what to do.
+fp_audit_check_memory <- function(d, m, rows, outcome, blocks, n = 0) {
+  need <- fp_audit_memory_need(d, m, rows, outcome, blocks, n)
+  lim <- fp_audit_memory_limit()
+  if (need <= lim) return(invisible(need))
+  gb <- function(b) format(signif(b / 2^30, 2), big.mark = ",")
+  fp_abort(sprintf(paste("has %s columns: the audit fits every method from d x d moments, which at %d groups%s need about %s GB,",
+                         "more than the %s GB available (option `fairproj.audit_memory`, in bytes, sets the limit); audit fewer",
+                         "columns (a subset, or the leading principal components), or fit single methods by the row route,",
+                         "fair_pca(x, group, k, route = \"rows\"), which forms no d x d matrix"),
+                   format(d, big.mark = ","), m, if (outcome) " with an outcome" else "", gb(need), gb(lim)),
+           "x", class = "fairproj_memory_error")
 }

@@ -367,6 +367,7 @@ new_fair_pca <- function(fit, prep, k, method, call) {
            extra)
   # stats::loadings() is not generic: it returns `x$loadings`
   obj$loadings <- structure(V, class = "loadings")
+  if (!is.null(rows)) obj$spectra <- rows$spectra  # the row route's diagnostics (no moments kept)
   class(obj) <- c(paste0("fair_pca_", method), "fair_pca")
   obj
 }

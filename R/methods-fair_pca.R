@@ -127,7 +127,10 @@ fp_newdata <- function(object, newdata, arg = "newdata", allow_na = FALSE) {
 #' multiply each row of `rotation` by `sdev` (factoextra's variable plots) use the first `k`
 #' entries and warn when `d` is not a multiple of `k`. `fitted_components` is `k`. A fit made
 #' with `keep_moments = FALSE` cannot say which directions it left out: its `sdev` has the `k`
-#' entries only, with a warning of class `fairproj_prcomp_warning`.
+#' entries only, with a warning of class `fairproj_prcomp_warning`. So has a fit by the row
+#' route (`fair_pca(route = "rows")`), which keeps no d x d moments, except standard PCA's,
+#' whose `sdev` then has its leading `max(k + 3, 10)` entries (its own components beyond `k`),
+#' with the same warning saying how much variance the others hold (`totalvar` is exact).
 #'
 #' @param object A `fair_pca` object.
 #' @param newdata A numeric matrix or data.frame with the columns the model was fitted on (see
@@ -216,15 +219,17 @@ as.prcomp.fair_pca <- function(x, ...) {
 # eigenvectors of B' C B, with C the covariance in the fit's centring and scaling. They are
 # orthogonal to the components and to each other, and because tr(C) = tr(P C P) + tr(B' C B)
 # (P the projection onto the components, P + B B' = I) the squares of the fit's sdev and of
-# these sum to `totalvar`. Without the moments (keep_moments = FALSE) the directions are
-# unknown: none, and a classed warning.
+# these sum to `totalvar`. Without the moments (keep_moments = FALSE, or the row route) the
+# directions are unknown: none, and a classed warning; standard PCA by the row route keeps the
+# leading ones (its own eigenvectors beyond k, fp_rows_residual_directions()).
 fp_residual_directions <- function(x) {
   d <- nrow(x$rotation)
   r <- ncol(x$rotation)
   none <- list(sdev = numeric(0), rotation = x$rotation[, 0, drop = FALSE])
   if (r >= d) return(none)
+  if (is.null(x$moments) && !is.null(x$spectra$residual)) return(fp_rows_residual_directions(x))
   if (is.null(x$moments)) {
-    fp_warn(if (!is.null(x$route)) "`x` was fitted by the row route, which keeps no d x d moments, so the directions it leaves out are unknown: `sdev` holds only its k components, and proportions of variance computed from it are too large; refit with route = \"moments\" (its d x d moments) for them" else "`x` has no moments (it was fitted with keep_moments = FALSE), so the directions it leaves out are unknown: `sdev` holds only its k components, and proportions of variance computed from it are too large; refit with keep_moments = TRUE",
+    fp_warn(if (!is.null(x$route)) "`x` was fitted by the row route, which keeps no d x d moments, so the directions it leaves out are unknown (standard PCA by the row route keeps the leading ones): `sdev` holds only its k components, and proportions of variance computed from it are too large; refit with route = \"moments\" (its d x d moments) for them" else "`x` has no moments (it was fitted with keep_moments = FALSE), so the directions it leaves out are unknown: `sdev` holds only its k components, and proportions of variance computed from it are too large; refit with keep_moments = TRUE",
             class = "fairproj_prcomp_warning")
     return(none)
   }
@@ -389,6 +394,13 @@ biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...)
 #' * `"scores"`: the training scores on two components, coloured by group;
 #' * `"scree"`: variances of the leading principal components of the data (bars), with the
 #'   variances of this fit's components (points);
+#'
+#' A fit by the row route (`fair_pca(route = "rows")`, wide data) keeps no moments to refit
+#' from, but keeps the leading `max(k + 3, 10)` eigenvalues of the covariance and of each
+#' group's (at most the number of rows): its `"scree"` shows them, with the share of the
+#' variance beyond them (exact, from the traces) in the caption, and `"errors"` and `"loss"`
+#' show standard PCA at every k up to that number and the fitted method at its own k; a larger
+#' `kmax` is an error that says so;
 #' * `"convergence"`: the objective along the iterations (iterative methods); for Pareto fits
 #'   every objective (with more than 8 disparities, their largest), each rescaled to \[0, 1\]
 #'   over the run.
@@ -565,6 +577,7 @@ fp_plot_errors <- function(x, type, kmax, quiet = FALSE) {
   lab <- fp_fit_label(x$method)
   std <- identical(x$method, "standard")
   long <- data.frame(k = tab$k, group = tab$group, fit = lab, value = tab$fair, stringsAsFactors = FALSE)
+  if (anyNA(long$value)) long <- long[!is.na(long$value), , drop = FALSE]  # a row-route fit's method: its own k only
   if (!std) {
     long <- rbind(long, data.frame(k = tab$k, group = tab$group, fit = "standard PCA", value = tab$standard,
                                    stringsAsFactors = FALSE))
@@ -573,7 +586,9 @@ fp_plot_errors <- function(x, type, kmax, quiet = FALSE) {
   errors <- type == "errors"
   fp_plot_by_k(long, type,
                title = if (errors) "Reconstruction error by group" else "Marginal loss by group",
-               subtitle = if (std) "standard PCA" else sprintf("%s (solid) and standard PCA (dashed)", lab),
+               subtitle = if (std) "standard PCA" else if (is.null(x$moments) && !is.null(x$spectra)) {
+                 sprintf("%s at the fitted k (points; row route) and standard PCA (dashed)", lab)
+               } else sprintf("%s (solid) and standard PCA (dashed)", lab),
                ylab = if (errors) "average squared error" else "marginal loss",
                caption = if (!errors) "Marginal loss: a group's error minus its best rank-k error")
 }
@@ -586,8 +601,9 @@ fp_errors_by_k <- function(x, type = "errors", kmax = NULL, quiet = FALSE) {
   if (is.null(kmax)) kmax <- min(d, max(x$k + 3L, 10L))
   kmax <- fp_check_count(kmax, 1L, d, "kmax")
   ks <- seq_len(kmax)
+  if (is.null(x$moments) && !is.null(x$spectra)) return(fp_rows_errors_by_k(x, type, kmax, quiet))
   if (is.null(x$moments)) {
-    # a row-route fit keeps neither moments nor rows: its own k only, as for the methods that need rows
+    # a row-route fit of before keeps neither moments nor spectra: its own k only
     ks <- x$k
     if (!quiet) message("Showing the fitted k only: a row-route fit keeps no moments to refit other k from (refit with route = \"moments\" for them)")
   } else if (!quiet && kmax > 1L) {
@@ -630,13 +646,16 @@ fp_no_moments_message <- function(x) {
 }
 
 fp_plot_scree <- function(x, kmax) {
-  if (is.null(x$moments)) fp_abort(fp_no_moments_message(x), "x")
+  rows <- is.null(x$moments) && !is.null(x$spectra)
+  if (is.null(x$moments) && !rows) fp_abort(fp_no_moments_message(x), "x")
   d <- nrow(x$rotation)
   if (is.null(kmax)) kmax <- min(d, max(x$k + 3L, 10L))
   kmax <- fp_check_count(kmax, 1L, d, "kmax")
-  prep <- fp_prepare(x$moments, if (isFALSE(x$center)) FALSE else x$center,
-                     if (isFALSE(x$scale)) FALSE else x$scale)
-  ev <- pmax(fp_eig_top(prep$C, kmax)$values, 0)
+  ev <- if (rows) fp_rows_scree_values(x, kmax) else {
+    prep <- fp_prepare(x$moments, if (isFALSE(x$center)) FALSE else x$center,
+                       if (isFALSE(x$scale)) FALSE else x$scale)
+    pmax(fp_eig_top(prep$C, kmax)$values, 0)
+  }
   lab <- fp_fit_label(x$method)
   std <- identical(x$method, "standard")
   tab <- data.frame(k = seq_len(kmax), group = "all rows", fit = "standard PCA", value = ev,
@@ -653,7 +672,8 @@ fp_plot_scree <- function(x, kmax) {
   spec <- fp_spec("k", "value", layers, title = "Scree plot",
                   subtitle = if (std) "variance of each principal component" else
                     sprintf("bars: standard PCA; points: the %s fit's components", lab),
-                  xlab = "component", ylab = "variance", x_integer = TRUE, y_zero = TRUE, legend = FALSE)
+                  xlab = "component", ylab = "variance", x_integer = TRUE, y_zero = TRUE, legend = FALSE,
+                  caption = if (rows) fp_rows_scree_caption(x, ev))
   fp_plot_frame(tab, spec, "scree")
 }
 

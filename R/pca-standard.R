@@ -22,6 +22,11 @@ NULL
 
 # Standard PCA: the top-k eigenvectors of the (centred, scaled) covariance matrix.
 fit_pca_standard <- function(prep, k, data = NULL) {
-  if (!is.null(prep$rows)) return(list(rotation = fp_rows_eig(prep, k)$vectors))  # the row route
+  if (!is.null(prep$rows)) {
+    # the row route: the leading eigenvectors its diagnostics keep (fp_rows_spectra_count()),
+    # one eigensolve for both
+    V <- fp_rows_eig(prep, fp_rows_spectra_count(prep, k))$vectors
+    return(list(rotation = V[, seq_len(min(k, ncol(V))), drop = FALSE]))  # fewer beyond the rows' rank
+  }
   list(rotation = fp_prep_eig(prep, k)$vectors)
 }

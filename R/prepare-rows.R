@@ -109,17 +109,33 @@ fp_rows_quad <- function(prep, V) {
   fp_cpp(.fp_rows_quad(prep$rows$x, prep$rows$g, unname(V), fp_rows_opts(prep)), "the row route's diagnostics")
 }
 
-# Each group's best rank-k error: its trace minus its top k (Lanczos), or the sum of its trailing
-# eigenvalues where its Gram matrix holds them all (a group with fewer rows than columns).
-fp_rows_group_best <- function(prep, k) {
+# How many leading eigenvalues a row-route fit keeps of the covariance and of each group's, for
+# its diagnostics (scree, errors by k, as.prcomp()'s residual directions): as many as the plots
+# show by default (max(k + 3, 10)), at most d and the number of rows.
+fp_rows_spectra_count <- function(prep, k) {
+  as.integer(min(prep$d, prep$n_total, max(k + 3L, 10L)))
+}
+
+# Each group's top K eigenvalues (normalised units, decreasing; fewer when the group has fewer
+# rows): by Lanczos, or all of them by its Gram matrix (a group with fewer rows than columns).
+fp_rows_group_values <- function(prep, K) {
+  lapply(seq_along(prep$levels), function(i) {
+    ns <- prep$n[[i]]
+    if (ns < 1) return(numeric(0))
+    if (fp_rows_use_gram(ns, prep$d, K)) return(pmax(fp_rows_eig(prep, ns, i, vectors = FALSE, gram = TRUE)$values, 0))
+    pmax(fp_rows_eig(prep, min(K, ns), i, vectors = FALSE)$values, 0)
+  })
+}
+
+# Each group's best rank-k error from its leading eigenvalues `vals` (fp_rows_group_values()):
+# its trace minus its top k, or the sum of its trailing eigenvalues where the Gram matrix gave
+# them all (a group with fewer rows than columns).
+fp_rows_group_best <- function(prep, k, vals = fp_rows_group_values(prep, k)) {
   vapply(seq_along(prep$levels), function(i) {
-    tot <- prep$cov_trace[[i]]
     if (k >= prep$d || k >= prep$n[[i]]) return(0)
-    if (fp_rows_use_gram(prep$n[[i]], prep$d, k)) {
-      v <- fp_rows_eig(prep, prep$n[[i]], i, vectors = FALSE, gram = TRUE)$values
-      return(sum(pmax(v[-seq_len(k)], 0)))
-    }
-    max(tot - sum(fp_rows_eig(prep, k, i, vectors = FALSE)$values), 0)
+    v <- vals[[i]]
+    if (length(v) >= prep$n[[i]]) return(sum(v[-seq_len(k)]))
+    max(prep$cov_trace[[i]] - sum(v[seq_len(k)]), 0)
   }, numeric(1))
 }
 
@@ -133,14 +149,21 @@ fp_route_cost_lanczos <- function(n, d, k) {
 }
 fp_route_cost_gram <- function(n, d) n^2 * d + 10 * n^3
 fp_route_cost_moments <- function(n, d, k, m) {
-  eig <- if (fp_lanczos_path(d, k)) 2 * d^2 * 3 * min(d, max(2 * k + 1, k + 20)) else 10 * d^3
+  eig <- if (fp_lanczos_path(d, k)) fp_route_product_factor * 2 * d^2 * 3 * min(d, max(2 * k + 1, k + 20)) else 10 * d^3
   n * d^2 + (m + 1) * eig
 }
+
+# A flop of Lanczos's products (matrix-vector passes over the rows or a d x d matrix, bound by
+# memory) against one of the blocked passes (the moments' rank updates, Gram matrices): the
+# row route's measured time over its estimated share was 1.8-2.9 times (standard PCA; LFW,
+# 13,232 x 1,764, k = 5-20; bench/wide.R at n = 2000, d = 2000 and 5000).
+fp_route_product_factor <- 2.5
 
 # The cheapest route for rows of n x d in groups of sizes ng at k components: "moments" or
 # "rows", with the estimates.
 fp_route_costs <- function(n, d, ng, k) {
-  part <- function(ns) if (ns <= d) min(fp_route_cost_gram(ns, d), fp_route_cost_lanczos(ns, d, k)) else fp_route_cost_lanczos(ns, d, k)
+  lan <- function(ns) fp_route_product_factor * fp_route_cost_lanczos(ns, d, k)
+  part <- function(ns) if (ns <= d) min(fp_route_cost_gram(ns, d), lan(ns)) else lan(ns)
   rows <- part(n) + sum(vapply(ng, part, numeric(1))) + 2 * n * d * k
   c(moments = fp_route_cost_moments(n, d, k, length(ng)), rows = rows)
 }

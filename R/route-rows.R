@@ -88,8 +88,9 @@ fp_route_label <- function(prep) {
   if (is.null(s)) "rows" else sprintf("rows (%s)", s)
 }
 
-# The constructor's quantities of a row-route fit: V'CV and the group statistics of the fit and
-# of standard PCA (normalised units), without d x d matrices.
+# The constructor's quantities of a row-route fit: V'CV, the group statistics of the fit and of
+# standard PCA (normalised units) and the spectra of its diagnostics (fp_rows_spectra()),
+# without d x d matrices.
 fp_rows_diagnostics <- function(prep, V, k, method, lambda = NULL) {
   q <- fp_rows_quad(prep, V)
   if (!is.null(lambda)) {
@@ -98,12 +99,45 @@ fp_rows_diagnostics <- function(prep, V, k, method, lambda = NULL) {
     S <- fp_rows_project(prep, V)
     q$err <- q$err + vapply(S, function(s) sum((1 - lambda) * diag(s)), numeric(1), USE.NAMES = FALSE)
   }
-  best <- fp_rows_group_best(prep, k)
+  K <- fp_rows_spectra_count(prep, k)
+  gvals <- fp_rows_group_values(prep, K)
+  best <- fp_rows_group_best(prep, k, gvals)
   gs <- fp_rows_group_stats(prep, q$err, best)
+  pooled <- fp_rows_eig(prep, K)
   gs_std <- if (identical(method, "standard")) gs else {
-    fp_rows_group_stats(prep, fp_rows_quad(prep, fp_rows_eig(prep, k)$vectors)$err, best)
+    fp_rows_group_stats(prep, fp_rows_quad(prep, pooled$vectors[, seq_len(min(k, ncol(pooled$vectors))), drop = FALSE])$err, best)
   }
-  list(A = q$A, gs = gs, gs_std = gs_std)
+  list(A = q$A, gs = gs, gs_std = gs_std,
+       spectra = fp_rows_spectra(prep, V, k, method, pooled, gvals))
+}
+
+# What the diagnostics of a row-route fit need, which a moments fit recomputes from its moments
+# (user units; K = fp_rows_spectra_count() leading eigenvalues): `values`, the covariance's top
+# K eigenvalues (the scree); `standard_error` and `standard_best`, K x m matrices of each group's
+# error under standard PCA's top j components and its own best rank-j error, j = 1..K (the
+# errors and losses by k); `residual` (standard PCA only), list(sdev, rotation) of its
+# components r + 1..K, the leading directions of what it leaves out (as.prcomp()); `total` the
+# total variance; `n_rows`.
+fp_rows_spectra <- function(prep, V, k, method, pooled, gvals) {
+  K <- length(pooled$values)
+  U <- pooled$vectors
+  S <- fp_rows_project(prep, U)
+  m <- length(prep$levels)
+  err <- best <- matrix(NA_real_, K, m, dimnames = list(NULL, prep$levels))
+  for (i in seq_len(m)) {
+    err[, i] <- pmax(prep$cov_trace[[i]] - cumsum(diag(S[[i]])), 0)
+    best[, i] <- vapply(seq_len(K), function(j) fp_rows_group_best(prep, j, gvals)[[i]], numeric(1))
+  }
+  r <- ncol(V)
+  nres <- max(min(K, prep$d) - r, 0L)
+  u <- prep$unit
+  # standard PCA's residual directions come with its eigensolve; another method's would cost one
+  # more (mean matching at n = 2,000, d = 10,000: 30-40% of its fit), so they are not kept
+  res <- if (identical(method, "standard")) {
+    list(sdev = sqrt(pmax(pooled$values[r + seq_len(nres)], 0) * u), rotation = U[, r + seq_len(nres), drop = FALSE])
+  }
+  list(values = pmax(pooled$values, 0) * u, standard_error = err * u, standard_best = pmax(best, 0) * u,
+       residual = res, total = prep$d * u, n_rows = prep$n_total)
 }
 
 # A group_stats table (fp_group_stats()'s columns) from errors and best errors.
@@ -112,4 +146,82 @@ fp_rows_group_stats <- function(prep, err, best) {
   tot <- prep$cov_trace
   fp_df(lapply(list(group = prep$levels, n = as.numeric(prep$n), error = err, best = best, loss = err - best,
                     var_explained = ifelse(tot > 0, 1 - err / tot, NA_real_)), unname))
+}
+
+# as.prcomp()'s residual directions of a row-route fit: the top K - r it computed (K =
+# fp_rows_spectra_count()), signed and named as fp_residual_directions() does, with a classed
+# warning that the others are unknown (their variance in all is `totalvar` minus the squares of
+# `sdev`).
+fp_rows_residual_directions <- function(x) {
+  res <- x$spectra$residual
+  V <- res$rotation
+  for (j in seq_len(ncol(V))) {
+    i <- which.max(abs(V[, j]))
+    if (V[i, j] < 0) V[, j] <- -V[, j]
+  }
+  dimnames(V) <- list(rownames(x$rotation), sprintf("R%d", seq_len(ncol(V))))  # none when the rows' rank is reached
+  d <- nrow(x$rotation)
+  known <- ncol(x$rotation) + ncol(V)
+  if (known < d) {
+    rest <- max(x$totalvar - sum(x$sdev^2) - sum(res$sdev^2), 0)
+    fp_warn(sprintf(paste("`x` was fitted by the row route, which keeps the leading %d of the %d directions it leaves out:",
+                          "`sdev` holds %d of %d entries, and the other %d directions hold %.3g%% of the variance (`totalvar`",
+                          "is exact; proportions computed from `sdev` alone are too large); refit with route = \"moments\" for all of them"),
+                    ncol(V), d - ncol(x$rotation), known, d, d - known, 100 * rest / x$totalvar),
+            class = "fairproj_prcomp_warning")
+  }
+  list(sdev = res$sdev, rotation = V)
+}
+
+# The largest number of components whose spectra a row-route fit kept (every one beyond it is 0
+# when it kept all that the rows can have: at most their number, or d).
+fp_rows_spectra_max <- function(x, kmax, what) {
+  sp <- x$spectra
+  K <- length(sp$values)
+  if (kmax > K && K < min(sp$n_rows, nrow(x$rotation))) {
+    fp_abort(sprintf("is %d, beyond the %d leading components whose %s a row-route fit keeps: give kmax <= %d, or refit with route = \"moments\"",
+                     kmax, K, what, K), "kmax")
+  }
+  K
+}
+
+# The scree's values of a row-route fit (user units): its kept eigenvalues, then 0 beyond the
+# rank the rows allow.
+fp_rows_scree_values <- function(x, kmax) {
+  K <- fp_rows_spectra_max(x, kmax, "variances")
+  c(x$spectra$values, rep(0, max(kmax - K, 0)))[seq_len(kmax)]
+}
+
+# The scree's caption of a row-route fit: the share of the total variance (known exactly, from
+# the traces) beyond the components shown.
+fp_rows_scree_caption <- function(x, ev) {
+  d <- nrow(x$rotation)
+  if (length(ev) >= d) return(NULL)
+  sprintf("The other %d components hold %.1f%% of the variance (from the traces; row route)", d - length(ev),
+          100 * max(x$spectra$total - sum(ev), 0) / x$spectra$total)
+}
+
+# fp_errors_by_k() of a row-route fit: standard PCA's error or loss of each group for k = 1,
+# ..., kmax from the kept spectra, and the method's at its own k (a fit without moments or rows
+# cannot refit the method at other k; standard PCA's are its own at every k).
+fp_rows_errors_by_k <- function(x, type, kmax, quiet) {
+  kmax <- min(kmax, fp_rows_spectra_max(x, kmax, "group errors"))
+  sp <- x$spectra
+  std <- identical(x$method, "standard")
+  if (!quiet && !std) {
+    message(sprintf("Showing method \"%s\" at the fitted k = %d and standard PCA at k = 1, ..., %d: a row-route fit keeps its spectra, not the moments to refit the method at other k (refit with route = \"moments\" or fit each k from the rows)",
+                    x$method, x$k, kmax))
+  }
+  ks <- seq_len(kmax)
+  val <- if (type == "errors") sp$standard_error else sp$standard_error - sp$standard_best
+  val <- pmax(val[ks, , drop = FALSE], 0)
+  lev <- colnames(sp$standard_error)
+  col <- if (type == "errors") "error" else "loss"
+  fair <- matrix(NA_real_, kmax, length(lev))
+  if (std) fair <- val else if (x$k <= kmax) fair[x$k, ] <- x$group_stats[[col]]
+  # the fitted k itself from the fit's own group statistics
+  if (x$k <= kmax) val[x$k, ] <- x$group_stats_standard[[col]]
+  if (std && x$k <= kmax) fair[x$k, ] <- x$group_stats[[col]]
+  data.frame(k = rep(ks, each = length(lev)), group = rep(lev, kmax), fair = as.vector(t(fair)),
+             standard = as.vector(t(val)), stringsAsFactors = FALSE)
 }

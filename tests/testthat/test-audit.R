@@ -207,3 +207,29 @@ test_that("the doors build one specification, whose class says whether the audit
   # arguments are checked when the specification is built
   expect_error(do.call(fp_audit_spec, c(list(gm), modifyList(args, list(k = 0)))), class = "fairproj_input_error")
 })
+
+test_that("an audit whose d x d moments cannot fit in memory stops before reading them, naming x", {
+  # 200,000 columns: one d x d matrix alone is 320 GB, more than any test machine has
+  set.seed(5)
+  x <- matrix(rnorm(6 * 200000), 6)
+  g <- rep(c("a", "b"), 3)
+  e <- tryCatch(fair_audit(x, g, k = 1, level = NULL), error = identity)
+  expect_s3_class(e, "fairproj_memory_error")
+  expect_s3_class(e, "fairproj_error")
+  expect_match(conditionMessage(e), "^`x` has 200,000 columns")
+  expect_match(conditionMessage(e), "route = \"rows\"", fixed = TRUE)
+  # the limit is the option when set: the estimate grows with the groups and an outcome
+  x <- matrix(rnorm(60 * 40), 60)
+  g <- rep(c("a", "b"), 30)
+  need <- fairproj:::fp_audit_memory_need(40, 2, TRUE, FALSE)
+  expect_gt(fairproj:::fp_audit_memory_need(40, 3, TRUE, FALSE), need)
+  expect_gt(fairproj:::fp_audit_memory_need(40, 2, TRUE, TRUE), need)
+  expect_gt(fairproj:::fp_audit_memory_need(40, 2, TRUE, FALSE, 50L), need)
+  old <- options(fairproj.audit_memory = need - 1)
+  on.exit(options(old), add = TRUE)
+  expect_error(fair_audit(x, g, k = 1, level = NULL), class = "fairproj_memory_error")
+  # from moments given, their m matrices are already held: the audit needs less
+  expect_s3_class(fair_audit(group_moments(x, g), k = 1, level = NULL), "fairproj_audit")
+  options(fairproj.audit_memory = need)
+  expect_s3_class(fair_audit(x, g, k = 1, level = NULL), "fairproj_audit")
+})

@@ -98,14 +98,16 @@ test_that("the cost picks the row route at large d and the moments route at smal
   wide <- fair_pca(x, g, k = 3, method = "standard", scale. = FALSE)
   expect_match(wide$route, "^rows")
   expect_output(print(wide), "route: rows")
-  # it keeps no moments: the refits of plot() say so, with the class of every error
-  e <- tryCatch(plot(wide, "scree"), error = identity)
+  # it keeps no moments but the leading spectra: the scree and the errors by k work from them
+  expect_null(wide$moments)
+  expect_equal(nrow(fp_plot_data(wide, "scree")), 10L)
+  pd <- fairproj:::fp_errors_by_k(wide, quiet = TRUE)
+  expect_equal(sort(unique(pd$k)), 1:10)
+  expect_equal(pd$fair[pd$k == 3], wide$group_stats$error)
+  # beyond them, kmax is refused with the class of every error, saying what to do
+  e <- tryCatch(plot(wide, "scree", kmax = 20), error = identity)
   expect_s3_class(e, "fairproj_error")
   expect_match(conditionMessage(e), "route")
-  # the errors plot shows the fitted k only, and says so
-  expect_message(pd <- fairproj:::fp_errors_by_k(wide), "fitted k only")
-  expect_equal(unique(pd$k), 3L)
-  expect_equal(pd$fair, wide$group_stats$error)
   # below 500 columns the moments route stays, whatever the cost says
   x1 <- matrix(rnorm(60 * 300), 60)
   expect_null(fair_pca(x1, g, k = 3, method = "standard", scale. = FALSE)$route)
@@ -118,6 +120,12 @@ test_that("the cost picks the row route at large d and the moments route at smal
   expect_lt(cost[["rows"]], cost[["moments"]])
   cost <- fairproj:::fp_route_costs(100000, 50, c(50000, 50000), 10)
   expect_gt(cost[["rows"]], cost[["moments"]])
+  # LFW's shape (13,232 faces of 1,764 pixels, 2,962 and 10,270 per group), where the moments
+  # route measured as fast or faster at k = 5-20: "auto" keeps it at every k of its sweep
+  for (k in 1:20) {
+    cost <- fairproj:::fp_route_costs(13232, 1764, c(2962, 10270), k)
+    expect_gte(2 * cost[["rows"]], cost[["moments"]])
+  }
 })
 
 test_that("rows with NA reach the moments pass's classed error on the row route", {
@@ -189,4 +197,69 @@ test_that("\"auto\" takes the row route for min-max at large d only", {
   # options the row route does not serve keep the moments route
   expect_null(fair_pca(x, g, k = 3, method = "minmax", objective = "variance")$route)
   expect_null(fair_pca(x[, 1:300], g, k = 3, method = "minmax")$route)
+})
+
+# the plot data of a fit (with its drawing specification), its messages muffled
+route_plot <- function(fit, type, ...) suppressMessages(fp_plot_data(fit, type, ...))
+
+test_that("a row-route fit's scree, errors, losses and as.prcomp() agree with the moments route's", {
+  for (dat in list(route_data(260, 130, 3), route_data(50, 160, 4))) {
+    for (method in c("standard", "mean", "minmax")) {
+      a <- fair_pca(dat$x, dat$g, k = 3, method = method, scale. = TRUE, route = "moments")
+      b <- fair_pca(dat$x, dat$g, k = 3, method = method, scale. = TRUE, route = "rows")
+      expect_null(b$moments)
+      tot <- b$totalvar
+      sa <- route_plot(a, "scree")
+      sb <- route_plot(b, "scree")
+      bars <- sb$fit == "standard PCA"
+      expect_equal(sum(bars), 10L)
+      expect_lt(max(abs(sb$value[bars] - sa$value[sa$fit == "standard PCA"])) / tot, 1e-10)
+      # the caption gives the variance beyond the bars from the traces
+      cap <- attr(sb, "fp_spec")$labels$caption
+      share <- 100 * (1 - sum(sa$value[sa$fit == "standard PCA"]) / a$totalvar)
+      expect_match(cap, sprintf("The other %d components hold %.1f%%", ncol(dat$x) - 10L, share), fixed = TRUE)
+      for (type in c("errors", "loss")) {
+        ea <- route_plot(a, type)
+        eb <- route_plot(b, type)
+        # standard PCA at every k; the method at its own k only (no moments to refit it)
+        std_b <- eb[eb$fit == "standard PCA", ]
+        expect_equal(sort(unique(std_b$k)), 1:10)
+        mm <- merge(ea, eb, by = c("k", "group", "fit"))
+        expect_equal(nrow(mm), nrow(eb))
+        scale <- max(abs(ea$value))
+        expect_lt(max(abs(mm$value.x - mm$value.y)) / scale, if (method == "minmax") 1e-6 else 1e-9, label = type)
+        if (method != "standard") expect_equal(unique(eb$k[eb$fit != "standard PCA"]), 3L)
+      }
+      expect_error(route_plot(b, "scree", kmax = 11), class = "fairproj_error")
+      # as.prcomp(): standard PCA keeps the leading residual directions, the others none; both warn
+      expect_warning(as.prcomp(b), class = "fairproj_prcomp_warning")
+      pb <- suppressWarnings(as.prcomp(b))
+      if (method == "standard") {
+        pa <- as.prcomp(a)
+        expect_length(pb$sdev, 10L)
+        expect_equal(pb$sdev, pa$sdev[1:10], tolerance = 1e-9)
+        expect_lt(route_sin(pb$residual_rotation, pa$residual_rotation[, 1:7]), 1e-7)
+        expect_lt(max(abs(crossprod(pb$residual_rotation, b$rotation))), 1e-8)
+      } else {
+        expect_length(pb$sdev, ncol(b$rotation))
+      }
+      expect_s3_class(summary(b), "summary.fair_pca")
+    }
+  }
+})
+
+test_that("a row-route fit beyond the rows' rank keeps its spectra up to that rank", {
+  dat <- route_data(30, 600, 6)
+  for (method in c("standard", "mean")) {
+    a <- fair_pca(dat$x, dat$g, k = 40, method = method, scale. = TRUE, route = "moments")
+    b <- fair_pca(dat$x, dat$g, k = 40, method = method, scale. = TRUE, route = "rows")
+    # the row route stops at the rows' rank (the moments route pads with null directions)
+    expect_equal(ncol(b$rotation), nrow(dat$x))
+    # the scree beyond the rank is 0, as the moments route's; no residual direction is left
+    sb <- route_plot(b, "scree", kmax = 45)
+    sa <- route_plot(a, "scree", kmax = 45)
+    expect_lt(max(abs(sb$value[sb$fit == "standard PCA"] - sa$value[sa$fit == "standard PCA"])) / b$totalvar, 1e-10)
+    pb <- suppressWarnings(as.prcomp(b))
+    expect_equal(ncol(pb$residual_rotation), 0L)
+  }
 })
