@@ -44,6 +44,8 @@
 #     0.86), 529 MB; rows mean 3.51 / 3.27 s (1.30 / 1.26), 532 MB; rows minmax 8.67 / 8.36 s
 #     (3.22 / 3.23), 1226 MB (its rounded map of rank above k is a d x d matrix), gap 1.4e-9, 7
 #     eigensolves. Before: 2.38, 3.00, 7.26 (minmax 1046 MB).
+#   n = 2000, d = 50000 [2.35 GB, one round of each fit alone]: svds 10.4 s, 2.48 GB; rows
+#     standard 10.3 s (0.99), 2.37 GB; rows mean 14.8 s (1.42), 2.38 GB.
 # Min-max (exact solver, 2 groups; 2026-12-02, same machine, load average 1-3, one round of the
 # whole bench, then two rounds of min-max and svds alone; CPU s, peak MB, relative gap,
 # full eigensolves on the rows):
