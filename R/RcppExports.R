@@ -145,6 +145,10 @@
     .Call(`_fairproj_fp_rows_stats`, x, g, m)
 }
 
+.fp_rows_copy <- function(x, g, order, opts) {
+    .Call(`_fairproj_fp_rows_copy`, x, g, order, opts)
+}
+
 .fp_rows_eig <- function(x, g, group, Q, k, opts) {
     .Call(`_fairproj_fp_rows_eig`, x, g, group, Q, k, opts)
 }

@@ -3,7 +3,8 @@
 # per-group column means and sums of squares (one O(n d) pass, src/rows.cpp) instead of d x d
 # moments. It keeps the rows (not copied) and the map into those coordinates, and no C, cov or
 # second: the top k of the covariance and of each group's covariance come from products with
-# the rows (fp_rows_eig()), the diagnostics from one product with them (fp_rows_quad()).
+# the rows (fp_rows_eig(); Lanczos reads one prepared copy of them, fp_rows_copy()), the
+# diagnostics from one product with them (fp_rows_quad()).
 
 # The prepared problem from the rows `xm` (a double matrix) and groups `g` (a factor). NULL when
 # the rows hold NA or infinite values (the moments pass then says where).
@@ -96,11 +97,26 @@ fp_rows_eig <- function(prep, k, group = NULL, Q = NULL, vectors = TRUE, gram = 
   tr <- if (gi == 0L) prep$d else prep$cov_trace[[gi]]
   if (is.null(gram)) gram <- fp_rows_use_gram(ns, prep$d, k) || k >= prep$d || 3 * k >= prep$d
   opts <- c(fp_rows_opts(prep), list(trace = max(tr, .Machine$double.xmin), gram = gram, vectors = vectors))
+  if (!gram) opts <- c(opts, fp_rows_copy(prep))
   if (is.null(Q)) Q <- matrix(0, prep$d, 0)
   e <- fp_cpp(.fp_rows_eig(prep$rows$x, prep$rows$g, gi, Q, as.integer(k), opts), "the row route's eigensolver")
   out <- list(values = e$values, vectors = e$vectors, lanczos = e$lanczos)
   if (gi == 0L && vectors && !is.null(prep$cache)) assign("solver", if (isTRUE(e$lanczos)) "Lanczos" else "Gram", envir = prep$cache)
   if (cached) assign(key, out, envir = prep$cache)
+  out
+}
+
+# The copy of the prepared rows that Lanczos' products read (src/rows.cpp): each row centred at
+# its group's mean, sorted by group, stored by rows (a d x n matrix), made once per fit (the size
+# of the data, as a centred copy for a truncated SVD would be); list(copy, start = the first row
+# of each group in it, 0-based, and n).
+fp_rows_copy <- function(prep) {
+  hit <- if (!is.null(prep$cache)) prep$cache[["copy"]]
+  if (!is.null(hit)) return(hit)
+  r <- prep$rows
+  z <- fp_cpp(.fp_rows_copy(r$x, r$g, order(r$g) - 1L, fp_rows_opts(prep)), "the row route's copy of the rows")
+  out <- list(copy = z, start = as.integer(c(0, cumsum(prep$n))))
+  if (!is.null(prep$cache)) assign("copy", out, envir = prep$cache)
   out
 }
 
@@ -176,7 +192,8 @@ fp_rows_wsum_eig <- function(prep, weights, k, init = NULL) {
   tr <- sum(weights * prep$cov_trace)
   gram <- k >= prep$d || 3 * k >= prep$d || fp_rows_use_gram(prep$n_total, prep$d, k)
   opts <- c(fp_rows_opts(prep), list(trace = max(tr, .Machine$double.xmin), gram = gram, vectors = TRUE,
-                                     weights = as.numeric(weights), init = if (is.null(init)) numeric(0) else as.numeric(init)))
+                                     weights = as.numeric(weights), init = if (is.null(init)) numeric(0) else as.numeric(init)),
+            if (!gram) fp_rows_copy(prep))
   e <- fp_cpp(.fp_rows_eig(prep$rows$x, prep$rows$g, 0L, matrix(0, prep$d, 0), as.integer(k), opts),
               "the row route's eigensolver")
   list(values = e$values, vectors = e$vectors, lanczos = e$lanczos)

@@ -522,6 +522,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// fp_rows_copy
+Rcpp::NumericMatrix fp_rows_copy(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, const Rcpp::IntegerVector& order, const Rcpp::List& opts);
+RcppExport SEXP _fairproj_fp_rows_copy(SEXP xSEXP, SEXP gSEXP, SEXP orderSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type g(gSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type order(orderSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_rows_copy(x, g, order, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
 // fp_rows_eig
 Rcpp::List fp_rows_eig(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int group, const Rcpp::NumericMatrix& Q, int k, const Rcpp::List& opts);
 RcppExport SEXP _fairproj_fp_rows_eig(SEXP xSEXP, SEXP gSEXP, SEXP groupSEXP, SEXP QSEXP, SEXP kSEXP, SEXP optsSEXP) {
@@ -600,6 +614,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_robust_run", (DL_FUNC) &_fairproj_fp_robust_run, 6},
     {"_fairproj_fp_robust_eval", (DL_FUNC) &_fairproj_fp_robust_eval, 6},
     {"_fairproj_fp_rows_stats", (DL_FUNC) &_fairproj_fp_rows_stats, 3},
+    {"_fairproj_fp_rows_copy", (DL_FUNC) &_fairproj_fp_rows_copy, 4},
     {"_fairproj_fp_rows_eig", (DL_FUNC) &_fairproj_fp_rows_eig, 6},
     {"_fairproj_fp_rows_quad", (DL_FUNC) &_fairproj_fp_rows_quad, 4},
     {"_fairproj_fp_threads_max", (DL_FUNC) &_fairproj_fp_threads_max, 0},
