@@ -35,7 +35,16 @@
 #   before:          6.20 / 6.12 / 834                  7.30 / 8.03 / 964
 #   after:           2.18 / 2.10 / 557                  3.27 / 3.19 / 632
 # (standard: C and one group's covariance; mean: C, the complement's work copy and its result;
-# the rest, about 0.1, is the fit's d x k and n-free small vectors). Min-max keeps its m + 1.
+# the rest, about 0.1, is the fit's d x k and n-free small vectors).
+# #48, min-max (C, the one work matrix into which R and the solver build each group's matrix,
+# and the solver's weighted sum; same data, d = 3000, from group_moments(),
+# FAIRPROJ_BENCH_METHODS=minmax,minmax_mw FAIRPROJ_BENCH_GROUPS=2,5; minmax_mw at m = 2 has
+# rank 11, whose d x d map is kept):
+#                    m = 2: R heap / RSS / peak MB     m = 5:
+#   exact  before:          3.21 / 4.07 / 486                 6.48 / 7.45 / 924
+#          after:           2.20 / 3.07 / 417                 2.44 / 3.44 / 649
+#   mw     before:          9.03 / 9.04 / 827 (288 s)         6.61 / 7.09 / 900
+#          after:           3.24 / 3.16 / 424 (15-30 s)       2.57 / 3.08 / 624
 args <- commandArgs(TRUE)
 n_rows <- as.integer(Sys.getenv("FAIRPROJ_BENCH_N", "2000"))
 status_kb <- function(field) {
