@@ -81,8 +81,8 @@
     .Call(`_fairproj_fp_prepare_moments`, scatter, w, n, mean, denom, dimnames_C, keep_cov)
 }
 
-.fp_prepare_cov_into <- function(out, scatter, w, ng, s) {
-    .Call(`_fairproj_fp_prepare_cov_into`, out, scatter, w, ng, s)
+.fp_prepare_cov_into <- function(out, scatter, w, ng, s, mu = NULL) {
+    .Call(`_fairproj_fp_prepare_cov_into`, out, scatter, w, ng, s, mu)
 }
 
 .fp_prepare_cov <- function(scatter, w, ng, s, diag_only) {

@@ -75,7 +75,7 @@ fp_audit_replicate <- function(mr, spec, ks) {
         failed <- TRUE
         next
       }
-      gs <- fp_group_stats(prep, fit$rotation, kk, map = fit$map, best = best)
+      gs <- fp_group_stats(prep, fit$rotation, kk, map = fp_map_arg(fit), best = best)
       G[a, j, , 1L] <- gs$error * prep$unit
       G[a, j, , 2L] <- gs$loss * prep$unit
       V[a, j] <- fp_audit_var_kept(fit, prep$C)
@@ -446,7 +446,9 @@ fp_audit_intervals_long <- function(x) {
 # Fraction of the total variance of the prepared data that a fit's reconstruction keeps.
 fp_audit_var_kept <- function(fit, C) {
   V <- fit$rotation
-  kept <- if (!is.null(fit$map)) {
+  kept <- if (!is.null(fit$map_basis)) {
+    fp_map_kept(list(B = fit$map_basis, l = fit$map_weights), C)
+  } else if (!is.null(fit$map)) {
     R <- diag(nrow(C)) - fit$map
     sum(diag(C)) - sum(crossprod(R, C) * t(R))
   } else {

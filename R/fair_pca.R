@@ -282,8 +282,9 @@ fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, re
     # rows with NA or Inf: the moments pass says where
     if (is.null(prep)) fp_moments_ranged(m$x, m$g, fp_colnames(m$x))
   } else {
-    # standard PCA and mean matching need only C: the group covariances are built on demand
-    prep <- fp_check_unit(fp_prepare_normalised(m, center, scale., lazy_cov = method %in% c("standard", "mean")))
+    # standard PCA and mean matching need only C, and min-max reads the groups one at a time
+    # (fp_minmax_problem()): the group covariances are built on demand
+    prep <- fp_check_unit(fp_prepare_normalised(m, center, scale., lazy_cov = method %in% c("standard", "mean", "minmax")))
   }
   if (warn_units) fp_warn_units(if (rows) prep$log2_colvar else fp_log2_colvar(m), prep$colnames)  # scale. not chosen by the user
   fp_warn_small_groups(prep$n, prep$levels)
@@ -294,7 +295,7 @@ fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, re
   obj$args <- dots
   if (retx && !is.null(data)) {
     # no centred copy of the data; the rows were checked by the moments pass
-    obj$x <- if (!is.null(obj$map) && is.null(obj$tradeoff)) fp_map_scores(obj, data$x) else fp_scores(obj, data$x)
+    obj$x <- if (fp_has_map(obj) && is.null(obj$tradeoff)) fp_map_scores(obj, data$x) else fp_scores(obj, data$x)
     obj$train_group <- data$group  # the group of each training row (score plots)
   }
   if (keep_moments && !rows) obj$moments <- m
@@ -346,11 +347,11 @@ new_fair_pca <- function(fit, prep, k, method, call) {
   dimnames(V) <- list(prep$colnames, paste0("PC", seq_len(ncol(V))))
   if (is.null(rows)) {
     best <- fp_group_best(prep, k)
-    gs <- fp_stats_units(fp_group_stats(prep, V, k, map = fit$map, best = best), prep$unit)
+    gs <- fp_stats_units(fp_group_stats(prep, V, k, map = fp_map_arg(fit), best = best), prep$unit)
     gs_std <- if (identical(method, "standard")) gs else {
       fp_stats_units(fp_group_stats(prep, k = k, best = best, err = fp_prep_std_errors(prep, k)), prep$unit)
     }
-    margins <- fp_group_margins(prep, V, k, map = fit$map)
+    margins <- fp_group_margins(prep, V, k, map = fp_map_arg(fit))
   } else {
     gs <- fp_stats_units(rows$gs, prep$unit)
     gs_std <- fp_stats_units(rows$gs_std, prep$unit)

@@ -32,19 +32,35 @@ fp_group_margins <- function(prep, V, k, map = NULL) {
   cbind(labels, gs[, setdiff(names(gs), "group"), drop = FALSE])
 }
 
+# The variance a symmetric map kept as its factors (fp_map_arg(): M = B diag(l) B', B
+# orthonormal) keeps of a covariance S, tr(S) - tr((I - M) S (I - M)) = sum_j (2 l_j - l_j^2)
+# b_j' S b_j, from one product S B.
+fp_map_kept <- function(map, S) sum((2 * map$l - map$l^2) * colSums((S %*% map$B) * map$B))
+
+# The error tr((I - M) S (I - M)) of such a map, as the error outside span(B) plus
+# sum_j (1 - l_j)^2 b_j' S b_j (with P = B B', I - M = (I - P) + B diag(1 - l) B' and the cross
+# term 0): two sums of terms of one sign, so no digits are lost to cancellation beyond those of
+# fp_residual_trace().
+fp_map_error <- function(map, S) {
+  SB <- S %*% map$B
+  dg <- colSums(SB * map$B)
+  fp_residual_trace(S, map$B, sum(diag(S)) - sum(dg)) + sum((1 - map$l)^2 * dg)
+}
+
 # Per-group diagnostics of a projection onto span(V) or of a general linear map M
-# (reconstruction z M): average squared error about the group mean, the group's best rank-k
+# (reconstruction z M, M a d x d matrix or its factors, fp_map_arg()): average squared error about the group mean, the group's best rank-k
 # error, marginal loss and fraction of variance explained. Errors are squared norms, never below 0.
 # `err`: the errors when already known (fp_prep_std_errors()).
 fp_group_stats <- function(prep, V = NULL, k, map = NULL, best = NULL, err = NULL) {
   if (is.null(best)) best <- fp_group_best(prep, k)
   if (is.null(err)) {
-    if (!is.null(map)) {
+    if (!is.null(map) && !is.list(map)) {
       R <- diag(prep$d) - map
       tR <- t(R)
     }
     err <- vapply(seq_along(prep$levels), function(i) {
       s <- fp_prep_cov(prep, i)
+      if (is.list(map)) return(fp_map_error(map, s))
       if (!is.null(map)) return(max(sum((crossprod(R, s)) * tR), 0))
       fp_residual_trace(s, V)
     }, numeric(1))

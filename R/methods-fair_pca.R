@@ -4,7 +4,7 @@ print.fair_pca <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
               x$k, nrow(x$rotation), nrow(x$groups), format(sum(x$groups$n), big.mark = ",")))
   cat(fp_method_line(x), "\n", sep = "")
   if (!is.null(x$route)) cat(sprintf("route: %s (no d x d moments kept)\n", x$route))
-  if (!is.null(x$map)) {
+  if (fp_has_map(x)) {
     cat(sprintf("The reconstruction is a linear map of rank %d (not an orthogonal projection); `rotation` spans its range.\n",
                 ncol(x$rotation)))
   }
@@ -32,7 +32,7 @@ fp_method_line <- function(x) {
     mbfpca = "Maximises variance under a bound on the MMD between the projected groups",
     inlp = "Removes the directions a linear classifier uses to predict the group, then keeps the top variance",
     sprintf("Method \"%s\"", x$method))
-  shape <- if (!is.null(x$map)) {
+  shape <- if (fp_has_map(x)) {
     sprintf("the result is a linear map of rank %d, not a rank-%d orthogonal projection", ncol(x$rotation), x$k)
   } else if (ncol(x$rotation) == x$k) {
     sprintf("the result is a rank-%d orthogonal projection", x$k)
@@ -176,7 +176,7 @@ reconstruct.fair_pca <- function(object, newdata, ...) {
   if (missing(newdata)) fp_abort("is missing", "newdata")
   x <- fp_match_newdata(object, newdata)
   z <- fp_transform(object, x)
-  zr <- if (!is.null(object$map)) z %*% object$map else (z %*% object$rotation) %*% t(object$rotation)
+  zr <- if (!is.null(object$map)) z %*% object$map else if (fp_has_map(object)) t(fp_map_times(object, t(z))) else (z %*% object$rotation) %*% t(object$rotation)
   sc <- if (isFALSE(object$scale)) rep(1, ncol(x)) else object$scale
   ct <- if (isFALSE(object$center)) rep(0, ncol(x)) else object$center
   out <- sweep(sweep(zr, 2L, sc, `*`), 2L, ct, `+`)

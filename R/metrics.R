@@ -69,11 +69,11 @@ group_errors <- function(object, x, group, center = c("group", "model")) {
   m <- group_moments(z, g)
   prep <- fp_prepare(m, center = FALSE, scale. = FALSE)
   if (center == "model") prep$cov <- prep$second
-  tab <- fp_group_stats(prep, object$rotation, object$k, map = object$map)
+  tab <- fp_group_stats(prep, object$rotation, object$k, map = fp_map_arg(object))
   # ARE: all rows about the model centre
   err_all <- vapply(seq_along(prep$second), function(i) {
     fp_group_stats(list(cov = prep$second[i], d = prep$d, levels = prep$levels[i], n = prep$n[i]),
-                   object$rotation, object$k, map = object$map, best = 0)$error
+                   object$rotation, object$k, map = fp_map_arg(object), best = 0)$error
   }, numeric(1))
   are <- sum(err_all * prep$n) / sum(prep$n)
   res <- list(table = tab, ABDiff = diff(range(tab$error)), ARE = are, max_loss = max(tab$loss))

@@ -99,6 +99,10 @@
 #' `2 lambda* - lambda*^2 = lambda`. `rotation` is then an orthonormal basis of its range,
 #' [reconstruct()] applies the map, and `predict()` returns the coordinates of the
 #' reconstruction in `rotation` (so `reconstruct = center + scale * predict %*% t(rotation)`).
+#' The fit also keeps its factors, `map_basis` (the `u_j`, d x rank) and `map_weights` (the
+#' `lambda*_j`), from which the diagnostics and the audit work; on the row route the d x d map
+#' is not formed and `predict()`, [reconstruct()], [group_errors()], print and summary work from
+#' the factors alone.
 #'
 #' **Wide data.** From rows, [fair_pca()]'s row route (`route = "rows"`, or `"auto"` at 500
 #' columns or more where its estimated cost favours it) serves `solver = "exact"` with
@@ -153,7 +157,8 @@
 #'   dual group weights), `lower_bound` (the dual value), `duality_gap` (objective minus the
 #'   dual bound, for `"variance"` the bound minus the objective), `history` (data.frame with
 #'   `objective` per iteration), `converged`, `rank`, `lambda` (the LP weights on the basis
-#'   when rounded), `map` (when `rank > k`), `solver`, `eigensolves` (full eigensolves),
+#'   when rounded), `map`, `map_basis` and `map_weights` (when `rank > k`; on the row route
+#'   the factors alone, see Details), `solver`, `eigensolves` (full eigensolves),
 #'   `inner_eigensolves` and `dual` (the exact solver's dual method: `"secant"` for two
 #'   groups, `"interior"`, `"interior+kelley"` or `"kelley"`), `returned` (which
 #'   candidate was returned, see Details), `rank_before_reduction`, and on the row route
@@ -230,7 +235,7 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
   lambda <- sel$lambda
   rank_before <- ncol(V)
   if (!is.null(lambda) && reduce_rank) {
-    red <- fp_minmax_reduce_rank(V, lambda, pb$covs, pb$best, k, function(pv) fp_minmax_value(pb, pv),
+    red <- fp_minmax_reduce_rank(V, lambda, pb, k, function(pv) fp_minmax_value(pb, pv),
                                  function(v) fp_minmax_gscale(pb, v), tol)
     V <- red$V
     lambda <- red$lambda
@@ -251,26 +256,41 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
 # (covariances about the group means, or second moments with centering = "global"), each
 # group's best rank-k variance `best`, the shift that turns variances into the solver's losses,
 # and `err_best`, each group's best rank-k error, from which losses keep the precision of the
-# errors (NULL where the losses are not measured from errors).
+# errors (NULL where the losses are not measured from errors). The group matrices are read
+# through fp_minmax_cov(): `covs` where the problem holds them, else (`lazy`, issue #48: a
+# prepared problem that keeps no group matrices) built one at a time into the prepared
+# problem's work matrix, in R and in the compiled solver alike, so that a fit holds C, that
+# work matrix and the solver's weighted sum, whatever the number of groups.
 fp_minmax_problem <- function(prep, k, objective, centering) {
-  covs <- if (centering == "group") prep$cov else {
-    stats::setNames(lapply(seq_along(prep$levels), function(i) fp_prep_second(prep, i)), prep$levels)
+  m <- length(prep$levels)
+  second <- centering == "global"
+  lazy <- !is.null(fp_prep_lazy_groups(prep, second))
+  covs <- NULL
+  if (!lazy) {
+    covs <- stats::setNames(lapply(seq_len(m), function(i) fp_prep_group(prep, i, second, new = TRUE)), prep$levels)
+    # exactly symmetric matrices (as prepared problems' are) are used as they are, without the
+    # copies of (s + t(s)) / 2, which would return the same values
+    covs <- lapply(covs, function(s) if (fp_is_symmetric_exact(s)) s else { s <- unname(as.matrix(s)); (s + t(s)) / 2 })
   }
-  # exactly symmetric matrices (as prepared problems' are) are used as they are, without the
-  # copies of (s + t(s)) / 2, which would return the same values
-  covs <- lapply(covs, function(s) if (fp_is_symmetric_exact(s)) s else { s <- unname(as.matrix(s)); (s + t(s)) / 2 })
-  m <- length(covs)
-  best <- if (centering == "group") fp_group_topsum(prep, k) else vapply(covs, function(s) sum(fp_eig_top(s, k)$values), numeric(1))
-  shift <- if (objective == "loss") best else rep(max(vapply(covs, function(s) sum(diag(s)), 0)), m)
+  pb <- list(covs = covs, lazy = lazy, prep = if (lazy) prep, second = second, m = m, names = prep$levels)
+  cov_i <- function(i) fp_minmax_cov(pb, i)
+  best <- if (!second) fp_group_topsum(prep, k) else vapply(seq_len(m), function(i) sum(fp_eig_top(cov_i(i), k)$values), numeric(1))
   # each group's trace once (the errors of every candidate start from it), and whether the
   # matrices are prep$cov's values (then the errors of standard PCA cached in prep are theirs)
-  tr <- vapply(covs, function(s) sum(diag(s)), numeric(1), USE.NAMES = FALSE)
-  same <- centering == "group" && all(vapply(seq_len(m), function(i) {
+  tr <- vapply(seq_len(m), function(i) sum(diag(cov_i(i))), numeric(1), USE.NAMES = FALSE)
+  shift <- if (objective == "loss") best else rep(max(tr), m)
+  same <- !second && (lazy || all(vapply(seq_len(m), function(i) {
     identical(prep$cov[[i]], covs[[i]]) || identical(unname(prep$cov[[i]]), unname(covs[[i]]))
-  }, NA))
-  list(covs = covs, best = best, shift = shift, objective = objective, centering = centering,
-       err_best = if (centering == "group" && objective == "loss") fp_group_best(prep, k) else NULL,
-       tr = tr, covs_are_prep = same)
+  }, NA)))
+  c(pb, list(best = best, shift = shift, objective = objective, centering = centering,
+             err_best = if (!second && objective == "loss") fp_group_best(prep, k) else NULL,
+             tr = tr, covs_are_prep = same))
+}
+
+# Group i's matrix of a min-max problem (fp_minmax_problem()): valid until the next call for
+# another group (a lazy problem's work matrix), so callers use it at once.
+fp_minmax_cov <- function(pb, i) {
+  if (!is.null(pb$covs)) pb$covs[[i]] else fp_prep_group(pb$prep, i, pb$second)
 }
 
 # The compiled solver on the problem, and its history as a data.frame.
@@ -289,7 +309,7 @@ fp_minmax_check_solver_options <- function(solver, given) {
 }
 
 fp_minmax_run <- function(pb, k, solver, dual, tol, maxit, lp, eta_solver, iterations, keep) {
-  m <- length(pb$covs)
+  m <- pb$m
   if (solver == "exact") {
     # the solver stops at half the tolerance, so that the certificate of the returned (rounded)
     # solution stays within `tol`
@@ -299,12 +319,15 @@ fp_minmax_run <- function(pb, k, solver, dual, tol, maxit, lp, eta_solver, itera
     opts <- list(k = as.integer(k), lp = lp,
                  exact = list(gap_tol = 0.5 * tol, maxit = as.integer(maxit), smooth = min(0.8, 0.2 * (m - 1)),
                               dual = if (dual == "interior") 1L else 0L))
-    res <- fp_cpp(.fp_minmax_exact(pb$covs, pb$shift, opts), "the exact min-max solver")
+    # a lazy problem's work matrix is handed over (and marked as holding no group) at the call
+    if (isTRUE(pb$lazy)) opts$lazy <- fp_prep_lazy_groups(pb$prep, pb$second)
+    res <- fp_cpp(.fp_minmax_exact(if (is.null(pb$covs)) list() else pb$covs, pb$shift, opts), "the exact min-max solver")
     hist <- fp_df(list(iteration = seq_along(res$history_upper), objective = res$history_upper,
                          lower = res$history_lower))
   } else {
     opts <- list(k = as.integer(k), lp = lp, mw = list(eta = eta_solver, iterations = as.integer(iterations), keep = keep))
-    res <- fp_cpp(.fp_minmax_mw(pb$covs, pb$shift, opts), "multiplicative weights")
+    if (isTRUE(pb$lazy)) opts$lazy <- fp_prep_lazy_groups(pb$prep, pb$second)
+    res <- fp_cpp(.fp_minmax_mw(if (is.null(pb$covs)) list() else pb$covs, pb$shift, opts), "multiplicative weights")
     hist <- data.frame(iteration = seq_along(res$history_last),
                        objective = pmin(res$history_last, res$history_average),
                        last = res$history_last, average = res$history_average,
@@ -330,19 +353,19 @@ fp_minmax_gscale <- function(pb, v) max(abs(v), 0.01 * max(abs(pb$best)), 1e-300
 # the losses of a candidate, from one product S V per group; `err`, the errors outside span(V) when already known (those of standard PCA, cached in
 # prep by fp_prep_std_errors()), is used as it is.
 fp_minmax_eval <- function(pb, V, lam = NULL, err = NULL) {
-  m <- length(pb$covs)
+  m <- pb$m
   from_err <- !is.null(pb$err_best) && is.null(lam)
   need_err <- from_err && is.null(err)
   if (need_err) err <- numeric(m)
   pv <- numeric(m)
   for (i in seq_len(m)) {
-    s <- pb$covs[[i]]
+    s <- fp_minmax_cov(pb, i)
     P <- (s %*% V) * V
     cs <- colSums(P)
     pv[i] <- if (is.null(lam)) sum(cs) else sum(cs * lam)
     if (need_err) err[i] <- fp_residual_trace(s, V, pb$tr[i] - sum(P))
   }
-  names(pv) <- names(pb$covs)
+  names(pv) <- pb$names
   list(pvar = pv, losses = if (from_err) err - pb$err_best else pb$best - pv)
 }
 
@@ -362,7 +385,7 @@ fp_minmax_candidates <- function(res, pb, std, k, solver, tol) {
       all(lam0 >= -1e-8) && all(lam0 <= 1 + 1e-8) && sum(lam0) <= k + 1e-7 && all(is.finite(U)) &&
       (is.null(res$lp_status) || identical(as.integer(res$lp_status), 0L))
     if (lp_ok) {
-      lam <- fp_minmax_snap(lam0, U, pb$covs, pb$shift, k, 0.25 * tol, pb$objective)
+      lam <- fp_minmax_snap(lam0, U, pb, k, 0.25 * tol)
       on <- lam > 0
       if (any(on)) {
         cand$solver <- list(V = U[, on, drop = FALSE], lambda = if (sum(on) == k && all(lam[on] == 1)) NULL else lam[on])
@@ -455,10 +478,13 @@ fp_minmax_warn <- function(cert, sel, pb, solver, tol, unit) {
 
 # The solver's result for new_fair_pca(), in the data's units (the solver worked on the
 # normalised problem, see fp_prepare_normalised()); with LP weights, the square-root rounding
-# as the linear map `map`.
-fp_minmax_result <- function(V, lambda, cert, res, pb, prep, solver, chosen, rank_before) {
+# as the linear map `map` and its factors `map_basis` (V) and `map_weights` (fp_has_map(); the
+# diagnostics work from the factors, d x rank instead of d x d products), the factors alone
+# with `factored` (the row route, which forms no d x d matrix).
+fp_minmax_result <- function(V, lambda, cert, res, pb, prep, solver, chosen, rank_before, factored = FALSE) {
   objective <- pb$objective
-  map <- if (!is.null(lambda)) V %*% ((1 - sqrt(1 - pmin(lambda, 1))) * t(V))
+  lstar <- if (!is.null(lambda)) 1 - sqrt(1 - pmin(lambda, 1))
+  map <- if (!is.null(lambda) && !factored) V %*% (lstar * t(V))
   w <- as.numeric(res$weights)
   names(w) <- prep$levels
   dimnames(V) <- NULL
@@ -481,8 +507,10 @@ fp_minmax_result <- function(V, lambda, cert, res, pb, prep, solver, chosen, ran
     out$dual <- if (is.null(res$dual)) "secant" else res$dual
     out$inner_eigensolves <- if (is.null(res$inner_eigensolves)) 0L else res$inner_eigensolves
   }
-  if (!is.null(map)) {
-    out$map <- map
+  if (!is.null(lambda)) {
+    if (!is.null(map)) out$map <- map
+    out$map_basis <- V
+    out$map_weights <- lstar
     out$rounding <- "sqrt"
   }
   out
@@ -492,7 +520,7 @@ fp_minmax_result <- function(V, lambda, cert, res, pb, prep, solver, chosen, ran
 # to 1e-5) when that changes the objective by at most the solver's tolerance (the exact
 # solver's primal combination is only optimal to `tol`, so a weight of 1 - 1e-7 is a rounding
 # artefact, not an extra dimension).
-fp_minmax_snap <- function(lam, U, covs, shift, k, tol, objective) {
+fp_minmax_snap <- function(lam, U, pb, k, tol) {
   lam <- pmin(pmax(lam, 0), 1)
   snap <- function(l, eps) {
     l[l < eps] <- 0
@@ -500,9 +528,9 @@ fp_minmax_snap <- function(lam, U, covs, shift, k, tol, objective) {
     if (sum(l) > k + 1e-12) l <- NULL
     l
   }
-  cg <- vapply(covs, function(s) colSums((s %*% U) * U), numeric(ncol(U)))
-  cg <- matrix(cg, ncol = length(covs))
-  val <- function(l) max(shift - colSums(cg * l))
+  cg <- vapply(seq_len(pb$m), function(i) colSums((fp_minmax_cov(pb, i) %*% U) * U), numeric(ncol(U)))
+  cg <- matrix(cg, ncol = pb$m)
+  val <- function(l) max(pb$shift - colSums(cg * l))
   base <- snap(lam, 1e-9)
   if (is.null(base)) base <- lam
   v0 <- val(base)
@@ -516,7 +544,7 @@ fp_minmax_snap <- function(lam, U, covs, shift, k, tol, objective) {
 #' @rdname predict.fair_pca
 #' @export
 predict.fair_pca_minmax <- function(object, newdata, ...) {
-  if (is.null(object$map)) return(NextMethod())
+  if (!fp_has_map(object)) return(NextMethod())
   if (missing(newdata)) {
     if (!is.null(object[["x"]])) return(object[["x"]])
     fp_abort("is missing and the fit kept no training scores", "newdata")
@@ -532,7 +560,7 @@ print.fair_pca_minmax <- function(x, digits = max(3L, getOption("digits") - 3L),
               format(x$lower_bound, digits = digits), format(x$duality_gap, digits = digits)))
   cat("Group weights: ", paste(sprintf("%s = %s", names(x$weights), format(x$weights, digits = digits)),
                                collapse = ", "), "\n", sep = "")
-  if (!is.null(x$map)) {
+  if (fp_has_map(x)) {
     cat(sprintf("Rank %d = k + %d: Samadi et al.'s affine projection with square-root rounding lambda* = 1 - sqrt(1 - lambda).\n",
                 x$rank, x$rank - x$k))
   }
@@ -547,9 +575,9 @@ print.fair_pca_minmax <- function(x, digits = max(3L, getOption("digits") - 3L),
 # while it exceeds m (the constraints are then dependent, else all losses could be lowered),
 # which gives rank <= k + floor(sqrt(2m + 1/4) - 3/2). Each move is accepted only if the
 # largest loss does not grow beyond a tenth of the tolerance.
-fp_minmax_reduce_rank <- function(V, lambda, covs, best, k, value, gscale, tol) {
-  m <- length(covs)
-  pv <- function(V, lam) vapply(covs, function(s) sum(colSums((s %*% V) * V) * lam), numeric(1))
+fp_minmax_reduce_rank <- function(V, lambda, pb, k, value, gscale, tol) {
+  m <- pb$m
+  pv <- function(V, lam) vapply(seq_len(m), function(i) sum(colSums((fp_minmax_cov(pb, i) %*% V) * V) * lam), numeric(1))
   v0 <- value(pv(V, lambda))
   eps <- 1e-10  # a weight within eps of 0 or 1 is snapped to it
   for (iter in seq_len(4L * (ncol(V) + 1L))) {
@@ -564,7 +592,7 @@ fp_minmax_reduce_rank <- function(V, lambda, covs, best, k, value, gscale, tol) 
     UF <- V[, Fr, drop = FALSE]
     idx <- which(upper.tri(diag(r), diag = TRUE), arr.ind = TRUE)
     coef_of <- function(B) ifelse(idx[, 1] == idx[, 2], B[idx], 2 * B[idx])
-    A <- rbind(t(vapply(covs, function(s) coef_of(crossprod(UF, s %*% UF)), numeric(nrow(idx)))),
+    A <- rbind(t(vapply(seq_len(m), function(i) coef_of(crossprod(UF, fp_minmax_cov(pb, i) %*% UF)), numeric(nrow(idx)))),
                as.numeric(idx[, 1] == idx[, 2]))
     A <- A / pmax(sqrt(rowSums(A^2)), 1e-300)
     sv <- svd(A, nu = 0L, nv = ncol(A))
@@ -625,7 +653,7 @@ fp_minmax_rows <- function(prep, k, tol, maxit, dual, lp, fallback, reduce_rank)
   hist <- NULL
   for (it in seq_len(maxit)) {
     S <- fp_rows_project(prep, Q)
-    pbr <- list(covs = S, best = a, shift = a, objective = "loss", centering = "group", err_best = NULL,
+    pbr <- list(covs = S, m = m, names = names(S), best = a, shift = a, objective = "loss", centering = "group", err_best = NULL,
                 tr = vapply(S, function(s) sum(diag(s)), numeric(1), USE.NAMES = FALSE), covs_are_prep = FALSE)
     run <- fp_minmax_run(pbr, k, "exact", dual, tol, maxit, lp, 1, 10L, "better")
     res <- run$res
@@ -644,7 +672,7 @@ fp_minmax_rows <- function(prep, k, tol, maxit, dual, lp, fallback, reduce_rank)
     lambda <- sel$lambda
     rank_before <- ncol(V)
     if (!is.null(lambda) && reduce_rank) {
-      red <- fp_minmax_reduce_rank(V, lambda, pbr$covs, pbr$best, k, function(pv) fp_minmax_value(pbr, pv),
+      red <- fp_minmax_reduce_rank(V, lambda, pbr, k, function(pv) fp_minmax_value(pbr, pv),
                                    function(v) fp_minmax_gscale(pbr, v), tol)
       V <- red$V
       lambda <- red$lambda
@@ -662,7 +690,7 @@ fp_minmax_rows <- function(prep, k, tol, maxit, dual, lp, fallback, reduce_rank)
   res$weights <- w_best
   res$eigensolves <- full
   res$inner_eigensolves <- inner
-  out <- fp_minmax_result(Q %*% V, lambda, cert, res, pbr, prep, "exact", sel$chosen, rank_before)
+  out <- fp_minmax_result(Q %*% V, lambda, cert, res, pbr, prep, "exact", sel$chosen, rank_before, factored = TRUE)
   out$subspace <- c(iterations = it, rank = ncol(Q))
   out
 }

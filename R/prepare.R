@@ -13,7 +13,8 @@
 #   its moments, not 2m + 1; with `lazy_cov = TRUE` the group covariances are not kept either
 #   (cov is NULL) and fp_prep_cov() builds each on demand with the same operations, so that a
 #   fit holds C alone (standard PCA and mean matching, which need only C and, for the
-#   diagnostics, one group's covariance at a time);
+#   diagnostics, one group's covariance at a time; min-max, whose solver reads the groups one
+#   at a time, fp_prep_lazy_groups());
 #   center (data units), scale (data units, maps rows into the normalised coordinates:
 #   fp_transform()), scale_data (the user's scaling, 1 without), centered/scaled flags, moments;
 #   unit = s (multiply values with units of variance by it; Inf or 0 when the data's variances
@@ -125,23 +126,53 @@ fp_prep_second <- function(prep, i) {
 # diagnostics hold one d x d matrix and leave no garbage of m of them. The value returned for a
 # lazy problem is valid until the next call for another group: callers use it at once and keep
 # no reference to it (a product or a copy of it is theirs).
-fp_prep_cov <- function(prep, i) {
-  if (!is.null(prep[["cov"]])) return(prep[["cov"]][[i]])
+fp_prep_cov <- function(prep, i) fp_prep_group(prep, i)
+
+# Group i's covariance (fp_prep_cov()) or, with `second`, its uncentred second moment (the values
+# of fp_prep_second()), in the one work matrix of the prepared problem where it does not hold
+# them (valid until the next call for another group or kind), or as a new matrix (`new`).
+fp_prep_group <- function(prep, i, second = FALSE, new = FALSE) {
+  held <- if (second) prep[["second"]] else prep[["cov"]]
+  if (!is.null(held)) return(held[[i]])
   if (is.character(i)) i <- match(i, prep$levels)
   sp <- prep$parts_second
   S <- prep$moments$scatter[[i]]
   ng <- as.numeric(prep$n[[i]])
   env <- prep$cache
-  if (is.null(env)) return(fp_cpp(.fp_prepare_cov(S, sp$w, ng, sp$s, FALSE), "the group covariances"))
-  if (identical(env[["cov_work_group"]], i)) return(env[["cov_work"]])
+  build <- function() {
+    if (second) fp_prep_second(prep, i) else fp_cpp(.fp_prepare_cov(S, sp$w, ng, sp$s, FALSE), "the group covariances")
+  }
+  if (is.null(env) || new) return(build())
+  key <- if (second) -as.integer(i) else as.integer(i)
+  if (identical(env[["cov_work_group"]], key)) return(env[["cov_work"]])
   assign("cov_work_group", NULL, envir = env)
   if (is.null(env[["cov_work"]])) {
-    assign("cov_work", fp_cpp(.fp_prepare_cov(S, sp$w, ng, sp$s, FALSE), "the group covariances"), envir = env)
+    assign("cov_work", build(), envir = env)
   } else {
-    fp_cpp(.fp_prepare_cov_into(env[["cov_work"]], S, sp$w, ng, sp$s), "the group covariances")
+    fp_cpp(.fp_prepare_cov_into(env[["cov_work"]], S, sp$w, ng, sp$s, if (second) sp$mean[, i]), "the group covariances")
   }
-  assign("cov_work_group", i, envir = env)
+  assign("cov_work_group", key, envir = env)
   env[["cov_work"]]
+}
+
+# What a compiled solver needs to build every group's matrix (covariances, or second moments
+# with `second`) itself into the prepared problem's work matrix, one group at a time: the
+# moments' scatters, the column weights, group sizes and average variance, the weighted means
+# (second moments only) and the work matrix, which the solver overwrites (so it is marked as
+# holding no group). NULL where the problem holds the matrices, keeps no work matrix, or a
+# scatter is not an exactly symmetric double matrix (whose group matrix the solvers symmetrise
+# into a copy of their own).
+fp_prep_lazy_groups <- function(prep, second = FALSE) {
+  held <- if (second) prep[["second"]] else prep[["cov"]]
+  sc <- prep$moments$scatter
+  if (!is.null(held) || is.null(prep$cache) || is.null(prep$parts_second)) return(NULL)
+  if (!all(vapply(sc, function(s) is.double(s) && is.matrix(s) && fp_is_symmetric_exact(s), NA))) return(NULL)
+  fp_prep_group(prep, 1L, second)
+  env <- prep$cache
+  assign("cov_work_group", NULL, envir = env)
+  sp <- prep$parts_second
+  list(scatter = unname(sc), w = as.numeric(sp$w), n = as.numeric(prep$n), s = sp$s,
+       mean = if (second) sp$mean, work = env[["cov_work"]])
 }
 
 # The trace of group i's covariance, sum(diag(fp_prep_cov(prep, i))) without forming it.
@@ -244,7 +275,7 @@ fp_group_best <- function(prep, k) {
 # not that projection (a linear map of Samadi et al.'s affine projection, the trade-off
 # representation of mean-matching PCA) go through their predict() method.
 fp_scores <- function(fit, x) {
-  if (!is.null(fit$map) || !is.null(fit$tradeoff)) return(predict(fit, x))
+  if (fp_has_map(fit) || !is.null(fit$tradeoff)) return(predict(fit, x))
   R <- fit$rotation
   sc <- if (isFALSE(fit$scale)) rep(1, nrow(R)) else fit$scale
   ct <- if (isFALSE(fit$center)) rep(0, nrow(R)) else fit$center
@@ -271,10 +302,29 @@ fp_scores_product <- function(x, W, off, dn) {
   s
 }
 
+# Whether a fit's reconstruction is a linear map (min-max's rounding above rank k) rather than the
+# projection on span(rotation). The map is symmetric, d x d in `map` (the moments route), and
+# kept as its factors (on the row route alone, issue #48: no d x d matrix): map = B diag(l) B'
+# with B = `map_basis` (d x r, orthonormal columns) and l = `map_weights`.
+fp_has_map <- function(fit) !is.null(fit$map) || !is.null(fit$map_basis)
+
+# The map of a fit as fp_group_stats() takes it: its factors list(B, l) where the fit keeps them
+# (products with d x rank, not d x d, matrices), else the d x d matrix, or NULL.
+fp_map_arg <- function(fit) {
+  if (!is.null(fit$map_basis)) list(B = fit$map_basis, l = fit$map_weights) else fit$map
+}
+
+# map %*% Z (= t(Z' map), the map being symmetric), from the factors where the fit keeps them.
+fp_map_times <- function(fit, Z) {
+  if (!is.null(fit$map)) return(fit$map %*% Z)
+  B <- fit$map_basis
+  B %*% (fit$map_weights * crossprod(B, Z))
+}
+
 # Scores of a fit whose output is a linear map (reconstruction z map): the coordinates
 # ((x - center) / scale) map rotation of the reconstruction, as one product with the rows.
 fp_map_scores <- function(fit, x) {
-  W <- fit$map %*% fit$rotation
+  W <- fp_map_times(fit, fit$rotation)
   if (!isFALSE(fit$scale)) W <- W / fit$scale
   off <- if (isFALSE(fit$center)) rep(0, ncol(W)) else drop(fit$center %*% W)
   fp_scores_product(x, W, off, list(rownames(x), colnames(fit$rotation)))

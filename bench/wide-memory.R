@@ -15,7 +15,8 @@
 # columns read "beyond the moments". The floor is the moments plus the one d x d matrix whose
 # top k eigenvectors a fit needs (C); the ratio printed is (moments + RSS beyond) / floor.
 # Options (environment variables): FAIRPROJ_BENCH_D  comma-separated d (default 1000,2000,3000),
-# FAIRPROJ_BENCH_METHODS (default standard,mean,minmax), FAIRPROJ_BENCH_N (default 2000),
+# FAIRPROJ_BENCH_METHODS (default standard,mean,minmax,minmax_mw; minmax_mw is min-max with
+# solver = "mw"), FAIRPROJ_BENCH_N (default 2000),
 # FAIRPROJ_BENCH_GROUPS comma-separated m (default 2), FAIRPROJ_BENCH_SOURCES (default moments,rows).
 # Linux only (reads /proc).
 # Last measured (2 cores shared, reference BLAS, n = 2000, d = 3000, from group_moments();
@@ -34,7 +35,16 @@
 #   before:          6.20 / 6.12 / 834                  7.30 / 8.03 / 964
 #   after:           2.18 / 2.10 / 557                  3.27 / 3.19 / 632
 # (standard: C and one group's covariance; mean: C, the complement's work copy and its result;
-# the rest, about 0.1, is the fit's d x k and n-free small vectors). Min-max keeps its m + 1.
+# the rest, about 0.1, is the fit's d x k and n-free small vectors).
+# #48, min-max (C, the one work matrix into which R and the solver build each group's matrix,
+# and the solver's weighted sum; same data, d = 3000, from group_moments(),
+# FAIRPROJ_BENCH_METHODS=minmax,minmax_mw FAIRPROJ_BENCH_GROUPS=2,5; minmax_mw at m = 2 has
+# rank 11, whose d x d map is kept):
+#                    m = 2: R heap / RSS / peak MB     m = 5:
+#   exact  before:          3.21 / 4.07 / 486                 6.48 / 7.45 / 924
+#          after:           2.20 / 3.07 / 417                 2.44 / 3.44 / 649
+#   mw     before:          9.03 / 9.04 / 827 (288 s)         6.61 / 7.09 / 900
+#          after:           3.24 / 3.16 / 424 (15-30 s)       2.57 / 3.08 / 624
 args <- commandArgs(TRUE)
 n_rows <- as.integer(Sys.getenv("FAIRPROJ_BENCH_N", "2000"))
 status_kb <- function(field) {
@@ -59,26 +69,28 @@ if (length(args) >= 3 && args[1] == "--case") {
   rss0 <- status_kb("VmRSS")
   writeLines("5", "/proc/self/clear_refs")           # VmHWM := VmRSS
   t0 <- proc.time()[["elapsed"]]
-  fit <- if (src == "moments") fair_pca(m, k = 10, method = method) else fair_pca(x, g, k = 10, method = method)
+  # "minmax_mw": min-max with solver = "mw"
+  extra <- if (method == "minmax_mw") list(method = "minmax", solver = "mw") else list(method = method)
+  fit <- if (src == "moments") do.call(fair_pca, c(list(m, k = 10), extra)) else do.call(fair_pca, c(list(x, g, k = 10), extra))
   el <- proc.time()[["elapsed"]] - t0
   vmax <- gc()["Vcells", "max used"]
   hwm <- status_kb("VmHWM")
   unit <- d^2 * 8
   mom <- if (src == "rows") ng else 0                 # the moments a fit from the rows builds itself
-  cat(sprintf("%s %s %d %.2f %.2f %.1f %.0f\n", method, src, d, (vmax - v0) * 8 / unit - mom,
-              (hwm - rss0) * 1024 / unit - mom, el, hwm / 1024))
+  cat(sprintf("%s %s %d %.2f %.2f %.1f %.0f %d\n", method, src, d, (vmax - v0) * 8 / unit - mom,
+              (hwm - rss0) * 1024 / unit - mom, el, hwm / 1024, ncol(fit$rotation)))
   quit(save = "no")
 }
 
 lib <- if (length(args)) args[1] else character()
 ds <- as.integer(strsplit(Sys.getenv("FAIRPROJ_BENCH_D", "1000,2000,3000"), ",")[[1]])
-methods <- strsplit(Sys.getenv("FAIRPROJ_BENCH_METHODS", "standard,mean,minmax"), ",")[[1]]
+methods <- strsplit(Sys.getenv("FAIRPROJ_BENCH_METHODS", "standard,mean,minmax,minmax_mw"), ",")[[1]]
 groups <- as.integer(strsplit(Sys.getenv("FAIRPROJ_BENCH_GROUPS", "2"), ",")[[1]])
 sources <- strsplit(Sys.getenv("FAIRPROJ_BENCH_SOURCES", "moments,rows"), ",")[[1]]
 self <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
 rscript <- file.path(R.home("bin"), "Rscript")
 cat(sprintf("n = %d, k = 10; units: d x d double matrices beyond the moments (m of them)\n", n_rows))
-cat(sprintf("%-9s %-8s %2s %6s %8s %8s %8s %8s %9s\n", "method", "source", "m", "d", "R heap", "RSS", "ratio", "seconds", "peak MB"))
+cat(sprintf("%-9s %-8s %2s %6s %8s %8s %8s %8s %9s %4s\n", "method", "source", "m", "d", "R heap", "RSS", "ratio", "seconds", "peak MB", "rank"))
 for (d in ds) for (ng in groups) for (method in methods) for (src in sources) {
   # a fixed mmap threshold: glibc's moving one keeps freed blocks of the data's size resident,
   # which later allocations reuse unseen by the peak
@@ -86,5 +98,5 @@ for (d in ds) for (ng in groups) for (method in methods) for (src in sources) {
                  env = "MALLOC_MMAP_THRESHOLD_=131072")
   f <- strsplit(tail(out, 1), " ")[[1]]
   rss <- as.numeric(f[5])
-  cat(sprintf("%-9s %-8s %2d %6d %8s %8s %8.2f %8s %9s\n", method, src, ng, d, f[4], f[5], (ng + rss) / (ng + 1), f[6], f[7]))
+  cat(sprintf("%-9s %-8s %2d %6d %8s %8s %8.2f %8s %9s %4s\n", method, src, ng, d, f[4], f[5], (ng + rss) / (ng + 1), f[6], f[7], f[8]))
 }

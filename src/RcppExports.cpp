@@ -290,8 +290,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_prepare_cov_into
-SEXP fp_prepare_cov_into(SEXP out, const Rcpp::NumericMatrix& scatter, const Rcpp::NumericVector& w, double ng, double s);
-RcppExport SEXP _fairproj_fp_prepare_cov_into(SEXP outSEXP, SEXP scatterSEXP, SEXP wSEXP, SEXP ngSEXP, SEXP sSEXP) {
+SEXP fp_prepare_cov_into(SEXP out, const Rcpp::NumericMatrix& scatter, const Rcpp::NumericVector& w, double ng, double s, SEXP mu);
+RcppExport SEXP _fairproj_fp_prepare_cov_into(SEXP outSEXP, SEXP scatterSEXP, SEXP wSEXP, SEXP ngSEXP, SEXP sSEXP, SEXP muSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -300,7 +300,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type w(wSEXP);
     Rcpp::traits::input_parameter< double >::type ng(ngSEXP);
     Rcpp::traits::input_parameter< double >::type s(sSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_prepare_cov_into(out, scatter, w, ng, s));
+    Rcpp::traits::input_parameter< SEXP >::type mu(muSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_prepare_cov_into(out, scatter, w, ng, s, mu));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -598,7 +599,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_gram_kernel", (DL_FUNC) &_fairproj_fp_gram_kernel, 2},
     {"_fairproj_fp_set_backend", (DL_FUNC) &_fairproj_fp_set_backend, 1},
     {"_fairproj_fp_prepare_moments", (DL_FUNC) &_fairproj_fp_prepare_moments, 7},
-    {"_fairproj_fp_prepare_cov_into", (DL_FUNC) &_fairproj_fp_prepare_cov_into, 5},
+    {"_fairproj_fp_prepare_cov_into", (DL_FUNC) &_fairproj_fp_prepare_cov_into, 6},
     {"_fairproj_fp_prepare_cov", (DL_FUNC) &_fairproj_fp_prepare_cov, 5},
     {"_fairproj_fp_prepare_second", (DL_FUNC) &_fairproj_fp_prepare_second, 5},
     {"_fairproj_fp_is_symmetric_exact", (DL_FUNC) &_fairproj_fp_is_symmetric_exact, 1},

@@ -329,17 +329,16 @@ Rcpp::List fp_prepare_moments(const Rcpp::List& scatter, const Rcpp::NumericVect
 
 // fp_prepare_cov() written into `out`, a d x d double matrix of the caller's that no one else
 // holds (R/prepare.R's one work matrix per prepared problem, refilled group after group), with
-// the dimnames of the scatter; returns `out`.
+// the dimnames of the scatter; with `mu` (the group's weighted mean) the second moment of
+// fp_prepare_second() instead. Returns `out`.
 // [[Rcpp::export(.fp_prepare_cov_into)]]
 SEXP fp_prepare_cov_into(SEXP out, const Rcpp::NumericMatrix& scatter, const Rcpp::NumericVector& w, double ng,
-                         double s) {
+                         double s, SEXP mu = R_NilValue) {
   const R_xlen_t d = w.size();
-  if (!Rf_isReal(out) || Rf_xlength(out) != d * d || scatter.nrow() != d || scatter.ncol() != d)
+  if (!Rf_isReal(out) || Rf_xlength(out) != d * d || scatter.nrow() != d || scatter.ncol() != d ||
+      (!Rf_isNull(mu) && (!Rf_isReal(mu) || Rf_xlength(mu) != d)))
     Rcpp::stop("internal error: moments of mismatched sizes");
-  const double* sp = scatter.begin();
-  double* o = REAL(out);
-  for (R_xlen_t j = 0; j < d; ++j)
-    for (R_xlen_t i = 0; i < d; ++i) o[i + j * d] = fp::prep_cov_entry(sp[i + j * d], w[i], w[j], ng) / s;
+  fp::prep_group_fill(REAL(out), scatter.begin(), w.begin(), ng, Rf_isNull(mu) ? nullptr : REAL(mu), s, d);
   Rf_setAttrib(out, R_DimNamesSymbol, Rf_getAttrib(scatter, R_DimNamesSymbol));
   return out;
 }
@@ -371,11 +370,7 @@ Rcpp::NumericMatrix fp_prepare_second(const Rcpp::NumericMatrix& scatter, const 
   const R_xlen_t d = w.size();
   if (scatter.nrow() != d || scatter.ncol() != d || mu.size() != d) Rcpp::stop("internal error: moments of mismatched sizes");
   Rcpp::NumericMatrix out(Rcpp::no_init(d, d));
-  const double* sp = scatter.begin();
-  double* o = out.begin();
-  for (R_xlen_t j = 0; j < d; ++j)
-    for (R_xlen_t i = 0; i < d; ++i)
-      o[i + j * d] = fp::prep_second_entry(fp::prep_cov_entry(sp[i + j * d], w[i], w[j], ng), mu[i], mu[j]) / s;
+  fp::prep_group_fill(out.begin(), scatter.begin(), w.begin(), ng, mu.begin(), s, d);
   SEXP dn = Rf_getAttrib(scatter, R_DimNamesSymbol);
   if (!Rf_isNull(dn)) out.attr("dimnames") = dn;
   return out;

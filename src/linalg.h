@@ -101,6 +101,20 @@ Mat polar_orthonormal(const Mat& V);
 inline double prep_cov_entry(double S, double wi, double wj, double ng) { return (S * (0.0 + wi * wj)) / ng; }
 inline double prep_second_entry(double cov, double mui, double muj) { return cov + (0.0 + mui * muj); }
 
+// One group's covariance (mu null) or second moment of a prepared problem, divided by s, written
+// into `out` (d x d, column-major) from its scatter S: the entries above, the values that
+// fp_prepare_moments() stores (R/prepare.R's work matrix and the min-max solver's lazy group
+// matrices are filled by it).
+inline void prep_group_fill(double* out, const double* S, const double* w, double ng, const double* mu, double s,
+                            Eigen::Index d) {
+  for (Eigen::Index j = 0; j < d; ++j) {
+    for (Eigen::Index i = 0; i < d; ++i) {
+      const double cv = prep_cov_entry(S[i + j * d], w[i], w[j], ng);
+      out[i + j * d] = (mu ? prep_second_entry(cv, mu[i], mu[j]) : cv) / s;
+    }
+  }
+}
+
 // Sum of the k largest eigenvalues of a symmetric matrix.
 double top_eig_sum(const Mat& A, int k);
 

@@ -29,6 +29,7 @@
 // (the LP solver), fantope.h (Fantope geometry, shared with cfpca.cpp), minmax_exact.h (the
 // cuts, the two-group secant method, Kelley's method and the exact driver), minmax_mw.h
 // (multiplicative weights); this file holds the exported entry points, which alone speak R.
+#include <memory>
 #include <string>
 #include <vector>
 #include "linalg.h"
@@ -38,15 +39,59 @@
 #include "minmax_mw.h"
 #include "rcpp_entry.h"
 
+namespace fp {
+namespace minmax {
+
+// The group matrices an entry point was given, read in place: the list `covs`, or, when the
+// options give `lazy` (a list of scatter, w, n, s, mean and work: the moments' scatters, the
+// prepared problem's column weights, group sizes and average variance, the weighted group means
+// for second moments or NULL for covariances, and the caller's d x d work matrix, which is
+// overwritten), each group's matrix built on demand into the work matrix (GroupMats). The
+// holder must outlive the solver call.
+struct GroupInput {
+  std::vector<Rcpp::NumericMatrix> held;
+  std::vector<MatMap> maps;
+  std::unique_ptr<GroupMats> mats;
+};
+
+inline void group_input(const Rcpp::List& covs, const Rcpp::List& lazy, GroupInput& in) {
+  if (lazy.size() == 0) {
+    in.maps = fp::rcpp::as_maps(covs, in.held);
+    if (in.maps.empty()) Rcpp::stop("internal error: no group matrices");
+    in.mats.reset(new GroupMats(in.maps));
+    return;
+  }
+  fp::rcpp::Options lz(lazy);
+  in.maps = fp::rcpp::as_maps(lz.get<Rcpp::List>("scatter", Rcpp::List()), in.held);
+  const Vec w = lz.get<Vec>("w", Vec());
+  const Vec n = lz.get<Vec>("n", Vec());
+  const double s = lz.get<double>("s", 1.0);
+  SEXP mean = lz.get<SEXP>("mean", R_NilValue);
+  SEXP work = lz.get<SEXP>("work", R_NilValue);
+  lz.done();
+  const R_xlen_t d = w.size(), m = static_cast<R_xlen_t>(in.maps.size());
+  bool ok = m > 0 && n.size() == m && TYPEOF(work) == REALSXP && Rf_xlength(work) == d * d;
+  for (R_xlen_t g = 0; ok && g < m; ++g) ok = in.maps[g].rows() == d && in.maps[g].cols() == d;
+  if (ok && !Rf_isNull(mean)) ok = TYPEOF(mean) == REALSXP && Rf_xlength(mean) == d * m;
+  if (!ok) Rcpp::stop("internal error: lazy group matrices of mismatched sizes");
+  const Mat mu = Rf_isNull(mean) ? Mat(d, 0) : Mat(Eigen::Map<const Mat>(REAL(mean), d, m));
+  in.mats.reset(new GroupMats(in.maps, w, n, mu, s, REAL(work)));
+}
+
+}  // namespace minmax
+}  // namespace fp
+
 // Exact solver. covs: the group matrices (symmetric: R symmetrises them; read in place), a: offsets; opts: k,
-// lp (Samadi et al.'s LP rounding) and `exact`, a list of gap_tol (relative gap), maxit (oracle
-// calls), smooth (Wentges weight of Kelley's method), dual (1: the interior method first, 0:
-// Kelley's method only). Returns what fit_pca_minmax() reads.
+// `lazy` (instead of covs, see group_input()), lp (Samadi et al.'s LP rounding) and `exact`, a list
+// of gap_tol (relative gap), maxit (oracle calls), smooth (Wentges weight of Kelley's method),
+// dual (1: the interior method first, 0: Kelley's method only). Returns what fit_pca_minmax() reads.
 // [[Rcpp::export(.fp_minmax_exact)]]
 Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, Rcpp::List opts) {
   fp::rcpp::Options o(opts);
   const int k = o.get<int>("k", 1);
   const bool lp = o.get<bool>("lp", true);
+  fp::minmax::GroupInput in;
+  fp::minmax::group_input(covs, o.get<Rcpp::List>("lazy", Rcpp::List()), in);
   fp::rcpp::Options ex(o.get<Rcpp::List>("exact", Rcpp::List()));
   o.done();
   const double gap_tol = ex.get<double>("gap_tol", 5e-10);
@@ -54,8 +99,7 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, Rcpp::List o
   const double smooth = ex.get<double>("smooth", 0.0);
   const int dual = ex.get<int>("dual", 1);
   ex.done();
-  std::vector<Rcpp::NumericMatrix> held;
-  const std::vector<fp::MatMap> C = fp::rcpp::as_maps(covs, held);  // R's memory, not copied
+  const fp::minmax::GroupMats& C = *in.mats;
   const fp::Vec a = Rcpp::as<fp::Vec>(a_);
   const fp::minmax::ExactResult r = fp::rcpp::run([&] {
     return fp::minmax::solve_exact(C, a, k, gap_tol, maxit, lp, smooth, dual);
@@ -80,21 +124,22 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, Rcpp::List o
   return out;
 }
 
-// Multiplicative weights (Samadi et al., Appendix A, Algorithm 3), m groups. opts: k, lp and
+// Multiplicative weights (Samadi et al., Appendix A, Algorithm 3), m groups. opts: k, lazy, lp and
 // `mw`, a list of eta, iterations and keep ("better", "average" or "last").
 // [[Rcpp::export(.fp_minmax_mw)]]
 Rcpp::List fp_minmax_mw(Rcpp::List covs, Rcpp::NumericVector a_, Rcpp::List opts) {
   fp::rcpp::Options o(opts);
   const int k = o.get<int>("k", 1);
   const bool lp = o.get<bool>("lp", true);
+  fp::minmax::GroupInput in;
+  fp::minmax::group_input(covs, o.get<Rcpp::List>("lazy", Rcpp::List()), in);
   fp::rcpp::Options mw(o.get<Rcpp::List>("mw", Rcpp::List()));
   o.done();
   const double eta = mw.get<double>("eta", 1.0);
   const int iterations = mw.get<int>("iterations", 10);
   const std::string keep = mw.get<std::string>("keep", "better");
   mw.done();
-  std::vector<Rcpp::NumericMatrix> held;
-  const std::vector<fp::MatMap> C = fp::rcpp::as_maps(covs, held);  // R's memory, not copied
+  const fp::minmax::GroupMats& C = *in.mats;
   const fp::Vec a = Rcpp::as<fp::Vec>(a_);
   const fp::minmax::MWResult r = fp::rcpp::run([&] {
     return fp::minmax::solve_mw(C, a, k, eta, iterations, keep, lp);
@@ -118,7 +163,8 @@ Rcpp::List fp_minmax_mw(Rcpp::List covs, Rcpp::NumericVector a_, Rcpp::List opts
 // [[Rcpp::export(.fp_minmax_dual)]]
 Rcpp::List fp_minmax_dual(Rcpp::List covs, Rcpp::NumericVector a_, int k, Rcpp::NumericVector w_) {
   std::vector<Rcpp::NumericMatrix> held;
-  const std::vector<fp::MatMap> C = fp::rcpp::as_maps(covs, held);  // R's memory, not copied
+  const std::vector<fp::MatMap> maps = fp::rcpp::as_maps(covs, held);  // R's memory, not copied
+  const fp::minmax::GroupMats C(maps);
   const fp::Vec a = Rcpp::as<fp::Vec>(a_);
   const fp::Vec w = Rcpp::as<fp::Vec>(w_);
   fp::Vec L, vals;

@@ -13,6 +13,7 @@
 #include "runtime.h"
 #include "tolerances.h"
 #include "fantope.h"
+#include "minmax_oracle.h"
 #include "minmax_restricted.h"
 
 namespace fp {
@@ -30,11 +31,13 @@ struct SmoothOut {
 
 // The losses a_g - <C_g, Vk Vk'> of the projection onto span(Vk), as sums of (C_g Vk) .* Vk (no
 // k x k product); with `CV`, the products C_g Vk are kept there (smooth_losses() reuses them).
-inline Vec cut_losses(const std::vector<MatMap>& C, const Vec& a, const Mat& Vk, std::vector<Mat>* CV) {
+inline Vec cut_losses(const GroupMats& C, const Vec& a, const Mat& Vk, std::vector<Mat>* CV) {
   const int m = static_cast<int>(C.size());
   Vec L(m);
   if (CV) CV->resize(m);
-  for (int g = 0; g < m; ++g) {
+  const int s = C.start();
+  for (int j = 0; j < m; ++j) {
+    const int g = (s + j) % m;
     Mat CVg = C[g] * Vk;
     L(g) = a(g) - CVg.cwiseProduct(Vk).sum();
     if (CV) (*CV)[g].swap(CVg);
@@ -45,7 +48,7 @@ inline Vec cut_losses(const std::vector<MatMap>& C, const Vec& a, const Mat& Vk,
 // Account one evaluation of the dual at ww: the rank-k cut (top-k eigenvectors Vk, whose losses
 // are the supergradient), the lower bound g(ww) = ww.a - (sum of the k largest eigenvalues) and
 // the projection onto span(Vk) as an upper-bound candidate. `CV` as in cut_losses().
-inline void note_cut(SmoothOut& out, const std::vector<MatMap>& C, const Vec& a, const Vec& ww, const Mat& Vk,
+inline void note_cut(SmoothOut& out, const GroupMats& C, const Vec& a, const Vec& ww, const Mat& Vk,
               double topk_sum, const std::function<void(const Mat&, const Vec&, const Vec&)>& record,
               std::vector<Mat>* CV = nullptr) {
   const int k = static_cast<int>(Vk.cols());
@@ -68,7 +71,7 @@ struct DualPoint {
 // What smooth_dual() carries between its steps: the problem, the bounds so far (`out`), the
 // smoothing mu, and the count of eigendecompositions.
 struct SmoothState {
-  const std::vector<MatMap>& C;
+  const GroupMats& C;
   const Vec& a;
   int k, m, d;
   double tol, scale;
@@ -78,7 +81,7 @@ struct SmoothState {
   double mu = 0;
   bool stalled = false;  // the last line search stopped at Phi's rounding
 
-  SmoothState(const std::vector<MatMap>& C_, const Vec& a_, int k_, double tol_, double scale_,
+  SmoothState(const GroupMats& C_, const Vec& a_, int k_, double tol_, double scale_,
               const std::function<void(const Mat&, const Vec&, const Vec&)>& record_, int& eig_calls_)
       : C(C_), a(a_), k(k_), m(static_cast<int>(C_.size())), d(static_cast<int>(C_[0].rows())), tol(tol_),
         scale(scale_), record(record_), eig_calls(eig_calls_) {
@@ -200,7 +203,7 @@ inline bool SmoothState::line_search(DualPoint& p, const Vec& dw, double step, d
 
 // The losses of X_mu = U diag(x) U' at p (x the Fermi-Dirac weights, non-negligible on the
 // first t eigenvectors), and the rows R_g = (U' C_g U)[1:t, ] (t x d) that the Hessian needs.
-inline Vec smooth_losses(const std::vector<MatMap>& C, const Vec& a, const DualPoint& p, const Vec& x, int t,
+inline Vec smooth_losses(const GroupMats& C, const Vec& a, const DualPoint& p, const Vec& x, int t,
                          std::vector<Mat>& R) {
   const int m = static_cast<int>(C.size()), d = static_cast<int>(p.U.rows());
   const int k = p.CV.empty() ? 0 : static_cast<int>(p.CV[0].cols());  // C_g U_k kept by decompose()
@@ -294,7 +297,7 @@ inline bool smooth_newton(const DualPoint& p, const Vec& x, const Vec& s, int t,
 // eigendecomposition, follow the path mu -> 0. Every iterate gives exact bounds: the lower bound
 // g(w) = w.a - (sum of the k largest eigenvalues), and upper bounds from the losses of X_mu
 // (feasible) and of the top-k projection. So the certificate never depends on the smoothing.
-inline SmoothOut smooth_dual(const std::vector<MatMap>& C, const Vec& a, int k, double tol, int max_eigs,
+inline SmoothOut smooth_dual(const GroupMats& C, const Vec& a, int k, double tol, int max_eigs,
                       double scale, const std::function<void(const Mat&, const Vec&, const Vec&)>& record,
                       int& eig_calls, std::vector<double>& h_lb, std::vector<double>& h_ub,
                       bool hand_over = false) {
@@ -390,7 +393,7 @@ inline SmoothOut smooth_dual(const std::vector<MatMap>& C, const Vec& a, int k, 
 // exact lower bound g(w_Q) and the eigenvectors added to Q when the gap is still open. Once Q
 // holds the optimal primal's range and the eigenvectors at the optimal weights, the two bounds
 // meet; only the full eigensolves are counted as oracle calls.
-inline SmoothOut subspace_dual(const std::vector<MatMap>& C, const Vec& a, int k, double tol, int max_eigs,
+inline SmoothOut subspace_dual(const GroupMats& C, const Vec& a, int k, double tol, int max_eigs,
                         double scale, const std::function<void(const Mat&, const Vec&, const Vec&)>& record,
                         int& eig_calls, int& inner_calls, std::vector<double>& h_lb, std::vector<double>& h_ub) {
   const int m = static_cast<int>(C.size());
@@ -447,8 +450,9 @@ inline SmoothOut subspace_dual(const std::vector<MatMap>& C, const Vec& a, int k
     }
     std::vector<MatMap> Chv;  // views of the projected matrices, as smooth_dual() takes them
     for (const Mat& M : Ch) Chv.emplace_back(M.data(), M.rows(), M.cols());
+    const GroupMats Chg(Chv);
     std::vector<double> hl, hu;
-    SmoothOut rs = smooth_dual(Chv, a, k, 0.25 * tol, 400, scale, noop, inner_calls, hl, hu);
+    SmoothOut rs = smooth_dual(Chg, a, k, 0.25 * tol, 400, scale, noop, inner_calls, hl, hu);
     if (rs.U.cols() == 0 || !rs.U.allFinite() || !rs.x.allFinite() || !rs.w.allFinite()) break;
     if (rs.ub < out.ub) { out.ub = rs.ub; out.U = Q * rs.U; out.x = rs.x; }
     h_lb.push_back(out.lb);

@@ -81,7 +81,7 @@ struct ExactResult {
 // Samadi et al.'s LP on the orthonormal basis U, its vertex stored in a result (ExactResult or
 // MWResult): the weights `lambda` on U's columns, the LP's value and its simplex status.
 template <class Result>
-void round_lp(Result& res, const std::vector<MatMap>& C, const Vec& a, int k, const Mat& U) {
+void round_lp(Result& res, const GroupMats& C, const Vec& a, int k, const Mat& U) {
   const LPRound lr = samadi_lp(C, a, k, U);
   res.has_lp = true;
   res.lambda = lr.lambda;
@@ -189,7 +189,7 @@ inline Bracket two_group_secant(Oracle& orc, Cuts& cuts, int k, double tol, int 
 // that is not within the tolerance (the ends are still far apart, e.g. at a kink of the dual
 // reached through the upper bound), shrink the bracket by cutting-plane steps and retry, until the
 // rank-k projection Vk is within `tolabs` of the lower bound. Returns its largest loss.
-inline double two_group_recover(const std::vector<MatMap>& C, const Vec& a, int k, double tolabs, double scale,
+inline double two_group_recover(const GroupMats& C, const Vec& a, int k, double tolabs, double scale,
                          Oracle& orc, Cuts& cuts, Bracket& br, Mat& Vk) {
   Vec w(2);
   double zk = std::numeric_limits<double>::infinity();
@@ -239,7 +239,7 @@ inline double two_group_recover(const std::vector<MatMap>& C, const Vec& a, int 
   return zk;
 }
 
-inline ExactResult solve_two_groups(const std::vector<MatMap>& C, const Vec& a, int k, double tol, int maxit,
+inline ExactResult solve_two_groups(const GroupMats& C, const Vec& a, int k, double tol, int maxit,
                              bool lp_round, double scale, Oracle& orc, Cuts& cuts) {
   ExactResult res;
   res.two_groups = true;
@@ -336,7 +336,7 @@ inline KelleyOut kelley(Oracle& orc, Cuts& cuts, int m, double tol, double smoot
 // Kelley's method if it does not certify within its budget (at most half of `maxit`, 30 at
 // least); Kelley's method only with dual = 0. The primal is the interior method's, or Kelley's
 // combination, rounded by Samadi et al.'s LP when `lp_round`.
-inline ExactResult solve_many_groups(const std::vector<MatMap>& C, const Vec& a, int k, double tol, int maxit,
+inline ExactResult solve_many_groups(const GroupMats& C, const Vec& a, int k, double tol, int maxit,
                               bool lp_round, double smooth, int dual, double scale, Oracle& orc, Cuts& cuts) {
   const int m = static_cast<int>(C.size());
   const int d = static_cast<int>(C[0].rows());
@@ -390,7 +390,7 @@ inline ExactResult solve_many_groups(const std::vector<MatMap>& C, const Vec& a,
 
 // The exact solver: covs C_g (d x d), offsets a, rank k, relative gap tol, at most maxit oracle
 // calls.
-inline ExactResult solve_exact(const std::vector<MatMap>& C, const Vec& a, int k, double tol, int maxit, bool lp_round,
+inline ExactResult solve_exact(const GroupMats& C, const Vec& a, int k, double tol, int maxit, bool lp_round,
                         double smooth, int dual) {
   const int m = static_cast<int>(C.size());
   Oracle orc(C, a, k);

@@ -32,7 +32,7 @@ struct MWResult {
   int eigensolves = 0, dense_fallbacks = 0;
 };
 
-inline MWResult solve_mw(const std::vector<MatMap>& C, const Vec& a, int k, double eta, int iterations,
+inline MWResult solve_mw(const GroupMats& C, const Vec& a, int k, double eta, int iterations,
                   const std::string& keep, bool lp_round) {
   const int m = static_cast<int>(C.size());
   const int d = static_cast<int>(C[0].rows());

@@ -1,7 +1,7 @@
 // The min-max oracle (Samadi et al. 2018): for weights w on the simplex, the top-k eigenvectors of
 // sum_g w_g C_g, whose projection maximises sum_g w_g <C_g, P> over the Fantope; its losses
 // a_g - <C_g, P_w> are a supergradient of the dual g(w) at w. Dense eigensolver for small d,
-// warm-started Lanczos for large d. Included by minmax.cpp only.
+// warm-started Lanczos for large d; and the group matrices it reads (GroupMats).
 #ifndef FAIRPROJ_MINMAX_ORACLE_H
 #define FAIRPROJ_MINMAX_ORACLE_H
 
@@ -12,13 +12,56 @@
 namespace fp {
 namespace minmax {
 
+// The group matrices C_g of a problem, read one at a time by C[g]: the caller's matrices
+// (views), or, for a prepared problem that does not hold them (lazy covariances, issue #48),
+// each built on demand from the group's scatter with the operations of fp_prepare_moments()
+// (prep_group_fill(): the values it would have stored, so every product is the same) into one
+// d x d work matrix of the caller's, refilled when another group is asked for. So the solver
+// holds one d x d matrix for all m groups. A view is valid until C is asked for another group:
+// callers use it at once (an expression of two groups copies one of them first).
+class GroupMats {
+ public:
+  explicit GroupMats(const std::vector<MatMap>& mats) : mats_(mats), m_(static_cast<int>(mats.size())) {
+    d_ = m_ ? static_cast<int>(mats[0].rows()) : 0;
+  }
+  // scatter: the m stored scatters (d x d); w, n, s: the column weights, group sizes and average
+  // variance of fp_prepare_normalised(); mean: d x m weighted group means for second moments
+  // (centering = "global"), or no columns for covariances; work: d x d, the caller's.
+  GroupMats(const std::vector<MatMap>& scatter, const Vec& w, const Vec& n, const Mat& mean, double s, double* work)
+      : mats_(scatter), m_(static_cast<int>(scatter.size())), d_(static_cast<int>(w.size())), lazy_(true), w_(w),
+        n_(n), mean_(mean), s_(s), work_(work) {}
+  size_t size() const { return static_cast<size_t>(m_); }
+  // Where a loop over all groups whose order does not matter (each group's result is its own)
+  // starts, group (start + j) % m at step j: the group the work matrix holds, so that a loop after
+  // another refills one fewer. Read once before the loop (C[g] moves it).
+  int start() const { return current_ < 0 ? 0 : current_; }
+  MatMap operator[](int g) const {
+    if (!lazy_) return mats_[g];
+    if (current_ != g) {
+      prep_group_fill(work_, mats_[g].data(), w_.data(), n_(g), mean_.cols() ? mean_.col(g).data() : nullptr, s_, d_);
+      current_ = g;
+    }
+    return MatMap(work_, d_, d_);
+  }
+
+ private:
+  std::vector<MatMap> mats_;
+  int m_, d_;
+  bool lazy_ = false;
+  Vec w_, n_;
+  Mat mean_;
+  double s_ = 1.0;
+  double* work_ = nullptr;
+  mutable int current_ = -1;
+};
+
 struct Oracle {
-  const std::vector<MatMap>& C;
+  const GroupMats& C;
   Vec a;
   int k, d, m;
   Vec resid;  // warm start for Lanczos (sum of the previous eigenvectors)
   int calls, fallbacks;
-  Oracle(const std::vector<MatMap>& C_, const Vec& a_, int k_) : C(C_), a(a_), k(k_), calls(0), fallbacks(0) {
+  Oracle(const GroupMats& C_, const Vec& a_, int k_) : C(C_), a(a_), k(k_), calls(0), fallbacks(0) {
     d = static_cast<int>(C[0].rows());
     m = static_cast<int>(C.size());
   }
@@ -117,15 +160,19 @@ struct Oracle {
   // losses of the projection onto span(V)
   Vec losses(const Mat& V) const {
     Vec L(m);
-    for (int g = 0; g < m; ++g) L(g) = a(g) - (V.transpose() * C[g] * V).trace();
+    const int s = C.start();
+    for (int j = 0; j < m; ++j) {
+      const int g = (s + j) % m;
+      L(g) = a(g) - (V.transpose() * C[g] * V).trace();
+    }
     return L;
   }
 };
 
 // The scale of the losses: the largest group trace (for relative tolerances).
-inline double loss_scale(const std::vector<MatMap>& C) {
+inline double loss_scale(const GroupMats& C) {
   double s = 0;
-  for (size_t g = 0; g < C.size(); ++g) s = std::max(s, C[g].trace());
+  for (int g = 0; g < static_cast<int>(C.size()); ++g) s = std::max(s, C[g].trace());
   return std::max(s, 1e-300);
 }
 

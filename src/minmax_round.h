@@ -11,6 +11,7 @@
 #include "linalg.h"
 #include "fantope.h"
 #include "simplex.h"
+#include "minmax_oracle.h"
 
 namespace fp {
 namespace minmax {
@@ -25,7 +26,7 @@ struct LPRound {
   int status;
 };
 
-inline LPRound samadi_lp(const std::vector<MatMap>& C, const Vec& a, int k, const Mat& U) {
+inline LPRound samadi_lp(const GroupMats& C, const Vec& a, int k, const Mat& U) {
   const int m = static_cast<int>(C.size()), r = static_cast<int>(U.cols());
   if (r == 0) {
     LPRound none;
@@ -68,7 +69,7 @@ inline LPRound samadi_lp(const std::vector<MatMap>& C, const Vec& a, int k, cons
 // bracket the optimal weight: shared directions are kept, and inside the span of the
 // directions where V_lo and V_hi differ a rank-p projection with <C_1 - C_2, Q> equal to the
 // target is built by rotating eigenvectors of the restricted difference matrix.
-inline bool two_group_rotate(const std::vector<MatMap>& C, const Vec& a, int k, const Mat& Vlo, const Mat& Vhi,
+inline bool two_group_rotate(const GroupMats& C, const Vec& a, int k, const Mat& Vlo, const Mat& Vhi,
                       Mat& Vout) {
   const int d = static_cast<int>(Vlo.rows());
   Eigen::JacobiSVD<Mat> svd(Vlo.transpose() * Vhi, Eigen::ComputeFullU | Eigen::ComputeFullV);
@@ -86,7 +87,8 @@ inline bool two_group_rotate(const std::vector<MatMap>& C, const Vec& a, int k, 
   Mat E = range_basis(S, 1e-7, false);
   const int q = static_cast<int>(E.cols());
   if (q < p) return false;
-  Mat Dm = C[0] - C[1];
+  Mat Dm = C[0];  // one group at a time (C[g] may share one work matrix)
+  Dm -= C[1];
   const double c = a(0) - a(1) - (r > 0 ? (V1.transpose() * Dm * V1).trace() : 0.0);
   Mat B = E.transpose() * Dm * E;
   fp::EigResult eb = fp::eig_sym_full((B + B.transpose()) / 2.0);  // decreasing

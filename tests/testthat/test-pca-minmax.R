@@ -467,3 +467,37 @@ test_that("an option of one solver given to the other is an error naming it, not
   expect_s3_class(suppressWarnings(fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "mw", eta = 0.5,
                                             iterations = 20, keep = "last", gap_tol = 1e-6)), "fair_pca")
 })
+
+test_that("min-max from a prepared problem that keeps no group matrices is bit for bit the eager fit (#48)", {
+  # the solvers read each group's matrix from one work matrix refilled from the scatters (in R
+  # and in C++), with the arithmetic that built the eager problem's: every product is the same
+  ns <- asNamespace("fairproj")
+  set.seed(21)
+  cases <- list(list(d = 8, m = 2, args = list()), list(d = 8, m = 3, args = list(solver = "mw", iterations = 15L)),
+                list(d = 130, m = 2, args = list()), list(d = 130, m = 4, args = list()),
+                list(d = 130, m = 5, args = list(solver = "mw", iterations = 15L)),
+                list(d = 40, m = 3, args = list(centering = "global")), list(d = 40, m = 3, args = list(objective = "variance")))
+  ranks <- integer(0)
+  for (cs in cases) {
+    n <- 500
+    x <- matrix(rnorm(n * cs$d), n) %*% matrix(rnorm(cs$d^2), cs$d) / sqrt(cs$d)
+    g <- factor(sample(letters[seq_len(cs$m)], n, TRUE))
+    for (j in seq_len(cs$m)) x[g == letters[j], j] <- x[g == letters[j], j] * 3
+    m <- group_moments(x, g)
+    fit <- function(lazy) {
+      prep <- ns$fp_prepare_normalised(m, TRUE, FALSE, lazy_cov = lazy)
+      if (lazy) expect_null(prep[["cov"]])
+      suppressWarnings(do.call(ns$fit_pca_minmax, c(list(prep, 3L), cs$args)))
+    }
+    eager <- fit(FALSE)
+    expect_identical(fit(TRUE), eager)
+    ranks <- c(ranks, eager$rank)
+  }
+  expect_true(any(ranks > 3L))  # a rounded map among them
+  # a scatter that is not exactly symmetric: the solver symmetrises copies as before
+  m <- group_moments(matrix(rnorm(300 * 6), 300), rep(c("a", "b"), 150))
+  m$scatter[[1]][2, 1] <- m$scatter[[1]][2, 1] * (1 + 1e-15)
+  pl <- ns$fp_prepare_normalised(m, lazy_cov = TRUE)
+  expect_null(ns$fp_prep_lazy_groups(pl))
+  expect_identical(ns$fit_pca_minmax(pl, 2L), ns$fit_pca_minmax(ns$fp_prepare_normalised(m), 2L))
+})

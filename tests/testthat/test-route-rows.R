@@ -199,12 +199,41 @@ test_that("min-max by the row route returns a rounded map of rank above k with t
   a <- fair_pca(x, g, k = 1, method = "minmax", route = "moments")
   b <- fair_pca(x, g, k = 1, method = "minmax", route = "rows")
   expect_gt(b$rank, 1L)
-  expect_false(is.null(b$map))
   expect_true(b$converged)
   expect_lte(abs(a$objective - b$objective), max(a$duality_gap, b$duality_gap) + 1e-12 * a$objective)
   # the group statistics of the map (not of the projection on its range) are the solver's losses
   expect_equal(b$group_stats$loss, unname(b$losses), tolerance = 1e-8)
   expect_equal(unname(predict(b, x[1:3, ])), unname(b$x[1:3, , drop = FALSE]), tolerance = 1e-10)
+  # no d x d map (#48): its factors, B diag(l) B' with B orthonormal spanning the fit's range and
+  # the square-root weights of the LP weights
+  expect_null(b$map)
+  B <- b$map_basis
+  l <- b$map_weights
+  expect_equal(dim(B), c(d, b$rank))
+  expect_equal(crossprod(B), diag(b$rank), tolerance = 1e-12)
+  expect_lt(route_sin(B, b$rotation), 1e-10)
+  expect_equal(l, 1 - sqrt(1 - pmin(b$lambda, 1)))
+  expect_true(any(l < 1))
+  # every consumer gives from the factors what it gives from the d x d map they stand for
+  bm <- b
+  bm$map <- B %*% (l * t(B))
+  bm$map_basis <- bm$map_weights <- NULL
+  new <- x[c(5, 50, 150), ]
+  expect_equal(predict(b, new), predict(bm, new), tolerance = 1e-12)
+  expect_equal(reconstruct(b, new), reconstruct(bm, new), tolerance = 1e-12)
+  expect_equal(group_errors(b, x, g)$table, group_errors(bm, x, g)$table, tolerance = 1e-10)
+  expect_equal(suppressWarnings(as.prcomp(b))$rotation, suppressWarnings(as.prcomp(bm))$rotation)
+  expect_equal(tidy(b, "groups"), tidy(bm, "groups"))
+  expect_equal(capture.output(print(b)), capture.output(print(bm)))
+  expect_equal(capture.output(print(summary(b))), capture.output(print(summary(bm))))
+  expect_match(capture.output(print(b)), "linear map of rank", all = FALSE)
+  pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  # (a row-route fit keeps no moments to refit other k from: it says so)
+  expect_message(plot(b, type = "loss"), "fitted k only")
+  # the audit's variance kept, from the factors and from the map
+  C <- crossprod(scale(x, scale = FALSE)) / n
+  expect_equal(fairproj:::fp_audit_var_kept(b, C), fairproj:::fp_audit_var_kept(bm, C), tolerance = 1e-12)
 })
 
 test_that("\"auto\" takes the row route for min-max at large d only", {
