@@ -230,7 +230,7 @@ test_that("min-max by the row route returns a rounded map of rank above k with t
   pdf(NULL)
   on.exit(grDevices::dev.off(), add = TRUE)
   # (a row-route fit keeps no moments to refit other k from: it says so)
-  expect_message(plot(b, type = "loss"), "fitted k only")
+  expect_message(plot(b, type = "loss"), "at the fitted k")
   # the audit's variance kept, from the factors and from the map
   C <- crossprod(scale(x, scale = FALSE)) / n
   expect_equal(fairproj:::fp_audit_var_kept(b, C), fairproj:::fp_audit_var_kept(bm, C), tolerance = 1e-12)
