@@ -283,8 +283,12 @@ fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, re
     if (is.null(prep)) fp_moments_ranged(m$x, m$g, fp_colnames(m$x))
   } else {
     # standard PCA and mean matching need only C, and min-max reads the groups one at a time
-    # (fp_minmax_problem()): the group covariances are built on demand
-    prep <- fp_check_unit(fp_prepare_normalised(m, center, scale., lazy_cov = method %in% c("standard", "mean", "minmax")))
+    # (fp_minmax_problem()): the group covariances are built on demand, for min-max from
+    # fp_minmax_lazy_min_d columns on (below, m d x d matrices are a few hundred KB, and their
+    # refills at every oracle call cost as much as its eigensolves: 1.3-1.5 times min-max's time
+    # on the credit data's 20 columns with 8-24 groups, bench/minmax.R)
+    lazy <- method %in% c("standard", "mean") || (method == "minmax" && length(m$colnames) >= fp_minmax_lazy_min_d)
+    prep <- fp_check_unit(fp_prepare_normalised(m, center, scale., lazy_cov = lazy))
   }
   if (warn_units) fp_warn_units(if (rows) prep$log2_colvar else fp_log2_colvar(m), prep$colnames)  # scale. not chosen by the user
   fp_warn_small_groups(prep$n, prep$levels)

@@ -287,6 +287,10 @@ fp_minmax_problem <- function(prep, k, objective, centering) {
              tr = tr, covs_are_prep = same))
 }
 
+# The number of columns from which fair_pca() prepares min-max's problem without its group
+# matrices (fp_minmax_problem()'s `lazy`): at 100 columns a group's matrix is 80 KB.
+fp_minmax_lazy_min_d <- 100L
+
 # Group i's matrix of a min-max problem (fp_minmax_problem()): valid until the next call for
 # another group (a lazy problem's work matrix), so callers use it at once.
 fp_minmax_cov <- function(pb, i) {
