@@ -270,7 +270,7 @@ fp_minmax_problem <- function(prep, k, objective, centering) {
   }, NA))
   list(covs = covs, best = best, shift = shift, objective = objective, centering = centering,
        err_best = if (centering == "group" && objective == "loss") fp_group_best(prep, k) else NULL,
-       tr = tr, covs_are_prep = same)
+       tr = tr, covs_are_prep = same, stack = fp_quad_stack(covs))
 }
 
 # The compiled solver on the problem, and its history as a data.frame.
@@ -327,20 +327,18 @@ fp_minmax_gscale <- function(pb, v) max(abs(v), 0.01 * max(abs(pb$best)), 1e-300
 # the kept variance dwarfs the rest (a variable in units far above the others'). The
 # candidates are compared, and the returned one reported, on those.
 # The variance each group keeps in span(V) (or under the weights `lam` on the columns of V) and
-# the losses of a candidate, from one product S V per group; `err`, the errors outside span(V) when already known (those of standard PCA, cached in
-# prep by fp_prep_std_errors()), is used as it is.
+# the losses of a candidate, from one product of the stacked group matrices (pb$stack) with V
+# (fp_quad_blocks()); `err`, the errors outside span(V) when already known (those of standard
+# PCA, cached in prep by fp_prep_std_errors()), is used as it is.
 fp_minmax_eval <- function(pb, V, lam = NULL, err = NULL) {
   m <- length(pb$covs)
   from_err <- !is.null(pb$err_best) && is.null(lam)
   need_err <- from_err && is.null(err)
-  if (need_err) err <- numeric(m)
-  pv <- numeric(m)
-  for (i in seq_len(m)) {
-    s <- pb$covs[[i]]
-    P <- (s %*% V) * V
-    cs <- colSums(P)
-    pv[i] <- if (is.null(lam)) sum(cs) else sum(cs * lam)
-    if (need_err) err[i] <- fp_residual_trace(s, V, pb$tr[i] - sum(P))
+  qb <- fp_quad_blocks(pb$covs, V, pb$stack)
+  pv <- if (is.null(lam)) colSums(qb$cs) else colSums(qb$cs * lam)
+  if (need_err) {
+    e <- pb$tr - qb$tot
+    err <- vapply(seq_len(m), function(i) fp_residual_trace(pb$covs[[i]], V, e[i], pb$tr[i]), numeric(1))
   }
   names(pv) <- names(pb$covs)
   list(pvar = pv, losses = if (from_err) err - pb$err_best else pb$best - pv)
@@ -500,8 +498,7 @@ fp_minmax_snap <- function(lam, U, covs, shift, k, tol, objective) {
     if (sum(l) > k + 1e-12) l <- NULL
     l
   }
-  cg <- vapply(covs, function(s) colSums((s %*% U) * U), numeric(ncol(U)))
-  cg <- matrix(cg, ncol = length(covs))
+  cg <- fp_quad_blocks(covs, U)$cs
   val <- function(l) max(shift - colSums(cg * l))
   base <- snap(lam, 1e-9)
   if (is.null(base)) base <- lam
@@ -549,7 +546,8 @@ print.fair_pca_minmax <- function(x, digits = max(3L, getOption("digits") - 3L),
 # largest loss does not grow beyond a tenth of the tolerance.
 fp_minmax_reduce_rank <- function(V, lambda, covs, best, k, value, gscale, tol) {
   m <- length(covs)
-  pv <- function(V, lam) vapply(covs, function(s) sum(colSums((s %*% V) * V) * lam), numeric(1))
+  stack <- fp_quad_stack(covs)
+  pv <- function(V, lam) colSums(fp_quad_blocks(covs, V, stack)$cs * lam)
   v0 <- value(pv(V, lambda))
   eps <- 1e-10  # a weight within eps of 0 or 1 is snapped to it
   for (iter in seq_len(4L * (ncol(V) + 1L))) {
