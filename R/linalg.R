@@ -54,10 +54,12 @@ fp_quad_blocks <- function(covs, V, stack = fp_quad_stack(covs)) {
 }
 
 # The row-stack of the d x d matrices `covs` for fp_quad_blocks(), or NULL (group by group) when
-# it would take more than 8 MB (a copy of all of them; the calls it saves matter only at small d).
+# it would take more than 512 kB: it copies all of them, and the calls it saves matter only at
+# small d (24 groups at d = 50 are stacked; a fit from moments at large d keeps its few d x d
+# matrices, test-prepare.R).
 fp_quad_stack <- function(covs) {
   d <- nrow(covs[[1L]])
-  if (length(covs) * d * d <= 2^20) do.call(rbind, covs)
+  if (length(covs) * d * d <= 2^16) do.call(rbind, covs)
 }
 
 # The residual tr(S) - tr(V'SV) of a symmetric S outside span(V) (orthonormal V), given its
