@@ -284,7 +284,7 @@ fp_minmax_problem <- function(prep, k, objective, centering) {
   }, NA)))
   c(pb, list(best = best, shift = shift, objective = objective, centering = centering,
              err_best = if (!second && objective == "loss") fp_group_best(prep, k) else NULL,
-             tr = tr, covs_are_prep = same))
+             tr = tr, covs_are_prep = same, stack = if (!is.null(covs)) fp_quad_stack(covs)))
 }
 
 # The number of columns from which fair_pca() prepares min-max's problem without its group
@@ -295,6 +295,20 @@ fp_minmax_lazy_min_d <- 100L
 # another group (a lazy problem's work matrix), so callers use it at once.
 fp_minmax_cov <- function(pb, i) {
   if (!is.null(pb$covs)) pb$covs[[i]] else fp_prep_group(pb$prep, i, pb$second)
+}
+
+# fp_quad_blocks() on the problem's group matrices: stacked where the problem holds them, else
+# group by group through fp_minmax_cov().
+fp_minmax_quad <- function(pb, V) {
+  if (!is.null(pb$covs)) return(fp_quad_blocks(pb$covs, V, pb$stack))
+  cs <- matrix(0, ncol(V), pb$m)
+  tot <- numeric(pb$m)
+  for (g in seq_len(pb$m)) {
+    P <- (fp_minmax_cov(pb, g) %*% V) * V
+    cs[, g] <- colSums(P)
+    tot[g] <- sum(P)
+  }
+  list(cs = cs, tot = tot)
 }
 
 # The compiled solver on the problem, and its history as a data.frame.
@@ -354,20 +368,18 @@ fp_minmax_gscale <- function(pb, v) max(abs(v), 0.01 * max(abs(pb$best)), 1e-300
 # the kept variance dwarfs the rest (a variable in units far above the others'). The
 # candidates are compared, and the returned one reported, on those.
 # The variance each group keeps in span(V) (or under the weights `lam` on the columns of V) and
-# the losses of a candidate, from one product S V per group; `err`, the errors outside span(V) when already known (those of standard PCA, cached in
-# prep by fp_prep_std_errors()), is used as it is.
+# the losses of a candidate, from one product of the stacked group matrices (pb$stack) with V
+# (fp_quad_blocks()); `err`, the errors outside span(V) when already known (those of standard
+# PCA, cached in prep by fp_prep_std_errors()), is used as it is.
 fp_minmax_eval <- function(pb, V, lam = NULL, err = NULL) {
   m <- pb$m
   from_err <- !is.null(pb$err_best) && is.null(lam)
   need_err <- from_err && is.null(err)
-  if (need_err) err <- numeric(m)
-  pv <- numeric(m)
-  for (i in seq_len(m)) {
-    s <- fp_minmax_cov(pb, i)
-    P <- (s %*% V) * V
-    cs <- colSums(P)
-    pv[i] <- if (is.null(lam)) sum(cs) else sum(cs * lam)
-    if (need_err) err[i] <- fp_residual_trace(s, V, pb$tr[i] - sum(P))
+  qb <- fp_minmax_quad(pb, V)
+  pv <- if (is.null(lam)) colSums(qb$cs) else colSums(qb$cs * lam)
+  if (need_err) {
+    e <- pb$tr - qb$tot
+    err <- vapply(seq_len(m), function(i) fp_residual_trace(fp_minmax_cov(pb, i), V, e[i], pb$tr[i]), numeric(1))
   }
   names(pv) <- pb$names
   list(pvar = pv, losses = if (from_err) err - pb$err_best else pb$best - pv)
@@ -532,8 +544,7 @@ fp_minmax_snap <- function(lam, U, pb, k, tol) {
     if (sum(l) > k + 1e-12) l <- NULL
     l
   }
-  cg <- vapply(seq_len(pb$m), function(i) colSums((fp_minmax_cov(pb, i) %*% U) * U), numeric(ncol(U)))
-  cg <- matrix(cg, ncol = pb$m)
+  cg <- fp_minmax_quad(pb, U)$cs
   val <- function(l) max(pb$shift - colSums(cg * l))
   base <- snap(lam, 1e-9)
   if (is.null(base)) base <- lam
@@ -581,7 +592,7 @@ print.fair_pca_minmax <- function(x, digits = max(3L, getOption("digits") - 3L),
 # largest loss does not grow beyond a tenth of the tolerance.
 fp_minmax_reduce_rank <- function(V, lambda, pb, k, value, gscale, tol) {
   m <- pb$m
-  pv <- function(V, lam) vapply(seq_len(m), function(i) sum(colSums((fp_minmax_cov(pb, i) %*% V) * V) * lam), numeric(1))
+  pv <- function(V, lam) colSums(fp_minmax_quad(pb, V)$cs * lam)
   v0 <- value(pv(V, lambda))
   eps <- 1e-10  # a weight within eps of 0 or 1 is snapped to it
   for (iter in seq_len(4L * (ncol(V) + 1L))) {

@@ -240,7 +240,15 @@ fp_prep_std_errors <- function(prep, k) {
   hit <- if (is.null(prep$cache)) NULL else prep$cache[[key]]
   if (!is.null(hit)) return(hit)
   V <- fp_prep_eig(prep, k)$vectors
-  err <- vapply(seq_along(prep$levels), function(i) fp_residual_trace(fp_prep_cov(prep, i), V), numeric(1))
+  err <- if (is.null(prep[["cov"]])) {
+    vapply(seq_along(prep$levels), function(i) fp_residual_trace(fp_prep_cov(prep, i), V), numeric(1))
+  } else {
+    # all groups by one product where the matrices are small (fp_quad_blocks(); the same numbers)
+    S <- prep[["cov"]]
+    tr <- vapply(S, function(s) sum(diag(s)), numeric(1), USE.NAMES = FALSE)
+    e <- tr - fp_quad_blocks(S, V)$tot
+    vapply(seq_along(S), function(i) fp_residual_trace(S[[i]], V, e[i], tr[i]), numeric(1))
+  }
   if (!is.null(prep$cache)) assign(key, err, envir = prep$cache)
   err
 }

@@ -86,6 +86,55 @@
 #   more eigensolves (sum 1382 for the default against 1415-1574; m = 14, k = 10 went 99 -> 82
 #   with an earlier recovery but m = 24, k = 10 47 -> 64). The 2x target is NOT met at m = 8,
 #   14, 24 (and m = 4 with OpenBLAS in one of the two runs).
+#   #47 third round (2026-12-02, same command, before 604af17 and after 42187cb; two runs in
+#   opposite order of the installs; 2 cores shared with four other sessions: run 1 at load
+#   average 3.3-6.1, standard PCA from the rows 10-25 ms (median over the cells), run 2 at
+#   2.0-2.9, 4-6 ms).
+#   After: min-max's R side evaluates each candidate for all groups in one product with the
+#   stacked group matrices (fp_quad_blocks(), the same numbers bit for bit; 2.2-2.8x faster
+#   in the same process: one candidate at k = 10, m = 8 / 14 / 24, 628 / 723 / 1303 -> 292 /
+#   317 / 470 us on the loaded machine; 3-5 such evaluations per fit). Same eigensolves in all
+#   60 fits, same results. Max over k of min-max / standard PCA, m = 2 / 3 / 4 / 8 / 14 / 24:
+#     run 1           reference BLAS  before 1.21 / 1.52 / 1.76 / 1.81 / 2.17 / 1.85
+#                                     after  1.38 / 1.78 / 1.95 / 1.88 / 2.62 / 1.77
+#                     OpenBLAS 0.3.21 before 1.39 / 1.67 / 1.90 / 2.07 / 2.36 / 1.97
+#                     (serial)        after  1.42 / 1.63 / 2.00 / 1.99 / 2.08 / 1.99
+#     run 2 (after   reference BLAS  before 1.29 / 1.53 / 1.78 / 2.04 / 2.21 / 1.97
+#     first; load                     after  1.29 / 1.55 / 1.87 / 2.02 / 2.11 / 1.95
+#     2.0-2.9)        OpenBLAS 0.3.21 before 1.30 / 1.61 / 2.18 / 2.13 / 2.47 / 1.95
+#                                     after  1.35 / 1.58 / 2.15 / 2.06 / 2.32 / 2.06
+#     each cell the median of the two runs, then the max over k:
+#                     reference BLAS  before 1.20 / 1.47 / 1.77 / 1.93 / 2.19 / 1.81
+#                                     after  1.32 / 1.66 / 1.84 / 1.91 / 2.23 / 1.85
+#                     OpenBLAS        before 1.34 / 1.61 / 2.04 / 2.08 / 2.41 / 1.96
+#                                     after  1.35 / 1.59 / 2.07 / 1.97 / 2.20 / 2.02
+#   After / before per cell, median over the 60 cells: run 1 1.05 (reference; its "after" ran
+#   beside the full test suite) and 0.97 (OpenBLAS); run 2 1.00 and 0.97. Single cells move by
+#   20-40 % between runs (m = 14, k = 9 reference, run 1: 1.80 before, 2.62 after, with the
+#   same 63 eigensolves), so the R side's saving, a few tenths of a ms per fit, is below this
+#   machine's noise. The 2x
+#   target is NOT met (m = 14 in every run, m = 4, 8, 24 in some; the worst cell, m = 14,
+#   lower after in three of the four runs, within the noise).
+#   Tried on the solver and not kept (credit, the 40 fits with m = 4, 8, 14, 24 from the
+#   moments, CPU time, two alternated runs, per cell the smaller): (a) the line search's trials
+#   decomposed for their eigenvalues only (Phi and g(w) need no eigenvectors), in full only when
+#   accepted or raising the lower bound: the same eigensolves, but the 40 fits took 348 ms of
+#   CPU against 330, because 70-96 % of the line searches accept their first trial (m = 14,
+#   k = 10: 36 of 52 accepted steps at the first trial, 43 of 95 trials rejected; m = 24, k = 3:
+#   26 of 27, 1 rejected), so accepted trials paid a second decomposition; with the first
+#   trial decomposed in full and only the backtracks by their eigenvalues: per cell median
+#   1.06x, no gain beyond the noise, and it moves the golden case `fair_audit iris` within its
+#   certificate (a rejected trial's cut no longer reaches Kelley's method).
+#   (b) Backtracking to the maximiser of the quadratic through Phi(0), its slope and Phi(step)
+#   (within [0.1, 0.5] of the step) instead of a factor 0.3: 1414 eigensolves against 1412,
+#   m = 14, k = 10 99 -> 95 and m = 24, k = 10 59 -> 42, but m = 14, k = 9 63 -> 73 and
+#   m = 24, k = 3 32 -> 46. Profile of the solver at m = 14, k = 10 (perf, unstripped build):
+#   Eigen's dense eigensolver 34 % of the solver, the line search's trials 50 %, the primal
+#   recovery on the subspace 23 %, the cuts' losses 13 %, the Hessian's rows 13 %, the
+#   Newton system 9 %. Audit with intervals at m = 14, k = 10 (100 replicates, methods
+#   standard and minmax, seed 1): 3.1-3.5 s elapsed, 1.6-1.7 s CPU before and 3.2-3.6 s, 1.7 s
+#   after; with standard PCA alone 3.0-3.6 s, 1.6-1.8 s: min-max is not what the audit's time
+#   is spent on at this size.
 args <- commandArgs(TRUE)
 dir <- Sys.getenv("FAIRPROJ_DATA")
 if (!nzchar(dir) || !dir.exists(dir)) stop("set FAIRPROJ_DATA to the data directory")
