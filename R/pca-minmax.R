@@ -659,7 +659,8 @@ fp_minmax_rows <- function(prep, k, tol, maxit, dual, lp, fallback, reduce_rank)
   eg <- lapply(seq_len(m), function(i) fp_rows_eig(prep, k, i))
   a <- vapply(eg, function(e) sum(e$values[seq_len(min(k, length(e$values)))]), numeric(1))
   Vstd <- fp_rows_eig(prep, k)$vectors
-  Q <- fp_minmax_rows_basis(cbind(Vstd, do.call(cbind, lapply(eg, `[[`, "vectors"))), prep$d)
+  # (at least k columns: where the rows span fewer directions, completed by directions of variance 0)
+  Q <- fp_pad_basis(fp_minmax_rows_basis(cbind(Vstd, do.call(cbind, lapply(eg, `[[`, "vectors"))), prep$d), k)
   lower <- -Inf
   w_best <- rep(1 / m, m)
   full <- m + 1L

@@ -26,7 +26,8 @@ fit_pca_standard <- function(prep, k, data = NULL) {
     # the row route: the leading eigenvectors its diagnostics keep (fp_rows_spectra_count()),
     # one eigensolve for both
     V <- fp_rows_eig(prep, fp_rows_spectra_count(prep, k))$vectors
-    return(list(rotation = V[, seq_len(min(k, ncol(V))), drop = FALSE]))  # fewer beyond the rows' rank
+    # (fewer than k columns only where the rows have fewer: completed by directions of variance 0)
+    return(list(rotation = fp_pad_basis(V[, seq_len(min(k, ncol(V))), drop = FALSE], k)))
   }
   list(rotation = fp_prep_eig(prep, k)$vectors)
 }

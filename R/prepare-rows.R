@@ -100,7 +100,7 @@ fp_rows_eig <- function(prep, k, group = NULL, Q = NULL, vectors = TRUE, gram = 
   if (!gram) opts <- c(opts, fp_rows_copy(prep))
   if (is.null(Q)) Q <- matrix(0, prep$d, 0)
   e <- fp_cpp(.fp_rows_eig(prep$rows$x, prep$rows$g, gi, Q, as.integer(k), opts), "the row route's eigensolver")
-  out <- list(values = e$values, vectors = e$vectors, lanczos = e$lanczos)
+  out <- fp_rows_eig_result(e, k, vectors, Q)
   if (gi == 0L && vectors && !is.null(prep$cache)) assign("solver", if (isTRUE(e$lanczos)) "Lanczos" else "Gram", envir = prep$cache)
   if (cached) assign(key, out, envir = prep$cache)
   out
@@ -118,6 +118,41 @@ fp_rows_copy <- function(prep) {
   out <- list(copy = z, start = as.integer(c(0, cumsum(prep$n))))
   if (!is.null(prep$cache)) assign("copy", out, envir = prep$cache)
   out
+}
+
+# V (d x r, orthonormal) completed to k orthonormal columns by directions orthogonal to it and to
+# `avoid` (d x q, orthonormal, or NULL): where the rows span fewer than k directions, a row-route
+# fit's k-th directions are, as on the moments route, directions of variance 0 (any of them is
+# an optimum). Deterministic: coordinate directions, those least in span(V, avoid) first,
+# orthogonalised twice (classical Gram-Schmidt with one reorthogonalisation).
+fp_pad_basis <- function(V, k, avoid = NULL) {
+  r <- ncol(V)
+  d <- nrow(V)
+  k <- min(k, d - if (is.null(avoid)) 0L else ncol(avoid))
+  if (r >= k) return(V)
+  B <- cbind(V, avoid)
+  out <- matrix(0, d, k - r)
+  j <- 0L
+  lean <- if (ncol(B)) rowSums(B^2) else numeric(d)
+  # the coordinate directions least in span(B) first; a second sweep takes what the first left
+  # (some direction keeps at least (d - rank) / d of its square outside any subspace)
+  for (cut in c(0.5, 0.5 / sqrt(d))) {
+    for (c in order(lean)) {
+      v <- numeric(d)
+      v[c] <- 1
+      for (pass in 1:2) {
+        if (ncol(B)) v <- v - B %*% crossprod(B, v)
+        if (j) v <- v - out[, seq_len(j), drop = FALSE] %*% crossprod(out[, seq_len(j), drop = FALSE], v)
+      }
+      nv <- sqrt(sum(v^2))
+      if (nv > cut) {
+        j <- j + 1L
+        out[, j] <- v / nv
+        if (j == k - r) return(cbind(V, out))
+      }
+    }
+  }
+  cbind(V, out[, seq_len(j), drop = FALSE])
 }
 
 # V'CV (k x k) and each group's error outside span(V), normalised units.
@@ -196,7 +231,19 @@ fp_rows_wsum_eig <- function(prep, weights, k, init = NULL) {
             if (!gram) fp_rows_copy(prep))
   e <- fp_cpp(.fp_rows_eig(prep$rows$x, prep$rows$g, 0L, matrix(0, prep$d, 0), as.integer(k), opts),
               "the row route's eigensolver")
-  list(values = e$values, vectors = e$vectors, lanczos = e$lanczos)
+  fp_rows_eig_result(e, k)
+}
+
+# The compiled eigensolver's result as a list; where the rows hold fewer than k directions (of
+# variance clear of 0) the vectors are completed by directions of variance 0 off span(Q)
+# (fp_pad_basis()), as the moments route's eigenvectors of value 0 complete them.
+fp_rows_eig_result <- function(e, k, vectors = TRUE, Q = NULL) {
+  out <- list(values = e$values, vectors = e$vectors, lanczos = e$lanczos)
+  if (vectors && ncol(out$vectors) < k) {
+    out$vectors <- fp_pad_basis(out$vectors, k, if (!is.null(Q) && ncol(Q)) Q)
+    out$values <- c(out$values, numeric(max(ncol(out$vectors) - length(out$values), 0L)))
+  }
+  out
 }
 
 # Each group's covariance projected on span(Q) (Q d x r, orthonormal): the r x r matrices

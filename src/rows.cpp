@@ -252,14 +252,23 @@ inline EigResult gram(const Rows& R, int grp, const Mat& Q, int k, bool vectors)
   EigResult out;
   out.values = full.values.head(kk) / div;
   if (!vectors) return out;
-  Mat V = Mat::Zero(d, kk);
-  const Mat U = full.vectors.leftCols(kk);
+  // vectors only for values clear of 0: Z'u of a null direction of K is rounding noise, whose
+  // normalised direction is neither in the rows' span nor off span(Q) (the caller completes the
+  // basis with directions of variance 0, fp_pad_basis())
+  int kv = 0;
+  while (kv < kk && full.values(kv) > 1e-12 * full.values(0)) ++kv;
+  Mat V = Mat::Zero(d, kv);
+  const Mat U = full.vectors.leftCols(kv);
   for (int j0 = 0; j0 < d; j0 += kBlock) {
     const int b = std::min(kBlock, d - j0);
     V.middleRows(j0, b).noalias() = block(R, idx, grp, j0, b).transpose() * U;
   }
   if (Q.cols() > 0) V.noalias() -= Q * (Q.transpose() * V);
   out.vectors = qr_orthonormal(V);
+  if (Q.cols() > 0 && kv > 0) {  // once more off span(Q): what the normalisation lifted
+    out.vectors -= Q * (Q.transpose() * out.vectors);
+    out.vectors = qr_orthonormal(out.vectors);
+  }
   return out;
 }
 

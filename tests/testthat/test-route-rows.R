@@ -300,8 +300,9 @@ test_that("a row-route fit beyond the rows' rank keeps its spectra up to that ra
   for (method in c("standard", "mean")) {
     a <- fair_pca(dat$x, dat$g, k = 40, method = method, scale. = TRUE, route = "moments")
     b <- fair_pca(dat$x, dat$g, k = 40, method = method, scale. = TRUE, route = "rows")
-    # the row route stops at the rows' rank (the moments route pads with null directions)
-    expect_equal(ncol(b$rotation), nrow(dat$x))
+    # k directions on both routes: beyond the rows' rank, directions of variance 0
+    expect_equal(ncol(b$rotation), 40L)
+    expect_equal(ncol(a$rotation), 40L)
     # the scree beyond the rank is 0, as the moments route's; no residual direction is left
     sb <- route_plot(b, "scree", kmax = 45)
     sa <- route_plot(a, "scree", kmax = 45)
@@ -309,4 +310,38 @@ test_that("a row-route fit beyond the rows' rank keeps its spectra up to that ra
     pb <- suppressWarnings(as.prcomp(b))
     expect_equal(ncol(pb$residual_rotation), 0L)
   }
+})
+
+test_that("the row route returns k directions where the rows span fewer, as the moments route does", {
+  set.seed(12)
+  n <- 40
+  d <- 300
+  x <- matrix(rnorm(n * 10), n) %*% matrix(rnorm(10 * d), 10) + matrix(rnorm(n * d), n)
+  g <- factor(rep(c("a", "b"), c(24, 16)))
+  for (method in c("standard", "mean", "minmax")) {
+    for (k in c(39L, 60L)) {
+      a <- suppressWarnings(fair_pca(x, g, k = k, method = method, route = "rows"))
+      b <- suppressWarnings(fair_pca(x, g, k = k, method = method, route = "moments"))
+      expect_equal(ncol(a$rotation), k)
+      expect_equal(unname(crossprod(a$rotation)), diag(k), tolerance = 1e-10)
+      # both hold the rows' whole (constrained) span: every group's error and loss is that of
+      # the moments route, to the rounding of the group variances
+      scale <- sum(apply(x, 2, var))
+      expect_lt(max(abs(a$group_stats$error - b$group_stats$error)), 1e-9 * scale)
+      expect_lt(max(abs(a$group_stats$loss - b$group_stats$loss)), 1e-9 * scale)
+      if (method == "mean") {
+        # the directions completing the basis keep mean matching's constraint
+        dm <- colMeans(x[g == "a", ]) - colMeans(x[g == "b", ])
+        expect_lt(max(abs(crossprod(a$rotation, dm))), 1e-9 * sqrt(sum(dm^2)))
+      }
+    }
+  }
+  # the completion itself: orthonormal, off the columns it completes and off `avoid`
+  V <- qr.Q(qr(matrix(rnorm(50 * 3), 50)))
+  Q <- qr.Q(qr(cbind(V, matrix(rnorm(50 * 2), 50))))[, 4:5]
+  P <- fairproj:::fp_pad_basis(V, 10, Q)
+  expect_equal(P[, 1:3], V)
+  expect_equal(crossprod(P), diag(10), tolerance = 1e-12)
+  expect_lt(max(abs(crossprod(P, Q))), 1e-12)
+  expect_equal(ncol(fairproj:::fp_pad_basis(V, 60, Q)), 48L)
 })
