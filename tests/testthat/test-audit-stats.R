@@ -12,17 +12,21 @@ test_that("the tail index tells rows with infinite fourth moments from Gaussian 
   expect_true(is.na(fairproj:::fp_tail_index(z[1:10, ])))
 })
 
+# The 50 blocks of the rows of x as the audit forms them (fp_block_of_row()): sizes, mean
+# deviations and within-block scatters.
+stats_blocks <- function(x) {
+  b <- fairproj:::fp_block_of_row(seq_len(nrow(x)), 50)
+  mu <- colMeans(x)
+  list(n = tabulate(b, 50), delta = vapply(1:50, function(j) colMeans(x[b == j, , drop = FALSE]) - mu, numeric(ncol(x))),
+       scatter = vapply(1:50, function(j) {
+         y <- sweep(x[b == j, , drop = FALSE], 2L, colMeans(x[b == j, , drop = FALSE]))
+         as.vector(crossprod(y))
+       }, numeric(ncol(x)^2)))
+}
+
 test_that("the blocks' degrees of freedom fall when one block carries the spread", {
   set.seed(44)
-  mk <- function(x) {
-    b <- fairproj:::fp_block_of_row(seq_len(nrow(x)), 50)
-    mu <- colMeans(x)
-    list(n = tabulate(b, 50), delta = vapply(1:50, function(j) colMeans(x[b == j, , drop = FALSE]) - mu, numeric(ncol(x))),
-         scatter = vapply(1:50, function(j) {
-           y <- sweep(x[b == j, , drop = FALSE], 2L, colMeans(x[b == j, , drop = FALSE]))
-           as.vector(crossprod(y))
-         }, numeric(ncol(x)^2)))
-  }
+  mk <- stats_blocks
   x <- matrix(rnorm(2000 * 4), 2000)
   v <- apply(x, 2L, var)
   expect_gt(fairproj:::fp_block_df(mk(x), v), 25)
@@ -32,15 +36,7 @@ test_that("the blocks' degrees of freedom fall when one block carries the spread
 
 test_that("the blocks' kurtosis against Gaussian rows tells t rows with 5 degrees of freedom from Gaussian ones", {
   set.seed(45)
-  mk <- function(x) {
-    b <- fairproj:::fp_block_of_row(seq_len(nrow(x)), 50)
-    mu <- colMeans(x)
-    list(n = tabulate(b, 50), delta = vapply(1:50, function(j) colMeans(x[b == j, , drop = FALSE]) - mu, numeric(ncol(x))),
-         scatter = vapply(1:50, function(j) {
-           y <- sweep(x[b == j, , drop = FALSE], 2L, colMeans(x[b == j, , drop = FALSE]))
-           as.vector(crossprod(y))
-         }, numeric(ncol(x)^2)))
-  }
+  mk <- stats_blocks
   n <- 2000
   A <- matrix(rnorm(36), 6)  # correlated columns: the ratio does not depend on them
   z <- matrix(rnorm(n * 6), n) %*% A
