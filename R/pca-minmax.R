@@ -230,17 +230,12 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
   run <- fp_minmax_run(pb, k, solver, dual, tol, maxit, lp, eta_solver, iterations, keep)
   res <- run$res
   std <- list(V = fp_prep_eig(prep, k)$vectors, lambda = NULL, err = if (pb$covs_are_prep) fp_prep_std_errors(prep, k))
-  sel <- fp_minmax_select(fp_minmax_candidates(res, pb, std, k, solver, tol), pb, fallback)
-  V <- sel$V
-  lambda <- sel$lambda
-  rank_before <- ncol(V)
-  if (!is.null(lambda) && reduce_rank) {
-    red <- fp_minmax_reduce_rank(V, lambda, pb, k, function(pv) fp_minmax_value(pb, pv),
-                                 function(v) fp_minmax_gscale(pb, v), tol)
-    V <- red$V
-    lambda <- red$lambda
-  }
-  same <- identical(V, sel$V) && identical(lambda, sel$lambda)
+  pick <- fp_minmax_pick(res, pb, std, k, solver, tol, fallback, reduce_rank)
+  sel <- pick$sel
+  V <- pick$V
+  lambda <- pick$lambda
+  rank_before <- pick$rank_before
+  same <- pick$same
   cert <- fp_minmax_certificate(pb, V, lambda, res, run$hist, tol, prep$levels, if (same) sel$eval)
   fp_minmax_warn(cert, sel, pb, solver, tol, prep$unit)
   out <- fp_minmax_result(V, lambda, cert, res, pb, prep, solver, sel$chosen, rank_before)
@@ -285,6 +280,23 @@ fp_minmax_problem <- function(prep, k, objective, centering) {
   c(pb, list(best = best, shift = shift, objective = objective, centering = centering,
              err_best = if (!second && objective == "loss") fp_group_best(prep, k) else NULL,
              tr = tr, covs_are_prep = same, stack = if (!is.null(covs)) fp_quad_stack(covs)))
+}
+
+# The candidate a fit returns (fp_minmax_select() over fp_minmax_candidates()), its rank reduced
+# where it is a rounded map and `reduce_rank` asks; `same` when the reduction left it as selected
+# (then the selection's evaluation stands for it), `rank_before` its rank before.
+fp_minmax_pick <- function(res, pb, std, k, solver, tol, fallback, reduce_rank) {
+  sel <- fp_minmax_select(fp_minmax_candidates(res, pb, std, k, solver, tol), pb, fallback)
+  V <- sel$V
+  lambda <- sel$lambda
+  if (!is.null(lambda) && reduce_rank) {
+    red <- fp_minmax_reduce_rank(V, lambda, pb, k, function(pv) fp_minmax_value(pb, pv),
+                                 function(v) fp_minmax_gscale(pb, v), tol)
+    V <- red$V
+    lambda <- red$lambda
+  }
+  list(sel = sel, V = V, lambda = lambda, rank_before = ncol(sel$V),
+       same = identical(V, sel$V) && identical(lambda, sel$lambda))
 }
 
 # The number of columns from which fair_pca() prepares min-max's problem without its group
@@ -683,17 +695,12 @@ fp_minmax_rows <- function(prep, k, tol, maxit, dual, lp, fallback, reduce_rank)
       w_best <- as.numeric(res$weights)
     }
     std <- list(V = crossprod(Q, Vstd), lambda = NULL, err = NULL)
-    sel <- fp_minmax_select(fp_minmax_candidates(res, pbr, std, k, "exact", tol), pbr, fallback)
-    V <- sel$V
-    lambda <- sel$lambda
-    rank_before <- ncol(V)
-    if (!is.null(lambda) && reduce_rank) {
-      red <- fp_minmax_reduce_rank(V, lambda, pbr, k, function(pv) fp_minmax_value(pbr, pv),
-                                   function(v) fp_minmax_gscale(pbr, v), tol)
-      V <- red$V
-      lambda <- red$lambda
-    }
-    same <- identical(V, sel$V) && identical(lambda, sel$lambda)
+    pick <- fp_minmax_pick(res, pbr, std, k, "exact", tol, fallback, reduce_rank)
+    sel <- pick$sel
+    V <- pick$V
+    lambda <- pick$lambda
+    rank_before <- pick$rank_before
+    same <- pick$same
     hist <- rbind(hist, fp_df(list(iteration = it, objective = fp_minmax_value(pbr, fp_minmax_eval(pbr, V, lambda)$pvar),
                                    lower = lower)))
     res$lower <- lower
