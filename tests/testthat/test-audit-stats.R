@@ -265,3 +265,61 @@ test_that("min-max at a near-tie (groups from one isotropic population) is flagg
   expect_true(b$table$reliable[b$table$method == "minmax"])
   expect_true(is.na(b$table$reason[b$table$method == "minmax"]))
 })
+
+test_that("a group's own near-tie at k: the bias of its best error the bootstrap misses (#44)", {
+  own <- fairproj:::fp_own_tie_bias
+  d <- 8
+  n <- 1000
+  # a wide gap at k: nothing unseen, and no simulation
+  expect_identical(own(c(4, 3, 1, 0.8, 0.6, 0.4, 0.3, 0.2), 2, n), 0)
+  # a population tied at k = 2: the sample's pair repels (1.08 and 0.92 below), the bootstrap
+  # from that sample sees less of the top-k sum's upward bias than there is; the missing part is
+  # positive and below the tie's own bias, the Rice mean of half the gap's noise, sqrt(pi / 2)
+  # times 2 sqrt(2 / n) over 2
+  l <- c(3, 1.08, 0.92, 0.6, 0.5, 0.4, 0.3, 0.2)
+  set.seed(11)
+  before <- .Random.seed
+  u <- own(l, 2, n)
+  expect_identical(.Random.seed, before)  # the caller's random numbers untouched
+  expect_identical(own(l, 2, n), u)       # and the value reproducible
+  expect_gt(u, 0)
+  expect_lt(u, sqrt(pi / 2) * sqrt(2 / n))
+  # the same population audited through the moments: only the group with the near-tie is
+  # corrected, in the audit's units (unscaled: the covariance's)
+  set.seed(2)
+  xa <- matrix(rnorm(n * d), n) %*% diag(sqrt(c(3, 1, 1, 0.6, 0.5, 0.4, 0.3, 0.2)))
+  xb <- matrix(rnorm(n * d), n) %*% diag(sqrt(c(4, 2, 0.5, 0.4, 0.3, 0.2, 0.15, 0.1)))
+  m <- group_moments(rbind(xa, xb), rep(c("a", "b"), each = n))
+  uu <- fairproj:::fp_audit_own_tie(m, TRUE, FALSE, 2L)
+  expect_equal(dim(uu), c(1L, 2L))
+  expect_gt(uu[1, 1], 0)
+  expect_identical(uu[1, 2], 0)
+})
+
+test_that("the own near-tie correction moves the loss intervals down and the others not (#44)", {
+  set.seed(4)
+  n <- 1000
+  xa <- matrix(rnorm(n * 6), n) %*% diag(sqrt(c(3, 1, 1, 0.5, 0.3, 0.2)))
+  xb <- matrix(rnorm(n * 6), n) %*% diag(sqrt(c(2, 1.5, 0.4, 0.3, 0.2, 0.1)))
+  x <- rbind(xa, xb)
+  g <- rep(c("a", "b"), each = n)
+  run <- function(on) {
+    old <- options(fairproj.audit_own_tie = on)
+    on.exit(options(old))
+    fair_audit(x, g, k = 2, methods = c("standard", "mean"), replicates = 40, seed = 1, scale. = FALSE,
+               progress = FALSE)$groups_table
+  }
+  a1 <- run(TRUE)
+  a0 <- run(FALSE)
+  expect_identical(a1$loss, a0$loss)  # the estimates stay
+  # standard PCA and mean matching (min-max, always audited, moves by its dual weights): errors
+  # unchanged, group a's (tied at k) losses lower, group b's unchanged
+  s <- a1$method != "minmax"
+  expect_identical(a1$error_low[s], a0$error_low[s])
+  a <- s & a1$group == "a"
+  b <- s & a1$group == "b"
+  expect_true(all(a1$loss_high[a] < a0$loss_high[a]))
+  expect_identical(a1$loss_high[b], a0$loss_high[b])
+  mm <- a1$method == "minmax"
+  expect_true(all(a1$loss_high[mm] < a0$loss_high[mm]))
+})
