@@ -32,7 +32,9 @@
 #'   eigenvalues is smoothed by the Fermi-Dirac entropy with parameter `mu` (its maximiser
 #'   `X_mu = U diag(sigma((l_i - nu) / mu)) U'` lies in the Fantope), a log barrier keeps the
 #'   weights inside the simplex, and Newton steps (exact Hessian of the spectral function, one
-#'   eigendecomposition each) follow the path `mu -> 0`. Every iterate gives an exact lower bound
+#'   eigendecomposition each) follow the path `mu -> 0`; each time `mu` shrinks tenfold, the
+#'   next centre is predicted along the path's tangent (from the Hessian at hand) and kept when
+#'   the smoothed objective is higher there. Every iterate gives an exact lower bound
 #'   `g(w)`. The primal is recovered on a subspace: the eigenvectors that carry `X_mu`, plus two,
 #'   span a small problem (r-by-r matrices) solved by a primal barrier method on the Fantope,
 #'   whose solution is feasible for the full problem and whose multipliers are checked by one

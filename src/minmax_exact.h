@@ -337,7 +337,8 @@ inline KelleyOut kelley(Oracle& orc, Cuts& cuts, int m, double tol, double smoot
 // least); Kelley's method only with dual = 0. The primal is the interior method's, or Kelley's
 // combination, rounded by Samadi et al.'s LP when `lp_round`.
 inline ExactResult solve_many_groups(const GroupMats& C, const Vec& a, int k, double tol, int maxit,
-                              bool lp_round, double smooth, int dual, double scale, Oracle& orc, Cuts& cuts) {
+                              bool lp_round, double smooth, int dual, double scale, Oracle& orc, Cuts& cuts,
+                              bool predictor = true) {
   const int m = static_cast<int>(C.size());
   const int d = static_cast<int>(C[0].rows());
   ExactResult res;
@@ -353,7 +354,7 @@ inline ExactResult solve_many_groups(const GroupMats& C, const Vec& a, int k, do
     if (fp::use_lanczos(d, k)) {
       sm = subspace_dual(C, a, k, tol, budget, scale, record, extra_calls, inner_calls, cuts.h_lb, cuts.h_ub);
     } else {
-      sm = smooth_dual(C, a, k, tol, budget, scale, record, extra_calls, cuts.h_lb, cuts.h_ub, true);
+      sm = smooth_dual(C, a, k, tol, budget, scale, record, extra_calls, cuts.h_lb, cuts.h_ub, true, predictor);
     }
     have_smooth = sm.U.cols() > 0 && sm.U.allFinite() && sm.x.allFinite();
     if (have_smooth && sm.ub < cuts.ub) { cuts.ub = sm.ub; primal_src = 1; }
@@ -389,15 +390,15 @@ inline ExactResult solve_many_groups(const GroupMats& C, const Vec& a, int k, do
 }
 
 // The exact solver: covs C_g (d x d), offsets a, rank k, relative gap tol, at most maxit oracle
-// calls.
+// calls; `predictor` as in smooth_dual().
 inline ExactResult solve_exact(const GroupMats& C, const Vec& a, int k, double tol, int maxit, bool lp_round,
-                        double smooth, int dual) {
+                        double smooth, int dual, bool predictor = true) {
   const int m = static_cast<int>(C.size());
   Oracle orc(C, a, k);
   const double scale = loss_scale(C);
   Cuts cuts(m);
   ExactResult res = (m == 2) ? solve_two_groups(C, a, k, tol, maxit, lp_round, scale, orc, cuts)
-                             : solve_many_groups(C, a, k, tol, maxit, lp_round, smooth, dual, scale, orc, cuts);
+                             : solve_many_groups(C, a, k, tol, maxit, lp_round, smooth, dual, scale, orc, cuts, predictor);
   res.eigensolves += orc.calls;
   res.dense_fallbacks = orc.fallbacks;
   res.weights = cuts.wbest;
