@@ -158,7 +158,13 @@
 #   before, median over the 60 cells 0.965 (per m 0.93-0.99; m = 14 0.93; range 0.64-1.36). The
 #   2x target is met at m = 14 in this run, NOT
 #   at m = 8 and 24 (single cells, whose eigensolves fell); a quieter machine is needed to say
-#   more than the eigensolve counts do.
+#   more than the eigensolve counts do. Run 2 (installs in the opposite order, load average 1):
+#     reference BLAS  before 1.34 / 1.47 / 1.72 / 1.79 / 2.10 / 1.91
+#                     after  1.26 / 1.43 / 1.72 / 1.86 / 1.91 / 2.47
+#   per cell after / before median 0.98. m = 24, k = 10 is slower in both runs although its
+#   eigensolves fell 59 -> 44 (71.5 against 53.3 ms, standard PCA 28 ms): it now ends with
+#   Kelley's method (the hand-over after a failed prediction at a stalled point), whose master
+#   problems over 24 groups cost more than the eigensolves saved. NOT met: m = 24 (k = 10).
 args <- commandArgs(TRUE)
 dir <- Sys.getenv("FAIRPROJ_DATA")
 if (!nzchar(dir) || !dir.exists(dir)) stop("set FAIRPROJ_DATA to the data directory")
