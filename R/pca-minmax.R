@@ -254,8 +254,9 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
 # errors (NULL where the losses are not measured from errors). The group matrices are read
 # through fp_minmax_cov(): `covs` where the problem holds them, else (`lazy`, issue #48: a
 # prepared problem that keeps no group matrices) built one at a time into the prepared
-# problem's work matrix, in R and in the compiled solver alike, so that a fit holds C, that
-# work matrix and the solver's weighted sum, whatever the number of groups.
+# problem's work matrix, in R and in the compiled solver alike (C, and the solver's weighted
+# sum sum_g w_g C_g, too), so that a fit holds that one d x d matrix, whatever the number of
+# groups, and at its end a rounded map's.
 fp_minmax_problem <- function(prep, k, objective, centering) {
   m <- length(prep$levels)
   second <- centering == "global"
