@@ -278,7 +278,8 @@ fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, re
   }
   rows <- inherits(m, "fp_rows")
   if (rows) {
-    prep <- fp_prepare_rows(m$x, m$g, center, scale.)  # the row route (prepare-rows.R)
+    # the row route (prepare-rows.R); an audit prepares the rows once for all its fits
+    prep <- if (!is.null(m$prep)) m$prep else fp_prepare_rows(m$x, m$g, center, scale.)
     # rows with NA or Inf: the moments pass says where
     if (is.null(prep)) fp_moments_ranged(m$x, m$g, fp_colnames(m$x))
   } else {
