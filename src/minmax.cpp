@@ -173,7 +173,8 @@ Rcpp::List fp_minmax_dual(Rcpp::List covs, Rcpp::NumericVector a_, int k, Rcpp::
   fp::Mat V;
   fp::rcpp::run([&] {
     fp::minmax::Oracle orc(C, a, k);
-    V = orc.top(orc.weighted(w), vals);
+    fp::Mat own;
+    V = orc.top(orc.weighted(w, own), vals);
     L = orc.losses(V);
     return 0;
   });

@@ -92,9 +92,8 @@ struct SmoothState {
 
   // one eigendecomposition of sum_g w_g C_g, its bounds and the rank-k cut
   bool decompose(const Vec& ww, DualPoint& p) {
-    Mat M = Mat::Zero(d, d);
-    for (int g = 0; g < m; ++g) M.noalias() += ww(g) * C[g];
-    fp::EigResult e = fp::eig_sym_full(M);
+    Mat own;
+    fp::EigResult e = fp::eig_sym_full(C.weighted(ww, false, own));
     ++eig_calls;
     p.w = ww;
     p.lam = e.values;
@@ -505,10 +504,8 @@ inline SmoothOut subspace_dual(const GroupMats& C, const Vec& a, int k, double t
     }
   };
   auto full_eval = [&](const Vec& ww) -> Mat {
-    Mat M = Mat::Zero(d, d);
-    for (int g = 0; g < m; ++g)
-      if (ww(g) != 0.0) M.noalias() += ww(g) * C[g];
-    fp::EigResult e = fp::eig_sym_top(M, kp);
+    Mat own;  // the weighted sum in the work matrix of lazy groups, else here
+    fp::EigResult e = fp::eig_sym_top(C.weighted(ww, true, own), kp);
     ++eig_calls;
     note_cut(out, C, a, ww, e.vectors.leftCols(k), e.values.head(k).sum(), record);
     return e.vectors;

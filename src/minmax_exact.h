@@ -45,7 +45,8 @@ struct Cuts {
   // one oracle call at w, recorded; returns its losses
   Vec eval(Oracle& orc, const Vec& w) {
     Vec vals;
-    Mat V = orc.top(orc.weighted(w), vals);
+    Mat own;
+    Mat V = orc.top(orc.weighted(w, own), vals);
     Vec L = orc.losses(V);
     record(V, L, w);
     return L;

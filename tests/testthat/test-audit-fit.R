@@ -124,3 +124,58 @@ test_that("a group with fewer than 30 held-out rows flags the downstream rows, i
   expect_true(all(b$downstream$reliable))
   expect_false(any(grepl("?", fp_audit_downstream_view(b, b$downstream)$dp_gap, fixed = TRUE)))
 })
+
+# Wide-ish rows for the row route: group a has fewer rows than columns (its Gram matrix), b more
+# (Lanczos), and an outcome that depends on the first columns.
+rows_route_data <- function() {
+  dat <- make_groups(n = c(30, 80), d = 40, seed = 3)
+  set.seed(4)
+  dat$y <- as.integer(dat$x[, 1] - dat$x[, 2] + rnorm(nrow(dat$x), sd = 2) > mean(dat$x[, 1] - dat$x[, 2]))
+  dat
+}
+
+test_that("the row route's audit agrees with the moments route's in every table, and forms no moments", {
+  dat <- rows_route_data()
+  args <- list(dat$x, dat$g, k = 1:3, outcome = dat$y, seed = 5, level = NULL, progress = FALSE)
+  am <- do.call(fair_audit, c(args, route = "moments"))
+  # the row route reads no d x d moments: the moments pass is replaced by an error for the call
+  local_fairproj_function("fp_moments_dense", function(...) stop("the row route formed moments"))
+  ar <- do.call(fair_audit, c(args, route = "rows"))
+  expect_null(am$route)
+  expect_identical(ar$route, "rows")
+  # both routes' subspaces agree to about 1e-10 here (sin of the largest angle); the tables'
+  # values, on the scale of the total variance (40, scale. = TRUE), to 1e-8 of it
+  close <- function(a, b) expect_lt(max(abs(a - b)), 1e-8 * 40)
+  num <- c("var_kept", "price", "max_loss", "min_loss", "loss_gap", "max_error", "error_gap")
+  for (v in num) close(ar$table[[v]], am$table[[v]])
+  expect_identical(ar$table[c("method", "k", "rank", "worst_group")], am$table[c("method", "k", "rank", "worst_group")])
+  expect_true(all(is.finite(ar$table$max_loss)))
+  for (v in c("n", "error", "best", "loss", "var_explained")) close(ar$groups_table[[v]], am$groups_table[[v]])
+  # the same held-out rows, the same models up to those digits: the same predictions and gaps
+  expect_identical(ar$outcome$test_rows, am$outcome$test_rows)
+  for (v in c("accuracy", "error", "dp_gap", "eo_gap")) close(ar$downstream[[v]], am$downstream[[v]])
+  expect_equal(ar$downstream_reference, am$downstream_reference)
+  expect_identical(ar$k_focus, am$k_focus)
+  # every fit is a row-route fit, and is what fair_pca(route = "rows") gives from the rows
+  for (meth in ar$methods) for (kk in ar$k) expect_match(ar$fits[[meth]][[as.character(kk)]]$route, "^rows")
+  f <- fair_pca(dat$x, dat$g, k = 2, method = "minmax", scale. = TRUE, route = "rows")
+  expect_equal(ar$fits$minmax[["2"]]$group_stats, f$group_stats, tolerance = 1e-12)
+  expect_equal(ar$fits$minmax[["2"]]$rotation, f$rotation, tolerance = 1e-12)
+})
+
+test_that("a row-route audit without an outcome, unscaled, agrees too; asked for intervals it says why it has none", {
+  dat <- rows_route_data()
+  args <- list(dat$x, dat$g, k = c(2, 5), scale. = FALSE, replicates = 20, seed = 1, progress = FALSE)
+  am <- do.call(fair_audit, c(args, level = NULL, route = "moments"))
+  ar <- do.call(fair_audit, c(args, route = "rows"))
+  tot <- sum(diag(stats::cov(dat$x)))
+  for (v in c("var_kept", "price", "max_loss", "loss_gap", "max_error")) {
+    expect_lt(max(abs(ar$table[[v]] - am$table[[v]]) * if (v %in% c("var_kept", "price")) tot else 1), 1e-8 * tot)
+  }
+  expect_null(ar$downstream)
+  expect_match(ar$intervals$note, "row route")
+  expect_false(any(grepl("_low$", names(ar$table))))
+  expect_output(print(ar), "route = \"rows\"", fixed = TRUE)
+  expect_output(print(summary(ar)), "minmax")
+  expect_s3_class(tidy(ar), "data.frame")
+})
