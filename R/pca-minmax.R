@@ -46,7 +46,8 @@
 #'   for 8, 20 to 40 for 12 and 30 to 90 for 20 groups of small `d`; 6 to 15 at large `d`
 #'   (`inner_eigensolves` counts the small ones). If this does not certify within `maxit`,
 #'   or the small problem's primal is within twice `gap_tol` but its weights cannot certify it
-#'   (near a kink of the dual), Kelley's cutting-plane method takes over from its evaluations. `dual = "kelley"` uses
+#'   (near a kink of the dual; the first time for up to 4 groups, the second time for more),
+#'   Kelley's cutting-plane method takes over from its evaluations. `dual = "kelley"` uses
 #'   Kelley's method alone (master problem solved exactly by a simplex method, stabilised by
 #'   Wentges smoothing towards the best weights so far, with a fall-back to the master's point
 #'   when its cut does not cut it off), about 25 evaluations for 3 groups, 45 for 5, 80 for 8

@@ -357,11 +357,13 @@ inline Vec path_tangent(const DualPoint& p, const Vec& s, int t, const std::vect
 // (feasible) and of the top-k projection. So the certificate never depends on the smoothing.
 // With `predictor`, each decrease of mu starts from the centre extrapolated along the path's
 // tangent (path_tangent(), from the Hessian at hand), kept only where Phi for the new mu is
-// higher there (SmoothState::predict()), instead of from the old centre.
+// higher there (SmoothState::predict()), instead of from the old centre. `hand_over` (0: never)
+// is the number of times the restricted primal may come within twice the tolerance without
+// certifying before Kelley's method takes over (see below).
 inline SmoothOut smooth_dual(const GroupMats& C, const Vec& a, int k, double tol, int max_eigs,
                       double scale, const std::function<void(const Mat&, const Vec&, const Vec&)>& record,
                       int& eig_calls, std::vector<double>& h_lb, std::vector<double>& h_ub,
-                      bool hand_over = false, bool predictor = true) {
+                      int hand_over = 0, bool predictor = true) {
   SmoothState st(C, a, k, tol, scale, record, eig_calls);
   const int m = st.m, d = st.d;
   SmoothOut& out = st.out;
@@ -373,7 +375,7 @@ inline SmoothOut smooth_dual(const GroupMats& C, const Vec& a, int k, double tol
   const double beta_fac = 1.0 / m;  // barrier weight on the simplex, relative to mu
   const double mu_fac = 0.1;         // mu shrinks tenfold at each centre
   const double cen = 3.0;            // centred: own gap within 3x what mu and beta allow
-  int same_mu = 0;
+  int same_mu = 0, near_misses = 0;
   double mu_tried = std::numeric_limits<double>::infinity();
   Vec x, s;
   double nu = 0;
@@ -418,9 +420,12 @@ inline SmoothOut smooth_dual(const GroupMats& C, const Vec& a, int k, double tol
         if (st.try_restricted(p, max_eigs)) { out.converged = true; break; }
         mu_tried = mu;
         // the restricted primal is within twice the tolerance but its weights do not certify it
-        // (near a kink of the dual their digits run out): with `hand_over`, Kelley's method
-        // closes the gap from the cuts so far, in fewer evaluations than another round of the path
-        if (hand_over && eig_calls > before && out.ub - out.lb <= 2.0 * tol * std::max(std::abs(out.ub), fp::tol::gap_floor * scale)) break;
+        // (near a kink of the dual their digits run out): the `hand_over`-th time, Kelley's
+        // method closes the gap from the cuts so far, in fewer evaluations than more rounds of
+        // the path
+        if (hand_over > 0 && eig_calls > before &&
+            out.ub - out.lb <= 2.0 * tol * std::max(std::abs(out.ub), fp::tol::gap_floor * scale) &&
+            ++near_misses >= hand_over) break;
       }
       const double mu_old = mu;
       mu *= mu_fac;
@@ -433,7 +438,7 @@ inline SmoothOut smooth_dual(const GroupMats& C, const Vec& a, int k, double tol
         const Vec tangent = path_tangent(p, s, t, R, mu_old, nu, beta_fac, H);
         const bool moved = st.predict(p, (mu - mu_old) * tangent, mu * beta_fac, max_eigs);
         if (moved) same_mu = 1;
-        if (!moved && was_stalled && hand_over) break;
+        if (!moved && was_stalled && hand_over > 0) break;
       }
       continue;
     }

@@ -333,6 +333,16 @@ inline KelleyOut kelley(Oracle& orc, Cuts& cuts, int m, double tol, double smoot
   return kr;
 }
 
+// When the interior method hands its path over to Kelley's method (smooth_dual()'s `hand_over`):
+// up to this many groups, the first time the restricted primal comes within twice the
+// tolerance without certifying; with more, the second time. Kelley's method closes the last
+// digits from the cuts at hand in few evaluations where the weights are few, or at a true kink
+// of the dual, where the path's multipliers lose their digits and the path would not finish
+// (bench/minmax.R); with more groups and no kink the path's next round is cheaper (credit,
+// m = 8 / 14 / 24: the 7 fits that handed over the first time took 3-15 more eigensolves than
+// the path alone).
+const int kHandOverGroups = 4;
+
 // m > 2 groups: the interior (smoothed dual) method first (dual = 1), its rank-k cuts seeding
 // Kelley's method if it does not certify within its budget (at most half of `maxit`, 30 at
 // least); Kelley's method only with dual = 0. The primal is the interior method's, or Kelley's
@@ -355,7 +365,8 @@ inline ExactResult solve_many_groups(const GroupMats& C, const Vec& a, int k, do
     if (fp::use_lanczos(d, k)) {
       sm = subspace_dual(C, a, k, tol, budget, scale, record, extra_calls, inner_calls, cuts.h_lb, cuts.h_ub);
     } else {
-      sm = smooth_dual(C, a, k, tol, budget, scale, record, extra_calls, cuts.h_lb, cuts.h_ub, true, predictor);
+      sm = smooth_dual(C, a, k, tol, budget, scale, record, extra_calls, cuts.h_lb, cuts.h_ub,
+                       m <= kHandOverGroups ? 1 : 2, predictor);
     }
     have_smooth = sm.U.cols() > 0 && sm.U.allFinite() && sm.x.allFinite();
     if (have_smooth && sm.ub < cuts.ub) { cuts.ub = sm.ub; primal_src = 1; }
