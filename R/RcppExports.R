@@ -145,8 +145,8 @@
     .Call(`_fairproj_fp_robust_eval`, M, W, R, kappa, X0, basis)
 }
 
-.fp_rows_stats <- function(x, g, m) {
-    .Call(`_fairproj_fp_rows_stats`, x, g, m)
+.fp_rows_stats <- function(x, g, m, rw) {
+    .Call(`_fairproj_fp_rows_stats`, x, g, m, rw)
 }
 
 .fp_rows_copy <- function(x, g, order, opts) {

@@ -84,6 +84,50 @@ fp_audit_replicate <- function(mr, spec, ks) {
   list(groups = G, var_kept = V, failed = failed)
 }
 
+# fp_audit_replicate() on the row route: the replicate is the rows of `src` (fp_audit_rows_source())
+# weighted by `rw` (the count of each row's block in the resample, fp_audit_row_weights()), so
+# that its fits and statistics are those of fp_audit_replicate() on the resampled block moments,
+# from weighted products with the rows (no d x d matrix, no copy of the rows).
+fp_audit_replicate_rows <- function(src, rw, spec, ks) {
+  methods <- spec$methods
+  m <- length(src$levels)
+  G <- array(NA_real_, c(length(methods), length(ks), m, 2L))
+  V <- array(NA_real_, c(length(methods), length(ks)))
+  prep <- fp_replicate_try(fp_prepare_rows(src$x, src$g, spec$center, spec$scale., weights = rw))
+  if (is.null(prep)) return(list(groups = G, var_kept = V, failed = TRUE))
+  failed <- FALSE
+  for (j in seq_along(ks)) {
+    kk <- ks[j]
+    best <- fp_rows_group_best(prep, kk)
+    for (a in seq_along(methods)) {
+      fit <- fp_replicate_try(suppressWarnings(fp_call_solver("pca", methods[a], prep, kk, spec$margs[[methods[a]]],
+                                                              NULL)))
+      if (is.null(fit)) {
+        failed <- TRUE
+        next
+      }
+      err <- pmax(fp_rows_fit_quad(prep, fit$rotation, if (identical(methods[a], "minmax")) fit$lambda)$err, 0)
+      G[a, j, , 1L] <- err * prep$unit
+      G[a, j, , 2L] <- (err - best) * prep$unit
+      V[a, j] <- fp_audit_var_kept_rows(fit, prep)
+    }
+  }
+  list(groups = G, var_kept = V, failed = failed)
+}
+
+# The row weights of a replicate on the row route: the count `weights[[g]]` of each row's block
+# (`block`, the row's block number, fp_block_of_row(); `blocks[[g]]$id` the non-empty blocks'
+# numbers) in its group's resample.
+fp_audit_row_weights <- function(g, block, blocks, weights) {
+  gi <- as.integer(g)
+  rw <- numeric(length(gi))
+  for (i in seq_along(blocks)) {
+    in_g <- gi == i
+    rw[in_g] <- weights[[i]][match(block[in_g], blocks[[i]]$id)]
+  }
+  rw
+}
+
 # The sample's side of the noise floor of a zero loss (fp_audit_floor()): its prepared problem
 # and each group's best error at every k in `ks`.
 fp_audit_floor_base <- function(moments, center, scale., ks) {
