@@ -161,6 +161,10 @@
     .Call(`_fairproj_fp_rows_quad`, x, g, V, opts)
 }
 
+.fp_rows_group_diag <- function(x, g, group, opts) {
+    .Call(`_fairproj_fp_rows_group_diag`, x, g, group, opts)
+}
+
 .fp_threads_max <- function() {
     .Call(`_fairproj_fp_threads_max`)
 }

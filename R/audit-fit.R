@@ -210,11 +210,6 @@ fp_audit_moments <- function(spec) UseMethod("fp_audit_moments")
 
 fp_audit_no_interval_note <- "no intervals were asked for (`level = NULL` or `replicates = 0`)"
 
-# The note of an audit by the row route asked for intervals.
-fp_audit_rows_interval_note <- paste("the audit took the row route (wide data), whose fits have no block moments to resample,",
-                                     "so no intervals were computed; route = \"moments\" gives them where the block moments",
-                                     "fit their memory budget (option `fairproj.interval_memory`)")
-
 # From the rows, in one pass (and a second for the block moments of the intervals); on the row
 # route, the rows prepared for it (fp_audit_rows_source()), all of them and, with an outcome, the
 # training part, in place of moments.
@@ -232,8 +227,11 @@ fp_audit_moments.fairproj_audit_rows <- function(spec) {
     }
     src <- fp_audit_rows_source(xm, g, spec$center, spec$scale.)
     tr <- if (!is.null(y)) fp_audit_rows_source(xm[!held, , drop = FALSE], g[!held], spec$center, spec$scale.)
-    return(list(moments = src, m_train = tr, held = held, blk = NULL,
-                interval_note = if (is.null(iv)) fp_audit_no_interval_note else fp_audit_rows_interval_note))
+    # the bootstrap's blocks as the moments route forms them (fp_block_of_row()), read as row
+    # weights by the replicates, and each group's diagnostics from its rows
+    blk <- if (!is.null(iv)) fp_audit_row_blocks(src, as.integer(iv$blocks))
+    return(list(moments = src, m_train = tr, held = held, blk = blk,
+                interval_note = if (is.null(iv)) fp_audit_no_interval_note))
   }
   held <- NULL
   m_train <- NULL

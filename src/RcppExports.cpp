@@ -588,6 +588,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// fp_rows_group_diag
+Rcpp::List fp_rows_group_diag(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int group, const Rcpp::List& opts);
+RcppExport SEXP _fairproj_fp_rows_group_diag(SEXP xSEXP, SEXP gSEXP, SEXP groupSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type g(gSEXP);
+    Rcpp::traits::input_parameter< int >::type group(groupSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_rows_group_diag(x, g, group, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
 // fp_threads_max
 int fp_threads_max();
 RcppExport SEXP _fairproj_fp_threads_max() {
@@ -640,6 +654,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_rows_copy", (DL_FUNC) &_fairproj_fp_rows_copy, 4},
     {"_fairproj_fp_rows_eig", (DL_FUNC) &_fairproj_fp_rows_eig, 6},
     {"_fairproj_fp_rows_quad", (DL_FUNC) &_fairproj_fp_rows_quad, 4},
+    {"_fairproj_fp_rows_group_diag", (DL_FUNC) &_fairproj_fp_rows_group_diag, 4},
     {"_fairproj_fp_threads_max", (DL_FUNC) &_fairproj_fp_threads_max, 0},
     {NULL, NULL, 0}
 };

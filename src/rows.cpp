@@ -319,6 +319,72 @@ inline void quad(const Rows& R, const Mat& V, Mat& A, Vec& err) {
   for (int g = 0; g < m; ++g) err(g) /= R.divisor(g);
 }
 
+// The sample diagnostics of group grp's rows for fair_audit()'s intervals, without a d x d
+// matrix where the group has at most d rows: the group's prepared rows Y (centred at its mean,
+// n_g x d) give `values`, the non-zero spectrum of Y'Y / n_g (its covariance), descending, from
+// the n_g x n_g Gram matrix YY' (from the d x d cross-product Y'Y, by blocks of rows, where the
+// group has more rows than columns: then the smaller of the two); `U` (n_g x r), Y's left
+// singular vectors of the values above 1e-10 of the largest (the whitened rows: a block's
+// second moment whitened by the covariance is a product of U's rows, fp_rows_kurtosis()); and
+// `norm`, each row's squared norm with every column divided by its variance (columns of
+// variance 0 left out; `constant` counts them). Rows in increasing order.
+struct GroupDiag {
+  Vec values, norm;
+  Mat U;
+  int constant = 0;
+};
+
+inline GroupDiag group_diag(const Rows& R, int grp) {
+  const int d = R.cols();
+  const std::vector<int> idx = rows_of(R, grp);
+  const int ns = static_cast<int>(idx.size());
+  GroupDiag out;
+  out.norm = Vec::Zero(ns);
+  const bool by_gram = ns <= d;
+  Mat K = Mat::Zero(by_gram ? ns : d, by_gram ? ns : d);
+  for (int j0 = 0; j0 < d; j0 += kBlock) {
+    const int b = std::min(kBlock, d - j0);
+    const Mat B = block(R, idx, grp, j0, b);
+    if (by_gram) K.selfadjointView<Eigen::Lower>().rankUpdate(B);
+    for (int jj = 0; jj < b; ++jj) {
+      const double v = B.col(jj).squaredNorm();
+      if (v > 0) {
+        out.norm += B.col(jj).cwiseAbs2() / v;
+      } else {
+        ++out.constant;
+      }
+    }
+    fp::check_interrupt();
+  }
+  out.norm *= ns;  // the columns' variances with divisor n_g
+  if (!by_gram) {
+    for (int i0 = 0; i0 < ns; i0 += kBlock) {
+      const std::vector<int> part(idx.begin() + i0, idx.begin() + std::min(ns, i0 + kBlock));
+      K.selfadjointView<Eigen::Lower>().rankUpdate(block(R, part, grp, 0, d).transpose());
+      fp::check_interrupt();
+    }
+  }
+  K = K.selfadjointView<Eigen::Lower>();
+  const EigResult full = eig_sym_full(K);
+  const double top = full.values.size() ? std::max(full.values(0), 0.0) : 0.0;
+  int r = 0;
+  while (r < full.values.size() && full.values(r) > 1e-10 * top) ++r;
+  out.values = full.values.cwiseMax(0.0) / std::max(ns, 1);
+  if (by_gram) {
+    out.U = full.vectors.leftCols(r);
+  } else {
+    // U = Y V S^-1 by blocks of rows
+    out.U.resize(ns, r);
+    const Vec sinv = full.values.head(r).cwiseSqrt().cwiseInverse();
+    for (int i0 = 0; i0 < ns; i0 += kBlock) {
+      const int e = std::min(ns, i0 + kBlock);
+      const std::vector<int> part(idx.begin() + i0, idx.begin() + e);
+      out.U.middleRows(i0, e - i0).noalias() = block(R, part, grp, 0, d) * full.vectors.leftCols(r) * sinv.asDiagonal();
+    }
+  }
+  return out;
+}
+
 }  // namespace rows
 }  // namespace fp
 
@@ -489,4 +555,23 @@ Rcpp::List fp_rows_quad(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector&
     return 0;
   });
   return Rcpp::List::create(Rcpp::Named("A") = A, Rcpp::Named("err") = err);
+}
+
+// fp::rows::group_diag() of group `group` (1-based); opts: w, center, mean, n as fp_rows_eig's.
+// [[Rcpp::export(.fp_rows_group_diag)]]
+Rcpp::List fp_rows_group_diag(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int group, const Rcpp::List& opts) {
+  fp::rcpp::Options o(opts);
+  const Rcpp::NumericVector w = o.get<Rcpp::NumericVector>("w", Rcpp::NumericVector());
+  const Rcpp::NumericVector c = o.get<Rcpp::NumericVector>("center", Rcpp::NumericVector());
+  const Rcpp::NumericMatrix mean = o.get<Rcpp::NumericMatrix>("mean", Rcpp::NumericMatrix());
+  const Rcpp::NumericVector n = o.get<Rcpp::NumericVector>("n", Rcpp::NumericVector());
+  o.done();
+  const int d = x.ncol();
+  if (w.size() != d || c.size() != d || mean.nrow() != d || group < 1 || group > n.size())
+    Rcpp::stop("internal error: row route of mismatched sizes");
+  const fp::rows::Rows R(x.begin(), x.nrow(), d, g.begin(), w.begin(), c.begin(), mean.begin(),
+                         static_cast<int>(n.size()), n.begin());
+  const fp::rows::GroupDiag r = fp::rcpp::run([&] { return fp::rows::group_diag(R, group - 1); });
+  return Rcpp::List::create(Rcpp::Named("values") = r.values, Rcpp::Named("U") = r.U,
+                            Rcpp::Named("norm") = r.norm, Rcpp::Named("constant") = r.constant);
 }
