@@ -153,16 +153,6 @@ fp_audit_reference <- function(xm, y, g, held) {
         rbind(full, trivial), stringsAsFactors = FALSE)
 }
 
-# The variance kept by a row-route fit, as fp_audit_var_kept() of a moments fit: from one product
-# of the rows with its basis (fp_rows_quad(), normalised units, whose total variance is d), with
-# min-max's map weighted as fp_map_kept() weighs it.
-fp_audit_var_kept_rows <- function(fit, prep) {
-  B <- if (!is.null(fit$map_basis)) fit$map_basis else fit$rotation
-  l <- if (!is.null(fit$map_basis)) fit$map_weights else rep(1, ncol(B))
-  kept <- sum((2 * l - l^2) * diag(fp_rows_quad(prep, unname(B))$A))
-  kept / prep$d
-}
-
 # The prepared rows `xm` of groups `g` that every row-route fit of an audit shares (the copy
 # Lanczos reads and the eigensolves of the covariance and of each group's are kept in its cache,
 # as one fit keeps them): the "fp_rows" object that fp_fit_pca() reads, with the `levels`, `n`

@@ -549,6 +549,16 @@ fp_audit_var_kept <- function(fit, C) {
   kept / sum(diag(C))
 }
 
+# The variance kept by a row-route fit, as fp_audit_var_kept() of a moments fit: from one product
+# of the rows with its basis (fp_rows_quad(), normalised units, whose total variance is d), with
+# min-max's map weighted as fp_map_kept() weighs it.
+fp_audit_var_kept_rows <- function(fit, prep) {
+  B <- if (!is.null(fit$map_basis)) fit$map_basis else fit$rotation
+  l <- if (!is.null(fit$map_basis)) fit$map_weights else rep(1, ncol(B))
+  kept <- sum((2 * l - l^2) * diag(fp_rows_quad(prep, unname(B))$A))
+  kept / prep$d
+}
+
 # Largest over smallest marginal loss, with losses within 1e-10 of the largest group error
 # counted as 0 (the solvers' precision): 1 when every loss is 0 (equal losses), Inf when only
 # the smallest is (a group served as well as by its own best rank-k projection).
@@ -721,9 +731,8 @@ fp_block_df <- function(b, v) {
 
 # fp_block_df() from the blocks' standardised traces `tr` and their rows `n`.
 fp_trace_df <- function(tr, n) {
-  b <- list(n = n)
-  ok <- b$n > 0
-  z <- sqrt(b$n[ok]) * (tr[ok] - sum(tr[ok] * b$n[ok]) / sum(b$n[ok]))
+  ok <- n > 0
+  z <- sqrt(n[ok]) * (tr[ok] - sum(tr[ok] * n[ok]) / sum(n[ok]))
   kap <- mean(z^4) / mean(z^2)^2
   if (!is.finite(kap)) return(NA_real_)
   2 * sum(ok) / max(kap - 1, 1e-8)

@@ -270,7 +270,7 @@ fp_rows_project <- function(prep, Q) {
   S <- lapply(seq_along(prep$levels), function(i) {
     in_g <- r$g == i - 1L
     Zi <- ZQ[in_g, , drop = FALSE]
-    s <- if (is.null(r$weights)) crossprod(Zi) / max(prep$n[[i]], 1) else crossprod(Zi, r$weights[in_g] * Zi) / max(prep$n[[i]], 1)
+    s <- (if (is.null(r$weights)) crossprod(Zi) else crossprod(Zi, r$weights[in_g] * Zi)) / max(prep$n[[i]], 1)
     (s + t(s)) / 2
   })
   stats::setNames(S, prep$levels)
