@@ -20,7 +20,10 @@
 # With intervals on the row route (2026-12-03, same machine at a load average of about 2,
 # FAIRPROJ_BENCH_REPLICATES=20, FAIRPROJ_BENCH_AUDIT_WIDE=2000:3000): n = 2000, d = 3000, row
 # route (auto) 352.8 CPU s, peak 298 MB (data 192 MB): about 15 s per replicate beyond the 45 s
-# of the fits, so some 1,600 s at the default 100 replicates. d = 10,000 not measured yet.
+# of the fits, so some 1,600 s at the default 100 replicates. n = 2000, d = 10,000, one
+# replicate timed alone (not through this script): the groups' diagnostics 10 s, the floor's
+# base 5 s, a replicate's three fits at k = 8 31 s and its noise floor 9 s, peak 637 MB (data
+# 531 MB): some 4,000 s at 100 replicates, min-max's fits most of it.
 
 args <- commandArgs(trailingOnly = TRUE)
 
