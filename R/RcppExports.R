@@ -145,8 +145,8 @@
     .Call(`_fairproj_fp_robust_eval`, M, W, R, kappa, X0, basis)
 }
 
-.fp_rows_stats <- function(x, g, m) {
-    .Call(`_fairproj_fp_rows_stats`, x, g, m)
+.fp_rows_stats <- function(x, g, m, rw) {
+    .Call(`_fairproj_fp_rows_stats`, x, g, m, rw)
 }
 
 .fp_rows_copy <- function(x, g, order, opts) {
@@ -159,6 +159,10 @@
 
 .fp_rows_quad <- function(x, g, V, opts) {
     .Call(`_fairproj_fp_rows_quad`, x, g, V, opts)
+}
+
+.fp_rows_group_diag <- function(x, g, group, opts) {
+    .Call(`_fairproj_fp_rows_group_diag`, x, g, group, opts)
 }
 
 .fp_threads_max <- function() {

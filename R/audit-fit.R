@@ -153,16 +153,6 @@ fp_audit_reference <- function(xm, y, g, held) {
         rbind(full, trivial), stringsAsFactors = FALSE)
 }
 
-# The variance kept by a row-route fit, as fp_audit_var_kept() of a moments fit: from one product
-# of the rows with its basis (fp_rows_quad(), normalised units, whose total variance is d), with
-# min-max's map weighted as fp_map_kept() weighs it.
-fp_audit_var_kept_rows <- function(fit, prep) {
-  B <- if (!is.null(fit$map_basis)) fit$map_basis else fit$rotation
-  l <- if (!is.null(fit$map_basis)) fit$map_weights else rep(1, ncol(B))
-  kept <- sum((2 * l - l^2) * diag(fp_rows_quad(prep, unname(B))$A))
-  kept / prep$d
-}
-
 # The prepared rows `xm` of groups `g` that every row-route fit of an audit shares (the copy
 # Lanczos reads and the eigensolves of the covariance and of each group's are kept in its cache,
 # as one fit keeps them): the "fp_rows" object that fp_fit_pca() reads, with the `levels`, `n`
@@ -210,11 +200,6 @@ fp_audit_moments <- function(spec) UseMethod("fp_audit_moments")
 
 fp_audit_no_interval_note <- "no intervals were asked for (`level = NULL` or `replicates = 0`)"
 
-# The note of an audit by the row route asked for intervals.
-fp_audit_rows_interval_note <- paste("the audit took the row route (wide data), whose fits have no block moments to resample,",
-                                     "so no intervals were computed; route = \"moments\" gives them where the block moments",
-                                     "fit their memory budget (option `fairproj.interval_memory`)")
-
 # From the rows, in one pass (and a second for the block moments of the intervals); on the row
 # route, the rows prepared for it (fp_audit_rows_source()), all of them and, with an outcome, the
 # training part, in place of moments.
@@ -232,8 +217,11 @@ fp_audit_moments.fairproj_audit_rows <- function(spec) {
     }
     src <- fp_audit_rows_source(xm, g, spec$center, spec$scale.)
     tr <- if (!is.null(y)) fp_audit_rows_source(xm[!held, , drop = FALSE], g[!held], spec$center, spec$scale.)
-    return(list(moments = src, m_train = tr, held = held, blk = NULL,
-                interval_note = if (is.null(iv)) fp_audit_no_interval_note else fp_audit_rows_interval_note))
+    # the bootstrap's blocks as the moments route forms them (fp_block_of_row()), read as row
+    # weights by the replicates, and each group's diagnostics from its rows
+    blk <- if (!is.null(iv)) fp_audit_row_blocks(src, as.integer(iv$blocks))
+    return(list(moments = src, m_train = tr, held = held, blk = blk,
+                interval_note = if (is.null(iv)) fp_audit_no_interval_note))
   }
   held <- NULL
   m_train <- NULL

@@ -84,6 +84,50 @@ fp_audit_replicate <- function(mr, spec, ks) {
   list(groups = G, var_kept = V, failed = failed)
 }
 
+# fp_audit_replicate() on the row route: the replicate is the rows of `src` (fp_audit_rows_source())
+# weighted by `rw` (the count of each row's block in the resample, fp_audit_row_weights()), so
+# that its fits and statistics are those of fp_audit_replicate() on the resampled block moments,
+# from weighted products with the rows (no d x d matrix, no copy of the rows).
+fp_audit_replicate_rows <- function(src, rw, spec, ks) {
+  methods <- spec$methods
+  m <- length(src$levels)
+  G <- array(NA_real_, c(length(methods), length(ks), m, 2L))
+  V <- array(NA_real_, c(length(methods), length(ks)))
+  prep <- fp_replicate_try(fp_prepare_rows(src$x, src$g, spec$center, spec$scale., weights = rw))
+  if (is.null(prep)) return(list(groups = G, var_kept = V, failed = TRUE))
+  failed <- FALSE
+  for (j in seq_along(ks)) {
+    kk <- ks[j]
+    best <- fp_rows_group_best(prep, kk)
+    for (a in seq_along(methods)) {
+      fit <- fp_replicate_try(suppressWarnings(fp_call_solver("pca", methods[a], prep, kk, spec$margs[[methods[a]]],
+                                                              NULL)))
+      if (is.null(fit)) {
+        failed <- TRUE
+        next
+      }
+      err <- pmax(fp_rows_fit_quad(prep, fit$rotation, if (identical(methods[a], "minmax")) fit$lambda)$err, 0)
+      G[a, j, , 1L] <- err * prep$unit
+      G[a, j, , 2L] <- (err - best) * prep$unit
+      V[a, j] <- fp_audit_var_kept_rows(fit, prep)
+    }
+  }
+  list(groups = G, var_kept = V, failed = failed)
+}
+
+# The row weights of a replicate on the row route: the count `weights[[g]]` of each row's block
+# (`block`, the row's block number, fp_block_of_row(); `blocks[[g]]$id` the non-empty blocks'
+# numbers) in its group's resample.
+fp_audit_row_weights <- function(g, block, blocks, weights) {
+  gi <- as.integer(g)
+  rw <- numeric(length(gi))
+  for (i in seq_along(blocks)) {
+    in_g <- gi == i
+    rw[in_g] <- weights[[i]][match(block[in_g], blocks[[i]]$id)]
+  }
+  rw
+}
+
 # The sample's side of the noise floor of a zero loss (fp_audit_floor()): its prepared problem
 # and each group's best error at every k in `ks`.
 fp_audit_floor_base <- function(moments, center, scale., ks) {
@@ -137,6 +181,46 @@ fp_audit_floor <- function(mr, base, ks) {
     }
   }
   list(floor = out, overlap = overlap, gap = fp_pooled_gap(rp$C, ks))
+}
+
+# fp_audit_floor_base() and fp_audit_floor() on the row route: the sample's prepared rows
+# (`src`, fp_audit_rows_source()) and a replicate's weighted rows (`rw`), every covariance's top
+# k from products with the rows.
+fp_audit_floor_base_rows <- function(src, ks) {
+  sp <- src$prep
+  list(prep = sp, best = lapply(ks, function(k) fp_rows_group_best(sp, k)),
+       scale = if (sp$scaled) sp$scale_data else FALSE, gap = fp_rows_pooled_gap(sp, ks))
+}
+
+fp_audit_floor_rows <- function(src, rw, base, ks) {
+  sp <- base$prep
+  m <- length(sp$levels)
+  out <- matrix(NA_real_, length(ks), m)
+  rp <- fp_replicate_try(fp_prepare_rows(src$x, src$g, TRUE, base$scale, weights = rw))
+  if (is.null(rp)) return(list(floor = out, overlap = NA_real_, gap = rep(NA_real_, length(ks))))
+  overlap <- if (m > 1L) fp_span_overlap(sp$mean[, -1L, drop = FALSE] - sp$mean[, 1L],
+                                         rp$mean[, -1L, drop = FALSE] - rp$mean[, 1L]) else NA_real_
+  for (j in seq_along(ks)) {
+    for (i in seq_len(m)) {
+      if (ks[j] >= sp$d) {
+        out[j, i] <- 0
+        next
+      }
+      V <- fp_replicate_try(fp_rows_eig(rp, ks[j], i)$vectors)
+      if (!is.null(V)) out[j, i] <- max(fp_rows_quad(sp, V)$err[i] - base$best[[j]][i], 0) * sp$unit
+    }
+  }
+  list(floor = out, overlap = overlap, gap = fp_rows_pooled_gap(rp, ks))
+}
+
+# fp_pooled_gap() of a row-route problem: the top max(ks) + 1 eigenvalues of its covariance
+# (those beyond the rows' rank 0), over its trace (d in its normalised units).
+fp_rows_pooled_gap <- function(prep, ks) {
+  d <- prep$d
+  top <- min(max(ks) + 1L, d)
+  ev <- fp_rows_eig(prep, top, vectors = FALSE)$values
+  ev <- c(ev, numeric(max(top - length(ev), 0L)))
+  vapply(ks, function(k) if (k < d) (ev[k] - ev[k + 1L]) / d else NA_real_, numeric(1))
 }
 
 # The agreement of the column spans of A and B: the mean squared cosine of their principal
@@ -201,15 +285,23 @@ fp_audit_draw <- function(spec, moments, blocks, ks) {
   overlap <- rep(NA_real_, replicates)
   Gap <- matrix(NA_real_, replicates, nk)
   failed <- logical(replicates)
-  base <- fp_audit_floor_base(moments, spec$center, spec$scale., ks)
+  rows <- inherits(moments, "fp_rows")
+  base <- if (rows) fp_audit_floor_base_rows(moments, ks) else fp_audit_floor_base(moments, spec$center, spec$scale., ks)
   pb <- fp_progress_bar(replicates, "fair_audit: intervals", show = spec$show)
   for (r in seq_len(replicates)) {
-    mr <- fp_audit_resample(moments, blocks)
-    rep_r <- fp_audit_replicate(mr, spec, ks)
+    if (rows) {
+      # the same draws as fp_audit_resample()'s, as the counts of each row's block
+      w <- lapply(blocks, function(b) tabulate(sample.int(length(b$n), length(b$n), replace = TRUE), length(b$n)))
+      rw <- fp_audit_row_weights(moments$g, attr(blocks, "row"), blocks, w)
+      rep_r <- fp_audit_replicate_rows(moments, rw, spec, ks)
+    } else {
+      mr <- fp_audit_resample(moments, blocks)
+      rep_r <- fp_audit_replicate(mr, spec, ks)
+    }
     failed[r] <- rep_r$failed
     G[r, , , , ] <- rep_r$groups
     Vk[r, , ] <- rep_r$var_kept
-    fl <- fp_audit_floor(mr, base, ks)
+    fl <- if (rows) fp_audit_floor_rows(moments, rw, base, ks) else fp_audit_floor(mr, base, ks)
     Fl[r, , ] <- fl$floor
     overlap[r] <- fl$overlap
     Gap[r, ] <- fl$gap
@@ -226,10 +318,11 @@ fp_audit_group_intervals <- function(gtab, dr, moments, blocks, methods, ks, lev
   nb <- vapply(blocks, function(b) length(b$n), numeric(1))
   # each group's numerical rank, or d + 1 when its covariance has full rank (k = d - 1 is fine
   # then): a k at or next to a lower rank has losses at their bound
-  rank <- vapply(moments_cov(moments), function(s) {
-    ev <- pmax(fp_sym_values(s), 0)
+  d <- length(moments$colnames)
+  rank <- vapply(if (inherits(moments, "fp_rows")) lapply(blocks, `[[`, "values") else moments_cov(moments), function(s) {
+    ev <- pmax(if (is.matrix(s)) fp_sym_values(s) else s, 0)
     r <- sum(ev > 1e-10 * max(ev, .Machine$double.xmin))
-    if (r == nrow(s)) r + 2 else r
+    if (r == d) r + 2 else r
   }, numeric(1))
   floor_q <- matrix(apply(dr$Fl, c(2L, 3L), function(v) fp_interval(v, 0, level, probs = (1 + level) / 2, shift = FALSE)),
                     length(ks), length(moments$levels))
@@ -240,7 +333,6 @@ fp_audit_group_intervals <- function(gtab, dr, moments, blocks, methods, ks, lev
   gtab$reason <- NA_character_
   dg <- fp_audit_diagnostics(moments, blocks, ks, level)
   tie <- fp_audit_near_tie(dr, ks, length(moments$colnames))
-  d <- length(moments$colnames)
   at_floor <- rep(FALSE, nrow(gtab))
   for (i in seq_len(nrow(gtab))) {
     a <- match(gtab$method[i], methods)
@@ -457,6 +549,16 @@ fp_audit_var_kept <- function(fit, C) {
   kept / sum(diag(C))
 }
 
+# The variance kept by a row-route fit, as fp_audit_var_kept() of a moments fit: from one product
+# of the rows with its basis (fp_rows_quad(), normalised units, whose total variance is d), with
+# min-max's map weighted as fp_map_kept() weighs it.
+fp_audit_var_kept_rows <- function(fit, prep) {
+  B <- if (!is.null(fit$map_basis)) fit$map_basis else fit$rotation
+  l <- if (!is.null(fit$map_basis)) fit$map_weights else rep(1, ncol(B))
+  kept <- sum((2 * l - l^2) * diag(fp_rows_quad(prep, unname(B))$A))
+  kept / prep$d
+}
+
 # Largest over smallest marginal loss, with losses within 1e-10 of the largest group error
 # counted as 0 (the solvers' precision): 1 when every loss is 0 (equal losses), Inf when only
 # the smallest is (a group served as well as by its own best rank-k projection).
@@ -600,7 +702,14 @@ fp_tail_index <- function(x) {
   v <- colSums((x - rep(mu, each = n))^2) / (n - 1)
   keep <- v > 0
   if (!any(keep)) return(NA_real_)
-  u <- rowSums((x[, keep, drop = FALSE] - rep(mu[keep], each = n))^2 / rep(v[keep], each = n))
+  fp_hill_index(rowSums((x[, keep, drop = FALSE] - rep(mu[keep], each = n))^2 / rep(v[keep], each = n)))
+}
+
+# fp_tail_index() from the rows' squared standardised norms `u` (any common divisor of the
+# columns' variances: the index is scale free).
+fp_hill_index <- function(u) {
+  n <- length(u)
+  if (n < 20L) return(NA_real_)
   kh <- max(10L, floor(sqrt(n)))
   s <- sort(u, decreasing = TRUE)[seq_len(kh + 1L)]
   if (!is.finite(s[kh + 1L]) || s[kh + 1L] <= 0) return(NA_real_)
@@ -617,9 +726,13 @@ fp_block_df <- function(b, v) {
   if (J < 10L || any(v <= 0)) return(NA_real_)
   d <- length(v)
   diag_idx <- (seq_len(d) - 1L) * d + seq_len(d)
-  tr <- (colSums(b$scatter[diag_idx, , drop = FALSE] / v) + b$n * colSums(b$delta^2 / v)) / pmax(b$n, 1)
-  ok <- b$n > 0
-  z <- sqrt(b$n[ok]) * (tr[ok] - sum(tr[ok] * b$n[ok]) / sum(b$n[ok]))
+  fp_trace_df((colSums(b$scatter[diag_idx, , drop = FALSE] / v) + b$n * colSums(b$delta^2 / v)) / pmax(b$n, 1), b$n)
+}
+
+# fp_block_df() from the blocks' standardised traces `tr` and their rows `n`.
+fp_trace_df <- function(tr, n) {
+  ok <- n > 0
+  z <- sqrt(n[ok]) * (tr[ok] - sum(tr[ok] * n[ok]) / sum(n[ok]))
   kap <- mean(z^4) / mean(z^2)^2
   if (!is.finite(kap)) return(NA_real_)
   2 * sum(ok) / max(kap - 1, 1e-8)
@@ -630,6 +743,13 @@ fp_block_df <- function(b, v) {
 # in `ks`: a matrix k x group).
 fp_audit_diagnostics <- function(moments, blocks, ks, level) {
   d <- length(moments$colnames)
+  if (inherits(moments, "fp_rows")) {
+    # the row route: computed from the rows with its blocks (fp_audit_row_blocks())
+    kurt <- vapply(blocks, `[[`, numeric(2), "kurt")
+    return(list(tail = vapply(blocks, `[[`, numeric(1), "tail"), df = vapply(blocks, `[[`, numeric(1), "df"),
+                kurt = kurt[1L, ], kurt_se = kurt[2L, ], dirs = matrix(outer(ks * (d - ks), moments$n, "/"), length(ks)),
+                levels = moments$levels, level = level))
+  }
   S <- moments_cov(moments)
   v <- lapply(S, diag)
   tail <- vapply(blocks, function(b) if (is.null(b$tail)) NA_real_ else b$tail, numeric(1))
@@ -674,6 +794,51 @@ fp_block_kurtosis <- function(b, S) {
     b$n[j] * (sum(Pj * t(Pj)) - 2 * sum(diag(Pj)) + r)
   }, numeric(1))
   c(sum(dev) / ((J - 1) * (r^2 + r)), 2 / sqrt((J - 1) * (r^2 + r)))
+}
+
+# fp_block_kurtosis() from a group's rows, without its d x d covariance: `U` (n_g x r) the left
+# singular vectors of its centred rows Y (the range of S = Y'Y / n_g, as fp_block_kurtosis()
+# keeps it), `block` each row's block. A block's whitened second moment S+ M_b, M_b = Y_b'Y_b /
+# n_b, is similar to (n_g / n_b) U_b'U_b, so ||S+ M_b||^2 and tr(S+ M_b) come from the r x r
+# product P_b = U_b'U_b: n_b (a^2 ||P_b||^2 - 2 a tr P_b + r), a = n_g / n_b.
+fp_rows_kurtosis <- function(U, block) {
+  nb <- tabulate(block, max(block, 1L))
+  ok <- which(nb > 1)
+  J <- length(ok)
+  if (J < 10L) return(c(NA_real_, NA_real_))
+  r <- ncol(U)
+  if (!r) return(c(NA_real_, NA_real_))
+  ng <- nrow(U)
+  dev <- vapply(ok, function(b) {
+    P <- crossprod(U[block == b, , drop = FALSE])
+    a <- ng / nb[b]
+    nb[b] * (a^2 * sum(P^2) - 2 * a * sum(diag(P)) + r)
+  }, numeric(1))
+  c(sum(dev) / ((J - 1) * (r^2 + r)), 2 / sqrt((J - 1) * (r^2 + r)))
+}
+
+# The bootstrap's blocks on the row route, per group: the numbers `id` of its non-empty blocks
+# and their rows `n` (as the block moments', fp_merge_block_cells()), `block` (each of its rows'
+# block, rows in increasing order), and its sample diagnostics from the rows
+# (fp_rows_group_diag()): `tail` (fp_tail_index()), `df` (fp_block_df()), `kurt`
+# (fp_block_kurtosis()) and `values` (its covariance's non-zero spectrum, for its rank). `row`
+# (an attribute): every row's block number.
+fp_audit_row_blocks <- function(src, B) {
+  bl <- fp_block_of_row(seq_len(nrow(src$x)), B)
+  gi <- as.integer(src$g)
+  prep <- src$prep
+  out <- lapply(seq_along(src$levels), function(i) {
+    bi <- bl[gi == i]
+    cnt <- tabulate(bi, B)
+    id <- which(cnt > 0)
+    dg <- fp_cpp(.fp_rows_group_diag(src$x, prep$rows$g, i, fp_rows_opts(prep)), "the audit's diagnostics of the rows")
+    tr <- vapply(id, function(b) sum(dg$norm[bi == b]), numeric(1)) / cnt[id]
+    list(id = id, n = as.numeric(cnt[id]), block = bi, tail = fp_hill_index(dg$norm),
+         df = if (dg$constant == 0L && length(id) >= 10L) fp_trace_df(tr, as.numeric(cnt[id])) else NA_real_,
+         kurt = fp_rows_kurtosis(dg$U, bi), values = dg$values)
+  })
+  attr(out, "row") <- bl
+  out
 }
 
 # Heavy tails that the tail index and the blocks' degrees of freedom let through: a group whose

@@ -231,8 +231,18 @@
 #' tables are those of the moments route up to the eigensolvers' precision (1e-8 of the total
 #' variance in the tests). It serves the methods the row route serves, `"standard"`, `"mean"`
 #' (its basic variant) and `"minmax"` (`solver = "exact"`), and groups that are not
-#' intersectional. Its fits have no block moments to resample, so it gives no intervals
-#' (`$intervals$note` says so). `route = "auto"` (the default) takes it from 500 columns on when
+#' intersectional. Its intervals are the moments route's, computed from the rows: the same
+#' blocks (by row number), the same draws for the same `seed`, each replicate's fits from the
+#' rows weighted by the count of their block in the resample (products with the weighted rows,
+#' the weighted centring a rank-one correction, no copy of the rows and no d x d matrix), and
+#' the same diagnostics: the noise floor, near-tie and kink checks from the replicates' fits on
+#' the rows; the tail index, the blocks' degrees of freedom and their whitened spread from each
+#' group's rows (its n_g x n_g Gram matrix, or where the group has more rows than columns its
+#' d x d cross-product, the smaller of the two). Intervals, flags and reasons equal the moments
+#' route's (1e-8 of the total variance in the tests; min-max to its certified gap), so no
+#' check is dropped. A replicate costs about one fit of each method at the interval's k on the
+#' rows, plus each group's top k: at d = 10,000 min-max's replicates dominate (see
+#' bench/audit-wide.R). `route = "auto"` (the default) takes it from 500 columns on when
 #' every audited method is served and either the moments route's d x d matrices exceed the
 #' memory available, or the moments route would give no intervals (`level = NULL`, or block
 #' moments beyond their budget) and the row route's estimated cost at the largest k is less than
@@ -511,7 +521,7 @@ fp_audit_spec <- function(source, outcome, k, methods, margs, center, scale., te
   iv <- fp_audit_check_intervals(level, replicates, blocks)
   route <- if (rows) fp_audit_route(route, source, methods, margs, ks, iv, !is.null(y)) else "moments"
   if (route == "rows") {
-    fp_audit_check_memory_rows(as.numeric(table(source$g)), d, !is.null(y), max(ks))
+    fp_audit_check_memory_rows(as.numeric(table(source$g)), d, !is.null(y), max(ks), !is.null(iv))
   } else {
     fp_audit_check_memory(d, m, rows, !is.null(y), if (rows && !is.null(iv)) iv$blocks else 0L, if (rows) nrow(source$x) else 0)
   }
@@ -571,16 +581,19 @@ fp_audit_route <- function(route, source, methods, margs, ks, iv, outcome) {
 # d; with an outcome also the training rows and their copy), each group's Gram matrix where it
 # has fewer rows than columns (n_g x n_g), and the Lanczos bases and kept spectra (d x about
 # max(2 kmax + 1, kmax + 20) for the pooled covariance and each group, twice); no d x d matrix.
-fp_audit_memory_need_rows <- function(ng, d, outcome, kmax) {
+# With `intervals`, also the diagnostics of one group at a time (fp_audit_row_blocks(): its Gram
+# or cross-product, eigenvectors and whitened rows, three of min(n_g, d)^2).
+fp_audit_memory_need_rows <- function(ng, d, outcome, kmax, intervals = FALSE) {
   n <- sum(ng)
   ncv <- min(d, max(2 * kmax + 1, kmax + 20))
-  8 * n * d * (1 + 2 * outcome) + 8 * sum(ng[ng < d]^2) + 16 * d * ncv * (length(ng) + 1)
+  8 * n * d * (1 + 2 * outcome) + 8 * sum(ng[ng < d]^2) + 16 * d * ncv * (length(ng) + 1) +
+    if (intervals) 24 * max(pmin(ng, d)^2) else 0
 }
 
 # fp_audit_check_memory() of the row route: refuses an audit whose rows' copies and products
 # (fp_audit_memory_need_rows()) cannot fit in memory.
-fp_audit_check_memory_rows <- function(ng, d, outcome, kmax) {
-  need <- fp_audit_memory_need_rows(ng, d, outcome, kmax)
+fp_audit_check_memory_rows <- function(ng, d, outcome, kmax, intervals = FALSE) {
+  need <- fp_audit_memory_need_rows(ng, d, outcome, kmax, intervals)
   lim <- fp_audit_memory_limit()
   if (need <= lim) return(invisible(need))
   gb <- function(b) format(signif(b / 2^30, 2), big.mark = ",")

@@ -692,7 +692,7 @@ fp_minmax_rows <- function(prep, k, tol, maxit, dual, lp, fallback, reduce_rank)
   # the variance kept would cancel to the precision of the variances)
   # (rank < k: the solve found fewer than k non-zero values; rank <= k: at most k rows beyond the
   # groups' means)
-  full_rank_k <- sum(es$values > 1e-12 * max(es$values[1L], 0)) < k || k >= prep$n_total - m
+  full_rank_k <- sum(es$values > 1e-12 * max(es$values[1L], 0)) < k || k >= sum(prep$n_held) - m
   err_best <- if (full_rank_k && es$values[1L] > 0) numeric(m)
   # (at least k columns: where the rows span fewer directions, completed by directions of variance 0)
   Q <- fp_pad_basis(fp_minmax_rows_basis(cbind(Vstd, do.call(cbind, lapply(eg, `[[`, "vectors"))), prep$d), k)

@@ -531,15 +531,16 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_rows_stats
-Rcpp::List fp_rows_stats(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int m);
-RcppExport SEXP _fairproj_fp_rows_stats(SEXP xSEXP, SEXP gSEXP, SEXP mSEXP) {
+Rcpp::List fp_rows_stats(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int m, const Rcpp::NumericVector& rw);
+RcppExport SEXP _fairproj_fp_rows_stats(SEXP xSEXP, SEXP gSEXP, SEXP mSEXP, SEXP rwSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type x(xSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type g(gSEXP);
     Rcpp::traits::input_parameter< int >::type m(mSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_rows_stats(x, g, m));
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type rw(rwSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_rows_stats(x, g, m, rw));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -584,6 +585,20 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type V(VSEXP);
     Rcpp::traits::input_parameter< const Rcpp::List& >::type opts(optsSEXP);
     rcpp_result_gen = Rcpp::wrap(fp_rows_quad(x, g, V, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_rows_group_diag
+Rcpp::List fp_rows_group_diag(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int group, const Rcpp::List& opts);
+RcppExport SEXP _fairproj_fp_rows_group_diag(SEXP xSEXP, SEXP gSEXP, SEXP groupSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type g(gSEXP);
+    Rcpp::traits::input_parameter< int >::type group(groupSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_rows_group_diag(x, g, group, opts));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -635,10 +650,11 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_pareto_cpp", (DL_FUNC) &_fairproj_fp_pareto_cpp, 6},
     {"_fairproj_fp_robust_run", (DL_FUNC) &_fairproj_fp_robust_run, 6},
     {"_fairproj_fp_robust_eval", (DL_FUNC) &_fairproj_fp_robust_eval, 6},
-    {"_fairproj_fp_rows_stats", (DL_FUNC) &_fairproj_fp_rows_stats, 3},
+    {"_fairproj_fp_rows_stats", (DL_FUNC) &_fairproj_fp_rows_stats, 4},
     {"_fairproj_fp_rows_copy", (DL_FUNC) &_fairproj_fp_rows_copy, 4},
     {"_fairproj_fp_rows_eig", (DL_FUNC) &_fairproj_fp_rows_eig, 6},
     {"_fairproj_fp_rows_quad", (DL_FUNC) &_fairproj_fp_rows_quad, 4},
+    {"_fairproj_fp_rows_group_diag", (DL_FUNC) &_fairproj_fp_rows_group_diag, 4},
     {"_fairproj_fp_threads_max", (DL_FUNC) &_fairproj_fp_threads_max, 0},
     {NULL, NULL, 0}
 };

@@ -163,19 +163,40 @@ test_that("the row route's audit agrees with the moments route's in every table,
   expect_equal(ar$fits$minmax[["2"]]$rotation, f$rotation, tolerance = 1e-12)
 })
 
-test_that("a row-route audit without an outcome, unscaled, agrees too; asked for intervals it says why it has none", {
+test_that("a row-route audit's intervals and flags are the moments route's, from the same seed and blocks", {
   dat <- rows_route_data()
-  args <- list(dat$x, dat$g, k = c(2, 5), scale. = FALSE, replicates = 20, seed = 1, progress = FALSE)
-  am <- do.call(fair_audit, c(args, level = NULL, route = "moments"))
-  ar <- do.call(fair_audit, c(args, route = "rows"))
-  tot <- sum(diag(stats::cov(dat$x)))
-  for (v in c("var_kept", "price", "max_loss", "loss_gap", "max_error")) {
-    expect_lt(max(abs(ar$table[[v]] - am$table[[v]]) * if (v %in% c("var_kept", "price")) tot else 1), 1e-8 * tot)
+  for (sc in c(FALSE, TRUE)) {
+    args <- list(dat$x, dat$g, k = c(2, 5), scale. = sc, replicates = 30, seed = 1, progress = FALSE)
+    am <- do.call(fair_audit, c(args, route = "moments"))
+    # the row route reads no d x d moments, not even for its intervals and their diagnostics
+    ar <- local({
+      local_fairproj_function("fp_moments_dense", function(...) stop("the row route formed moments"))
+      do.call(fair_audit, c(args, route = "rows"))
+    })
+    tot <- if (sc) ncol(dat$x) else sum(diag(stats::cov(dat$x)))
+    share <- c("var_kept", "price")  # shares of the total variance
+    for (tb in c("table", "groups_table")) {
+      a <- am[[tb]]
+      b <- ar[[tb]]
+      ends <- grep("_(low|high)$", names(a), value = TRUE)
+      expect_identical(ends, grep("_(low|high)$", names(b), value = TRUE))
+      expect_gt(length(ends), 0L)
+      for (v in ends) {
+        s <- if (sub("_(low|high)$", "", v) %in% share) tot else 1
+        same_inf <- is.infinite(a[[v]]) | is.infinite(b[[v]])
+        expect_identical(is.na(a[[v]]), is.na(b[[v]]), label = v)
+        expect_identical(a[[v]][same_inf], b[[v]][same_inf], label = v)
+        ok <- !is.na(a[[v]]) & !same_inf
+        expect_lt(max(abs(a[[v]][ok] - b[[v]][ok]) * s, 0), 1e-8 * tot, label = v)
+      }
+      expect_identical(b$reliable, a$reliable)
+      expect_identical(b$reason, a$reason)
+    }
+    expect_identical(ar$intervals$blocks, am$intervals$blocks)
+    expect_identical(ar$intervals$failed, am$intervals$failed)
+    expect_null(ar$intervals$note)
   }
-  expect_null(ar$downstream)
-  expect_match(ar$intervals$note, "row route")
-  expect_false(any(grepl("_low$", names(ar$table))))
   expect_output(print(ar), "route = \"rows\"", fixed = TRUE)
   expect_output(print(summary(ar)), "minmax")
-  expect_s3_class(tidy(ar), "data.frame")
+  expect_s3_class(tidy(ar, "intervals"), "data.frame")
 })
