@@ -77,8 +77,12 @@
     .Call(`_fairproj_fp_set_backend`, flag)
 }
 
-.fp_prepare_moments <- function(scatter, w, n, mean, denom, dimnames_C, keep_cov = TRUE) {
-    .Call(`_fairproj_fp_prepare_moments`, scatter, w, n, mean, denom, dimnames_C, keep_cov)
+.fp_prepare_moments <- function(scatter, w, n, mean, denom, dimnames_C, keep_cov = TRUE, keep_C = TRUE) {
+    .Call(`_fairproj_fp_prepare_moments`, scatter, w, n, mean, denom, dimnames_C, keep_cov, keep_C)
+}
+
+.fp_prepare_pooled <- function(out, scatter, w, n, mean, denom, s, dimnames) {
+    .Call(`_fairproj_fp_prepare_pooled`, out, scatter, w, n, mean, denom, s, dimnames)
 }
 
 .fp_prepare_cov_into <- function(out, scatter, w, ng, s, mu = NULL) {
@@ -97,8 +101,8 @@
     .Call(`_fairproj_fp_is_symmetric_exact`, A)
 }
 
-.fp_complement_sym <- function(M, qr, tau, r, dimnames) {
-    .Call(`_fairproj_fp_complement_sym`, M, qr, tau, r, dimnames)
+.fp_complement_sym <- function(M, qr, tau, r, dimnames, overwrite = FALSE) {
+    .Call(`_fairproj_fp_complement_sym`, M, qr, tau, r, dimnames, overwrite)
 }
 
 .fp_mmd2 <- function(X, g, V, sigma, gradient) {
@@ -141,8 +145,8 @@
     .Call(`_fairproj_fp_robust_eval`, M, W, R, kappa, X0, basis)
 }
 
-.fp_rows_stats <- function(x, g, m) {
-    .Call(`_fairproj_fp_rows_stats`, x, g, m)
+.fp_rows_stats <- function(x, g, m, rw) {
+    .Call(`_fairproj_fp_rows_stats`, x, g, m, rw)
 }
 
 .fp_rows_copy <- function(x, g, order, opts) {
@@ -155,6 +159,10 @@
 
 .fp_rows_quad <- function(x, g, V, opts) {
     .Call(`_fairproj_fp_rows_quad`, x, g, V, opts)
+}
+
+.fp_rows_group_diag <- function(x, g, group, opts) {
+    .Call(`_fairproj_fp_rows_group_diag`, x, g, group, opts)
 }
 
 .fp_threads_max <- function() {

@@ -44,14 +44,23 @@ fp_audit_state <- function(fit) {
 }
 
 # One fit, its time and its warnings (muffled and returned). A fit that fails (a k beyond a
-# method's feasible dimension, a numerical failure) gives `fit = NULL` and the error.
+# method's feasible dimension, a numerical failure) gives `fit = NULL` and the error. `moments`
+# is a group_moments object, or on the row route the prepared rows (fp_audit_rows_source()),
+# which every fit shares, as fair_pca(x, group, route = "rows") prepares them for one fit.
 fp_audit_fit <- function(moments, k, method, margs, center, scale.) {
   warns <- list()
   err <- NULL
   t0 <- proc.time()[["elapsed"]]
+  rows <- inherits(moments, "fp_rows")
   fit <- withCallingHandlers(
-    tryCatch(do.call(fair_pca, c(list(moments, k = k, method = method, center = center, scale. = scale.,
-                                      keep_moments = FALSE), margs)),
+    tryCatch(if (rows) {
+      do.call(fp_fit_pca, c(list(moments, k = k, method = method), margs,
+                            list(center = center, scale. = scale., data = NULL, retx = FALSE, keep_moments = FALSE,
+                                 call = NULL)))
+    } else {
+      do.call(fair_pca, c(list(moments, k = k, method = method, center = center, scale. = scale.,
+                               keep_moments = FALSE), margs))
+    },
              fairproj_needs_rows = function(e) {
                fp_abort(sprintf("includes '%s', which needs the data rows; an audit fits every method from the group moments",
                                 method), "methods")
@@ -67,13 +76,15 @@ fp_audit_fit <- function(moments, k, method, margs, center, scale.) {
   secs <- proc.time()[["elapsed"]] - t0
   # the call do.call() recorded holds the moments themselves: name them instead
   if (!is.null(fit)) {
-    fit$call <- as.call(c(list(quote(fair_pca), quote(moments), k = k, method = method, center = center,
-                               scale. = scale.), margs))
+    fit$call <- as.call(c(if (rows) list(quote(fair_pca), quote(x), quote(group)) else list(quote(fair_pca), quote(moments)),
+                          list(k = k, method = method, center = center, scale. = scale.), margs,
+                          if (rows) list(route = "rows")))
   }
   list(fit = fit, error = err, seconds = secs, warnings = warns)
 }
 
-# The method x k row of a fit (NA values and the error in `state` when it failed).
+# The method x k row of a fit (NA values and the error in `state` when it failed); `C` is the
+# prepared covariance of the moments route, or on the row route the prepared rows.
 fp_audit_row <- function(r, meth, kk, C) {
   f <- r$fit
   if (is.null(f)) {
@@ -85,7 +96,8 @@ fp_audit_row <- function(r, meth, kk, C) {
   }
   gs <- f$group_stats
   st <- fp_audit_state(f)
-  fp_row_df(method = meth, k = kk, rank = ncol(f$rotation), var_kept = fp_audit_var_kept(f, C), price = NA_real_,
+  kept <- if (inherits(C, "fp_rows")) fp_audit_var_kept_rows(f, C$prep) else fp_audit_var_kept(f, C)
+  fp_row_df(method = meth, k = kk, rank = ncol(f$rotation), var_kept = kept, price = NA_real_,
             max_loss = max(gs$loss), min_loss = min(gs$loss), loss_gap = max(gs$loss) - min(gs$loss),
             loss_ratio = fp_audit_loss_ratio(gs),
             worst_group = gs$group[which.max(gs$loss)], max_error = max(gs$error),
@@ -141,6 +153,17 @@ fp_audit_reference <- function(xm, y, g, held) {
         rbind(full, trivial), stringsAsFactors = FALSE)
 }
 
+# The prepared rows `xm` of groups `g` that every row-route fit of an audit shares (the copy
+# Lanczos reads and the eigensolves of the covariance and of each group's are kept in its cache,
+# as one fit keeps them): the "fp_rows" object that fp_fit_pca() reads, with the `levels`, `n`
+# and `colnames` that the audit reads of moments.
+fp_audit_rows_source <- function(xm, g, center, scale.) {
+  prep <- fp_prepare_rows(xm, g, center, scale.)
+  if (is.null(prep)) fp_moments_ranged(xm, g, fp_colnames(xm), "x")  # NA or Inf: the moments pass says where
+  structure(list(x = xm, g = g, prep = prep, levels = prep$levels, n = as.numeric(prep$n), colnames = prep$colnames),
+            class = "fp_rows")
+}
+
 # The audit proper, from its specification `spec` (fp_audit_spec()): moments (one pass), then
 # every method at every k; the downstream fits on the training part's moments; then the
 # intervals and the result.
@@ -149,8 +172,9 @@ fp_audit_run <- function(spec) {
   mo <- fp_audit_moments(spec)
   nfit <- length(spec$methods) * length(spec$k) * (1L + !is.null(spec$outcome))
   if (spec$show) {
-    message(sprintf("fair_audit: %d method(s) x %d value(s) of k from the moments of %s rows (%d columns, %d groups)%s",
-                    length(spec$methods), length(spec$k), format(sum(mo$moments$n), big.mark = ","), spec$d, spec$m,
+    message(sprintf("fair_audit: %d method(s) x %d value(s) of k from the %s of %s rows (%d columns, %d groups)%s",
+                    length(spec$methods), length(spec$k), if (identical(spec$route, "rows")) "row route" else "moments",
+                    format(sum(mo$moments$n), big.mark = ","), spec$d, spec$m,
                     if (!is.null(spec$outcome)) ", then held-out checks" else ""))
   }
   oldopt <- options(fairproj.progress = FALSE)  # no progress bars of the fits themselves
@@ -176,13 +200,29 @@ fp_audit_moments <- function(spec) UseMethod("fp_audit_moments")
 
 fp_audit_no_interval_note <- "no intervals were asked for (`level = NULL` or `replicates = 0`)"
 
-# From the rows, in one pass (and a second for the block moments of the intervals).
+# From the rows, in one pass (and a second for the block moments of the intervals); on the row
+# route, the rows prepared for it (fp_audit_rows_source()), all of them and, with an outcome, the
+# training part, in place of moments.
 #' @exportS3Method fp_audit_moments fairproj_audit_rows
 fp_audit_moments.fairproj_audit_rows <- function(spec) {
   xm <- spec$x
   g <- spec$g
   y <- spec$outcome
   iv <- spec$intervals
+  if (identical(spec$route, "rows")) {
+    held <- NULL
+    if (!is.null(y)) {
+      restore_seed <- fp_set_seed(spec$seed)
+      held <- tryCatch(fp_audit_split(g, spec$test_fraction), finally = restore_seed())
+    }
+    src <- fp_audit_rows_source(xm, g, spec$center, spec$scale.)
+    tr <- if (!is.null(y)) fp_audit_rows_source(xm[!held, , drop = FALSE], g[!held], spec$center, spec$scale.)
+    # the bootstrap's blocks as the moments route forms them (fp_block_of_row()), read as row
+    # weights by the replicates, and each group's diagnostics from its rows
+    blk <- if (!is.null(iv)) fp_audit_row_blocks(src, as.integer(iv$blocks))
+    return(list(moments = src, m_train = tr, held = held, blk = blk,
+                interval_note = if (is.null(iv)) fp_audit_no_interval_note))
+  }
   held <- NULL
   m_train <- NULL
   blk <- NULL
@@ -251,7 +291,8 @@ fp_audit_fits <- function(spec, mo) {
   scale. <- spec$scale.
   show <- spec$show
   moments <- mo$moments
-  C <- fp_prepare(moments, center, scale.)$C
+  # what the variance kept is measured against: the prepared covariance, or the prepared rows
+  C <- if (inherits(moments, "fp_rows")) moments else fp_prepare(moments, center, scale.)$C
   pb <- fp_progress_bar(length(methods) * length(ks) * (1L + !is.null(y)), "fair_audit: fits", show = show)
   step <- 0L
   warns <- list()
@@ -334,6 +375,7 @@ fp_audit_result <- function(spec, fr, mo) {
               k = ks, k_focus = if (length(kf)) min(kf) else max(ks), methods = methods,
               n = sum(moments$n), d = d, colnames = moments$colnames, centered = !isFALSE(spec$center),
               scaled = !isFALSE(spec$scale.), outcome = NULL, n_dropped = 0L, fits = fr$fits, call = spec$call)
+  if (identical(spec$route, "rows")) out$route <- "rows"  # the moments route's result keeps its fields
   out$intervals <- if (!is.null(blk)) {
     list(level = iv$level, replicates = iv$replicates, k = iv$k, method = "bias-corrected percentile",
          blocks = vapply(blk, function(b) length(b$n), numeric(1)), failed = ivr$failed, mc_error = ivr$mc_error, note = NULL)

@@ -84,6 +84,50 @@ fp_audit_replicate <- function(mr, spec, ks) {
   list(groups = G, var_kept = V, failed = failed)
 }
 
+# fp_audit_replicate() on the row route: the replicate is the rows of `src` (fp_audit_rows_source())
+# weighted by `rw` (the count of each row's block in the resample, fp_audit_row_weights()), so
+# that its fits and statistics are those of fp_audit_replicate() on the resampled block moments,
+# from weighted products with the rows (no d x d matrix, no copy of the rows).
+fp_audit_replicate_rows <- function(src, rw, spec, ks) {
+  methods <- spec$methods
+  m <- length(src$levels)
+  G <- array(NA_real_, c(length(methods), length(ks), m, 2L))
+  V <- array(NA_real_, c(length(methods), length(ks)))
+  prep <- fp_replicate_try(fp_prepare_rows(src$x, src$g, spec$center, spec$scale., weights = rw))
+  if (is.null(prep)) return(list(groups = G, var_kept = V, failed = TRUE))
+  failed <- FALSE
+  for (j in seq_along(ks)) {
+    kk <- ks[j]
+    best <- fp_rows_group_best(prep, kk)
+    for (a in seq_along(methods)) {
+      fit <- fp_replicate_try(suppressWarnings(fp_call_solver("pca", methods[a], prep, kk, spec$margs[[methods[a]]],
+                                                              NULL)))
+      if (is.null(fit)) {
+        failed <- TRUE
+        next
+      }
+      err <- pmax(fp_rows_fit_quad(prep, fit$rotation, if (identical(methods[a], "minmax")) fit$lambda)$err, 0)
+      G[a, j, , 1L] <- err * prep$unit
+      G[a, j, , 2L] <- (err - best) * prep$unit
+      V[a, j] <- fp_audit_var_kept_rows(fit, prep)
+    }
+  }
+  list(groups = G, var_kept = V, failed = failed)
+}
+
+# The row weights of a replicate on the row route: the count `weights[[g]]` of each row's block
+# (`block`, the row's block number, fp_block_of_row(); `blocks[[g]]$id` the non-empty blocks'
+# numbers) in its group's resample.
+fp_audit_row_weights <- function(g, block, blocks, weights) {
+  gi <- as.integer(g)
+  rw <- numeric(length(gi))
+  for (i in seq_along(blocks)) {
+    in_g <- gi == i
+    rw[in_g] <- weights[[i]][match(block[in_g], blocks[[i]]$id)]
+  }
+  rw
+}
+
 # The sample's side of the noise floor of a zero loss (fp_audit_floor()): its prepared problem
 # and each group's best error at every k in `ks`.
 fp_audit_floor_base <- function(moments, center, scale., ks) {
@@ -139,6 +183,46 @@ fp_audit_floor <- function(mr, base, ks) {
   list(floor = out, overlap = overlap, gap = fp_pooled_gap(rp$C, ks))
 }
 
+# fp_audit_floor_base() and fp_audit_floor() on the row route: the sample's prepared rows
+# (`src`, fp_audit_rows_source()) and a replicate's weighted rows (`rw`), every covariance's top
+# k from products with the rows.
+fp_audit_floor_base_rows <- function(src, ks) {
+  sp <- src$prep
+  list(prep = sp, best = lapply(ks, function(k) fp_rows_group_best(sp, k)),
+       scale = if (sp$scaled) sp$scale_data else FALSE, gap = fp_rows_pooled_gap(sp, ks))
+}
+
+fp_audit_floor_rows <- function(src, rw, base, ks) {
+  sp <- base$prep
+  m <- length(sp$levels)
+  out <- matrix(NA_real_, length(ks), m)
+  rp <- fp_replicate_try(fp_prepare_rows(src$x, src$g, TRUE, base$scale, weights = rw))
+  if (is.null(rp)) return(list(floor = out, overlap = NA_real_, gap = rep(NA_real_, length(ks))))
+  overlap <- if (m > 1L) fp_span_overlap(sp$mean[, -1L, drop = FALSE] - sp$mean[, 1L],
+                                         rp$mean[, -1L, drop = FALSE] - rp$mean[, 1L]) else NA_real_
+  for (j in seq_along(ks)) {
+    for (i in seq_len(m)) {
+      if (ks[j] >= sp$d) {
+        out[j, i] <- 0
+        next
+      }
+      V <- fp_replicate_try(fp_rows_eig(rp, ks[j], i)$vectors)
+      if (!is.null(V)) out[j, i] <- max(fp_rows_quad(sp, V)$err[i] - base$best[[j]][i], 0) * sp$unit
+    }
+  }
+  list(floor = out, overlap = overlap, gap = fp_rows_pooled_gap(rp, ks))
+}
+
+# fp_pooled_gap() of a row-route problem: the top max(ks) + 1 eigenvalues of its covariance
+# (those beyond the rows' rank 0), over its trace (d in its normalised units).
+fp_rows_pooled_gap <- function(prep, ks) {
+  d <- prep$d
+  top <- min(max(ks) + 1L, d)
+  ev <- fp_rows_eig(prep, top, vectors = FALSE)$values
+  ev <- c(ev, numeric(max(top - length(ev), 0L)))
+  vapply(ks, function(k) if (k < d) (ev[k] - ev[k + 1L]) / d else NA_real_, numeric(1))
+}
+
 # The agreement of the column spans of A and B: the mean squared cosine of their principal
 # angles (1 for equal spans, about r/d for unrelated r-dimensional ones); NA where either span
 # is empty (singular values below 1e-8 of the largest).
@@ -181,7 +265,7 @@ fp_audit_intervals <- function(spec, moments, blocks, ks, tab, gtab) {
   level <- spec$intervals$level
   dr <- fp_audit_draw(spec, moments, blocks, ks)
   kink <- fp_audit_kink(dr, gtab, tab, spec$methods, ks, moments$levels)
-  unseen <- fp_audit_unseen(spec, moments, ks)
+  unseen <- fp_audit_unseen(spec, moments, blocks, ks)
   gr <- fp_audit_group_intervals(gtab, dr, moments, blocks, spec$methods, ks, level, kink, unseen)
   tab <- fp_audit_table_intervals(tab, gr$table, gr$at_floor, gr$diagnostics, dr, moments, spec$methods, ks, level,
                                   unseen)
@@ -203,15 +287,23 @@ fp_audit_draw <- function(spec, moments, blocks, ks) {
   overlap <- rep(NA_real_, replicates)
   Gap <- matrix(NA_real_, replicates, nk)
   failed <- logical(replicates)
-  base <- fp_audit_floor_base(moments, spec$center, spec$scale., ks)
+  rows <- inherits(moments, "fp_rows")
+  base <- if (rows) fp_audit_floor_base_rows(moments, ks) else fp_audit_floor_base(moments, spec$center, spec$scale., ks)
   pb <- fp_progress_bar(replicates, "fair_audit: intervals", show = spec$show)
   for (r in seq_len(replicates)) {
-    mr <- fp_audit_resample(moments, blocks)
-    rep_r <- fp_audit_replicate(mr, spec, ks)
+    if (rows) {
+      # the same draws as fp_audit_resample()'s, as the counts of each row's block
+      w <- lapply(blocks, function(b) tabulate(sample.int(length(b$n), length(b$n), replace = TRUE), length(b$n)))
+      rw <- fp_audit_row_weights(moments$g, attr(blocks, "row"), blocks, w)
+      rep_r <- fp_audit_replicate_rows(moments, rw, spec, ks)
+    } else {
+      mr <- fp_audit_resample(moments, blocks)
+      rep_r <- fp_audit_replicate(mr, spec, ks)
+    }
     failed[r] <- rep_r$failed
     G[r, , , , ] <- rep_r$groups
     Vk[r, , ] <- rep_r$var_kept
-    fl <- fp_audit_floor(mr, base, ks)
+    fl <- if (rows) fp_audit_floor_rows(moments, rw, base, ks) else fp_audit_floor(mr, base, ks)
     Fl[r, , ] <- fl$floor
     overlap[r] <- fl$overlap
     Gap[r, ] <- fl$gap
@@ -228,10 +320,11 @@ fp_audit_group_intervals <- function(gtab, dr, moments, blocks, methods, ks, lev
   nb <- vapply(blocks, function(b) length(b$n), numeric(1))
   # each group's numerical rank, or d + 1 when its covariance has full rank (k = d - 1 is fine
   # then): a k at or next to a lower rank has losses at their bound
-  rank <- vapply(moments_cov(moments), function(s) {
-    ev <- pmax(fp_sym_values(s), 0)
+  d <- length(moments$colnames)
+  rank <- vapply(if (inherits(moments, "fp_rows")) lapply(blocks, `[[`, "values") else moments_cov(moments), function(s) {
+    ev <- pmax(if (is.matrix(s)) fp_sym_values(s) else s, 0)
     r <- sum(ev > 1e-10 * max(ev, .Machine$double.xmin))
-    if (r == nrow(s)) r + 2 else r
+    if (r == d) r + 2 else r
   }, numeric(1))
   floor_q <- matrix(apply(dr$Fl, c(2L, 3L), function(v) fp_interval(v, 0, level, probs = (1 + level) / 2, shift = FALSE)),
                     length(ks), length(moments$levels))
@@ -242,7 +335,6 @@ fp_audit_group_intervals <- function(gtab, dr, moments, blocks, methods, ks, lev
   gtab$reason <- NA_character_
   dg <- fp_audit_diagnostics(moments, blocks, ks, level)
   tie <- fp_audit_near_tie(dr, ks, length(moments$colnames))
-  d <- length(moments$colnames)
   at_floor <- rep(FALSE, nrow(gtab))
   for (i in seq_len(nrow(gtab))) {
     a <- match(gtab$method[i], methods)
@@ -462,6 +554,16 @@ fp_audit_var_kept <- function(fit, C) {
   kept / sum(diag(C))
 }
 
+# The variance kept by a row-route fit, as fp_audit_var_kept() of a moments fit: from one product
+# of the rows with its basis (fp_rows_quad(), normalised units, whose total variance is d), with
+# min-max's map weighted as fp_map_kept() weighs it.
+fp_audit_var_kept_rows <- function(fit, prep) {
+  B <- if (!is.null(fit$map_basis)) fit$map_basis else fit$rotation
+  l <- if (!is.null(fit$map_basis)) fit$map_weights else rep(1, ncol(B))
+  kept <- sum((2 * l - l^2) * diag(fp_rows_quad(prep, unname(B))$A))
+  kept / prep$d
+}
+
 # Largest over smallest marginal loss, with losses within 1e-10 of the largest group error
 # counted as 0 (the solvers' precision): 1 when every loss is 0 (equal losses), Inf when only
 # the smallest is (a group served as well as by its own best rank-k projection).
@@ -605,7 +707,14 @@ fp_tail_index <- function(x) {
   v <- colSums((x - rep(mu, each = n))^2) / (n - 1)
   keep <- v > 0
   if (!any(keep)) return(NA_real_)
-  u <- rowSums((x[, keep, drop = FALSE] - rep(mu[keep], each = n))^2 / rep(v[keep], each = n))
+  fp_hill_index(rowSums((x[, keep, drop = FALSE] - rep(mu[keep], each = n))^2 / rep(v[keep], each = n)))
+}
+
+# fp_tail_index() from the rows' squared standardised norms `u` (any common divisor of the
+# columns' variances: the index is scale free).
+fp_hill_index <- function(u) {
+  n <- length(u)
+  if (n < 20L) return(NA_real_)
   kh <- max(10L, floor(sqrt(n)))
   s <- sort(u, decreasing = TRUE)[seq_len(kh + 1L)]
   if (!is.finite(s[kh + 1L]) || s[kh + 1L] <= 0) return(NA_real_)
@@ -622,9 +731,13 @@ fp_block_df <- function(b, v) {
   if (J < 10L || any(v <= 0)) return(NA_real_)
   d <- length(v)
   diag_idx <- (seq_len(d) - 1L) * d + seq_len(d)
-  tr <- (colSums(b$scatter[diag_idx, , drop = FALSE] / v) + b$n * colSums(b$delta^2 / v)) / pmax(b$n, 1)
-  ok <- b$n > 0
-  z <- sqrt(b$n[ok]) * (tr[ok] - sum(tr[ok] * b$n[ok]) / sum(b$n[ok]))
+  fp_trace_df((colSums(b$scatter[diag_idx, , drop = FALSE] / v) + b$n * colSums(b$delta^2 / v)) / pmax(b$n, 1), b$n)
+}
+
+# fp_block_df() from the blocks' standardised traces `tr` and their rows `n`.
+fp_trace_df <- function(tr, n) {
+  ok <- n > 0
+  z <- sqrt(n[ok]) * (tr[ok] - sum(tr[ok] * n[ok]) / sum(n[ok]))
   kap <- mean(z^4) / mean(z^2)^2
   if (!is.finite(kap)) return(NA_real_)
   2 * sum(ok) / max(kap - 1, 1e-8)
@@ -635,6 +748,13 @@ fp_block_df <- function(b, v) {
 # in `ks`: a matrix k x group).
 fp_audit_diagnostics <- function(moments, blocks, ks, level) {
   d <- length(moments$colnames)
+  if (inherits(moments, "fp_rows")) {
+    # the row route: computed from the rows with its blocks (fp_audit_row_blocks())
+    kurt <- vapply(blocks, `[[`, numeric(2), "kurt")
+    return(list(tail = vapply(blocks, `[[`, numeric(1), "tail"), df = vapply(blocks, `[[`, numeric(1), "df"),
+                kurt = kurt[1L, ], kurt_se = kurt[2L, ], dirs = matrix(outer(ks * (d - ks), moments$n, "/"), length(ks)),
+                levels = moments$levels, level = level))
+  }
   S <- moments_cov(moments)
   v <- lapply(S, diag)
   tail <- vapply(blocks, function(b) if (is.null(b$tail)) NA_real_ else b$tail, numeric(1))
@@ -679,6 +799,51 @@ fp_block_kurtosis <- function(b, S) {
     b$n[j] * (sum(Pj * t(Pj)) - 2 * sum(diag(Pj)) + r)
   }, numeric(1))
   c(sum(dev) / ((J - 1) * (r^2 + r)), 2 / sqrt((J - 1) * (r^2 + r)))
+}
+
+# fp_block_kurtosis() from a group's rows, without its d x d covariance: `U` (n_g x r) the left
+# singular vectors of its centred rows Y (the range of S = Y'Y / n_g, as fp_block_kurtosis()
+# keeps it), `block` each row's block. A block's whitened second moment S+ M_b, M_b = Y_b'Y_b /
+# n_b, is similar to (n_g / n_b) U_b'U_b, so ||S+ M_b||^2 and tr(S+ M_b) come from the r x r
+# product P_b = U_b'U_b: n_b (a^2 ||P_b||^2 - 2 a tr P_b + r), a = n_g / n_b.
+fp_rows_kurtosis <- function(U, block) {
+  nb <- tabulate(block, max(block, 1L))
+  ok <- which(nb > 1)
+  J <- length(ok)
+  if (J < 10L) return(c(NA_real_, NA_real_))
+  r <- ncol(U)
+  if (!r) return(c(NA_real_, NA_real_))
+  ng <- nrow(U)
+  dev <- vapply(ok, function(b) {
+    P <- crossprod(U[block == b, , drop = FALSE])
+    a <- ng / nb[b]
+    nb[b] * (a^2 * sum(P^2) - 2 * a * sum(diag(P)) + r)
+  }, numeric(1))
+  c(sum(dev) / ((J - 1) * (r^2 + r)), 2 / sqrt((J - 1) * (r^2 + r)))
+}
+
+# The bootstrap's blocks on the row route, per group: the numbers `id` of its non-empty blocks
+# and their rows `n` (as the block moments', fp_merge_block_cells()), `block` (each of its rows'
+# block, rows in increasing order), and its sample diagnostics from the rows
+# (fp_rows_group_diag()): `tail` (fp_tail_index()), `df` (fp_block_df()), `kurt`
+# (fp_block_kurtosis()) and `values` (its covariance's non-zero spectrum, for its rank). `row`
+# (an attribute): every row's block number.
+fp_audit_row_blocks <- function(src, B) {
+  bl <- fp_block_of_row(seq_len(nrow(src$x)), B)
+  gi <- as.integer(src$g)
+  prep <- src$prep
+  out <- lapply(seq_along(src$levels), function(i) {
+    bi <- bl[gi == i]
+    cnt <- tabulate(bi, B)
+    id <- which(cnt > 0)
+    dg <- fp_cpp(.fp_rows_group_diag(src$x, prep$rows$g, i, fp_rows_opts(prep)), "the audit's diagnostics of the rows")
+    tr <- vapply(id, function(b) sum(dg$norm[bi == b]), numeric(1)) / cnt[id]
+    list(id = id, n = as.numeric(cnt[id]), block = bi, tail = fp_hill_index(dg$norm),
+         df = if (dg$constant == 0L && length(id) >= 10L) fp_trace_df(tr, as.numeric(cnt[id])) else NA_real_,
+         kurt = fp_rows_kurtosis(dg$U, bi), values = dg$values)
+  })
+  attr(out, "row") <- bl
+  out
 }
 
 # Heavy tails that the tail index and the blocks' degrees of freedom let through: a group whose
@@ -981,22 +1146,40 @@ fp_kink_reason <- function(kink, a, j) {
 # spectrum (what the bootstrap sees). `fp_own_tie_window` eigenvalues either side of k are
 # used (the pairs across k far from it are smooth, and seen), `fp_own_tie_draws` draws, from a
 # fixed seed so that an audit is reproducible and the caller's random numbers untouched.
-fp_audit_own_tie <- function(moments, center, scale., ks) {
-  prep <- fp_prepare_normalised(moments, center, scale.)
-  d <- prep$d
-  m <- length(prep$levels)
+# `sp`: each group's spectrum (fp_audit_group_spectra()).
+fp_audit_own_tie <- function(sp, ks) {
+  m <- length(sp$values)
   out <- matrix(0, length(ks), m)
-  top <- min(max(ks) + fp_own_tie_window + 1L, d)
   for (i in seq_len(m)) {
-    l <- pmax(fp_eig_top(fp_prep_cov(prep, i), top)$values, 0)
+    l <- sp$values[[i]]
     for (j in seq_along(ks)) {
       k <- ks[j]
-      if (k >= d) next
-      win <- seq(max(1L, k - fp_own_tie_window + 1L), min(k + fp_own_tie_window, top))
-      out[j, i] <- fp_own_tie_bias(l[win], k - win[1L] + 1L, prep$n[i]) * prep$unit
+      if (k >= sp$d) next
+      win <- seq(max(1L, k - fp_own_tie_window + 1L), min(k + fp_own_tie_window, length(l)))
+      out[j, i] <- fp_own_tie_bias(l[win], k - win[1L] + 1L, sp$n[[i]]) * sp$unit
     }
   }
   out
+}
+
+# Each group's leading eigenvalues that fp_audit_own_tie() reads, both routes alike: `values`
+# (a list, per group the top min(max(ks) + fp_own_tie_window + 1, d) eigenvalues of its
+# covariance in the normalised units of the prepared problem, decreasing, those beyond its rows'
+# rank 0), `n`, `unit`, `d` and the prepared problem `prep` (for min-max's dual weights). From
+# moments, by the eigensolver on each group's covariance; on the row route (`moments` of class
+# "fp_rows"), from each group's spectrum that its diagnostics computed from the rows
+# (fp_audit_row_blocks()).
+fp_audit_group_spectra <- function(moments, blocks, center, scale., ks) {
+  rows <- inherits(moments, "fp_rows")
+  prep <- if (rows) moments$prep else fp_prepare_normalised(moments, center, scale.)
+  d <- prep$d
+  top <- min(max(ks) + fp_own_tie_window + 1L, d)
+  values <- lapply(seq_along(prep$levels), function(i) {
+    v <- if (rows) blocks[[i]]$values else fp_eig_top(fp_prep_cov(prep, i), top)$values
+    v <- pmax(v[seq_len(min(length(v), top))], 0)
+    c(v, numeric(top - length(v)))
+  })
+  list(values = values, n = as.numeric(prep$n), unit = prep$unit, d = d, prep = prep)
 }
 fp_own_tie_window <- 10L
 fp_own_tie_draws <- 100L
@@ -1049,20 +1232,20 @@ fp_with_seed <- function(seed, expr) {
 # sum_g w_g u_g where the best errors move by u, and so do those groups' losses, their errors
 # by that less u_g; a group outside the active set keeps its error. Option
 # `fairproj.audit_own_tie = FALSE` turns the correction off (NULL).
-fp_audit_unseen <- function(spec, moments, ks) {
+fp_audit_unseen <- function(spec, moments, blocks, ks) {
   if (isFALSE(getOption("fairproj.audit_own_tie", TRUE))) return(NULL)
-  u <- fp_replicate_try(fp_audit_own_tie(moments, spec$center, spec$scale., ks))
+  sp <- fp_replicate_try(fp_audit_group_spectra(moments, blocks, spec$center, spec$scale., ks))
+  u <- if (!is.null(sp)) fp_replicate_try(fp_audit_own_tie(sp, ks))
   if (is.null(u) || !any(u > 0)) return(NULL)
   methods <- spec$methods
   m <- ncol(u)
   L <- E <- array(0, c(length(methods), length(ks), m))
-  prep <- NULL
   for (a in seq_along(methods)) {
     for (j in seq_along(ks)) {
       L[a, j, ] <- u[j, ]
       if (methods[a] != "minmax" || !any(u[j, ] > 0)) next
-      if (is.null(prep)) prep <- fp_prepare_normalised(moments, spec$center, spec$scale.)
-      fit <- fp_replicate_try(suppressWarnings(fp_call_solver("pca", "minmax", prep, ks[j], spec$margs[["minmax"]], NULL)))
+      fit <- fp_replicate_try(suppressWarnings(fp_call_solver("pca", "minmax", sp$prep, ks[j], spec$margs[["minmax"]],
+                                                              NULL)))
       w <- if (is.null(fit)) NULL else fit$weights
       if (length(w) != m || !all(is.finite(w)) || !(sum(w) > 0)) next
       w <- pmax(w, 0) / sum(pmax(w, 0))

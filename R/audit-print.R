@@ -115,9 +115,9 @@ fp_audit_scaling_line <- function(x) {
 
 # The fair_pca() call that reproduces the audit's fit of `method` at `k` (by default: any).
 fp_audit_fit_call <- function(x, method = NULL, k = NULL) {
-  sprintf("fair_pca(x, group, k = %s, method = %s%s, scale. = %s)", if (is.null(k)) "<k>" else k,
+  sprintf("fair_pca(x, group, k = %s, method = %s%s, scale. = %s%s)", if (is.null(k)) "<k>" else k,
           if (is.null(method)) "<method>" else sprintf("\"%s\"", method), if (x$centered) "" else ", center = FALSE",
-          if (x$scaled) "TRUE" else "FALSE")
+          if (x$scaled) "TRUE" else "FALSE", if (identical(x$route, "rows")) ", route = \"rows\"" else "")
 }
 
 # The rows left out before the audit, in words, or NULL: with missing values (formula

@@ -13,7 +13,8 @@
 #' intervals' block moments); every fit is
 #' `fair_pca(<moments>, k = , method = , center = , scale. = )`, so each row of the tables is
 #' what a separate [fair_pca()] call gives, and the fits never touch the rows again (methods that
-#' need the rows, such as `"inlp"`, cannot be audited). The fits are kept in `$fits`.
+#' need the rows, such as `"inlp"`, cannot be audited). The fits are kept in `$fits`. Wide rows
+#' may take the row route instead (below), whose fits are `fair_pca(x, group, ..., route = "rows")`.
 #'
 #' **Defaults.** `k` runs from 1 to four times the number of groups, at most `d - 1` (at `k = d`
 #' every method keeps everything). Standard PCA (the reference of the price) and the fair
@@ -232,8 +233,40 @@
 #' exceeds the memory available (`MemAvailable` on Linux, or the option
 #' `fairproj.audit_memory`, in bytes) stops before reading any moments with an error of class
 #' `fairproj_memory_error` naming `x`, the memory it would need and what to do: audit fewer
-#' columns, or fit single methods by the row route (`fair_pca(route = "rows")`), which forms no
-#' d x d matrix.
+#' columns, or audit by the row route, which forms no d x d matrix.
+#'
+#' **The row route** (`route`). From rows, the audit may fit every method by the row route of
+#' [fair_pca()] (Lanczos on the rows, and each group's n_g x n_g Gram matrix where it has fewer
+#' rows than columns; issue #48): the rows are prepared once (their per-group means and sums of
+#' squares, and one copy that the products read) and every fit, its group errors, best errors
+#' and losses, its variance kept (one product of the rows with its basis) and the downstream
+#' models on the training rows come from products with the rows, without a d x d matrix. The
+#' tables are those of the moments route up to the eigensolvers' precision (1e-8 of the total
+#' variance in the tests). It serves the methods the row route serves, `"standard"`, `"mean"`
+#' (its basic variant) and `"minmax"` (`solver = "exact"`), and groups that are not
+#' intersectional. Its intervals are the moments route's, computed from the rows: the same
+#' blocks (by row number), the same draws for the same `seed`, each replicate's fits from the
+#' rows weighted by the count of their block in the resample (products with the weighted rows,
+#' the weighted centring a rank-one correction, no copy of the rows and no d x d matrix), and
+#' the same diagnostics: the noise floor, near-tie and kink checks from the replicates' fits on
+#' the rows; the tail index, the blocks' degrees of freedom and their whitened spread from each
+#' group's rows (its n_g x n_g Gram matrix, or where the group has more rows than columns its
+#' d x d cross-product, the smaller of the two). Intervals, flags and reasons equal the moments
+#' route's (1e-8 of the total variance in the tests; min-max to its certified gap), so no
+#' check is dropped. A replicate costs about one fit of each method at the interval's k on the
+#' rows, plus each group's top k: at d = 10,000 min-max's replicates dominate (see
+#' bench/audit-wide.R). `route = "auto"` (the default) takes it from 500 columns on when
+#' every audited method is served and either the moments route's d x d matrices exceed the
+#' memory available, or the moments route would give no intervals (`level = NULL`, or block
+#' moments beyond their budget) and the row route's estimated cost at the largest k is less than
+#' half the moments route's (as [fair_pca()] chooses); an audit whose moments route fits and
+#' gives intervals keeps it. `route = "moments"` or `"rows"` forces a route; the result of a
+#' row-route audit has `route = "rows"`, and `print()` shows the call of its fits. Beyond the
+#' data it holds one copy of the rows that the products read (with an outcome also the training
+#' rows and their copy) and each small group's Gram matrix, checked against the memory available
+#' as above. At n = 2,000, two groups and the defaults (bench/audit-wide.R, shared 2-core
+#' machine): d = 3,000 in 45 s and 70 MB beyond the data (the moments route: 151 s, 612 MB),
+#' d = 10,000 in 153 s and 128 MB beyond the data.
 #'
 #' **Progress** over the fits is shown in interactive sessions (`progress = TRUE` forces it, for
 #' instance while knitting a report, where it goes to the console with the chunk option
@@ -272,6 +305,10 @@
 #'   `"all"`; `NULL` for `k_focus`.
 #' @param progress `TRUE` or `FALSE` to show or hide progress; `NULL` shows it in interactive
 #'   sessions.
+#' @param route How the fits are computed from rows: `"auto"` (the default) chooses, `"moments"`
+#'   fits every method from the groups' d x d moments, `"rows"` by the row route of [fair_pca()],
+#'   without d x d matrices and without intervals (see Details). From a `group_moments` object
+#'   only `"moments"` (the default there) or `"auto"`.
 #' @param formula,data The formula interface: a one-sided formula naming the feature columns of
 #'   the data.frame `data` (`~ .` for all but the group and outcome columns), as in
 #'   [fair_pca()]; rows with missing features are dropped by `na.action`.
@@ -333,7 +370,7 @@ fair_audit <- function(x, ...) UseMethod("fair_audit")
 fair_audit.default <- function(x, group, k = NULL, methods = c("standard", "minmax", "mean"), outcome = NULL,
                                ..., center = TRUE, scale. = TRUE, test_fraction = 0.3, seed = NULL,
                                level = 0.9, replicates = getOption("fairproj.replicates", 100), blocks = 50,
-                               interval_k = NULL, progress = NULL) {
+                               interval_k = NULL, progress = NULL, route = "auto") {
   call <- match.call()
   # `outcome` may name a column of a data.frame x, which is then not a feature; the rest is the
   # preamble of every door that takes rows (NA/Inf are left to the C++ pass)
@@ -348,7 +385,7 @@ fair_audit.default <- function(x, group, k = NULL, methods = c("standard", "minm
   fp_audit_run(fp_audit_spec(list(x = door$xm, g = door$g), outcome = outcome, k = k, methods = methods, margs = list(...),
                              center = center, scale. = scale., test_fraction = test_fraction, seed = seed,
                              progress = progress, level = level, replicates = replicates, blocks = blocks,
-                             interval_k = interval_k, call = call))
+                             interval_k = interval_k, route = route, call = call))
 }
 
 #' @rdname fair_audit
@@ -387,8 +424,12 @@ fair_audit.formula <- function(formula, data = NULL, group, k = NULL, methods = 
 #' @export
 fair_audit.group_moments <- function(x, group = NULL, k = NULL, methods = c("standard", "minmax", "mean"),
                                      outcome = NULL, ..., center = TRUE, scale. = TRUE, seed = NULL, level = 0.9,
-                                     replicates = getOption("fairproj.replicates", 100), interval_k = NULL, progress = NULL) {
+                                     replicates = getOption("fairproj.replicates", 100), interval_k = NULL, progress = NULL,
+                                     route = "moments") {
   call <- match.call()
+  if (fp_match_arg(route, c("auto", "moments", "rows"), "route") == "rows") {
+    fp_abort("= \"rows\" needs the rows, and `x` holds only their moments: use route = \"moments\" or audit the rows", "route")
+  }
   fp_door_moments(x, group, min_levels = 2L)
   if (!is.null(outcome)) {
     fp_abort("needs the data rows: a group_moments object has none, so the downstream checks cannot run; give the rows or drop `outcome`",
@@ -397,7 +438,7 @@ fair_audit.group_moments <- function(x, group = NULL, k = NULL, methods = c("sta
   fp_audit_methods(methods, NULL, ...names(), ...length())
   fp_audit_run(fp_audit_spec(x, outcome = NULL, k = k, methods = methods, margs = list(...), center = center,
                              scale. = scale., test_fraction = 0.3, seed = seed, progress = progress, level = level,
-                             replicates = replicates, blocks = 50L, interval_k = interval_k, call = call))
+                             replicates = replicates, blocks = 50L, interval_k = interval_k, route = "moments", call = call))
 }
 
 # A column of `data` named by an unquoted name (when `env` is given, `expr` is unevaluated)
@@ -476,9 +517,10 @@ fp_audit_methods <- function(methods, margs, nm = names(margs), n = length(margs
 # (rows only), `moments` (moments only), `outcome` (fp_audit_outcome(), or NULL), `k` (the
 # audited dimensions), `d`, `m` (groups), `methods`, `margs`, `center`, `scale.`,
 # `test_fraction`, `seed`, `show` (progress), `intervals` (fp_audit_check_intervals() with `k`
-# from `interval_k`, or NULL) and `call`.
+# from `interval_k`, or NULL), `route` ("moments", or "rows": the fits of the row route,
+# fp_audit_route()) and `call`.
 fp_audit_spec <- function(source, outcome, k, methods, margs, center, scale., test_fraction, seed, progress, level,
-                          replicates, blocks, interval_k, call) {
+                          replicates, blocks, interval_k, route = "auto", call) {
   rows <- !inherits(source, "group_moments")
   methods <- fp_audit_methods(methods, margs)
   if (!is.null(progress)) fp_check_flag(progress, "progress")
@@ -490,13 +532,89 @@ fp_audit_spec <- function(source, outcome, k, methods, margs, center, scale., te
   m <- if (rows) nlevels(source$g) else length(source$levels)
   ks <- fp_audit_k(k, d, m)
   iv <- fp_audit_check_intervals(level, replicates, blocks)
-  fp_audit_check_memory(d, m, rows, !is.null(y), if (rows && !is.null(iv)) iv$blocks else 0L, if (rows) nrow(source$x) else 0)
+  route <- if (rows) fp_audit_route(route, source, methods, margs, ks, iv, !is.null(y)) else "moments"
+  if (route == "rows") {
+    fp_audit_check_memory_rows(as.numeric(table(source$g)), d, !is.null(y), max(ks), !is.null(iv))
+  } else {
+    fp_audit_check_memory(d, m, rows, !is.null(y), if (rows && !is.null(iv)) iv$blocks else 0L, if (rows) nrow(source$x) else 0)
+  }
   if (!is.null(iv) && !is.null(interval_k)) iv$k <- fp_audit_interval_k(interval_k, ks)
   structure(list(x = if (rows) source$x, g = if (rows) source$g, moments = if (!rows) source, outcome = y, k = ks,
                  d = d, m = m, methods = methods, margs = margs, center = center, scale. = scale.,
                  test_fraction = test_fraction, seed = seed, show = if (is.null(progress)) fp_progress_on() else progress,
-                 intervals = iv, call = call),
+                 intervals = iv, route = route, call = call),
             class = c(if (rows) "fairproj_audit_rows" else "fairproj_audit_moments", "fairproj_audit_spec"))
+}
+
+# The route of an audit of rows (`source`, list(x, g)): "moments" or "rows". `route` is the
+# user's choice ("auto", "moments", "rows"); "rows" needs every audited method served by the row
+# route in its basic variant (fp_route_choose()'s rule, method by method with its `margs`) and
+# groups that are not intersectional. "auto" takes the row route where every method is served, d
+# is at least fp_route_min_d, and either the moments route does not fit in memory, or it would
+# give no intervals (none asked for, or block moments beyond their budget: the row route has
+# none) and the row route's estimated cost at the largest k is less than half its own
+# (fp_route_costs()): an audit whose moments route fits and gives intervals keeps it.
+fp_audit_route <- function(route, source, methods, margs, ks, iv, outcome) {
+  route <- fp_match_arg(route, c("auto", "moments", "rows"), "route")
+  if (route == "moments") return("moments")
+  xm <- source$x
+  g <- source$g
+  d <- ncol(xm)
+  variant <- vapply(methods, function(meth) {
+    if (!meth %in% fp_route_rows_methods) return("method")
+    a <- fp_route_variant_arg(meth, if (is.null(margs[[meth]])) list() else margs[[meth]])
+    if (is.null(a)) NA_character_ else a
+  }, character(1))
+  cells <- !is.null(attr(g, "cells"))
+  if (route == "rows") {
+    bad <- which(!is.na(variant))
+    if (length(bad)) {
+      meth <- methods[bad[1L]]
+      what <- if (variant[[bad[1L]]] == "method") sprintf("method \"%s\"", meth) else
+        sprintf("method \"%s\" with `%s`", meth, variant[[bad[1L]]])
+      fp_abort(sprintf("= \"rows\" serves methods %s in their basic variants, and the audit includes %s: use route = \"moments\" or \"auto\", or drop it from `methods`",
+                       paste(dQuote(fp_route_rows_methods, FALSE), collapse = ", "), what), "route")
+    }
+    if (cells) {
+      fp_abort("= \"rows\" does not serve intersectional groups (their margins come from the moments): use route = \"moments\" or \"auto\"", "route")
+    }
+    return("rows")
+  }
+  if (any(!is.na(variant)) || cells || d < fp_route_min_d) return("moments")
+  m <- nlevels(g)
+  blocks <- if (!is.null(iv)) iv$blocks else 0L
+  if (fp_audit_memory_need(d, m, TRUE, outcome, blocks, nrow(xm)) > fp_audit_memory_limit()) return("rows")
+  if (blocks > 0L && fp_audit_n_blocks(blocks, m, d, 1L + outcome) > 0L) return("moments")
+  cost <- fp_route_costs(nrow(xm), d, as.numeric(table(g)), max(ks))
+  if (cost[["rows"]] * 2 < cost[["moments"]]) "rows" else "moments"
+}
+
+# The memory an audit by the row route needs (bytes), for groups of sizes `ng`, d columns, an
+# outcome (`outcome`) and k up to `kmax`: the prepared copy of the rows that Lanczos reads (n x
+# d; with an outcome also the training rows and their copy), each group's Gram matrix where it
+# has fewer rows than columns (n_g x n_g), and the Lanczos bases and kept spectra (d x about
+# max(2 kmax + 1, kmax + 20) for the pooled covariance and each group, twice); no d x d matrix.
+# With `intervals`, also the diagnostics of one group at a time (fp_audit_row_blocks(): its Gram
+# or cross-product, eigenvectors and whitened rows, three of min(n_g, d)^2).
+fp_audit_memory_need_rows <- function(ng, d, outcome, kmax, intervals = FALSE) {
+  n <- sum(ng)
+  ncv <- min(d, max(2 * kmax + 1, kmax + 20))
+  8 * n * d * (1 + 2 * outcome) + 8 * sum(ng[ng < d]^2) + 16 * d * ncv * (length(ng) + 1) +
+    if (intervals) 24 * max(pmin(ng, d)^2) else 0
+}
+
+# fp_audit_check_memory() of the row route: refuses an audit whose rows' copies and products
+# (fp_audit_memory_need_rows()) cannot fit in memory.
+fp_audit_check_memory_rows <- function(ng, d, outcome, kmax, intervals = FALSE) {
+  need <- fp_audit_memory_need_rows(ng, d, outcome, kmax, intervals)
+  lim <- fp_audit_memory_limit()
+  if (need <= lim) return(invisible(need))
+  gb <- function(b) format(signif(b / 2^30, 2), big.mark = ",")
+  fp_abort(sprintf(paste("has %s rows and %s columns: the audit's row route holds copies of the rows, which need about %s GB,",
+                         "more than the %s GB available (option `fairproj.audit_memory`, in bytes, sets the limit); audit fewer",
+                         "rows or columns"),
+                   format(sum(ng), big.mark = ","), format(d, big.mark = ","), gb(need), gb(lim)),
+           "x", class = "fairproj_memory_error")
 }
 
 # The memory an audit needs (bytes) at d columns and m groups, from the rows (`rows`, n of
@@ -536,8 +654,8 @@ fp_audit_check_memory <- function(d, m, rows, outcome, blocks, n = 0) {
   gb <- function(b) format(signif(b / 2^30, 2), big.mark = ",")
   fp_abort(sprintf(paste("has %s columns: the audit fits every method from d x d moments, which at %d groups%s need about %s GB,",
                          "more than the %s GB available (option `fairproj.audit_memory`, in bytes, sets the limit); audit fewer",
-                         "columns (a subset, or the leading principal components), or fit single methods by the row route,",
-                         "fair_pca(x, group, k, route = \"rows\"), which forms no d x d matrix"),
+                         "columns (a subset, or the leading principal components), or audit by the row route (route = \"rows\",",
+                         "methods \"standard\", \"mean\" and \"minmax\"), which forms no d x d matrix"),
                    format(d, big.mark = ","), m, if (outcome) " with an outcome" else "", gb(need), gb(lim)),
            "x", class = "fairproj_memory_error")
 }

@@ -278,12 +278,13 @@ fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, re
   }
   rows <- inherits(m, "fp_rows")
   if (rows) {
-    prep <- fp_prepare_rows(m$x, m$g, center, scale.)  # the row route (prepare-rows.R)
+    # the row route (prepare-rows.R); an audit prepares the rows once for all its fits
+    prep <- if (!is.null(m$prep)) m$prep else fp_prepare_rows(m$x, m$g, center, scale.)
     # rows with NA or Inf: the moments pass says where
     if (is.null(prep)) fp_moments_ranged(m$x, m$g, fp_colnames(m$x))
   } else {
-    # standard PCA and mean matching need only C, and min-max reads the groups one at a time
-    # (fp_minmax_problem()): the group covariances are built on demand, for min-max from
+    # standard PCA and mean matching read C and the groups one at a time, and so does min-max
+    # (fp_minmax_problem()): C and the group covariances are built on demand, for min-max from
     # fp_minmax_lazy_min_d columns on (below, m d x d matrices are a few hundred KB, and their
     # refills at every oracle call cost as much as its eigensolves: 1.3-1.5 times min-max's time
     # on the credit data's 20 columns with 8-24 groups, bench/minmax.R)
@@ -341,7 +342,10 @@ new_fair_pca <- function(fit, prep, k, method, call) {
   if (!is.matrix(V) || nrow(V) != prep$d) stop("internal error: solver returned no d x r rotation")
   rows <- if (!is.null(prep$rows)) fp_rows_diagnostics(prep, V, k, method, if (identical(method, "minmax")) fit$lambda)  # the row route (route-rows.R)
   # order the components by variance explained and fix their signs (the subspace is unchanged)
-  A <- if (is.null(rows)) crossprod(V, prep$C %*% V) else rows$A
+  A <- if (is.null(rows)) crossprod(V, fp_prep_C(prep) %*% V) else rows$A
+  # standard PCA's top k (for group_stats_standard) while C is at hand (a lazy problem's work
+  # matrix holds it now: one refill fewer; cached)
+  if (is.null(rows) && !identical(method, "standard")) fp_prep_eig(prep, k)
   e <- eigen((A + t(A)) / 2, symmetric = TRUE)
   V <- V %*% e$vectors
   for (j in seq_len(ncol(V))) {
@@ -366,7 +370,7 @@ new_fair_pca <- function(fit, prep, k, method, call) {
   obj <- c(list(rotation = V, sdev = sqrt(pmax(e$values, 0)) * prep$unit_sqrt,
                 center = if (prep$centered) stats::setNames(prep$center, prep$colnames) else FALSE,
                 scale = if (prep$scaled) stats::setNames(prep$scale_data, prep$colnames) else FALSE,
-                totalvar = if (is.null(rows)) sum(diag(prep$C)) * prep$unit else prep$d * prep$unit,
+                totalvar = if (is.null(rows)) fp_prep_C_trace(prep) * prep$unit else prep$d * prep$unit,
                 groups = data.frame(group = prep$levels, n = as.numeric(prep$n), stringsAsFactors = FALSE),
                 group_stats = gs, group_stats_standard = gs_std, k = k, method = method, call = call),
            extra)

@@ -26,8 +26,9 @@ fp_group_margins <- function(prep, V, k, map = NULL) {
                        do.call(cbind, lapply(parts, function(p) p$mean)),
                        lapply(parts, function(p) p$scatter[[1]]), lv, m$colnames)
   mm$exponent <- m$exponent
+  # (the margins' matrices built one at a time, as the fit's groups)
   pm <- fp_prepare_normalised(mm, center = if (prep$centered) prep$center else FALSE,
-                              scale. = if (prep$scaled) prep$scale_data else FALSE)
+                              scale. = if (prep$scaled) prep$scale_data else FALSE, lazy_cov = TRUE)
   gs <- fp_stats_units(fp_group_stats(pm, V, k, map = map), pm$unit)
   cbind(labels, gs[, setdiff(names(gs), "group"), drop = FALSE])
 }

@@ -150,8 +150,13 @@ fit_pca_mean <- function(prep, k, equalize_cov = NULL, tradeoff = NULL, tradeoff
                 constraint_basis = Q, constraint = constraint))
   }
   cmp <- fp_mean_complement(Q)
-  C <- fprep$C
-  H <- cmp$to(C)
+  # R'CR, computed in C's own matrix where the problem builds C on demand (fp_prep_C_scratch():
+  # its work matrix, which the complement overwrites), so that it holds that matrix and the
+  # (d - r)^2 result; without a constraint C itself, its own copy where equalize_cov reads the
+  # groups (which refill the work matrix) while it holds it
+  scratch <- if (r > 0L) fp_prep_C_scratch(fprep)
+  H <- if (!is.null(scratch)) cmp$to(scratch, overwrite = TRUE) else cmp$to(fp_prep_C(fprep, new = !is.null(equalize_cov)))
+  rm(scratch)
   out <- list()
   if (is.null(equalize_cov)) {
     A <- fp_eig_top(H, k)$vectors
@@ -166,7 +171,7 @@ fit_pca_mean <- function(prep, k, equalize_cov = NULL, tradeoff = NULL, tradeoff
   out <- c(list(rotation = U, constraint_rank = r, feasible_dim = feasible,
                 constraint_basis = Q, constraint = constraint), out)
   if (!is.null(tradeoff)) {
-    Vs <- fp_eig_top(C, k)$vectors
+    Vs <- fp_eig_top(fp_prep_C(fprep), k)$vectors
     for (j in seq_len(ncol(Vs))) if (Vs[which.max(abs(Vs[, j])), j] < 0) Vs[, j] <- -Vs[, j]
     dimnames(Vs) <- list(prep$colnames, paste0("STD", seq_len(k)))
     out$tradeoff <- tradeoff
@@ -248,7 +253,7 @@ fp_mean_constraint_basis <- function(fprep, attributes, rows, keep, n_all, use_g
   }
   if (!is.null(attributes)) B <- cbind(B, fp_attribute_directions(attributes, rows, keep, n_all))
   # (the row route's problem keeps no C: its average column variance is 1 by construction)
-  scale_ref <- sqrt(max(if (is.null(fprep$C)) 1 else sum(diag(fprep$C)) / d, .Machine$double.xmin))
+  scale_ref <- sqrt(max(if (!is.null(fprep$rows)) 1 else fp_prep_C_trace(fprep) / d, .Machine$double.xmin))
   Q <- matrix(0, d, 0)
   if (ncol(B) > 0L) {
     sv <- svd(B, nv = 0L)
@@ -259,18 +264,21 @@ fp_mean_constraint_basis <- function(fprep, attributes, rows, keep, n_all, use_g
 }
 
 # The orthogonal complement R of span(Q) through the Householder reflector whose first r
-# columns span Q (R is never formed): to(M) = R' M R for a symmetric d x d M, from(A) = R A.
+# columns span Q (R is never formed): to(M) = R' M R for a symmetric d x d M, from(A) = R A;
+# to(M, overwrite = TRUE) computes it in M's own memory (a double d x d work matrix that no one
+# reads afterwards).
 fp_mean_complement <- function(Q) {
   r <- ncol(Q)
   qrq <- if (r > 0L) qr(Q, LAPACK = TRUE)
-  list(to = function(M) {
+  list(to = function(M, overwrite = FALSE) {
     if (r == 0L) return(M)
     if (is.double(M) && is.matrix(M) && nrow(M) == nrow(Q) && ncol(M) == nrow(Q)) {
-      # the values below in one work matrix and the result (no other d x d temporaries)
-      # the dimnames R's transpose and subset would leave (set in C++: no copy of the result)
+      # the values below in one work matrix (or M itself) and the result (no other d x d
+      # temporaries); the dimnames R's transpose and subset would leave (set in C++: no copy of
+      # the result)
       dn <- dimnames(M)
       if (!is.null(dn)) dn <- lapply(rev(dn), function(v) if (is.null(v)) NULL else v[-seq_len(r)])
-      return(fp_cpp(.fp_complement_sym(M, qrq$qr, qrq$qraux, r, dn), "the constraint's complement"))
+      return(fp_cpp(.fp_complement_sym(M, qrq$qr, qrq$qraux, r, dn, overwrite), "the constraint's complement"))
     }
     W <- qr.qty(qrq, t(qr.qty(qrq, M)))
     W <- W[-seq_len(r), -seq_len(r), drop = FALSE]

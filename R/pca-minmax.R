@@ -32,7 +32,9 @@
 #'   eigenvalues is smoothed by the Fermi-Dirac entropy with parameter `mu` (its maximiser
 #'   `X_mu = U diag(sigma((l_i - nu) / mu)) U'` lies in the Fantope), a log barrier keeps the
 #'   weights inside the simplex, and Newton steps (exact Hessian of the spectral function, one
-#'   eigendecomposition each) follow the path `mu -> 0`. Every iterate gives an exact lower bound
+#'   eigendecomposition each) follow the path `mu -> 0`; each time `mu` shrinks tenfold, the
+#'   next centre is predicted along the path's tangent (from the Hessian at hand) and kept when
+#'   the smoothed objective is higher there. Every iterate gives an exact lower bound
 #'   `g(w)`. The primal is recovered on a subspace: the eigenvectors that carry `X_mu`, plus two,
 #'   span a small problem (r-by-r matrices) solved by a primal barrier method on the Fantope,
 #'   whose solution is feasible for the full problem and whose multipliers are checked by one
@@ -44,7 +46,8 @@
 #'   for 8, 20 to 40 for 12 and 30 to 90 for 20 groups of small `d`; 6 to 15 at large `d`
 #'   (`inner_eigensolves` counts the small ones). If this does not certify within `maxit`,
 #'   or the small problem's primal is within twice `gap_tol` but its weights cannot certify it
-#'   (near a kink of the dual), Kelley's cutting-plane method takes over from its evaluations. `dual = "kelley"` uses
+#'   (near a kink of the dual; the first time for up to 4 groups, the second time for more),
+#'   Kelley's cutting-plane method takes over from its evaluations. `dual = "kelley"` uses
 #'   Kelley's method alone (master problem solved exactly by a simplex method, stabilised by
 #'   Wentges smoothing towards the best weights so far, with a fall-back to the master's point
 #'   when its cut does not cut it off), about 25 evaluations for 3 groups, 45 for 5, 80 for 8
@@ -254,8 +257,9 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
 # errors (NULL where the losses are not measured from errors). The group matrices are read
 # through fp_minmax_cov(): `covs` where the problem holds them, else (`lazy`, issue #48: a
 # prepared problem that keeps no group matrices) built one at a time into the prepared
-# problem's work matrix, in R and in the compiled solver alike, so that a fit holds C, that
-# work matrix and the solver's weighted sum, whatever the number of groups.
+# problem's work matrix, in R and in the compiled solver alike (C, and the solver's weighted
+# sum sum_g w_g C_g, too), so that a fit holds that one d x d matrix, whatever the number of
+# groups, and at its end a rounded map's.
 fp_minmax_problem <- function(prep, k, objective, centering) {
   m <- length(prep$levels)
   second <- centering == "global"
@@ -460,7 +464,10 @@ fp_minmax_certificate <- function(pb, V, lambda, res, hist, tol, levels, ev = NU
   names(losses) <- names(pvar) <- levels
   if (pb$objective == "loss") {
     obj <- max(losses)
-    lower <- res$lower
+    # a loss is never negative (a_g is the group's best rank-k variance, the largest over the
+    # Fantope too), so 0 is a lower bound whatever the dual reached: at k >= the data's rank the
+    # losses are rounding and 0 certifies them
+    lower <- max(res$lower, 0)
     gap <- obj - lower
   } else {
     s1 <- pb$shift[1]
@@ -475,7 +482,13 @@ fp_minmax_certificate <- function(pb, V, lambda, res, hist, tol, levels, ev = NU
        converged = is.finite(gap) && gap <= tol * fp_minmax_gscale(pb, obj))
 }
 
-# A classed warning when standard PCA replaced the solver's solution, when the returned solution
+# Why no solver can do better: the losses are below the rounding of the variances it works with.
+fp_minmax_rounding_text <- function(obj, pb, unit) {
+  sprintf("the losses (about %.3g) are below the rounding of the group variances (about %.3g) the solver works with; rescale the variables (e.g. scale. = TRUE)",
+          abs(obj) * unit, 1e-16 * max(abs(pb$best)) * unit)
+}
+
+# A classed warning when standard PCA replaced the solver's solution uncertified, when the returned solution
 # is worse than standard PCA (fallback = FALSE), or when the gap is above `tol`.
 fp_minmax_warn <- function(cert, sel, pb, solver, tol, unit) {
   obj <- cert$objective
@@ -483,14 +496,15 @@ fp_minmax_warn <- function(cert, sel, pb, solver, tol, unit) {
   # losses below the rounding of the variances the solver works with (a variable whose variance
   # dwarfs the others'): no solver can resolve them; rescaling the variables can
   unresolved <- pb$objective == "loss" && abs(obj) < 1e-10 * max(abs(pb$best))
+  # standard PCA returned and certified (at k >= the data's rank, say, where every loss is 0):
+  # the solver's rounding lost to it, nothing for the user to do
+  if (sel$chosen == "standard" && cert$converged) return(invisible())
   if (sel$chosen == "standard") {
     fp_warn_convergence(sprintf(
       "method 'minmax' (solver '%s'): the solver's solution was worse than standard PCA, which is returned instead (relative duality gap %.3g); %s",
       solver, rel,
-      if (unresolved) {
-        sprintf("the losses (about %.3g) are below the rounding of the group variances (about %.3g) the solver works with; rescale the variables (e.g. scale. = TRUE)",
-                abs(obj) * unit, 1e-16 * max(abs(pb$best)) * unit)
-      } else if (solver == "mw") "use solver = \"exact\" or more `iterations`" else "increase `maxit` or loosen `gap_tol`"))
+      if (unresolved) fp_minmax_rounding_text(obj, pb, unit)
+      else if (solver == "mw") "use solver = \"exact\" or more `iterations`" else "increase `maxit` or loosen `gap_tol`"))
   } else if (sel$worse_than_pca) {
     fp_warn_convergence(sprintf(
       "method 'minmax' (solver '%s', fallback = FALSE): the returned solution has a larger largest loss than standard PCA (relative duality gap %.3g)",
@@ -499,7 +513,8 @@ fp_minmax_warn <- function(cert, sel, pb, solver, tol, unit) {
     fp_warn_convergence(sprintf(
       "method 'minmax' (solver '%s') stopped with a relative duality gap of %.3g above gap_tol = %.3g; %s",
       solver, rel, tol,
-      if (solver == "mw") "use solver = \"exact\" or more `iterations`" else "increase `maxit`"))
+      if (unresolved) fp_minmax_rounding_text(obj, pb, unit)
+      else if (solver == "mw") "use solver = \"exact\" or more `iterations`" else "increase `maxit`"))
   }
   invisible()
 }
@@ -670,7 +685,15 @@ fp_minmax_rows <- function(prep, k, tol, maxit, dual, lp, fallback, reduce_rank)
   m <- length(prep$levels)
   eg <- lapply(seq_len(m), function(i) fp_rows_eig(prep, k, i))
   a <- vapply(eg, function(e) sum(e$values[seq_len(min(k, length(e$values)))]), numeric(1))
-  Vstd <- fp_rows_eig(prep, k)$vectors
+  es <- fp_rows_eig(prep, k)
+  Vstd <- es$vectors
+  # at k >= the rank of the group-centred rows every group's best error is 0 and span(Q) holds
+  # all the rows: the losses are the errors outside the subspace, to their precision (a_g minus
+  # the variance kept would cancel to the precision of the variances)
+  # (rank < k: the solve found fewer than k non-zero values; rank <= k: at most k rows beyond the
+  # groups' means)
+  full_rank_k <- sum(es$values > 1e-12 * max(es$values[1L], 0)) < k || k >= sum(prep$n_held) - m
+  err_best <- if (full_rank_k && es$values[1L] > 0) numeric(m)
   # (at least k columns: where the rows span fewer directions, completed by directions of variance 0)
   Q <- fp_pad_basis(fp_minmax_rows_basis(cbind(Vstd, do.call(cbind, lapply(eg, `[[`, "vectors"))), prep$d), k)
   lower <- -Inf
@@ -681,7 +704,7 @@ fp_minmax_rows <- function(prep, k, tol, maxit, dual, lp, fallback, reduce_rank)
   hist <- NULL
   for (it in seq_len(maxit)) {
     S <- fp_rows_project(prep, Q)
-    pbr <- list(covs = S, m = m, names = names(S), best = a, shift = a, objective = "loss", centering = "group", err_best = NULL,
+    pbr <- list(covs = S, m = m, names = names(S), best = a, shift = a, objective = "loss", centering = "group", err_best = err_best,
                 tr = vapply(S, function(s) sum(diag(s)), numeric(1), USE.NAMES = FALSE), covs_are_prep = FALSE)
     run <- fp_minmax_run(pbr, k, "exact", dual, tol, maxit, lp, 1, 10L, "better")
     res <- run$res

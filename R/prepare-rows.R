@@ -7,12 +7,17 @@
 # diagnostics from one product with them (fp_rows_quad()).
 
 # The prepared problem from the rows `xm` (a double matrix) and groups `g` (a factor). NULL when
-# the rows hold NA or infinite values (the moments pass then says where).
-fp_prepare_rows <- function(xm, g, center = TRUE, scale. = FALSE) {
+# the rows hold NA or infinite values (the moments pass then says where). `weights`: one
+# non-negative weight per row (a bootstrap replicate of fair_audit(): the count of the row's
+# block in the resample), or NULL; the problem is then that of the rows repeated as often as
+# their weight says (the moments of the resampled blocks), without copying them: every product
+# with the rows weighs them (src/rows.cpp), and Lanczos reads the rows, not the copy.
+fp_prepare_rows <- function(xm, g, center = TRUE, scale. = FALSE, weights = NULL) {
   d <- ncol(xm)
   center <- fp_check_center_scale(center, d, "center")
   scale. <- fp_check_center_scale(scale., d, "scale.")
-  st <- fp_cpp(.fp_rows_stats(xm, as.integer(g) - 1L, nlevels(g)), "the row statistics")
+  rw <- if (is.null(weights)) numeric(0) else as.numeric(weights)
+  st <- fp_cpp(.fp_rows_stats(xm, as.integer(g) - 1L, nlevels(g), rw), "the row statistics")
   if (!isTRUE(st$finite)) return(NULL)
   lev <- levels(g)
   n <- stats::setNames(st$n, lev)
@@ -37,12 +42,15 @@ fp_prepare_rows <- function(xm, g, center = TRUE, scale. = FALSE) {
   names(cov_trace) <- lev
   scale_data <- if (isFALSE(scale.)) rep(1, d) else D * sc_s
   lv <- log2(pmax(within + between, 0) / max(ntot - 1, 1)) + 2 * e
-  prep <- list(d = d, levels = lev, n = n, n_total = ntot, colnames = fp_colnames(xm),
+  # the rows of each group that count (weight above 0): what bounds its covariance's rank
+  held <- if (length(rw)) stats::setNames(tabulate(as.integer(g)[rw > 0], length(lev)), lev) else n
+  prep <- list(d = d, levels = lev, n = n, n_total = ntot, n_held = held, colnames = fp_colnames(xm),
                center = ctr_s * D, scale = if (isFALSE(scale.)) rep(2^P * sq, d) else scale_data * (2^P * sq),
                scale_data = scale_data, centered = !isFALSE(center), scaled = !isFALSE(scale.),
                mean = dev * w / sq, cov_trace = cov_trace, unit = 4^P * s, unit_sqrt = 2^P * sq,
                unit_log2 = 2 * P + log2(s), log2_colvar = lv, cache = new.env(parent = emptyenv()),
-               rows = list(x = xm, g = as.integer(g) - 1L, w = cw$b * 2^(cw$a - e - P) / sq, center = ctr_s * D))
+               rows = list(x = xm, g = as.integer(g) - 1L, w = cw$b * 2^(cw$a - e - P) / sq, center = ctr_s * D,
+                           weights = if (length(rw)) rw))
   fp_rows_check_unit(prep)
 }
 
@@ -74,8 +82,13 @@ fp_rows_check_unit <- function(prep) {
 
 # The options of the row entries of src/rows.cpp.
 fp_rows_opts <- function(prep) {
-  list(w = prep$rows$w, center = prep$rows$center, mean = unname(prep$mean), n = as.numeric(prep$n))
+  c(list(w = prep$rows$w, center = prep$rows$center, mean = unname(prep$mean), n = as.numeric(prep$n)),
+    if (!is.null(prep$rows$weights)) list(rw = prep$rows$weights))
 }
+
+# Whether Lanczos reads the prepared copy of the rows (fp_rows_copy()): not with row weights,
+# whose group means are not the copy's.
+fp_rows_use_copy <- function(prep) is.null(prep$rows$weights)
 
 # Whether the covariance of `ns` rows is cheaper by its Gram matrix (ns x ns) than by Lanczos.
 fp_rows_use_gram <- function(ns, d, k) {
@@ -93,11 +106,11 @@ fp_rows_eig <- function(prep, k, group = NULL, Q = NULL, vectors = TRUE, gram = 
   if (is.null(hit) && cached && !vectors) hit <- prep$cache[[paste("rows", if (is.null(group)) "C" else group, k, TRUE)]]
   if (!is.null(hit)) return(hit)
   gi <- if (is.null(group)) 0L else as.integer(group)
-  ns <- if (gi == 0L) prep$n_total else prep$n[[gi]]
+  ns <- if (gi == 0L) sum(prep$n_held) else prep$n_held[[gi]]
   tr <- if (gi == 0L) prep$d else prep$cov_trace[[gi]]
   if (is.null(gram)) gram <- fp_rows_use_gram(ns, prep$d, k) || k >= prep$d || 3 * k >= prep$d
   opts <- c(fp_rows_opts(prep), list(trace = max(tr, .Machine$double.xmin), gram = gram, vectors = vectors))
-  if (!gram) opts <- c(opts, fp_rows_copy(prep))
+  if (!gram && fp_rows_use_copy(prep)) opts <- c(opts, fp_rows_copy(prep))
   if (is.null(Q)) Q <- matrix(0, prep$d, 0)
   e <- fp_cpp(.fp_rows_eig(prep$rows$x, prep$rows$g, gi, Q, as.integer(k), opts), "the row route's eigensolver")
   out <- fp_rows_eig_result(e, k, vectors, Q)
@@ -164,14 +177,14 @@ fp_rows_quad <- function(prep, V) {
 # its diagnostics (scree, errors by k, as.prcomp()'s residual directions): as many as the plots
 # show by default (max(k + 3, 10)), at most d and the number of rows.
 fp_rows_spectra_count <- function(prep, k) {
-  as.integer(min(prep$d, prep$n_total, max(k + 3L, 10L)))
+  as.integer(min(prep$d, sum(prep$n_held), max(k + 3L, 10L)))
 }
 
 # Each group's top K eigenvalues (normalised units, decreasing; fewer when the group has fewer
 # rows): by Lanczos, or all of them by its Gram matrix (a group with fewer rows than columns).
 fp_rows_group_values <- function(prep, K) {
   lapply(seq_along(prep$levels), function(i) {
-    ns <- prep$n[[i]]
+    ns <- prep$n_held[[i]]
     if (ns < 1) return(numeric(0))
     if (fp_rows_use_gram(ns, prep$d, K)) return(pmax(fp_rows_eig(prep, ns, i, vectors = FALSE, gram = TRUE)$values, 0))
     pmax(fp_rows_eig(prep, min(K, ns), i, vectors = FALSE)$values, 0)
@@ -183,9 +196,9 @@ fp_rows_group_values <- function(prep, K) {
 # them all (a group with fewer rows than columns).
 fp_rows_group_best <- function(prep, k, vals = fp_rows_group_values(prep, k)) {
   vapply(seq_along(prep$levels), function(i) {
-    if (k >= prep$d || k >= prep$n[[i]]) return(0)
+    if (k >= prep$d || k >= prep$n_held[[i]]) return(0)
     v <- vals[[i]]
-    if (length(v) >= prep$n[[i]]) return(sum(v[-seq_len(k)]))
+    if (length(v) >= prep$n_held[[i]]) return(sum(v[-seq_len(k)]))
     max(prep$cov_trace[[i]] - sum(v[seq_len(k)]), 0)
   }, numeric(1))
 }
@@ -225,10 +238,10 @@ fp_route_costs <- function(n, d, ng, k) {
 # group-centred rows when Lanczos does not serve.
 fp_rows_wsum_eig <- function(prep, weights, k, init = NULL) {
   tr <- sum(weights * prep$cov_trace)
-  gram <- k >= prep$d || 3 * k >= prep$d || fp_rows_use_gram(prep$n_total, prep$d, k)
+  gram <- k >= prep$d || 3 * k >= prep$d || fp_rows_use_gram(sum(prep$n_held), prep$d, k)
   opts <- c(fp_rows_opts(prep), list(trace = max(tr, .Machine$double.xmin), gram = gram, vectors = TRUE,
                                      weights = as.numeric(weights), init = if (is.null(init)) numeric(0) else as.numeric(init)),
-            if (!gram) fp_rows_copy(prep))
+            if (!gram && fp_rows_use_copy(prep)) fp_rows_copy(prep))
   e <- fp_cpp(.fp_rows_eig(prep$rows$x, prep$rows$g, 0L, matrix(0, prep$d, 0), as.integer(k), opts),
               "the row route's eigensolver")
   fp_rows_eig_result(e, k)
@@ -255,8 +268,9 @@ fp_rows_project <- function(prep, Q) {
   ZQ <- sweep(ZQ, 2L, drop(crossprod(r$center, WQ)))
   ZQ <- ZQ - crossprod(unname(prep$mean), Q)[r$g + 1L, , drop = FALSE]
   S <- lapply(seq_along(prep$levels), function(i) {
-    Zi <- ZQ[r$g == i - 1L, , drop = FALSE]
-    s <- crossprod(Zi) / max(prep$n[[i]], 1)
+    in_g <- r$g == i - 1L
+    Zi <- ZQ[in_g, , drop = FALSE]
+    s <- (if (is.null(r$weights)) crossprod(Zi) else crossprod(Zi, r$weights[in_g] * Zi)) / max(prep$n[[i]], 1)
     (s + t(s)) / 2
   })
   stats::setNames(S, prep$levels)

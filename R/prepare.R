@@ -10,11 +10,12 @@
 #   second_g the uncentred second moment of group g, divisor n_g), all in those units; second_g
 #   itself is built on demand, one at a time, by fp_prep_second() from `parts_second` (the
 #   column weights, the weighted means and s), so that a fit holds m + 1 d x d matrices beyond
-#   its moments, not 2m + 1; with `lazy_cov = TRUE` the group covariances are not kept either
-#   (cov is NULL) and fp_prep_cov() builds each on demand with the same operations, so that a
-#   fit holds C alone (standard PCA and mean matching, which need only C and, for the
-#   diagnostics, one group's covariance at a time; min-max, whose solver reads the groups one
-#   at a time, fp_prep_lazy_groups());
+#   its moments, not 2m + 1; with `lazy_cov = TRUE` neither the group covariances nor C are
+#   kept (cov and C are NULL): fp_prep_cov() and fp_prep_C() build each on demand with the same
+#   operations into one work matrix, so that a fit holds that one d x d matrix beyond its
+#   moments (standard PCA and mean matching, which read C and, for the diagnostics, one group's
+#   covariance at a time; min-max, whose solver reads the groups one at a time,
+#   fp_prep_lazy_groups());
 #   center (data units), scale (data units, maps rows into the normalised coordinates:
 #   fp_transform()), scale_data (the user's scaling, 1 without), centered/scaled flags, moments;
 #   unit = s (multiply values with units of variance by it; Inf or 0 when the data's variances
@@ -65,10 +66,11 @@ fp_prepare_normalised <- function(m, center = TRUE, scale. = FALSE, lazy_cov = F
   # the group covariances and C, divided by s, in one compiled pass (the arithmetic of
   # cov_g = (scatter_g * tcrossprod(w)) / n_g, second_g = cov_g + tcrossprod(mean[, g]),
   # C = Reduce(`+`, second_g * n_g) / max(ntot - 1, 1), s = sum(diag(C)) / d, operation for
-  # operation): m + 1 new d x d matrices and no others (C alone with lazy_cov); second_g is not
-  # kept (fp_prep_second())
-  built <- fp_cpp(.fp_prepare_moments(m$scatter, w, as.numeric(m$n), mean, max(ntot - 1, 1),
-                                      list(m$colnames, m$colnames), !lazy_cov), "the prepared moments")
+  # operation): m + 1 new d x d matrices and no others (none with lazy_cov: C's diagonal alone,
+  # for s); second_g is not kept (fp_prep_second())
+  denom <- max(ntot - 1, 1)
+  built <- fp_cpp(.fp_prepare_moments(m$scatter, w, as.numeric(m$n), mean, denom,
+                                      list(m$colnames, m$colnames), !lazy_cov, !lazy_cov), "the prepared moments")
   s <- built$s
   if (!is.finite(s)) {
     fp_abort(paste("has variances beyond double precision in its moments (values beyond about 1e+-150 summed",
@@ -84,7 +86,7 @@ fp_prepare_normalised <- function(m, center = TRUE, scale. = FALSE, lazy_cov = F
   list(d = d, levels = m$levels, n = m$n, n_total = ntot, colnames = m$colnames,
        center = ctr_s * D, scale = if (isFALSE(scale.)) rep(2^P * sq, d) else scale_data * (2^P * sq),
        scale_data = scale_data, centered = !isFALSE(center), scaled = !isFALSE(scale.),
-       mean = mean / sq, cov = cov, C = built$C, moments = m, parts_second = list(w = w, mean = mean, s = s),
+       mean = mean / sq, cov = cov, C = built$C, moments = m, parts_second = list(w = w, mean = mean, s = s, denom = denom),
        unit = 4^P * s, unit_sqrt = 2^P * sq, unit_log2 = 2 * P + log2(s),
        cache = new.env(parent = emptyenv()))
 }
@@ -138,21 +140,61 @@ fp_prep_group <- function(prep, i, second = FALSE, new = FALSE) {
   sp <- prep$parts_second
   S <- prep$moments$scatter[[i]]
   ng <- as.numeric(prep$n[[i]])
-  env <- prep$cache
   build <- function() {
     if (second) fp_prep_second(prep, i) else fp_cpp(.fp_prepare_cov(S, sp$w, ng, sp$s, FALSE), "the group covariances")
   }
+  fill <- function(out) {
+    fp_cpp(.fp_prepare_cov_into(out, S, sp$w, ng, sp$s, if (second) sp$mean[, i]), "the group covariances")
+  }
+  fp_prep_work(prep, if (second) -as.integer(i) else as.integer(i), build, fill, new)
+}
+
+# The prepared problem's one work matrix (in its cache) holding the matrix named by `key` (a
+# group's covariance i, its second moment -i, C 0): returned as it is when it holds it already,
+# else refilled by fill(work), or first made by build(); build() alone without a cache or with
+# `new`.
+fp_prep_work <- function(prep, key, build, fill, new = FALSE) {
+  env <- prep$cache
   if (is.null(env) || new) return(build())
-  key <- if (second) -as.integer(i) else as.integer(i)
   if (identical(env[["cov_work_group"]], key)) return(env[["cov_work"]])
   assign("cov_work_group", NULL, envir = env)
-  if (is.null(env[["cov_work"]])) {
-    assign("cov_work", build(), envir = env)
-  } else {
-    fp_cpp(.fp_prepare_cov_into(env[["cov_work"]], S, sp$w, ng, sp$s, if (second) sp$mean[, i]), "the group covariances")
-  }
+  if (is.null(env[["cov_work"]])) assign("cov_work", build(), envir = env) else fill(env[["cov_work"]])
   assign("cov_work_group", key, envir = env)
   env[["cov_work"]]
+}
+
+# C, the matrix prcomp diagonalises, in the prepared problem's units: prep$C, or where the
+# problem does not hold it (lazy_cov) built from the moments with the operations that
+# fp_prepare_normalised() would have stored it with (the same values) into the work matrix of
+# fp_prep_group(), valid until the next call for a group (callers use it at once), or as a new
+# matrix (`new`).
+fp_prep_C <- function(prep, new = FALSE) {
+  if (!is.null(prep[["C"]])) return(prep[["C"]])
+  fill <- function(out) fp_prep_pooled(prep, out)
+  fp_prep_work(prep, 0L, function() fill(matrix(0, prep$d, prep$d)), fill, new)
+}
+
+# C's values written into `out` (a d x d matrix no one else holds), or with `out` NULL its
+# diagonal.
+fp_prep_pooled <- function(prep, out) {
+  sp <- prep$parts_second
+  fp_cpp(.fp_prepare_pooled(out, prep$moments$scatter, sp$w, as.numeric(prep$n), sp$mean, sp$denom, sp$s,
+                            list(prep$colnames, prep$colnames)), "the prepared moments")
+}
+
+# C in a matrix the caller may overwrite (mean matching's complement is computed in it): where
+# the problem does not hold C, the work matrix with C's values, marked as holding nothing (or a
+# new matrix without a cache); NULL where it holds C (which is not to be overwritten).
+fp_prep_C_scratch <- function(prep) {
+  if (!is.null(prep[["C"]])) return(NULL)
+  M <- fp_prep_C(prep)
+  if (!is.null(prep$cache)) assign("cov_work_group", NULL, envir = prep$cache)
+  M
+}
+
+# tr(C), sum(diag(fp_prep_C(prep))) without forming C.
+fp_prep_C_trace <- function(prep) {
+  if (!is.null(prep[["C"]])) sum(diag(prep[["C"]])) else sum(fp_prep_pooled(prep, NULL))
 }
 
 # What a compiled solver needs to build every group's matrix (covariances, or second moments
@@ -213,7 +255,7 @@ fp_transform <- function(prep_or_fit, x) {
 # the top k of C (group = NULL) or of a group covariance fp_prep_cov(prep, group). Callers that
 # change prep$C or prep$cov must not use it (fp_prepare() drops the cache).
 fp_prep_eig <- function(prep, k, group = NULL) {
-  A <- function() if (is.null(group)) prep$C else fp_prep_cov(prep, group)
+  A <- function() if (is.null(group)) fp_prep_C(prep) else fp_prep_cov(prep, group)
   if (is.null(prep$cache)) return(fp_eig_top(A(), k))
   key <- paste(if (is.null(group)) "C" else group, k)
   hit <- prep$cache[[key]]

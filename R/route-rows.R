@@ -92,13 +92,7 @@ fp_route_label <- function(prep) {
 # standard PCA (normalised units) and the spectra of its diagnostics (fp_rows_spectra()),
 # without d x d matrices.
 fp_rows_diagnostics <- function(prep, V, k, method, lambda = NULL) {
-  q <- fp_rows_quad(prep, V)
-  if (!is.null(lambda)) {
-    # min-max's rounded solution: weights lambda on the columns of V, so each group also loses
-    # (1 - lambda_j) of its variance along column j
-    S <- fp_rows_project(prep, V)
-    q$err <- q$err + vapply(S, function(s) sum((1 - lambda) * diag(s)), numeric(1), USE.NAMES = FALSE)
-  }
+  q <- fp_rows_fit_quad(prep, V, lambda)
   K <- fp_rows_spectra_count(prep, k)
   gvals <- fp_rows_group_values(prep, K)
   best <- fp_rows_group_best(prep, k, gvals)
@@ -109,6 +103,19 @@ fp_rows_diagnostics <- function(prep, V, k, method, lambda = NULL) {
   }
   list(A = q$A, gs = gs, gs_std = gs_std,
        spectra = fp_rows_spectra(prep, V, k, method, pooled, gvals))
+}
+
+# V'CV and each group's error (fp_rows_quad(), normalised units) of a row-route fit with basis V
+# and, for min-max's rounded solution, weights `lambda` on its columns.
+fp_rows_fit_quad <- function(prep, V, lambda = NULL) {
+  q <- fp_rows_quad(prep, V)
+  if (!is.null(lambda)) {
+    # min-max's rounded solution: weights lambda on the columns of V, so each group also loses
+    # (1 - lambda_j) of its variance along column j
+    S <- fp_rows_project(prep, V)
+    q$err <- q$err + vapply(S, function(s) sum((1 - lambda) * diag(s)), numeric(1), USE.NAMES = FALSE)
+  }
+  q
 }
 
 # What the diagnostics of a row-route fit need, which a moments fit recomputes from its moments

@@ -17,7 +17,8 @@
 # Options (environment variables): FAIRPROJ_BENCH_D  comma-separated d (default 1000,2000,3000),
 # FAIRPROJ_BENCH_METHODS (default standard,mean,minmax,minmax_mw; minmax_mw is min-max with
 # solver = "mw"), FAIRPROJ_BENCH_N (default 2000),
-# FAIRPROJ_BENCH_GROUPS comma-separated m (default 2), FAIRPROJ_BENCH_SOURCES (default moments,rows).
+# FAIRPROJ_BENCH_GROUPS comma-separated m (default 2), FAIRPROJ_BENCH_SOURCES (default moments,rows),
+# FAIRPROJ_BENCH_SCALE (TRUE: the fits with scale. = TRUE; default FALSE).
 # Linux only (reads /proc).
 # Last measured (2 cores shared, reference BLAS, n = 2000, d = 3000, from group_moments();
 # d x d matrices beyond the moments, R heap / RSS, and RSS ratio to the moments + C floor):
@@ -45,6 +46,18 @@
 #          after:           2.20 / 3.07 / 417                 2.44 / 3.44 / 649
 #   mw     before:          9.03 / 9.04 / 827 (288 s)         6.61 / 7.09 / 900
 #          after:           3.24 / 3.16 / 424 (15-30 s)       2.57 / 3.08 / 624
+# #48, third part (C is built on demand into the same work matrix, mean matching's complement
+# computed in it, min-max's weighted sum built there; same data, d = 3000, from
+# group_moments(), FAIRPROJ_BENCH_GROUPS=2,5; R heap / RSS / peak MB, 2 cores heavily shared):
+#                    m = 2: before                 after                 m = 5: before    after
+#   standard                2.10 / 2.04 / 347      1.09 / 1.04 / 278     2.18 / 2.10      1.15 / 1.08
+#   mean                    3.15 / 3.07 / 418      2.13 / 2.07 / 349     3.27 / 3.19      2.24 / 2.16
+#   minmax                  2.19 / 3.07 / 417      1.18 / 1.11 / 283     2.42 / 3.44      1.40 / 1.46
+#   minmax_mw               3.25 / 3.16 / 424      2.23 / 2.16 / 355     2.57 / 3.08      1.55 / 1.46
+# (mean: the work matrix and the complement; "mw" at m = 2: the work matrix and its rank-11
+# map.) FAIRPROJ_BENCH_SCALE=TRUE, m = 2, after (before): standard 1.10 / 1.04 (2.10 / 2.04),
+# mean 2.14 / 2.07 (3.14 / 3.07), minmax 1.19 / 1.11 (2.19 / 3.06), minmax_mw 2.24 / 2.16
+# (3.24 / 3.16).
 args <- commandArgs(TRUE)
 n_rows <- as.integer(Sys.getenv("FAIRPROJ_BENCH_N", "2000"))
 status_kb <- function(field) {
@@ -71,6 +84,7 @@ if (length(args) >= 3 && args[1] == "--case") {
   t0 <- proc.time()[["elapsed"]]
   # "minmax_mw": min-max with solver = "mw"
   extra <- if (method == "minmax_mw") list(method = "minmax", solver = "mw") else list(method = method)
+  extra$scale. <- as.logical(Sys.getenv("FAIRPROJ_BENCH_SCALE", "FALSE"))
   fit <- if (src == "moments") do.call(fair_pca, c(list(m, k = 10), extra)) else do.call(fair_pca, c(list(x, g, k = 10), extra))
   el <- proc.time()[["elapsed"]] - t0
   vmax <- gc()["Vcells", "max used"]
@@ -89,7 +103,8 @@ groups <- as.integer(strsplit(Sys.getenv("FAIRPROJ_BENCH_GROUPS", "2"), ",")[[1]
 sources <- strsplit(Sys.getenv("FAIRPROJ_BENCH_SOURCES", "moments,rows"), ",")[[1]]
 self <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
 rscript <- file.path(R.home("bin"), "Rscript")
-cat(sprintf("n = %d, k = 10; units: d x d double matrices beyond the moments (m of them)\n", n_rows))
+cat(sprintf("n = %d, k = 10, scale. = %s; units: d x d double matrices beyond the moments (m of them)\n", n_rows,
+            as.logical(Sys.getenv("FAIRPROJ_BENCH_SCALE", "FALSE"))))
 cat(sprintf("%-9s %-8s %2s %6s %8s %8s %8s %8s %9s %4s\n", "method", "source", "m", "d", "R heap", "RSS", "ratio", "seconds", "peak MB", "rank"))
 for (d in ds) for (ng in groups) for (method in methods) for (src in sources) {
   # a fixed mmap threshold: glibc's moving one keeps freed blocks of the data's size resident,

@@ -62,12 +62,8 @@
 
 args <- commandArgs(trailingOnly = TRUE)
 
-peak_mb <- function() {
-  st <- tryCatch(readLines("/proc/self/status"), error = function(e) character(0))
-  v <- grep("^VmHWM:", st, value = TRUE)
-  if (!length(v)) return(NA_real_)
-  as.numeric(gsub("[^0-9]", "", v)) / 1024
-}
+# peak_mb(): this process's peak resident memory (bench/helper-peak.R, next to this script)
+source(file.path(dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1L])), "helper-peak.R"))
 
 # `sizes`: "" for two alternating groups, or the sizes of groups "a", "b", ... separated by "/"
 # (rows in a random order)

@@ -273,8 +273,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_prepare_moments
-Rcpp::List fp_prepare_moments(const Rcpp::List& scatter, const Rcpp::NumericVector& w, const Rcpp::NumericVector& n, const Rcpp::NumericMatrix& mean, double denom, const Rcpp::List& dimnames_C, bool keep_cov);
-RcppExport SEXP _fairproj_fp_prepare_moments(SEXP scatterSEXP, SEXP wSEXP, SEXP nSEXP, SEXP meanSEXP, SEXP denomSEXP, SEXP dimnames_CSEXP, SEXP keep_covSEXP) {
+Rcpp::List fp_prepare_moments(const Rcpp::List& scatter, const Rcpp::NumericVector& w, const Rcpp::NumericVector& n, const Rcpp::NumericMatrix& mean, double denom, const Rcpp::List& dimnames_C, bool keep_cov, bool keep_C);
+RcppExport SEXP _fairproj_fp_prepare_moments(SEXP scatterSEXP, SEXP wSEXP, SEXP nSEXP, SEXP meanSEXP, SEXP denomSEXP, SEXP dimnames_CSEXP, SEXP keep_covSEXP, SEXP keep_CSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -285,7 +285,26 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type denom(denomSEXP);
     Rcpp::traits::input_parameter< const Rcpp::List& >::type dimnames_C(dimnames_CSEXP);
     Rcpp::traits::input_parameter< bool >::type keep_cov(keep_covSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_prepare_moments(scatter, w, n, mean, denom, dimnames_C, keep_cov));
+    Rcpp::traits::input_parameter< bool >::type keep_C(keep_CSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_prepare_moments(scatter, w, n, mean, denom, dimnames_C, keep_cov, keep_C));
+    return rcpp_result_gen;
+END_RCPP
+}
+// fp_prepare_pooled
+SEXP fp_prepare_pooled(SEXP out, const Rcpp::List& scatter, const Rcpp::NumericVector& w, const Rcpp::NumericVector& n, const Rcpp::NumericMatrix& mean, double denom, double s, SEXP dimnames);
+RcppExport SEXP _fairproj_fp_prepare_pooled(SEXP outSEXP, SEXP scatterSEXP, SEXP wSEXP, SEXP nSEXP, SEXP meanSEXP, SEXP denomSEXP, SEXP sSEXP, SEXP dimnamesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type out(outSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type scatter(scatterSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type w(wSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type n(nSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type mean(meanSEXP);
+    Rcpp::traits::input_parameter< double >::type denom(denomSEXP);
+    Rcpp::traits::input_parameter< double >::type s(sSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type dimnames(dimnamesSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_prepare_pooled(out, scatter, w, n, mean, denom, s, dimnames));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -347,17 +366,18 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_complement_sym
-Rcpp::NumericMatrix fp_complement_sym(const Rcpp::NumericMatrix& M, const Rcpp::NumericMatrix& qr, const Rcpp::NumericVector& tau, int r, SEXP dimnames);
-RcppExport SEXP _fairproj_fp_complement_sym(SEXP MSEXP, SEXP qrSEXP, SEXP tauSEXP, SEXP rSEXP, SEXP dimnamesSEXP) {
+Rcpp::NumericMatrix fp_complement_sym(SEXP M, const Rcpp::NumericMatrix& qr, const Rcpp::NumericVector& tau, int r, SEXP dimnames, bool overwrite);
+RcppExport SEXP _fairproj_fp_complement_sym(SEXP MSEXP, SEXP qrSEXP, SEXP tauSEXP, SEXP rSEXP, SEXP dimnamesSEXP, SEXP overwriteSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type M(MSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type M(MSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type qr(qrSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type tau(tauSEXP);
     Rcpp::traits::input_parameter< int >::type r(rSEXP);
     Rcpp::traits::input_parameter< SEXP >::type dimnames(dimnamesSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_complement_sym(M, qr, tau, r, dimnames));
+    Rcpp::traits::input_parameter< bool >::type overwrite(overwriteSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_complement_sym(M, qr, tau, r, dimnames, overwrite));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -511,15 +531,16 @@ BEGIN_RCPP
 END_RCPP
 }
 // fp_rows_stats
-Rcpp::List fp_rows_stats(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int m);
-RcppExport SEXP _fairproj_fp_rows_stats(SEXP xSEXP, SEXP gSEXP, SEXP mSEXP) {
+Rcpp::List fp_rows_stats(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int m, const Rcpp::NumericVector& rw);
+RcppExport SEXP _fairproj_fp_rows_stats(SEXP xSEXP, SEXP gSEXP, SEXP mSEXP, SEXP rwSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type x(xSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type g(gSEXP);
     Rcpp::traits::input_parameter< int >::type m(mSEXP);
-    rcpp_result_gen = Rcpp::wrap(fp_rows_stats(x, g, m));
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type rw(rwSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_rows_stats(x, g, m, rw));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -567,6 +588,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// fp_rows_group_diag
+Rcpp::List fp_rows_group_diag(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int group, const Rcpp::List& opts);
+RcppExport SEXP _fairproj_fp_rows_group_diag(SEXP xSEXP, SEXP gSEXP, SEXP groupSEXP, SEXP optsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type g(gSEXP);
+    Rcpp::traits::input_parameter< int >::type group(groupSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type opts(optsSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_rows_group_diag(x, g, group, opts));
+    return rcpp_result_gen;
+END_RCPP
+}
 // fp_threads_max
 int fp_threads_max();
 RcppExport SEXP _fairproj_fp_threads_max() {
@@ -598,12 +633,13 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_eig_top", (DL_FUNC) &_fairproj_fp_eig_top, 2},
     {"_fairproj_fp_gram_kernel", (DL_FUNC) &_fairproj_fp_gram_kernel, 2},
     {"_fairproj_fp_set_backend", (DL_FUNC) &_fairproj_fp_set_backend, 1},
-    {"_fairproj_fp_prepare_moments", (DL_FUNC) &_fairproj_fp_prepare_moments, 7},
+    {"_fairproj_fp_prepare_moments", (DL_FUNC) &_fairproj_fp_prepare_moments, 8},
+    {"_fairproj_fp_prepare_pooled", (DL_FUNC) &_fairproj_fp_prepare_pooled, 8},
     {"_fairproj_fp_prepare_cov_into", (DL_FUNC) &_fairproj_fp_prepare_cov_into, 6},
     {"_fairproj_fp_prepare_cov", (DL_FUNC) &_fairproj_fp_prepare_cov, 5},
     {"_fairproj_fp_prepare_second", (DL_FUNC) &_fairproj_fp_prepare_second, 5},
     {"_fairproj_fp_is_symmetric_exact", (DL_FUNC) &_fairproj_fp_is_symmetric_exact, 1},
-    {"_fairproj_fp_complement_sym", (DL_FUNC) &_fairproj_fp_complement_sym, 5},
+    {"_fairproj_fp_complement_sym", (DL_FUNC) &_fairproj_fp_complement_sym, 6},
     {"_fairproj_fp_mmd2_cpp", (DL_FUNC) &_fairproj_fp_mmd2_cpp, 5},
     {"_fairproj_fp_mbfpca_cpp", (DL_FUNC) &_fairproj_fp_mbfpca_cpp, 6},
     {"_fairproj_fp_minmax_exact", (DL_FUNC) &_fairproj_fp_minmax_exact, 3},
@@ -614,10 +650,11 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_pareto_cpp", (DL_FUNC) &_fairproj_fp_pareto_cpp, 6},
     {"_fairproj_fp_robust_run", (DL_FUNC) &_fairproj_fp_robust_run, 6},
     {"_fairproj_fp_robust_eval", (DL_FUNC) &_fairproj_fp_robust_eval, 6},
-    {"_fairproj_fp_rows_stats", (DL_FUNC) &_fairproj_fp_rows_stats, 3},
+    {"_fairproj_fp_rows_stats", (DL_FUNC) &_fairproj_fp_rows_stats, 4},
     {"_fairproj_fp_rows_copy", (DL_FUNC) &_fairproj_fp_rows_copy, 4},
     {"_fairproj_fp_rows_eig", (DL_FUNC) &_fairproj_fp_rows_eig, 6},
     {"_fairproj_fp_rows_quad", (DL_FUNC) &_fairproj_fp_rows_quad, 4},
+    {"_fairproj_fp_rows_group_diag", (DL_FUNC) &_fairproj_fp_rows_group_diag, 4},
     {"_fairproj_fp_threads_max", (DL_FUNC) &_fairproj_fp_threads_max, 0},
     {NULL, NULL, 0}
 };

@@ -74,8 +74,8 @@ inline double softplus(double t) {
 }
 
 // Fermi-Dirac weights with sum k (nu by Newton's method on the sum, safeguarded by bisection);
-// returns h_mu = k nu + mu sum softplus.
-inline double fermi_dirac(const Vec& lam, int k, double mu, Vec& x, Vec& s) {
+// returns h_mu = k nu + mu sum softplus, and the level nu in `nu_out` when given.
+inline double fermi_dirac(const Vec& lam, int k, double mu, Vec& x, Vec& s, double* nu_out = nullptr) {
   const int d = static_cast<int>(lam.size());
   double lo = lam.minCoeff() - 60.0 * mu, hi = lam.maxCoeff() + 60.0 * mu;
   // f(nu) = sum sigma((lam - nu) / mu) - k, decreasing; fp its derivative
@@ -111,6 +111,7 @@ inline double fermi_dirac(const Vec& lam, int k, double mu, Vec& x, Vec& s) {
     sx += x(i);
   }
   if (sx > k) x *= k / sx;  // keep tr X <= k (feasible) against rounding
+  if (nu_out) *nu_out = nu;
   return h;
 }
 

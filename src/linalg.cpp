@@ -27,7 +27,7 @@ namespace {
 // downwards to their own precision instead of the largest's (a variable in units 1e10 times
 // the others' leaves the rest of the spectrum intact), so such matrices are permuted first: a
 // similarity, exact. Matrices with a flat diagonal are left as they are.
-bool graded_order(const Mat& A, std::vector<int>& p) {
+bool graded_order(const Eigen::Ref<const Mat>& A, std::vector<int>& p) {
   const int d = static_cast<int>(A.rows());
   double mx = 0, mn = std::numeric_limits<double>::infinity();
   for (int i = 0; i < d; ++i) {
@@ -44,11 +44,11 @@ bool graded_order(const Mat& A, std::vector<int>& p) {
   return true;
 }
 
-EigResult eig_sym_full_unpermuted(const Mat& A);
+EigResult eig_sym_full_unpermuted(const Eigen::Ref<const Mat>& A);
 
 }  // namespace
 
-EigResult eig_sym_full(const Mat& A) {
+EigResult eig_sym_full(const Eigen::Ref<const Mat>& A) {
   std::vector<int> p;
   if (!graded_order(A, p)) return eig_sym_full_unpermuted(A);
   const int d = static_cast<int>(A.rows());
@@ -65,16 +65,21 @@ EigResult eig_sym_full(const Mat& A) {
 
 namespace {
 
-EigResult eig_sym_full_unpermuted(const Mat& A) {
+EigResult eig_sym_full_unpermuted(const Eigen::Ref<const Mat>& A) {
   const int d = static_cast<int>(A.rows());
   if (backend_flag() == 1 && d > 0) {
+    // LAPACK reads A in place (it works on its copy in `vec`): A itself where it is stored with
+    // leading dimension d, and the vectors are reordered in place, so that the solve holds A,
+    // vec and LAPACK's work space (issue #48)
     Vec val(d);
     Mat vec(d, d);
-    Mat Ac = A;
-    if (lapack_eig_sym(Ac.data(), d, val.data(), vec.data())) {
+    Mat Ac;
+    if (A.outerStride() != d) Ac = A;
+    if (lapack_eig_sym(Ac.size() ? Ac.data() : A.data(), d, val.data(), vec.data())) {
       EigResult r;
       r.values = val.reverse();
-      r.vectors = vec.rowwise().reverse();
+      vec.rowwise().reverseInPlace();
+      r.vectors.swap(vec);
       return r;
     }
   }
@@ -153,7 +158,7 @@ EigResult eig_sym_top(const Eigen::Ref<const Mat>& A, int k) {
         !(std::abs(r.values(k - 1)) < 1e-8 * std::abs(r.values(0))))
       return r;
   }
-  EigResult full = eig_sym_full(Mat(A));
+  EigResult full = eig_sym_full(A);
   EigResult r;
   r.values = full.values.head(k);
   r.vectors = full.vectors.leftCols(k);
@@ -209,7 +214,7 @@ Rcpp::List fp_eig_top_wide(const Eigen::Map<Eigen::MatrixXd>& A, int k, int ncv)
         fp::lanczos_top(A, k, std::min(n, std::max(ncv, 2 * k + 1)), fp::tol::lanczos, nullptr, out))
       return out;
     // small, or a Lanczos breakdown: the dense solver
-    const fp::EigResult full = fp::eig_sym_full(fp::Mat(A));
+    const fp::EigResult full = fp::eig_sym_full(A);
     out.values = full.values.head(k);
     out.vectors = full.vectors.leftCols(k);
     return out;
@@ -245,8 +250,8 @@ Rcpp::NumericMatrix fp_scores_cpp(const Rcpp::NumericMatrix& x, const Rcpp::Nume
 // [[Rcpp::export(.fp_eig_top)]]
 Rcpp::List fp_eig_top(const Eigen::Map<Eigen::MatrixXd>& A, int k) {
   const fp::EigResult r = fp::rcpp::run([&] {
-    // on R's memory: only the dense solver works on a copy
-    return (k >= A.rows()) ? fp::eig_sym_full(fp::Mat(A)) : fp::eig_sym_top(A, k);
+    // on R's memory (the dense solver's own copy is its work space)
+    return (k >= A.rows()) ? fp::eig_sym_full(A) : fp::eig_sym_top(A, k);
   });
   return Rcpp::List::create(Rcpp::Named("values") = r.values, Rcpp::Named("vectors") = r.vectors);
 }
@@ -278,30 +283,44 @@ int fp_set_backend(int flag) {
 //   cov_g = (S_g * tcrossprod(w)) / n_g;  second_g = cov_g + tcrossprod(mean[, g])
 //   C = Reduce(`+`, second_g * n_g) / denom;  s = sum(diag(C)) / d   (R's sum: long double)
 // then cov_g / s and C / s, unless s is not finite and positive (then unscaled: R stops).
-// With keep_cov = false the covariances are not kept (cov is NULL; fp_prepare_cov() builds them).
+// With keep_cov = false the covariances are not kept (cov is NULL; fp_prepare_cov() builds them);
+// with keep_C = false neither is C (NULL): only its diagonal is accumulated, for s, and
+// fp_prepare_pooled() builds C on demand with the same operations.
 // [[Rcpp::export(.fp_prepare_moments)]]
 Rcpp::List fp_prepare_moments(const Rcpp::List& scatter, const Rcpp::NumericVector& w, const Rcpp::NumericVector& n,
                               const Rcpp::NumericMatrix& mean, double denom, const Rcpp::List& dimnames_C,
-                              bool keep_cov = true) {
+                              bool keep_cov = true, bool keep_C = true) {
   const R_xlen_t m = scatter.size(), d = w.size();
   std::vector<Rcpp::NumericMatrix> keep;
   const std::vector<fp::MatMap> S = fp::rcpp::as_maps(scatter, keep);
   if (n.size() != m || mean.nrow() != d || mean.ncol() != m) Rcpp::stop("internal error: moments of mismatched sizes");
   Rcpp::List cov(m);
-  Rcpp::NumericMatrix C(Rcpp::no_init(d, d));
-  double* c = C.begin();
+  Rcpp::NumericMatrix C(Rcpp::no_init(keep_C ? d : 0, keep_C ? d : 0));
+  std::vector<double> dg(keep_C ? 0 : d);  // C's diagonal alone
+  double* c = keep_C ? C.begin() : nullptr;
   for (R_xlen_t g = 0; g < m; ++g) {
     if (S[g].rows() != d || S[g].cols() != d) Rcpp::stop("internal error: moments of mismatched sizes");
     Rcpp::NumericMatrix cg(Rcpp::no_init(keep_cov ? d : 0, keep_cov ? d : 0));
     const double ng = n[g], *s = S[g].data(), *mu = &mean(0, g);
     double* o = keep_cov ? cg.begin() : nullptr;
+    if (!keep_cov && !keep_C) {
+      for (R_xlen_t i = 0; i < d; ++i) {
+        const double a = fp::prep_pooled_term(s[i + i * d], w[i], w[i], ng, mu[i], mu[i]);
+        dg[i] = (g == 0) ? a : dg[i] + a;
+      }
+      continue;
+    }
     for (R_xlen_t j = 0; j < d; ++j) {
       for (R_xlen_t i = 0; i < d; ++i) {
         const R_xlen_t ij = i + j * d;
         const double cv = fp::prep_cov_entry(s[ij], w[i], w[j], ng);
         if (keep_cov) o[ij] = cv;
         const double a = fp::prep_second_entry(cv, mu[i], mu[j]) * ng;
-        c[ij] = (g == 0) ? a : c[ij] + a;
+        if (keep_C) {
+          c[ij] = (g == 0) ? a : c[ij] + a;
+        } else if (i == j) {
+          dg[i] = (g == 0) ? a : dg[i] + a;
+        }
       }
     }
     if (!keep_cov) continue;
@@ -310,21 +329,68 @@ Rcpp::List fp_prepare_moments(const Rcpp::List& scatter, const Rcpp::NumericVect
     cov[g] = cg;
   }
   const R_xlen_t dd = d * d;
-  for (R_xlen_t ij = 0; ij < dd; ++ij) c[ij] /= denom;
+  if (keep_C) {
+    for (R_xlen_t ij = 0; ij < dd; ++ij) c[ij] /= denom;
+  } else {
+    for (double& v : dg) v /= denom;
+  }
   long double tr = 0.0;
-  for (R_xlen_t i = 0; i < d; ++i) tr += c[i + i * d];
+  for (R_xlen_t i = 0; i < d; ++i) tr += keep_C ? c[i + i * d] : dg[i];
   const double trd = (tr > DBL_MAX) ? R_PosInf : (tr < -DBL_MAX) ? R_NegInf : static_cast<double>(tr);
   const double sc = trd / static_cast<double>(d);
   if (std::isfinite(sc) && sc > 0) {
-    for (R_xlen_t ij = 0; ij < dd; ++ij) c[ij] /= sc;
+    for (R_xlen_t ij = 0; keep_C && ij < dd; ++ij) c[ij] /= sc;
     for (R_xlen_t g = 0; keep_cov && g < m; ++g) {
       Rcpp::NumericMatrix cg = cov[g];
       for (double& v : cg) v /= sc;
     }
   }
-  C.attr("dimnames") = dimnames_C;
-  return Rcpp::List::create(Rcpp::Named("cov") = keep_cov ? SEXP(cov) : R_NilValue, Rcpp::Named("C") = C,
-                            Rcpp::Named("s") = sc);
+  if (keep_C) C.attr("dimnames") = dimnames_C;
+  return Rcpp::List::create(Rcpp::Named("cov") = keep_cov ? SEXP(cov) : R_NilValue,
+                            Rcpp::Named("C") = keep_C ? SEXP(C) : R_NilValue, Rcpp::Named("s") = sc);
+}
+
+// The pooled matrix C of a prepared problem that does not hold it (keep_C = false above), with
+// the operations of fp_prepare_moments() (the values it would have stored), written into `out`,
+// a d x d double matrix of the caller's that no one else holds (R/prepare.R's work matrix, or a
+// new one), with `dimnames`; with `out` NULL, its diagonal alone (a vector of length d).
+// [[Rcpp::export(.fp_prepare_pooled)]]
+SEXP fp_prepare_pooled(SEXP out, const Rcpp::List& scatter, const Rcpp::NumericVector& w, const Rcpp::NumericVector& n,
+                       const Rcpp::NumericMatrix& mean, double denom, double s, SEXP dimnames) {
+  const R_xlen_t m = scatter.size(), d = w.size();
+  std::vector<Rcpp::NumericMatrix> keep;
+  const std::vector<fp::MatMap> S = fp::rcpp::as_maps(scatter, keep);
+  const bool diag_only = Rf_isNull(out);
+  bool ok = n.size() == m && mean.nrow() == d && mean.ncol() == m && m > 0 &&
+            (diag_only || (Rf_isReal(out) && Rf_xlength(out) == d * d));
+  for (R_xlen_t g = 0; ok && g < m; ++g) ok = S[g].rows() == d && S[g].cols() == d;
+  if (!ok) Rcpp::stop("internal error: moments of mismatched sizes");
+  Rcpp::NumericVector dgv(diag_only ? d : 0);
+  double* c = diag_only ? dgv.begin() : REAL(out);
+  const bool scaled = std::isfinite(s) && s > 0;
+  for (R_xlen_t g = 0; g < m; ++g) {
+    const double ng = n[g], *sg = S[g].data(), *mu = &mean(0, g);
+    if (diag_only) {
+      for (R_xlen_t i = 0; i < d; ++i) {
+        const double a = fp::prep_pooled_term(sg[i + i * d], w[i], w[i], ng, mu[i], mu[i]);
+        c[i] = (g == 0) ? a : c[i] + a;
+      }
+      continue;
+    }
+    for (R_xlen_t j = 0; j < d; ++j) {
+      for (R_xlen_t i = 0; i < d; ++i) {
+        const R_xlen_t ij = i + j * d;
+        const double a = fp::prep_pooled_term(sg[ij], w[i], w[j], ng, mu[i], mu[j]);
+        c[ij] = (g == 0) ? a : c[ij] + a;
+      }
+    }
+  }
+  const R_xlen_t len = diag_only ? d : d * d;
+  for (R_xlen_t ij = 0; ij < len; ++ij) c[ij] /= denom;
+  for (R_xlen_t ij = 0; scaled && ij < len; ++ij) c[ij] /= s;
+  if (diag_only) return dgv;
+  Rf_setAttrib(out, R_DimNamesSymbol, dimnames);
+  return out;
 }
 
 // fp_prepare_cov() written into `out`, a d x d double matrix of the caller's that no one else
@@ -393,19 +459,25 @@ bool fp_is_symmetric_exact(const Eigen::Map<Eigen::MatrixXd>& A) {
 // result (W + t(W)) / 2 over its trailing d - r rows and columns: the values of R's
 //   W <- qr.qty(qrq, t(qr.qty(qrq, M))); W <- W[-(1:r), -(1:r)]; (W + t(W)) / 2
 // (the same LAPACK calls, the transpose and the two operations per entry), in one work copy of
-// M and the result instead of six d x d matrices; `dimnames` (or NULL) set on the result.
+// M and the result instead of six d x d matrices, or with `overwrite` in M itself (a work matrix
+// of the caller's that no one else reads afterwards: R/prepare.R's, holding C); `dimnames` (or
+// NULL) set on the result.
 // [[Rcpp::export(.fp_complement_sym)]]
-Rcpp::NumericMatrix fp_complement_sym(const Rcpp::NumericMatrix& M, const Rcpp::NumericMatrix& qr,
-                                      const Rcpp::NumericVector& tau, int r, SEXP dimnames) {
-  const int d = M.nrow();
-  if (M.ncol() != d || qr.nrow() != d || tau.size() != qr.ncol() || r < 1 || r > d)
+Rcpp::NumericMatrix fp_complement_sym(SEXP M, const Rcpp::NumericMatrix& qr, const Rcpp::NumericVector& tau, int r,
+                                      SEXP dimnames, bool overwrite = false) {
+  if (!Rf_isReal(M) || !Rf_isMatrix(M)) Rcpp::stop("internal error: a complement of a matrix that is not double");
+  const int d = Rf_nrows(M);
+  if (Rf_ncols(M) != d || qr.nrow() != d || tau.size() != qr.ncol() || r < 1 || r > d)
     Rcpp::stop("internal error: a complement of mismatched sizes");
-  std::vector<double> W(M.begin(), M.end());
+  const size_t dd = static_cast<size_t>(d) * d;
+  std::vector<double> copy(overwrite ? 0 : dd);
+  if (!overwrite) std::copy(REAL(M), REAL(M) + dd, copy.begin());
+  double* W = overwrite ? REAL(M) : copy.data();
   const int k = static_cast<int>(tau.size());
-  if (!fp::lapack_qty(qr.begin(), tau.begin(), d, k, W.data(), d)) Rcpp::stop("LAPACK failed in the constraint's complement");
+  if (!fp::lapack_qty(qr.begin(), tau.begin(), d, k, W, d)) Rcpp::stop("LAPACK failed in the constraint's complement");
   for (int j = 0; j < d; ++j)
     for (int i = j + 1; i < d; ++i) std::swap(W[i + static_cast<size_t>(j) * d], W[j + static_cast<size_t>(i) * d]);
-  if (!fp::lapack_qty(qr.begin(), tau.begin(), d, k, W.data(), d)) Rcpp::stop("LAPACK failed in the constraint's complement");
+  if (!fp::lapack_qty(qr.begin(), tau.begin(), d, k, W, d)) Rcpp::stop("LAPACK failed in the constraint's complement");
   const int p = d - r;
   Rcpp::NumericMatrix out(Rcpp::no_init(p, p));
   double* o = out.begin();

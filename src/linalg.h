@@ -43,8 +43,9 @@ struct EigResult {
 };
 
 // Dense symmetric eigendecomposition, values in decreasing order. (LAPACK and Eigen scale the
-// matrix internally, so any finite entries are safe.)
-EigResult eig_sym_full(const Mat& A);
+// matrix internally, so any finite entries are safe.) A is a Mat or a view of one (an
+// Eigen::Map of R's memory or of a work matrix), read without a copy of its own.
+EigResult eig_sym_full(const Eigen::Ref<const Mat>& A);
 
 // Whether a Lanczos solve is worth it for k of d eigenpairs.
 inline bool use_lanczos(int d, int k) { return d >= 120 && 3 * k < d; }
@@ -100,6 +101,10 @@ Mat polar_orthonormal(const Mat& V);
 // are 0 + a b, which turns a -0 into +0).
 inline double prep_cov_entry(double S, double wi, double wj, double ng) { return (S * (0.0 + wi * wj)) / ng; }
 inline double prep_second_entry(double cov, double mui, double muj) { return cov + (0.0 + mui * muj); }
+// A group's term n_g second_g of the pooled matrix C before its divisions (fp_prepare_moments()).
+inline double prep_pooled_term(double S, double wi, double wj, double ng, double mui, double muj) {
+  return prep_second_entry(prep_cov_entry(S, wi, wj, ng), mui, muj) * ng;
+}
 
 // One group's covariance (mu null) or second moment of a prepared problem, divided by s, written
 // into `out` (d x d, column-major) from its scatter S: the entries above, the values that

@@ -84,7 +84,8 @@ inline void group_input(const Rcpp::List& covs, const Rcpp::List& lazy, GroupInp
 // Exact solver. covs: the group matrices (symmetric: R symmetrises them; read in place), a: offsets; opts: k,
 // `lazy` (instead of covs, see group_input()), lp (Samadi et al.'s LP rounding) and `exact`, a list
 // of gap_tol (relative gap), maxit (oracle calls), smooth (Wentges weight of Kelley's method),
-// dual (1: the interior method first, 0: Kelley's method only). Returns what fit_pca_minmax() reads.
+// dual (1: the interior method first, 0: Kelley's method only) and predictor (the interior
+// path's predictor step, default TRUE; FALSE for comparisons). Returns what fit_pca_minmax() reads.
 // [[Rcpp::export(.fp_minmax_exact)]]
 Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, Rcpp::List opts) {
   fp::rcpp::Options o(opts);
@@ -98,11 +99,12 @@ Rcpp::List fp_minmax_exact(Rcpp::List covs, Rcpp::NumericVector a_, Rcpp::List o
   const int maxit = ex.get<int>("maxit", 300);
   const double smooth = ex.get<double>("smooth", 0.0);
   const int dual = ex.get<int>("dual", 1);
+  const bool predictor = ex.get<bool>("predictor", true);
   ex.done();
   const fp::minmax::GroupMats& C = *in.mats;
   const fp::Vec a = Rcpp::as<fp::Vec>(a_);
   const fp::minmax::ExactResult r = fp::rcpp::run([&] {
-    return fp::minmax::solve_exact(C, a, k, gap_tol, maxit, lp, smooth, dual);
+    return fp::minmax::solve_exact(C, a, k, gap_tol, maxit, lp, smooth, dual, predictor);
   });
   Rcpp::List out;
   if (r.two_groups) {
@@ -171,7 +173,8 @@ Rcpp::List fp_minmax_dual(Rcpp::List covs, Rcpp::NumericVector a_, int k, Rcpp::
   fp::Mat V;
   fp::rcpp::run([&] {
     fp::minmax::Oracle orc(C, a, k);
-    V = orc.top(orc.weighted(w), vals);
+    fp::Mat own;
+    V = orc.top(orc.weighted(w, own), vals);
     L = orc.losses(V);
     return 0;
   });

@@ -92,9 +92,8 @@ struct SmoothState {
 
   // one eigendecomposition of sum_g w_g C_g, its bounds and the rank-k cut
   bool decompose(const Vec& ww, DualPoint& p) {
-    Mat M = Mat::Zero(d, d);
-    for (int g = 0; g < m; ++g) M.noalias() += ww(g) * C[g];
-    fp::EigResult e = fp::eig_sym_full(M);
+    Mat own;
+    fp::EigResult e = fp::eig_sym_full(C.weighted(ww, false, own));
     ++eig_calls;
     p.w = ww;
     p.lam = e.values;
@@ -114,6 +113,7 @@ struct SmoothState {
 
   bool try_restricted(const DualPoint& q, int max_eigs);
   bool line_search(DualPoint& p, const Vec& dw, double step, double dec, double beta, int max_eigs);
+  bool predict(DualPoint& p, const Vec& dv, double beta, int max_eigs);
 };
 
 // Primal recovery on a subspace: the dual path identifies the eigenvectors that carry the
@@ -201,6 +201,24 @@ inline bool SmoothState::line_search(DualPoint& p, const Vec& dw, double step, d
   return false;
 }
 
+// The predictor after mu shrank: p moves along the path's tangent to p.w + dv (shortened to stay
+// 5 % inside the simplex) when Phi for the new mu (and its barrier weight beta) is higher there
+// than at p, whose Phi needs no new eigendecomposition; otherwise p stays (the evaluation's
+// bounds and cut count either way). One eigendecomposition; true when p moved.
+inline bool SmoothState::predict(DualPoint& p, const Vec& dv, double beta, int max_eigs) {
+  if (!dv.allFinite() || eig_calls >= max_eigs) return false;
+  double tmax = 1.0;
+  for (int g = 0; g < m; ++g)
+    if (dv(g) < 0) tmax = std::min(tmax, -0.95 * p.w(g) / dv(g));
+  Vec wn = (p.w + tmax * dv).cwiseMax(1e-300);
+  wn /= wn.sum();
+  DualPoint pn;
+  if (!decompose(wn, pn)) return false;
+  if (!(phi(pn, beta) > phi(p, beta))) return false;
+  p = pn;
+  return true;
+}
+
 // The losses of X_mu = U diag(x) U' at p (x the Fermi-Dirac weights, non-negligible on the
 // first t eigenvectors), and the rows R_g = (U' C_g U)[1:t, ] (t x d) that the Hessian needs.
 inline Vec smooth_losses(const GroupMats& C, const Vec& a, const DualPoint& p, const Vec& x, int t,
@@ -230,15 +248,12 @@ inline double fermi_dirac_entropy(const Vec& x, int t) {
   return ent;
 }
 
-// The Newton direction dw of -Phi on {sum dw = 0} at p (weights w, Fermi-Dirac weights x and
-// slopes s, losses ell of X_mu, rows R from smooth_losses()), from the Hessian of h_mu(M(w))
-// (divided differences Gamma on the pairs i in T, j != i, the slopes and the trace constraint)
-// plus the barrier's, by a diagonally scaled KKT system; `dec` the Newton decrement squared.
-// False when the direction is not finite.
-inline bool smooth_newton(const DualPoint& p, const Vec& x, const Vec& s, int t, const std::vector<Mat>& R,
-                          const Vec& ell, double mu, double beta, Vec& dw, double& dec) {
+// The Hessian of h_mu(sum_g w_g C_g) in w at p (m x m; Fermi-Dirac weights x and slopes s,
+// rows R from smooth_losses()): divided differences Gamma on the pairs i in T, j != i, the
+// slopes on the diagonal and the trace constraint.
+inline Mat smooth_hessian(const DualPoint& p, const Vec& x, const Vec& s, int t, const std::vector<Mat>& R,
+                          double mu) {
   const int m = static_cast<int>(R.size()), d = static_cast<int>(p.lam.size());
-  const Vec& w = p.w;
   Mat G(t, d);
   for (int i = 0; i < t; ++i)
     for (int j = 0; j < d; ++j) {
@@ -265,11 +280,13 @@ inline bool smooth_newton(const DualPoint& p, const Vec& x, const Vec& s, int t,
     DS.noalias() -= q * q.transpose() / ssum;
   }
   H += DS;
-  Vec grad(m);  // gradient of -Phi
-  for (int g = 0; g < m; ++g) {
-    grad(g) = -ell(g) - beta / w(g);
-    H(g, g) += beta / (w(g) * w(g));
-  }
+  return H;
+}
+
+// The solution v of H v + y 1 = r, sum v = 0 (the KKT system of a step on the simplex),
+// diagonally scaled.
+inline Vec simplex_kkt(const Mat& H, const Vec& r) {
+  const int m = static_cast<int>(H.rows());
   Vec dsc(m);
   for (int g = 0; g < m; ++g) dsc(g) = 1.0 / std::sqrt(std::max(H(g, g), 1e-300));
   Mat K = Mat::Zero(m + 1, m + 1);
@@ -277,12 +294,53 @@ inline bool smooth_newton(const DualPoint& p, const Vec& x, const Vec& s, int t,
   K.block(0, m, m, 1) = dsc;
   K.block(m, 0, 1, m) = dsc.transpose();
   Vec rhs = Vec::Zero(m + 1);
-  rhs.head(m) = -dsc.cwiseProduct(grad);
+  rhs.head(m) = dsc.cwiseProduct(r);
   Vec sol = K.fullPivLu().solve(rhs);
-  dw = dsc.cwiseProduct(sol.head(m));
+  return dsc.cwiseProduct(sol.head(m));
+}
+
+// The Newton direction dw of -Phi on {sum dw = 0} at p (weights w, Fermi-Dirac weights x and
+// slopes s, losses ell of X_mu, rows R from smooth_losses()), from the Hessian of h_mu(M(w))
+// (smooth_hessian()) plus the barrier's; `dec` the Newton decrement squared, `H` the Hessian of
+// -Phi. False when the direction is not finite.
+inline bool smooth_newton(const DualPoint& p, const Vec& x, const Vec& s, int t, const std::vector<Mat>& R,
+                          const Vec& ell, double mu, double beta, Vec& dw, double& dec, Mat& H) {
+  const int m = static_cast<int>(R.size());
+  const Vec& w = p.w;
+  H = smooth_hessian(p, x, s, t, R, mu);
+  Vec grad(m);  // gradient of -Phi
+  for (int g = 0; g < m; ++g) {
+    grad(g) = -ell(g) - beta / w(g);
+    H(g, g) += beta / (w(g) * w(g));
+  }
+  dw = simplex_kkt(H, -grad);
   if (!dw.allFinite()) return false;
   dec = -grad.dot(dw);
   return true;
+}
+
+// The tangent dw/dmu of the central path (the centres of Phi as mu, and beta = beta_fac mu,
+// vary) at p, from the Hessian H of -Phi at p (smooth_newton()'s: no eigendecomposition). On
+// the path ell_mu(w) + beta / w + y 1 = 0, so H dw/dmu = d(ell_mu + beta / w)/dmu on
+// {sum dw = 0}. At fixed w the eigenvectors stay and only the Fermi-Dirac weights move:
+// dx_i/dmu = -s_i (t_i + nu'), t_i = (l_i - nu) / mu, with nu' = -sum s_i t_i / sum s_i
+// keeping their sum; so d ell_g/dmu = sum_i s_i (t_i + nu') (U' C_g U)_ii over the first t.
+inline Vec path_tangent(const DualPoint& p, const Vec& s, int t, const std::vector<Mat>& R, double mu, double nu,
+                        double beta_fac, const Mat& H) {
+  const int m = static_cast<int>(R.size());
+  Vec c(t);
+  double ss = 0, sts = 0;
+  for (int i = 0; i < t; ++i) {
+    const double ti = (p.lam(i) - nu) / mu;
+    ss += s(i);
+    sts += s(i) * ti;
+    c(i) = ti;
+  }
+  const double dnu = ss > 0 ? -sts / ss : 0.0;
+  for (int i = 0; i < t; ++i) c(i) = s(i) * (c(i) + dnu);
+  Vec dF(m);
+  for (int g = 0; g < m; ++g) dF(g) = c.dot(R[g].diagonal().head(t)) + beta_fac / p.w(g);
+  return simplex_kkt(H, dF);
 }
 
 // Smoothed dual, solved by a path-following (barrier) Newton method: for m > 2 groups.
@@ -297,10 +355,15 @@ inline bool smooth_newton(const DualPoint& p, const Vec& x, const Vec& s, int t,
 // eigendecomposition, follow the path mu -> 0. Every iterate gives exact bounds: the lower bound
 // g(w) = w.a - (sum of the k largest eigenvalues), and upper bounds from the losses of X_mu
 // (feasible) and of the top-k projection. So the certificate never depends on the smoothing.
+// With `predictor`, each decrease of mu starts from the centre extrapolated along the path's
+// tangent (path_tangent(), from the Hessian at hand), kept only where Phi for the new mu is
+// higher there (SmoothState::predict()), instead of from the old centre. `hand_over` (0: never)
+// is the number of times the restricted primal may come within twice the tolerance without
+// certifying before Kelley's method takes over (see below).
 inline SmoothOut smooth_dual(const GroupMats& C, const Vec& a, int k, double tol, int max_eigs,
                       double scale, const std::function<void(const Mat&, const Vec&, const Vec&)>& record,
                       int& eig_calls, std::vector<double>& h_lb, std::vector<double>& h_ub,
-                      bool hand_over = false) {
+                      int hand_over = 0, bool predictor = true) {
   SmoothState st(C, a, k, tol, scale, record, eig_calls);
   const int m = st.m, d = st.d;
   SmoothOut& out = st.out;
@@ -312,13 +375,14 @@ inline SmoothOut smooth_dual(const GroupMats& C, const Vec& a, int k, double tol
   const double beta_fac = 1.0 / m;  // barrier weight on the simplex, relative to mu
   const double mu_fac = 0.1;         // mu shrinks tenfold at each centre
   const double cen = 3.0;            // centred: own gap within 3x what mu and beta allow
-  int same_mu = 0;
+  int same_mu = 0, near_misses = 0;
   double mu_tried = std::numeric_limits<double>::infinity();
   Vec x, s;
+  double nu = 0;
   while (eig_calls < max_eigs) {
     fp::check_interrupt();
     const double beta = mu * beta_fac;
-    fermi_dirac(p.lam, k, mu, x, s);
+    fermi_dirac(p.lam, k, mu, x, s, &nu);
     // prefix of the spectrum with non-negligible weight (at least the top k)
     int t = k;
     while (t < d && x(t) > 1e-15) ++t;
@@ -337,7 +401,8 @@ inline SmoothOut smooth_dual(const GroupMats& C, const Vec& a, int k, double tol
     if (st.gap_ok()) { out.converged = true; break; }
     Vec dw;
     double dec = 0;
-    if (!smooth_newton(p, x, s, t, R, ell, mu, beta, dw, dec)) break;
+    Mat H;
+    if (!smooth_newton(p, x, s, t, R, ell, mu, beta, dw, dec, H)) break;
     if (!(dec > 0)) {
       mu *= 0.1;
       if (mu < 1e-18 * scale) break;
@@ -348,18 +413,33 @@ inline SmoothOut smooth_dual(const GroupMats& C, const Vec& a, int k, double tol
     // improve it); then shrink mu (no new eigendecomposition needed)
     if (ubx - g_here <= cen * (m * beta + mu * ent) || same_mu >= 12 || st.stalled) {
       same_mu = 0;
+      const bool was_stalled = st.stalled;
       st.stalled = false;
       if (mu <= 1e-3 * spread && mu <= 0.02 * mu_tried) {
         const int before = eig_calls;
         if (st.try_restricted(p, max_eigs)) { out.converged = true; break; }
         mu_tried = mu;
         // the restricted primal is within twice the tolerance but its weights do not certify it
-        // (near a kink of the dual their digits run out): with `hand_over`, Kelley's method
-        // closes the gap from the cuts so far, in fewer evaluations than another round of the path
-        if (hand_over && eig_calls > before && out.ub - out.lb <= 2.0 * tol * std::max(std::abs(out.ub), fp::tol::gap_floor * scale)) break;
+        // (near a kink of the dual their digits run out): the `hand_over`-th time, Kelley's
+        // method closes the gap from the cuts so far, in fewer evaluations than more rounds of
+        // the path
+        if (hand_over > 0 && eig_calls > before &&
+            out.ub - out.lb <= 2.0 * tol * std::max(std::abs(out.ub), fp::tol::gap_floor * scale) &&
+            ++near_misses >= hand_over) break;
       }
+      const double mu_old = mu;
       mu *= mu_fac;
       if (mu < 1e-18 * scale) break;
+      if (predictor) {
+        // the predictor: along the path's tangent to the new mu. A point it moved to is near
+        // the new centre, so the next Newton step is not damped; where it did not move from a
+        // point that no step could improve either (a kink of the dual), the path has nothing
+        // left to give and, with `hand_over`, Kelley's method closes the gap from the cuts
+        const Vec tangent = path_tangent(p, s, t, R, mu_old, nu, beta_fac, H);
+        const bool moved = st.predict(p, (mu - mu_old) * tangent, mu * beta_fac, max_eigs);
+        if (moved) same_mu = 1;
+        if (!moved && was_stalled && hand_over > 0) break;
+      }
       continue;
     }
     double tmax = 1.0;
@@ -429,10 +509,8 @@ inline SmoothOut subspace_dual(const GroupMats& C, const Vec& a, int k, double t
     }
   };
   auto full_eval = [&](const Vec& ww) -> Mat {
-    Mat M = Mat::Zero(d, d);
-    for (int g = 0; g < m; ++g)
-      if (ww(g) != 0.0) M.noalias() += ww(g) * C[g];
-    fp::EigResult e = fp::eig_sym_top(M, kp);
+    Mat own;  // the weighted sum in the work matrix of lazy groups, else here
+    fp::EigResult e = fp::eig_sym_top(C.weighted(ww, true, own), kp);
     ++eig_calls;
     note_cut(out, C, a, ww, e.vectors.leftCols(k), e.values.head(k).sum(), record);
     return e.vectors;

@@ -45,7 +45,8 @@ struct Cuts {
   // one oracle call at w, recorded; returns its losses
   Vec eval(Oracle& orc, const Vec& w) {
     Vec vals;
-    Mat V = orc.top(orc.weighted(w), vals);
+    Mat own;
+    Mat V = orc.top(orc.weighted(w, own), vals);
     Vec L = orc.losses(V);
     record(V, L, w);
     return L;
@@ -332,12 +333,23 @@ inline KelleyOut kelley(Oracle& orc, Cuts& cuts, int m, double tol, double smoot
   return kr;
 }
 
+// When the interior method hands its path over to Kelley's method (smooth_dual()'s `hand_over`):
+// up to this many groups, the first time the restricted primal comes within twice the
+// tolerance without certifying; with more, the second time. Kelley's method closes the last
+// digits from the cuts at hand in few evaluations where the weights are few, or at a true kink
+// of the dual, where the path's multipliers lose their digits and the path would not finish
+// (bench/minmax.R); with more groups and no kink the path's next round is cheaper (credit,
+// m = 8 / 14 / 24: the 7 fits that handed over the first time took 3-15 more eigensolves than
+// the path alone).
+const int kHandOverGroups = 4;
+
 // m > 2 groups: the interior (smoothed dual) method first (dual = 1), its rank-k cuts seeding
 // Kelley's method if it does not certify within its budget (at most half of `maxit`, 30 at
 // least); Kelley's method only with dual = 0. The primal is the interior method's, or Kelley's
 // combination, rounded by Samadi et al.'s LP when `lp_round`.
 inline ExactResult solve_many_groups(const GroupMats& C, const Vec& a, int k, double tol, int maxit,
-                              bool lp_round, double smooth, int dual, double scale, Oracle& orc, Cuts& cuts) {
+                              bool lp_round, double smooth, int dual, double scale, Oracle& orc, Cuts& cuts,
+                              bool predictor = true) {
   const int m = static_cast<int>(C.size());
   const int d = static_cast<int>(C[0].rows());
   ExactResult res;
@@ -353,7 +365,8 @@ inline ExactResult solve_many_groups(const GroupMats& C, const Vec& a, int k, do
     if (fp::use_lanczos(d, k)) {
       sm = subspace_dual(C, a, k, tol, budget, scale, record, extra_calls, inner_calls, cuts.h_lb, cuts.h_ub);
     } else {
-      sm = smooth_dual(C, a, k, tol, budget, scale, record, extra_calls, cuts.h_lb, cuts.h_ub, true);
+      sm = smooth_dual(C, a, k, tol, budget, scale, record, extra_calls, cuts.h_lb, cuts.h_ub,
+                       m <= kHandOverGroups ? 1 : 2, predictor);
     }
     have_smooth = sm.U.cols() > 0 && sm.U.allFinite() && sm.x.allFinite();
     if (have_smooth && sm.ub < cuts.ub) { cuts.ub = sm.ub; primal_src = 1; }
@@ -389,15 +402,15 @@ inline ExactResult solve_many_groups(const GroupMats& C, const Vec& a, int k, do
 }
 
 // The exact solver: covs C_g (d x d), offsets a, rank k, relative gap tol, at most maxit oracle
-// calls.
+// calls; `predictor` as in smooth_dual().
 inline ExactResult solve_exact(const GroupMats& C, const Vec& a, int k, double tol, int maxit, bool lp_round,
-                        double smooth, int dual) {
+                        double smooth, int dual, bool predictor = true) {
   const int m = static_cast<int>(C.size());
   Oracle orc(C, a, k);
   const double scale = loss_scale(C);
   Cuts cuts(m);
   ExactResult res = (m == 2) ? solve_two_groups(C, a, k, tol, maxit, lp_round, scale, orc, cuts)
-                             : solve_many_groups(C, a, k, tol, maxit, lp_round, smooth, dual, scale, orc, cuts);
+                             : solve_many_groups(C, a, k, tol, maxit, lp_round, smooth, dual, scale, orc, cuts, predictor);
   res.eigensolves += orc.calls;
   res.dense_fallbacks = orc.fallbacks;
   res.weights = cuts.wbest;

@@ -43,6 +43,32 @@ class GroupMats {
     }
     return MatMap(work_, d_, d_);
   }
+  // sum_g w_g C_g (groups of weight 0 left out with `skip_zero`), the sum of Eigen's
+  // M = 0; M += w_g C_g group after group, entry by entry (the same operations, so the same
+  // values): in the work matrix where the groups are built on demand (which then holds no group,
+  // so that the solver holds one d x d matrix, issue #48), else in `own`. The view is valid until
+  // C is asked for a group or for another sum.
+  MatMap weighted(const Vec& w, bool skip_zero, Mat& own) const {
+    if (!lazy_) {
+      own = Mat::Zero(d_, d_);
+      for (int g = 0; g < m_; ++g)
+        if (!skip_zero || w(g) != 0.0) own.noalias() += w(g) * mats_[g];
+      return MatMap(own.data(), d_, d_);
+    }
+    current_ = -1;
+    for (Eigen::Index j = 0; j < d_; ++j) {
+      for (Eigen::Index i = 0; i < d_; ++i) {
+        double acc = 0.0;
+        for (int g = 0; g < m_; ++g) {
+          if (skip_zero && w(g) == 0.0) continue;
+          const double cv = prep_cov_entry(mats_[g].data()[i + j * d_], w_(i), w_(j), n_(g));
+          acc = acc + w(g) * ((mean_.cols() ? prep_second_entry(cv, mean_(i, g), mean_(j, g)) : cv) / s_);
+        }
+        work_[i + j * d_] = acc;
+      }
+    }
+    return MatMap(work_, d_, d_);
+  }
 
  private:
   std::vector<MatMap> mats_;
@@ -65,14 +91,11 @@ struct Oracle {
     d = static_cast<int>(C[0].rows());
     m = static_cast<int>(C.size());
   }
-  Mat weighted(const Vec& w) const {
-    Mat M = Mat::Zero(d, d);
-    for (int g = 0; g < m; ++g)
-      if (w(g) != 0.0) M.noalias() += w(g) * C[g];
-    return M;
-  }
-  // Returns the top-k eigenvectors; `values` gets the top-k eigenvalues.
-  Mat top(const Mat& M, Vec& values) {
+  // sum_g w_g C_g over the groups of nonzero weight (GroupMats::weighted(): in the work matrix
+  // of lazy groups, else in `own`), valid until C is read again.
+  MatMap weighted(const Vec& w, Mat& own) const { return C.weighted(w, true, own); }
+  // Returns the top-k eigenvectors; `values` gets the top-k eigenvalues. M: a matrix or a view.
+  Mat top(const Eigen::Ref<const Mat>& M, Vec& values) {
     ++calls;
     if (fp::use_lanczos(d, k)) {
       const int ncv = std::min(d, std::max(2 * k + 1, k + 20));
@@ -105,7 +128,8 @@ struct Oracle {
   // repeated while that matrix leaves vectors unresolved. Where no group has variance left, the
   // completion comes from the unweighted sum (a projection that every loss ignores).
   Mat top_resolved(const Vec& w, Vec& values) {
-    Mat V = top(weighted(w), values);
+    Mat own;
+    Mat V = top(weighted(w, own), values);
     const double kResolve = 1e-10;
     int r = 0;
     while (r < k && values(r) > kResolve * std::max(values(0), 0.0)) ++r;
@@ -149,7 +173,8 @@ struct Oracle {
       // keep the resolved vectors as they were (QR may flip signs); the new ones from Q
       Bn.rightCols(r2) = Q.rightCols(r2);
       B = Bn;
-      for (int i = 0; i < r2; ++i) vals_out(r + i) = (B.col(r + i).transpose() * weighted(w) * B.col(r + i))(0, 0);
+      const MatMap Mw = weighted(w, own);
+      for (int i = 0; i < r2; ++i) vals_out(r + i) = (B.col(r + i).transpose() * Mw * B.col(r + i))(0, 0);
       r += r2;
       for (int g : live) done[g] = 0;
       if (live.empty()) break;

@@ -21,6 +21,12 @@
 // Min-max fair PCA's oracle takes the same two on the weighted sum sum_g w_g C_g of the group
 // covariances (group kWeighted: every row centred at its group's mean and weighted by
 // w_g / n_g, one pass over the rows per product).
+// Row weights r_i (a bootstrap replicate of fair_audit(): the count of the row's block in the
+// resample) make every covariance sum_i r_i z_i z_i' over the weighted count: the products
+// scale Z v by r before Z' reads it, the centring stays the rank-one correction it is without
+// weights (the weighted means come from R), the Gram path's rows are scaled by sqrt(r_i) and
+// rows of weight 0 are left out. Weighted products read the data as R holds it (the copy is
+// centred at the unweighted group means).
 #include "linalg.h"
 #include "rcpp_entry.h"
 #include "tolerances.h"
@@ -46,12 +52,14 @@ struct Rows {
   Eigen::Map<const Vec> n;    // group sizes
   Vec gw;                     // per group w_g / n_g of the weighted sum (group kWeighted)
   const double* z = nullptr;  // the copy (fp_rows_copy()), or null
+  const double* rw = nullptr; // row weights (a bootstrap replicate), or null for 1
   std::vector<int> start;     // first row of each group in the copy (m + 1 entries)
   Rows(const double* x, int nr, int d, const int* g_, const double* w_, const double* c_, const double* mean_,
        int m, const double* n_)
       : X(x, nr, d), g(g_), w(w_, d), c(c_, d), mean(mean_, d, m), n(n_, m) {}
   int rows() const { return static_cast<int>(X.rows()); }
   int cols() const { return static_cast<int>(X.cols()); }
+  double weight(int i) const { return rw == nullptr ? 1.0 : rw[i]; }
   // rows a .. b - 1 of the copy
   RowMap copy_rows(int a, int b) const { return RowMap(z + static_cast<size_t>(a) * cols(), b - a, cols()); }
   // y = sum over S of z_i z_i' v from the copy: group grp's rows, all rows (grp -1), or every
@@ -82,10 +90,11 @@ struct Rows {
     const double off = c.dot(wv);
     if (grp < 0) {
       u.array() -= off;
+      if (rw != nullptr) u = u.cwiseProduct(Eigen::Map<const Vec>(rw, rows()));
       return;
     }
     const double mg = off + mean.col(grp).dot(v);
-    for (int i = 0; i < rows(); ++i) u(i) = (g[i] == grp) ? u(i) - mg : 0.0;
+    for (int i = 0; i < rows(); ++i) u(i) = (g[i] == grp) ? (u(i) - mg) * weight(i) : 0.0;
   }
   // u = sum_g (w_g / n_g) H_g Z_g v stacked by rows (each row centred at its group's mean)
   void apply_weighted(const Vec& v, Vec& u) const {
@@ -93,7 +102,7 @@ struct Rows {
     u.noalias() = X * wv;
     const Vec mv = mean.transpose() * v;
     const double off = c.dot(wv);
-    for (int i = 0; i < rows(); ++i) u(i) = (u(i) - off - mv(g[i])) * gw(g[i]);
+    for (int i = 0; i < rows(); ++i) u(i) = (u(i) - off - mv(g[i])) * gw(g[i]) * weight(i);
   }
   // y = Z' u (u already zero outside the group, and summing to zero within it when centred)
   void apply_t(const Vec& u, Vec& y) const {
@@ -151,7 +160,8 @@ class CovOp {
 };
 
 // The prepared rows of S, columns j0 .. j0 + b - 1, centred at the group's mean (grp >= 0), or
-// each at its own group's mean and times sqrt(w_g / n_g) (grp kWeighted).
+// each at its own group's mean and times sqrt(w_g / n_g) (grp kWeighted); with row weights,
+// each row times sqrt(r_i).
 inline Mat block(const Rows& R, const std::vector<int>& idx, int grp, int j0, int b) {
   Mat B(idx.size(), b);
   for (int jj = 0; jj < b; ++jj) {
@@ -160,20 +170,23 @@ inline Mat block(const Rows& R, const std::vector<int>& idx, int grp, int j0, in
     if (grp == kWeighted) {
       for (size_t i = 0; i < idx.size(); ++i) {
         const int h = R.g[idx[i]];
-        B(i, jj) = ((R.X(idx[i], j) - cj) * wj - R.mean(j, h)) * std::sqrt(R.gw(h));
+        B(i, jj) = ((R.X(idx[i], j) - cj) * wj - R.mean(j, h)) * std::sqrt(R.gw(h) * R.weight(idx[i]));
       }
     } else {
       for (size_t i = 0; i < idx.size(); ++i) B(i, jj) = (R.X(idx[i], j) - cj) * wj - mj;
     }
   }
+  if (R.rw != nullptr && grp != kWeighted) {
+    for (size_t i = 0; i < idx.size(); ++i) B.row(i) *= std::sqrt(R.rw[idx[i]]);
+  }
   return B;
 }
 
-// The rows of S: all (grp < 0) or group grp's.
+// The rows of S: all (grp < 0) or group grp's, those of weight 0 left out.
 inline std::vector<int> rows_of(const Rows& R, int grp) {
   std::vector<int> idx;
   for (int i = 0; i < R.rows(); ++i)
-    if (grp < 0 || R.g[i] == grp) idx.push_back(i);
+    if ((grp < 0 || R.g[i] == grp) && R.weight(i) > 0) idx.push_back(i);
   return idx;
 }
 
@@ -274,29 +287,102 @@ inline EigResult gram(const Rows& R, int grp, const Mat& Q, int k, bool vectors)
 
 // V'CV (k x k, C of all rows) and each group's squared error outside span(V) (average over its
 // rows, about its mean), from one product Z V and the residuals Z - Z V V' by column blocks
-// (a sum of squares: no cancellation however small the error).
+// (a sum of squares: no cancellation however small the error); with row weights, each row's
+// terms times its weight.
 inline void quad(const Rows& R, const Mat& V, Mat& A, Vec& err) {
   const int n = R.rows(), d = R.cols(), k = static_cast<int>(V.cols()), m = static_cast<int>(R.n.size());
   const Mat WV = R.w.asDiagonal() * V;
   Mat ZV = R.X * WV;
   const Eigen::RowVectorXd off = R.c.transpose() * WV;
   ZV.rowwise() -= off;
-  A = ZV.transpose() * ZV / R.divisor(-1);
+  if (R.rw != nullptr) {
+    A = ZV.transpose() * (Eigen::Map<const Vec>(R.rw, n).asDiagonal() * ZV) / R.divisor(-1);
+  } else {
+    A = ZV.transpose() * ZV / R.divisor(-1);
+  }
   const Mat MV = R.mean.transpose() * V;  // m x k: each group's mean projected
   for (int i = 0; i < n; ++i) ZV.row(i) -= MV.row(R.g[i]);
   std::vector<int> all(n);
   for (int i = 0; i < n; ++i) all[i] = i;
+  Rows U = R;  // the residuals unweighted, their squares weighted below
+  U.rw = nullptr;
   err = Vec::Zero(m);
   for (int j0 = 0; j0 < d; j0 += kBlock) {
     const int b = std::min(kBlock, d - j0);
-    Mat B = block(R, all, -1, j0, b);
+    Mat B = block(U, all, -1, j0, b);
     for (int i = 0; i < n; ++i) B.row(i) -= R.mean.block(j0, R.g[i], b, 1).transpose();
     if (k > 0) B.noalias() -= ZV * V.middleRows(j0, b).transpose();
     const Vec ss = B.rowwise().squaredNorm();
-    for (int i = 0; i < n; ++i) err(R.g[i]) += ss(i);
+    for (int i = 0; i < n; ++i) err(R.g[i]) += ss(i) * R.weight(i);
     fp::check_interrupt();
   }
   for (int g = 0; g < m; ++g) err(g) /= R.divisor(g);
+}
+
+// The sample diagnostics of group grp's rows for fair_audit()'s intervals, without a d x d
+// matrix where the group has at most d rows: the group's prepared rows Y (centred at its mean,
+// n_g x d) give `values`, the non-zero spectrum of Y'Y / n_g (its covariance), descending, from
+// the n_g x n_g Gram matrix YY' (from the d x d cross-product Y'Y, by blocks of rows, where the
+// group has more rows than columns: then the smaller of the two); `U` (n_g x r), Y's left
+// singular vectors of the values above 1e-10 of the largest (the whitened rows: a block's
+// second moment whitened by the covariance is a product of U's rows, fp_rows_kurtosis()); and
+// `norm`, each row's squared norm with every column divided by its variance (columns of
+// variance 0 left out; `constant` counts them). Rows in increasing order.
+struct GroupDiag {
+  Vec values, norm;
+  Mat U;
+  int constant = 0;
+};
+
+inline GroupDiag group_diag(const Rows& R, int grp) {
+  const int d = R.cols();
+  const std::vector<int> idx = rows_of(R, grp);
+  const int ns = static_cast<int>(idx.size());
+  GroupDiag out;
+  out.norm = Vec::Zero(ns);
+  const bool by_gram = ns <= d;
+  Mat K = Mat::Zero(by_gram ? ns : d, by_gram ? ns : d);
+  for (int j0 = 0; j0 < d; j0 += kBlock) {
+    const int b = std::min(kBlock, d - j0);
+    const Mat B = block(R, idx, grp, j0, b);
+    if (by_gram) K.selfadjointView<Eigen::Lower>().rankUpdate(B);
+    for (int jj = 0; jj < b; ++jj) {
+      const double v = B.col(jj).squaredNorm();
+      if (v > 0) {
+        out.norm += B.col(jj).cwiseAbs2() / v;
+      } else {
+        ++out.constant;
+      }
+    }
+    fp::check_interrupt();
+  }
+  out.norm *= ns;  // the columns' variances with divisor n_g
+  if (!by_gram) {
+    for (int i0 = 0; i0 < ns; i0 += kBlock) {
+      const std::vector<int> part(idx.begin() + i0, idx.begin() + std::min(ns, i0 + kBlock));
+      K.selfadjointView<Eigen::Lower>().rankUpdate(block(R, part, grp, 0, d).transpose());
+      fp::check_interrupt();
+    }
+  }
+  K = K.selfadjointView<Eigen::Lower>();
+  const EigResult full = eig_sym_full(K);
+  const double top = full.values.size() ? std::max(full.values(0), 0.0) : 0.0;
+  int r = 0;
+  while (r < full.values.size() && full.values(r) > 1e-10 * top) ++r;
+  out.values = full.values.cwiseMax(0.0) / std::max(ns, 1);
+  if (by_gram) {
+    out.U = full.vectors.leftCols(r);
+  } else {
+    // U = Y V S^-1 by blocks of rows
+    out.U.resize(ns, r);
+    const Vec sinv = full.values.head(r).cwiseSqrt().cwiseInverse();
+    for (int i0 = 0; i0 < ns; i0 += kBlock) {
+      const int e = std::min(ns, i0 + kBlock);
+      const std::vector<int> part(idx.begin() + i0, idx.begin() + e);
+      out.U.middleRows(i0, e - i0).noalias() = block(R, part, grp, 0, d) * full.vectors.leftCols(r) * sinv.asDiagonal();
+    }
+  }
+  return out;
 }
 
 }  // namespace rows
@@ -304,13 +390,18 @@ inline void quad(const Rows& R, const Mat& V, Mat& A, Vec& err) {
 
 // Per group, the mean and the sum of squared deviations about it of every column (two passes),
 // columns beyond 2^+-400 first multiplied by a power of two (`exponent`: data = stored times
-// 2^exponent, as in the moments), and whether every value is finite.
+// 2^exponent, as in the moments), and whether every value is finite. `rw`: row weights (a
+// bootstrap replicate; empty for 1), which make the counts, means and sums weighted; the
+// exponents are those of all rows, as a replicate's moments keep the sample's.
 // [[Rcpp::export(.fp_rows_stats)]]
-Rcpp::List fp_rows_stats(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int m) {
+Rcpp::List fp_rows_stats(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int m, const Rcpp::NumericVector& rw) {
   const int n = x.nrow(), d = x.ncol();
+  if (rw.size() != 0 && rw.size() != n) Rcpp::stop("internal error: row route of mismatched sizes");
+  const bool weighted = rw.size() == n;
+  auto r = [&](int i) { return weighted ? rw[i] : 1.0; };
   Rcpp::NumericMatrix mean(d, m), ssq(d, m);
   Rcpp::NumericVector ex(d), cnt(m);
-  for (int i = 0; i < n; ++i) cnt[g[i]] += 1;
+  for (int i = 0; i < n; ++i) cnt[g[i]] += r(i);
   bool finite = true;
   std::vector<double> s(m);
   for (int j = 0; j < d && finite; ++j) {
@@ -329,12 +420,12 @@ Rcpp::List fp_rows_stats(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector
     ex[j] = e;
     const double t = std::ldexp(1.0, -e);
     std::fill(s.begin(), s.end(), 0.0);
-    for (int i = 0; i < n; ++i) s[g[i]] += col[i] * t;
+    for (int i = 0; i < n; ++i) s[g[i]] += col[i] * t * r(i);
     for (int h = 0; h < m; ++h) mean(j, h) = cnt[h] > 0 ? s[h] / cnt[h] : 0.0;
     std::fill(s.begin(), s.end(), 0.0);
     for (int i = 0; i < n; ++i) {
       const double dv = col[i] * t - mean(j, g[i]);
-      s[g[i]] += dv * dv;
+      s[g[i]] += dv * dv * r(i);
     }
     for (int h = 0; h < m; ++h) ssq(j, h) = s[h];
     if (j % 64 == 0) Rcpp::checkUserInterrupt();
@@ -381,7 +472,8 @@ Rcpp::NumericMatrix fp_rows_copy(const Rcpp::NumericMatrix& x, const Rcpp::Integ
 // (group sizes), trace (of the operator, for scaling), gram (use the Gram matrix), vectors,
 // weights (group 0 only: the weighted sum sum_g weights_g C_g instead), init (a start vector
 // for Lanczos, or empty), copy and start (fp_rows_copy()'s matrix and the first row of each
-// group in it; empty: Lanczos reads x).
+// group in it; empty: Lanczos reads x), rw (row weights of a bootstrap replicate, or empty;
+// never with the copy).
 // [[Rcpp::export(.fp_rows_eig)]]
 Rcpp::List fp_rows_eig(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int group, const Rcpp::NumericMatrix& Q,
                        int k, const Rcpp::List& opts) {
@@ -397,12 +489,17 @@ Rcpp::List fp_rows_eig(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& 
   const Rcpp::NumericVector init = o.get<Rcpp::NumericVector>("init", Rcpp::NumericVector());
   const Rcpp::NumericMatrix copy = o.get<Rcpp::NumericMatrix>("copy", Rcpp::NumericMatrix(0, 0));
   const Rcpp::IntegerVector start = o.get<Rcpp::IntegerVector>("start", Rcpp::IntegerVector());
+  const Rcpp::NumericVector rw = o.get<Rcpp::NumericVector>("rw", Rcpp::NumericVector());
   o.done();
   const int d = x.ncol();
   if (w.size() != d || c.size() != d || mean.nrow() != d || mean.ncol() != n.size() || Q.nrow() != d)
     Rcpp::stop("internal error: row route of mismatched sizes");
   fp::rows::Rows R(x.begin(), x.nrow(), d, g.begin(), w.begin(), c.begin(), mean.begin(),
                    static_cast<int>(n.size()), n.begin());
+  if (rw.size() > 0) {
+    if (rw.size() != x.nrow() || copy.size() > 0) Rcpp::stop("internal error: row route of mismatched sizes");
+    R.rw = rw.begin();
+  }
   if (copy.size() > 0) {
     if (copy.nrow() != d || copy.ncol() != x.nrow() || start.size() != n.size() + 1 || start[n.size()] != x.nrow())
       Rcpp::stop("internal error: row route of mismatched sizes");
@@ -433,7 +530,8 @@ Rcpp::List fp_rows_eig(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& 
                             Rcpp::Named("lanczos") = lanczos);
 }
 
-// V'CV and each group's error outside span(V) (normalised units); opts as fp_rows_eig's.
+// V'CV and each group's error outside span(V) (normalised units); opts as fp_rows_eig's (rw:
+// row weights).
 // [[Rcpp::export(.fp_rows_quad)]]
 Rcpp::List fp_rows_quad(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, const Rcpp::NumericMatrix& V,
                         const Rcpp::List& opts) {
@@ -442,12 +540,14 @@ Rcpp::List fp_rows_quad(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector&
   const Rcpp::NumericVector c = o.get<Rcpp::NumericVector>("center", Rcpp::NumericVector());
   const Rcpp::NumericMatrix mean = o.get<Rcpp::NumericMatrix>("mean", Rcpp::NumericMatrix());
   const Rcpp::NumericVector n = o.get<Rcpp::NumericVector>("n", Rcpp::NumericVector());
+  const Rcpp::NumericVector rw = o.get<Rcpp::NumericVector>("rw", Rcpp::NumericVector());
   o.done();
   const int d = x.ncol();
-  if (w.size() != d || c.size() != d || mean.nrow() != d || V.nrow() != d)
+  if (w.size() != d || c.size() != d || mean.nrow() != d || V.nrow() != d || (rw.size() > 0 && rw.size() != x.nrow()))
     Rcpp::stop("internal error: row route of mismatched sizes");
-  const fp::rows::Rows R(x.begin(), x.nrow(), d, g.begin(), w.begin(), c.begin(), mean.begin(),
-                         static_cast<int>(n.size()), n.begin());
+  fp::rows::Rows R(x.begin(), x.nrow(), d, g.begin(), w.begin(), c.begin(), mean.begin(),
+                   static_cast<int>(n.size()), n.begin());
+  if (rw.size() > 0) R.rw = rw.begin();
   fp::Mat A;
   fp::Vec err;
   fp::rcpp::run([&] {
@@ -455,4 +555,23 @@ Rcpp::List fp_rows_quad(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector&
     return 0;
   });
   return Rcpp::List::create(Rcpp::Named("A") = A, Rcpp::Named("err") = err);
+}
+
+// fp::rows::group_diag() of group `group` (1-based); opts: w, center, mean, n as fp_rows_eig's.
+// [[Rcpp::export(.fp_rows_group_diag)]]
+Rcpp::List fp_rows_group_diag(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int group, const Rcpp::List& opts) {
+  fp::rcpp::Options o(opts);
+  const Rcpp::NumericVector w = o.get<Rcpp::NumericVector>("w", Rcpp::NumericVector());
+  const Rcpp::NumericVector c = o.get<Rcpp::NumericVector>("center", Rcpp::NumericVector());
+  const Rcpp::NumericMatrix mean = o.get<Rcpp::NumericMatrix>("mean", Rcpp::NumericMatrix());
+  const Rcpp::NumericVector n = o.get<Rcpp::NumericVector>("n", Rcpp::NumericVector());
+  o.done();
+  const int d = x.ncol();
+  if (w.size() != d || c.size() != d || mean.nrow() != d || group < 1 || group > n.size())
+    Rcpp::stop("internal error: row route of mismatched sizes");
+  const fp::rows::Rows R(x.begin(), x.nrow(), d, g.begin(), w.begin(), c.begin(), mean.begin(),
+                         static_cast<int>(n.size()), n.begin());
+  const fp::rows::GroupDiag r = fp::rcpp::run([&] { return fp::rows::group_diag(R, group - 1); });
+  return Rcpp::List::create(Rcpp::Named("values") = r.values, Rcpp::Named("U") = r.U,
+                            Rcpp::Named("norm") = r.norm, Rcpp::Named("constant") = r.constant);
 }

@@ -124,3 +124,79 @@ test_that("a group with fewer than 30 held-out rows flags the downstream rows, i
   expect_true(all(b$downstream$reliable))
   expect_false(any(grepl("?", fp_audit_downstream_view(b, b$downstream)$dp_gap, fixed = TRUE)))
 })
+
+# Wide-ish rows for the row route: group a has fewer rows than columns (its Gram matrix), b more
+# (Lanczos), and an outcome that depends on the first columns.
+rows_route_data <- function() {
+  dat <- make_groups(n = c(30, 80), d = 40, seed = 3)
+  set.seed(4)
+  dat$y <- as.integer(dat$x[, 1] - dat$x[, 2] + rnorm(nrow(dat$x), sd = 2) > mean(dat$x[, 1] - dat$x[, 2]))
+  dat
+}
+
+test_that("the row route's audit agrees with the moments route's in every table, and forms no moments", {
+  dat <- rows_route_data()
+  args <- list(dat$x, dat$g, k = 1:3, outcome = dat$y, seed = 5, level = NULL, progress = FALSE)
+  am <- do.call(fair_audit, c(args, route = "moments"))
+  # the row route reads no d x d moments: the moments pass is replaced by an error for the call
+  local_fairproj_function("fp_moments_dense", function(...) stop("the row route formed moments"))
+  ar <- do.call(fair_audit, c(args, route = "rows"))
+  expect_null(am$route)
+  expect_identical(ar$route, "rows")
+  # both routes' subspaces agree to about 1e-10 here (sin of the largest angle); the tables'
+  # values, on the scale of the total variance (40, scale. = TRUE), to 1e-8 of it
+  close <- function(a, b) expect_lt(max(abs(a - b)), 1e-8 * 40)
+  num <- c("var_kept", "price", "max_loss", "min_loss", "loss_gap", "max_error", "error_gap")
+  for (v in num) close(ar$table[[v]], am$table[[v]])
+  expect_identical(ar$table[c("method", "k", "rank", "worst_group")], am$table[c("method", "k", "rank", "worst_group")])
+  expect_true(all(is.finite(ar$table$max_loss)))
+  for (v in c("n", "error", "best", "loss", "var_explained")) close(ar$groups_table[[v]], am$groups_table[[v]])
+  # the same held-out rows, the same models up to those digits: the same predictions and gaps
+  expect_identical(ar$outcome$test_rows, am$outcome$test_rows)
+  for (v in c("accuracy", "error", "dp_gap", "eo_gap")) close(ar$downstream[[v]], am$downstream[[v]])
+  expect_equal(ar$downstream_reference, am$downstream_reference)
+  expect_identical(ar$k_focus, am$k_focus)
+  # every fit is a row-route fit, and is what fair_pca(route = "rows") gives from the rows
+  for (meth in ar$methods) for (kk in ar$k) expect_match(ar$fits[[meth]][[as.character(kk)]]$route, "^rows")
+  f <- fair_pca(dat$x, dat$g, k = 2, method = "minmax", scale. = TRUE, route = "rows")
+  expect_equal(ar$fits$minmax[["2"]]$group_stats, f$group_stats, tolerance = 1e-12)
+  expect_equal(ar$fits$minmax[["2"]]$rotation, f$rotation, tolerance = 1e-12)
+})
+
+test_that("a row-route audit's intervals and flags are the moments route's, from the same seed and blocks", {
+  dat <- rows_route_data()
+  for (sc in c(FALSE, TRUE)) {
+    args <- list(dat$x, dat$g, k = c(2, 5), scale. = sc, replicates = 30, seed = 1, progress = FALSE)
+    am <- do.call(fair_audit, c(args, route = "moments"))
+    # the row route reads no d x d moments, not even for its intervals and their diagnostics
+    ar <- local({
+      local_fairproj_function("fp_moments_dense", function(...) stop("the row route formed moments"))
+      do.call(fair_audit, c(args, route = "rows"))
+    })
+    tot <- if (sc) ncol(dat$x) else sum(diag(stats::cov(dat$x)))
+    share <- c("var_kept", "price")  # shares of the total variance
+    for (tb in c("table", "groups_table")) {
+      a <- am[[tb]]
+      b <- ar[[tb]]
+      ends <- grep("_(low|high)$", names(a), value = TRUE)
+      expect_identical(ends, grep("_(low|high)$", names(b), value = TRUE))
+      expect_gt(length(ends), 0L)
+      for (v in ends) {
+        s <- if (sub("_(low|high)$", "", v) %in% share) tot else 1
+        same_inf <- is.infinite(a[[v]]) | is.infinite(b[[v]])
+        expect_identical(is.na(a[[v]]), is.na(b[[v]]), label = v)
+        expect_identical(a[[v]][same_inf], b[[v]][same_inf], label = v)
+        ok <- !is.na(a[[v]]) & !same_inf
+        expect_lt(max(abs(a[[v]][ok] - b[[v]][ok]) * s, 0), 1e-8 * tot, label = v)
+      }
+      expect_identical(b$reliable, a$reliable)
+      expect_identical(b$reason, a$reason)
+    }
+    expect_identical(ar$intervals$blocks, am$intervals$blocks)
+    expect_identical(ar$intervals$failed, am$intervals$failed)
+    expect_null(ar$intervals$note)
+  }
+  expect_output(print(ar), "route = \"rows\"", fixed = TRUE)
+  expect_output(print(summary(ar)), "minmax")
+  expect_s3_class(tidy(ar, "intervals"), "data.frame")
+})

@@ -386,3 +386,47 @@ test_that("the pooled gap from the top eigenvalues only (Lanczos path) equals th
                c(diff(-eigen(C[1:6, 1:6], symmetric = TRUE, only.values = TRUE)$values[2:3]) /
                    sum(diag(C[1:6, 1:6])), NA), tolerance = 1e-12)
 })
+
+# ---- the row route's replicates (#48) --------------------------------------------------------
+
+# rows with offsets and column scales spread over 1e-2 .. 1e2, three groups (the row route's
+# own test data, test-route-rows.R)
+iv_rows_data <- function(n, d, seed) {
+  set.seed(seed)
+  x <- matrix(rnorm(n * 6), n) %*% matrix(rnorm(6 * d), 6) + matrix(rnorm(n * d, sd = 0.3), n)
+  x <- sweep(sweep(x, 2, 10^runif(d, -2, 2), `*`), 2, runif(d, -100, 100), `+`)
+  list(x = x, g = factor(sample(c("a", "b", "c"), n, TRUE)))
+}
+
+test_that("a replicate by row weights equals the replicate of the resampled block moments", {
+  for (sz in list(c(400, 30), c(90, 120))) {
+    dat <- iv_rows_data(sz[1], sz[2], 11)
+    B <- 15L
+    bl <- fp_block_of_row(seq_len(nrow(dat$x)), B)
+    gi <- factor((as.integer(dat$g) - 1L) * B + bl, levels = seq_len(3L * B))
+    blk <- fp_merge_block_cells(fp_moments_ranged(dat$x, gi, fp_colnames(dat$x)), levels(dat$g), 1L, B)$blocks
+    m <- group_moments(dat$x, dat$g)
+    for (sc in c(FALSE, TRUE)) {
+      spec <- list(methods = c("standard", "mean", "minmax"), center = TRUE, scale. = sc, margs = list())
+      src <- fp_audit_rows_source(dat$x, dat$g, TRUE, sc)
+      w <- lapply(blk, function(b) tabulate(sample.int(length(b$n), length(b$n), replace = TRUE), length(b$n)))
+      rw <- fp_audit_row_weights(dat$g, bl, blk, w)
+      # the weights are the draws' counts of each row's block: as many rows as the resample's
+      expect_equal(sum(rw), sum(vapply(seq_along(blk), function(i) sum(w[[i]] * blk[[i]]$n), numeric(1))))
+      ks <- c(1L, 4L)
+      a <- fp_audit_replicate(fp_audit_resample(m, blk, w), spec, ks)
+      b <- fp_audit_replicate_rows(src, rw, spec, ks)
+      expect_false(a$failed)
+      expect_false(b$failed)
+      # errors and losses relative to the largest error, the variance kept absolute (a share);
+      # standard PCA and mean matching to rounding, min-max to its certified gap (1e-6 of the
+      # largest error at the solvers' tolerance)
+      tol <- c(standard = 1e-9, mean = 1e-9, minmax = 1e-5)
+      for (a_i in 1:3) {
+        top <- max(abs(a$groups[a_i, , , 1L]))
+        expect_lt(max(abs(a$groups[a_i, , , ] - b$groups[a_i, , , ])) / top, tol[[a_i]], label = spec$methods[a_i])
+        expect_lt(max(abs(a$var_kept[a_i, ] - b$var_kept[a_i, ])), tol[[a_i]], label = spec$methods[a_i])
+      }
+    }
+  }
+})

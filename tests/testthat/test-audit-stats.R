@@ -290,7 +290,7 @@ test_that("a group's own near-tie at k: the bias of its best error the bootstrap
   xa <- matrix(rnorm(n * d), n) %*% diag(sqrt(c(3, 1, 1, 0.6, 0.5, 0.4, 0.3, 0.2)))
   xb <- matrix(rnorm(n * d), n) %*% diag(sqrt(c(4, 2, 0.5, 0.4, 0.3, 0.2, 0.15, 0.1)))
   m <- group_moments(rbind(xa, xb), rep(c("a", "b"), each = n))
-  uu <- fairproj:::fp_audit_own_tie(m, TRUE, FALSE, 2L)
+  uu <- fairproj:::fp_audit_own_tie(fairproj:::fp_audit_group_spectra(m, NULL, TRUE, FALSE, 2L), 2L)
   expect_equal(dim(uu), c(1L, 2L))
   expect_gt(uu[1, 1], 0)
   expect_identical(uu[1, 2], 0)
@@ -303,14 +303,19 @@ test_that("the own near-tie correction moves the loss intervals down and the oth
   xb <- matrix(rnorm(n * 6), n) %*% diag(sqrt(c(2, 1.5, 0.4, 0.3, 0.2, 0.1)))
   x <- rbind(xa, xb)
   g <- rep(c("a", "b"), each = n)
-  run <- function(on) {
+  run <- function(on, route = "moments") {
     old <- options(fairproj.audit_own_tie = on)
     on.exit(options(old))
     fair_audit(x, g, k = 2, methods = c("standard", "mean"), replicates = 40, seed = 1, scale. = FALSE,
-               progress = FALSE)$groups_table
+               progress = FALSE, route = route)$groups_table
   }
   a1 <- run(TRUE)
   a0 <- run(FALSE)
+  # the row route feeds the correction the groups' spectra from its rows: the same intervals,
+  # to rounding (1e-8 of the total variance, about 9 here)
+  ar <- run(TRUE, "rows")
+  for (v in grep("_(low|high)$", names(a1), value = TRUE)) expect_lt(max(abs(ar[[v]] - a1[[v]])), 1e-8 * 9, label = v)
+  expect_identical(ar$reliable, a1$reliable)
   expect_identical(a1$loss, a0$loss)  # the estimates stay
   # standard PCA and mean matching (min-max, always audited, moves by its dual weights): errors
   # unchanged, group a's (tied at k) losses lower, group b's unchanged

@@ -213,7 +213,8 @@ test_that("an audit whose d x d moments cannot fit in memory stops before readin
   set.seed(5)
   x <- matrix(rnorm(6 * 200000), 6)
   g <- rep(c("a", "b"), 3)
-  e <- tryCatch(fair_audit(x, g, k = 1, level = NULL), error = identity)
+  # (on the moments route: "auto" takes the row route there, fp_audit_route() below)
+  e <- tryCatch(fair_audit(x, g, k = 1, level = NULL, route = "moments"), error = identity)
   expect_s3_class(e, "fairproj_memory_error")
   expect_s3_class(e, "fairproj_error")
   expect_match(conditionMessage(e), "^`x` has 200,000 columns")
@@ -232,4 +233,55 @@ test_that("an audit whose d x d moments cannot fit in memory stops before readin
   expect_s3_class(fair_audit(group_moments(x, g), k = 1, level = NULL), "fairproj_audit")
   options(fairproj.audit_memory = need)
   expect_s3_class(fair_audit(x, g, k = 1, level = NULL), "fairproj_audit")
+})
+
+test_that("the audit's route: the row route where the moments do not fit or give no intervals, else the moments", {
+  route <- fairproj:::fp_audit_route
+  iv <- fairproj:::fp_audit_check_intervals(0.9, 100, 50)
+  meths <- c("standard", "minmax", "mean")
+  set.seed(6)
+  # 200,000 columns: the moments cannot fit, the row route needs a few MB
+  wide <- list(x = matrix(rnorm(6 * 200000), 6), g = factor(rep(c("a", "b"), 3)))
+  expect_identical(route("auto", wide, meths, list(), 1L, NULL, FALSE), "rows")
+  expect_identical(route("auto", wide, meths, list(), 1L, iv, FALSE), "rows")
+  expect_identical(route("moments", wide, meths, list(), 1L, NULL, FALSE), "moments")
+  # a method the row route does not serve, or a variant of one, keeps the moments route
+  expect_identical(route("auto", wide, c(meths, "pareto"), list(), 1L, NULL, FALSE), "moments")
+  expect_identical(route("auto", wide, meths, list(minmax = list(solver = "mw")), 1L, NULL, FALSE), "moments")
+  # 80 rows and 600 columns: the row route is cheaper; it is taken without intervals, while the
+  # moments route gives them (its block moments fit their budget) it is kept
+  mid <- list(x = matrix(rnorm(80 * 600), 80), g = factor(rep(c("a", "b"), 40)))
+  expect_identical(route("auto", mid, meths, list(), 1:8, NULL, FALSE), "rows")
+  expect_identical(route("auto", mid, meths, list(), 1:8, iv, FALSE), "moments")
+  old <- options(fairproj.interval_memory = 2^20)  # no block moments fit: no intervals either way
+  on.exit(options(old), add = TRUE)
+  expect_identical(route("auto", mid, meths, list(), 1:8, iv, FALSE), "rows")
+  # below 500 columns, and where the rows outnumber the columns by far, the moments route
+  narrow <- list(x = matrix(rnorm(80 * 40), 80), g = mid$g)
+  expect_identical(route("auto", narrow, meths, list(), 1:3, NULL, FALSE), "moments")
+  tall <- list(x = matrix(rnorm(20000 * 500), 20000), g = factor(rep(c("a", "b"), 10000)))
+  expect_identical(route("auto", tall, meths, list(), 1:8, NULL, FALSE), "moments")
+  expect_identical(route("rows", narrow, meths, list(), 1:3, NULL, FALSE), "rows")
+  # the row route's memory grows with the rows, not with d^2
+  need <- fairproj:::fp_audit_memory_need_rows(c(3, 3), 200000, FALSE, 1L)
+  expect_lt(need, 8 * 200000^2)
+  expect_gt(fairproj:::fp_audit_memory_need_rows(c(3, 3), 200000, TRUE, 1L), need)
+})
+
+test_that("route is checked: a classed error naming it", {
+  dat <- iv_data()
+  expect_error(fair_audit(dat$x, dat$g, k = 1, route = "fast", level = NULL), class = "fairproj_input_error")
+  e <- tryCatch(fair_audit(dat$x, dat$g, k = 1, methods = "pareto", route = "rows", level = NULL), error = identity)
+  expect_s3_class(e, "fairproj_input_error")
+  expect_match(conditionMessage(e), "^`route`")
+  e <- tryCatch(fair_audit(dat$x, dat$g, k = 1, minmax = list(solver = "mw"), route = "rows", level = NULL), error = identity)
+  expect_s3_class(e, "fairproj_input_error")
+  expect_match(conditionMessage(e), "solver")
+  e <- tryCatch(fair_audit(group_moments(dat$x, dat$g), k = 1, route = "rows", level = NULL), error = identity)
+  expect_s3_class(e, "fairproj_input_error")
+  expect_match(conditionMessage(e), "^`route`")
+  # the row route's own memory check
+  old <- options(fairproj.audit_memory = 1000)
+  on.exit(options(old), add = TRUE)
+  expect_error(fair_audit(dat$x, dat$g, k = 1, route = "rows", level = NULL), class = "fairproj_memory_error")
 })

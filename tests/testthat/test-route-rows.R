@@ -345,3 +345,23 @@ test_that("the row route returns k directions where the rows span fewer, as the 
   expect_lt(max(abs(crossprod(P, Q))), 1e-12)
   expect_equal(ncol(fairproj:::fp_pad_basis(V, 60, Q)), 48L)
 })
+
+test_that("min-max at k >= the rows' rank is certified and silent on both routes, in any units", {
+  # every group's best error and loss is 0 there: the certificate must say so, not report the
+  # rounding of the variances as a duality gap (columns in units 1e-2 .. 1e3, offsets 1e8)
+  for (seed in 1:2) {
+    set.seed(seed)
+    n <- 40
+    d <- 200
+    x <- matrix(rnorm(n * d), n) * rep(10^runif(d, -2, 3), each = n) + 1e8
+    g <- rep(c("a", "b"), length.out = n)
+    for (route in c("rows", "moments")) {
+      f <- expect_silent(fair_pca(x, g, k = 50, method = "minmax", route = route, scale. = FALSE))
+      expect_true(f$converged)
+      expect_gte(f$lower_bound, 0)
+      expect_lte(f$duality_gap, 1e-9 * sum(apply(x, 2, var)))
+      # the losses are the errors outside the subspace, rounding of the data's variance
+      expect_lt(max(abs(f$group_stats$loss)), 1e-12 * sum(apply(x, 2, var)))
+    }
+  }
+})
