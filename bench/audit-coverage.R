@@ -1,7 +1,7 @@
 # Coverage of fair_audit()'s bootstrap intervals (#34, #44) on a grid of populations.
 #
 # Run: R_LIBS=.lib nice -n 19 Rscript bench/audit-coverage.R
-#   FAIRPROJ_BENCH_DESIGNS  "reduced" (default), "full", "wellbehaved", or a comma list of design
+#   FAIRPROJ_BENCH_DESIGNS  "reduced" (default), "full", "wellbehaved", "own_tie_judge", or a comma list of design
 #                           names (see `designs` below; e.g. "g12k3m3n1000gauss,g20k5m3n100gauss")
 #   FAIRPROJ_BENCH_NSIM     samples per design (default 100; a coverage of 0.9 then carries a
 #                           standard error of 0.03)
@@ -324,8 +324,11 @@ level <- 0.9
 methods <- c("standard", "minmax", "mean")
 
 # ---- designs --------------------------------------------------------------------------------
-design <- function(d, k, m, n, dist = "gauss", shape = "distinct") {
-  nm <- sprintf("%s%dk%dm%dn%s%s", substr(shape, 1L, 1L), d, k, m, paste(n, collapse = "_"), dist)
+# `pop`: another population (and other samples) of the same kind, named with the suffix
+# "p<pop>" (the name seeds the population and its samples).
+design <- function(d, k, m, n, dist = "gauss", shape = "distinct", pop = 0L) {
+  nm <- sprintf("%s%dk%dm%dn%s%s%s", substr(shape, 1L, 1L), d, k, m, paste(n, collapse = "_"), dist,
+                if (pop) paste0("p", pop) else "")
   list(name = nm, d = d, k = k, m = m, n = rep_len(n, m), dist = dist, shape = shape)
 }
 full_grid <- function() {
@@ -359,12 +362,19 @@ reduced_grid <- function() {
          design(12, 3, 3, 1000, "lnorm"), design(4, 1, 2, 3000, "t3"))
   )
 }
-grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(),
+# Designs that judged the own near-tie correction (run "2026-12-03h"), chosen before it ran and
+# never used to tune it: other d, k, m and sizes, a tie at d = 10, and other populations of
+# two tuning designs' kinds.
+own_tie_judge_grid <- function() {
+  list(design(8, 2, 3, 1000), design(16, 4, 2, 1000), design(12, 3, 4, 2000), design(10, 2, 2, 1000, shape = "tie"),
+       design(12, 3, 3, 1000, "pois", pop = 2L), design(12, 3, 3, 1000, pop = 2L), design(12, 3, 2, 3000, pop = 2L))
+}
+grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_tie_judge = own_tie_judge_grid(),
                wellbehaved = Filter(function(x) x$dist %in% c("gauss", "pois") && min(x$n) >= 1000 && x$d <= 12,
                                     full_grid()),
                {
                  want <- strsplit(which_designs, ",")[[1L]]
-                 all <- c(full_grid(), reduced_grid())
+                 all <- c(full_grid(), reduced_grid(), own_tie_judge_grid())
                  all <- all[!duplicated(vapply(all, `[[`, "", "name"))]
                  all[vapply(all, `[[`, "", "name") %in% want]
                })
