@@ -58,6 +58,10 @@
 # map.) FAIRPROJ_BENCH_SCALE=TRUE, m = 2, after (before): standard 1.10 / 1.04 (2.10 / 2.04),
 # mean 2.14 / 2.07 (3.14 / 3.07), minmax 1.19 / 1.11 (2.19 / 3.06), minmax_mw 2.24 / 2.16
 # (3.24 / 3.16).
+# #48, the issue's largest case from moments (FAIRPROJ_BENCH_D=10000 FAIRPROJ_BENCH_METHODS=minmax
+# FAIRPROJ_BENCH_SOURCES=moments, m = 2, n = 2000, 2026-12-03, 2 cores shared): min-max 1.05 / 1.04
+# d x d beyond the moments, peak 2392 MB, 197.6 s: below the issue's 4 GB from moments too (the
+# row route of bench/wide.R: 623 MB, 8.7 s).
 args <- commandArgs(TRUE)
 n_rows <- as.integer(Sys.getenv("FAIRPROJ_BENCH_N", "2000"))
 status_kb <- function(field) {
