@@ -58,16 +58,26 @@ fp_replicate_try <- function(expr) {
 # fit, or the preparation of the replicate's moments, failed with one of fp_replicate_errors;
 # its values are NA).
 fp_audit_replicate <- function(mr, spec, ks) {
+  prep <- fp_replicate_try(fp_prepare_normalised(mr, spec$center, spec$scale.))
+  fp_audit_replicate_fits(prep, length(mr$levels), spec, ks, fp_group_best, function(prep, fit, kk, best, method) {
+    gs <- fp_group_stats(prep, fit$rotation, kk, map = fp_map_arg(fit), best = best)
+    list(error = gs$error, loss = gs$loss, var_kept = fp_audit_var_kept(fit, prep$C))
+  })
+}
+
+# The loop of fp_audit_replicate() and fp_audit_replicate_rows() over k and the methods, on a
+# replicate's prepared problem `prep` (NULL where its preparation failed): `best_of(prep, k)`
+# gives the groups' best errors, `stats_of(prep, fit, k, best, method)` the fit's group errors and
+# losses (normalised units) and variance kept.
+fp_audit_replicate_fits <- function(prep, m, spec, ks, best_of, stats_of) {
   methods <- spec$methods
-  m <- length(mr$levels)
   G <- array(NA_real_, c(length(methods), length(ks), m, 2L))
   V <- array(NA_real_, c(length(methods), length(ks)))
-  prep <- fp_replicate_try(fp_prepare_normalised(mr, spec$center, spec$scale.))
   if (is.null(prep)) return(list(groups = G, var_kept = V, failed = TRUE))
   failed <- FALSE
   for (j in seq_along(ks)) {
     kk <- ks[j]
-    best <- fp_group_best(prep, kk)
+    best <- best_of(prep, kk)
     for (a in seq_along(methods)) {
       fit <- fp_replicate_try(suppressWarnings(fp_call_solver("pca", methods[a], prep, kk, spec$margs[[methods[a]]],
                                                               NULL)))
@@ -75,10 +85,10 @@ fp_audit_replicate <- function(mr, spec, ks) {
         failed <- TRUE
         next
       }
-      gs <- fp_group_stats(prep, fit$rotation, kk, map = fp_map_arg(fit), best = best)
-      G[a, j, , 1L] <- gs$error * prep$unit
-      G[a, j, , 2L] <- gs$loss * prep$unit
-      V[a, j] <- fp_audit_var_kept(fit, prep$C)
+      st <- stats_of(prep, fit, kk, best, methods[a])
+      G[a, j, , 1L] <- st$error * prep$unit
+      G[a, j, , 2L] <- st$loss * prep$unit
+      V[a, j] <- st$var_kept
     }
   }
   list(groups = G, var_kept = V, failed = failed)
@@ -89,30 +99,12 @@ fp_audit_replicate <- function(mr, spec, ks) {
 # that its fits and statistics are those of fp_audit_replicate() on the resampled block moments,
 # from weighted products with the rows (no d x d matrix, no copy of the rows).
 fp_audit_replicate_rows <- function(src, rw, spec, ks) {
-  methods <- spec$methods
-  m <- length(src$levels)
-  G <- array(NA_real_, c(length(methods), length(ks), m, 2L))
-  V <- array(NA_real_, c(length(methods), length(ks)))
   prep <- fp_replicate_try(fp_prepare_rows(src$x, src$g, spec$center, spec$scale., weights = rw))
-  if (is.null(prep)) return(list(groups = G, var_kept = V, failed = TRUE))
-  failed <- FALSE
-  for (j in seq_along(ks)) {
-    kk <- ks[j]
-    best <- fp_rows_group_best(prep, kk)
-    for (a in seq_along(methods)) {
-      fit <- fp_replicate_try(suppressWarnings(fp_call_solver("pca", methods[a], prep, kk, spec$margs[[methods[a]]],
-                                                              NULL)))
-      if (is.null(fit)) {
-        failed <- TRUE
-        next
-      }
-      err <- pmax(fp_rows_fit_quad(prep, fit$rotation, if (identical(methods[a], "minmax")) fit$lambda)$err, 0)
-      G[a, j, , 1L] <- err * prep$unit
-      G[a, j, , 2L] <- (err - best) * prep$unit
-      V[a, j] <- fp_audit_var_kept_rows(fit, prep)
-    }
+  stats_rows <- function(prep, fit, kk, best, method) {
+    err <- pmax(fp_rows_fit_quad(prep, fit$rotation, if (identical(method, "minmax")) fit$lambda)$err, 0)
+    list(error = err, loss = err - best, var_kept = fp_audit_var_kept_rows(fit, prep))
   }
-  list(groups = G, var_kept = V, failed = failed)
+  fp_audit_replicate_fits(prep, length(src$levels), spec, ks, fp_rows_group_best, stats_rows)
 }
 
 # The row weights of a replicate on the row route: the count `weights[[g]]` of each row's block
@@ -163,10 +155,19 @@ fp_pooled_gap <- function(C, ks) {
 # Also `overlap`: how far the span of the replicate's group-mean differences agrees with the
 # sample's (fp_span_overlap()), for the methods that constrain those directions.
 fp_audit_floor <- function(mr, base, ks) {
+  rp <- fp_replicate_try(fp_prepare_normalised(mr, TRUE, base$scale))
+  fp_audit_floor_fits(rp, base, ks, function(rp, k, i) fp_eig_top(rp$cov[[i]], k)$vectors,
+                      function(sp, V, i) fp_residual_trace(sp$cov[[i]], V), function(rp) fp_pooled_gap(rp$C, ks))
+}
+
+# The loop of fp_audit_floor() and fp_audit_floor_rows() on a replicate's prepared problem `rp`
+# (NULL where its preparation failed): `top_of(rp, k, i)` gives group i's top k directions in
+# the replicate, `resid_of(sp, V, i)` group i's residual in the sample at V, `gap_of(rp)` the
+# replicate's pooled gaps at `ks`.
+fp_audit_floor_fits <- function(rp, base, ks, top_of, resid_of, gap_of) {
   sp <- base$prep
   m <- length(sp$levels)
   out <- matrix(NA_real_, length(ks), m)
-  rp <- fp_replicate_try(fp_prepare_normalised(mr, TRUE, base$scale))
   if (is.null(rp)) return(list(floor = out, overlap = NA_real_, gap = rep(NA_real_, length(ks))))
   overlap <- if (m > 1L) fp_span_overlap(sp$mean[, -1L, drop = FALSE] - sp$mean[, 1L],
                                          rp$mean[, -1L, drop = FALSE] - rp$mean[, 1L]) else NA_real_
@@ -176,11 +177,11 @@ fp_audit_floor <- function(mr, base, ks) {
         out[j, i] <- 0
         next
       }
-      V <- fp_replicate_try(fp_eig_top(rp$cov[[i]], ks[j])$vectors)
-      if (!is.null(V)) out[j, i] <- max(fp_residual_trace(sp$cov[[i]], V) - base$best[[j]][i], 0) * sp$unit
+      V <- fp_replicate_try(top_of(rp, ks[j], i))
+      if (!is.null(V)) out[j, i] <- max(resid_of(sp, V, i) - base$best[[j]][i], 0) * sp$unit
     }
   }
-  list(floor = out, overlap = overlap, gap = fp_pooled_gap(rp$C, ks))
+  list(floor = out, overlap = overlap, gap = gap_of(rp))
 }
 
 # fp_audit_floor_base() and fp_audit_floor() on the row route: the sample's prepared rows
@@ -193,24 +194,9 @@ fp_audit_floor_base_rows <- function(src, ks) {
 }
 
 fp_audit_floor_rows <- function(src, rw, base, ks) {
-  sp <- base$prep
-  m <- length(sp$levels)
-  out <- matrix(NA_real_, length(ks), m)
   rp <- fp_replicate_try(fp_prepare_rows(src$x, src$g, TRUE, base$scale, weights = rw))
-  if (is.null(rp)) return(list(floor = out, overlap = NA_real_, gap = rep(NA_real_, length(ks))))
-  overlap <- if (m > 1L) fp_span_overlap(sp$mean[, -1L, drop = FALSE] - sp$mean[, 1L],
-                                         rp$mean[, -1L, drop = FALSE] - rp$mean[, 1L]) else NA_real_
-  for (j in seq_along(ks)) {
-    for (i in seq_len(m)) {
-      if (ks[j] >= sp$d) {
-        out[j, i] <- 0
-        next
-      }
-      V <- fp_replicate_try(fp_rows_eig(rp, ks[j], i)$vectors)
-      if (!is.null(V)) out[j, i] <- max(fp_rows_quad(sp, V)$err[i] - base$best[[j]][i], 0) * sp$unit
-    }
-  }
-  list(floor = out, overlap = overlap, gap = fp_rows_pooled_gap(rp, ks))
+  fp_audit_floor_fits(rp, base, ks, function(rp, k, i) fp_rows_eig(rp, k, i)$vectors,
+                      function(sp, V, i) fp_rows_quad(sp, V)$err[i], function(rp) fp_rows_pooled_gap(rp, ks))
 }
 
 # fp_pooled_gap() of a row-route problem: the top max(ks) + 1 eigenvalues of its covariance

@@ -409,15 +409,22 @@ test_that("unconverged multiplicative weights give the same fit in any units whe
   }
 })
 
+# the UCI credit data (skips where FAIRPROJ_DATA does not hold them) and its 20 numeric columns
+credit_raw <- function() {
+  f <- file.path(Sys.getenv("FAIRPROJ_DATA"), "credit", "uci_credit_card.csv.xz")
+  skip_if(!nzchar(Sys.getenv("FAIRPROJ_DATA")) || !file.exists(f), "the credit data (FAIRPROJ_DATA) are not available")
+  utils::read.csv(xzfile(f))
+}
+credit_x <- function(raw) {
+  as.matrix(raw[, c("LIMIT_BAL", "AGE", paste0("PAY_", c(0, 2:6)), paste0("BILL_AMT", 1:6), paste0("PAY_AMT", 1:6))])
+}
+
 test_that("the interior dual spends no eigensolves on line searches below Phi's rounding (#47)", {
   # credit, 14 groups (raw education codes x sex), k = 10: the path reached a mu where no Newton
   # step could be seen to increase Phi, and each line search backtracked through up to 30
   # eigendecompositions to a negligible step (148 eigensolves in all)
-  f <- file.path(Sys.getenv("FAIRPROJ_DATA"), "credit", "uci_credit_card.csv.xz")
-  skip_if(!nzchar(Sys.getenv("FAIRPROJ_DATA")) || !file.exists(f), "the credit data (FAIRPROJ_DATA) are not available")
-  raw <- utils::read.csv(xzfile(f))
-  x <- as.matrix(raw[, c("LIMIT_BAL", "AGE", paste0("PAY_", c(0, 2:6)), paste0("BILL_AMT", 1:6),
-                         paste0("PAY_AMT", 1:6))])
+  raw <- credit_raw()
+  x <- credit_x(raw)
   g <- droplevels(factor(interaction(raw$EDUCATION, raw$SEX)))
   expect_equal(nlevels(g), 14L)
   fit <- fair_pca(group_moments(x, g), k = 10L, method = "minmax", scale. = TRUE)
@@ -431,11 +438,8 @@ test_that("beyond four groups the interior path gets a second round before Kelle
   # credit, 24 groups (education x sex x marriage), k = 10: the restricted primal came within
   # twice the tolerance once, and Kelley's method, taking over there, needed 44 eigensolves in
   # all to certify; the path's next round certifies in 29
-  f <- file.path(Sys.getenv("FAIRPROJ_DATA"), "credit", "uci_credit_card.csv.xz")
-  skip_if(!nzchar(Sys.getenv("FAIRPROJ_DATA")) || !file.exists(f), "the credit data (FAIRPROJ_DATA) are not available")
-  raw <- utils::read.csv(xzfile(f))
-  x <- as.matrix(raw[, c("LIMIT_BAL", "AGE", paste0("PAY_", c(0, 2:6)), paste0("BILL_AMT", 1:6),
-                         paste0("PAY_AMT", 1:6))])
+  raw <- credit_raw()
+  x <- credit_x(raw)
   edu4 <- ifelse(raw$EDUCATION %in% 1:3, raw$EDUCATION, 4)
   mar3 <- ifelse(raw$MARRIAGE %in% 1:2, raw$MARRIAGE, 3)
   g <- droplevels(factor(interaction(edu4, raw$SEX, mar3)))
@@ -449,11 +453,8 @@ test_that("beyond four groups the interior path gets a second round before Kelle
 
 test_that("the interior dual's predictor: the same certified optimum in fewer eigensolves (#47)", {
   skip_on_cran()  # a second of CPU
-  f <- file.path(Sys.getenv("FAIRPROJ_DATA"), "credit", "uci_credit_card.csv.xz")
-  skip_if(!nzchar(Sys.getenv("FAIRPROJ_DATA")) || !file.exists(f), "the credit data (FAIRPROJ_DATA) are not available")
-  raw <- utils::read.csv(xzfile(f))
-  x <- as.matrix(raw[, c("LIMIT_BAL", "AGE", paste0("PAY_", c(0, 2:6)), paste0("BILL_AMT", 1:6),
-                         paste0("PAY_AMT", 1:6))])
+  raw <- credit_raw()
+  x <- credit_x(raw)
   edu4 <- ifelse(raw$EDUCATION %in% 1:3, raw$EDUCATION, 4)
   mar3 <- ifelse(raw$MARRIAGE %in% 1:2, raw$MARRIAGE, 3)
   tol <- 5e-9  # the solver's own gap (fit_pca_minmax() asks for half of gap_tol = 1e-8)
