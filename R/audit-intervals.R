@@ -1048,14 +1048,16 @@ fp_audit_mc_error <- function(dr, level) {
 # perturbation series converges where the perturbation's norm is below half the gap (Kato);
 # the norm of the k x (d - k) block that couples the subspace to the rest is about
 # sqrt(k) + sqrt(d - k) times the noise of one entry, about half the gap's sd. So the gap less
-# the bias its replicates show must exceed sqrt(k) + sqrt(d - k) times their sd.
+# the bias its replicates show must exceed sqrt(k) + sqrt(d - k) times their sd, times
+# `fp_near_tie_c`.
+fp_near_tie_c <- 1
 fp_audit_near_tie <- function(dr, ks, d) {
   vapply(seq_along(dr$gap), function(j) {
     g <- dr$Gap[, j]
     g <- g[is.finite(g)]
     if (length(g) < 10L || !is.finite(dr$gap[j])) return(FALSE)
     corrected <- dr$gap[j] - (mean(g) - dr$gap[j])
-    corrected < (sqrt(ks[j]) + sqrt(d - ks[j])) * stats::sd(g)
+    corrected < fp_near_tie_c * (sqrt(ks[j]) + sqrt(d - ks[j])) * stats::sd(g)
   }, logical(1))
 }
 

@@ -1,7 +1,7 @@
 # Coverage of fair_audit()'s bootstrap intervals (#34, #44) on a grid of populations.
 #
 # Run: R_LIBS=.lib nice -n 19 Rscript bench/audit-coverage.R
-#   FAIRPROJ_BENCH_DESIGNS  "reduced" (default), "full", "wellbehaved", "own_tie_judge", or a comma list of design
+#   FAIRPROJ_BENCH_DESIGNS  "reduced" (default), "full", "wellbehaved", "own_tie_judge", "near_tie_judge", or a comma list of design
 #                           names (see `designs` below; e.g. "g12k3m3n1000gauss,g20k5m3n100gauss")
 #   FAIRPROJ_BENCH_NSIM     samples per design (default 100; a coverage of 0.9 then carries a
 #                           standard error of 0.03)
@@ -398,12 +398,21 @@ own_tie_judge_grid <- function() {
   list(design(8, 2, 3, 1000), design(16, 4, 2, 1000), design(12, 3, 4, 2000), design(10, 2, 2, 1000, shape = "tie"),
        design(12, 3, 3, 1000, "pois", pop = 2L), design(12, 3, 3, 1000, pop = 2L), design(12, 3, 2, 3000, pop = 2L))
 }
+# Designs that judge the pooled near-tie flag's multiplier (fp_near_tie_c, run "2026-12-03i"),
+# fixed before it was calibrated: other populations, d, k, m and sizes, and two tie designs
+# (where the flag must still fire).
+near_tie_judge_grid <- function() {
+  list(design(12, 3, 3, 1000, pop = 3L), design(10, 2, 4, 1000), design(12, 3, 2, 2000, "pois"),
+       design(12, 2, 3, 1000, pop = 3L), design(6, 1, 3, 1000), design(8, 2, 3, 1000, shape = "tie"),
+       design(12, 3, 3, 1000, shape = "tie", pop = 3L))
+}
 grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_tie_judge = own_tie_judge_grid(),
+               near_tie_judge = near_tie_judge_grid(),
                wellbehaved = Filter(function(x) x$dist %in% c("gauss", "pois") && min(x$n) >= 1000 && x$d <= 12,
                                     full_grid()),
                {
                  want <- strsplit(which_designs, ",")[[1L]]
-                 all <- c(full_grid(), reduced_grid(), own_tie_judge_grid())
+                 all <- c(full_grid(), reduced_grid(), own_tie_judge_grid(), near_tie_judge_grid())
                  all <- all[!duplicated(vapply(all, `[[`, "", "name"))]
                  all[vapply(all, `[[`, "", "name") %in% want]
                })
@@ -598,6 +607,16 @@ if (nzchar(draws_save) || nzchar(draws_replay)) {
     if (nzchar(draws_save) && !is.null(draws$key)) draws$store[[draws$key]] <- dr
     dr
   }, "fairproj")
+}
+
+# FAIRPROJ_BENCH_NEAR_TIE_C=c: standard PCA's pooled near-tie flag (fp_audit_near_tie()) with
+# its multiplier `fp_near_tie_c` set to c (calibrating it, run "2026-12-03i"; the bench's own
+# instrument)
+near_tie_c <- env("FAIRPROJ_BENCH_NEAR_TIE_C", "")
+if (nzchar(near_tie_c)) {
+  ns <- asNamespace("fairproj")
+  if (!exists("fp_near_tie_c", ns)) stop("this fairproj has no fp_near_tie_c")
+  utils::assignInNamespace("fp_near_tie_c", as.numeric(near_tie_c), "fairproj")
 }
 
 # ---- run ------------------------------------------------------------------------------------
