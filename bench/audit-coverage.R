@@ -99,6 +99,17 @@
 #   failures of d12k2m5n1000gauss are not explained by it (mean matching's error of group e
 #   covers 0.67 with an own gap of 0.335).
 #
+# The reduced grid on main after the near-tie multiplier (run "2026-12-03j", 60 samples, 100
+# replicates, two processes at nice 10, 11 min): 17 designs, 687 cells. Every design that is
+# not well-behaved (few rows, d = 20 and 50, t5, t3, log-normal) is flagged in at least 80% of
+# its samples in every cell, except d12k3m2n60_3000gauss (85% of its intervals; 6 cells
+# unflagged, 2 of them below). Well-behaved designs: 254 cells, 138 within, 56 below, 12 above,
+# 48 flagged (the alike design, isotropic after scaling, in every sample; d12k3m3n1000gauss
+# 29% of its intervals, standard PCA's near-tie). The cells below 0.85 there are the fair
+# methods' (min-max 33, mean matching 19, standard PCA 4; mean reliable coverage 0.79 / 0.81 /
+# 0.83): min-max's group losses and errors at d12k2m5n1000gauss, d12k3m3n1000pois and
+# t4k1m3n1000gauss, mean matching's at d12k2m5n1000gauss and t4k1m3n1000gauss.
+#
 # Standard PCA's pooled near-tie flag, its multiplier calibrated (#44 item 1; runs
 # "2026-12-03i-before" and "2026-12-03i"). fp_audit_near_tie() flags where the pooled gap at k,
 # less its replicates' bias, is below c (sqrt(k) + sqrt(d - k)) times their sd. With c = 1 the
