@@ -150,16 +150,17 @@
 #'   subspace's perturbation series converges where the perturbation is below half the gap
 #'   (Kato), and the block coupling the subspace to the rest has a norm of about
 #'   `sqrt(k) + sqrt(d - k)` times the noise of one entry; so the gap over the trace, less the
-#'   bias its replicates show, below `sqrt(k) + sqrt(d - k)` times their sd flags standard PCA's
-#'   intervals at that k ("near-tie").
+#'   bias its replicates show, below 0.75 (`sqrt(k) + sqrt(d - k)`) times their sd flags standard
+#'   PCA's intervals at that k ("near-tie"; the 0.75 calibrated in bench/audit-coverage.R).
 #' * *Bias the bootstrap cannot correct.* A fitted subspace's errors are optimistic and a small
 #'   loss is biased upwards, by amounts that grow with the directions estimated per row,
 #'   `k (d - k) / n`. A group with fewer than 20 rows per direction (`n < 20 k (d - k)`) has its
 #'   intervals flagged ("too few rows for the directions estimated ... fewer than 20 per
-#'   direction"): add rows or lower k. Where the bootstrap's estimate of bias `b` (the replicates' mean minus the
-#'   estimate) exceeds half the replicates' sd, the interval of a group's error and loss, the
-#'   variance kept and the price is centred on the bias-corrected estimate (the estimate minus
-#'   `b`) rather than on the estimate. The bootstrap misses a share of the bias of the order of
+#'   direction"): add rows or lower k. Every interval is centred on the estimate: the
+#'   replicates' quantiles are shifted by the bootstrap's estimate of bias `b` (the replicates'
+#'   mean minus the estimate), and not by `b` again (centring on the bias-corrected estimate where
+#'   `|b|` exceeded half the replicates' sd covered less on every set of designs it was judged on:
+#'   its centres jump between samples). The bootstrap misses a share of the bias of the order of
 #'   `k (d - k) / n`; where `|b| k (d - k) / n` exceeds half the replicates' sd (an interval that
 #'   far off centre covers less than 86% at 90%), the interval is flagged ("too few rows for
 #'   the directions estimated").
