@@ -1055,7 +1055,7 @@ fp_audit_mc_error <- function(dr, level) {
 # the bias its replicates show must exceed sqrt(k) + sqrt(d - k) times their sd, times
 # `fp_near_tie_c`: 0.75, calibrated on bench/audit-coverage.R's calibration designs (the
 # smallest of 1, 0.75, 0.5, 0.35, 0.25 that leaves no more of standard PCA's cells below 0.85;
-# at 0.5 the pooled gap of 6% above goes unflagged in a third of its samples and 10 more cells
+# at 0.5 the pooled gap of 6% above goes unflagged in 16 of its 60 samples and 10 more cells
 # fall below) and judged on seven others (near_tie_judge_grid(); run "2026-12-03i").
 fp_near_tie_c <- 0.75
 fp_audit_near_tie <- function(dr, ks, d) {
