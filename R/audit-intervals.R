@@ -360,7 +360,29 @@ fp_audit_group_intervals <- function(gtab, dr, moments, blocks, methods, ks, lev
     gtab$reliable[i] <- ok && is.na(why)
     gtab$reason[i] <- why
   }
-  list(table = gtab, at_floor = at_floor, diagnostics = dg)
+  list(table = fp_audit_joint_flags(gtab, methods, ks), at_floor = at_floor, diagnostics = dg)
+}
+
+# A fair method's fit depends on every group's moments (min-max's through every group's loss,
+# mean matching's through every group's mean), so a group whose intervals are unreliable at k
+# (too few rows for its directions, heavy tails, ...) makes every group's intervals of that
+# method at k unreliable: with a group of 60 rows beside two of 3,000 (d = 12, k = 1), min-max's
+# error of a 3,000-row group covered 0.57 unflagged while the small groups' were flagged
+# (bench/audit-coverage.R, run "2026-12-03l"). The other groups take the first flagged group's
+# reason. Standard PCA's subspace is the pooled one, which a small group barely moves.
+fp_audit_joint_flags <- function(gtab, methods, ks) {
+  for (a in setdiff(methods, "standard")) {
+    for (kk in ks) {
+      rows <- which(gtab$method == a & gtab$k == kk & !is.na(gtab$reliable))
+      bad <- rows[!gtab$reliable[rows]]
+      if (!length(bad) || length(bad) == length(rows)) next
+      why <- gtab$reason[bad][!is.na(gtab$reason[bad])][1L]
+      if (is.na(why)) why <- sprintf("group %s's intervals could not be computed", gtab$group[bad[1L]])
+      gtab$reason[rows[is.na(gtab$reason[rows])]] <- why
+      gtab$reliable[rows] <- FALSE
+    }
+  }
+  gtab
 }
 
 # Per method and k: the largest, smallest and spread of the group losses and errors from the

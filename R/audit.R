@@ -121,7 +121,11 @@
 #' their spread; the method's losses then jump with the noise in the means, which the bootstrap
 #' does not reproduce: with both groups from one population at d = 12, k = 4, mean matching's
 #' losses were covered in 79-85% of the samples). Groups whose means differ clearly agreed by
-#' 0.88 or more in 9 samples of 10 at 50 rows per group, and by 0.99 from 1,000 rows. A row of `table` is reliable when every group's interval
+#' 0.88 or more in 9 samples of 10 at 50 rows per group, and by 0.99 from 1,000 rows. A fair
+#' method's fit depends on every group's moments, so where one group's interval of a fair method
+#' is flagged, for any reason below too, every group's interval of that method and k is, with
+#' that group's reason (with 60 rows beside 3,000, min-max's error of a large group covered
+#' 0.57); standard PCA's are flagged group by group. A row of `table` is reliable when every group's interval
 #' of that method and k is and its largest loss, loss gap, largest error and price have one.
 #' `print()` and `summary()` show unreliable intervals in brackets marked `?`;
 #' `tidy(matrix = "intervals")` has the flag in `reliable` and says in `note` where an

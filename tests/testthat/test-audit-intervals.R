@@ -102,6 +102,30 @@ test_that("min-max with two groups: the groups' loss intervals contain each othe
   expect_lte(abs(gt$loss_high[1] - gt$loss_high[2]), tol)
 })
 
+test_that("a fair method's intervals are flagged in every group where one group's are; standard PCA's group by group", {
+  dat <- iv_data(n = c(400, 350, 30), seed = 6)
+  a <- fair_audit(dat$x, dat$g, k = 2, methods = c("standard", "minmax", "mean"), replicates = 30, seed = 1)
+  gt <- a$groups_table
+  small <- gt$group == "c"
+  expect_true(all(!gt$reliable[small]))
+  expect_true(all(grepl("too few rows in group c", gt$reason[small])))
+  for (m in c("minmax", "mean")) {
+    big <- gt$method == m & !small
+    expect_true(all(!gt$reliable[big]))
+    expect_true(all(grepl("too few rows in group c", gt$reason[big])))
+  }
+  std <- gt$method == "standard" & !small
+  expect_identical(gt$reliable[std], is.na(gt$reason[std]))
+  expect_true(any(gt$reliable[std]))
+  # the rule itself, on a table where only one group of min-max is flagged, with no reason
+  tab <- data.frame(method = rep(c("standard", "minmax"), each = 3), k = 2, group = rep(c("a", "b", "c"), 2),
+                    reliable = c(TRUE, TRUE, FALSE, TRUE, TRUE, FALSE), reason = NA_character_)
+  out <- fairproj:::fp_audit_joint_flags(tab, c("standard", "minmax"), 2)
+  expect_identical(out$reliable, c(TRUE, TRUE, FALSE, FALSE, FALSE, FALSE))
+  expect_identical(out$reason[4:6], rep("group c's intervals could not be computed", 3))
+  expect_identical(out[1:3, ], tab[1:3, ])
+})
+
 test_that("small groups and moments without blocks: flagged, or a note that says how", {
   dat <- iv_data(n = c(300, 30), seed = 6)
   a <- fair_audit(dat$x, dat$g, k = 2, replicates = 30, seed = 1)
