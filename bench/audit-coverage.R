@@ -145,8 +145,9 @@
 #    variance kept 0.46: at d = 50 every group's own eigenvalues are 4-5% apart, about one
 #    sampling sd at 1,000 rows, and k (d - k) / n = 0.049 sits just under the rows-per-direction
 #    flag's 1 / 20), d4k1m3n60_3000pois 9, d20k1m5n60_3000gauss 8 and d12k1m3n60_3000gauss 4
-#    (min-max's and mean matching's errors and losses of the 60-row group 0.57-0.84, flagged in
-#    0-23% of samples), t12k1m3n300gauss 6, d50k1m2n60_3000pois 3, d12k3m5n60_3000pois 2,
+#    (min-max's and mean matching's errors and losses of the 3,000-row groups 0.57-0.84, flagged
+#    in 0-23% of samples, beside 60-row groups flagged for too few rows per direction; mean
+#    matching's errors of the 60-row groups at d4k1m3n60_3000pois 0.80-0.81), t12k1m3n300gauss 6, d50k1m2n60_3000pois 3, d12k3m5n60_3000pois 2,
 #    t20k2m5n3000gauss 2.
 #
 # Intervals centred on the estimate, never on the bias-corrected estimate (#44 item 1; run
