@@ -251,7 +251,7 @@ fp_audit_intervals <- function(spec, moments, blocks, ks, tab, gtab) {
   level <- spec$intervals$level
   dr <- fp_audit_draw(spec, moments, blocks, ks)
   kink <- fp_audit_kink(dr, gtab, tab, spec$methods, ks, moments$levels)
-  unseen <- fp_audit_unseen(spec, moments, blocks, ks)
+  unseen <- fp_audit_small_bias(fp_audit_unseen(spec, moments, blocks, ks), dr, gtab, moments, spec$methods, ks)
   gr <- fp_audit_group_intervals(gtab, dr, moments, blocks, spec$methods, ks, level, kink, unseen)
   tab <- fp_audit_table_intervals(tab, gr$table, gr$at_floor, gr$diagnostics, dr, moments, spec$methods, ks, level,
                                   unseen)
@@ -1272,6 +1272,41 @@ fp_audit_unseen <- function(spec, moments, blocks, ks) {
     }
   }
   list(loss = L, error = E)
+}
+
+# Groups with few rows per direction of the fitted subspace: at fewer than `fp_small_group_rho`
+# rows per direction, n / (k (d - k)) (20 or more: below 20 the intervals are flagged, see
+# fp_rows_per_direction_min), the in-sample bias of a group's best error, and so of its losses,
+# is of the order of the intervals' width, and the bootstrap sees it (its replicates add it
+# again): there the intervals are centred on the bias-corrected estimate, the estimate less the
+# replicates' bias. For standard PCA the small groups' errors and losses; for a fair method,
+# whose fit depends on every group's loss, every group's. Elsewhere the bias is small against
+# its noise and the intervals stay centred on the estimate (fp_interval()).
+fp_small_group_rho <- 30
+fp_audit_small_bias <- function(unseen, dr, gtab, moments, methods, ks) {
+  d <- length(moments$colnames)
+  m <- length(moments$levels)
+  small <- outer(ks, moments$n, function(k, n) n / (k * (d - k)) < fp_small_group_rho)
+  if (!any(small)) return(unseen)
+  if (is.null(unseen)) unseen <- list(loss = array(0, c(length(methods), length(ks), m)), error = array(0, c(length(methods), length(ks), m)))
+  for (a in seq_along(methods)) {
+    for (j in seq_along(ks)) {
+      if (!any(small[j, ])) next
+      gs <- if (methods[a] == "standard") which(small[j, ]) else seq_len(m)
+      for (g in gs) {
+        i <- which(gtab$method == methods[a] & gtab$k == ks[j] & gtab$group == moments$levels[g])
+        if (length(i) != 1L) next
+        for (q in c("error", "loss")) {
+          reps <- dr$G[, a, j, g, match(q, c("error", "loss"))]
+          reps <- reps[is.finite(reps)]
+          if (length(reps) >= 0.9 * dr$replicates && is.finite(gtab[[q]][i])) {
+            unseen[[q]][a, j, g] <- unseen[[q]][a, j, g] + mean(reps) - gtab[[q]][i]
+          }
+        }
+      }
+    }
+  }
+  unseen
 }
 
 # The unseen bias of quantity `q` ("loss" or "error") of method a at the j-th k for groups g

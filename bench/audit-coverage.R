@@ -545,13 +545,21 @@ near_tie_judge_grid <- function() {
        design(12, 2, 3, 1000, pop = 3L), design(6, 1, 3, 1000), design(8, 2, 3, 1000, shape = "tie"),
        design(12, 3, 3, 1000, shape = "tie", pop = 3L))
 }
+# Designs that judge the bias-corrected centring of groups with few rows per direction
+# (fp_small_group_rho, run "2026-12-03n"), fixed before it was calibrated: 20-35 rows per
+# direction in the smallest group, equal and unequal sizes, Gaussian and Poisson columns.
+small_group_judge_grid <- function() {
+  list(design(4, 1, 2, 80), design(6, 1, 3, c(120, 2000)), design(8, 1, 2, c(200, 1000)),
+       design(10, 1, 2, c(250, 3000), "pois"), design(6, 2, 2, 200), design(12, 1, 3, 300),
+       design(4, 1, 3, c(75, 3000)), design(8, 2, 3, 300, "pois"))
+}
 grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_tie_judge = own_tie_judge_grid(),
-               near_tie_judge = near_tie_judge_grid(),
+               near_tie_judge = near_tie_judge_grid(), small_group_judge = small_group_judge_grid(),
                wellbehaved = Filter(function(x) x$dist %in% c("gauss", "pois") && min(x$n) >= 1000 && x$d <= 12,
                                     full_grid()),
                {
                  want <- strsplit(which_designs, ",")[[1L]]
-                 all <- c(full_grid(), reduced_grid(), own_tie_judge_grid(), near_tie_judge_grid())
+                 all <- c(full_grid(), reduced_grid(), own_tie_judge_grid(), near_tie_judge_grid(), small_group_judge_grid())
                  all <- all[!duplicated(vapply(all, `[[`, "", "name"))]
                  all[vapply(all, `[[`, "", "name") %in% want]
                })
@@ -752,6 +760,13 @@ if (nzchar(draws_save) || nzchar(draws_replay)) {
 # FAIRPROJ_BENCH_NEAR_TIE_C=c: standard PCA's pooled near-tie flag (fp_audit_near_tie()) with
 # its multiplier `fp_near_tie_c` set to c (calibrating it, run "2026-12-03i"; the bench's own
 # instrument)
+# FAIRPROJ_BENCH_SMALL_RHO=t: the rows per direction below which a group's intervals are
+# centred on the bias-corrected estimate (fp_small_group_rho; 0 turns it off)
+small_rho <- env("FAIRPROJ_BENCH_SMALL_RHO", "")
+if (nzchar(small_rho)) {
+  if (!exists("fp_small_group_rho", asNamespace("fairproj"))) stop("this fairproj has no fp_small_group_rho")
+  utils::assignInNamespace("fp_small_group_rho", as.numeric(small_rho), "fairproj")
+}
 near_tie_c <- env("FAIRPROJ_BENCH_NEAR_TIE_C", "")
 if (nzchar(near_tie_c)) {
   ns <- asNamespace("fairproj")
