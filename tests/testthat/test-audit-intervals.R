@@ -454,3 +454,29 @@ test_that("a replicate by row weights equals the replicate of the resampled bloc
     }
   }
 })
+
+test_that("groups with 20 to 25 rows per direction: errors and losses centred on the bias-corrected estimate", {
+  # d = 4, k = 1: 3 directions; group a's 66 rows are 22 per direction, b's 3,000 are 1,000, c's 45 are 15
+  moments <- list(n = c(66, 3000, 45), levels = c("a", "b", "c"), colnames = paste0("x", 1:4))
+  R <- 50
+  G <- array(NA_real_, c(R, 2L, 1L, 3L, 2L))
+  set.seed(3)
+  for (a in 1:2) for (g in 1:3) for (q in 1:2) G[, a, 1L, g, q] <- rnorm(R, 10 * a + g + q / 10, 0.5)
+  dr <- list(G = G, replicates = R)
+  gtab <- expand.grid(group = c("a", "b", "c"), method = c("standard", "minmax"), stringsAsFactors = FALSE)
+  gtab$k <- 1
+  gtab$error <- 10 * match(gtab$method, c("standard", "minmax")) + match(gtab$group, c("a", "b", "c")) + 0.1 - 0.2
+  gtab$loss <- gtab$error + 0.1
+  u <- fairproj:::fp_audit_small_bias(NULL, dr, gtab, moments, c("standard", "minmax"), 1)
+  bias <- function(a, g, q) mean(G[, a, 1L, g, q]) - gtab[[c("error", "loss")[q]]][gtab$method == c("standard", "minmax")[a] & gtab$group == c("a", "b", "c")[g]]
+  # standard PCA: only group a (c is below 20 per direction and flagged, b has many rows)
+  expect_equal(u$error[1L, 1L, ], c(bias(1, 1, 1), 0, 0))
+  expect_equal(u$loss[1L, 1L, ], c(bias(1, 1, 2), 0, 0))
+  # min-max: every group, its fit depends on all of them
+  expect_equal(u$error[2L, 1L, ], vapply(1:3, function(g) bias(2, g, 1), numeric(1)))
+  expect_equal(u$loss[2L, 1L, ], vapply(1:3, function(g) bias(2, g, 2), numeric(1)))
+  expect_true(all(u$loss[2L, 1L, ] != 0))
+  # no group in 20-25 rows per direction: nothing moves
+  moments$n <- c(3000, 3000, 45)
+  expect_null(fairproj:::fp_audit_small_bias(NULL, dr, gtab, moments, c("standard", "minmax"), 1))
+})
