@@ -212,7 +212,10 @@
 #' The intervals are made consistent with one another and with their estimates: every interval
 #' holds its estimate; the largest loss (error) starts no lower than any group's loss (error)
 #' interval and ends no higher than the highest of them, the smallest loss likewise; the loss
-#' gap and ratio lie within what the largest and smallest allow. A quantity 0 by construction,
+#' gap and ratio lie within what the largest and smallest allow; where the loss gap's interval
+#' starts at 0 (losses the data do not tell apart) the ratio's starts at 1; where the groups'
+#' loss intervals are centred on bias-corrected estimates (above), the ratio's replicates are
+#' computed from loss replicates moved with them. A quantity 0 by construction,
 #' min-max's loss gap between two groups (it equalises their losses), is reported as 0 and its
 #' ratio as 1, with no interval. For each fair method, `max_loss_change` (in
 #' `tidy(matrix = "intervals")`; its ends in `table`) is its largest loss minus standard PCA's

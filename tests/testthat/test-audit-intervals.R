@@ -480,3 +480,38 @@ test_that("groups with 20 to 25 rows per direction: errors and losses centred on
   moments$n <- c(3000, 3000, 45)
   expect_null(fairproj:::fp_audit_small_bias(NULL, dr, gtab, moments, c("standard", "minmax"), 1))
 })
+
+test_that("the loss ratio's replicates move with the losses' bias-corrected centres", {
+  set.seed(5)
+  R <- 200
+  # two groups whose loss replicates sit above their estimates (2 and 1) by 0.3 and 0.4
+  L <- cbind(rnorm(R, 2.3, 0.05), rnorm(R, 1.4, 0.05))
+  E <- L + 10
+  # unmoved: the replicates' own ratio, about 2.3 / 1.4
+  r0 <- fairproj:::fp_audit_ratio_reps(E, L, c(2, 1))
+  expect_equal(median(r0), 2.3 / 1.4, tolerance = 0.02)
+  # centred on bias-corrected losses 1.7 and 0.6 (estimates less the replicates' bias): their ratio
+  lc <- c(1.7, 0.6)
+  r1 <- fairproj:::fp_audit_ratio_reps(E, L, lc, moved = TRUE)
+  expect_equal(median(r1), 1.7 / 0.6, tolerance = 0.03)
+  expect_false(isTRUE(all.equal(median(r0), median(r1), tolerance = 0.1)))
+  # a centre below 0 stops the smallest loss at 0: the ratio is unbounded there, never negative
+  r2 <- fairproj:::fp_audit_ratio_reps(E, L, c(1.7, -0.5), moved = TRUE)
+  expect_true(all(r2 >= 1))
+  expect_true(any(is.infinite(r2)))
+})
+
+test_that("losses the data do not tell apart leave the loss ratio's interval starting at 1", {
+  # min-max equalises three groups' losses to the solver's precision: the ratio is 1 + O(1e-9)
+  # in every replicate, and its interval must reach 1
+  set.seed(2)
+  n <- 400
+  x <- rbind(matrix(rnorm(n * 4), n) %*% diag(c(3, 2, 1, 0.5)), matrix(rnorm(n * 4), n) %*% diag(c(1, 3, 2, 0.5)),
+             matrix(rnorm(n * 4), n) %*% diag(c(2, 1, 3, 0.5)))
+  g <- factor(rep(c("a", "b", "c"), each = n))
+  a <- fair_audit(x, g, k = 1, methods = c("standard", "minmax"), replicates = 40, seed = 1, progress = FALSE)
+  r <- a$table[a$table$method == "minmax", ]
+  expect_true(isTRUE(r$loss_gap_low == 0))
+  expect_equal(r$loss_ratio_low, 1)
+  expect_length(fairproj:::fp_audit_inconsistencies(a), 0L)
+})

@@ -124,6 +124,12 @@ test_that("the intervals agree with their estimates and with one another (README
   i <- which(bad$table$k == a$k_focus)[1L]
   bad$table$max_loss_low[i] <- -1
   expect_match(fairproj:::fp_audit_inconsistencies(bad), "starts below a group's loss", all = FALSE)
+  # and one whose loss ratio rules out equal losses that its loss gap allows
+  bad <- a
+  i <- which(bad$table$k == a$k_focus & !is.na(bad$table$loss_gap_low))[1L]
+  bad$table$loss_gap_low[i] <- 0
+  bad$table$loss_ratio_low[i] <- 1.5
+  expect_match(fairproj:::fp_audit_inconsistencies(bad), "starts above 1 beside a loss gap", all = FALSE)
 })
 
 test_that("the largest loss's interval is not vacuous where a group's loss is clearly positive (birthwt)", {
