@@ -101,6 +101,22 @@ test_that("downstream intervals: per-group held-out counts, gaps flagged when th
   expect_true(all(b$downstream$dp_gap_distinct[b$downstream$k == 2] | b$downstream$one_class))
 })
 
+test_that("a gap between rates has an interval within [0, 1] (README's birthwt: 8 held-out rows of one group)", {
+  skip_if_not_installed("MASS")
+  bw <- within(MASS::birthwt, race <- factor(race, 1:3, c("white", "black", "other")))
+  a <- fair_audit(~ age + lwt + smoke + ptl + ht + ui + ftv, data = bw, group = race, outcome = low, seed = 1,
+                  progress = FALSE)
+  dn <- a$downstream
+  for (q in c("dp_gap", "eo_gap")) {
+    hi <- dn[[paste0(q, "_high")]]
+    expect_true(all(is.na(hi) | hi <= 1), info = q)
+    expect_true(all(is.na(hi) | dn[[q]] <= hi), info = q)
+  }
+  # the case that passed 1 before: an equal-opportunity gap of 0.5, its upper end shifted by the
+  # replicates' bias (it read [0.155, 1.03])
+  expect_true(any(dn$eo_gap_high == 1, na.rm = TRUE))
+})
+
 test_that("a group with fewer than 30 held-out rows flags the downstream rows, in print() and summary()", {
   dat <- make_groups(n = c(300, 60), d = 5, seed = 4)
   set.seed(1)
