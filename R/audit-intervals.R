@@ -457,7 +457,7 @@ fp_audit_table_intervals <- function(tab, gtab, at_floor, dg, dr, moments, metho
     }
     # losses the data do not tell apart (their gap's interval starts at 0) may be equal: the
     # ratio may be 1 (min-max's three equalised losses, a ratio of 1 + 1e-9 by the solver's
-    # precision, had intervals above 1 that missed a truth of 1 + 3e-10 in 19 of 30 samples)
+    # precision, had intervals above 1 that missed a truth of 1 + 3e-10 in 18 of 30 samples)
     if (isTRUE(tab$loss_gap_low[i] == 0) && !is.na(tab$loss_ratio_low[i])) tab$loss_ratio_low[i] <- 1
     if (a != std) tab[i, c("max_loss_change_low", "max_loss_change_high")] <- fp_audit_change_interval(tab, i, L, dr, std, j, gi, level)
     row <- fp_audit_consistent_row(as.list(tab[i, , drop = FALSE]), gtab[rows, , drop = FALSE])
