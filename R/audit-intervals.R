@@ -421,8 +421,9 @@ fp_audit_table_intervals <- function(tab, gtab, at_floor, dg, dr, moments, metho
     E <- matrix(dr$G[, a, j, gi, 1L], R)
     L <- matrix(dr$G[, a, j, gi, 2L], R)
     # the intervals centred as the groups' own (fp_audit_unseen())
-    lc <- gtab$loss[rows] - fp_unseen_of(unseen, "loss", a, j, gi)
-    ratio <- fp_audit_ratio_reps(E, L, lc, any(fp_unseen_of(unseen, "loss", a, j, gi) != 0))
+    u <- fp_unseen_of(unseen, "loss", a, j, gi)
+    lc <- gtab$loss[rows] - u
+    ratio <- fp_audit_ratio_reps(E, L, lc, any(u != 0))
     ec <- gtab$error[rows] - fp_unseen_of(unseen, "error", a, j, gi)
     ivs <- list(max_loss = fp_max_interval(L, lc, level),
                 min_loss = fp_min_interval(L, lc, level),
