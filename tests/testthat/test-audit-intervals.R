@@ -481,6 +481,31 @@ test_that("groups with 20 to 25 rows per direction: errors and losses centred on
   expect_null(fairproj:::fp_audit_small_bias(NULL, dr, gtab, moments, c("standard", "minmax"), 1))
 })
 
+test_that("a fair method's variance kept and price are centred on the bias-corrected estimate where a group is small", {
+  # the groups fp_audit_small_bias() corrects: 20 to 25 rows per direction, k (d - k) directions
+  m <- list(n = c(66, 3000, 45), colnames = paste0("x", 1:4))
+  expect_identical(fairproj:::fp_audit_small_groups(m, c(1, 2)),
+                   matrix(c(TRUE, FALSE, FALSE, FALSE, FALSE, FALSE), 2L))
+  # the interval of fp_interval() moved by the replicates' bias
+  set.seed(2)
+  reps <- rnorm(100, 1.3, 0.2)
+  expect_equal(fairproj:::fp_interval_corrected(reps, 1, 0.9), fairproj:::fp_interval(reps, 1, 0.9) - (mean(reps) - 1))
+  expect_true(all(is.na(fairproj:::fp_interval_corrected(c(reps[1:50], rep(NA, 50)), 1, 0.9))))
+  # d = 30, k = 1, two groups of 650 rows: 22.4 rows per direction. The variance kept of a fitted
+  # subspace is biased upwards in sample (its optimism), and the bootstrap sees it: mean
+  # matching's interval sits below its estimate, by more than half its sd
+  set.seed(11)
+  d <- 30
+  x <- rbind(matrix(rnorm(650 * d), 650) %*% diag(seq(2, 0.5, length.out = d)),
+             matrix(rnorm(650 * d), 650) %*% diag(seq(0.5, 2, length.out = d)) + 0.3)
+  a <- suppressWarnings(fair_audit(x, rep(c("a", "b"), each = 650), k = 1, methods = c("standard", "mean"), seed = 1,
+                                   progress = FALSE))
+  r <- a$table[a$table$method == "mean", ]
+  mid <- (r$var_kept_low + r$var_kept_high) / 2
+  expect_gt(r$var_kept - mid, 0.5 * (r$var_kept_high - r$var_kept_low) / (2 * qnorm(0.95)))
+  expect_identical(fairproj:::fp_audit_inconsistencies(a), character(0))
+})
+
 test_that("the loss ratio's replicates move with the losses' bias-corrected centres", {
   set.seed(5)
   R <- 200
