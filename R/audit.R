@@ -166,7 +166,8 @@
 #'   `|b|` exceeded half the replicates' sd covered less on every set of designs it was judged on:
 #'   its centres jump between samples), except where a group has 20 to 25 rows per direction:
 #'   there its bias is of the order of the width, and its errors and losses (for a fair method,
-#'   every group's, as its fit depends on them all) are centred on the bias-corrected estimate. The bootstrap misses a share of the bias of the order of
+#'   every group's, as its fit depends on them all, and the method's variance kept and price)
+#'   are centred on the bias-corrected estimate. The bootstrap misses a share of the bias of the order of
 #'   `k (d - k) / n`; where `|b| k (d - k) / n` exceeds half the replicates' sd (an interval that
 #'   far off centre covers less than 86% at 90%), the interval is flagged ("too few rows for
 #'   the directions estimated").
