@@ -5,6 +5,7 @@
 # Run (from the package root):
 #   FAIRPROJ_BENCH_DESIGNS=d12k3m3n1000gauss,d10k2m4n1000gauss FAIRPROJ_BENCH_NSIM=200 \
 #     FAIRPROJ_BENCH_OUT=nt.csv nice -n 10 Rscript bench/near-tie-interval.R
+#   FAIRPROJ_BENCH_BOOT=1   the bootstrap's intervals on the same samples instead (below)
 #   FAIRPROJ_BENCH_PACKAGE  a samples CSV of bench/audit-coverage.R (FAIRPROJ_BENCH_SAMPLES) for
 #                           the same designs: the package's own intervals and flags on the same
 #                           samples are then compared (the samples are the same draws: this
@@ -185,6 +186,92 @@ one_design <- function(nm) {
   r <- do.call(rbind, res)
   attr(r, "pop_gap_over_s") <- (es$values[k] - es$values[k + 1L]) / stats::median(sgs)
   r
+}
+
+# ---- FAIRPROJ_BENCH_BOOT=1: the bootstrap on the same samples ------------------------------------
+# The audit's kind of interval rebuilt from rows (100 replicates resampling each group's rows,
+# the replicates' 5% and 95% quantiles less their mean's offset from the estimate, as
+# fp_interval()): `boot`; and `mod`, the same with each replicate's pooled correlation matrix
+# less (g - D) / 2 (u_k u_k' - u_k+1 u_k+1'), D the median-unbiased gap above, so that the
+# bootstrap's world has the population's gap at its estimate rather than the sample's
+# (Beran and Srivastava's modified bootstrap, for the plane only).
+boot_design <- function(nm, B = 100L) {
+  x <- design_of(nm)
+  set.seed(sum(utf8ToInt(x$name)))
+  pop <- population(x)
+  k <- x$k
+  w <- x$n / sum(x$n)
+  mu_bar <- Reduce(`+`, Map(function(p, ww) ww * p$mean, pop, w))
+  Sig <- Reduce(`+`, Map(function(p, ww) ww * (p$cov + tcrossprod(p$mean - mu_bar)), pop, w))
+  dsd <- sqrt(diag(Sig))
+  covs <- lapply(pop, function(p) p$cov / tcrossprod(dsd))
+  Vt <- eigen(Sig / tcrossprod(dsd), symmetric = TRUE)$vectors[, seq_len(k), drop = FALSE]
+  err_at <- function(S, V) sum(diag(S)) - sum(V * (S %*% V))
+  best_of <- function(S) sum(eigen(S, symmetric = TRUE, only.values = TRUE)$values[-seq_len(k)])
+  t_err <- vapply(covs, err_at, numeric(1), V = Vt)
+  truth <- rbind(t_err, t_err - vapply(covs, best_of, numeric(1)))
+  stats_of <- function(xs, gs, shift = NULL) {
+    sdv <- apply(xs, 2L, stats::sd)
+    C <- stats::cov(xs) / tcrossprod(sdv)
+    if (!is.null(shift)) C <- C - shift
+    V <- eigen(C, symmetric = TRUE)$vectors[, seq_len(k), drop = FALSE]
+    vapply(names(pop), function(g) {
+      S <- stats::cov(xs[gs == g, , drop = FALSE]) / tcrossprod(sdv)
+      e <- err_at(S, V)
+      c(e, e - best_of(S))
+    }, numeric(2))
+  }
+  interval <- function(reps, est) stats::quantile(reps, c(alpha / 2, 1 - alpha / 2), type = 6) - (mean(reps) - est)
+  out <- list()
+  for (s in seq_len(nsim)) {
+    xs <- do.call(rbind, Map(function(p, n) draw_group(p, n, x$dist, x$d), pop, x$n))
+    gs <- rep(names(pop), x$n)
+    z <- sweep(xs, 2L, apply(xs, 2L, stats::sd), `/`)
+    C <- stats::cov(z)
+    e <- eigen(C, symmetric = TRUE)
+    u1 <- e$vectors[, k]
+    u2 <- e$vectors[, k + 1L]
+    zc <- sweep(z, 2L, colMeans(z))
+    infl <- function(a, b) drop((zc %*% a) * (zc %*% b) - 0.5 * (zc^2 %*% (a * (C %*% b)) + zc^2 %*% (b * (C %*% a))))
+    sg <- sqrt((stats::var(infl(u1, u1) - infl(u2, u2)) + stats::var(2 * infl(u1, u2))) / 2 / nrow(z))
+    g <- e$values[k] - e$values[k + 1L]
+    rice <- function(D) stats::pchisq((g / sg)^2, 2, ncp = (D / sg)^2)
+    d_med <- if (rice(0) <= 0.5) 0 else stats::uniroot(function(D) rice(D) - 0.5, c(0, g + 12 * sg))$root
+    shift <- (g - d_med) / 2 * (tcrossprod(u1) - tcrossprod(u2))
+    est <- stats_of(xs, gs)
+    idx <- split(seq_along(gs), gs)
+    R0 <- R1 <- array(NA_real_, c(B, 2L, x$m))
+    for (b in seq_len(B)) {
+      ii <- unlist(lapply(idx, function(v) v[sample.int(length(v), replace = TRUE)]))
+      R0[b, , ] <- stats_of(xs[ii, , drop = FALSE], gs[ii])
+      R1[b, , ] <- stats_of(xs[ii, , drop = FALSE], gs[ii], shift)
+    }
+    for (gi in seq_len(x$m)) {
+      for (q in 1:2) {
+        i0 <- interval(R0[, q, gi], est[q, gi])
+        i1 <- interval(R1[, q, gi], est[q, gi])
+        tr <- truth[q, gi]
+        out[[length(out) + 1L]] <- data.frame(design = nm, sample = s, term = c("error", "loss")[q], group = names(pop)[gi],
+                                              g_over_s = g / sg, boot = tr >= i0[1L] & tr <= i0[2L],
+                                              mod = tr >= i1[1L] & tr <= i1[2L], width_mod = diff(i1) / diff(i0))
+      }
+    }
+  }
+  do.call(rbind, out)
+}
+if (identical(env("FAIRPROJ_BENCH_BOOT", ""), "1")) {
+  r <- do.call(rbind, lapply(designs, function(nm) {
+    t0 <- proc.time()[["elapsed"]]
+    r <- boot_design(nm)
+    cat(sprintf("%s: %d samples (%.0f s)\n", nm, nsim, proc.time()[["elapsed"]] - t0))
+    r
+  }))
+  if (nzchar(out_csv)) utils::write.csv(r, out_csv, row.names = FALSE)
+  tab <- stats::aggregate(cbind(boot, mod, width_mod, g_over_s) ~ design + term + group, r, mean)
+  print(tab[order(tab$design, tab$term, tab$group), ], digits = 3, row.names = FALSE)
+  band <- function(v) sprintf("%d within, %d below, %d above", sum(v >= 0.85 & v <= 0.95), sum(v < 0.85), sum(v > 0.95))
+  cat(sprintf("\nof %d cells: boot %s; mod %s\n", nrow(tab), band(tab$boot), band(tab$mod)))
+  quit(save = "no")
 }
 
 cover <- function(r, p) r$truth >= r[[paste0(p, "_low")]] & r$truth <= r[[paste0(p, "_high")]]
