@@ -359,15 +359,15 @@
 # judging designs boot 39 of 42 and mod 39 (100 samples each). The modification barely moves
 # anything (widths 1.00-1.10 of boot's): at these gaps the plain bootstrap's plane is not what
 # fails. THE PACKAGE on the six judging designs (near_tie_interval_judge_grid(), 30 samples, the
-# same draws; not in bench/audit-coverage.csv): standard PCA flagged by its near-tie in 40-80% of
-# samples in four of them (the designs' flagged shares 0.12-0.25, over the well-behaved budget of
-# 0.1), under 10% in two; its group errors and losses within 0.85-0.95 in 24 of 42 cells over all
-# samples (mean |c - 0.9| 0.048) where the row bootstrap on the same 30 samples is within in 31
-# (0.034), e.g. d8k2m3n1000gaussp2's errors 0.80 against 0.87-0.90. So on these populations the
-# audit's own interval (50 blocks per group, its unseen-bias shift, floors) covers less than a plain
-# bootstrap of the rows, and its near-tie flag fires where that bootstrap covers: the lead for the
-# next session is to find which of the audit's departures from the row bootstrap costs the coverage
-# (replaying saved draws), before any new interval for the tie.
+# same draws; run "2026-12-04a" in bench/audit-coverage.csv): standard PCA flagged by its near-tie
+# in 40-80% of samples in four of them (the designs' flagged shares 0.12-0.25, over the well-behaved
+# budget of 0.1), under 10% in two; its group errors and losses within 0.85-0.95 in 24 of 42 cells
+# over all samples (mean |c - 0.9| 0.048) where the row bootstrap on the same 30 samples is within
+# in 31 (0.034), e.g. d8k2m3n1000gaussp2's errors 0.80 against 0.87-0.90. So on these populations
+# the audit's own interval (50 blocks per group, its unseen-bias shift, floors) covers less than a
+# plain bootstrap of the rows, and its near-tie flag fires where that bootstrap covers: the lead for
+# the next session is to find which of the audit's departures from the row bootstrap costs the
+# coverage (replaying saved draws), before any new interval for the tie.
 # Run "2026-12-03q" also reran two designs of the full-grid sample at 100 samples (main, before
 # the variance kept's centring above). d4k1m3n60_3000pois: the fair methods flagged in 63% of
 # samples (heavy tails: the Hill index of a 60-row group's squared norms, 10 order statistics,
