@@ -354,20 +354,23 @@
 # replicate's own (which the bootstrap gets wrong at a tie), judged as here. NOT in the package.
 # That step, tried at once in the study (FAIRPROJ_BENCH_BOOT=1: a bootstrap of each group's rows,
 # 100 replicates, the audit's shifted percentile interval, `boot`; `mod` the same from a world whose
-# gap in the plane is D's estimate, Beran and Srivastava's modified bootstrap for the plane): on run
-# q's near-tie designs boot 22 of 30 within (7 below, 0.68-0.83), mod 23 (6 below); on the six
-# judging designs boot 39 of 42 and mod 39 (100 samples each). The modification barely moves
-# anything (widths 1.00-1.10 of boot's): at these gaps the plain bootstrap's plane is not what
-# fails. THE PACKAGE on the six judging designs (near_tie_interval_judge_grid(), 30 samples, the
-# same draws; run "2026-12-04a" in bench/audit-coverage.csv): standard PCA flagged by its near-tie
-# in 40-80% of samples in four of them (the designs' flagged shares 0.12-0.25, over the well-behaved
-# budget of 0.1), under 10% in two; its group errors and losses within 0.85-0.95 in 24 of 42 cells
-# over all samples (mean |c - 0.9| 0.048) where the row bootstrap on the same 30 samples is within
-# in 31 (0.034), e.g. d8k2m3n1000gaussp2's errors 0.80 against 0.87-0.90. So on these populations
-# the audit's own interval (50 blocks per group, its unseen-bias shift, floors) covers less than a
-# plain bootstrap of the rows, and its near-tie flag fires where that bootstrap covers: the lead for
-# the next session is to find which of the audit's departures from the row bootstrap costs the
-# coverage (replaying saved draws), before any new interval for the tie.
+# gap in the plane is D's estimate, Beran and Srivastava's modified bootstrap for the plane; the
+# samples are bench/audit-coverage.R's, the resamples from a stream of their own): on run q's
+# near-tie designs boot 21 of 30 cells within (7 below, 0.63-0.84), mod 21 (5 below); on the six
+# judging designs boot 38 of 42 within (4 below, 0.73-0.84: group a's error and loss at
+# d8k2m3n1000gaussp2, gap 4.7 s; group a's error at d12k3m3n1000gaussp4, 3.5 s, and loss at
+# d10k2m4n1000gaussp2, 2.6 s), mod 37. The modification barely moves anything (widths 1.00-1.12 of
+# boot's). Beside the package on the same samples: its intervals are boot's (widths 0.99-1.00 of
+# them, centres within 0.02 width; run q, 100 samples: both 21 of 30 within, the package 9 below,
+# boot 7). THE PACKAGE on the six judging designs (near_tie_interval_judge_grid(), 30 samples; run
+# "2026-12-04a" in bench/audit-coverage.csv): standard PCA flagged by its near-tie in 40-80% of
+# samples in four of them (the designs' flagged shares 0.12-0.25, over the well-behaved budget of
+# 0.1), where the same intervals cover within 0.85-0.95 in 38 of 42 cells at 100 samples; 7% and 0%
+# in the other two. So on these populations the near-tie flag fires where the bootstrap holds, and
+# the failures left (run q's d12k3m3n1000gauss at a gap of 1.3 s, d10k2m4n1000gauss's loss of group
+# a at 1.9 s; d8k2m3n1000gaussp2 at 4.6 s, unflagged) are not ordered by the gap either. Neither the
+# conditional interval nor the plane's modified bootstrap mends them: the next step is to find what
+# they share (replaying saved draws), not another interval for the plane.
 # Run "2026-12-03q" also reran two designs of the full-grid sample at 100 samples (main, before
 # the variance kept's centring above). d4k1m3n60_3000pois: the fair methods flagged in 63% of
 # samples (heavy tails: the Hill index of a 60-row group's squared norms, 10 order statistics,

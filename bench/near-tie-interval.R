@@ -239,6 +239,9 @@ boot_design <- function(nm, B = 100L) {
     d_med <- if (rice(0) <= 0.5) 0 else stats::uniroot(function(D) rice(D) - 0.5, c(0, g + 12 * sg))$root
     shift <- (g - d_med) / 2 * (tcrossprod(u1) - tcrossprod(u2))
     est <- stats_of(xs, gs)
+    # the resamples from a stream of their own, so that the samples are bench/audit-coverage.R's
+    seed <- .Random.seed
+    set.seed(s)
     idx <- split(seq_along(gs), gs)
     R0 <- R1 <- array(NA_real_, c(B, 2L, x$m))
     for (b in seq_len(B)) {
@@ -246,13 +249,15 @@ boot_design <- function(nm, B = 100L) {
       R0[b, , ] <- stats_of(xs[ii, , drop = FALSE], gs[ii])
       R1[b, , ] <- stats_of(xs[ii, , drop = FALSE], gs[ii], shift)
     }
+    assign(".Random.seed", seed, envir = globalenv())
     for (gi in seq_len(x$m)) {
       for (q in 1:2) {
         i0 <- interval(R0[, q, gi], est[q, gi])
         i1 <- interval(R1[, q, gi], est[q, gi])
         tr <- truth[q, gi]
         out[[length(out) + 1L]] <- data.frame(design = nm, sample = s, term = c("error", "loss")[q], group = names(pop)[gi],
-                                              g_over_s = g / sg, boot = tr >= i0[1L] & tr <= i0[2L],
+                                              g_over_s = g / sg, estimate = est[q, gi], low = i0[1L], high = i0[2L],
+                                              boot = tr >= i0[1L] & tr <= i0[2L],
                                               mod = tr >= i1[1L] & tr <= i1[2L], width_mod = diff(i1) / diff(i0))
       }
     }
