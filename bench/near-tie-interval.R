@@ -87,11 +87,15 @@ mix_interval <- function(kappa, mu, s, lo, hi) {
 }
 phi <- seq(-pi, pi, length.out = 361)  # 2 t, the angle of the plane's rotation doubled
 
-one_design <- function(nm) {
+err_at <- function(S, V) sum(diag(S)) - sum(V * (S %*% V))
+best_of <- function(S, k) sum(eigen(S, symmetric = TRUE, only.values = TRUE)$values[-seq_len(k)])
+# A design's populations (seeded as bench/audit-coverage.R seeds them), its groups' covariances
+# scaled by the pooled population's sds, and the truth of standard PCA's group errors and losses
+# (rows) on that scale.
+design_truth <- function(nm) {
   x <- design_of(nm)
   set.seed(sum(utf8ToInt(x$name)))
   pop <- population(x)
-  k <- x$k
   w <- x$n / sum(x$n)
   mu_bar <- Reduce(`+`, Map(function(p, ww) ww * p$mean, pop, w))
   Sig <- Reduce(`+`, Map(function(p, ww) ww * (p$cov + tcrossprod(p$mean - mu_bar)), pop, w))
@@ -99,33 +103,52 @@ one_design <- function(nm) {
   Sig <- Sig / tcrossprod(dsd)
   covs <- lapply(pop, function(p) p$cov / tcrossprod(dsd))
   es <- eigen(Sig, symmetric = TRUE)
-  err_at <- function(S, V) sum(diag(S)) - sum(V * (S %*% V))
-  best_of <- function(S) sum(eigen(S, symmetric = TRUE, only.values = TRUE)$values[-seq_len(k)])
-  t_err <- vapply(covs, err_at, numeric(1), V = es$vectors[, seq_len(k), drop = FALSE])
-  t_loss <- t_err - vapply(covs, best_of, numeric(1))
+  t_err <- vapply(covs, err_at, numeric(1), V = es$vectors[, seq_len(x$k), drop = FALSE])
+  list(x = x, pop = pop, k = x$k, values = es$values,
+       truth = rbind(error = t_err, loss = t_err - vapply(covs, best_of, numeric(1), k = x$k)))
+}
+# The plane of a sample's (columns scaled) k-th and (k + 1)-th eigenvectors: u1, u2, the gap g,
+# the noise sd s per coordinate (each row's influence on the correlation matrix's block) and
+# the Rice CDF of g given the population's gap D.
+plane_of <- function(z, k) {
+  C <- stats::cov(z)
+  e <- eigen(C, symmetric = TRUE)
+  u1 <- e$vectors[, k]
+  u2 <- e$vectors[, k + 1L]
+  zc <- sweep(z, 2L, colMeans(z))
+  infl <- function(a, b) drop((zc %*% a) * (zc %*% b) - 0.5 * (zc^2 %*% (a * (C %*% b)) + zc^2 %*% (b * (C %*% a))))
+  s2 <- (stats::var(infl(u1, u1) - infl(u2, u2)) + stats::var(2 * infl(u1, u2))) / 2 / nrow(z)
+  g <- e$values[k] - e$values[k + 1L]
+  sg <- sqrt(s2)
+  rice <- function(D) stats::pchisq((g / sg)^2, 2, ncp = (D / sg)^2)
+  # the D at which the Rice CDF of g is q (0 where it is at most q at D = 0)
+  d_at <- function(q) if (rice(0) <= q) 0 else stats::uniroot(function(D) rice(D) - q, c(0, g + 12 * sg))$root
+  list(e = e, u1 = u1, u2 = u2, g = g, s2 = s2, sg = sg, d_at = d_at)
+}
+
+one_design <- function(nm) {
+  dt <- design_truth(nm)
+  x <- dt$x
+  pop <- dt$pop
+  k <- dt$k
   res <- list()
   sgs <- numeric(nsim)
   for (s in seq_len(nsim)) {
     xs <- do.call(rbind, Map(function(p, n) draw_group(p, n, x$dist, x$d), pop, x$n))
     gs <- rep(names(pop), x$n)
     xs <- sweep(xs, 2L, apply(xs, 2L, stats::sd), `/`)
-    C <- stats::cov(xs)
-    e <- eigen(C, symmetric = TRUE)
+    pl <- plane_of(xs, k)
+    e <- pl$e
     V <- e$vectors[, seq_len(k), drop = FALSE]
-    u1 <- e$vectors[, k]
-    u2 <- e$vectors[, k + 1L]
-    # each row's influence on the plane's block of the correlation matrix
-    zc <- sweep(xs, 2L, colMeans(xs))
-    infl <- function(a, b) drop((zc %*% a) * (zc %*% b) - 0.5 * (zc^2 %*% (a * (C %*% b)) + zc^2 %*% (b * (C %*% a))))
-    s2 <- (stats::var(infl(u1, u1) - infl(u2, u2)) + stats::var(2 * infl(u1, u2))) / 2 / nrow(xs)
-    sg <- sqrt(s2)
+    u1 <- pl$u1
+    u2 <- pl$u2
+    s2 <- pl$s2
+    sg <- pl$sg
     sgs[s] <- sg
-    g <- e$values[k] - e$values[k + 1L]
-    rice <- function(D) stats::pchisq((g / sg)^2, 2, ncp = (D / sg)^2)
-    root <- function(q) stats::uniroot(function(D) rice(D) - q, c(0, g + 12 * sg))$root
-    d_med <- if (rice(0) <= 0.5) 0 else root(0.5)
-    d_up <- if (rice(0) <= beta / 2) 0 else root(beta / 2)
-    d_lo <- if (rice(0) <= 1 - beta / 2) 0 else root(1 - beta / 2)
+    g <- pl$g
+    d_med <- pl$d_at(0.5)
+    d_up <- pl$d_at(beta / 2)
+    d_lo <- pl$d_at(1 - beta / 2)
     for (gr in names(pop)) {
       ig <- gs == gr
       Xc <- sweep(xs[ig, , drop = FALSE], 2L, colMeans(xs[ig, , drop = FALSE]))
@@ -144,7 +167,7 @@ one_design <- function(nm) {
       # optimism of the group's best error, sum over i <= k < j of l_i l_j / (l_i - l_j) / n
       Sg <- stats::cov(Xc)
       Nn <- nrow(xs)
-      wz <- zc^2 - 1
+      wz <- sweep(xs, 2L, colMeans(xs))^2 - 1
       Vk1 <- V[, seq_len(k - 1L), drop = FALSE]
       dS <- diag(Sg) - rowSums((Vk1 %*% t(Vk1)) * Sg)
       Su1 <- drop(Sg %*% u1); Su2 <- drop(Sg %*% u2)
@@ -176,7 +199,7 @@ one_design <- function(nm) {
       z <- stats::qnorm(1 - alpha / 2)
       res[[length(res) + 1L]] <- data.frame(
         design = nm, sample = s, group = gr, g_over_s = g / sg,
-        term = c("error", "loss"), truth = c(t_err[[gr]], t_loss[[gr]]), estimate = M[c(1L, 3L), i0],
+        term = c("error", "loss"), truth = dt$truth[, gr], estimate = M[c(1L, 3L), i0],
         cond_low = c(cond_e[1L], cond_l[1L]), cond_high = c(cond_e[2L], cond_l[2L]),
         union_low = c(min(un[1L, ]), min(un[3L, ])), union_high = c(max(un[2L, ]), max(un[4L, ])),
         scaled_low = c(scaled_e[1L], scaled_l[1L]), scaled_high = c(scaled_e[2L], scaled_l[2L]),
@@ -184,7 +207,7 @@ one_design <- function(nm) {
     }
   }
   r <- do.call(rbind, res)
-  attr(r, "pop_gap_over_s") <- (es$values[k] - es$values[k + 1L]) / stats::median(sgs)
+  attr(r, "pop_gap_over_s") <- (dt$values[k] - dt$values[k + 1L]) / stats::median(sgs)
   r
 }
 
@@ -196,20 +219,11 @@ one_design <- function(nm) {
 # bootstrap's world has the population's gap at its estimate rather than the sample's
 # (Beran and Srivastava's modified bootstrap, for the plane only).
 boot_design <- function(nm, B = 100L) {
-  x <- design_of(nm)
-  set.seed(sum(utf8ToInt(x$name)))
-  pop <- population(x)
-  k <- x$k
-  w <- x$n / sum(x$n)
-  mu_bar <- Reduce(`+`, Map(function(p, ww) ww * p$mean, pop, w))
-  Sig <- Reduce(`+`, Map(function(p, ww) ww * (p$cov + tcrossprod(p$mean - mu_bar)), pop, w))
-  dsd <- sqrt(diag(Sig))
-  covs <- lapply(pop, function(p) p$cov / tcrossprod(dsd))
-  Vt <- eigen(Sig / tcrossprod(dsd), symmetric = TRUE)$vectors[, seq_len(k), drop = FALSE]
-  err_at <- function(S, V) sum(diag(S)) - sum(V * (S %*% V))
-  best_of <- function(S) sum(eigen(S, symmetric = TRUE, only.values = TRUE)$values[-seq_len(k)])
-  t_err <- vapply(covs, err_at, numeric(1), V = Vt)
-  truth <- rbind(t_err, t_err - vapply(covs, best_of, numeric(1)))
+  dt <- design_truth(nm)
+  x <- dt$x
+  pop <- dt$pop
+  k <- dt$k
+  truth <- dt$truth
   stats_of <- function(xs, gs, shift = NULL) {
     sdv <- apply(xs, 2L, stats::sd)
     C <- stats::cov(xs) / tcrossprod(sdv)
@@ -218,7 +232,7 @@ boot_design <- function(nm, B = 100L) {
     vapply(names(pop), function(g) {
       S <- stats::cov(xs[gs == g, , drop = FALSE]) / tcrossprod(sdv)
       e <- err_at(S, V)
-      c(e, e - best_of(S))
+      c(e, e - best_of(S, k))
     }, numeric(2))
   }
   interval <- function(reps, est) stats::quantile(reps, c(alpha / 2, 1 - alpha / 2), type = 6) - (mean(reps) - est)
@@ -226,18 +240,10 @@ boot_design <- function(nm, B = 100L) {
   for (s in seq_len(nsim)) {
     xs <- do.call(rbind, Map(function(p, n) draw_group(p, n, x$dist, x$d), pop, x$n))
     gs <- rep(names(pop), x$n)
-    z <- sweep(xs, 2L, apply(xs, 2L, stats::sd), `/`)
-    C <- stats::cov(z)
-    e <- eigen(C, symmetric = TRUE)
-    u1 <- e$vectors[, k]
-    u2 <- e$vectors[, k + 1L]
-    zc <- sweep(z, 2L, colMeans(z))
-    infl <- function(a, b) drop((zc %*% a) * (zc %*% b) - 0.5 * (zc^2 %*% (a * (C %*% b)) + zc^2 %*% (b * (C %*% a))))
-    sg <- sqrt((stats::var(infl(u1, u1) - infl(u2, u2)) + stats::var(2 * infl(u1, u2))) / 2 / nrow(z))
-    g <- e$values[k] - e$values[k + 1L]
-    rice <- function(D) stats::pchisq((g / sg)^2, 2, ncp = (D / sg)^2)
-    d_med <- if (rice(0) <= 0.5) 0 else stats::uniroot(function(D) rice(D) - 0.5, c(0, g + 12 * sg))$root
-    shift <- (g - d_med) / 2 * (tcrossprod(u1) - tcrossprod(u2))
+    pl <- plane_of(sweep(xs, 2L, apply(xs, 2L, stats::sd), `/`), k)
+    g <- pl$g
+    sg <- pl$sg
+    shift <- (g - pl$d_at(0.5)) / 2 * (tcrossprod(pl$u1) - tcrossprod(pl$u2))
     est <- stats_of(xs, gs)
     # the resamples from a stream of their own, so that the samples are bench/audit-coverage.R's
     seed <- .Random.seed
