@@ -219,9 +219,24 @@ test_that("a loss ratio whose interval is [1, Inf] in every row is not printed",
 })
 
 test_that("a near-tie of the pooled eigenvalues at k flags standard PCA's intervals", {
-  set.seed(8)
+  # the rule: the gap less its replicates' bias below fp_near_tie_c (sqrt(k) + sqrt(d - k)) sds
+  set.seed(5)
+  z <- rnorm(100)
+  flag <- function(gap, reps) {
+    c0 <- fairproj:::fp_near_tie_c * (sqrt(3) + sqrt(9)) * sd(reps)
+    expect_identical(fairproj:::fp_audit_near_tie(list(gap = gap, Gap = matrix(reps)), 3L, 12L),
+                     gap - (mean(reps) - gap) < c0)
+    fairproj:::fp_audit_near_tie(list(gap = gap, Gap = matrix(reps)), 3L, 12L)
+  }
+  expect_true(flag(0.1, 0.25 + 0.01 * z))   # the replicates' bias (0.15) exceeds the gap: no tie told apart
+  expect_false(flag(0.1, 0.15 + 0.01 * z))  # bias 0.05, well below the gap
+  expect_false(flag(1, 1 + 0.01 * z))       # a clear gap
+  expect_false(fairproj:::fp_audit_near_tie(list(gap = 0.1, Gap = matrix(0.25 + z[1:5])), 3L, 12L))  # too few replicates
+  # through fair_audit(): eigenvalues 3 and 4 tied in the population; in this sample the
+  # replicates' gaps sit on average more than twice the sample's above 0, so flagged
+  set.seed(4)
   n <- 1000
-  x <- matrix(rnorm(2 * n * 6), 2 * n) %*% diag(c(3, 2, 1.5, 1.5, 0.7, 0.4))  # eigenvalues 3 and 4 tied
+  x <- matrix(rnorm(2 * n * 6), 2 * n) %*% diag(c(3, 2, 1.5, 1.5, 0.7, 0.4))
   a <- fair_audit(x, rep(1:2, each = n), k = 3, methods = c("standard", "minmax"), replicates = 40, seed = 1,
                   scale. = FALSE, progress = FALSE)
   expect_match(a$table$reason[a$table$method == "standard"], "near-tie")
