@@ -437,10 +437,14 @@
 # and min-max's smallest loss, loss gap and ratio with it (0.57-0.66). The group's loss carries
 # its own near-tie's optimism (about one sd up), which with the noise lifts it into the tied set
 # in a fifth to a third of the samples; an interval built around such a fit (or its bootstrap,
-# whose replicates leave the set in 12-28% of cases) cannot reach the truth. What would: the
-# group's loss under min-max fitted without it (the fit the truth has), bootstrapped beside the
-# fit's own, its interval joined to the group's where the data do not show the group must be
-# served. Not tried yet (it costs a min-max fit per replicate per tied group).
+# whose replicates leave the set in 12-28% of cases) cannot reach the truth. Nor does the
+# configuration the truth has: the group's loss under min-max fitted without it (a study outside
+# the package, d8k2m3n1000gaussp2, 20 samples, a row bootstrap of 60 replicates with the audit's
+# shifted percentile interval) sits above the tied level where the fit ties the group (1.17 and
+# 1.22 against the fit's 0.89 and 0.94) and its interval covered in 1 of the 5 tied samples (13
+# of 15 elsewhere): the sample's own loss of the group is too high (its best error's optimism and
+# the noise that tied it), whichever subspace is used. So these cells are a detection problem,
+# and tries 2 and 3 above show the replicates do not single the tied samples out.
 #
 # Run "2026-12-03q" also reran two designs of the full-grid sample at 100 samples (main, before
 # the variance kept's centring above). d4k1m3n60_3000pois: the fair methods flagged in 63% of
