@@ -211,7 +211,8 @@
 #' covers 80%. A group below min-max's largest loss in the population but tied with it in the
 #' fit (its loss lifted by noise and its own near-tie's optimism) has a loss interval that
 #' misses (three groups of 1,000 rows, d = 8-10, k = 2: such fits in 21-37% of the samples,
-#' covered in 0-14% of them; its loss covered 56-62% overall, unflagged). Read the CSV's
+#' covered in 0-14% of them and in 74-84% of the others, where its own near-tie's optimism
+#' remains; its loss covered 56-62% overall, unflagged). Read the CSV's
 #' coverage for designs near yours; beyond d = 12 treat the intervals of min-max and mean
 #' matching as rough.
 #'
