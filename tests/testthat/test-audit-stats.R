@@ -349,3 +349,36 @@ test_that("the own near-tie correction moves the loss intervals down and the oth
   mm <- a1$method == "minmax"
   expect_true(all(a1$loss_high[mm] < a0$loss_high[mm]))
 })
+
+test_that("mean matching's losses of a group with its own near-tie also lose its best error's seen bias (#44)", {
+  moments <- list(levels = c("a", "b", "c"))
+  methods <- c("standard", "mean")
+  R <- 60
+  G <- array(NA_real_, c(R, 2L, 1L, 3L, 2L))
+  set.seed(5)
+  # best error = error - loss; the replicates' best errors of group g sit `shift[g]` below the
+  # estimate's (the bias the bootstrap sees)
+  shift <- c(0.3, -0.2, 0.4)
+  gtab <- expand.grid(group = moments$levels, method = methods, stringsAsFactors = FALSE)
+  gtab$k <- 2
+  gtab$error <- 5 + seq_len(nrow(gtab))
+  gtab$loss <- 1
+  for (a in 1:2) for (g in 1:3) {
+    G[, a, 1L, g, 1L] <- gtab$error[gtab$method == methods[a] & gtab$group == moments$levels[g]] + rnorm(R, 0, 0.1)
+    G[, a, 1L, g, 2L] <- G[, a, 1L, g, 1L] - (gtab$error[gtab$method == methods[a] & gtab$group == moments$levels[g]] - 1 - shift[g])
+  }
+  dr <- list(G = G, replicates = R)
+  # own near-ties (u > 0) in groups a and b, not c
+  u <- list(loss = array(0, c(2L, 1L, 3L)), error = array(0, c(2L, 1L, 3L)))
+  u$loss[, 1L, ] <- rep(c(0.05, 0.02, 0), each = 2)
+  out <- fairproj:::fp_audit_seen_best(u, dr, gtab, moments, methods, 2)
+  # standard PCA untouched; mean matching: a gets its seen bias 0.3 too; b's is negative
+  # (replicates above the estimate) and c has no own near-tie: unchanged
+  expect_identical(out$loss[1L, 1L, ], u$loss[1L, 1L, ])
+  expect_equal(out$loss[2L, 1L, ], c(0.05 + shift[1], 0.02, 0))
+  expect_identical(out$error, u$error)
+  expect_null(fairproj:::fp_audit_seen_best(NULL, dr, gtab, moments, methods, 2))
+  # too few replicates with a value: nothing moves
+  dr$G[1:10, 2L, 1L, 1L, 1L] <- NA
+  expect_identical(fairproj:::fp_audit_seen_best(u, dr, gtab, moments, methods, 2)$loss, u$loss)
+})
