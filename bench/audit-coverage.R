@@ -3,7 +3,7 @@
 # Run: R_LIBS=.lib nice -n 19 Rscript bench/audit-coverage.R
 #   FAIRPROJ_BENCH_DESIGNS  "reduced" (default), "full", "wellbehaved", "own_tie_judge", "near_tie_judge",
 #                           "small_group_judge", "small_vk_judge", "small_vk_judge2", "near_tie_interval_judge",
-#                           "own_tie_b_judge", "near_tie_c_judge2", "mean_b_judge",
+#                           "own_tie_b_judge", "near_tie_c_judge2", "mean_b_judge", "change_judge",
 #                           or a comma list of design
 #                           names (see `designs` below; e.g. "g12k3m3n1000gauss,g20k5m3n100gauss")
 #   FAIRPROJ_BENCH_NSIM     samples per design (default 100; a coverage of 0.9 then carries a
@@ -953,18 +953,27 @@ mean_b_judge_grid <- function() {
        design(12, 2, 4, 1000, pop = 14L), design(10, 2, 3, 2000, "pois", pop = 15L),
        design(12, 3, 3, 1000, shape = "tie", pop = 16L))
 }
+# Designs that judge max_loss_change's interval from the candidate pairs (2026-12-04, run
+# "2026-12-04g"), fixed before any result: other populations, 3-5 groups, d 6-12, a tie,
+# counts and 3,000 rows.
+change_judge_grid <- function() {
+  list(design(12, 2, 5, 1000, pop = 21L), design(10, 2, 4, 1000, pop = 22L), design(12, 3, 3, 2000, pop = 23L),
+       design(8, 2, 5, 1000, "pois", pop = 24L), design(12, 2, 4, 1000, shape = "tie", pop = 25L),
+       design(6, 1, 3, 1000, pop = 26L), design(12, 3, 5, 3000, pop = 27L))
+}
 grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_tie_judge = own_tie_judge_grid(),
                near_tie_judge = near_tie_judge_grid(), small_group_judge = small_group_judge_grid(),
                small_vk_judge = small_vk_judge_grid(), small_vk_judge2 = small_vk_judge2_grid(),
                near_tie_interval_judge = near_tie_interval_judge_grid(), own_tie_b_judge = own_tie_b_judge_grid(),
                near_tie_c_judge2 = near_tie_c_judge2_grid(), mean_b_judge = mean_b_judge_grid(),
+               change_judge = change_judge_grid(),
                wellbehaved = Filter(function(x) x$dist %in% c("gauss", "pois") && min(x$n) >= 1000 && x$d <= 12,
                                     full_grid()),
                {
                  want <- strsplit(which_designs, ",")[[1L]]
                  all <- c(full_grid(), reduced_grid(), own_tie_judge_grid(), near_tie_judge_grid(), small_group_judge_grid(),
                           small_vk_judge_grid(), small_vk_judge2_grid(), near_tie_interval_judge_grid(),
-                          own_tie_b_judge_grid(), near_tie_c_judge2_grid(), mean_b_judge_grid())
+                          own_tie_b_judge_grid(), near_tie_c_judge2_grid(), mean_b_judge_grid(), change_judge_grid())
                  all <- all[!duplicated(vapply(all, `[[`, "", "name"))]
                  all[vapply(all, `[[`, "", "name") %in% want]
                })
