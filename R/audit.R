@@ -157,6 +157,13 @@
 #'   intervals held and was dropped (bench/audit-coverage.R, run "2026-12-04d"); close to a tie
 #'   standard PCA's group errors can still be covered less often than stated, unflagged (three
 #'   groups of 1,000 rows, d = 12, k = 3, a pooled gap of 1.3 of its noise sd: 73-88%).
+#'   Where a block of pooled eigenvalues around k is tied within noise (groups from one
+#'   population whose columns `scale. = TRUE` makes isotropic), standard PCA's variance kept is
+#'   the top k of repelled sample eigenvalues and its errors are optimistic by a bias the
+#'   bootstrap sees only in part; where the part it misses (found as for a group's own near-tie,
+#'   below, on the pooled spectrum) exceeds one sd of the variance kept's replicates, standard
+#'   PCA's intervals at that k are flagged ("eigenvalues around k of the pooled covariance are
+#'   tied within noise"): the data have no k-dimensional structure to report on.
 #' * *Bias the bootstrap cannot correct.* A fitted subspace's errors are optimistic and a small
 #'   loss is biased upwards, by amounts that grow with the directions estimated per row,
 #'   `k (d - k) / n`. A group with fewer than 20 rows per direction (`n < 20 k (d - k)`) has its

@@ -382,3 +382,33 @@ test_that("mean matching's losses of a group with its own near-tie also lose its
   dr$G[1:10, 2L, 1L, 1L, 1L] <- NA
   expect_identical(fairproj:::fp_audit_seen_best(u, dr, gtab, moments, methods, 2)$loss, u$loss)
 })
+
+test_that("a block of tied pooled eigenvalues around k flags standard PCA for the optimism of its top k (#44)", {
+  # three groups from one isotropic Gaussian population: every pooled eigenvalue tied, the
+  # variance kept's truth k / d, its estimate the top k of twelve repelled sample eigenvalues
+  set.seed(2)
+  x <- matrix(rnorm(3000 * 12), 3000)
+  g <- rep(1:3, each = 1000)
+  a <- fair_audit(x, g, k = 3, methods = "standard", seed = 1, progress = FALSE)
+  t <- a$table[a$table$method == "standard", ]
+  gt <- a$groups_table[a$groups_table$method == "standard", ]
+  # the pooled gap at k alone does not flag this sample
+  expect_false(any(grepl("do not tell eigenvalues", c(t$reason, gt$reason))))
+  expect_false(t$reliable)
+  expect_match(t$reason, "eigenvalues around 3 of the pooled covariance are tied within noise")
+  expect_true(all(!gt$reliable))
+  # the interval it gives misses the truth 3 / 12: why it is flagged
+  expect_gt(t$var_kept_low, 3 / 12)
+  # with the flag's threshold out of reach, the sample is reported reliable (so the flag is what fires)
+  old <- fairproj:::fp_pooled_optimism_max
+  utils::assignInNamespace("fp_pooled_optimism_max", Inf, "fairproj")
+  on.exit(utils::assignInNamespace("fp_pooled_optimism_max", old, "fairproj"))
+  b <- fair_audit(x, g, k = 3, methods = "standard", seed = 1, progress = FALSE)
+  expect_true(b$table$reliable[b$table$method == "standard"])
+  utils::assignInNamespace("fp_pooled_optimism_max", old, "fairproj")
+  # a spectrum with clear gaps is not flagged
+  set.seed(3)
+  y <- matrix(rnorm(3000 * 12), 3000) %*% diag(seq(3, 0.5, length.out = 12))
+  s <- fair_audit(y, g, k = 3, methods = "standard", seed = 1, scale. = FALSE, progress = FALSE)
+  expect_true(s$table$reliable[s$table$method == "standard"])
+})
