@@ -69,6 +69,10 @@
     .Call(`_fairproj_fp_eig_top`, A, k)
 }
 
+.fp_mean_sorted_values <- function(W, s) {
+    .Call(`_fairproj_fp_mean_sorted_values`, W, s)
+}
+
 .fp_gram_kernel <- function(A, which) {
     .Call(`_fairproj_fp_gram_kernel`, A, which)
 }

@@ -264,11 +264,16 @@ fp_audit_ratio_reps <- function(E, L, lc, moved = FALSE) {
 # columns (`<quantity>_low`, `<quantity>_high`, NA at the k without intervals) and `reliable`.
 fp_audit_intervals <- function(spec, moments, blocks, ks, tab, gtab) {
   level <- spec$intervals$level
-  dr <- fp_audit_draw(spec, moments, blocks, ks)
+  # the sample's prepared problem, once per audit: the replicates' noise floor, the groups'
+  # spectra and the pooled spectrum all read it
+  base <- if (inherits(moments, "fp_rows")) fp_audit_floor_base_rows(moments, ks) else
+    fp_audit_floor_base(moments, spec$center, spec$scale., ks)
+  dr <- fp_audit_draw(spec, moments, blocks, ks, base)
   kink <- fp_audit_kink(dr, gtab, tab, spec$methods, ks, moments$levels)
-  unseen <- fp_audit_seen_best(fp_audit_unseen(spec, moments, blocks, ks), dr, gtab, moments, spec$methods, ks)
+  unseen <- fp_audit_seen_best(fp_audit_unseen(spec, moments, blocks, ks, base$prep), dr, gtab, moments, spec$methods,
+                               ks)
   unseen <- fp_audit_small_bias(unseen, dr, gtab, moments, spec$methods, ks)
-  opt <- fp_audit_pooled_optimism(spec, moments, ks, dr)
+  opt <- fp_audit_pooled_optimism(spec, moments, base$prep, ks, dr)
   gr <- fp_audit_group_intervals(gtab, dr, moments, blocks, spec$methods, ks, level, kink, unseen, opt)
   tab <- fp_audit_table_intervals(tab, gr$table, gr$at_floor, gr$diagnostics, dr, moments, spec$methods, ks, level,
                                   unseen)
@@ -278,8 +283,9 @@ fp_audit_intervals <- function(spec, moments, blocks, ks, tab, gtab) {
 # The replicates of an audit: `G` (replicate x method x k x group x c(error, loss)), `Vk`
 # (replicate x method x k, the variance kept), `Fl` (replicate x k x group, the noise floor of
 # a zero loss, fp_audit_floor()), `overlap` (per replicate, of the mean differences' spans) and
-# `failed` (per replicate: a fit failed, fp_audit_replicate()).
-fp_audit_draw <- function(spec, moments, blocks, ks) {
+# `failed` (per replicate: a fit failed, fp_audit_replicate()). `base`: the sample's side of the
+# noise floor (fp_audit_floor_base(), fp_audit_floor_base_rows()).
+fp_audit_draw <- function(spec, moments, blocks, ks, base) {
   methods <- spec$methods
   replicates <- spec$intervals$replicates
   m <- length(moments$levels)
@@ -291,7 +297,6 @@ fp_audit_draw <- function(spec, moments, blocks, ks) {
   Gap <- matrix(NA_real_, replicates, nk)
   failed <- logical(replicates)
   rows <- inherits(moments, "fp_rows")
-  base <- if (rows) fp_audit_floor_base_rows(moments, ks) else fp_audit_floor_base(moments, spec$center, spec$scale., ks)
   pb <- fp_progress_bar(replicates, "fair_audit: intervals", show = spec$show)
   for (r in seq_len(replicates)) {
     if (rows) {
@@ -1139,7 +1144,8 @@ fp_audit_near_tie <- function(dr, ks, d) {
 # "2026-12-04h"). The unseen part of that bias is found as for a group's own near-tie
 # (fp_own_tie_bias() on the pooled spectrum of all rows); where it exceeds
 # `fp_pooled_optimism_max` sds of the variance kept's replicates, standard PCA's intervals at
-# that k are flagged. A logical per k (FALSE without standard PCA or its replicates).
+# that k are flagged. A logical per k (FALSE without standard PCA or its replicates). `prep`: the
+# audit's prepared problem (fp_audit_floor_base()).
 # Calibrated on the alike design above and 16 near-tie designs (run q's four, J, O; replicates
 # replayed, 100 samples): standard PCA's cells within / below / above / flagged 170 / 39 / 24 /
 # 0 before, at 0.25, 0.5 and 1 sds 165 / 34 / 21 / 13, 165 / 33 / 22 / 13, 167 / 33 / 20 / 13
@@ -1148,13 +1154,11 @@ fp_audit_near_tie <- function(dr, ks, d) {
 # cell of the 13 moved, nor its flagged share; the alike designs' 30 standard cells, 18 of them
 # below (variance kept 0.00, errors 0.64-0.84), flagged in 90-100% of the samples.
 fp_pooled_optimism_max <- 1
-fp_audit_pooled_optimism <- function(spec, moments, ks, dr) {
+fp_audit_pooled_optimism <- function(spec, moments, prep, ks, dr) {
   std <- match("standard", spec$methods)
   out <- rep(FALSE, length(ks))
   if (is.na(std)) return(out)
   rows <- inherits(moments, "fp_rows")
-  prep <- fp_replicate_try(if (rows) moments$prep else fp_prepare_normalised(moments, spec$center, spec$scale.))
-  if (is.null(prep)) return(out)
   d <- prep$d
   top <- min(max(ks) + fp_own_tie_window + 1L, d)
   l <- fp_replicate_try(if (rows) fp_rows_eig(prep, top, vectors = FALSE)$values else fp_eig_top(prep$C, top)$values)
@@ -1271,13 +1275,12 @@ fp_audit_own_tie <- function(sp, ks) {
 # Each group's leading eigenvalues that fp_audit_own_tie() reads, both routes alike: `values`
 # (a list, per group the top min(max(ks) + fp_own_tie_window + 1, d) eigenvalues of its
 # covariance in the normalised units of the prepared problem, decreasing, those beyond its rows'
-# rank 0), `n`, `unit`, `d` and the prepared problem `prep` (for min-max's dual weights). From
-# moments, by the eigensolver on each group's covariance; on the row route (`moments` of class
-# "fp_rows"), from each group's spectrum that its diagnostics computed from the rows
-# (fp_audit_row_blocks()).
-fp_audit_group_spectra <- function(moments, blocks, center, scale., ks) {
+# rank 0), `n`, `unit`, `d` and the prepared problem `prep` (the audit's, fp_audit_floor_base();
+# for min-max's dual weights). From moments, by the eigensolver on each group's covariance; on
+# the row route (`moments` of class "fp_rows"), from each group's spectrum that its diagnostics
+# computed from the rows (fp_audit_row_blocks()).
+fp_audit_group_spectra <- function(moments, blocks, prep, ks) {
   rows <- inherits(moments, "fp_rows")
-  prep <- if (rows) moments$prep else fp_prepare_normalised(moments, center, scale.)
   d <- prep$d
   top <- min(max(ks) + fp_own_tie_window + 1L, d)
   values <- lapply(seq_along(prep$levels), function(i) {
@@ -1302,10 +1305,7 @@ fp_own_tie_bias <- function(l, k, n) {
   if (l[k] - l[k + 1L] > 4 * sqrt(2 * (l[k]^2 + l[k + 1L]^2) / n)) return(0)
   W <- fp_with_seed(1L, stats::rWishart(fp_own_tie_draws, n - 1, diag(w))) / (n - 1)
   # the mean sorted eigenvalues of sample covariances whose population spectrum is lam
-  mean_ev <- function(lam) {
-    s <- sqrt(pmax(lam, 0))
-    rowMeans(vapply(seq_len(fp_own_tie_draws), function(r) fp_sym_values(W[, , r] * tcrossprod(s)), numeric(w)))
-  }
+  mean_ev <- function(lam) fp_mean_sorted_values(W, sqrt(pmax(lam, 0)))
   seen <- mean_ev(l)
   lam <- l
   el <- seen
@@ -1318,6 +1318,14 @@ fp_own_tie_bias <- function(l, k, n) {
     if (max(abs(step)) < 2e-3 * sum(l) / w) break
   }
   max(sum(el[seq_len(k)] - lam[seq_len(k)]) - sum(seen[seq_len(k)] - l[seq_len(k)]), 0)
+}
+
+# The mean over the draws of the decreasing eigenvalues of W[, , r] * tcrossprod(s) (W a w x w x R
+# array of symmetric slices): rowMeans(vapply(seq_len(R), function(r) fp_sym_values(W[, , r] *
+# tcrossprod(s)), numeric(w))), the same numbers, in C++ (a hundred small eigenproblems per call,
+# whose R overhead was most of their time).
+fp_mean_sorted_values <- function(W, s) {
+  fp_cpp(.fp_mean_sorted_values(W, as.double(s)), "the eigensolver")
 }
 
 # `expr` evaluated with the random number generator set to `seed`, and the caller's state
@@ -1337,10 +1345,10 @@ fp_with_seed <- function(seed, expr) {
 # dual weights w hold (w summing to 1): by the envelope theorem its optimum moves by
 # sum_g w_g u_g where the best errors move by u, and so do those groups' losses, their errors
 # by that less u_g; a group outside the active set keeps its error. Option
-# `fairproj.audit_own_tie = FALSE` turns the correction off (NULL).
-fp_audit_unseen <- function(spec, moments, blocks, ks) {
+# `fairproj.audit_own_tie = FALSE` turns the correction off (NULL). `prep`: the audit's prepared problem.
+fp_audit_unseen <- function(spec, moments, blocks, ks, prep) {
   if (isFALSE(getOption("fairproj.audit_own_tie", TRUE))) return(NULL)
-  sp <- fp_replicate_try(fp_audit_group_spectra(moments, blocks, spec$center, spec$scale., ks))
+  sp <- fp_replicate_try(fp_audit_group_spectra(moments, blocks, prep, ks))
   u <- if (!is.null(sp)) fp_replicate_try(fp_audit_own_tie(sp, ks))
   if (is.null(u) || !any(u > 0)) return(NULL)
   methods <- spec$methods

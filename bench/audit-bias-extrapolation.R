@@ -91,13 +91,12 @@ if (length(args) && args[1L] == "--own-tie") {
   suppressPackageStartupMessages(library(fairproj))
   ns <- asNamespace("fairproj")
   extra <- new.env(); extra$store <- list()
-  my_draw <- function(spec, moments, blocks, ks) {
+  my_draw <- function(spec, moments, blocks, ks, base) {
     R <- spec$intervals$replicates; methods <- spec$methods; m <- length(moments$levels); nk <- length(ks)
     mk <- function() array(NA_real_, c(R, length(methods), nk, m, 2L))
     G <- mk(); G2 <- mk(); Gh <- mk()
     V <- array(NA_real_, c(R, length(methods), nk)); V2 <- V; Vh <- V
     Fl <- array(NA_real_, c(R, nk, m)); overlap <- rep(NA_real_, R); Gap <- matrix(NA_real_, R, nk); failed <- logical(R)
-    base <- ns$fp_audit_floor_base(moments, spec$center, spec$scale., ks)
     for (r in seq_len(R)) {
       w <- lapply(blocks, function(b) { J <- length(b$n); tabulate(sample.int(J, J, replace = TRUE), J) })
       mr <- ns$fp_audit_resample(moments, blocks, w)

@@ -26,6 +26,15 @@
 # BLAS, after #48's moments-route changes): d = 20, k = 5: 0.56 s; d = 200, k = 5: 4.58 s. Both
 # targets met with room (0.56 of 1 s, 0.46 of 10 s); the earlier rounds above were inflated by the
 # load of other jobs on the two cores.
+# Again on an idle machine (2026-12-04, load average under 1, reference BLAS), main 9469e92
+# (after the pooled-optimism flag and the own near-tie's simulations): d = 20, k = 5: 0.98, 1.08,
+# 0.81 and 0.87 s (2-4 rounds each) -- at the 1 s target; d = 200: 6.23 and 5.75 s. The own
+# near-tie's simulated spectra (fp_own_tie_bias(): per step a hundred small eigen() calls whose R
+# overhead was most of their time, about a fifth of the intervals at d = 20 in an Rprof) moved
+# to C++ with the same LAPACK call (bit for bit the same numbers), and the sample's problem
+# prepared once per audit instead of three times: interleaved with 9469e92, d = 20: 0.74 and
+# 0.68 s against 0.81 and 0.87 s; d = 200: 5.27 s against 5.75 s (one round each). Same-seed
+# audits vary by +-15% between runs on this machine.
 
 library(fairproj)
 rounds <- as.integer(Sys.getenv("FAIRPROJ_BENCH_ROUNDS", "5"))

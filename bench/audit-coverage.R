@@ -1225,9 +1225,9 @@ if (nzchar(draws_save) || nzchar(draws_replay)) {
   if (nzchar(draws_replay)) {
     for (f in strsplit(draws_replay, ",")[[1L]]) draws$store <- c(draws$store, readRDS(f))
   }
-  utils::assignInNamespace("fp_audit_draw", function(spec, moments, blocks, ks) {
+  utils::assignInNamespace("fp_audit_draw", function(spec, moments, blocks, ks, ...) {
     dr <- if (!is.null(draws$key) && nzchar(draws_replay)) draws$store[[draws$key]]
-    if (is.null(dr)) dr <- orig_draw(spec, moments, blocks, ks)
+    if (is.null(dr)) dr <- orig_draw(spec, moments, blocks, ks, ...)
     if (nzchar(draws_save) && !is.null(draws$key)) draws$store[[draws$key]] <- dr
     dr
   }, "fairproj")

@@ -249,6 +249,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// fp_mean_sorted_values
+Rcpp::NumericVector fp_mean_sorted_values(const Rcpp::NumericVector& W, const Rcpp::NumericVector& s);
+RcppExport SEXP _fairproj_fp_mean_sorted_values(SEXP WSEXP, SEXP sSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type W(WSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type s(sSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_mean_sorted_values(W, s));
+    return rcpp_result_gen;
+END_RCPP
+}
 // fp_gram_kernel
 double fp_gram_kernel(const Eigen::Map<Eigen::MatrixXd>& A, int which);
 RcppExport SEXP _fairproj_fp_gram_kernel(SEXP ASEXP, SEXP whichSEXP) {
@@ -631,6 +643,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_fairproj_fp_eig_top_wide", (DL_FUNC) &_fairproj_fp_eig_top_wide, 3},
     {"_fairproj_fp_scores_cpp", (DL_FUNC) &_fairproj_fp_scores_cpp, 3},
     {"_fairproj_fp_eig_top", (DL_FUNC) &_fairproj_fp_eig_top, 2},
+    {"_fairproj_fp_mean_sorted_values", (DL_FUNC) &_fairproj_fp_mean_sorted_values, 2},
     {"_fairproj_fp_gram_kernel", (DL_FUNC) &_fairproj_fp_gram_kernel, 2},
     {"_fairproj_fp_set_backend", (DL_FUNC) &_fairproj_fp_set_backend, 1},
     {"_fairproj_fp_prepare_moments", (DL_FUNC) &_fairproj_fp_prepare_moments, 8},

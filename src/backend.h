@@ -12,6 +12,9 @@ void blas_syrk_lower(int d, int rows, const double* A, int lda, double* C);
 void blas_gemm(int n, int d, int k, const double* A, const double* B, double* C);
 // All eigenpairs of a symmetric d x d matrix with LAPACK (dsyevd); values ascending.
 bool lapack_eig_sym(const double* A, int d, double* values, double* vectors);
+// All eigenvalues of a symmetric n x n matrix, ascending, by R's own LAPACK call for them (dsyevr;
+// the lower triangle of `a` is read and `a` overwritten); false on a LAPACK failure.
+bool lapack_sym_values(double* a, int n, double* values);
 // B := Q' B in place (n x nrhs), Q the n x n orthogonal factor of a LAPACK QR (qr, n x k, and
 // tau) as R's qr.qty() applies it (dormqr after a workspace query); false on a LAPACK failure.
 bool lapack_qty(const double* qr, const double* tau, int n, int k, double* B, int nrhs);

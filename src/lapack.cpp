@@ -41,6 +41,26 @@ bool lapack_eig_sym(const double* A, int d, double* values, double* vectors) {
   return info == 0;
 }
 
+// dsyevr with jobz "N", range "A", uplo "L", abstol 0 and the workspace LAPACK asks for: the call
+// R's eigen(symmetric = TRUE, only.values = TRUE) makes (La_rs), so the values are R's to the bit.
+bool lapack_sym_values(double* a, int n, double* values) {
+  if (n == 0) return true;
+  const char jobz = 'N', range = 'A', uplo = 'L';
+  double vl = 0, vu = 0, abstol = 0, wq = 0, z = 0;
+  int il = 0, iu = 0, m = 0, info = 0, lwork = -1, liwork = -1, iq = 0;
+  std::vector<int> isuppz(2 * static_cast<size_t>(n));
+  F77_CALL(dsyevr)(&jobz, &range, &uplo, &n, a, &n, &vl, &vu, &il, &iu, &abstol, &m, values, &z, &n,
+                   isuppz.data(), &wq, &lwork, &iq, &liwork, &info FCONE FCONE FCONE);
+  if (info != 0) return false;
+  lwork = static_cast<int>(wq);
+  liwork = iq;
+  std::vector<double> work(std::max(lwork, 1));
+  std::vector<int> iwork(std::max(liwork, 1));
+  F77_CALL(dsyevr)(&jobz, &range, &uplo, &n, a, &n, &vl, &vu, &il, &iu, &abstol, &m, values, &z, &n,
+                   isuppz.data(), work.data(), &lwork, iwork.data(), &liwork, &info FCONE FCONE FCONE);
+  return info == 0;
+}
+
 bool lapack_qty(const double* qr, const double* tau, int n, int k, double* B, int nrhs) {
   const char side = 'L', trans = 'T';
   int info = 0, lwork = -1;
