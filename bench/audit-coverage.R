@@ -573,8 +573,20 @@
 # not taken off, see "centred on the estimate" in ?fair_audit), so group a's loss sits 1.5 of its
 # sds above the truth (estimate +0.117 over the truth, 2.5 sds; centre +0.071). Taking the best
 # error's seen bias off as well was tried for standard PCA (the first of the three tries above:
-# it hurt where the error's own optimism cancels it); the next candidate is the loss's own seen
-# bias (error's and best error's together, b_loss + u) where u > 0, calibrated and judged so.
+# it hurt where the error's own optimism cancels it). TRIED AND NOT ADOPTED (runs
+# "2026-12-04k-cal" and "2026-12-04k-judge", standard PCA's rows at c = 0.5): the loss's own seen bias
+# (b_loss, the loss replicates' mean less the estimate, the error's and best error's together)
+# taken off c times as well as u where u > 0 and b_loss > 0. Rule fixed before any result but
+# this design's diagnosis: CALIBRATION on the twelve calibration designs of the min-max try
+# below and d12k3m2n3000gauss (saved replicates replayed), c in {0, 0.5, 1}, c* maximising
+# standard PCA's cells within less below, above and flagged (ties to the smaller c): 127 / 22 /
+# 28 / 0 (77), 129 / 20 / 28 / 0 (81), 129 / 20 / 28 / 0 (81): c* = 0.5 (d12k3m2n3000gauss's
+# group a loss 0.65 -> 0.82, 0.93 at c = 1). JUDGING on the other 19 designs of run j: ADOPT
+# if standard PCA's cells within do not fall, below do not rise and mean |coverage - 0.9| does
+# not rise: 152 / 21 / 56 / 24 (0.0737) -> 152 / 22 / 55 / 24 (0.0739). NOT ADOPTED; at c = 1
+# (for information) 151 / 26 / 52 / 24 (0.0753). The losses it moved elsewhere moved by 0.01-0.04
+# either way (d12k3m2n1000gauss's group b 0.83 -> 0.81, d12k1m2n1000gauss's 0.91 -> 0.95): the
+# loss's seen bias is too noisy a correction where the near-tie is mild.
 #
 # Min-max flagged by the pooled covariance's tie around k (#44 item 1; runs "2026-12-04j-cal-0.5",
 # "-cal-1", "-judge-1"; TRIED AND NOT ADOPTED). In the alike designs (every group from one
