@@ -2,6 +2,7 @@
 // entry points that expose them to R: eigensolvers, row scores, the backend and its calibration.
 #include "linalg.h"
 #include "rcpp_entry.h"
+#include "runtime.h"
 #include "tolerances.h"
 #include <Spectra/SymEigsSolver.h>
 #include <algorithm>
@@ -63,6 +64,33 @@ EigResult eig_sym_full(const Eigen::Ref<const Mat>& A) {
   r.vectors.resize(d, d);
   for (int i = 0; i < d; ++i) r.vectors.row(p[i]) = rb.vectors.row(i);
   return r;
+}
+
+Vec mean_sorted_values(const double* W, const Eigen::Ref<const Vec>& s, int R) {
+  const int w = static_cast<int>(s.size());
+  const size_t ww = static_cast<size_t>(w) * w;
+  std::vector<long double> sum(w, 0.0L);
+  Mat a(w, w), b(w, w);
+  std::vector<double> ev(w);
+  std::vector<int> p;
+  for (int r = 0; r < R; ++r) {
+    const double* Wr = W + static_cast<size_t>(r) * ww;
+    // each product s_i s_j rounded once, as BLAS's dsyrk forms R's tcrossprod(s)
+    for (int j = 0; j < w; ++j)
+      for (int i = 0; i < w; ++i) a(i, j) = Wr[i + static_cast<size_t>(j) * w] * (s(std::min(i, j)) * s(std::max(i, j)));
+    double* m = a.data();
+    if (graded_order(a, p)) {  // as fp_sym_values() reorders a graded diagonal
+      for (int j = 0; j < w; ++j)
+        for (int i = 0; i < w; ++i) b(i, j) = a(p[i], p[j]);
+      m = b.data();
+    }
+    if (!lapack_sym_values(m, w, ev.data())) throw solver_error("LAPACK failed in the eigenvalues of a simulated covariance");
+    for (int i = 0; i < w; ++i) sum[i] += ev[w - 1 - i];
+  }
+  Vec out(w);
+  // rowMeans()'s sum and division in long double
+  for (int i = 0; i < w; ++i) out(i) = static_cast<double>(sum[i] / R);
+  return out;
 }
 
 namespace {
@@ -258,51 +286,17 @@ Rcpp::List fp_eig_top(const Eigen::Map<Eigen::MatrixXd>& A, int k) {
   return Rcpp::List::create(Rcpp::Named("values") = r.values, Rcpp::Named("vectors") = r.vectors);
 }
 
-// The mean over the draws r of the decreasing eigenvalues of W[, , r] * tcrossprod(s) (W a
-// w x w x R array of symmetric slices, s >= 0): fp_own_tie_bias()'s simulated spectrum. The
-// numbers R's rowMeans(vapply(r, function(r) fp_sym_values(W[, , r] * tcrossprod(s)), ...))
-// gives, bit for bit (each product s_i s_j rounded once, as BLAS's dsyrk forms tcrossprod(s);
-// fp_sym_values()'s reordering of a graded diagonal; LAPACK's dsyevr as eigen() calls it;
-// rowMeans()'s sum in long double), without R's per-matrix overhead, which was most of an
-// audit's own-near-tie time.
+// fp::mean_sorted_values() on R's array of draws W (w x w x R) and s.
 // [[Rcpp::export(.fp_mean_sorted_values)]]
 Rcpp::NumericVector fp_mean_sorted_values(const Rcpp::NumericVector& W, const Rcpp::NumericVector& s) {
   const int w = static_cast<int>(s.size());
   const size_t ww = static_cast<size_t>(w) * w;
   const int R = ww ? static_cast<int>(W.size() / ww) : 0;
   if (static_cast<size_t>(R) * ww != static_cast<size_t>(W.size())) Rcpp::stop("internal error: draws of mismatched sizes");
-  Rcpp::NumericVector out(w);
-  std::vector<long double> sum(w, 0.0L);
-  std::vector<double> a(ww), b(ww), ev(w);
-  std::vector<int> o(w);
-  for (int r = 0; r < R; ++r) {
-    const double* Wr = W.begin() + static_cast<size_t>(r) * ww;
-    for (int j = 0; j < w; ++j)
-      for (int i = 0; i < w; ++i) a[i + static_cast<size_t>(j) * w] = Wr[i + static_cast<size_t>(j) * w] * (s[std::min(i, j)] * s[std::max(i, j)]);
-    // a diagonal graded over more than 2^20 is first put in decreasing order (fp_sym_values())
-    double lo = std::numeric_limits<double>::infinity(), hi = 0;
-    for (int i = 0; i < w; ++i) {
-      const double g = std::fabs(a[i + static_cast<size_t>(i) * w]);
-      if (g > 0 && std::isfinite(g)) {
-        lo = std::min(lo, g);
-        hi = std::max(hi, g);
-      }
-    }
-    double* m = a.data();
-    if (hi > 0 && hi > 1048576.0 * lo) {
-      for (int i = 0; i < w; ++i) o[i] = i;
-      std::stable_sort(o.begin(), o.end(), [&](int x, int y) {
-        return std::fabs(a[x + static_cast<size_t>(x) * w]) > std::fabs(a[y + static_cast<size_t>(y) * w]);
-      });
-      for (int j = 0; j < w; ++j)
-        for (int i = 0; i < w; ++i) b[i + static_cast<size_t>(j) * w] = a[o[i] + static_cast<size_t>(o[j]) * w];
-      m = b.data();
-    }
-    if (!fp::lapack_sym_values(m, w, ev.data())) Rcpp::stop("LAPACK failed in the eigenvalues of a simulated covariance");
-    for (int i = 0; i < w; ++i) sum[i] += ev[w - 1 - i];
-  }
-  for (int i = 0; i < w; ++i) out[i] = static_cast<double>(sum[i] / R);
-  return out;
+  const fp::Vec out = fp::rcpp::run([&] {
+    return fp::mean_sorted_values(W.begin(), Eigen::Map<const fp::Vec>(s.begin(), w), R);
+  });
+  return Rcpp::NumericVector(out.data(), out.data() + w);
 }
 
 // Time one Gram kernel (for the calibration): returns the checksum so the work is not elided.

@@ -47,6 +47,14 @@ struct EigResult {
 // Eigen::Map of R's memory or of a work matrix), read without a copy of its own.
 EigResult eig_sym_full(const Eigen::Ref<const Mat>& A);
 
+// The mean over the R draws W_r (w x w, symmetric, stored one after another from W) of the
+// decreasing eigenvalues of W_r .* (s s'): fp_own_tie_bias()'s simulated spectrum, the numbers R
+// gives for rowMeans(vapply(r, function(r) fp_sym_values(W[, , r] * tcrossprod(s)), ...)) bit
+// for bit (the graded-diagonal order of eig_sym_full(), LAPACK's dsyevr as eigen() calls it,
+// rowMeans()'s long-double sum), without R's per-matrix overhead. solver_error on a LAPACK
+// failure.
+Vec mean_sorted_values(const double* W, const Eigen::Ref<const Vec>& s, int R);
+
 // Whether a Lanczos solve is worth it for k of d eigenpairs.
 inline bool use_lanczos(int d, int k) { return d >= 120 && 3 * k < d; }
 
