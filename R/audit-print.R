@@ -36,6 +36,18 @@ fp_audit_at <- function(x, k) {
 # A sentence printed as lines of the console's width.
 fp_cat_wrapped <- function(text) cat(strwrap(text, width = getOption("width")), sep = "\n")
 
+# The blocks the bootstrap resampled, as read: "50 blocks per group", or with the groups that had
+# fewer (a group of few rows gets a block per row) named: "50 blocks per group (z: 1)".
+fp_audit_blocks_text <- function(blocks, groups) {
+  b <- as.integer(blocks)
+  if (!length(b)) return("blocks")
+  common <- as.integer(names(which.max(table(b))))
+  odd <- b != common
+  s <- sprintf("%d block%s per group", common, if (common == 1L) "" else "s")
+  if (any(odd) && length(groups) == length(b)) s <- sprintf("%s (%s)", s, fp_name_list(sprintf("%s: %d", groups[odd], b[odd])))
+  s
+}
+
 # One line on the intervals of an audit: what they are, or why there are none.
 fp_audit_interval_line <- function(x, k) {
   iv <- x$intervals
@@ -43,8 +55,8 @@ fp_audit_interval_line <- function(x, k) {
   if (!length(iv$k)) {
     cat(sprintf("No intervals: %s.\n", iv$note))
   } else if (k %in% iv$k) {
-    fp_cat_wrapped(sprintf("[ ]: %s%% bootstrap intervals (%d replicates of %s blocks per group)%s", format(100 * iv$level),
-                           iv$replicates, fp_name_list(unique(iv$blocks)),
+    fp_cat_wrapped(sprintf("[ ]: %s%% bootstrap intervals (%d replicates of %s)%s", format(100 * iv$level),
+                           iv$replicates, fp_audit_blocks_text(iv$blocks, x$groups$group),
                            fp_audit_flag_legend(x, k)))
     if (isTRUE(iv$failed > 0)) {
       cat(sprintf("%d of %d replicates had a fit that failed (numerical error); their values are left out.\n",

@@ -76,3 +76,14 @@ test_that("the legend says a reason shared by several groups once, naming them a
   # each group is named once in the legend, not once per repeated reason
   expect_identical(lengths(regmatches(txt, gregexpr("too few rows for the directions", txt))), 1L)
 })
+
+test_that("the intervals' line names the groups resampled in fewer blocks than the others", {
+  expect_identical(fairproj:::fp_audit_blocks_text(c(50, 50, 50), c("a", "b", "c")), "50 blocks per group")
+  expect_identical(fairproj:::fp_audit_blocks_text(c(50, 50, 1), c("a", "b", "z")), "50 blocks per group (z: 1)")
+  set.seed(3)
+  x <- matrix(rnorm(401 * 4), 401)
+  g <- c(rep(c("a", "b"), each = 200), "z")
+  a <- suppressWarnings(fair_audit(x, g, k = 1, methods = "standard", replicates = 20, seed = 1))
+  txt <- paste(capture.output(print(a)), collapse = " ")
+  expect_match(txt, "20 replicates of 50 blocks per group (z: 1)", fixed = TRUE)
+})
