@@ -175,7 +175,11 @@
 #'   its centres jump between samples), except where a group has 20 to 25 rows per direction:
 #'   there its bias is of the order of the width, and its errors and losses (for a fair method,
 #'   every group's, as its fit depends on them all, and the method's variance kept and price)
-#'   are centred on the bias-corrected estimate. The bootstrap misses a share of the bias of the order of
+#'   are centred on the bias-corrected estimate; and min-max's errors and losses, whose equalised
+#'   optimum sits above its truth by a bias the replicates show (1.2 of its sds at three groups
+#'   of 1,000 rows, d = 12, k = 3), which are centred on the estimate less half of `b` (half was
+#'   calibrated and judged on designs of `bench/audit-coverage.R`; all of it overshot). The
+#'   bootstrap misses a share of the bias of the order of
 #'   `k (d - k) / n`; where `|b| k (d - k) / n` exceeds half the replicates' sd (an interval that
 #'   far off centre covers less than 86% at 90%), the interval is flagged ("too few rows for
 #'   the directions estimated").
@@ -191,9 +195,13 @@
 #'   best errors, of every group's loss and error held by its dual weights) are moved by it;
 #'   the estimates are not. For mean matching the bias of the group's best error that the
 #'   bootstrap does see is taken off its losses there once more (its losses of such a group
-#'   otherwise sat too high: 0.76-0.86 coverage on some designs); standard PCA's are not moved
-#'   so, as its errors carry a bias of the other sign there. Option `fairproj.audit_own_tie =
-#'   FALSE` turns this off.
+#'   otherwise sat too high: 0.76-0.86 coverage on some designs). Standard PCA's loss of such a
+#'   group loses its own seen bias (the replicates' mean of the loss less the estimate: the best
+#'   error's and the error's together) only where the pooled covariance's k-th and (k + 1)-th
+#'   eigenvalues are well apart (their gap, less its replicates' bias, beyond 2 of its
+#'   replicates' sds; all of it beyond 3, in proportion between): near a pooled tie the error's
+#'   own optimism is itself partly unseen and the correction overshoots. Option
+#'   `fairproj.audit_own_tie = FALSE` turns this off.
 #' * *A fair method's fit at a kink or near-tie.* Min-max and mean matching are not smooth
 #'   functions of the moments where groups' losses tie or where the matrix their solution
 #'   diagonalises (min-max's dual-weighted sum of the group covariances, tied at k by

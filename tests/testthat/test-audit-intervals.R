@@ -476,9 +476,21 @@ test_that("groups with 20 to 25 rows per direction: errors and losses centred on
   expect_equal(u$error[2L, 1L, ], vapply(1:3, function(g) bias(2, g, 1), numeric(1)))
   expect_equal(u$loss[2L, 1L, ], vapply(1:3, function(g) bias(2, g, 2), numeric(1)))
   expect_true(all(u$loss[2L, 1L, ] != 0))
-  # no group in 20-25 rows per direction: nothing moves
+  # no group in 20-25 rows per direction: standard PCA's intervals stay centred on the estimate,
+  # min-max's errors and losses lose half their replicates' bias (its equalised optimum's)
   moments$n <- c(3000, 3000, 45)
-  expect_null(fairproj:::fp_audit_small_bias(NULL, dr, gtab, moments, c("standard", "minmax"), 1))
+  u <- fairproj:::fp_audit_small_bias(NULL, dr, gtab, moments, c("standard", "minmax"), 1)
+  expect_identical(u$error[1L, 1L, ], rep(0, 3))
+  expect_identical(u$loss[1L, 1L, ], rep(0, 3))
+  expect_equal(u$error[2L, 1L, ], 0.5 * vapply(1:3, function(g) bias(2, g, 1), numeric(1)))
+  expect_equal(u$loss[2L, 1L, ], 0.5 * vapply(1:3, function(g) bias(2, g, 2), numeric(1)))
+  # and on top of a correction already made (a group's own near-tie)
+  u0 <- list(error = array(0.01, c(2L, 1L, 3L)), loss = array(0.02, c(2L, 1L, 3L)))
+  u <- fairproj:::fp_audit_small_bias(u0, dr, gtab, moments, c("standard", "minmax"), 1)
+  expect_equal(u$loss[2L, 1L, ], 0.02 + 0.5 * vapply(1:3, function(g) bias(2, g, 2), numeric(1)))
+  expect_identical(u$loss[1L, 1L, ], rep(0.02, 3))
+  # without min-max: nothing moves
+  expect_null(fairproj:::fp_audit_small_bias(NULL, dr, gtab[gtab$method == "standard", ], moments, "standard", 1))
 })
 
 test_that("a fair method's variance kept and price are centred on the bias-corrected estimate where a group is small", {

@@ -396,6 +396,46 @@ test_that("mean matching's losses of a group with its own near-tie also lose its
   expect_identical(fairproj:::fp_audit_seen_best(u, dr, gtab, moments, methods, 2)$loss, u$loss)
 })
 
+test_that("standard PCA's loss of a group with its own near-tie loses its seen bias where the pooled gap is wide (#44)", {
+  moments <- list(levels = c("a", "b", "c"))
+  methods <- "standard"
+  R <- 80
+  set.seed(6)
+  gtab <- data.frame(group = moments$levels, method = "standard", k = 2, error = c(6, 7, 8), loss = c(1, 1.5, 2),
+                     stringsAsFactors = FALSE)
+  # the replicates' losses sit `shift` above the estimates (the bias the bootstrap sees)
+  shift <- c(0.3, -0.2, 0.4)
+  G <- array(NA_real_, c(R, 1L, 1L, 3L, 2L))
+  for (g in 1:3) {
+    G[, 1L, 1L, g, 1L] <- gtab$error[g] + rnorm(R, 0, 0.1)
+    G[, 1L, 1L, g, 2L] <- gtab$loss[g] + shift[g] + (z <- rnorm(R, 0, 0.1)) - mean(z)
+  }
+  # the pooled gap's replicates: sd 1 exactly, mean the estimate (no bias): z = gap
+  e <- rnorm(R)
+  e <- (e - mean(e)) / stats::sd(e)
+  dr_at <- function(gap) list(G = G, replicates = R, gap = gap, Gap = matrix(gap + e, R))
+  u <- list(loss = array(c(0.05, 0.02, 0), c(1L, 1L, 3L)), error = array(0, c(1L, 1L, 3L)))
+  # a: own near-tie and a positive seen bias; b: negative seen bias; c: no own near-tie
+  for (gap in c(1, 2)) {
+    expect_identical(fairproj:::fp_audit_seen_best(u, dr_at(gap), gtab, moments, methods, 2), u)
+  }
+  expect_equal(fairproj:::fp_pooled_gap_weight(dr_at(2.5), 1), 0.5)
+  expect_equal(fairproj:::fp_audit_seen_best(u, dr_at(2.5), gtab, moments, methods, 2)$loss[1L, 1L, ], c(0.05 + 0.15, 0.02, 0))
+  expect_equal(fairproj:::fp_audit_seen_best(u, dr_at(4), gtab, moments, methods, 2)$loss[1L, 1L, ], c(0.05 + 0.3, 0.02, 0))
+  # the weight reads the gap less its replicates' bias: replicates 1 above the estimate take 1 off z
+  d2 <- dr_at(4)
+  d2$Gap <- d2$Gap + 1
+  expect_equal(fairproj:::fp_pooled_gap_weight(d2, 1), 1)
+  d2$Gap <- d2$Gap + 0.5
+  expect_equal(fairproj:::fp_pooled_gap_weight(d2, 1), 0.5)
+  # no gap replicates (or too few finite): no weight
+  expect_identical(fairproj:::fp_pooled_gap_weight(list(G = G, replicates = R), 1), 0)
+  d2$Gap[1:75, 1] <- NA
+  expect_identical(fairproj:::fp_pooled_gap_weight(d2, 1), 0)
+  # an audit's errors never move
+  expect_identical(fairproj:::fp_audit_seen_best(u, dr_at(4), gtab, moments, methods, 2)$error, u$error)
+})
+
 test_that("a block of tied pooled eigenvalues around k flags standard PCA for the optimism of its top k (#44)", {
   # three groups from one isotropic Gaussian population: every pooled eigenvalue tied, the
   # variance kept's truth k / d, its estimate the top k of twelve repelled sample eigenvalues
