@@ -36,15 +36,19 @@ fp_audit_at <- function(x, k) {
 # A sentence printed as lines of the console's width.
 fp_cat_wrapped <- function(text) cat(strwrap(text, width = getOption("width")), sep = "\n")
 
-# The blocks the bootstrap resampled, as read: "50 blocks per group", or with the groups that had
-# fewer (a group of few rows gets a block per row) named: "50 blocks per group (z: 1)".
+# The blocks the bootstrap resampled, as read after "100 replicates": " of 50 blocks per group";
+# with the groups that had another count (a group of few rows gets a block per row) named where
+# most groups share one, " of 50 blocks per group (z: 1)"; else each group's, "; blocks per
+# group: a 45, b 22, c 40".
 fp_audit_blocks_text <- function(blocks, groups) {
   b <- as.integer(blocks)
-  if (!length(b)) return("blocks")
+  if (!length(b)) return("")
   common <- as.integer(names(which.max(table(b))))
   odd <- b != common
-  s <- sprintf("%d block%s per group", common, if (common == 1L) "" else "s")
-  if (any(odd) && length(groups) == length(b)) s <- sprintf("%s (%s)", s, fp_name_list(sprintf("%s: %d", groups[odd], b[odd])))
+  named <- length(groups) == length(b)
+  if (named && sum(!odd) <= length(b) / 2) return(sprintf("; blocks per group: %s", fp_name_list(sprintf("%s %d", groups, b))))
+  s <- sprintf(" of %d block%s per group", common, if (common == 1L) "" else "s")
+  if (any(odd) && named) s <- sprintf("%s (%s)", s, fp_name_list(sprintf("%s: %d", groups[odd], b[odd])))
   s
 }
 
@@ -55,7 +59,7 @@ fp_audit_interval_line <- function(x, k) {
   if (!length(iv$k)) {
     cat(sprintf("No intervals: %s.\n", iv$note))
   } else if (k %in% iv$k) {
-    fp_cat_wrapped(sprintf("[ ]: %s%% bootstrap intervals (%d replicates of %s)%s", format(100 * iv$level),
+    fp_cat_wrapped(sprintf("[ ]: %s%% bootstrap intervals (%d replicates%s)%s", format(100 * iv$level),
                            iv$replicates, fp_audit_blocks_text(iv$blocks, x$groups$group),
                            fp_audit_flag_legend(x, k)))
     if (isTRUE(iv$failed > 0)) {

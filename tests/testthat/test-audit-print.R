@@ -78,8 +78,11 @@ test_that("the legend says a reason shared by several groups once, naming them a
 })
 
 test_that("the intervals' line names the groups resampled in fewer blocks than the others", {
-  expect_identical(fairproj:::fp_audit_blocks_text(c(50, 50, 50), c("a", "b", "c")), "50 blocks per group")
-  expect_identical(fairproj:::fp_audit_blocks_text(c(50, 50, 1), c("a", "b", "z")), "50 blocks per group (z: 1)")
+  expect_identical(fairproj:::fp_audit_blocks_text(c(50, 50, 50), c("a", "b", "c")), " of 50 blocks per group")
+  expect_identical(fairproj:::fp_audit_blocks_text(c(50, 50, 1), c("a", "b", "z")), " of 50 blocks per group (z: 1)")
+  # no count shared by most groups: each group's
+  expect_identical(fairproj:::fp_audit_blocks_text(c(45, 22, 40), c("a", "b", "c")), "; blocks per group: a 45, b 22, c 40")
+  expect_identical(fairproj:::fp_audit_blocks_text(c(50, 1), c("a", "z")), "; blocks per group: a 50, z 1")
   set.seed(3)
   x <- matrix(rnorm(401 * 4), 401)
   g <- c(rep(c("a", "b"), each = 200), "z")
