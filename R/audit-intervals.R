@@ -1126,12 +1126,19 @@ fp_audit_mc_error <- function(dr, level) {
 fp_near_tie_c <- 0
 fp_audit_near_tie <- function(dr, ks, d) {
   vapply(seq_along(dr$gap), function(j) {
-    g <- dr$Gap[, j]
-    g <- g[is.finite(g)]
-    if (length(g) < 10L || !is.finite(dr$gap[j])) return(FALSE)
-    corrected <- dr$gap[j] - (mean(g) - dr$gap[j])
-    corrected < fp_near_tie_c * (sqrt(ks[j]) + sqrt(d - ks[j])) * stats::sd(g)
+    pg <- fp_pooled_gap_corrected(dr, j)
+    !is.null(pg) && pg$corrected < fp_near_tie_c * (sqrt(ks[j]) + sqrt(d - ks[j])) * pg$sd
   }, logical(1))
+}
+
+# The sample's pooled gap at the j-th k less its replicates' bias (`corrected`) and the
+# replicates' sd (`sd`); NULL with fewer than 10 finite replicates or no gap.
+fp_pooled_gap_corrected <- function(dr, j) {
+  if (is.null(dr$Gap) || is.null(dr$gap)) return(NULL)
+  g <- dr$Gap[, j]
+  g <- g[is.finite(g)]
+  if (length(g) < 10L || !is.finite(dr$gap[j])) return(NULL)
+  list(corrected = dr$gap[j] - (mean(g) - dr$gap[j]), sd = stats::sd(g))
 }
 
 # Standard PCA where the pooled covariance's eigenvalues around k are tied within noise (a block
@@ -1440,12 +1447,9 @@ fp_replicate_bias <- function(reps, est, replicates) {
 # replicates' bias, over their sd; 0 at z <= t0, 1 at z >= t0 + 1, linear between (no jump from
 # sample to sample). 0 without the gap's replicates.
 fp_pooled_gap_weight <- function(dr, j) {
-  if (is.null(dr$Gap) || is.null(dr$gap)) return(0)
-  g <- dr$Gap[, j]
-  g <- g[is.finite(g)]
-  if (length(g) < 10L || !is.finite(dr$gap[j]) || !(stats::sd(g) > 0)) return(0)
-  z <- (dr$gap[j] - (mean(g) - dr$gap[j])) / stats::sd(g)
-  min(max(z - fp_own_tie_seen_loss_t0, 0), 1)
+  pg <- fp_pooled_gap_corrected(dr, j)
+  if (is.null(pg) || !(pg$sd > 0)) return(0)
+  min(max(pg$corrected / pg$sd - fp_own_tie_seen_loss_t0, 0), 1)
 }
 
 # Groups with few rows per direction of the fitted subspace: at fewer than `fp_small_group_rho`
@@ -1495,12 +1499,8 @@ fp_audit_small_bias <- function(unseen, dr, gtab, moments, methods, ks) {
         i <- which(gtab$method == methods[a] & gtab$k == ks[j] & gtab$group == moments$levels[g])
         if (length(i) != 1L) next
         for (q in c("error", "loss")) {
-          reps <- dr$G[, a, j, g, match(q, c("error", "loss"))]
-          reps <- reps[is.finite(reps)]
-          if (length(reps) >= 0.9 * dr$replicates && is.finite(gtab[[q]][i])) {
-            unseen[[q]][a, j, g] <- if (cc == 1) unseen[[q]][a, j, g] + mean(reps) - gtab[[q]][i] else
-              unseen[[q]][a, j, g] + cc * (mean(reps) - gtab[[q]][i])
-          }
+          b <- fp_replicate_bias(dr$G[, a, j, g, match(q, c("error", "loss"))], gtab[[q]][i], dr$replicates)
+          if (!is.na(b)) unseen[[q]][a, j, g] <- unseen[[q]][a, j, g] + cc * b
         }
       }
     }
