@@ -66,7 +66,7 @@
 #' many blocks loses digits where a column's offset dwarfs its spread). A replicate draws each group's non-empty blocks with replacement (as many as
 #' it has), adds their moments (moments add exactly) and refits every method on them, which costs
 #' solver calls on d x d matrices. The interval of one quantity (a group's error or loss, the
-#' loss ratio, the variance kept, the price) is the `(1 - level) / 2` and `(1 + level) / 2`
+#' variance kept, the price) is the `(1 - level) / 2` and `(1 + level) / 2`
 #' quantiles of `replicates` replicates (type 6, whose expected content is `level` exactly where
 #' R's default holds 0.88 at 100 replicates; the replicates use `seed`), shifted by the
 #' bootstrap's estimate of bias (the replicates' mean minus the estimate): a percentile interval
@@ -241,7 +241,10 @@
 #' gap and ratio lie within what the largest and smallest allow; where the loss gap's interval
 #' starts at 0 (losses the data do not tell apart) the ratio's starts at 1; where the groups'
 #' loss intervals are centred on bias-corrected estimates (above), the ratio's replicates are
-#' computed from loss replicates moved with them. A quantity 0 by construction,
+#' computed from loss replicates moved with them. The loss ratio's interval is the same shifted
+#' percentile interval on the log scale, centred on the ratio of the groups' centred losses (its
+#' replicates are skewed and sit above it; where a replicate's smallest loss is 0, the ratio's
+#' replicates' plain quantiles). A quantity 0 by construction,
 #' min-max's loss gap between two groups (it equalises their losses), is reported as 0 and its
 #' ratio as 1, with no interval. For each fair method, `max_loss_change` (in
 #' `tidy(matrix = "intervals")`; its ends in `table`) is its largest loss minus standard PCA's

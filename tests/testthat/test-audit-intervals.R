@@ -552,3 +552,27 @@ test_that("losses the data do not tell apart leave the loss ratio's interval sta
   expect_equal(r$loss_ratio_low, 1)
   expect_length(fairproj:::fp_audit_inconsistencies(a), 0L)
 })
+
+test_that("the loss ratio's interval is the shifted percentile interval on the log scale, centred on the centred losses' ratio", {
+  set.seed(8)
+  # replicates of a ratio: skewed, above their centre
+  ratio <- exp(rnorm(100, log(2.4), 0.25))
+  err <- c(10, 11)
+  # unmoved losses 2 and 1: centred on the estimate's log, 2
+  iv <- fairproj:::fp_ratio_interval(ratio, 2, err, c(2, 1), 0.9)
+  expect_equal(iv, exp(fairproj:::fp_interval(log(ratio), log(2), 0.9)))
+  expect_equal(sqrt(prod(iv)), 2, tolerance = 0.1)  # about symmetric on the log scale around 2
+  # the plain percentile interval sat around the replicates, 2.4: it misses 2 on one side by more
+  pl <- fairproj:::fp_interval(ratio, 2, 0.9, shift = FALSE)
+  expect_gt(sqrt(prod(pl)), sqrt(prod(iv)) + 0.2)
+  # losses centred elsewhere (1.8 and 0.6): on their ratio, 3
+  iv3 <- fairproj:::fp_ratio_interval(ratio, 2, err, c(1.8, 0.6), 0.9)
+  expect_equal(iv3, exp(fairproj:::fp_interval(log(ratio), log(3), 0.9)))
+  # a replicate with an infinite ratio (a loss at 0), or a centre at 0: the plain percentile interval
+  r2 <- c(ratio[-1], Inf)
+  expect_identical(fairproj:::fp_ratio_interval(r2, 2, err, c(2, 1), 0.9), fairproj:::fp_interval(r2, 2, 0.9, shift = FALSE))
+  expect_identical(fairproj:::fp_ratio_interval(ratio, 2, err, c(2, -0.1), 0.9),
+                   fairproj:::fp_interval(ratio, 2, 0.9, shift = FALSE))
+  # too few replicates with a value: NA, as fp_interval()
+  expect_true(all(is.na(fairproj:::fp_ratio_interval(c(ratio[1:50], rep(NA, 50)), 2, err, c(2, 1), 0.9))))
+})
