@@ -518,6 +518,26 @@ test_that("a fair method's variance kept and price are centred on the bias-corre
   expect_identical(fairproj:::fp_audit_inconsistencies(a), character(0))
 })
 
+test_that("intervals read the replicates at a level widened on the normal scale", {
+  # 0.92 at 0.9: the width factor qnorm(0.96) / qnorm(0.95) on the normal scale
+  expect_equal(fairproj:::fp_interval_level(0.9), 0.92, tolerance = 1e-12)
+  lv <- c(0.5, 0.8, 0.9, 0.95, 0.99)
+  l <- fairproj:::fp_interval_level(lv)
+  expect_true(all(l > lv & l < 1))
+  expect_equal(qnorm((1 + l) / 2) / qnorm((1 + lv) / 2), rep(qnorm(0.96) / qnorm(0.95), 5), tolerance = 1e-12)
+  # a share c of the replicates' bias: 0 leaves fp_interval(), 1/2 moves it by half
+  set.seed(3)
+  reps <- rnorm(100, 2.4, 0.3)
+  iv <- fairproj:::fp_interval(reps, 2, 0.9)
+  expect_identical(fairproj:::fp_interval_corrected(reps, 2, 0.9, 0), iv)
+  expect_equal(fairproj:::fp_interval_corrected(reps, 2, 0.9, 0.5), iv - 0.5 * (mean(reps) - 2))
+  # at the widened level the interval holds more of the replicates: 92% of near-normal ones
+  # lie within the interval's ends moved back by the shift
+  big <- rnorm(1e5, 2.4, 0.3)
+  iv <- fairproj:::fp_interval(big, 2, fairproj:::fp_interval_level(0.9)) + (mean(big) - 2)
+  expect_equal(mean(big >= iv[1L] & big <= iv[2L]), 0.92, tolerance = 0.005)
+})
+
 test_that("the loss ratio's replicates move with the losses' bias-corrected centres", {
   set.seed(5)
   R <- 200
