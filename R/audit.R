@@ -223,10 +223,10 @@
 #'   the fair methods' cells that cover within 85-95%.
 #'
 #' *What the intervals cannot do.* A flag says an interval is not to be trusted; where no flag
-#' fires, the stated level is still not guaranteed. On 20 well-behaved designs drawn after the
+#' fires, the stated level is still not guaranteed. On 40 well-behaved designs drawn after the
 #' last calibration (d = 6-12, 2-5 groups of 1,000-3,000 rows, Gaussian and Poisson columns,
 #' distinct spectra and ties; 100 samples each) 82% of the (design, method, quantity) cells
-#' covered within 85-95% at level 0.9, 5% less and 14% more (among them min-max's loss gap and
+#' covered within 85-95% at level 0.9, 5% less and 13% more (among them min-max's loss gap and
 #' ratio where the population's losses tie, whose interval starts at the truth). In bench/audit-coverage.R (its results in
 #' bench/audit-coverage.csv; 30 samples per design, so a cell's coverage carries a standard
 #' error of about 0.055) the heavy-tail and rows-per-direction rules flag t with 5 degrees of
