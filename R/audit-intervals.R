@@ -294,11 +294,11 @@ fp_audit_intervals <- function(spec, moments, blocks, ks, tab, gtab) {
                                ks)
   unseen <- fp_audit_small_bias(unseen, dr, gtab, moments, spec$methods, ks)
   opt <- fp_audit_pooled_optimism(spec, moments, base$prep, ks, dr)
-  ql <- fp_interval_level(level)
-  gr <- fp_audit_group_intervals(gtab, dr, moments, blocks, spec$methods, ks, level, kink, unseen, opt, ql)
-  tab <- fp_audit_table_intervals(tab, gr$table, gr$at_floor, gr$diagnostics, dr, moments, spec$methods, ks, ql,
+  gr <- fp_audit_group_intervals(gtab, dr, moments, blocks, spec$methods, ks, level, kink, unseen, opt)
+  tab <- fp_audit_table_intervals(tab, gr$table, gr$at_floor, gr$diagnostics, dr, moments, spec$methods, ks, level,
                                   unseen)
-  list(table = tab, groups_table = gr$table, failed = sum(dr$failed), mc_error = fp_audit_mc_error(dr, ql))
+  list(table = tab, groups_table = gr$table, failed = sum(dr$failed),
+       mc_error = fp_audit_mc_error(dr, fp_interval_level(level)))
 }
 
 # The nominal level at which the replicates' quantiles are read for intervals of confidence
@@ -362,10 +362,11 @@ fp_audit_draw <- function(spec, moments, blocks, ks, base) {
 
 # Each group's error and loss intervals (gtab with `error_low`, ..., `reliable`) and `at_floor`,
 # TRUE for the rows whose loss is within the noise floor of a zero loss (the upper quantile of
-# the group's floor at that k, at `level`). The intervals read the replicates at `qlevel`
-# (fp_interval_level()).
+# the group's floor at that k, at `level`). The intervals read the replicates at the widened
+# level (fp_interval_level()).
 fp_audit_group_intervals <- function(gtab, dr, moments, blocks, methods, ks, level, kink = NULL, unseen = NULL,
-                                     optimism = NULL, qlevel = level) {
+                                     optimism = NULL) {
+  qlevel <- fp_interval_level(level)
   nb <- vapply(blocks, function(b) length(b$n), numeric(1))
   # each group's numerical rank, or d + 1 when its covariance has full rank (k = d - 1 is fine
   # then): a k at or next to a lower rank has losses at their bound
@@ -462,6 +463,7 @@ fp_audit_table_intervals <- function(tab, gtab, at_floor, dg, dr, moments, metho
   tab$reason <- NA_character_
   d <- length(moments$colnames)
   small <- fp_audit_small_groups(moments, ks)
+  level <- fp_interval_level(level)  # the replicates read at the widened level
   for (i in seq_len(nrow(tab))) {
     j <- match(tab$k[i], ks)
     if (is.na(j) || is.na(tab$var_kept[i])) next
@@ -1566,7 +1568,7 @@ fp_audit_small_groups <- function(moments, ks) {
 fp_interval_corrected <- function(reps, est, level, c = 1) {
   iv <- fp_interval(reps, est, level)
   r <- reps[is.finite(reps)]
-  if (!(c != 0) || anyNA(iv) || !is.finite(est) || length(r) < 0.9 * length(reps)) return(iv)
+  if (c == 0 || anyNA(iv) || !is.finite(est) || length(r) < 0.9 * length(reps)) return(iv)
   iv - c * (mean(r) - est)
 }
 # Every method's variance kept centred on the estimate less this share of its replicates' bias
