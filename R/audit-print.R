@@ -26,12 +26,17 @@ fp_audit_at <- function(x, k) {
     ifelse(is.na(lo), "", sprintf(" [%s, %s]%s", f(lo), f(hi), flag))
   }
   out$max_loss <- paste0(out$max_loss, ci("max_loss", fp_num))
-  out$loss_ratio <- paste0(fp_num(t$loss_ratio), ci("loss_ratio", fp_num))
+  bound <- fp_audit_gap_at_bound(t, nrow(x$groups))  # a min-max ratio at a kink: flagged on its own
+  out$loss_ratio <- paste0(fp_num(t$loss_ratio), ci("loss_ratio", fp_num), ifelse(bound & flag == "", "?", ""))
   out$price <- paste0(out$price, ifelse(t$method == "standard", "", ci("price", fp_pct)))
   # a ratio whose interval is [1, Inf] (or none) in every row says nothing: left out
-  if (all(is.na(t$loss_ratio_low) | (t$loss_ratio_low <= 1 & t$loss_ratio_high == Inf))) out$loss_ratio <- NULL
+  if (!fp_audit_ratio_shown(t)) out$loss_ratio <- NULL
   out[intersect(c("method", "max_loss", "loss_ratio", "loss_gap", "worst_group", "var_kept", "price", "state"), names(out))]
 }
+
+# Whether print() shows the loss ratio at one k (table rows `t`): not where its interval is
+# [1, Inf] (or none) in every row, which says nothing.
+fp_audit_ratio_shown <- function(t) !all(is.na(t$loss_ratio_low) | (t$loss_ratio_low <= 1 & t$loss_ratio_high == Inf))
 
 # A sentence printed as lines of the console's width.
 fp_cat_wrapped <- function(text) cat(strwrap(text, width = getOption("width")), sep = "\n")
@@ -398,8 +403,9 @@ fp_audit_mc_line <- function(x) {
 # The legend of "?": why the intervals at k so marked cannot be trusted (the audit's reasons).
 fp_audit_flag_legend <- function(x, k) {
   t <- x$table[x$table$k == k, , drop = FALSE]
-  if (!any(t$reliable %in% FALSE)) return("")
-  why <- unique(c(t$reason, x$groups_table$reason[x$groups_table$k == k]))
+  bound <- fp_audit_ratio_shown(t) && any(fp_audit_gap_at_bound(t, nrow(x$groups)) & !(t$reliable %in% FALSE))
+  if (!any(t$reliable %in% FALSE) && !bound) return("")
+  why <- unique(c(t$reason, x$groups_table$reason[x$groups_table$k == k], if (bound) paste("loss ratio:", fp_gap_bound_reason)))
   why <- why[!is.na(why)]
   if (!length(why)) why <- "see ?fair_audit"
   paste0("; ? marks an interval the data cannot support: ", paste(fp_merge_group_reasons(why), collapse = "; "))

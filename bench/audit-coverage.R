@@ -4,7 +4,7 @@
 #   FAIRPROJ_BENCH_DESIGNS  "reduced" (default), "full", "wellbehaved", "own_tie_judge", "near_tie_judge",
 #                           "small_group_judge", "small_vk_judge", "small_vk_judge2", "near_tie_interval_judge",
 #                           "own_tie_b_judge", "near_tie_c_judge2", "mean_b_judge", "change_judge",
-#                           "judge18", "judge18b", "judge18c", "judge19", "judge19b",
+#                           "judge18", "judge18b", "judge18c", "judge19", "judge19b", "judge20", "judge21",
 #                           or a comma list of design
 #                           names (see `designs` below; e.g. "g12k3m3n1000gauss,g20k5m3n100gauss")
 #   FAIRPROJ_BENCH_NSIM     samples per design (default 100; a coverage of 0.9 then carries a
@@ -703,6 +703,31 @@
 # mean direction not fixed, flagged; the others 4 / 2 / 16: losses and gaps of 0 whose
 # intervals start at 0).
 #
+# Session of 2026-12-05, last (#44 item 1; main 586955b; each rule, its judging set and its
+# adoption rule written down before any result of it). On judge19 and judge19b, 54 of the 231
+# cells above 0.95 were min-max's loss gap and ratio with three to five groups where the
+# population's min-max equalises every loss (gap 0, ratio 1): the fits' gaps were at most 1e-5
+# (mostly 1e-9) or at least 1e-3, and an interval that holds its estimate 0 covers 0 always.
+#   RULE Z: such a fit's gap reported as 0 and its ratio as 1 with no interval, as two groups'
+# are. JUDGED on judge20_grid() (20 designs drawn fresh, pops 141-160, on the package: run
+# "2026-12-05f-before", 749 / 28 / 113 / 0 of 890), replayed with Z (run "2026-12-05f-z", min-max
+# gap and ratio rows): those cells 6 / 4 / 24 / 0 (34) -> 4 / 6 / 0 / 0 (10, the rest without
+# intervals). Below rose: NOT ADOPTED. It showed why: where the population's optimum equalises
+# every group but the sample's fit leaves one below the others (d8k1m3n2000gaussp143 in 26 of 100
+# samples, t12k2m3n1000gaussp149 in 13), the bootstrap resamples a world whose gap is that
+# margin and the interval misses 0 (covering 0.27 and 0.31 of those samples): a kink.
+#   RULE F: min-max's gap with three or more groups follows the width rule of errors and price
+# (starts at 0 where the estimate is below the interval's width), and where its interval starts
+# at 0 the gap's and ratio's intervals (those two terms) are flagged: the losses may all be
+# equal, where no interval that holds its estimate covers at the level. No free parameter.
+# Checked on judge20 (run "2026-12-05f"): those cells 6 / 4 / 24 / 0 -> 4 / 1 / 1 / 28, every
+# other cell the same, 3.7% of the intervals flagged (6.6% in the most flagged design). JUDGED on
+# judge21_grid() (20 designs drawn fresh, pops 161-180; run "2026-12-05g-before" on the package,
+# 735 / 25 / 138 / 0 of 898), replayed with F (run "2026-12-05g"): those cells 1 / 5 / 30 / 0 ->
+# 0 / 0 / 0 / 36 (each flagged in 89-100% of its samples), every other cell the same, 4.1% of the
+# intervals flagged (at most 5.3% in a design): ADOPTED. judge21 with F, every cell: 734 / 20 /
+# 108 / 36.
+#
 # Session of 2026-12-05 (#44 item 1; main 27ab255; rules and judging sets in the order written,
 # each before any result of it). Thirty-two fresh well-behaved designs: judge18_grid() (12) and
 # judge18b_grid() (20), replicates saved. The 19 distinct/tie designs of run j, the 40 of run l
@@ -1243,6 +1268,31 @@ change_judge_grid <- function() {
 # "2026-12-05b"). judge19's twenty (pops 101-120) were drawn in the session after, fixed before
 # any result on them, to judge rules V and W (runs "2026-12-05c-before" and "2026-12-05c");
 # judge19b's twenty (pops 121-140) rule W2 (runs "2026-12-05d" and "2026-12-05d-w2").
+# judge20's twenty (pops 141-160) judged rule Z and checked rule F (runs "2026-12-05f*"),
+# judge21's twenty (pops 161-180) judged rule F (runs "2026-12-05g*"), each drawn after its rule
+# was written down.
+judge21_grid <- function() {
+  list(design(12, 2, 3, 1000, pop = 161L), design(10, 2, 4, 2000, pop = 162L), design(8, 1, 3, 1000, pop = 163L),
+       design(12, 3, 3, 1000, pop = 164L), design(12, 1, 5, 1000, pop = 165L),
+       design(10, 2, 3, c(3000, 1000, 2000), pop = 166L), design(12, 2, 4, 1000, "pois", pop = 167L),
+       design(10, 2, 2, 1000, "pois", pop = 168L), design(12, 2, 3, 2000, shape = "tie", pop = 169L),
+       design(10, 1, 3, 1000, shape = "tie", pop = 170L), design(12, 2, 5, 2000, pop = 171L),
+       design(6, 1, 3, 2000, pop = 172L), design(12, 3, 2, 2000, pop = 173L), design(10, 2, 4, 1000, pop = 174L),
+       design(8, 2, 3, 1000, pop = 175L), design(12, 1, 3, 3000, pop = 176L), design(10, 3, 3, 1000, "pois", pop = 177L),
+       design(12, 3, 4, 2000, pop = 178L), design(8, 1, 4, c(1000, 3000, 1000, 2000), pop = 179L),
+       design(10, 2, 3, 1000, pop = 180L))
+}
+judge20_grid <- function() {
+  list(design(12, 2, 3, 1000, pop = 141L), design(10, 2, 4, 1000, pop = 142L), design(8, 1, 3, 2000, pop = 143L),
+       design(12, 3, 3, 2000, pop = 144L), design(12, 1, 4, 1000, pop = 145L),
+       design(10, 2, 3, c(2000, 1000, 3000), pop = 146L), design(12, 2, 3, 1000, "pois", pop = 147L),
+       design(10, 1, 2, 1000, "pois", pop = 148L), design(12, 2, 3, 1000, shape = "tie", pop = 149L),
+       design(10, 2, 4, 2000, shape = "tie", pop = 150L), design(12, 2, 5, 1000, pop = 151L),
+       design(6, 1, 3, 1000, pop = 152L), design(12, 3, 2, 1000, pop = 153L), design(10, 2, 5, 2000, pop = 154L),
+       design(8, 2, 3, 3000, pop = 155L), design(12, 1, 3, 2000, pop = 156L), design(10, 3, 4, 1000, "pois", pop = 157L),
+       design(12, 3, 4, 1000, shape = "tie", pop = 158L), design(10, 2, 3, c(1000, 1000, 3000), pop = 159L),
+       design(8, 2, 2, 2000, pop = 160L))
+}
 judge19b_grid <- function() {
   list(design(12, 2, 3, 1000, pop = 121L), design(10, 2, 3, 2000, pop = 122L), design(8, 2, 4, 1000, pop = 123L),
        design(12, 3, 3, 1000, pop = 124L), design(12, 1, 3, 1000, pop = 125L),
@@ -1301,6 +1351,7 @@ grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_
                near_tie_c_judge2 = near_tie_c_judge2_grid(), mean_b_judge = mean_b_judge_grid(),
                change_judge = change_judge_grid(), judge18 = judge18_grid(), judge18b = judge18b_grid(),
                judge18c = judge18c_grid(), judge19 = judge19_grid(), judge19b = judge19b_grid(),
+               judge20 = judge20_grid(), judge21 = judge21_grid(),
                wellbehaved = Filter(function(x) x$dist %in% c("gauss", "pois") && min(x$n) >= 1000 && x$d <= 12,
                                     full_grid()),
                {
@@ -1308,7 +1359,8 @@ grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_
                  all <- c(full_grid(), reduced_grid(), own_tie_judge_grid(), near_tie_judge_grid(), small_group_judge_grid(),
                           small_vk_judge_grid(), small_vk_judge2_grid(), near_tie_interval_judge_grid(),
                           own_tie_b_judge_grid(), near_tie_c_judge2_grid(), mean_b_judge_grid(), change_judge_grid(),
-                          judge18_grid(), judge18b_grid(), judge18c_grid(), judge19_grid(), judge19b_grid())
+                          judge18_grid(), judge18b_grid(), judge18c_grid(), judge19_grid(), judge19b_grid(),
+                          judge20_grid(), judge21_grid())
                  all <- all[!duplicated(vapply(all, `[[`, "", "name"))]
                  all[vapply(all, `[[`, "", "name") %in% want]
                })

@@ -211,6 +211,54 @@ test_that("a group of low rank is flagged at k next to its rank", {
   expect_true(all(!gt$reliable[gt$group == "b" & gt$k >= 1]))
 })
 
+test_that("min-max's gap over three groups starts at 0 at its kink and is then flagged, gap and ratio only (#44)", {
+  # the width rule at the kink: a gap below its interval's width starts at 0 (as an error does)
+  expect_identical(fairproj:::fp_audit_from_zero(c(0.1, 0.5), "loss_gap", 0.2, kink = TRUE), c(0, 0.5))
+  expect_identical(fairproj:::fp_audit_from_zero(c(0.1, 0.5), "loss_gap", 0.2), c(0.1, 0.5))
+  expect_identical(fairproj:::fp_audit_from_zero(c(0.3, 0.5), "loss_gap", 0.4, kink = TRUE), c(0.3, 0.5))
+  expect_true(fairproj:::fp_audit_kinked("minmax", 3L))
+  expect_false(fairproj:::fp_audit_kinked("minmax", 2L))
+  expect_false(fairproj:::fp_audit_kinked("standard", 3L))
+  # three groups: min-max equalises a's and b's losses; c, a scaled-down copy of a, stays far below
+  set.seed(3)
+  n <- 800
+  xa <- matrix(rnorm(n * 5), n) %*% diag(c(3, 2, 1, 1, 1))
+  xb <- matrix(rnorm(n * 5), n) %*% diag(c(1, 1, 3, 2, 1))
+  xc <- 0.3 * matrix(rnorm(n * 5), n) %*% diag(c(3, 2, 1, 1, 1))
+  a1 <- fair_audit(rbind(xa, xb, xc), rep(c("a", "b", "c"), each = n), k = 1, methods = c("standard", "minmax"),
+                   replicates = 40, seed = 1, progress = FALSE)
+  # and three groups whose losses min-max equalises (to the solver's precision)
+  dat <- iv_data(n = c(150, 120, 130), d = 5, seed = 6)
+  a2 <- fair_audit(dat$x, dat$g, k = 2, methods = c("standard", "minmax"), replicates = 40, seed = 1, progress = FALSE)
+  m1 <- a1$table[a1$table$method == "minmax", ]
+  m2 <- a2$table[a2$table$method == "minmax", ]
+  expect_gt(m1$loss_gap_low, 0)
+  expect_lt(m2$loss_gap, 1e-7 * max(a2$groups_table$error))
+  expect_identical(m2$loss_gap_low, 0)
+  expect_identical(m2$loss_ratio_low, 1)
+  expect_true(m1$reliable && m2$reliable)
+  at <- function(a, term) {
+    td <- tidy(a, "intervals")
+    td[td$method == "minmax" & td$term == term, ]
+  }
+  for (q in c("loss_gap", "loss_ratio")) {
+    expect_false(at(a2, q)$reliable)
+    expect_match(at(a2, q)$reason, "losses may all be equal")
+    expect_true(at(a1, q)$reliable)
+    expect_true(is.na(at(a1, q)$reason))
+  }
+  # the method's other intervals and standard PCA's gap keep theirs
+  td <- tidy(a2, "intervals")
+  expect_true(all(td$reliable[td$method == "minmax" & !td$term %in% c("loss_gap", "loss_ratio")]))
+  expect_true(all(td$reliable[td$method == "standard"]))
+  # print() marks the ratio and says why
+  out <- paste(capture.output(print(a2)), collapse = "\n")
+  expect_match(out, "1 [1, 1]?", fixed = TRUE)
+  expect_match(gsub("\\s+", " ", out), "loss ratio: the groups' losses may all be equal")
+  out <- paste(capture.output(print(a1)), collapse = "\n")
+  expect_false(grepl("losses may all be equal", out))
+})
+
 test_that("min-max's loss gap with two groups is 0 by construction: reported as 0, with no interval (#44)", {
   dat <- iv_data(n = c(150, 120), d = 4, seed = 3)
   a <- fair_audit(dat$x, dat$g, k = 2, methods = c("standard", "minmax"), replicates = 40, seed = 1)
