@@ -5,7 +5,7 @@
 #                           "small_group_judge", "small_vk_judge", "small_vk_judge2", "near_tie_interval_judge",
 #                           "own_tie_b_judge", "near_tie_c_judge2", "mean_b_judge", "change_judge",
 #                           "judge18", "judge18b", "judge18c", "judge19", "judge19b",
-#                           "judge20", "judge21", "judge22",
+#                           "judge20", "judge21", "judge22", "judge23", "judge24",
 #                           or a comma list of design
 #                           names (see `designs` below; e.g. "g12k3m3n1000gauss,g20k5m3n100gauss")
 #   FAIRPROJ_BENCH_NSIM     samples per design (default 100; a coverage of 0.9 then carries a
@@ -704,7 +704,54 @@
 # mean direction not fixed, flagged; the others 4 / 2 / 16: losses and gaps of 0 whose
 # intervals start at 0).
 #
-# Session of 2026-12-05, last (#44 item 1; main 586955b; each rule, its judging set and its
+# Session of 2026-12-05, third (#44 item 1; main 5c8a6bd; each rule, its judging set and its
+# adoption rule written down before any result of it). Mean matching's own near-tie, looked at
+# and left open: on judge20-22 (runs "2026-12-05f-before", "-g-before", "-h") its below cells
+# sit where the matrix it diagonalises (the scaled pooled covariance on the complement of the
+# group means' differences) has eigenvalues k and k + 1 within about 1.4 Gaussian noise sds at
+# the population (gap / sqrt(2 (l_k^2 + l_(k+1)^2) / n)): 22 of its 29 below cells in the five
+# designs at 0.66-1.41 (t12k3m3n1000gaussp189 5, d10k2m4n1000_2000_3000_1000gaussp186 8,
+# t12k3m4n1000gaussp158 4, t8k2m2n1000gaussp190 2, d6k1m2n1000gaussp192 3), at most 2 in each
+# of the other 55 (1.45-15). On p186 the estimates of groups c's and d's errors sit 1.2 and 1.5
+# of their sds off the truth with widths right: the sample's subspace is turned within the
+# tied plane (mean cos^2 of its angle to the population's 0.65) and a group's error along that
+# plane runs from the population's 5.54 to 6.01. Not found by the sample's own gap (misses are
+# commoner where it is wide: groups c's and d's errors covered 0.77-0.82 where it is below 1.5
+# sds, 0.40 above 4; the eigenvalues repel and the bootstrap is confident about a turned
+# subspace), nor by the replicates' bias (the kink detector fired in 1% of the samples), nor
+# mended by replicates drawn with the tied pair brought together by their seen bias or by a
+# Wishart inversion (a proof of concept, 60 samples: coverage and widths unchanged). A gap of 1
+# sd is not told from one of 2 sds in one sample, and a flag at the design level would flag
+# about a third of a well-behaved design's intervals. Left: intervals that hold a quantity's
+# range over the tied plane where the gap is within noise (partial identification).
+#   RULE W4: the largest / smallest and the gaps whose interval is a union bound over several
+# candidate groups (fp_max_interval(), fp_gap_interval(); max_loss, min_loss, loss_gap,
+# max_error, error_gap) read at L4 in {0.80, 0.85, 0.88, 0.92 (now)}, one candidate unchanged.
+# CAL on judge19, judge19b, judge20 (60 seen designs, replicates replayed), those cells (min-max's
+# gap over three or more groups left out) within / below / above and within less the rest: 0.92
+# 668 / 29 / 143 (496), 0.88 670 / 74 / 96 (500), 0.85 656 / 104 / 80 (472), 0.80 634 / 154 /
+# 52 (428) -> 0.88. JUDGED on judge23_grid() (20 designs drawn fresh, pops 201-220, on the
+# package: run "2026-12-05i", 701 / 34 / 95 / 26 of 856), replayed at 0.88 (run
+# "2026-12-05i-w4", those terms' rows): 222 / 8 / 50 -> 234 / 19 / 27; below rose by 11, more
+# than the 2 allowed: NOT ADOPTED. Lowering the level helped the gaps and hurt the largest and
+# smallest (on the 60: max_loss below 7 -> 27 at 0.88, loss_gap above 49 -> 29, below 2 -> 3).
+#   RULE W5: the gaps alone (loss_gap, error_gap with several pairs) at L5 in {0.80, 0.85, 0.88,
+# 0.92}. CAL on judge20 and judge23 (40 seen): 0.92 143 / 5 / 52 (86), 0.88 160 / 5 / 35 (120),
+# 0.85 171 / 6 / 23 (142), 0.80 175 / 10 / 15 (150) -> 0.80. JUDGED on judge24_grid() (20 drawn
+# fresh, pops 221-240: run "2026-12-05j", 710 / 65 / 69 / 30 of 874), replayed at 0.80 (run
+# "2026-12-05j-w5", the gaps' rows): 73 / 5 / 22 -> 83 / 9 / 8 (mean |coverage - 0.9| 0.0364 ->
+# 0.0327) but below rose by 4, more than the 2 allowed: NOT ADOPTED. Every other cell's verdict
+# was the same under W4 and W5. Code reverted; no switch left.
+#   judge21-24 on the package (80 designs drawn after its last change was written): 2,817 within,
+# 162 below, 361 above, 114 flagged of 3,454 cells (81.6%, 4.7%, 10.5%, 3.3%), mean reliable
+# coverage 0.910, 3.6% of the intervals flagged (at most 7.5% in a design). judge24's 65 below
+# sit in 13 of its designs (t12k2m4n1000gaussp229 16, d8k1m2n1000gaussp223 12, p228 and p236 7).
+#   Full grid, shard 12 of 80 (run "2026-12-05i-full", 30 samples, 32 designs, 1,390 cells): 24
+# within, 10 below, 28 above, 1,328 flagged (heavy tails, too few rows per direction, the alike
+# designs' undetermined mean directions); the 10 below in a4k1m5n60_3000pois (8, its cells 37-63%
+# flagged) and d50k1m5n60_3000lnorm (2, 40-43% flagged).
+#
+# Session of 2026-12-05, second (#44 item 1; main 586955b; each rule, its judging set and its
 # adoption rule written down before any result of it). On judge19 and judge19b, 54 of the 231
 # cells above 0.95 were min-max's loss gap and ratio with three to five groups where the
 # population's min-max equalises every loss (gap 0, ratio 1): the fits' gaps were at most 1e-5
@@ -1286,7 +1333,30 @@ change_judge_grid <- function() {
 # judge19b's twenty (pops 121-140) rule W2 (runs "2026-12-05d" and "2026-12-05d-w2").
 # judge20's twenty (pops 141-160) judged rule Z and checked rule F (runs "2026-12-05f*"),
 # judge21's twenty (pops 161-180) judged rule F (runs "2026-12-05g*"), judge22's twenty (pops
-# 181-200) rule W3 (runs "2026-12-05h*"), each drawn after its rule was written down.
+# 181-200) rule W3 (runs "2026-12-05h*"), judge23's (pops 201-220) rule W4 (runs "2026-12-05i*"),
+# judge24's (pops 221-240) rule W5 (runs "2026-12-05j*"), each drawn after its rule was written down.
+judge24_grid <- function() {
+  list(design(12, 2, 3, 1000, pop = 221L), design(10, 2, 3, 2000, pop = 222L), design(8, 1, 2, 1000, pop = 223L),
+       design(12, 3, 3, 1000, pop = 224L), design(12, 1, 3, 2000, pop = 225L),
+       design(10, 2, 4, c(2000, 1000, 1000, 3000), pop = 226L), design(12, 2, 2, 1000, "pois", pop = 227L),
+       design(10, 2, 3, 1000, "pois", pop = 228L), design(12, 2, 4, 1000, shape = "tie", pop = 229L),
+       design(10, 1, 3, 2000, shape = "tie", pop = 230L), design(12, 2, 5, 1000, pop = 231L),
+       design(6, 1, 2, 2000, pop = 232L), design(12, 3, 4, 1000, pop = 233L), design(10, 1, 3, 1000, pop = 234L),
+       design(8, 2, 4, 2000, pop = 235L), design(12, 1, 4, 2000, pop = 236L), design(10, 3, 2, 1000, "pois", pop = 237L),
+       design(8, 2, 3, 1000, shape = "tie", pop = 238L), design(12, 2, 2, c(1000, 3000), pop = 239L),
+       design(10, 2, 5, 1000, pop = 240L))
+}
+judge23_grid <- function() {
+  list(design(12, 2, 3, 1000, pop = 201L), design(10, 2, 2, 1000, pop = 202L), design(8, 1, 3, 2000, pop = 203L),
+       design(12, 3, 2, 2000, pop = 204L), design(12, 1, 4, 1000, pop = 205L),
+       design(10, 2, 3, c(1000, 3000, 2000), pop = 206L), design(12, 2, 3, 1000, "pois", pop = 207L),
+       design(10, 1, 2, 2000, "pois", pop = 208L), design(12, 2, 3, 1000, shape = "tie", pop = 209L),
+       design(10, 2, 2, 2000, shape = "tie", pop = 210L), design(12, 2, 4, 1000, pop = 211L),
+       design(6, 1, 3, 1000, pop = 212L), design(12, 3, 3, 2000, pop = 213L), design(10, 1, 4, 2000, pop = 214L),
+       design(8, 2, 2, 3000, pop = 215L), design(12, 1, 5, 1000, pop = 216L), design(10, 2, 4, 1000, "pois", pop = 217L),
+       design(8, 1, 3, 1000, shape = "tie", pop = 218L), design(12, 2, 3, c(3000, 1000, 1000), pop = 219L),
+       design(10, 3, 3, 1000, pop = 220L))
+}
 judge22_grid <- function() {
   list(design(12, 2, 3, 1000, pop = 181L), design(10, 2, 2, 2000, pop = 182L), design(8, 1, 4, 1000, pop = 183L),
        design(12, 3, 2, 1000, pop = 184L), design(12, 1, 3, 2000, pop = 185L),
@@ -1379,6 +1449,7 @@ grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_
                change_judge = change_judge_grid(), judge18 = judge18_grid(), judge18b = judge18b_grid(),
                judge18c = judge18c_grid(), judge19 = judge19_grid(), judge19b = judge19b_grid(),
                judge20 = judge20_grid(), judge21 = judge21_grid(), judge22 = judge22_grid(),
+               judge23 = judge23_grid(), judge24 = judge24_grid(),
                wellbehaved = Filter(function(x) x$dist %in% c("gauss", "pois") && min(x$n) >= 1000 && x$d <= 12,
                                     full_grid()),
                {
@@ -1387,7 +1458,8 @@ grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_
                           small_vk_judge_grid(), small_vk_judge2_grid(), near_tie_interval_judge_grid(),
                           own_tie_b_judge_grid(), near_tie_c_judge2_grid(), mean_b_judge_grid(), change_judge_grid(),
                           judge18_grid(), judge18b_grid(), judge18c_grid(), judge19_grid(), judge19b_grid(),
-                          judge20_grid(), judge21_grid(), judge22_grid())
+                          judge20_grid(), judge21_grid(), judge22_grid(), judge23_grid(),
+                          judge24_grid())
                  all <- all[!duplicated(vapply(all, `[[`, "", "name"))]
                  all[vapply(all, `[[`, "", "name") %in% want]
                })
