@@ -749,7 +749,11 @@
 #   Full grid, shard 12 of 80 (run "2026-12-05i-full", 30 samples, 32 designs, 1,390 cells): 24
 # within, 10 below, 28 above, 1,328 flagged (heavy tails, too few rows per direction, the alike
 # designs' undetermined mean directions); the 10 below in a4k1m5n60_3000pois (8, its cells 37-63%
-# flagged) and d50k1m5n60_3000lnorm (2, 40-43% flagged).
+# flagged) and d50k1m5n60_3000lnorm (2, 40-43% flagged). Shard 22 (run "2026-12-05k-full", 32
+# designs, 1,409 cells): 8 within, 6 below, 22 above, 1,373 flagged; its well-behaved designs are
+# alike (a12k3m5n3000gauss every cell flagged: mean directions not fixed, min-max at a kink;
+# a12k2m5n3000pois 8 / 4 / 22: losses and gaps of 0), the other 2 below in d4k1m3n100t5 (63%
+# flagged).
 #
 # Session of 2026-12-05, second (#44 item 1; main 586955b; each rule, its judging set and its
 # adoption rule written down before any result of it). On judge19 and judge19b, 54 of the 231
