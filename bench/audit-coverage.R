@@ -5,7 +5,7 @@
 #                           "small_group_judge", "small_vk_judge", "small_vk_judge2", "near_tie_interval_judge",
 #                           "own_tie_b_judge", "near_tie_c_judge2", "mean_b_judge", "change_judge",
 #                           "judge18", "judge18b", "judge18c", "judge19", "judge19b",
-#                           "judge20", "judge21", "judge22", "judge23", "judge24",
+#                           "judge20", "judge21", "judge22", "judge23", "judge24", "judge25",
 #                           or a comma list of design
 #                           names (see `designs` below; e.g. "g12k3m3n1000gauss,g20k5m3n100gauss")
 #   FAIRPROJ_BENCH_NSIM     samples per design (default 100; a coverage of 0.9 then carries a
@@ -704,6 +704,45 @@
 # mean direction not fixed, flagged; the others 4 / 2 / 16: losses and gaps of 0 whose
 # intervals start at 0).
 #
+# Session of 2026-12-05, fourth (#44 item 1; main 47da624; the rule, its judging set and its
+# adoption rule written down before any result of it).
+#   RULE W6, mean matching's own near-tie by partial identification: where the matrix it
+# diagonalises (H, the scaled pooled covariance off the group means' differences) has
+# eigenvalues k and k + 1 within noise, widen each group's error and loss interval by the
+# range of that group's error over the unit vectors of the sample's plane of H's eigenvectors
+# k and k + 1 (kept beside the top k - 1; exact from three evaluations, checked against brute
+# force on the moment and row routes), weight 1 at z <= t, 0 at z >= t + 1, linear between,
+# z = H's gap at k (over tr C) less its replicates' bias, over their sd (the replicates' gap a
+# new field of the draws). The package's consistency rules carry the widening into mean
+# matching's largest and smallest (an amendment written after the calibration replays were
+# seen, before any judging result: the score reads all of mean matching's cells). Candidates t
+# in {off, 1, 2, 3}. CAL on judge22 (20 seen designs, drawn afresh with the gap in the
+# replicates: the package's verdicts unchanged), mean matching's 294 cells within / below /
+# above, within less the rest: off 243 / 20 / 31 (192), 1 245 / 12 / 37 (196), 2 230 / 7 / 57
+# (166), 3 214 / 7 / 73 (134) -> 1. JUDGED on judge25_grid() (20 designs drawn fresh, pops
+# 241-260, on the package: run "2026-12-05m", 708 / 39 / 63 / 26 of 836), replayed at t = 1
+# (run "2026-12-05m-w6", mean matching's rows): 252 / 10 / 34 -> 251 / 9 / 36, below + above 44
+# -> 45 (the rule asked a fall of 2), mean |coverage - 0.9| 0.0323 -> 0.0329: NOT ADOPTED. Three
+# cells moved (d12k2m3n1000gaussp241's loss of a, below 0.77 -> 0.86; two within -> above): in
+# fresh designs the population's H is rarely tied, and where the sample says it may be, the
+# widening mostly lands on cells that already covered. Code reverted; no switch left.
+#   judge25 on the package: 84.7% within, 4.7% below, 7.5% above, 3.1% flagged of its cells; mean
+# reliable coverage 0.906; 3.7% of the intervals flagged, 10.6% in d8k1m3n1000gaussp243 (above the
+# 10% allowed: standard PCA's pooled near-tie flag in 20 of its 100 samples, beside min-max's
+# gap at its bound). With judge21-24, 100 designs drawn since the package's intervals last
+# changed: 3,525 within, 201 below, 424 above, 140 flagged of 4,290 cells (82.2%, 4.7%, 9.9%,
+# 3.3%).
+#   judge24's min-max below cells (t12k2m4n1000gaussp229, d8k1m2n1000gaussp223,
+# d12k1m4n2000gaussp236, d10k2m3n1000poisp228) are one quantity each: the losses min-max
+# equalises (every group's loss, the largest and smallest equal in the population) at
+# 0.81-0.84. Their largest loss's intervals are 3.0-3.4 of the estimate's sd wide (3.29 is
+# right at 0.9) and centred 0.0-0.4 sd above the truth (the estimate's bias 0.2-0.6 sd, half of
+# what the replicates show taken off): from width and centre about 0.87 is to be expected, and
+# 0.81-0.84 is 1-2 binomial sds below that at 100 samples. Mildly narrow or off-centre, no
+# mechanism of its own found.
+#   Full grid, shard 32 of 80 (run "2026-12-05l-full", 30 samples, 32 designs, 1,389 cells): 19
+# within, 6 below, 37 above, 1,327 flagged.
+#
 # Session of 2026-12-05, third (#44 item 1; main 5c8a6bd; each rule, its judging set and its
 # adoption rule written down before any result of it). Mean matching's own near-tie, looked at
 # and left open: on judge20-22 (runs "2026-12-05f-before", "-g-before", "-h") its below cells
@@ -1339,6 +1378,17 @@ change_judge_grid <- function() {
 # judge21's twenty (pops 161-180) judged rule F (runs "2026-12-05g*"), judge22's twenty (pops
 # 181-200) rule W3 (runs "2026-12-05h*"), judge23's (pops 201-220) rule W4 (runs "2026-12-05i*"),
 # judge24's (pops 221-240) rule W5 (runs "2026-12-05j*"), each drawn after its rule was written down.
+judge25_grid <- function() {
+  list(design(12, 2, 3, 1000, pop = 241L), design(10, 2, 2, 2000, pop = 242L), design(8, 1, 3, 1000, pop = 243L),
+       design(12, 3, 2, 2000, pop = 244L), design(12, 1, 4, 1000, pop = 245L),
+       design(10, 2, 3, c(2000, 1000, 3000), pop = 246L), design(12, 2, 3, 1000, "pois", pop = 247L),
+       design(10, 1, 2, 1000, "pois", pop = 248L), design(12, 2, 3, 1000, shape = "tie", pop = 249L),
+       design(10, 2, 3, 1000, shape = "tie", pop = 250L), design(12, 2, 4, 1000, pop = 251L),
+       design(6, 1, 3, 2000, pop = 252L), design(12, 3, 3, 1000, pop = 253L), design(10, 1, 4, 1000, pop = 254L),
+       design(8, 2, 2, 2000, pop = 255L), design(12, 1, 3, 1000, pop = 256L), design(10, 2, 4, 2000, "pois", pop = 257L),
+       design(8, 1, 2, 1000, shape = "tie", pop = 258L), design(12, 2, 2, c(1000, 2000), pop = 259L),
+       design(10, 3, 3, 2000, pop = 260L))
+}
 judge24_grid <- function() {
   list(design(12, 2, 3, 1000, pop = 221L), design(10, 2, 3, 2000, pop = 222L), design(8, 1, 2, 1000, pop = 223L),
        design(12, 3, 3, 1000, pop = 224L), design(12, 1, 3, 2000, pop = 225L),
@@ -1453,7 +1503,7 @@ grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_
                change_judge = change_judge_grid(), judge18 = judge18_grid(), judge18b = judge18b_grid(),
                judge18c = judge18c_grid(), judge19 = judge19_grid(), judge19b = judge19b_grid(),
                judge20 = judge20_grid(), judge21 = judge21_grid(), judge22 = judge22_grid(),
-               judge23 = judge23_grid(), judge24 = judge24_grid(),
+               judge23 = judge23_grid(), judge24 = judge24_grid(), judge25 = judge25_grid(),
                wellbehaved = Filter(function(x) x$dist %in% c("gauss", "pois") && min(x$n) >= 1000 && x$d <= 12,
                                     full_grid()),
                {
@@ -1463,7 +1513,7 @@ grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_
                           own_tie_b_judge_grid(), near_tie_c_judge2_grid(), mean_b_judge_grid(), change_judge_grid(),
                           judge18_grid(), judge18b_grid(), judge18c_grid(), judge19_grid(), judge19b_grid(),
                           judge20_grid(), judge21_grid(), judge22_grid(), judge23_grid(),
-                          judge24_grid())
+                          judge24_grid(), judge25_grid())
                  all <- all[!duplicated(vapply(all, `[[`, "", "name"))]
                  all[vapply(all, `[[`, "", "name") %in% want]
                })
