@@ -228,8 +228,8 @@
 #' Poisson columns, distinct spectra and ties; 100 samples each) 82% of the (design, method,
 #' quantity) cells covered within 85-95% at level 0.9, 5% less and 13% more (among them
 #' min-max's loss gap and ratio where the population's losses tie, whose interval starts at the
-#' truth). On 140 more, drawn after the rule that flags those gaps (above) was written (20 of
-#' them judged it): 82% within, 5% less, 10% more (their mean coverage is 0.91, and 100 samples
+#' truth). On 180 more, drawn after the rule that flags those gaps (above) was written (20 of
+#' them judged it): 83% within, 5% less, 10% more (their mean coverage is 0.91, and 100 samples
 #' put a true 0.91 above 0.95 about one time in twenty; the largest and smallest loss and the
 #' gaps, conservative by construction, up to 0.95 on average) and 3% flagged, min-max's
 #' gap and ratio (3.6% of the intervals; 10.6% in one design, three groups at d = 8, k = 1, where
@@ -237,7 +237,7 @@
 #' diagonalises has eigenvalues k and k + 1 within about 1.5 noise sds of each other in the
 #' population (its subspace turned within their plane, unflagged: 0.58-0.82 for some groups'
 #' errors and losses at four groups of 1,000-3,000 rows, d = 10, k = 2; 46 of mean matching's
-#' 101 cells below 0.85 in those 140 designs sat in the 12 with such a tie). In
+#' 101 cells below 0.85 in 140 of those designs sat in the 12 with such a tie). In
 #' bench/audit-coverage.R (its results in
 #' bench/audit-coverage.csv; 30 samples per design, so a cell's coverage carries a standard
 #' error of about 0.055) the heavy-tail and rows-per-direction rules flag t with 5 degrees of
