@@ -6,7 +6,7 @@
 #                           "own_tie_b_judge", "near_tie_c_judge2", "mean_b_judge", "change_judge",
 #                           "judge18", "judge18b", "judge18c", "judge19", "judge19b",
 #                           "judge20", "judge21", "judge22", "judge23", "judge24", "judge25",
-#                           "judge26", "judge27", "judge28", "judge29",
+#                           "judge26", "judge27", "judge28", "judge29", "judge30", "judge31",
 #                           or a comma list of design
 #                           names (see `designs` below; e.g. "g12k3m3n1000gauss,g20k5m3n100gauss")
 #   FAIRPROJ_BENCH_NSIM     samples per design (default 100; a coverage of 0.9 then carries a
@@ -1445,6 +1445,28 @@ judge29_grid <- function() {
        design(12, 3, 3, 2000, shape = "tie", pop = 338L), design(12, 2, 3, c(1000, 1000, 3000), pop = 339L),
        design(10, 2, 5, 2000, pop = 340L))
 }
+judge30_grid <- function() {
+  list(design(12, 2, 3, 1000, pop = 341L), design(10, 2, 2, 2000, pop = 342L), design(8, 1, 3, 1000, pop = 343L),
+       design(12, 3, 2, 1000, pop = 344L), design(12, 1, 4, 1000, pop = 345L),
+       design(10, 2, 3, c(3000, 1000, 1000), pop = 346L), design(12, 2, 3, 2000, "pois", pop = 347L),
+       design(10, 1, 2, 1000, "pois", pop = 348L), design(12, 2, 3, 1000, shape = "tie", pop = 349L),
+       design(8, 2, 3, 1000, shape = "tie", pop = 350L), design(12, 2, 5, 2000, pop = 351L),
+       design(6, 1, 4, 1000, pop = 352L), design(12, 3, 3, 2000, pop = 353L), design(10, 1, 3, 1000, pop = 354L),
+       design(8, 2, 2, 1000, pop = 355L), design(12, 1, 2, 2000, pop = 356L), design(10, 2, 5, 1000, "pois", pop = 357L),
+       design(10, 2, 2, 2000, shape = "tie", pop = 358L), design(12, 2, 4, c(1000, 2000, 1000, 3000), pop = 359L),
+       design(10, 3, 4, 1000, pop = 360L))
+}
+judge31_grid <- function() {
+  list(design(12, 2, 4, 1000, pop = 361L), design(10, 2, 3, 2000, pop = 362L), design(8, 1, 5, 1000, pop = 363L),
+       design(12, 3, 3, 1000, pop = 364L), design(12, 1, 2, 1000, pop = 365L),
+       design(10, 2, 2, c(1000, 3000), pop = 366L), design(12, 2, 4, 1000, "pois", pop = 367L),
+       design(8, 2, 3, 1000, "pois", pop = 368L), design(12, 2, 2, 2000, shape = "tie", pop = 369L),
+       design(10, 1, 3, 1000, shape = "tie", pop = 370L), design(12, 2, 3, 2000, pop = 371L),
+       design(6, 1, 3, 2000, pop = 372L), design(12, 3, 5, 1000, pop = 373L), design(10, 1, 4, 1000, pop = 374L),
+       design(8, 2, 5, 2000, pop = 375L), design(12, 1, 3, 1000, pop = 376L), design(10, 3, 3, 2000, "pois", pop = 377L),
+       design(12, 3, 4, 1000, shape = "tie", pop = 378L), design(10, 2, 3, c(1000, 2000, 2000), pop = 379L),
+       design(12, 2, 2, 1000, pop = 380L))
+}
 judge26_grid <- function() {
   list(design(12, 2, 3, 1000, pop = 261L), design(10, 2, 2, 1000, pop = 262L), design(8, 1, 4, 2000, pop = 263L),
        design(12, 3, 2, 1000, pop = 264L), design(12, 1, 3, 1000, pop = 265L),
@@ -1594,6 +1616,7 @@ grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_
                judge20 = judge20_grid(), judge21 = judge21_grid(), judge22 = judge22_grid(),
                judge23 = judge23_grid(), judge24 = judge24_grid(), judge25 = judge25_grid(),
                judge26 = judge26_grid(), judge27 = judge27_grid(), judge28 = judge28_grid(), judge29 = judge29_grid(),
+               judge30 = judge30_grid(), judge31 = judge31_grid(),
                wellbehaved = Filter(function(x) x$dist %in% c("gauss", "pois") && min(x$n) >= 1000 && x$d <= 12,
                                     full_grid()),
                {
@@ -1604,7 +1627,7 @@ grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_
                           judge18_grid(), judge18b_grid(), judge18c_grid(), judge19_grid(), judge19b_grid(),
                           judge20_grid(), judge21_grid(), judge22_grid(), judge23_grid(),
                           judge24_grid(), judge25_grid(), judge26_grid(), judge27_grid(),
-                          judge28_grid(), judge29_grid())
+                          judge28_grid(), judge29_grid(), judge30_grid(), judge31_grid())
                  all <- all[!duplicated(vapply(all, `[[`, "", "name"))]
                  all[vapply(all, `[[`, "", "name") %in% want]
                })
