@@ -706,7 +706,7 @@
 # mean direction not fixed, flagged; the others 4 / 2 / 16: losses and gaps of 0 whose
 # intervals start at 0).
 #
-# Session of 2026-12-05, fifth (#44 item 1; main d5f53ab; the rule, its candidates, calibration,
+# Session of 2026-12-05, fifth (#44 item 1; main d5f53ab; each rule, its candidates, calibration,
 # judging set and adoption rule written down before any result of it, one amendment before any
 # judge result).
 #   Reading of the 140 fresh designs judge21-29 of the CSV: the loss gap covered 0.929 (standard
@@ -737,6 +737,21 @@
 # share of the intervals at most 7.9% in a design. Rules W4 and W5 (not adopted) read the union
 # intervals at 0.88 and the gaps at 0.80 and traded cells above for cells below; G1h narrows the
 # gaps only, keeping the level and changing which statement each end rests on.
+#   RULE M (written after G's adoption, before any result of it): the largest's upper end (the
+# smallest's lower end) from the replicates' own largest over the candidates, shifted onto the
+# estimate, instead of the largest of the candidates' upper ends (on the saved samples at m > 2
+# standard PCA's and mean matching's largest and smallest loss covered 0.92, the truth beyond
+# that end in 3% of samples). Candidates off, M2 (max_loss, min_loss, max_error of every method),
+# M2sm (standard PCA and mean matching only). CAL on judge28-31 (80 seen designs, replayed):
+# off 2,957 / 142 / 275 / 110 (2,430), M2 and M2sm both 2,973 / 148 / 253 / 110 (2,462) -> tie
+# -> M2sm. JUDGE on judge32 + judge33 (40 drawn fresh, pops 381-420; run "2026-12-05q" on the
+# package with G, replayed at M2sm as run "2026-12-05q-m"): 1,501 / 113 / 122 / 58 -> 1,512 /
+# 117 / 107 / 58 of 1,794; below + above 235 -> 224, but below rose by 4 (the rule allowed 2):
+# NOT ADOPTED (15 cells above -> within, 4 within -> below, all mean matching's largest and
+# smallest loss). The package on judge32-33: 83.7% within, 6.3% below, 6.8% above, 3.2%
+# flagged, mean reliable coverage 0.901, at most 5.9% of a design's intervals flagged; its
+# cells below mostly group losses and errors (mean matching 29, min-max 21), 12 of them in
+# t12k3m3n1000gaussp418 and 11 in d12k1m5n1000gaussp385.
 #
 # Session of 2026-12-05, fourth (#44 item 1; main 47da624; each rule, its judging set and its
 # adoption rule written down before any result of it).
