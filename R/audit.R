@@ -54,61 +54,60 @@
 #' (`dp_gap_distinct` or `eo_gap_distinct` `FALSE`, `~0` in `print()`) where the groups'
 #' rates are not told apart at that level.
 #'
-#' **Intervals** (`level`, default 90%) accompany every method's per-group error and marginal
-#' loss, the largest and smallest loss, the loss gap and ratio, the largest error and error gap,
-#' the variance kept and the price of fairness, at the k in `interval_k` (by default `k_focus`,
-#' the k that `print()` shows; `"all"` for every audited k, at `length(k)` times the cost).
-#' They come from a bootstrap over blocks of rows that reads the rows once more, not once per
-#' replicate: a second pass assigns each row to one of `blocks` blocks by a hash of its row
-#' number (`floor(blocks * frac(i * 0.618...))`, no random numbers, so rows sorted by any
-#' variable still spread evenly) and computes the moments of every (group, block) cell, which add
-#' up to the groups' moments (the audit's own numbers come from the first pass, as the sum of
-#' many blocks loses digits where a column's offset dwarfs its spread). A replicate draws each group's non-empty blocks with replacement (as many as
-#' it has), adds their moments (moments add exactly) and refits every method on them, which costs
-#' solver calls on d x d matrices. The interval of one quantity (a group's error or loss, the
-#' variance kept, the price) is the `(1 - l) / 2` and `(1 + l) / 2`
-#' quantiles of `replicates` replicates (type 6, whose expected content is `l` exactly where
-#' R's default holds 0.88 at 100 replicates; the replicates use `seed`), shifted by the
-#' bootstrap's estimate of bias (the replicates' mean minus the estimate): a percentile interval
-#' centred on the estimate rather than on the replicates, which a group's loss under a subspace
-#' fitted to a sample puts above it (the loss is biased upwards, and the replicates add that
-#' bias again). The level `l` at which the replicates are read is `level` widened by a factor
-#' `qnorm(0.96) / qnorm(0.95)` (1.064) on the normal scale, `2 * pnorm(1.064 * qnorm((1 + level)
-#' / 2)) - 1`: 0.92 at `level = 0.9`. Read at `level` itself, the intervals covered 0.884 on
-#' average on 111 well-behaved synthetic designs (their width varies from sample to sample, and a
-#' miss costs more than a wider interval gains); read at 0.92 they covered 0.90-0.91, on those
-#' designs and on 20 drawn afterwards (bench/audit-coverage.R). The variance kept is centred on
-#' the estimate less half of that bias, as a subspace fitted to the sample keeps more of its
-#' variance than of the population's. The largest and the smallest
-#' loss or error and the gaps between groups are not smooth where two groups are close, and get
-#' intervals built from all groups' replicates together: the groups that may hold the largest
-#' (those whose difference from the estimated largest has an interval reaching 0) bound it
-#' between the largest of their simultaneous lower bounds and the largest of their upper
-#' bounds (with one such group, its own interval), and a gap, at least every difference between
-#' a candidate for the largest and one for the smallest, lies between the largest of those
-#' differences' simultaneous lower bounds (one-sided, at the level, a calibrated choice) and the
-#' largest of their upper bounds, starting at 0 where one of them reaches 0. A quantity that cannot be negative is kept above
-#' 0, and its interval starts at 0 where it is not distinguishable from 0 at that level: for a
-#' loss, where the estimate lies within the noise floor of a zero loss; for an error or a price,
-#' where the estimate is smaller than the interval's width. A loss of 0 in the population is estimated above 0,
-#' by the gap between a fitted subspace and the group's in-sample best, which grows with the
-#' number of directions estimated (k (d - k)), and its replicates stay above 0 too; the floor
-#' is the `(1 + level) / 2` quantile, over the replicates, of the loss on the sample's moments
-#' of the group's own best rank-k subspace fitted to the replicate (in the sample's scaling).
-#' The largest loss starts at 0 only where every group's loss lies within its own floor, the
-#' smallest loss where one group's loss does; the loss ratio then reaches `Inf` (and 1 where
-#' every loss may be 0).
-#' The bootstrap estimates the spread of each quantity as an estimate of the same method applied to the
-#' population, and assumes that rows are independent draws within each group (rows that come in
-#' clusters, such as repeated measures of one person, need blocks made of whole clusters, which
-#' a hash of the row number does not give). The blocks are the bootstrap's units, so its spread
-#' is estimated from about `blocks - 1` degrees of freedom per group: with 25 blocks, 90%
-#' intervals of a group's error covered the truth 81-88% of the time at 2,000 rows per group,
-#' with 100 blocks 87-90% (150 samples each); 50 is the default (bench/audit-coverage.R
-#' measures coverage of the true values of synthetic populations). The block moments take `blocks * m * d^2`
-#' doubles (times 2 with an outcome, for the held-out split); `blocks` is lowered to fit 256 MB
-#' (option `fairproj.interval_memory`, in bytes), and below 10 blocks no intervals are computed
-#' and `$intervals$note` says so (at 3 groups, beyond about d = 1000, or 750 with an outcome).
+#' **Intervals** (`level`, default 90%) accompany every method's per-group error and marginal loss,
+#' the largest and smallest loss, the loss gap and ratio, the largest error and error gap, the
+#' variance kept and the price of fairness, at the k in `interval_k` (by default `k_focus`, the k
+#' that `print()` shows; `"all"` for every audited k, at `length(k)` times the cost). They come from
+#' a bootstrap over blocks of rows that reads the rows once more, not once per replicate: a second
+#' pass assigns each row to one of `blocks` blocks by a hash of its row number
+#' (`floor(blocks * frac(i * 0.618...))`, no random numbers, so rows sorted by any variable still
+#' spread evenly) and computes the moments of every (group, block) cell, which add up to the groups'
+#' moments (the audit's own numbers come from the first pass, as the sum of many blocks loses digits
+#' where a column's offset dwarfs its spread). A replicate draws each group's non-empty blocks with
+#' replacement (as many as it has), adds their moments (moments add exactly) and refits every method
+#' on them, which costs solver calls on d x d matrices. The interval of one quantity (a group's
+#' error or loss, the variance kept, the price) is the `(1 - l) / 2` and `(1 + l) / 2` quantiles of
+#' `replicates` replicates (type 6, whose expected content is `l` exactly where R's default holds
+#' 0.88 at 100 replicates; the replicates use `seed`), shifted by the bootstrap's estimate of bias
+#' (the replicates' mean minus the estimate): a percentile interval centred on the estimate rather
+#' than on the replicates, which a group's loss under a subspace fitted to a sample puts above it
+#' (the loss is biased upwards, and the replicates add that bias again). The level `l` at which the
+#' replicates are read is `level` widened by a factor `qnorm(0.96) / qnorm(0.95)` (1.064) on the
+#' normal scale, `2 * pnorm(1.064 * qnorm((1 + level) / 2)) - 1`: 0.92 at `level = 0.9`. Read at
+#' `level` itself, the intervals covered 0.884 on average on 111 well-behaved synthetic designs
+#' (their width varies from sample to sample, and a miss costs more than a wider interval gains);
+#' read at 0.92 they covered 0.90-0.91, on those designs and on 20 drawn afterwards
+#' (bench/audit-coverage.R). The variance kept is centred on the estimate less half of that bias, as
+#' a subspace fitted to the sample keeps more of its variance than of the population's. The largest
+#' and the smallest loss or error and the gaps between groups are not smooth where two groups are
+#' close, and get intervals built from all groups' replicates together: the groups that may hold the
+#' largest (those whose difference from the estimated largest has an interval reaching 0) bound it
+#' between the largest of their simultaneous lower bounds and the largest of their upper bounds
+#' (with one such group, its own interval), and a gap, at least every difference between a candidate
+#' for the largest and one for the smallest, lies between the largest of those differences'
+#' simultaneous lower bounds (one-sided, at the level, a calibrated choice) and the largest of their
+#' upper bounds, starting at 0 where one of them reaches 0. A quantity that cannot be negative is
+#' kept above 0, and its interval starts at 0 where it is not distinguishable from 0 at that level:
+#' for a loss, where the estimate lies within the noise floor of a zero loss; for an error or a
+#' price, where the estimate is smaller than the interval's width. A loss of 0 in the population is
+#' estimated above 0, by the gap between a fitted subspace and the group's in-sample best, which
+#' grows with the number of directions estimated (k (d - k)), and its replicates stay above 0 too;
+#' the floor is the `(1 + level) / 2` quantile, over the replicates, of the loss on the sample's
+#' moments of the group's own best rank-k subspace fitted to the replicate (in the sample's
+#' scaling). The largest loss starts at 0 only where every group's loss lies within its own floor,
+#' the smallest loss where one group's loss does; the loss ratio then reaches `Inf` (and 1 where
+#' every loss may be 0). The bootstrap estimates the spread of each quantity as an estimate of the
+#' same method applied to the population, and assumes that rows are independent draws within each
+#' group (rows that come in clusters, such as repeated measures of one person, need blocks made of
+#' whole clusters, which a hash of the row number does not give). The blocks are the bootstrap's
+#' units, so its spread is estimated from about `blocks - 1` degrees of freedom per group: with 25
+#' blocks, 90% intervals of a group's error covered the truth 81-88% of the time at 2,000 rows per
+#' group, with 100 blocks 87-90% (150 samples each); 50 is the default (bench/audit-coverage.R
+#' measures coverage of the true values of synthetic populations). The block moments take
+#' `blocks * m * d^2` doubles (times 2 with an outcome, for the held-out split); `blocks` is lowered
+#' to fit 256 MB (option `fairproj.interval_memory`, in bytes), and below 10 blocks no intervals are
+#' computed and `$intervals$note` says so (at 3 groups, beyond about d = 1000, or 750 with an
+#' outcome).
 #'
 #' In bench/audit-coverage.R (two groups of 50 to 10,000 rows, 500 samples each, d = 4, k = 2)
 #' the 90% intervals of every group's loss, the largest loss, the loss gap and the price of
@@ -224,42 +223,39 @@
 #'   the fair methods' cells that cover within 85-95%.
 #'
 #' *What the intervals cannot do.* A flag says an interval is not to be trusted; where no flag
-#' fires, the stated level is still not guaranteed. On 40 well-behaved designs drawn after the
-#' last calibration of the levels (d = 6-12, 2-5 groups of 1,000-3,000 rows, Gaussian and
-#' Poisson columns, distinct spectra and ties; 100 samples each) 82% of the (design, method,
-#' quantity) cells covered within 85-95% at level 0.9, 5% less and 13% more (among them
-#' min-max's loss gap and ratio where the population's losses tie, whose interval starts at the
-#' truth). On 180 more, drawn after the rule that flags those gaps (above) was written (20 of
-#' them judged it): 83% within, 5% less, 10% more (their mean coverage is 0.91, and 100 samples
-#' put a true 0.91 above 0.95 about one time in twenty; the largest and smallest loss and the
-#' gaps, conservative by construction, up to 0.95 on average) and 3% flagged, min-max's
-#' gap and ratio (3.6% of the intervals; 10.6% in one design, three groups at d = 8, k = 1, where
-#' standard PCA's pooled near-tie was flagged in a fifth of the samples). The gaps' intervals, from
-#' simultaneous two-sided bounds until 2026-12-05, then took one-sided simultaneous lower bounds
-#' and each difference's own upper bound: on 40 designs drawn afterwards 84% within, 4.5% less, 8% more and 3% flagged (the loss
-#' gap at three to five groups 0.95 -> 0.93 on average). Mean matching covers less where the matrix it
-#' diagonalises has eigenvalues k and k + 1 within about 1.5 noise sds of each other in the
-#' population (its subspace turned within their plane, unflagged: 0.58-0.82 for some groups'
-#' errors and losses at four groups of 1,000-3,000 rows, d = 10, k = 2; 46 of mean matching's
-#' 101 cells below 0.85 in 140 of those designs sat in the 12 with such a tie). In
-#' bench/audit-coverage.R (its results in
-#' bench/audit-coverage.csv; 30 samples per design, so a cell's coverage carries a standard
-#' error of about 0.055) the heavy-tail and rows-per-direction rules flag t with 5 degrees of
-#' freedom, log-normal columns and 100 rows per group at d = 12, k = 3 in every sample, where
-#' intervals reported reliable had covered 33-84%. Intervals reported reliable still covered
-#' less than 85% where the matrix a fair method diagonalises has a near-tie at k whose
-#' replicates are only mildly biased (five groups of 1,000 rows, d = 12, k = 2: min-max
-#' 74-82%, mean matching 68-84%, whose estimates sit up to 0.95 sd off the truth and whose
-#' bootstrap sees a fifth of that), and bias-corrected percentile (BC) intervals did worse. The
-#' correction for a group's own near-tie lifted min-max's losses at two groups of 3,000 rows,
-#' d = 12, k = 3, from 66% to 82% and its largest loss from 24% to 82%; its largest error
-#' covers 80%. A group below min-max's largest loss in the population but tied with it in the
-#' fit (its loss lifted by noise and its own near-tie's optimism) has a loss interval that
-#' misses (three groups of 1,000 rows, d = 8-10, k = 2: such fits in 21-37% of the samples,
-#' covered in 0-14% of them and in 74-84% of the others, where its own near-tie's optimism
-#' remains; its loss covered 56-62% overall, unflagged). Read the CSV's
-#' coverage for designs near yours; beyond d = 12 treat the intervals of min-max and mean
-#' matching as rough.
+#' fires, the stated level is still not guaranteed. On 40 well-behaved designs drawn after the last
+#' calibration of the levels (d = 6-12, 2-5 groups of 1,000-3,000 rows, Gaussian and Poisson
+#' columns, distinct spectra and ties; 100 samples each) 82% of the (design, method, quantity) cells
+#' covered within 85-95% at level 0.9, 5% less and 13% more (among them min-max's loss gap and ratio
+#' where the population's losses tie, whose interval starts at the truth). On 180 more, drawn after
+#' the rule that flags those gaps (above) was written (20 of them judged it): 83% within, 5% less,
+#' 10% more (their mean coverage is 0.91, and 100 samples put a true 0.91 above 0.95 about one time
+#' in twenty; the largest and smallest loss and the gaps, conservative by construction, up to 0.95
+#' on average) and 3% flagged, min-max's gap and ratio (3.6% of the intervals; 10.6% in one design,
+#' three groups at d = 8, k = 1, where standard PCA's pooled near-tie was flagged in a fifth of the
+#' samples). The gaps' intervals, from simultaneous two-sided bounds until 2026-12-05, then took
+#' one-sided simultaneous lower bounds and each difference's own upper bound: on 40 designs drawn
+#' afterwards 84% within, 4.5% less, 8% more and 3% flagged (the loss gap at three to five groups
+#' 0.95 -> 0.93 on average). Mean matching covers less where the matrix it diagonalises has
+#' eigenvalues k and k + 1 within about 1.5 noise sds of each other in the population (its subspace
+#' turned within their plane, unflagged: 0.58-0.82 for some groups' errors and losses at four groups
+#' of 1,000-3,000 rows, d = 10, k = 2; 46 of mean matching's 101 cells below 0.85 in 140 of those
+#' designs sat in the 12 with such a tie). In bench/audit-coverage.R (its results in
+#' bench/audit-coverage.csv; 30 samples per design, so a cell's coverage carries a standard error of
+#' about 0.055) the heavy-tail and rows-per-direction rules flag t with 5 degrees of freedom,
+#' log-normal columns and 100 rows per group at d = 12, k = 3 in every sample, where intervals
+#' reported reliable had covered 33-84%. Intervals reported reliable still covered less than 85%
+#' where the matrix a fair method diagonalises has a near-tie at k whose replicates are only mildly
+#' biased (five groups of 1,000 rows, d = 12, k = 2: min-max 74-82%, mean matching 68-84%, whose
+#' estimates sit up to 0.95 sd off the truth and whose bootstrap sees a fifth of that), and
+#' bias-corrected percentile (BC) intervals did worse. The correction for a group's own near-tie
+#' lifted min-max's losses at two groups of 3,000 rows, d = 12, k = 3, from 66% to 82% and its
+#' largest loss from 24% to 82%; its largest error covers 80%. A group below min-max's largest loss
+#' in the population but tied with it in the fit (its loss lifted by noise and its own near-tie's
+#' optimism) has a loss interval that misses (three groups of 1,000 rows, d = 8-10, k = 2: such fits
+#' in 21-37% of the samples, covered in 0-14% of them and in 74-84% of the others, where its own
+#' near-tie's optimism remains; its loss covered 56-62% overall, unflagged). Read the CSV's coverage
+#' for designs near yours; beyond d = 12 treat the intervals of min-max and mean matching as rough.
 #'
 #' The intervals are made consistent with one another and with their estimates: every interval
 #' holds its estimate; the largest loss (error) starts no lower than any group's loss (error)
