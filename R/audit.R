@@ -83,31 +83,34 @@
 #' close, and get intervals built from all groups' replicates together: the groups that may hold the
 #' largest (those whose difference from the estimated largest has an interval reaching 0) bound it
 #' between the largest of their simultaneous lower bounds and the largest of their upper bounds
-#' (with one such group, its own interval), and a gap, at least every difference between a candidate
-#' for the largest and one for the smallest, lies between the largest of those differences'
-#' simultaneous lower bounds (one-sided, at the level, a calibrated choice) and the largest of their
-#' upper bounds, starting at 0 where one of them reaches 0. A quantity that cannot be negative is
-#' kept above 0, and its interval starts at 0 where it is not distinguishable from 0 at that level:
-#' for a loss, where the estimate lies within the noise floor of a zero loss; for an error or a
-#' price, where the estimate is smaller than the interval's width. A loss of 0 in the population is
-#' estimated above 0, by the gap between a fitted subspace and the group's in-sample best, which
-#' grows with the number of directions estimated (k (d - k)), and its replicates stay above 0 too;
-#' the floor is the `(1 + level) / 2` quantile, over the replicates, of the loss on the sample's
-#' moments of the group's own best rank-k subspace fitted to the replicate (in the sample's
-#' scaling). The largest loss starts at 0 only where every group's loss lies within its own floor,
-#' the smallest loss where one group's loss does; the loss ratio then reaches `Inf` (and 1 where
-#' every loss may be 0). The bootstrap estimates the spread of each quantity as an estimate of the
-#' same method applied to the population, and assumes that rows are independent draws within each
-#' group (rows that come in clusters, such as repeated measures of one person, need blocks made of
-#' whole clusters, which a hash of the row number does not give). The blocks are the bootstrap's
-#' units, so its spread is estimated from about `blocks - 1` degrees of freedom per group: with 25
-#' blocks, 90% intervals of a group's error covered the truth 81-88% of the time at 2,000 rows per
-#' group, with 100 blocks 87-90% (150 samples each); 50 is the default (bench/audit-coverage.R
-#' measures coverage of the true values of synthetic populations). The block moments take
-#' `blocks * m * d^2` doubles (times 2 with an outcome, for the held-out split); `blocks` is lowered
-#' to fit 256 MB (option `fairproj.interval_memory`, in bytes), and below 10 blocks no intervals are
-#' computed and `$intervals$note` says so (at 3 groups, beyond about d = 1000, or 750 with an
-#' outcome).
+#' (with one such group, its own interval; for standard PCA, whose groups' losses and errors are
+#' smooth functions of the moments, the upper bound (the smallest's lower bound) is that of the
+#' replicates' own largest (smallest) over those groups, shifted onto the estimate, as the largest
+#' of their upper bounds covered above 95% in a sixth of the designs tried), and a gap, at least
+#' every difference between a candidate for the largest and one for the smallest, lies between the
+#' largest of those differences' simultaneous lower bounds (one-sided, at the level, a calibrated
+#' choice) and the largest of their upper bounds, starting at 0 where one of them reaches 0. A
+#' quantity that cannot be negative is kept above 0, and its interval starts at 0 where it is not
+#' distinguishable from 0 at that level: for a loss, where the estimate lies within the noise floor
+#' of a zero loss; for an error or a price, where the estimate is smaller than the interval's width.
+#' A loss of 0 in the population is estimated above 0, by the gap between a fitted subspace and the
+#' group's in-sample best, which grows with the number of directions estimated (k (d - k)), and its
+#' replicates stay above 0 too; the floor is the `(1 + level) / 2` quantile, over the replicates, of
+#' the loss on the sample's moments of the group's own best rank-k subspace fitted to the replicate
+#' (in the sample's scaling). The largest loss starts at 0 only where every group's loss lies within
+#' its own floor, the smallest loss where one group's loss does; the loss ratio then reaches `Inf`
+#' (and 1 where every loss may be 0). The bootstrap estimates the spread of each quantity as an
+#' estimate of the same method applied to the population, and assumes that rows are independent
+#' draws within each group (rows that come in clusters, such as repeated measures of one person,
+#' need blocks made of whole clusters, which a hash of the row number does not give). The blocks are
+#' the bootstrap's units, so its spread is estimated from about `blocks - 1` degrees of freedom per
+#' group: with 25 blocks, 90% intervals of a group's error covered the truth 81-88% of the time at
+#' 2,000 rows per group, with 100 blocks 87-90% (150 samples each); 50 is the default
+#' (bench/audit-coverage.R measures coverage of the true values of synthetic populations). The block
+#' moments take `blocks * m * d^2` doubles (times 2 with an outcome, for the held-out split);
+#' `blocks` is lowered to fit 256 MB (option `fairproj.interval_memory`, in bytes), and below 10
+#' blocks no intervals are computed and `$intervals$note` says so (at 3 groups, beyond about d =
+#' 1000, or 750 with an outcome).
 #'
 #' In bench/audit-coverage.R (two groups of 50 to 10,000 rows, 500 samples each, d = 4, k = 2)
 #' the 90% intervals of every group's loss, the largest loss, the loss gap and the price of
@@ -236,11 +239,13 @@
 #' samples). The gaps' intervals, from simultaneous two-sided bounds until 2026-12-05, then took
 #' one-sided simultaneous lower bounds and each difference's own upper bound: on 40 designs drawn
 #' afterwards 84% within, 4.5% less, 8% more and 3% flagged (the loss gap at three to five groups
-#' 0.95 -> 0.93 on average). Mean matching covers less where the matrix it diagonalises has
-#' eigenvalues k and k + 1 within about 1.5 noise sds of each other in the population (its subspace
-#' turned within their plane, unflagged: 0.58-0.82 for some groups' errors and losses at four groups
-#' of 1,000-3,000 rows, d = 10, k = 2; 46 of mean matching's 101 cells below 0.85 in 140 of those
-#' designs sat in the 12 with such a tie). In bench/audit-coverage.R (its results in
+#' 0.95 -> 0.93 on average). Standard PCA's largest and smallest loss and largest error then took
+#' their outer end from the replicates' own largest: on 40 more designs drawn afterwards 85% within,
+#' 4.3% less, 7.3% more and 3.4% flagged. Mean matching covers less where the matrix it diagonalises
+#' has eigenvalues k and k + 1 within about 1.5 noise sds of each other in the population (its
+#' subspace turned within their plane, unflagged: 0.58-0.82 for some groups' errors and losses at
+#' four groups of 1,000-3,000 rows, d = 10, k = 2; 46 of mean matching's 101 cells below 0.85 in 140
+#' of those designs sat in the 12 with such a tie). In bench/audit-coverage.R (its results in
 #' bench/audit-coverage.csv; 30 samples per design, so a cell's coverage carries a standard error of
 #' about 0.055) the heavy-tail and rows-per-direction rules flag t with 5 degrees of freedom,
 #' log-normal columns and 100 rows per group at d = 12, k = 3 in every sample, where intervals

@@ -331,6 +331,47 @@ test_that("the largest of several quantities and their gap: one candidate, or al
   expect_true(all(is.na(fp_gap_interval(M[, 1, drop = FALSE], 1, 0.9))))
 })
 
+test_that("standard PCA's largest and smallest: the replicates' own largest over the candidates", {
+  set.seed(4)
+  R <- 400
+  z <- matrix(rnorm(3 * R, sd = 0.05), R)
+  # one candidate: the same as the conservative construction
+  M <- sweep(z, 2, c(1, 0.5, 0.2), `+`)
+  est <- c(1, 0.5, 0.2)
+  expect_identical(fp_max_interval(M, est, 0.9, own = TRUE), fp_max_interval(M, est, 0.9))
+  expect_identical(fp_min_interval(M, est, 0.9, own = TRUE), fp_min_interval(M, est, 0.9))
+  # two close columns: the same lower end, the upper end that of the replicates' own largest,
+  # shifted onto the estimate (the largest's upward bias in the replicates taken off)
+  M2 <- sweep(z, 2, c(1, 1, 0.2), `+`)
+  est2 <- c(1.01, 1, 0.2)
+  own <- fp_max_interval(M2, est2, 0.9, own = TRUE)
+  cons <- fp_max_interval(M2, est2, 0.9)
+  expect_identical(own[1], cons[1])
+  top <- pmax(M2[, 1], M2[, 2])
+  expect_equal(own[2], unname(stats::quantile(top, 0.95, type = 6)) - (mean(top) - 1.01))
+  expect_lt(own[2], cons[2])
+  expect_true(own[1] <= 1.01 && 1.01 <= own[2])
+  # the smallest mirrors it
+  lo <- fp_min_interval(-M2, -est2, 0.9, own = TRUE)
+  expect_equal(lo, -rev(own))
+  # coverage where two or three quantities are close (replicates around the estimates): at
+  # least the level, and below the conservative construction's
+  set.seed(6)
+  s <- 0.05
+  for (mu in list(c(1, 1.02, 0.5), c(1, 1.01, 0.99, 0.5))) {
+    cover <- replicate(300, {
+      e <- mu + rnorm(length(mu), sd = s)
+      Mr <- sweep(matrix(rnorm(100 * length(mu), sd = s), 100), 2, e, `+`)
+      a <- fp_max_interval(Mr, e, 0.9, own = TRUE)
+      b <- fp_max_interval(Mr, e, 0.9)
+      c(a[1] <= max(mu) && max(mu) <= a[2], a[2] - a[1] <= b[2] - b[1] + 1e-12)
+    })
+    expect_gt(mean(cover[1, ]), 0.85)
+    expect_lt(mean(cover[1, ]), 0.97)
+    expect_gt(mean(cover[2, ]), 0.9)
+  }
+})
+
 test_that("fast coverage check: the largest of two close quantities and their gap", {
   # two estimates 0.4 standard errors apart with replicates around them (a parametric
   # bootstrap): the percentile interval of the largest replicate covered the true largest 83%
