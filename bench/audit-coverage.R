@@ -733,6 +733,17 @@
 # ADOPTED, nothing to judge (narrower intervals turn more cells within -> below than above ->
 # within: at M2s 41 of standard PCA's cells sit above 0.95, 33 of them at most 0.97, and 45 just
 # within at 0.85-0.87; runs "2026-12-05r-l1.032" and "-l1", standard PCA's rows only).
+#   judge36 + judge37 (40 designs, pops 461-500, drawn for L's judging before any result of L;
+# with L out, they measure the package afresh): run "2026-12-05s" on the package before M2s,
+# replayed on the package with M2s as run "2026-12-05s-m2s": 1,486 / 66 / 136 / 52 -> 1,493 /
+# 67 / 128 / 52 of 1,740 cells (standard PCA's max_loss 5, min_loss 2 and loss_gap 1 cells above
+# -> within, one min_loss within -> below), M2s's gain seen a second time. The package there:
+# 85.8% within, 3.9% below, 7.4% above, 3.0% flagged, mean reliable coverage 0.909, at most 7.1%
+# of a design's intervals flagged. What stays below on judge34-35 is spread thin (77 cells over
+# 23 designs; the most, 18, in d6k1m2n1000gaussp432, where every method's group a error and loss
+# cover 0.78-0.84: standard PCA's error there sits 0.37 of its sd below the truth and its
+# interval is 0.89 of the right width, an in-sample optimism the bootstrap only partly sees, at
+# k = 1, 1,000 rows per group for 5 directions, no flag).
 #
 # Session of 2026-12-05, fifth (#44 item 1; main d5f53ab; each rule, its candidates, calibration,
 # judging set and adoption rule written down before any result of it, one amendment before any
@@ -1499,6 +1510,8 @@ change_judge_grid <- function() {
 # judge21's twenty (pops 161-180) judged rule F (runs "2026-12-05g*"), judge22's twenty (pops
 # 181-200) rule W3 (runs "2026-12-05h*"), judge23's (pops 201-220) rule W4 (runs "2026-12-05i*"),
 # judge24's (pops 221-240) rule W5 (runs "2026-12-05j*"), each drawn after its rule was written down.
+# judge34-35 (pops 421-460) judged rule M2s (runs "2026-12-05r*"), judge36-37 (pops 461-500) were
+# drawn for rule L, which lost its calibration, and measured the package afresh ("2026-12-05s*").
 judge28_grid <- function() {
   list(design(12, 2, 3, 2000, pop = 301L), design(10, 2, 2, 1000, pop = 302L), design(8, 1, 3, 2000, pop = 303L),
        design(12, 3, 2, 1000, pop = 304L), design(12, 1, 4, 2000, pop = 305L),
