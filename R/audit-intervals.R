@@ -237,6 +237,62 @@ fp_span_overlap <- function(A, B) {
 fp_mean_constrained <- c("mean", "cfpca")
 fp_mean_direction_min <- 0.8
 
+# Data with no preferred direction (#44): where every group's covariance, in the units the fits
+# see (after `scale.`), is spherical within noise and the group means are equal within noise,
+# every k-dimensional subspace fits the population equally well.
+# Each method's subspace is then set by the noise: its variance kept and errors carry the top
+# sample eigenvalues' optimism (they repel), which the bootstrap, starting from the sample's
+# spread spectrum, sees only in part (groups from one population with uncorrelated columns,
+# scaled: standard PCA's and min-max's variance kept covered 0.44-0.67, their errors 0.67-0.83,
+# flagged by the near-tie and kink detectors in 20-70% of the samples; bench/audit-coverage.R,
+# full-grid shards 42 and 52 of run "2026-12-06a-full"). Each group's sphericity is John's test:
+# U = d tr(S^2) / tr(S)^2 - 1 and (n_g - 1) d U / 2, chi-squared with d (d + 1) / 2 - 1 degrees
+# of freedom for Gaussian rows of spherical covariance (locally most powerful invariant; it
+# needs only tr(S) and tr(S^2), from the covariance or its spectrum); the means' test is the
+# chi-squared of their spread against the within-group variance. Flagged where every p-value
+# exceeds `fp_sphere_alpha`, a conventional level, not tuned.
+fp_sphere_alpha <- 0.01
+
+# The p-values of John's test for each group (fp_sphere_alpha) and, last, of the test that the
+# group means are equal (sum_g n_g |mean_g - mean|^2 / s^2, chi-squared with d (m - 1) degrees of
+# freedom for spherical groups, s^2 the within-group variance per column), in the fits' units:
+# from each group's covariance and mean (the moments route, rescaled by the sample's scaling
+# `base$scale`) or its spectrum and the prepared means (the row route, fp_audit_row_blocks()).
+# 0 where a group's covariance is 0 or not finite.
+fp_audit_sphere_p <- function(moments, blocks, base) {
+  d <- length(moments$colnames)
+  n <- as.numeric(moments$n)
+  if (inherits(moments, "fp_rows")) {
+    tr <- lapply(blocks, function(b) c(sum(b$values), sum(b$values^2)))
+    mu <- base$prep$mean
+  } else {
+    s <- if (isFALSE(base$scale)) rep(1, d) else base$scale
+    tr <- lapply(seq_along(n), function(g) {
+      S <- moments$scatter[[g]] / (tcrossprod(s) * n[g])  # one d x d matrix at a time
+      c(sum(diag(S)), sum(S^2))
+    })
+    mu <- moments$mean / s
+  }
+  t1 <- vapply(tr, `[`, numeric(1), 1L)
+  t2 <- vapply(tr, `[`, numeric(1), 2L)
+  p <- vapply(seq_along(tr), function(g) {
+    if (!(is.finite(t1[g]) && is.finite(t2[g]) && t1[g] > 0) || n[g] < 2) return(0)
+    u <- max(d * t2[g] / t1[g]^2 - 1, 0)
+    stats::pchisq((n[g] - 1) * d * u / 2, d * (d + 1) / 2 - 1, lower.tail = FALSE)
+  }, numeric(1))
+  m <- length(n)
+  s2 <- sum(n * t1) / (d * (sum(n) - m))
+  dev <- mu - drop(mu %*% n) / sum(n)
+  q <- sum(n * colSums(dev^2)) / s2
+  c(p, if (is.finite(q) && s2 > 0) stats::pchisq(q, d * (m - 1), lower.tail = FALSE) else 0)
+}
+
+fp_sphere_reason <- function(p) {
+  sprintf(paste("no direction stands out: every group's covariance is spherical within noise (John's test, p %s %s)",
+                "and the group means do not differ, so each method's subspace is set by the noise"),
+          if (min(p) >= 0.001) ">=" else "<", format(max(min(p), 0.001), digits = 2))
+}
+
 # The loss ratio of one replicate's fit (its largest loss over its smallest, with losses within
 # 1e-10 of the largest error counted as 0, as fp_audit_loss_ratio()); NA where a group has none.
 fp_audit_ratio_rep <- function(err, loss) {
@@ -294,7 +350,8 @@ fp_audit_intervals <- function(spec, moments, blocks, ks, tab, gtab) {
                                ks)
   unseen <- fp_audit_small_bias(unseen, dr, gtab, moments, spec$methods, ks)
   opt <- fp_audit_pooled_optimism(spec, moments, base$prep, ks, dr)
-  gr <- fp_audit_group_intervals(gtab, dr, moments, blocks, spec$methods, ks, level, kink, unseen, opt)
+  sphere <- fp_audit_sphere_p(moments, blocks, base)
+  gr <- fp_audit_group_intervals(gtab, dr, moments, blocks, spec$methods, ks, level, kink, unseen, opt, sphere)
   tab <- fp_audit_table_intervals(tab, gr$table, gr$at_floor, gr$diagnostics, dr, moments, spec$methods, ks, level,
                                   unseen)
   list(table = tab, groups_table = gr$table, failed = sum(dr$failed),
@@ -365,7 +422,7 @@ fp_audit_draw <- function(spec, moments, blocks, ks, base) {
 # the group's floor at that k, at `level`). The intervals read the replicates at the widened
 # level (fp_interval_level()).
 fp_audit_group_intervals <- function(gtab, dr, moments, blocks, methods, ks, level, kink = NULL, unseen = NULL,
-                                     optimism = NULL) {
+                                     optimism = NULL, sphere = NULL) {
   qlevel <- fp_interval_level(level)
   nb <- vapply(blocks, function(b) length(b$n), numeric(1))
   # each group's numerical rank, or d + 1 when its covariance has full rank (k = d - 1 is fine
@@ -379,6 +436,7 @@ fp_audit_group_intervals <- function(gtab, dr, moments, blocks, methods, ks, lev
   floor_q <- matrix(apply(dr$Fl, c(2L, 3L), function(v) fp_interval(v, 0, level, probs = (1 + level) / 2, shift = FALSE)),
                     length(ks), length(moments$levels))
   loose_means <- isTRUE(stats::median(dr$overlap, na.rm = TRUE) < fp_mean_direction_min)
+  no_direction <- length(sphere) > 0 && all(sphere > fp_sphere_alpha)
   gq <- c("error", "loss")
   for (q in gq) gtab[paste0(q, c("_low", "_high"))] <- NA_real_
   gtab$reliable <- NA
@@ -404,6 +462,7 @@ fp_audit_group_intervals <- function(gtab, dr, moments, blocks, methods, ks, lev
     } else if (isTRUE(dg$dirs[j, g] * fp_rows_per_direction_min > 1)) {
       fp_dirs_reason(gtab$group[i], gtab$k[i], d, gtab$n[i], few = TRUE)
     } else fp_audit_tail_reason(dg, g)
+    if (is.na(why) && no_direction) why <- fp_sphere_reason(sphere)
     if (is.na(why) && gtab$method[i] == "standard" && isTRUE(tie[j])) {
       why <- sprintf(paste("near-tie: the data do not tell eigenvalues %d and %d of the pooled covariance apart, so",
                            "standard PCA's subspace is not determined"), gtab$k[i], gtab$k[i] + 1L)

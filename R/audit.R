@@ -174,6 +174,15 @@
 #'   below, on the pooled spectrum) exceeds one sd of the variance kept's replicates, standard
 #'   PCA's intervals at that k are flagged ("eigenvalues around k of the pooled covariance are
 #'   tied within noise"): the data have no k-dimensional structure to report on.
+#' * *No preferred direction.* Where every group's covariance, in the units the fits see (after
+#'   `scale.`), is spherical within noise (John's test: `d tr(S^2) / tr(S)^2 - 1` times
+#'   `(n_g - 1) d / 2`, chi-squared with `d (d + 1) / 2 - 1` degrees of freedom) and the group
+#'   means are equal within noise (their spread against the within-group variance, chi-squared
+#'   with `d (m - 1)` degrees of freedom), every p-value above 0.01, every subspace fits the
+#'   population equally well: each method's subspace is set by the noise and its variance kept
+#'   and errors are optimistic by more than the bootstrap sees. Every method's intervals are
+#'   flagged then ("no direction stands out"), as with uncorrelated columns scaled to unit
+#'   variance, in groups drawn from one population: there is nothing for a projection to keep.
 #' * *Bias the bootstrap cannot correct.* A fitted subspace's errors are optimistic and a small
 #'   loss is biased upwards, by amounts that grow with the directions estimated per row,
 #'   `k (d - k) / n`. A group with fewer than 20 rows per direction (`n < 20 k (d - k)`) has its

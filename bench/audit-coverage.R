@@ -731,6 +731,31 @@
 #    d12k3m3n1000pois, t12k3m2n3000gauss, t12k3m3n1000gauss) flag 0-5% of their intervals,
 #    mean reliable coverage 0.88-0.92; the four alike ones 40-98% (a12k2m3n1000gauss every cell,
 #    a4k1m5n1000gauss 48% with 10 cells below).
+#   RULE S (plan written before any result of it, from the shards 42 and 52 above; one amendment
+# before any result): where every group's covariance, in the units the fits see, is spherical
+# within noise (John's test, U = d tr(S^2) / tr(S)^2 - 1, (n_g - 1) d U / 2 against chi-squared
+# with d (d + 1) / 2 - 1 df) and the group means are equal within noise (their spread against
+# the within-group variance, chi-squared with d (m - 1) df), every p-value above 0.01 (a
+# conventional level, not tuned: no calibration), every method's intervals at every k are
+# flagged ("no direction stands out"). The amendment: the means were first to be read by the
+# audit's loose-means overlap, which is 1 whenever m - 1 >= d (five groups at d = 4) and cannot
+# see equal means there. JUDGE B: judge36 + judge37 (seen, structured; replicates replayed)
+# must not move: every cell identical (coverage, flagged share, verdict). JUDGE A: shards 5 and
+# 15 above (drawn on the package, replayed with S; ADOPT iff item 1's passes, within or flagged,
+# rise and its fails, below or above, fall): identical in every cell (their alike designs are t5
+# or log-normal, already flagged for heavy tails): NOT ADOPTED as written (S1). PLAN S2, written
+# after S1's null result and before any result of S2: the same rule and code, judged on
+# judge38_grid(), 16 designs drawn fresh (pops 501-516) in and beside the rule's domain (10 alike
+# Gaussian designs at 300-2,000 rows, 2 alike Poisson, a distinct and a tie design); ADOPT iff
+# passes rise, fails fall, the four non-spherical designs do not move and judge B holds. Drawn
+# on the package (run "2026-12-06c" is the package's replay of those replicates on main's code;
+# the draws themselves ran on c0c03b5's, see above) and replayed with S (run "2026-12-06c-s"):
+# within / below / above / flagged 123 / 55 / 104 / 357 -> 87 / 5 / 38 / 509 of 639 cells,
+# passes 480 -> 596, fails 159 -> 43, the four non-spherical designs identical in every cell:
+# ADOPTED. The alike Gaussian designs now have 98-100% of their intervals flagged (before: 51-87%
+# in the nine with cells below 0.85, 3-11 each, and 98-100% in three); above item 1's one in ten
+# for well-behaved data, where a projection has nothing to keep; the structured designs are
+# untouched.
 #
 # Session of 2026-12-05, sixth (#44 item 1; main 6c21c13; each rule, its candidates, calibration,
 # judging set and adoption rule written down before any result of it).

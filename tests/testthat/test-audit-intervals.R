@@ -695,3 +695,46 @@ test_that("the loss ratio's interval is the shifted percentile interval on the l
   # too few replicates with a value: NA, as fp_interval()
   expect_true(all(is.na(fairproj:::fp_ratio_interval(c(ratio[1:50], rep(NA, 50)), 2, err, c(2, 1), 0.9))))
 })
+
+test_that("data with no preferred direction: spherical groups with equal means flag every method (#44)", {
+  # John's test holds its level: spherical Gaussian groups (any scale), p-values about uniform
+  set.seed(11)
+  p <- replicate(300, {
+    x <- matrix(rnorm(200 * 5), 200) * 3
+    fp_audit_sphere_p(group_moments(x, rep(c("a", "b"), each = 100)), NULL, list(scale = FALSE))
+  })
+  expect_equal(dim(p), c(3L, 300L))  # two groups' sphericity, then the means
+  expect_true(all(abs(rowMeans(p < 0.1) - 0.1) < 0.06))
+  # and it rejects correlation, unequal variances and different means
+  x <- matrix(rnorm(600 * 4), 600)
+  g <- rep(c("a", "b"), each = 300)
+  m0 <- group_moments(x, g)
+  expect_true(all(fp_audit_sphere_p(m0, NULL, list(scale = FALSE)) > 1e-3))
+  xc <- x %*% chol(stats::toeplitz(c(1, 0.3, 0, 0)))
+  expect_true(all(fp_audit_sphere_p(group_moments(xc, g), NULL, list(scale = FALSE))[1:2] < 1e-3))
+  xs <- x %*% diag(c(1.5, 1, 1, 1))
+  expect_true(all(fp_audit_sphere_p(group_moments(xs, g), NULL, list(scale = FALSE))[1:2] < 1e-3))
+  # ... unless scaling evens the variances out: the test reads the units the fits see
+  expect_true(all(fp_audit_sphere_p(group_moments(xs, g), NULL, list(scale = c(1.5, 1, 1, 1))) > 1e-3))
+  expect_lt(fp_audit_sphere_p(group_moments(x + 0.5 * (g == "b"), g), NULL, list(scale = FALSE))[3], 1e-3)
+
+  # in an audit: uncorrelated columns in any units, scaled, three groups from one population
+  set.seed(12)
+  y <- matrix(rnorm(900 * 4), 900) %*% diag(c(1e4, 1, 0.01, 3)) + 50
+  gy <- rep(c("a", "b", "c"), each = 300)
+  for (route in c("moments", "rows")) {
+    a <- fair_audit(y, gy, k = 1, replicates = 30, seed = 1, progress = FALSE, route = route)
+    ti <- tidy(a, "intervals")
+    expect_false(any(ti$reliable, na.rm = TRUE))
+    gt <- a$groups_table
+    expect_true(all(grepl("^no direction stands out", gt$reason[gt$method != "mean"])))
+    expect_true(all(!gt$reliable))  # mean matching: the means' direction not fixed, said first
+  }
+  # correlated columns, or groups whose means differ: not this flag
+  yc <- y %*% chol(stats::toeplitz(c(1, 0.5, 0.2, 0)))
+  yf <- y + outer(as.integer(factor(gy)), c(5e3, 0, 0, 0))
+  for (z in list(yc, yf)) {
+    a <- fair_audit(z, gy, k = 1, replicates = 30, seed = 1, progress = FALSE)
+    expect_false(any(grepl("no direction stands out", a$groups_table$reason)))
+  }
+})

@@ -273,6 +273,12 @@ test_that("min-max at a near-tie (groups from one isotropic population) is flagg
   x <- matrix(rnorm(2 * n * 8), 2 * n)
   a <- fair_audit(x, rep(c("a", "b"), each = n), k = 3, methods = c("standard", "minmax"), replicates = 40, seed = 1,
                   scale. = FALSE, progress = FALSE)
+  # spherical groups with equal means: flagged first as data with no preferred direction; the
+  # kink detector beneath it, with that flag off
+  expect_true(all(grepl("^no direction stands out", a$table$reason)))
+  local_fairproj_function("fp_sphere_alpha", 1)
+  a <- fair_audit(x, rep(c("a", "b"), each = n), k = 3, methods = c("standard", "minmax"), replicates = 40, seed = 1,
+                  scale. = FALSE, progress = FALSE)
   mm <- a$table$method == "minmax"
   expect_false(a$table$reliable[mm])
   expect_match(a$table$reason[mm], "kink or near-tie")
@@ -442,6 +448,11 @@ test_that("a block of tied pooled eigenvalues around k flags standard PCA for th
   set.seed(2)
   x <- matrix(rnorm(3000 * 12), 3000)
   g <- rep(1:3, each = 1000)
+  a <- fair_audit(x, g, k = 3, methods = "standard", seed = 1, progress = FALSE)
+  # flagged first as data with no preferred direction; the optimism detector beneath it, with
+  # that flag off
+  expect_match(a$table$reason, "^no direction stands out")
+  local_fairproj_function("fp_sphere_alpha", 1)
   a <- fair_audit(x, g, k = 3, methods = "standard", seed = 1, progress = FALSE)
   t <- a$table[a$table$method == "standard", ]
   gt <- a$groups_table[a$groups_table$method == "standard", ]
