@@ -267,9 +267,10 @@ fp_audit_sphere_p <- function(moments, blocks, base) {
     mu <- base$prep$mean
   } else {
     s <- if (isFALSE(base$scale)) rep(1, d) else base$scale
+    ww <- tcrossprod(1 / s)  # once for every group
     tr <- lapply(seq_along(n), function(g) {
-      S <- moments$scatter[[g]] / (tcrossprod(s) * n[g])  # one d x d matrix at a time
-      c(sum(diag(S)), sum(S^2))
+      S <- moments$scatter[[g]] * ww  # one d x d matrix at a time
+      c(sum(diag(S)) / n[g], sum(S^2) / n[g]^2)
     })
     mu <- moments$mean / s
   }
