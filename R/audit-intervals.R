@@ -674,6 +674,17 @@ fp_gap_bound_reason <- paste("the groups' losses may all be equal (min-max's gap
 fp_floored_quantities <- c("loss", "max_loss", "min_loss")
 fp_zero_note <- "0 is not ruled out at this level: the interval starts at 0"
 
+# TRUE where the interval of a loss, largest or smallest loss starts at 0 (fp_audit_starts_at_zero()):
+# the estimate is within the noise floor of a zero loss (fp_audit_floor()), so the data do not
+# tell the loss from its bound 0, and an interval that holds 0 whenever they cannot covers a loss
+# of 0 more often than the level. Such intervals are flagged (those terms only; the group's error
+# interval is not touched), as min-max's gap at its bound is (fp_gap_bound_reason): where the
+# population's losses were 0 (groups drawn from one population, full-grid shards of
+# bench/audit-coverage.R), the losses' intervals covered 0.97-1.00, above the level.
+fp_audit_loss_at_bound <- function(q, low, high) q %in% fp_floored_quantities & fp_audit_starts_at_zero(q, low, high)
+fp_loss_bound_reason <- paste("0 is not ruled out (the loss is within the noise floor of a zero loss): an interval at",
+                              "the bound 0 covers more than the level there; read it as an upper bound")
+
 # TRUE where the interval of a quantity that cannot be negative starts at 0 and is not a point.
 fp_audit_starts_at_zero <- function(q, low, high) {
   q %in% fp_bounded_quantities & !is.na(low) & low == 0 & !is.na(high) & high > 0
@@ -706,6 +717,10 @@ fp_audit_intervals_long <- function(x) {
     out$term %in% c("loss_gap", "loss_ratio")
   out$reliable[bd] <- FALSE
   out$reason[bd & is.na(out$reason)] <- fp_gap_bound_reason
+  # a loss whose interval starts at 0 (within its noise floor) is flagged, those terms only
+  zl <- fp_audit_loss_at_bound(out$term, out$conf.low, out$conf.high)
+  out$reliable[zl] <- FALSE
+  out$reason[zl & is.na(out$reason)] <- fp_loss_bound_reason
   zg <- out$method %in% tb$method[tb$zero_gap] & out$term %in% c("loss_gap", "loss_ratio")
   out$note[zg] <- ifelse(out$term[zg] == "loss_gap", fp_zero_gap_note, sub("0 by", "1 by", fp_zero_gap_note))
   out <- out[order(match(out$method, x$methods), out$k), , drop = FALSE]

@@ -25,7 +25,9 @@ fp_audit_at <- function(x, k) {
     hi <- t[[paste0(q, "_high")]]
     ifelse(is.na(lo), "", sprintf(" [%s, %s]%s", f(lo), f(hi), flag))
   }
-  out$max_loss <- paste0(out$max_loss, ci("max_loss", fp_num))
+  # a largest loss from 0 is an upper bound (fp_loss_bound_reason): flagged on its own
+  out$max_loss <- paste0(out$max_loss, ci("max_loss", fp_num),
+                         ifelse(fp_audit_loss_at_bound("max_loss", t$max_loss_low, t$max_loss_high) & flag == "", "?", ""))
   bound <- fp_audit_gap_at_bound(t, nrow(x$groups))  # a min-max ratio at a kink: flagged on its own
   out$loss_ratio <- paste0(fp_num(t$loss_ratio), ci("loss_ratio", fp_num), ifelse(bound & flag == "", "?", ""))
   out$price <- paste0(out$price, ifelse(t$method == "standard", "", ci("price", fp_pct)))
@@ -404,8 +406,10 @@ fp_audit_mc_line <- function(x) {
 fp_audit_flag_legend <- function(x, k) {
   t <- x$table[x$table$k == k, , drop = FALSE]
   bound <- fp_audit_ratio_shown(t) && any(fp_audit_gap_at_bound(t, nrow(x$groups)) & !(t$reliable %in% FALSE))
-  if (!any(t$reliable %in% FALSE) && !bound) return("")
-  why <- unique(c(t$reason, x$groups_table$reason[x$groups_table$k == k], if (bound) paste("loss ratio:", fp_gap_bound_reason)))
+  zero <- any(fp_audit_loss_at_bound("max_loss", t$max_loss_low, t$max_loss_high) & !(t$reliable %in% FALSE))
+  if (!any(t$reliable %in% FALSE) && !bound && !zero) return("")
+  why <- unique(c(t$reason, x$groups_table$reason[x$groups_table$k == k], if (bound) paste("loss ratio:", fp_gap_bound_reason),
+                  if (zero) paste("largest loss from 0:", fp_loss_bound_reason)))
   why <- why[!is.na(why)]
   if (!length(why)) why <- "see ?fair_audit"
   paste0("; ? marks an interval the data cannot support: ", paste(fp_merge_group_reasons(why), collapse = "; "))

@@ -738,3 +738,41 @@ test_that("data with no preferred direction: spherical groups with equal means f
     expect_false(any(grepl("no direction stands out", a$groups_table$reason)))
   }
 })
+
+test_that("a loss whose interval starts at 0 is an upper bound: flagged, that term only (#44)", {
+  # both groups from one correlated population (every loss 0; not spherical, so the data do fix
+  # directions): a loss interval that holds 0 whenever 0 is not ruled out covers 0 above the level
+  set.seed(11)
+  d <- 6
+  mix <- qr.Q(qr(matrix(rnorm(d * d), d))) %*% diag(sqrt(seq(5, 0.5, length.out = d)))
+  x <- matrix(rnorm(800 * d), 800) %*% t(mix)
+  g <- rep(c("a", "b"), each = 400)
+  a <- fair_audit(x, g, k = 2, methods = c("standard", "minmax"), replicates = 40, seed = 1, progress = FALSE)
+  td <- tidy(a, "intervals")
+  expect_false(any(grepl("no direction stands out", td$reason)))
+  loss <- td$term %in% c("loss", "max_loss", "min_loss")
+  zero <- loss & td$conf.low %in% 0 & td$conf.high > 0
+  expect_true(any(zero))
+  expect_true(all(!td$reliable[zero]))
+  expect_true(all(grepl("read it as an upper bound", td$reason[zero])))
+  # the other terms keep the flags of their rows: a group's error that of its groups_table row
+  gt <- a$groups_table[a$groups_table$k == 2, ]
+  er <- td[td$term == "error", ]
+  expect_identical(er$reliable, gt$reliable[match(paste(er$method, er$group), paste(gt$method, gt$group))])
+  expect_true(any(td$reliable[!zero]))
+  expect_false(any(grepl("upper bound", td$reason[!zero & !td$term %in% c("loss_gap", "loss_ratio")])))
+  # print() marks a largest loss from 0 and says why
+  tb <- a$table[a$table$k == 2, ]
+  out <- gsub("\\s+", " ", paste(capture.output(print(a)), collapse = "\n"))
+  if (any(tb$max_loss_low %in% 0 & tb$reliable)) {
+    expect_match(out, "largest loss from 0: 0 is not ruled out")
+    expect_match(out, "]?", fixed = TRUE)
+  }
+  # losses clearly above 0 (groups with different main directions) are not touched
+  xb <- matrix(rnorm(400 * d), 400) %*% diag(c(1, 1, 1, 1, 3, 2))
+  a2 <- fair_audit(rbind(x[1:400, ], xb), g, k = 2, methods = "standard", replicates = 40, seed = 1, progress = FALSE)
+  t2 <- tidy(a2, "intervals")
+  big <- t2$term == "loss" & t2$conf.low > 0
+  expect_true(any(big))
+  expect_false(any(grepl("upper bound", t2$reason[big])))
+})
