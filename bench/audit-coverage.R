@@ -737,6 +737,28 @@
 # no verdict moved (replays not appended: equal to runs "2026-12-05s-m2s" but for those 4).
 # ADOPTED.
 #
+#   RULE G2 (plan written before any result of it, after rule Z's judging): where every group's
+# error is equal (alike designs, truth 0), the error gap's unflagged cells covered 0.94-0.96 with
+# 2 groups, 0.80-0.83 with 3 and 0.67-0.82 with 5 (pooled over the full-grid runs): the gap's
+# lower end, the largest of the candidate pairs' lower bounds holding simultaneously, misses 0.
+# G2 calibrates that simultaneous level over every ordered pair of groups instead of the
+# candidate pairs alone (chosen by the data as the estimated largest and smallest); no tuned
+# constant. CAL on the seen shards 10-40 (replays): error gap at truth 0 with 3-5 groups 0.778 ->
+# 0.836 (8 cells), so judged. JUDGE J39 (judge39_grid(), 16 designs drawn fresh, pops 517-532, 60
+# samples; run "2026-12-06e" on main afa1b53, replayed with G2 as "2026-12-06e-g2"; ADOPT iff
+# passes rise, fails fall and pass -> fail is at most a quarter of fail -> pass): within / below /
+# above / flagged 369 / 38 / 94 / 271 -> 370 / 31 / 100 / 271 of 772 cells; 7 cells fail -> pass
+# (error gaps at truth 0 in alike Poisson designs, 0.78-0.83 -> 0.85-0.87) and 6 pass -> fail
+# (loss and error gaps of structured designs, 0.90-0.95 -> 0.97-1.00): NOT ADOPTED. Pooled, the
+# error gap at truth 0 went 0.808 -> 0.854 and the positive gaps 0.925-0.932 -> 0.936-0.939: the
+# positive gaps are already on the conservative side, and the all-equal case needs a fix that
+# acts there alone. The package on judge39 (fresh): 3 of 501 unflagged cells clearly below 0.85
+# (error gaps and largest errors of alike Poisson designs), 14 clearly above 0.95 (11 of them
+# loss gaps, loss ratios and prices whose truth is 0 or 1 in alike designs, covering 1.00; rule
+# Z's reasoning would apply to them, but gaps and prices of structured designs start at 0 in a
+# share of samples too, unlike losses); the eight structured designs flag 0-6% of their
+# intervals, the six alike ones 63-75%.
+#
 # Session of 2026-12-06 (#44 item 1; main 7ceeba0). Six more shards of the full grid, never run
 # before, 30 samples per design: 42, 52, 62 and 72 (run "2026-12-06a-full") and 5 and 15 (run
 # "2026-12-06b-full", replicates saved). They ran on an installed package one commit behind
@@ -1680,6 +1702,18 @@ judge37_grid <- function() {
        design(12, 3, 4, 1000, shape = "tie", pop = 498L), design(10, 2, 2, c(1000, 3000), pop = 499L),
        design(12, 2, 5, 1000, pop = 500L))
 }
+# Session of 2026-12-06, second: rule G2's judging set (16 designs drawn fresh, pops 517-532): 8
+# alike Poisson designs with 3-5 groups, 8 designs with 3-5 distinct or tied groups.
+judge39_grid <- function() {
+  list(design(12, 1, 3, 1000, "pois", shape = "alike", pop = 517L), design(12, 2, 5, 1000, "pois", shape = "alike", pop = 518L),
+       design(8, 1, 4, 2000, "pois", shape = "alike", pop = 519L), design(16, 2, 3, 1000, "pois", shape = "alike", pop = 520L),
+       design(10, 3, 5, 1000, "pois", shape = "alike", pop = 521L), design(20, 2, 4, 1000, "pois", shape = "alike", pop = 522L),
+       design(12, 3, 3, 3000, "pois", shape = "alike", pop = 523L), design(8, 2, 5, 2000, "pois", shape = "alike", pop = 524L),
+       design(10, 2, 3, 1000, pop = 525L), design(12, 1, 5, 1000, pop = 526L), design(8, 2, 4, 2000, pop = 527L),
+       design(6, 1, 3, 1000, "pois", pop = 528L), design(12, 2, 4, 1000, "pois", pop = 529L),
+       design(10, 2, 5, 2000, "pois", pop = 530L), design(12, 3, 3, c(1000, 2000, 1000), pop = 531L),
+       design(8, 1, 3, 1000, shape = "tie", pop = 532L))
+}
 # Session of 2026-12-06: rule S's second judging set (alike designs, isotropic after scaling, and
 # designs beside the rule's domain), fixed before any result of it.
 judge38_grid <- function() {
@@ -1865,7 +1899,7 @@ grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_
                judge23 = judge23_grid(), judge24 = judge24_grid(), judge25 = judge25_grid(),
                judge26 = judge26_grid(), judge27 = judge27_grid(), judge28 = judge28_grid(), judge29 = judge29_grid(),
                judge30 = judge30_grid(), judge31 = judge31_grid(), judge32 = judge32_grid(), judge33 = judge33_grid(),
-               judge34 = judge34_grid(), judge35 = judge35_grid(), judge36 = judge36_grid(), judge37 = judge37_grid(), judge38 = judge38_grid(),
+               judge34 = judge34_grid(), judge35 = judge35_grid(), judge36 = judge36_grid(), judge37 = judge37_grid(), judge38 = judge38_grid(), judge39 = judge39_grid(),
                wellbehaved = Filter(function(x) x$dist %in% c("gauss", "pois") && min(x$n) >= 1000 && x$d <= 12,
                                     full_grid()),
                {
@@ -1878,7 +1912,7 @@ grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_
                           judge24_grid(), judge25_grid(), judge26_grid(), judge27_grid(),
                           judge28_grid(), judge29_grid(), judge30_grid(), judge31_grid(),
                           judge32_grid(), judge33_grid(), judge34_grid(), judge35_grid(),
-                          judge36_grid(), judge37_grid(), judge38_grid())
+                          judge36_grid(), judge37_grid(), judge38_grid(), judge39_grid())
                  all <- all[!duplicated(vapply(all, `[[`, "", "name"))]
                  all[vapply(all, `[[`, "", "name") %in% want]
                })
