@@ -89,7 +89,10 @@
 #' of their upper bounds covered above 95% in a sixth of the designs tried), and a gap, at least
 #' every difference between a candidate for the largest and one for the smallest, lies between the
 #' largest of those differences' simultaneous lower bounds (one-sided, at the level, a calibrated
-#' choice) and the largest of their upper bounds, starting at 0 where one of them reaches 0. A
+#' choice; for the error gap the candidates of that lower bound are the groups not ruled out at a
+#' tenth of the miss rate, Romano, Shaikh and Wolf's two-step choice, so that equal errors are not
+#' read through the one pair the data picked) and the largest of their upper bounds, starting at 0
+#' where one of them reaches 0. A
 #' quantity that cannot be negative is kept above 0, and its interval starts at 0 where it is not
 #' distinguishable from 0 at that level: for a loss, where the estimate lies within the noise floor
 #' of a zero loss; for an error or a price, where the estimate is smaller than the interval's width.

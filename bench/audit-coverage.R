@@ -707,6 +707,50 @@
 # mean direction not fixed, flagged; the others 4 / 2 / 16: losses and gaps of 0 whose
 # intervals start at 0).
 #
+# Session of 2026-12-06, third (#44 item 1; main 3fed8db). Where every group's error is equal
+# (alike designs), the error gap and the largest error covered 0.72-0.83 at three to five groups.
+# Diagnosis on the seen judge39 replays (standard PCA's error gap, truth 0): the bootstrap's sd of
+# the pairs' differences is 0.91-0.95 of their true spread, but the misses came at a largest
+# |difference| / sd as low as 1.8 at three groups: the candidates for the largest and smallest
+# were screened at the interval's own level, so at a tie the screening often kept the one pair
+# the data picked (largest, smallest), whose one-sided end (0.96) was then read as if nothing had
+# been selected. And the largest error's own interval covered 0.92-0.94 there, but the
+# consistency rule (item 2: no lower than any group's interval) raised its lower end to the
+# largest of the groups' own lower ends in 99-100% of those samples, and m one-sided misses add up
+# (0.90 at three groups, 0.82-0.83 at four, 0.72-0.78 at five); in structured designs it raised it
+# in 17% of samples at no cost (0.939 -> 0.935).
+#   RULE G3 (plan written before any result of judge40): the candidates of the end that faces a
+# tie (the largest's lower end, the smallest's upper end, the gap's lower end, losses and errors)
+# screened at 1 - (1 - level) / 10 (Romano, Shaikh and Wolf's two-step choice, beta = alpha / 10)
+# instead of at the level; no constant tuned. CAL (seen judge39): error gap of alike designs
+# 0.808 -> 0.854. JUDGE J40 (judge40_grid(), 16 designs drawn fresh, pops 533-548, 60 samples;
+# run "2026-12-06f" on main, replayed as "2026-12-06f-g3"): within / below / above / flagged
+# 375 / 45 / 62 / 296 -> 382 / 39 / 61 / 296 of 778 cells, 7 fail -> pass (error gaps of alike
+# designs 0.73-0.83 -> 0.86-0.93), none pass -> fail. B (seen replays: full shards 10-40, judge36,
+# judge37): 4 fail -> pass, 4 pass -> fail, every one of them a loss gap pushed from 0.93-0.95 to
+# 0.96-1.00. Together 11 / 4 > a quarter: NOT ADOPTED.
+#   RULE G3e (plan written after G3's result, before any result of judge41): G3's screening for
+# the groups' error gap alone (the loss gap's one-sided construction was calibrated, RULE G, on
+# structured designs' loss gaps and sits at 0.93-0.95 there; the error gap's never was). JUDGE J41
+# (judge41_grid(), 16 designs drawn fresh, pops 549-564, 60 samples; run "2026-12-06g" on main,
+# replayed as "2026-12-06g-g3e"): 408 / 36 / 73 / 279 -> 410 / 34 / 73 / 279 of 796 cells, passes
+# 687 -> 689, fails 109 -> 107, 2 fail -> pass (a10k2m4n1000poisp551's error gaps 0.72-0.74 ->
+# 0.88), none pass -> fail; the alike designs' error gaps pooled 0.799 -> 0.851 (7 of 13 cells
+# still below: the bootstrap's spread of the differences is 5-10% short under Poisson columns,
+# and at five groups 100 replicates cannot resolve the simultaneous quantile). B (seen: judge40,
+# judge39, full shards 10-40, judge36, judge37): 18 fail -> pass, 1 pass -> fail (a structured
+# error gap 0.950 -> 0.967); no flagged share moved anywhere. ADOPTED.
+#   RULE M3 (plan written before any result of judge41, baseline G3e): the largest error's interval
+# is flagged (that term only) where the error gap's interval starts at 0 and the m groups'
+# one-sided misses can add to more than the level allows, 1 - (1 - (1 - level) / 2)^m > 1 - level
+# (m >= 3 at 0.9; no constant tuned). JUDGE J41 (replayed as "2026-12-06g-g3e-m3"): passes 689 ->
+# 691, fails 107 -> 105, 2 fail -> pass (alike designs' largest errors below 0.85 now flagged), none
+# pass -> fail (10 cells within -> flagged). B (seen: judge39, judge40, full shards 10-40): 17 fail
+# -> pass, none pass -> fail. Flagged shares moved only in alike designs (their largest error; the
+# designs 0.52-0.79 -> 0.56-0.81 of their intervals flagged; none was at 10% or less). ADOPTED.
+# Where the groups' errors are equal the largest error is then flagged in most samples, and the
+# alike Poisson designs (well-behaved by item 1's wording) flag 56-81% of their intervals.
+#
 # Session of 2026-12-06, second (#44 item 1; main fd9dc3c, with rule S). Four more shards of the
 # full grid, never run before: 10, 20, 30 and 40 (run "2026-12-06d-full", 30 samples, replicates
 # saved; a replay on main equals the run in every cell). 128 designs, 5,569 cells: 42 within, 20
@@ -1702,6 +1746,32 @@ judge37_grid <- function() {
        design(12, 3, 4, 1000, shape = "tie", pop = 498L), design(10, 2, 2, c(1000, 3000), pop = 499L),
        design(12, 2, 5, 1000, pop = 500L))
 }
+# Session of 2026-12-06, third: rule M3's judging set (16 designs drawn fresh, pops 549-564), fixed
+# before any result of it: 8 alike designs with 3-5 groups (6 Poisson, 2 Gaussian) and 8 designs
+# with 3-5 distinct or tied groups.
+judge41_grid <- function() {
+  list(design(8, 1, 3, 1000, "pois", shape = "alike", pop = 549L), design(12, 2, 5, 2000, "pois", shape = "alike", pop = 550L),
+       design(10, 2, 4, 1000, "pois", shape = "alike", pop = 551L), design(6, 1, 5, 1000, "pois", shape = "alike", pop = 552L),
+       design(12, 3, 4, 1000, shape = "alike", pop = 553L), design(8, 2, 3, 2000, shape = "alike", pop = 554L),
+       design(10, 1, 5, 3000, "pois", shape = "alike", pop = 555L), design(12, 1, 3, 1000, "pois", shape = "alike", pop = 556L),
+       design(12, 2, 5, 1000, pop = 557L), design(10, 1, 4, 1000, "pois", pop = 558L), design(8, 2, 5, 1000, "pois", pop = 559L),
+       design(12, 3, 4, 2000, pop = 560L), design(6, 1, 5, 2000, pop = 561L),
+       design(10, 2, 3, c(1000, 3000, 1000), "pois", pop = 562L), design(12, 1, 4, 1000, shape = "tie", pop = 563L),
+       design(8, 2, 4, 1000, pop = 564L))
+}
+# Session of 2026-12-06, third: the two-step gap rule's judging set (16 designs drawn fresh, pops
+# 533-548), fixed before any result of it: 8 alike designs with 3-5 groups (6 Poisson, 2 Gaussian)
+# and 8 designs with 3-5 distinct or tied groups.
+judge40_grid <- function() {
+  list(design(10, 1, 3, 1000, "pois", shape = "alike", pop = 533L), design(12, 2, 4, 1000, "pois", shape = "alike", pop = 534L),
+       design(8, 1, 5, 2000, "pois", shape = "alike", pop = 535L), design(12, 2, 3, 2000, "pois", shape = "alike", pop = 536L),
+       design(16, 3, 5, 1000, "pois", shape = "alike", pop = 537L), design(10, 2, 3, 1000, shape = "alike", pop = 538L),
+       design(12, 1, 5, 1000, shape = "alike", pop = 539L), design(6, 1, 4, 3000, "pois", shape = "alike", pop = 540L),
+       design(10, 1, 3, 1000, pop = 541L), design(12, 2, 4, 1000, "pois", pop = 542L), design(8, 2, 5, 2000, pop = 543L),
+       design(12, 3, 3, 1000, "pois", pop = 544L), design(10, 2, 4, c(1000, 2000, 1000, 3000), pop = 545L),
+       design(6, 1, 5, 1000, pop = 546L), design(12, 2, 3, 1000, shape = "tie", pop = 547L),
+       design(8, 1, 4, 2000, "pois", pop = 548L))
+}
 # Session of 2026-12-06, second: rule G2's judging set (16 designs drawn fresh, pops 517-532): 8
 # alike Poisson designs with 3-5 groups, 8 designs with 3-5 distinct or tied groups.
 judge39_grid <- function() {
@@ -1899,7 +1969,7 @@ grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_
                judge23 = judge23_grid(), judge24 = judge24_grid(), judge25 = judge25_grid(),
                judge26 = judge26_grid(), judge27 = judge27_grid(), judge28 = judge28_grid(), judge29 = judge29_grid(),
                judge30 = judge30_grid(), judge31 = judge31_grid(), judge32 = judge32_grid(), judge33 = judge33_grid(),
-               judge34 = judge34_grid(), judge35 = judge35_grid(), judge36 = judge36_grid(), judge37 = judge37_grid(), judge38 = judge38_grid(), judge39 = judge39_grid(),
+               judge34 = judge34_grid(), judge35 = judge35_grid(), judge36 = judge36_grid(), judge37 = judge37_grid(), judge38 = judge38_grid(), judge39 = judge39_grid(), judge40 = judge40_grid(), judge41 = judge41_grid(),
                wellbehaved = Filter(function(x) x$dist %in% c("gauss", "pois") && min(x$n) >= 1000 && x$d <= 12,
                                     full_grid()),
                {
@@ -1912,7 +1982,7 @@ grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_
                           judge24_grid(), judge25_grid(), judge26_grid(), judge27_grid(),
                           judge28_grid(), judge29_grid(), judge30_grid(), judge31_grid(),
                           judge32_grid(), judge33_grid(), judge34_grid(), judge35_grid(),
-                          judge36_grid(), judge37_grid(), judge38_grid(), judge39_grid())
+                          judge36_grid(), judge37_grid(), judge38_grid(), judge39_grid(), judge40_grid(), judge41_grid())
                  all <- all[!duplicated(vapply(all, `[[`, "", "name"))]
                  all[vapply(all, `[[`, "", "name") %in% want]
                })
