@@ -21,6 +21,36 @@ test_that("the error gap of equal groups: the pairs facing the tie screened at a
   expect_lt(mean(res["zero0", ]), 0.86)
 })
 
+test_that("the largest error of groups not told apart is flagged from three groups on, that term only (#44)", {
+  # the rule's arithmetic: m one-sided misses of (1 - level) / 2 add to more than 1 - level
+  out <- data.frame(method = "standard", k = 1, term = c("error", "max_error", "error_gap"),
+                    conf.low = c(1, 1, 0), stringsAsFactors = FALSE)
+  expect_identical(fp_audit_tied_max_error(out, 3, 0.9), c(FALSE, TRUE, FALSE))
+  expect_identical(fp_audit_tied_max_error(out, 2, 0.9), rep(FALSE, 3))
+  expect_identical(fp_audit_tied_max_error(out, 3, NULL), rep(FALSE, 3))
+  out$conf.low[3] <- 0.1
+  expect_identical(fp_audit_tied_max_error(out, 5, 0.9), rep(FALSE, 3))
+  # an audit of three groups drawn from one population (correlated columns): the gap starts at 0,
+  # the largest error is flagged with the reason, the groups' errors keep their own flag
+  set.seed(1)
+  A <- matrix(stats::rnorm(36), 6)
+  x <- matrix(stats::rnorm(3000 * 6), 3000) %*% A
+  g <- rep(c("a", "b", "c"), each = 1000)
+  a <- fair_audit(x, g, k = 2, methods = c("standard", "minmax"), seed = 1, progress = FALSE, replicates = 60)
+  t <- as.data.frame(tidy(a, matrix = "intervals"))
+  gap <- t[t$term == "error_gap", ]
+  mx <- t[t$term == "max_error", ]
+  expect_true(all(gap$conf.low == 0))
+  expect_true(all(!mx$reliable))
+  expect_true(all(mx$reason == fp_tied_max_reason))
+  expect_true(all(gap$reliable))
+  expect_true(all(t$reliable[t$term == "error"]))
+  # two groups: not flagged by this rule
+  a2 <- fair_audit(x[1:2000, ], g[1:2000], k = 2, methods = "standard", seed = 1, progress = FALSE, replicates = 60)
+  t2 <- as.data.frame(tidy(a2, matrix = "intervals"))
+  expect_false(any(t2$reason %in% fp_tied_max_reason))
+})
+
 # fair_audit()'s intervals: block moments from the one pass, the bootstrap over blocks, the
 # reliability flags, and a fast coverage check (bench/audit-coverage.R is the full study).
 
@@ -270,9 +300,11 @@ test_that("min-max's gap over three groups starts at 0 at its kink and is then f
     expect_true(at(a1, q)$reliable)
     expect_true(is.na(at(a1, q)$reason))
   }
-  # the method's other intervals and standard PCA's gap keep theirs
+  # the method's other intervals and standard PCA's gap keep theirs (but a largest error whose
+  # groups' errors are not told apart, fp_audit_tied_max_error())
   td <- tidy(a2, "intervals")
-  expect_true(all(td$reliable[td$method == "minmax" & !td$term %in% c("loss_gap", "loss_ratio")]))
+  tied <- td$term == "max_error" & td$reason %in% fp_tied_max_reason
+  expect_true(all(td$reliable[td$method == "minmax" & !td$term %in% c("loss_gap", "loss_ratio") & !tied]))
   expect_true(all(td$reliable[td$method == "standard"]))
   # print() marks the ratio and says why
   out <- paste(capture.output(print(a2)), collapse = "\n")
