@@ -750,6 +750,13 @@
 # designs 0.52-0.79 -> 0.56-0.81 of their intervals flagged; none was at 10% or less). ADOPTED.
 # Where the groups' errors are equal the largest error is then flagged in most samples, and the
 # alike Poisson designs (well-behaved by item 1's wording) flag 56-81% of their intervals.
+#   Shard 25/80 of the full grid, never run before, on main 5781210 (with G3e and M3; run
+# "2026-12-06h-full", 30 samples): 32 designs, 1,401 cells: 66 within, 30 below, 49 above, 1,256
+# flagged in >= 80% of their samples (89.7%; too few rows for the directions 874, heavy tails 237,
+# group means not fixed 145). Of the 145 unflagged cells 4 cover clearly less than 0.85 (binomial,
+# one-sided p < 0.05; t4k1m5n100gauss 3, t20k2m2n1000gauss 1) and none clearly more than 0.95. Its
+# one well-behaved design (d12k3m2n3000pois) flags none of its 35 cells: 21 within, 2 below (mean
+# matching's loss of group b and largest loss, 0.833), 12 above.
 #
 # Session of 2026-12-06, second (#44 item 1; main fd9dc3c, with rule S). Four more shards of the
 # full grid, never run before: 10, 20, 30 and 40 (run "2026-12-06d-full", 30 samples, replicates
