@@ -757,6 +757,12 @@
 # one-sided p < 0.05; t4k1m5n100gauss 3, t20k2m2n1000gauss 1) and none clearly more than 0.95. Its
 # one well-behaved design (d12k3m2n3000pois) flags none of its 35 cells: 21 within, 2 below (mean
 # matching's loss of group b and largest loss, 0.833), 12 above.
+#   Shard 35/80 of the full grid, never run before, on main b49fb25 (same intervals code as 5781210;
+# run "2026-12-06i-full", 30 samples): 32 designs, 1,409 cells: 93 within, 44 below, 32 above, 1,240
+# flagged in >= 80% of their samples (88.0%; too few rows for the directions 921, heavy tails 191,
+# group means not fixed 122, losses may all be equal 6). Of the 169 unflagged cells 3 cover clearly
+# less than 0.85 (all t4k1m3n300gauss, min-max) and none clearly more than 0.95. No well-behaved
+# design in this shard.
 #
 # Session of 2026-12-06, second (#44 item 1; main fd9dc3c, with rule S). Four more shards of the
 # full grid, never run before: 10, 20, 30 and 40 (run "2026-12-06d-full", 30 samples, replicates
