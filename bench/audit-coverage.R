@@ -8,7 +8,7 @@
 #                           "judge20", "judge21", "judge22", "judge23", "judge24", "judge25",
 #                           "judge26", "judge27", "judge28", "judge29", "judge30", "judge31",
 #                           "judge32", "judge33", "judge34", "judge35",
-#                           "judge36", "judge37",
+#                           "judge36", "judge37", ..., "judge42",
 #                           or a comma list of design
 #                           names (see `designs` below; e.g. "g12k3m3n1000gauss,g20k5m3n100gauss")
 #   FAIRPROJ_BENCH_NSIM     samples per design (default 100; a coverage of 0.9 then carries a
@@ -706,6 +706,15 @@
 # subspace undetermined after scaling, every cell flagged; a12k1m2n3000pois: mean matching's
 # mean direction not fixed, flagged; the others 4 / 2 / 16: losses and gaps of 0 whose
 # intervals start at 0).
+#
+# Session of 2026-12-06, fourth (#44 item 1; main 4abdbf2). A status measurement, no rule changed:
+# how item 1's well-behaved clause stands on populations never drawn before, with every rule
+# adopted so far. Plan, written before any result: `judge42_grid()`, 20 designs drawn fresh (pops
+# 565-584), all well-behaved by item 1's wording (Gaussian or Poisson columns, >= 1,000 rows per
+# group, d <= 12): 12 with distinct groups, 4 with a tie, 4 alike; 2-5 groups, equal and unequal
+# sizes; 60 samples each, split over two processes (shards 0/2, 1/2). Reported: cells within /
+# below / above / flagged, each design's share of intervals flagged, and the unflagged cells
+# whose coverage is clearly (binomial, one-sided p < 0.05) below 0.85 or above 0.95.
 #
 # Session of 2026-12-06, third (#44 item 1; main 3fed8db). Where every group's error is equal
 # (alike designs), the error gap and the largest error covered 0.72-0.83 at three to five groups.
@@ -1759,6 +1768,19 @@ judge37_grid <- function() {
        design(12, 3, 4, 1000, shape = "tie", pop = 498L), design(10, 2, 2, c(1000, 3000), pop = 499L),
        design(12, 2, 5, 1000, pop = 500L))
 }
+# Session of 2026-12-06, fourth: the well-behaved status set (20 designs drawn fresh, pops
+# 565-584), fixed before any result of it.
+judge42_grid <- function() {
+  list(design(4, 1, 2, 1000, pop = 565L), design(6, 1, 3, 2000, "pois", pop = 566L), design(8, 2, 2, 1000, pop = 567L),
+       design(8, 2, 4, 1000, "pois", pop = 568L), design(10, 2, 3, 3000, pop = 569L), design(10, 2, 5, 1000, "pois", pop = 570L),
+       design(12, 3, 2, 2000, "pois", pop = 571L), design(12, 3, 3, 1000, pop = 572L), design(12, 1, 4, 1000, pop = 573L),
+       design(6, 1, 2, c(1000, 3000), "pois", pop = 574L), design(12, 2, 3, c(3000, 1000, 1000), pop = 575L),
+       design(10, 1, 5, 2000, pop = 576L), design(8, 2, 3, 1000, shape = "tie", pop = 577L),
+       design(12, 3, 2, 1000, shape = "tie", pop = 578L), design(6, 1, 4, 2000, shape = "tie", pop = 579L),
+       design(10, 2, 2, 3000, shape = "tie", pop = 580L), design(8, 2, 2, 1000, "pois", shape = "alike", pop = 581L),
+       design(12, 3, 3, 2000, shape = "alike", pop = 582L), design(6, 1, 4, 1000, "pois", shape = "alike", pop = 583L),
+       design(10, 2, 3, 1000, shape = "alike", pop = 584L))
+}
 # Session of 2026-12-06, third: rule M3's judging set (16 designs drawn fresh, pops 549-564), fixed
 # before any result of it: 8 alike designs with 3-5 groups (6 Poisson, 2 Gaussian) and 8 designs
 # with 3-5 distinct or tied groups.
@@ -1983,6 +2005,7 @@ grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_
                judge26 = judge26_grid(), judge27 = judge27_grid(), judge28 = judge28_grid(), judge29 = judge29_grid(),
                judge30 = judge30_grid(), judge31 = judge31_grid(), judge32 = judge32_grid(), judge33 = judge33_grid(),
                judge34 = judge34_grid(), judge35 = judge35_grid(), judge36 = judge36_grid(), judge37 = judge37_grid(), judge38 = judge38_grid(), judge39 = judge39_grid(), judge40 = judge40_grid(), judge41 = judge41_grid(),
+               judge42 = judge42_grid(),
                wellbehaved = Filter(function(x) x$dist %in% c("gauss", "pois") && min(x$n) >= 1000 && x$d <= 12,
                                     full_grid()),
                {
@@ -1995,7 +2018,7 @@ grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_
                           judge24_grid(), judge25_grid(), judge26_grid(), judge27_grid(),
                           judge28_grid(), judge29_grid(), judge30_grid(), judge31_grid(),
                           judge32_grid(), judge33_grid(), judge34_grid(), judge35_grid(),
-                          judge36_grid(), judge37_grid(), judge38_grid(), judge39_grid(), judge40_grid(), judge41_grid())
+                          judge36_grid(), judge37_grid(), judge38_grid(), judge39_grid(), judge40_grid(), judge41_grid(), judge42_grid())
                  all <- all[!duplicated(vapply(all, `[[`, "", "name"))]
                  all[vapply(all, `[[`, "", "name") %in% want]
                })
