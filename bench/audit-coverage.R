@@ -715,6 +715,19 @@
 # sizes; 60 samples each, split over two processes (shards 0/2, 1/2). Reported: cells within /
 # below / above / flagged, each design's share of intervals flagged, and the unflagged cells
 # whose coverage is clearly (binomial, one-sided p < 0.05) below 0.85 or above 0.95.
+#   Result (run "2026-12-06j-judge42", main 4abdbf2): 20 designs, 852 cells: 545 within, 57 below,
+# 91 above, 159 flagged. The 16 designs with distinct or tied groups: 682 cells, 530 within, 57
+# below, 76 above, 19 flagged; each design flags 0-5.2% of its intervals (none above 10%); the 663
+# unflagged cells cover 0.906 pooled (by quantity 0.897-0.921, by method 0.904-0.908, by design
+# 0.865-0.934), 2 clearly below 0.85 (mean matching's max_loss_change 0.733 in d12k3m3n1000gaussp572,
+# its loss_ratio 0.750 in d12k2m3n3000_1000_1000gaussp575) and 9 clearly above 0.95, all at 1.00
+# (four are min-max's equalised losses at its kink, two prices). With 60 samples a cell whose
+# coverage is 0.90 reads below 0.85 (50 or fewer of 60) 7 times in 100 by chance alone (57 of 663
+# here, 8.6%). The 4 alike designs flag 57-100% of their intervals:
+# the Gaussian ones 100% (their columns are independent, so after scaling every group's
+# covariance is the identity and no subspace is defined: "no direction stands out"), the Poisson
+# ones 57-66% (losses at 0, mean directions not fixed, equal losses: rules Z, S, M3); their 30
+# unflagged cells: 15 within, 15 above, none below.
 #
 # Session of 2026-12-06, third (#44 item 1; main 3fed8db). Where every group's error is equal
 # (alike designs), the error gap and the largest error covered 0.72-0.83 at three to five groups.
