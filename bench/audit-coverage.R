@@ -785,6 +785,12 @@
 # group means not fixed 122, losses may all be equal 6). Of the 169 unflagged cells 3 cover clearly
 # less than 0.85 (all t4k1m3n300gauss, min-max) and none clearly more than 0.95. No well-behaved
 # design in this shard.
+#   Shard 45/80 of the full grid, never run before, on main 4abdbf2 (same intervals code as 5781210;
+# run "2026-12-06k-full", 30 samples): 31 designs, 1,366 cells: 138 within, 47 below, 41 above,
+# 1,140 flagged in >= 80% of their samples (83.5%; too few rows for the directions 870, heavy
+# tails 135, group means not fixed 128, losses may all be equal 6, 0 not ruled out 1). Of the
+# 226 unflagged cells none covers clearly less than 0.85 and none clearly more than 0.95. Its one
+# well-behaved design (t4k1m2n1000gauss) flags none of its 35 cells: 30 within, 5 below (0.833).
 #
 # Session of 2026-12-06, second (#44 item 1; main fd9dc3c, with rule S). Four more shards of the
 # full grid, never run before: 10, 20, 30 and 40 (run "2026-12-06d-full", 30 samples, replicates
