@@ -2168,11 +2168,15 @@ solver_calls <- new.env()
 solver_calls$list <- list()
 fair_gaps <- function(method, fit, prep, k) {
   ev <- NULL
-  if (method == "minmax" && length(fit$weights) == length(prep$cov)) {
-    ev <- eigen(Reduce(`+`, Map(function(C, w) w * C, prep$cov, fit$weights)), TRUE, only.values = TRUE)$values
+  # (the prepared problem's matrices through the package's accessors, as new matrices: a
+  # prepared problem may hold no group covariances or C, and its work matrix is not touched)
+  if (method == "minmax" && length(fit$weights) == length(prep$levels)) {
+    covs <- lapply(seq_along(prep$levels), function(i) fairproj:::fp_prep_group(prep, i, new = TRUE))
+    ev <- eigen(Reduce(`+`, Map(function(C, w) w * C, covs, fit$weights)), TRUE, only.values = TRUE)$values
   }
   if (method == "mean" && !is.null(fit$constraint_basis)) {
-    ev <- eigen(fairproj:::fp_mean_complement(fit$constraint_basis)$to(prep$C), TRUE, only.values = TRUE)$values
+    ev <- eigen(fairproj:::fp_mean_complement(fit$constraint_basis)$to(fairproj:::fp_prep_C(prep, new = TRUE)), TRUE,
+                only.values = TRUE)$values
   }
   if (is.null(ev) || !all(is.finite(ev)) || !(sum(pmax(ev, 0)) > 0)) return(rep(NA_real_, 3L))
   ev <- pmax(ev, 0)
