@@ -741,9 +741,10 @@
 # 0.3-1.4, below fp_kink_z_max = 2; fp_audit_own_tie()'s unseen bias of a's best error 0.016):
 # they inherit the sample's balanced set. At 1,000-3,000 rows (judge42's four tie designs) the
 # tied group is balanced in the samples as in the population (or, 0.035 below the balanced set,
-# in 47% of them) and min-max's unflagged cells cover 0.80-0.97. A flag on "a group with its own near-tie is balanced" would also fire where it is
-# truly balanced and the intervals hold (t8k2m3n1000gaussp577, t12k3m2n1000gaussp578: 100% of
-# samples, a third of those designs' cells), so the candidate is a refit of min-max with each
+# in 47% of them) and min-max's unflagged cells cover 0.80-0.97. A flag on "a group with its own
+# near-tie is balanced" would also fire where it is truly balanced and the intervals hold
+# (t8k2m3n1000gaussp577, t12k3m2n1000gaussp578: 100% of samples, a third of those designs'
+# cells), so the candidate is a refit of min-max with each
 # group's best rank-k variance lowered by its bias (seen + unseen), flagging where the balanced
 # set changes; not tried.
 #
