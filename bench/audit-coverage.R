@@ -746,7 +746,13 @@
 # (t8k2m3n1000gaussp577, t12k3m2n1000gaussp578: 100% of samples, a third of those designs'
 # cells), so the candidate is a refit of min-max with each
 # group's best rank-k variance lowered by its bias (seen + unseen), flagging where the balanced
-# set changes; not tried.
+# set changes. Tried outside the package only (a dual solver on a 1% grid of weights, the
+# bench's population and 60 samples, columns scaled by the sample's sds, 100 replicates per
+# group): a is balanced in 23 samples; lowering each group's best by its bootstrap bias (a's:
+# 0.044 on average, about half of standard PCA's 0.083) unbalances a in 7 of the 23, by twice it
+# in 14, and never in the 37 where a is not balanced. So such a flag would catch a third to
+# two thirds of the failing samples, and the cell would stay below 80% flagged: the spurious
+# balance is mostly noise on top of the bias. Not built.
 #
 # Session of 2026-12-06, third (#44 item 1; main 3fed8db). Where every group's error is equal
 # (alike designs), the error gap and the largest error covered 0.72-0.83 at three to five groups.
