@@ -258,7 +258,11 @@ fp_sphere_alpha <- 0.01
 # freedom for spherical groups, s^2 the within-group variance per column), in the fits' units:
 # from each group's covariance and mean (the moments route, rescaled by the sample's scaling
 # `base$scale`) or its spectrum and the prepared means (the row route, fp_audit_row_blocks()).
-# 0 where a group's covariance is 0 or not finite.
+# 0 where a group's covariance is 0 or not finite. Both tests are unchanged by a factor common
+# to every column, so the moments route takes each stored column (data column j = stored
+# column j times 2^exponent[j]) over its scale, divided by the largest such factor: no square
+# of data of any finite magnitude under- or overflows (with columns of about 1e150 the
+# squared ratios of stored columns to data-unit sds did, and the test returned NaN).
 fp_audit_sphere_p <- function(moments, blocks, base) {
   d <- length(moments$colnames)
   n <- as.numeric(moments$n)
@@ -267,12 +271,16 @@ fp_audit_sphere_p <- function(moments, blocks, base) {
     mu <- base$prep$mean
   } else {
     s <- if (isFALSE(base$scale)) rep(1, d) else base$scale
-    ww <- tcrossprod(1 / s)  # once for every group
+    e <- if (is.null(moments$exponent)) rep(0, d) else moments$exponent
+    # stored column j in the test's units, up to one factor
+    lr <- e * log(2) - log(s)
+    r <- exp(lr - if (any(is.finite(lr))) max(lr[is.finite(lr)]) else 0)
+    ww <- tcrossprod(r)  # once for every group
     tr <- lapply(seq_along(n), function(g) {
       S <- moments$scatter[[g]] * ww  # one d x d matrix at a time
       c(sum(diag(S)) / n[g], sum(S^2) / n[g]^2)
     })
-    mu <- moments$mean / s
+    mu <- moments$mean * r
   }
   t1 <- vapply(tr, `[`, numeric(1), 1L)
   t2 <- vapply(tr, `[`, numeric(1), 2L)

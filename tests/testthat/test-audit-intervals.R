@@ -794,6 +794,36 @@ test_that("data with no preferred direction: spherical groups with equal means f
   }
 })
 
+test_that("the no-direction test reads data of any finite magnitude: columns brought into range keep their units (#44)", {
+  # columns beyond 2^+-400 are stored times a power of two (the moments' `exponent`); the test
+  # undoes it: with columns near 1e150 it returned NaN, and fair_audit() stopped with R's own
+  # error ("missing value where TRUE/FALSE needed")
+  set.seed(3)
+  z <- matrix(rnorm(900 * 4), 900)
+  g <- rep(c("a", "b", "c"), each = 300)
+  p0 <- fp_audit_sphere_p(group_moments(z, g), NULL, list(scale = FALSE))
+  z2 <- z
+  z2[, 1] <- z2[, 1] * 2^450
+  m2 <- fp_moments_ranged(z2, factor(g), paste0("V", 1:4))
+  expect_identical(m2$exponent, c(452, 0, 0, 0))
+  # unscaled, the huge column is not spherical with the others; scaled, the same as the data
+  expect_true(all(fp_audit_sphere_p(m2, NULL, list(scale = FALSE))[1:3] < 1e-3))
+  expect_equal(fp_audit_sphere_p(m2, NULL, list(scale = c(2^450, 1, 1, 1))), p0, tolerance = 1e-10)
+  # in an audit: the same flags, reasons and (scaled, unit-free) estimates at any magnitude
+  x <- matrix(rnorm(300 * 4), 300) %*% chol(stats::toeplitz(c(1, 0.4, 0.1, 0)))
+  gx <- rep(c("a", "b", "c"), each = 100)
+  t0 <- tidy(fair_audit(x, gx, k = 1, replicates = 20, seed = 1, progress = FALSE), "intervals")
+  y <- x
+  y[, 2] <- y[, 2] * 1e150
+  y[, 4] <- y[, 4] * 1e-200
+  for (z in list(x * 1e150, x * 1e-150, y)) {
+    t1 <- tidy(fair_audit(z, gx, k = 1, replicates = 20, seed = 1, progress = FALSE), "intervals")
+    expect_identical(t1$reliable, t0$reliable)
+    expect_identical(t1$reason, t0$reason)
+    expect_equal(t1$estimate, t0$estimate, tolerance = 1e-6)
+  }
+})
+
 test_that("a loss whose interval starts at 0 is an upper bound: flagged, that term only (#44)", {
   # both groups from one correlated population (every loss 0; not spherical, so the data do fix
   # directions): a loss interval that holds 0 whenever 0 is not ruled out covers 0 above the level
