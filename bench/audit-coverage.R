@@ -819,10 +819,10 @@
 #   Shard 50/80 of the full grid, never run before, on main 4abdbf2 (run "2026-12-06l-full", 30
 # samples): 31 designs, 1,346 cells: 13 within, 4 below, 15 above, 1,314 flagged in >= 80% of
 # their samples (97.6%; too few rows for the directions 737, heavy tails 296, group means not
-# fixed 197, no direction stands out 58, 0 not ruled out 22, errors / losses not told apart 4):
-# 29 of its designs have t, log-normal or too few rows, or alike groups with independent
-# columns. Of the 32 unflagged cells none covers clearly less than 0.85 or clearly more than
-# 0.95. No well-behaved design.
+# fixed 197, no direction stands out 58, 0 not ruled out 22, errors / losses not told apart 4;
+# 29 designs flagged in 99-100% of their cells, the two alike Poisson designs with 300 and 3,000
+# rows in 56-59%). Of the 32 unflagged cells none covers clearly less than 0.85 or clearly more
+# than 0.95. No well-behaved design.
 #
 # Session of 2026-12-06, second (#44 item 1; main fd9dc3c, with rule S). Four more shards of the
 # full grid, never run before: 10, 20, 30 and 40 (run "2026-12-06d-full", 30 samples, replicates
