@@ -463,7 +463,10 @@
 #' m <- group_moments(bw[c("age", "lwt", "ptl", "ftv")], bw$race)
 #' fair_audit(m, k = 1:2)$downstream_note
 #' @export
-fair_audit <- function(x, ...) UseMethod("fair_audit")
+fair_audit <- function(x, ...) {
+  fp_check_given("x")
+  UseMethod("fair_audit")
+}
 
 #' @rdname fair_audit
 #' @export

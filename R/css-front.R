@@ -211,7 +211,10 @@
 #' fair_css(x, g, k = 3, method = "two_stage", stage2 = "greedy")$loss
 #' fair_css(x, g, k = 3, method = "exhaustive")$loss
 #' @export
-fair_css <- function(x, ...) UseMethod("fair_css")
+fair_css <- function(x, ...) {
+  fp_check_given("x")
+  UseMethod("fair_css")
+}
 
 #' @rdname fair_css
 #' @export
@@ -308,6 +311,7 @@ new_fair_css <- function(fit, prep, k, method, call) {
 #' css_loss(x, g, columns = c(1, 4), k = 2)
 #' @export
 css_loss <- function(x, group = NULL, columns, k, center = TRUE, scale. = FALSE) {
+  fp_check_given(c("x", "columns", "k"))
   m <- if (inherits(x, "group_moments")) fp_door_moments(x, group) else {
     # NA/Inf: in the C++ pass of the moments
     fp_door_rows(x, group, substitute(group), min_levels = 1L, moments = TRUE, min_cols = 1L, check_finite = FALSE)$m

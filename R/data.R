@@ -190,6 +190,7 @@ fairproj_datasets <- function() {
 #' }
 #' @export
 fairproj_data <- function(name, dir = Sys.getenv("FAIRPROJ_DATA"), ...) {
+  fp_check_given("name")
   reg <- fp_data_registry()
   if (!is.character(name) || length(name) != 1L || is.na(name)) {
     fp_abort("must be a single string; see fairproj_datasets()$name", "name")

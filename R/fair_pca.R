@@ -198,7 +198,10 @@
 #' fit2 <- fair_pca(~ ., data = pbc2, group = sex, k = 3, scale. = TRUE)
 #' all.equal(abs(fit$rotation), abs(fit2$rotation))
 #' @export
-fair_pca <- function(x, ...) UseMethod("fair_pca")
+fair_pca <- function(x, ...) {
+  fp_check_given("x")
+  UseMethod("fair_pca")
+}
 
 #' @rdname fair_pca
 #' @export

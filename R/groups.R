@@ -36,8 +36,10 @@ intersect_groups <- function(..., min_cell = 2L) {
   a <- list(...)
   if (length(a) == 1L && is.list(a[[1L]])) a <- a[[1L]]
   min_cell <- fp_check_count(min_cell, 1L, .Machine$integer.max, "min_cell")
-  n <- if (length(a)) length(a[[1L]]) else 0L
-  fp_intersect(a, n, "group", min_cell)
+  if (!length(a)) {
+    fp_abort("is empty: give the attributes (vectors of one value per row, or one data.frame or list of them)", "...")
+  }
+  fp_intersect(a, length(a[[1L]]), "group", min_cell)
 }
 
 fp_intersect <- function(group, n, arg = "group", min_cell = 2L) {

@@ -90,7 +90,10 @@
 #' fit2 <- fair_kpca(~ ., data = pbc2, group = sex, k = 2, scale. = TRUE)
 #' head(predict(fit2, pbc2))
 #' @export
-fair_kpca <- function(x, ...) UseMethod("fair_kpca")
+fair_kpca <- function(x, ...) {
+  fp_check_given("x")
+  UseMethod("fair_kpca")
+}
 
 #' @rdname fair_kpca
 #' @export

@@ -168,7 +168,10 @@ predict.fair_pca <- function(object, newdata, ...) {
 
 #' @rdname predict.fair_pca
 #' @export
-reconstruct <- function(object, ...) UseMethod("reconstruct")
+reconstruct <- function(object, ...) {
+  fp_check_given("object")
+  UseMethod("reconstruct")
+}
 
 #' @rdname predict.fair_pca
 #' @export
@@ -187,7 +190,10 @@ reconstruct.fair_pca <- function(object, newdata, ...) {
 #' @rdname predict.fair_pca
 #' @param x A `fair_pca` object (for `as.prcomp()`).
 #' @export
-as.prcomp <- function(x, ...) UseMethod("as.prcomp")
+as.prcomp <- function(x, ...) {
+  fp_check_given("x")
+  UseMethod("as.prcomp")
+}
 
 #' @rdname predict.fair_pca
 #' @export

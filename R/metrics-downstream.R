@@ -164,6 +164,7 @@ fp_check_mlp_size <- function(size) {
 #' @export
 downstream_metrics <- function(scores, y, group, classifier = c("logistic", "svm_linear", "svm_rbf", "mlp"),
                                newscores = NULL, newy = NULL, newgroup = NULL, control = list()) {
+  fp_check_given(c("scores", "y", "group"))
   s <- fp_as_scores(scores, "scores")
   n <- nrow(s)
   yb <- fp_as_binary(y, n, "y")

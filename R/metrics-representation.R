@@ -25,6 +25,7 @@
 #' variance_explained(fit, pbc2[-train, 1:6])
 #' @export
 variance_explained <- function(object, newdata) {
+  fp_check_given(c("object", "newdata"))
   if (inherits(object, "fair_pca")) {
     x <- fp_transform(object, fp_newdata(object, newdata))
     V <- object$rotation
@@ -79,6 +80,7 @@ fp_as_basis <- function(V, arg) {
 #' fairness_gaps(pred = c(1, 0, 1, 1), y = c(1, 0, 0, 1), group = c("a", "a", "b", "b"))
 #' @export
 fairness_gaps <- function(pred, y, group) {
+  fp_check_given(c("pred", "y", "group"))
   fp_fairness_gaps(pred, y, group, "`pred`")
 }
 

@@ -33,6 +33,7 @@
 #' group_errors(fit, pbc2[-train, ], group = sex)
 #' @export
 group_errors <- function(object, x, group, center = c("group", "model")) {
+  fp_check_given("object")
   if (!inherits(object, "fair_pca")) fp_abort("must be a fair_pca object", "object")
   center <- fp_match_arg(center, c("group", "model"), "center")
   if (missing(x)) fp_abort("is missing: give the rows to measure the errors on (e.g. the training data)", "x")

@@ -32,6 +32,7 @@
 #' mmd2(s, pbc2$sex, sigma = sig)
 #' @export
 mmd2 <- function(scores, group, sigma = NULL) {
+  fp_check_given(c("scores", "group"))
   s <- fp_as_scores(scores, "scores")
   g <- fp_as_group(group, nrow(s), "group", min_levels = 2L)
   if (is.null(sigma)) sigma <- mmd_bandwidth(s)
@@ -54,6 +55,7 @@ mmd2 <- function(scores, group, sigma = NULL) {
 #' @rdname mmd2
 #' @export
 mmd_bandwidth <- function(scores, max_rows = 5000) {
+  fp_check_given("scores")
   s <- fp_as_scores(scores, "scores")
   if (nrow(s) < 2L) fp_abort("needs at least 2 rows", "scores")
   fp_check_number(max_rows, "max_rows", lower = 2)

@@ -54,6 +54,7 @@
 #' a + m
 #' @export
 new_group_moments <- function(n, mean, scatter, levels = NULL, colnames = NULL, tol = 1e-8) {
+  fp_check_given(c("n", "mean", "scatter"))
   fp_check_number(tol, "tol", lower = 0, upper = 1)
   if (!is.numeric(n) || length(n) < 1L || anyNA(n) || any(!is.finite(n))) {
     fp_abort("must be a numeric vector of group sizes with no missing or infinite values", "n")

@@ -78,6 +78,7 @@
 #' all.equal(moments_cov(m), moments_cov(m2))
 #' @export
 group_moments <- function(x, group, ...) {
+  fp_check_given("x")
   UseMethod("group_moments")
 }
 
@@ -277,6 +278,7 @@ print.group_moments <- function(x, ...) {
 #' moments_best_error(m, k = 1)
 #' @export
 moments_mean <- function(m, pooled = FALSE) {
+  fp_check_given("m")
   fp_check_moments(m, "m")
   fp_check_flag(pooled, "pooled")
   if (!pooled) return(m$mean)
@@ -291,6 +293,7 @@ moments_mean <- function(m, pooled = FALSE) {
 #'   `pooled = TRUE` (for `center = "group"`, the pooled within-group covariance).
 #' @export
 moments_cov <- function(m, center = c("group", "global", "none"), pooled = FALSE, unbiased = FALSE) {
+  fp_check_given("m")
   fp_check_moments(m, "m")
   center <- fp_match_arg(center, c("group", "global", "none"), "center")
   fp_check_flag(pooled, "pooled")
@@ -316,6 +319,7 @@ moments_cov <- function(m, center = c("group", "global", "none"), pooled = FALSE
 #'   `moments_sums()`: a d x m matrix of column sums.
 #' @export
 moments_crossprod <- function(m) {
+  fp_check_given("m")
   fp_check_moments(m, "m")
   out <- lapply(seq_along(m$levels), function(i) m$scatter[[i]] + tcrossprod(m$mean[, i]) * m$n[[i]])
   names(out) <- m$levels
@@ -325,6 +329,7 @@ moments_crossprod <- function(m) {
 #' @rdname moments_mean
 #' @export
 moments_sums <- function(m) {
+  fp_check_given("m")
   fp_check_moments(m, "m")
   sweep(m$mean, 2L, m$n, `*`)
 }
@@ -336,6 +341,7 @@ moments_sums <- function(m) {
 #'   (the sum of the eigenvalues of its covariance beyond the k-th).
 #' @export
 moments_best_error <- function(m, k, center = c("group", "global", "none")) {
+  fp_check_given(c("m", "k"))
   fp_check_moments(m, "m")
   center <- fp_match_arg(center, c("group", "global", "none"), "center")
   d <- length(m$colnames)

@@ -39,11 +39,15 @@
 #' pf
 #' plot(pf)
 #' @export
-pareto_front <- function(x, ...) UseMethod("pareto_front")
+pareto_front <- function(x, ...) {
+  fp_check_given("x")
+  UseMethod("pareto_front")
+}
 
 #' @rdname pareto_front
 #' @export
 pareto_front.default <- function(x, group, k, restarts = 10L, ...) {
+  fp_check_given(c("group", "k"))
   restarts <- fp_check_count(restarts, 0L, 1e4, "restarts")
   nm <- ...names()
   bad <- intersect(nm, c("start", "restarts", "init", "method"))

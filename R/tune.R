@@ -69,7 +69,10 @@
 #'                      grid = list(alpha = 0.1), iterations = 50, restarts = 1,
 #'                      iterate = "best", seed = 1)
 #' @export
-tune_fair_pca <- function(x, ...) UseMethod("tune_fair_pca")
+tune_fair_pca <- function(x, ...) {
+  fp_check_given("x")
+  UseMethod("tune_fair_pca")
+}
 
 #' @rdname tune_fair_pca
 #' @export

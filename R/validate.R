@@ -7,6 +7,17 @@ fp_abort <- function(message, arg = NULL, class = NULL, call = NULL) {
                       call = call))
 }
 
+# The classed error of fp_abort() for the first of `args` (names of the calling function's
+# arguments without a default) that the call did not give. R's own "argument is missing, with
+# no default" is not classed and comes only where the argument is first used, possibly deep in
+# a helper. Each export calls it first on its required arguments.
+fp_check_given <- function(args, env = parent.frame()) {
+  for (a in args) {
+    if (eval(call("missing", as.name(a)), env)) fp_abort("is missing, with no default", a)
+  }
+  invisible(TRUE)
+}
+
 # A method that fits on the data rows, given only their moments. Callers that can fall back to
 # the rows (tune_fair_pca()) or must refuse such a method (fair_audit()) test the class
 # `fairproj_needs_rows`, never the message.
