@@ -823,6 +823,14 @@
 # 29 designs flagged in 99-100% of their cells, the two alike Poisson designs with 300 and 3,000
 # rows in 56-59%). Of the 32 unflagged cells none covers clearly less than 0.85 or clearly more
 # than 0.95. No well-behaved design.
+#   Shard 55/80 of the full grid, never run before, on main 4abdbf2 (run "2026-12-06m-full", 30
+# samples): 31 designs, 1,354 cells: 86 within, 23 below, 41 above, 1,204 flagged in >= 80% of
+# their samples (88.9%; too few rows for the directions 744, heavy tails 312, group means not
+# fixed 126, a fair fit at a kink 19, losses may all be equal 2, 0 not ruled out 1). Of the 150
+# unflagged cells 3 cover clearly less than 0.85 (d50k1m5n1000gauss: mean matching 2, standard
+# PCA 1; the design flags 35% of its intervals) and none clearly more than 0.95. Its two
+# well-behaved designs flag 0 and 2.1% of their intervals: d12k1m2n1000gauss 20 within, 4 below,
+# 11 above; d4k1m2n1000pois 18 within, 7 below, 10 above.
 #
 # Session of 2026-12-06, second (#44 item 1; main fd9dc3c, with rule S). Four more shards of the
 # full grid, never run before: 10, 20, 30 and 40 (run "2026-12-06d-full", 30 samples, replicates
