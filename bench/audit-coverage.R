@@ -831,6 +831,14 @@
 # PCA 1; the design flags 35% of its intervals) and none clearly more than 0.95. Its two
 # well-behaved designs flag 0 and 2.1% of their intervals: d12k1m2n1000gauss 20 within, 4 below,
 # 11 above; d4k1m2n1000pois 18 within, 7 below, 10 above.
+#   Shard 60/80 of the full grid, never run before, on main 4abdbf2 (run "2026-12-06n-full", 30
+# samples): 31 designs, 1,366 cells: 25 within, 26 below, 19 above, 1,296 flagged in >= 80% of
+# their samples (94.9%; too few rows for the directions 678, heavy tails 346, group means not
+# fixed 209, no direction stands out 36, 0 not ruled out 21, losses / errors not told apart 6).
+# Of the 70 unflagged cells 3 cover clearly less than 0.85 (d50k1m3n1000lnorm: min-max 2,
+# standard PCA 1; the design flags 37% of its intervals) and none clearly more than 0.95. Its two
+# well-behaved designs are alike: a12k1m3n1000gauss flags 100% (independent columns, scaled: no
+# direction), a4k1m3n1000pois 65% (6 within, 3 below, 5 above, 29 flagged).
 #
 # Session of 2026-12-06, second (#44 item 1; main fd9dc3c, with rule S). Four more shards of the
 # full grid, never run before: 10, 20, 30 and 40 (run "2026-12-06d-full", 30 samples, replicates
