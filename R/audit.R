@@ -464,7 +464,7 @@
 #' fair_audit(m, k = 1:2)$downstream_note
 #' @export
 fair_audit <- function(x, ...) {
-  fp_check_given("x")
+  if (!nargs()) fp_check_given("x")
   UseMethod("fair_audit")
 }
 

@@ -212,7 +212,7 @@
 #' fair_css(x, g, k = 3, method = "exhaustive")$loss
 #' @export
 fair_css <- function(x, ...) {
-  fp_check_given("x")
+  if (!nargs()) fp_check_given("x")
   UseMethod("fair_css")
 }
 

@@ -199,7 +199,7 @@
 #' all.equal(abs(fit$rotation), abs(fit2$rotation))
 #' @export
 fair_pca <- function(x, ...) {
-  fp_check_given("x")
+  if (!nargs()) fp_check_given("x")
   UseMethod("fair_pca")
 }
 

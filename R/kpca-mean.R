@@ -91,7 +91,7 @@
 #' head(predict(fit2, pbc2))
 #' @export
 fair_kpca <- function(x, ...) {
-  fp_check_given("x")
+  if (!nargs()) fp_check_given("x")
   UseMethod("fair_kpca")
 }
 

@@ -169,7 +169,7 @@ predict.fair_pca <- function(object, newdata, ...) {
 #' @rdname predict.fair_pca
 #' @export
 reconstruct <- function(object, ...) {
-  fp_check_given("object")
+  if (!nargs()) fp_check_given("object")
   UseMethod("reconstruct")
 }
 
@@ -191,7 +191,7 @@ reconstruct.fair_pca <- function(object, newdata, ...) {
 #' @param x A `fair_pca` object (for `as.prcomp()`).
 #' @export
 as.prcomp <- function(x, ...) {
-  fp_check_given("x")
+  if (!nargs()) fp_check_given("x")
   UseMethod("as.prcomp")
 }
 

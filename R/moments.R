@@ -78,7 +78,7 @@
 #' all.equal(moments_cov(m), moments_cov(m2))
 #' @export
 group_moments <- function(x, group, ...) {
-  fp_check_given("x")
+  if (!nargs()) fp_check_given("x")
   UseMethod("group_moments")
 }
 

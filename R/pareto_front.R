@@ -40,14 +40,14 @@
 #' plot(pf)
 #' @export
 pareto_front <- function(x, ...) {
-  fp_check_given("x")
+  if (!nargs()) fp_check_given("x")
   UseMethod("pareto_front")
 }
 
 #' @rdname pareto_front
 #' @export
 pareto_front.default <- function(x, group, k, restarts = 10L, ...) {
-  fp_check_given(c("group", "k"))
+  fp_check_given(if (inherits(x, "group_moments")) "k" else c("group", "k"))  # moments carry their groups
   restarts <- fp_check_count(restarts, 0L, 1e4, "restarts")
   nm <- ...names()
   bad <- intersect(nm, c("start", "restarts", "init", "method"))

@@ -70,7 +70,7 @@
 #'                      iterate = "best", seed = 1)
 #' @export
 tune_fair_pca <- function(x, ...) {
-  fp_check_given("x")
+  if (!nargs()) fp_check_given("x")
   UseMethod("tune_fair_pca")
 }
 

@@ -10,7 +10,9 @@ fp_abort <- function(message, arg = NULL, class = NULL, call = NULL) {
 # The classed error of fp_abort() for the first of `args` (names of the calling function's
 # arguments without a default) that the call did not give. R's own "argument is missing, with
 # no default" is not classed and comes only where the argument is first used, possibly deep in
-# a helper. Each export calls it first on its required arguments.
+# a helper. Each export calls it first on its required arguments; a generic only when called
+# with no argument at all (`if (!nargs())`): with its first argument missing, UseMethod()
+# dispatches on the first argument given, as in fair_pca(formula = ~ ., data = d, ...).
 fp_check_given <- function(args, env = parent.frame()) {
   for (a in args) {
     if (eval(call("missing", as.name(a)), env)) fp_abort("is missing, with no default", a)

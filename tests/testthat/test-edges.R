@@ -215,6 +215,15 @@ test_that("every export called without a required argument is a classed error th
   expect_error(downstream_metrics(predict(f, x)), "^`y` is missing", class = "fairproj_input_error")
   expect_error(new_group_moments(n = c(a = 1)), "^`mean` is missing", class = "fairproj_input_error")
   expect_error(intersect_groups(list()), "^`\\.\\.\\.` is empty", class = "fairproj_input_error")
-  # a group_moments `x` carries its groups: delta_f_lin() and group_errors() do not ask for them
   expect_error(delta_f_lin(f), "^`x` is missing", class = "fairproj_input_error")
+  expect_error(pareto_front(x, k = 1), "^`group` is missing", class = "fairproj_input_error")
+  # group moments carry their groups
+  expect_s3_class(pareto_front(m, k = 1, restarts = 0), "fairproj_pareto_front")
+  # a generic whose first argument is left out but another given dispatches on that one, as
+  # UseMethod() does
+  f2 <- fair_pca(formula = ~ Sepal.Length + Sepal.Width + Petal.Length, data = iris, group = Species, k = 1)
+  expect_s3_class(f2, "fair_pca")
+  a2 <- fair_audit(formula = ~ Sepal.Length + Sepal.Width + Petal.Length, data = iris, group = Species, k = 1,
+                   replicates = 0)
+  expect_s3_class(a2, "fairproj_audit")
 })
