@@ -839,6 +839,14 @@
 # standard PCA 1; the design flags 37% of its intervals) and none clearly more than 0.95. Its two
 # well-behaved designs are alike: a12k1m3n1000gauss flags 100% (independent columns, scaled: no
 # direction), a4k1m3n1000pois 65% (6 within, 3 below, 5 above, 29 flagged).
+#   Shard 65/80 of the full grid, never run before, on main 4abdbf2 (run "2026-12-06o-full", 30
+# samples): 31 designs, 1,354 cells: 112 within, 17 below, 43 above, 1,182 flagged in >= 80% of
+# their samples (87.3%; too few rows for the directions 779, heavy tails 223, group means not
+# fixed 137, a fair fit at a kink or near-tie 19, near-tie of eigenvalues k and k+1 17, losses
+# may all be equal 6, 0 not ruled out 1). Of the 172 unflagged cells none covers clearly less
+# than 0.85 or clearly more than 0.95. Its two well-behaved designs: d4k1m5n3000gauss flags 5.6%
+# of its intervals (24 within, 4 below, 6 above, 2 flagged), t12k1m5n1000gauss 2.8% (34 within,
+# 7 below, 14 above, 0 flagged).
 #
 # Session of 2026-12-06, second (#44 item 1; main fd9dc3c, with rule S). Four more shards of the
 # full grid, never run before: 10, 20, 30 and 40 (run "2026-12-06d-full", 30 samples, replicates
