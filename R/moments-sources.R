@@ -291,10 +291,31 @@ fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state,
   }
   if (!nrow(xm)) return(NULL)
   gf <- fp_as_group(g, nrow(xm), "group", min_levels = 1L)
-  if (!is.null(blocks)) return(fp_moments_blocked(xm, gf, columns, what, blocks, rows))
-  # a column below about 1e-154 that varies within the chunk is an error here; one that varies
-  # only between chunks (or files) is found when they are merged (fp_merge_moments())
-  fp_check_door_range(fp_moments_dense(xm, gf, columns, what), xm, gf)
+  # moments that overflow within the chunk name the file's largest value there
+  withCallingHandlers({
+    if (!is.null(blocks)) {
+      fp_moments_blocked(xm, gf, columns, what, blocks, rows)
+    } else {
+      # a column below about 1e-154 that varies within the chunk is an error here; one that
+      # varies only between chunks (or files) is found when they are merged (fp_merge_moments())
+      fp_check_door_range(fp_moments_dense(xm, gf, columns, what), xm, gf)
+    }
+  }, fairproj_overflow_error = function(e) fp_abort_file_overflow(xm, columns, rows, what))
+}
+
+# The cell of a chunk with the largest magnitude, named when the chunk's moments overflow.
+# readr reads a number written beyond about 1e307 (1e400) as one near 1e307, without a problem,
+# so the value shown may be the reader's, not the file's.
+fp_abort_file_overflow <- function(xm, columns, rows, what) {
+  top <- vapply(seq_len(ncol(xm)), function(j) max(abs(xm[, j])), numeric(1))
+  j <- which.max(top)
+  i <- which.max(abs(xm[, j]))
+  fp_abort(sprintf(paste("%s, data row %s, column '%s': a value of about %s, whose square overflows double precision",
+                         "(the reader takes a number written beyond 1e307 as about 1e307), so the moments cannot be",
+                         "formed; divide the column by a constant, or fit from the rows, whose columns are brought",
+                         "into range first"),
+                   what, format(rows[i], scientific = FALSE), columns[j], format(xm[i, j], digits = 3L)),
+           "x", class = c("fairproj_overflow_error", "fairproj_source_error"))
 }
 
 # Text that is not valid UTF-8 (readr decodes as UTF-8 unless `locale` says otherwise): the

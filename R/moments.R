@@ -424,7 +424,8 @@ fp_check_moments_range <- function(m) {
   finite <- function(a) is.finite(sum(a)) || all(is.finite(a))
   if (!all(is.finite(m$mean)) || !all(vapply(m$scatter, finite, logical(1)))) {
     fp_abort(paste("has moments that overflowed (infinite or NaN sums of squares of values beyond about 1e150);",
-                   "fit from the rows, whose columns are brought into range first, or divide the data by a constant"), "x")
+                   "fit from the rows, whose columns are brought into range first, or divide the data by a constant"), "x",
+             class = "fairproj_overflow_error")
   }
   if (any(dg != 0 & abs(dg) < .Machine$double.xmin)) {
     fp_abort(paste("has moments that underflowed (sums of squares of values below about 1e-150 keep few digits);",
