@@ -290,6 +290,9 @@ fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state,
     rows <- rows[-bad]
   }
   if (!nrow(xm)) return(NULL)
+  # readr reads a number written beyond 1e307 inexactly and without a problem (1e308 and 1e400
+  # both as 1e307): such values are refused, naming the first (range() makes no copy)
+  if (max(abs(range(xm))) >= 1e307) fp_abort_file_overflow(xm, columns, rows, what, huge = TRUE)
   gf <- fp_as_group(g, nrow(xm), "group", min_levels = 1L)
   # moments that overflow within the chunk name the file's largest value there
   withCallingHandlers({
@@ -303,18 +306,24 @@ fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state,
   }, fairproj_overflow_error = function(e) fp_abort_file_overflow(xm, columns, rows, what))
 }
 
-# The cell of a chunk with the largest magnitude, named when the chunk's moments overflow.
-# readr reads a number written beyond about 1e307 (1e400) as one near 1e307, without a problem,
-# so the value shown may be the reader's, not the file's.
-fp_abort_file_overflow <- function(xm, columns, rows, what) {
-  top <- vapply(seq_len(ncol(xm)), function(j) max(abs(xm[, j])), numeric(1))
-  j <- which.max(top)
-  i <- which.max(abs(xm[, j]))
-  fp_abort(sprintf(paste("%s, data row %s, column '%s': a value of about %s, whose square overflows double precision",
-                         "(the reader takes a number written beyond 1e307 as about 1e307), so the moments cannot be",
-                         "formed; divide the column by a constant, or fit from the rows, whose columns are brought",
-                         "into range first"),
-                   what, format(rows[i], scientific = FALSE), columns[j], format(xm[i, j], digits = 3L)),
+# The cell of a chunk with the largest magnitude, named when the chunk's moments overflow; with
+# `huge`, the first cell at or beyond 1e307, which the reader may have misread.
+fp_abort_file_overflow <- function(xm, columns, rows, what, huge = FALSE) {
+  if (huge) {
+    hit <- which(abs(xm) >= 1e307, arr.ind = TRUE)
+    hit <- hit[order(hit[, 1L], hit[, 2L]), , drop = FALSE][1L, ]
+    i <- hit[[1L]]
+    j <- hit[[2L]]
+    why <- paste("the reader reads numbers written at or beyond 1e307 inexactly (1e308 and 1e400 both as 1e307),",
+                 "so they are refused")
+  } else {
+    top <- vapply(seq_len(ncol(xm)), function(j) max(abs(xm[, j])), numeric(1))
+    j <- which.max(top)
+    i <- which.max(abs(xm[, j]))
+    why <- "its square overflows double precision, so the moments cannot be formed"
+  }
+  fp_abort(sprintf("%s, data row %s, column '%s': a value of about %s; %s; divide the column by a constant, or fit from the rows, whose columns are brought into range first",
+                   what, format(rows[i], scientific = FALSE), columns[j], format(xm[i, j], digits = 3L), why),
            "x", class = c("fairproj_overflow_error", "fairproj_source_error"))
 }
 
