@@ -707,6 +707,23 @@
 # mean direction not fixed, flagged; the others 4 / 2 / 16: losses and gaps of 0 whose
 # intervals start at 0).
 #
+# Session of 2026-12-06, fifth (#44 item 1; main c5cbf86). A status measurement, no rule changed:
+# the band of 20 to 25 rows per direction, n / (k (d - k)) in the smallest group, where the
+# intervals are not flagged but centred on the bias-corrected estimate (fp_small_group_rho).
+# Seen: in the full-grid shards run since rule Z (runs "2026-12-06d" on), the unflagged cells of
+# that band were 90 (36 within, 33 below, 21 above), 6 of them clearly below 0.85 (6.7%; in two
+# designs at d = 50, k = 1, 1,000 rows: d50k1m5n1000gauss, mean matching's loss of group d 0.50,
+# standard PCA's loss gap 0.67; d50k1m3n1000lnorm), against 2.8-3.0% of the unflagged cells at
+# 30-40 and at 100 or more rows per direction. Plan, written before any result: `judge43_grid()`,
+# 12 designs drawn fresh (pops 585-596) with 20 to 25 rows per direction in the smallest group
+# (d 8-50, k 1-2, 2-5 groups, equal and unequal sizes, Gaussian and Poisson, one tie) and 2
+# controls at 30-32 (pops 597-598); 60 samples each, split over shards 0/2 and 1/2. Reported:
+# cells within / below / above / flagged, and the unflagged cells clearly below 0.85 or above
+# 0.95 (binomial, one-sided p < 0.05). Decision rule, fixed now: if the band's unflagged cells
+# here are more than 5% clearly below 0.85, or their pooled reliable coverage is below 0.87, the
+# next rule proposed is R25 (fewer than 25 rows per direction flagged, the corrected band
+# removed), to be judged on populations not yet drawn; otherwise the band stays as it is.
+#
 # Session of 2026-12-06, fourth (#44 item 1; main 4abdbf2). A status measurement, no rule changed:
 # how item 1's well-behaved clause stands on populations never drawn before, with every rule
 # adopted so far. Plan, written before any result: `judge42_grid()`, 20 designs drawn fresh (pops
@@ -1845,6 +1862,16 @@ judge37_grid <- function() {
 }
 # Session of 2026-12-06, fourth: the well-behaved status set (20 designs drawn fresh, pops
 # 565-584), fixed before any result of it.
+# Session of 2026-12-06, fifth: the judging set of the band of 20 to 25 rows per direction (pops
+# 585-596) and two controls at 30-32 (pops 597-598), fixed before any result.
+judge43_grid <- function() {
+  list(design(50, 1, 2, 1000, pop = 585L), design(50, 1, 3, 1000, pop = 586L), design(50, 1, 5, 1000, pop = 587L),
+       design(50, 1, 4, 1000, "pois", pop = 588L), design(30, 1, 3, 600, pop = 589L), design(40, 1, 2, 900, pop = 590L),
+       design(24, 2, 3, 1000, pop = 591L), design(16, 2, 2, 650, pop = 592L), design(8, 2, 3, 250, pop = 593L),
+       design(12, 1, 2, c(230, 2000), pop = 594L), design(30, 1, 2, c(620, 3000), "pois", pop = 595L),
+       design(50, 1, 3, 1100, shape = "tie", pop = 596L), design(50, 1, 3, 1500, pop = 597L),
+       design(24, 2, 3, 1400, pop = 598L))
+}
 judge42_grid <- function() {
   list(design(4, 1, 2, 1000, pop = 565L), design(6, 1, 3, 2000, "pois", pop = 566L), design(8, 2, 2, 1000, pop = 567L),
        design(8, 2, 4, 1000, "pois", pop = 568L), design(10, 2, 3, 3000, pop = 569L), design(10, 2, 5, 1000, "pois", pop = 570L),
@@ -2080,7 +2107,7 @@ grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_
                judge26 = judge26_grid(), judge27 = judge27_grid(), judge28 = judge28_grid(), judge29 = judge29_grid(),
                judge30 = judge30_grid(), judge31 = judge31_grid(), judge32 = judge32_grid(), judge33 = judge33_grid(),
                judge34 = judge34_grid(), judge35 = judge35_grid(), judge36 = judge36_grid(), judge37 = judge37_grid(), judge38 = judge38_grid(), judge39 = judge39_grid(), judge40 = judge40_grid(), judge41 = judge41_grid(),
-               judge42 = judge42_grid(),
+               judge42 = judge42_grid(), judge43 = judge43_grid(),
                wellbehaved = Filter(function(x) x$dist %in% c("gauss", "pois") && min(x$n) >= 1000 && x$d <= 12,
                                     full_grid()),
                {
@@ -2093,7 +2120,8 @@ grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_
                           judge24_grid(), judge25_grid(), judge26_grid(), judge27_grid(),
                           judge28_grid(), judge29_grid(), judge30_grid(), judge31_grid(),
                           judge32_grid(), judge33_grid(), judge34_grid(), judge35_grid(),
-                          judge36_grid(), judge37_grid(), judge38_grid(), judge39_grid(), judge40_grid(), judge41_grid(), judge42_grid())
+                          judge36_grid(), judge37_grid(), judge38_grid(), judge39_grid(), judge40_grid(), judge41_grid(), judge42_grid(),
+                          judge43_grid())
                  all <- all[!duplicated(vapply(all, `[[`, "", "name"))]
                  all[vapply(all, `[[`, "", "name") %in% want]
                })
