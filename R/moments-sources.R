@@ -34,7 +34,11 @@
 #' group in every chunk), a feature column is a number, or a logical (`TRUE`/`FALSE`, used as 1/0)
 #' when its first 1000 records look logical; other columns are not read. readr's number parser
 #' reads values written with up to 14 significant digits exactly; with 15 to 17 digits a value
-#' may come out one unit in the last place away from R's correctly rounded [as.numeric()].
+#' may come out one unit in the last place away from R's correctly rounded [as.numeric()]. It
+#' reads a number written at or beyond 1e307 in magnitude inexactly and without a problem
+#' (`1e308` and `1e400` both as `1e307`), so such values are an error of class
+#' `fairproj_source_error` naming the file, data row and column, whatever `bad_rows` says;
+#' moments that overflow (sums of squares of values beyond about 1e150) name the largest value.
 #'
 #' A list is reduced element by element: each element may be anything `group_moments()`
 #' accepts with the same `group` argument (a path, a data.frame holding the group column, a
