@@ -723,6 +723,21 @@
 # here are more than 5% clearly below 0.85, or their pooled reliable coverage is below 0.87, the
 # next rule proposed is R25 (fewer than 25 rows per direction flagged, the corrected band
 # removed), to be judged on populations not yet drawn; otherwise the band stays as it is.
+#   Result (run "2026-12-06p-judge43", main 0224c4a): 14 designs, 580 cells. The band (12
+# designs, 20.4-23.2 rows per direction): 494 cells, 457 unflagged (310 within, 69 below, 78
+# above), 10 clearly below 0.85 (2.2%), 11 clearly above 0.95; pooled reliable coverage 0.901 (mean
+# over cells by method: standard PCA 0.912, min-max 0.889, mean matching 0.902); each design flags 0-34% of its
+# intervals (the three designs at d = 50 with 2-5 Gaussian groups 23-34%). By the decision rule
+# the band stays as it is: R25 is not proposed. The two controls (30.6 and 31.8 rows per
+# direction, outside the band, so centred as elsewhere): 86 cells, 82 unflagged, 12 clearly
+# below (14.6%), pooled 0.878; 10 of the 12 are min-max's equalised losses (each group's, the
+# largest and the smallest: one quantity) at 0.61 (d50k1m3n1500gaussp597) and 0.72
+# (d24k2m3n1400gaussp598), where min-max's losses take off half the replicates' bias
+# (fp_minmax_bias_c) and not all of it as in the band. In the full-grid shards since rule Z and
+# this run together, min-max's unflagged losses at 30-40 rows per direction were 37 cells, 8
+# clearly below (6 of them these controls'), mean coverage 0.840; at 20-25, 32 cells, none,
+# 0.878; at 40-60, 46 cells, none, 0.914. A candidate for a later rule (not acted on here): min-max's share of the bias taken off
+# rising from 0.5 to 1 as the rows per direction fall towards 25.
 #
 # Session of 2026-12-06, fourth (#44 item 1; main 4abdbf2). A status measurement, no rule changed:
 # how item 1's well-behaved clause stands on populations never drawn before, with every rule
