@@ -879,6 +879,13 @@
 # than 0.85 or clearly more than 0.95. Its two well-behaved designs: d4k1m5n3000gauss flags 5.6%
 # of its intervals (24 within, 4 below, 6 above, 2 flagged), t12k1m5n1000gauss 2.8% (34 within,
 # 7 below, 14 above, 0 flagged).
+#   Shard 70/80 of the full grid, never run before, on main 43cf5a1 (run "2026-12-06q-full", 30
+# samples): 31 designs, 1,366 cells: 29 within, 11 below, 17 above, 1,309 flagged in >= 80% of
+# their samples (95.8%; too few rows for the directions 739, heavy tails 259, group means not
+# fixed 218, no direction stands out 58, a fair fit at a kink 19, 0 not ruled out 16). Of the 57
+# unflagged cells none covers clearly less than 0.85 or clearly more than 0.95. Its two
+# well-behaved designs are alike: a12k1m2n3000gauss flags 100% (no direction), a4k1m2n3000pois
+# 55% (9 within, 0 below, 5 above, 21 flagged).
 #
 # Session of 2026-12-06, second (#44 item 1; main fd9dc3c, with rule S). Four more shards of the
 # full grid, never run before: 10, 20, 30 and 40 (run "2026-12-06d-full", 30 samples, replicates
