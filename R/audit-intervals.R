@@ -1697,15 +1697,6 @@ fp_small_group_rho <- 25
 # min-max's cells within / below / above 440 / 111 / 39 -> 457 / 87 / 46, mean |coverage - 0.9|
 # 0.0392 -> 0.0365.
 fp_minmax_bias_c <- 0.5
-# Min-max's share of the bias where no group is small rises linearly from fp_minmax_bias_c at
-# `fp_minmax_full_rho` rows per direction (the smallest group's) to all of it at
-# fp_small_group_rho, where the groups' own correction takes over.
-fp_minmax_full_rho <- 25
-fp_minmax_bias_share <- function(rho) {
-  if (!is.finite(rho) || rho >= fp_minmax_full_rho || fp_minmax_full_rho <= fp_small_group_rho) return(fp_minmax_bias_c)
-  t <- (fp_minmax_full_rho - max(rho, fp_small_group_rho)) / (fp_minmax_full_rho - fp_small_group_rho)
-  fp_minmax_bias_c + (1 - fp_minmax_bias_c) * t
-}
 fp_audit_small_bias <- function(unseen, dr, gtab, moments, methods, ks) {
   m <- length(moments$levels)
   small <- fp_audit_small_groups(moments, ks)
@@ -1719,7 +1710,7 @@ fp_audit_small_bias <- function(unseen, dr, gtab, moments, methods, ks) {
       cc <- 1
       if (!any(small[j, ])) {
         if (!(mm && methods[a] == "minmax")) next
-        cc <- fp_minmax_bias_share(min(moments$n) / (ks[j] * (length(moments$colnames) - ks[j])))
+        cc <- fp_minmax_bias_c
       }
       gs <- if (methods[a] == "standard") which(small[j, ]) else seq_len(m)
       for (g in gs) {
