@@ -1908,8 +1908,6 @@ judge37_grid <- function() {
        design(12, 3, 4, 1000, shape = "tie", pop = 498L), design(10, 2, 2, c(1000, 3000), pop = 499L),
        design(12, 2, 5, 1000, pop = 500L))
 }
-# Session of 2026-12-06, fourth: the well-behaved status set (20 designs drawn fresh, pops
-# 565-584), fixed before any result of it.
 # Session of 2026-12-06, fifth: the judging set of the band of 20 to 25 rows per direction (pops
 # 585-596) and two controls at 30-32 (pops 597-598), fixed before any result.
 judge43_grid <- function() {
@@ -1920,6 +1918,8 @@ judge43_grid <- function() {
        design(50, 1, 3, 1100, shape = "tie", pop = 596L), design(50, 1, 3, 1500, pop = 597L),
        design(24, 2, 3, 1400, pop = 598L))
 }
+# Session of 2026-12-06, fourth: the well-behaved status set (20 designs drawn fresh, pops
+# 565-584), fixed before any result of it.
 judge42_grid <- function() {
   list(design(4, 1, 2, 1000, pop = 565L), design(6, 1, 3, 2000, "pois", pop = 566L), design(8, 2, 2, 1000, pop = 567L),
        design(8, 2, 4, 1000, "pois", pop = 568L), design(10, 2, 3, 3000, pop = 569L), design(10, 2, 5, 1000, "pois", pop = 570L),
