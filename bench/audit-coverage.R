@@ -764,6 +764,13 @@
 # replicates see is not what they lack. By the plan R stays 25: rule MB is not adopted, the
 # hook was removed, and judge44 (pops 599-612) was not run, so those populations are still
 # unseen. At d = 24-50 min-max's intervals remain the rough ones ?fair_audit says they are.
+#   Then a status measurement on those unseen populations, no rule changed (plan written before
+# any result): `judge44_grid()` as fixed above (pops 599-612), 60 samples each on main, split
+# over shards 0/2 and 1/2. Reported: cells within / below / above / flagged, by method, and the
+# unflagged cells clearly below 0.85 or above 0.95, apart for d > 12. Decision rule, fixed now:
+# if min-max's unflagged cells at d > 12 here are more than 10% clearly below 0.85, a flag for
+# min-max at d > 12 below 40 rows per direction (rule MW) is proposed, to be judged on
+# populations not yet drawn; otherwise min-max stays as it is there.
 #
 # Session of 2026-12-06, fourth (#44 item 1; main 4abdbf2). A status measurement, no rule changed:
 # how item 1's well-behaved clause stands on populations never drawn before, with every rule
@@ -1908,6 +1915,16 @@ judge37_grid <- function() {
        design(12, 3, 4, 1000, shape = "tie", pop = 498L), design(10, 2, 2, c(1000, 3000), pop = 499L),
        design(12, 2, 5, 1000, pop = 500L))
 }
+# Session of 2026-12-06, fifth: rule MB's judging set (pops 599-612), fixed before any result;
+# run as a status measurement of min-max at 27-41 rows per direction (MB was not adopted).
+judge44_grid <- function() {
+  list(design(50, 1, 3, 1400, pop = 599L), design(50, 1, 2, 1600, pop = 600L), design(24, 2, 3, 1300, pop = 601L),
+       design(20, 2, 4, 1000, pop = 602L), design(30, 1, 3, 1000, pop = 603L), design(16, 2, 3, 900, pop = 604L),
+       design(12, 2, 5, 700, pop = 605L), design(40, 1, 3, 1200, "pois", pop = 606L), design(12, 3, 3, 1000, pop = 607L),
+       design(12, 3, 2, 1000, "pois", pop = 608L), design(20, 3, 3, 1800, pop = 609L),
+       design(24, 2, 2, c(1200, 3000), pop = 610L), design(12, 3, 4, 1100, shape = "tie", pop = 611L),
+       design(30, 2, 3, 1800, pop = 612L))
+}
 # Session of 2026-12-06, fifth: the judging set of the band of 20 to 25 rows per direction (pops
 # 585-596) and two controls at 30-32 (pops 597-598), fixed before any result.
 judge43_grid <- function() {
@@ -2155,7 +2172,7 @@ grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_
                judge26 = judge26_grid(), judge27 = judge27_grid(), judge28 = judge28_grid(), judge29 = judge29_grid(),
                judge30 = judge30_grid(), judge31 = judge31_grid(), judge32 = judge32_grid(), judge33 = judge33_grid(),
                judge34 = judge34_grid(), judge35 = judge35_grid(), judge36 = judge36_grid(), judge37 = judge37_grid(), judge38 = judge38_grid(), judge39 = judge39_grid(), judge40 = judge40_grid(), judge41 = judge41_grid(),
-               judge42 = judge42_grid(), judge43 = judge43_grid(),
+               judge42 = judge42_grid(), judge43 = judge43_grid(), judge44 = judge44_grid(),
                wellbehaved = Filter(function(x) x$dist %in% c("gauss", "pois") && min(x$n) >= 1000 && x$d <= 12,
                                     full_grid()),
                {
@@ -2169,7 +2186,7 @@ grid <- switch(which_designs, full = full_grid(), reduced = reduced_grid(), own_
                           judge28_grid(), judge29_grid(), judge30_grid(), judge31_grid(),
                           judge32_grid(), judge33_grid(), judge34_grid(), judge35_grid(),
                           judge36_grid(), judge37_grid(), judge38_grid(), judge39_grid(), judge40_grid(), judge41_grid(), judge42_grid(),
-                          judge43_grid())
+                          judge43_grid(), judge44_grid())
                  all <- all[!duplicated(vapply(all, `[[`, "", "name"))]
                  all[vapply(all, `[[`, "", "name") %in% want]
                })
