@@ -36,9 +36,9 @@
 #' reads values written with up to 14 significant digits exactly; with 15 to 17 digits a value
 #' may come out one unit in the last place away from R's correctly rounded [as.numeric()]. It
 #' reads a number written at or beyond 1e307 in magnitude inexactly and without a problem
-#' (`1e308` and `1e400` both as `1e307`), so such values are an error of class
-#' `fairproj_source_error` naming the file, data row and column, whatever `bad_rows` says;
-#' moments that overflow (sums of squares of values beyond about 1e150) name the largest value.
+#' (`1e308` and `1e400` both as `1e307`), so such a value is taken as one that does not parse
+#' (an error naming its row and column, or skipped with `bad_rows = "skip"`); moments that
+#' overflow (sums of squares of values beyond about 1e150) name the largest value.
 #'
 #' A list is reduced element by element: each element may be anything `group_moments()`
 #' accepts with the same `group` argument (a path, a data.frame holding the group column, a
@@ -265,7 +265,14 @@ fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state,
   bad_g <- which(is.na(g))
   xm <- fp_as_matrix(as.data.frame(ch[columns]), what, min_cols = 1L, check_finite = FALSE)
   na_rows <- if (anyNA(xm)) which(rowSums(is.na(xm)) > 0) else integer(0)
-  bad <- sort(unique(c(bad, bad_g, na_rows)))
+  # readr reads a number written at or beyond 1e307 inexactly and without a problem (1e308 and
+  # 1e400 both as 1e307): such a value is a value that does not parse (range() makes no copy)
+  huge_rows <- if (length(xm) && isTRUE(max(abs(suppressWarnings(range(xm, na.rm = TRUE)))) >= 1e307)) {
+    which(rowSums(abs(xm) >= 1e307, na.rm = TRUE) > 0)
+  } else {
+    integer(0)
+  }
+  bad <- sort(unique(c(bad, bad_g, na_rows, huge_rows)))
   if (length(bad) && bad_rows == "error") {
     r <- bad[1L]
     p <- probs[probs$row - pos + 1L == r, , drop = FALSE]
@@ -278,9 +285,13 @@ fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state,
     } else if (r %in% bad_g) {
       sprintf(paste0(", group column '%s': missing group label (an empty field, or one of the `na` strings,",
                      " by default \"NA\", which is read as missing; na = \"\" reads the text NA as a label)"), group)
-    } else {
+    } else if (r %in% na_rows) {
       j <- which(is.na(xm[r, ]))[1L]
       sprintf(", column '%s': missing value", columns[j])
+    } else {
+      j <- which(abs(xm[r, ]) >= 1e307)[1L]
+      sprintf(", column '%s': a value of about %s (the reader reads numbers written at or beyond 1e307 inexactly: 1e308 and 1e400 both as 1e307)",
+              columns[j], format(xm[r, j], digits = 3L))
     }
     fp_abort(sprintf("%s, data row %s%s; fix the file or use bad_rows = \"skip\"", what,
                      format(pos + r - 1L, scientific = FALSE), detail), "x", class = "fairproj_source_error")
@@ -294,9 +305,6 @@ fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state,
     rows <- rows[-bad]
   }
   if (!nrow(xm)) return(NULL)
-  # readr reads a number written beyond 1e307 inexactly and without a problem (1e308 and 1e400
-  # both as 1e307): such values are refused, naming the first (range() makes no copy)
-  if (max(abs(range(xm))) >= 1e307) fp_abort_file_overflow(xm, columns, rows, what, huge = TRUE)
   gf <- fp_as_group(g, nrow(xm), "group", min_levels = 1L)
   # moments that overflow within the chunk name the file's largest value there
   withCallingHandlers({
@@ -310,24 +318,15 @@ fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state,
   }, fairproj_overflow_error = function(e) fp_abort_file_overflow(xm, columns, rows, what))
 }
 
-# The cell of a chunk with the largest magnitude, named when the chunk's moments overflow; with
-# `huge`, the first cell at or beyond 1e307, which the reader may have misread.
-fp_abort_file_overflow <- function(xm, columns, rows, what, huge = FALSE) {
-  if (huge) {
-    hit <- which(abs(xm) >= 1e307, arr.ind = TRUE)
-    hit <- hit[order(hit[, 1L], hit[, 2L]), , drop = FALSE][1L, ]
-    i <- hit[[1L]]
-    j <- hit[[2L]]
-    why <- paste("the reader reads numbers written at or beyond 1e307 inexactly (1e308 and 1e400 both as 1e307),",
-                 "so they are refused")
-  } else {
-    top <- vapply(seq_len(ncol(xm)), function(j) max(abs(xm[, j])), numeric(1))
-    j <- which.max(top)
-    i <- which.max(abs(xm[, j]))
-    why <- "its square overflows double precision, so the moments cannot be formed"
-  }
-  fp_abort(sprintf("%s, data row %s, column '%s': a value of about %s; %s; divide the column by a constant, or fit from the rows, whose columns are brought into range first",
-                   what, format(rows[i], scientific = FALSE), columns[j], format(xm[i, j], digits = 3L), why),
+# The cell of a chunk with the largest magnitude, named when the chunk's moments overflow.
+fp_abort_file_overflow <- function(xm, columns, rows, what) {
+  top <- vapply(seq_len(ncol(xm)), function(j) max(abs(xm[, j])), numeric(1))
+  j <- which.max(top)
+  i <- which.max(abs(xm[, j]))
+  fp_abort(sprintf(paste("%s, data row %s, column '%s': a value of about %s, whose square overflows double precision,",
+                         "so the moments cannot be formed; divide the column by a constant, or fit from the rows,",
+                         "whose columns are brought into range first"),
+                   what, format(rows[i], scientific = FALSE), columns[j], format(xm[i, j], digits = 3L)),
            "x", class = c("fairproj_overflow_error", "fairproj_source_error"))
 }
 
