@@ -771,6 +771,18 @@
 # if min-max's unflagged cells at d > 12 here are more than 10% clearly below 0.85, a flag for
 # min-max at d > 12 below 40 rows per direction (rule MW) is proposed, to be judged on
 # populations not yet drawn; otherwise min-max stays as it is there.
+#   Result (run "2026-12-06s-judge44", main 43cf5a1's audit): 14 designs, 602 cells, 580
+# unflagged (419 within, 90 below, 71 above), 16 clearly below 0.85 (2.8%), 4 clearly above 0.95,
+# pooled reliable coverage 0.897; each design flags 0-16% of its intervals (d = 50 at 1,400-1,600
+# rows 14-16%, d = 30 at 1,000 rows 11%). By method and width (unflagged cells, clearly below,
+# pooled): d > 12 standard PCA 128, 2, 0.901; min-max 130, 8 (6.2%), 0.879; mean matching 146,
+# 2, 0.917; d <= 12 standard 56, 0, 0.908; min-max 56, 4 (7.1%), 0.869; mean matching 64, 0,
+# 0.900. By the decision rule (6.2% is not more than 10%) rule MW is not proposed. The 12 of
+# min-max's cells clearly below are, but for one, its equalised losses (d50k1m3n1400gaussp599,
+# 0.69, as in judge43's d = 50 control) and the loss of the group left out of its balanced set
+# (the smallest loss: d20k2m4n1000gaussp602 0.57, d12k2m5n700gaussp605 and the well-behaved
+# t12k3m4n1100gaussp611 0.75). The three well-behaved designs flag 0-5.2% of their intervals;
+# their 123 unflagged cells: 2 clearly below (1.6%), pooled 0.902.
 #
 # Session of 2026-12-06, fourth (#44 item 1; main 4abdbf2). A status measurement, no rule changed:
 # how item 1's well-behaved clause stands on populations never drawn before, with every rule
