@@ -1697,7 +1697,6 @@ fp_small_group_rho <- 25
 # min-max's cells within / below / above 440 / 111 / 39 -> 457 / 87 / 46, mean |coverage - 0.9|
 # 0.0392 -> 0.0365.
 fp_minmax_bias_c <- 0.5
-fp_minmax_off_c <- c(error = 0.5, loss = 0.5)
 fp_audit_small_bias <- function(unseen, dr, gtab, moments, methods, ks) {
   m <- length(moments$levels)
   small <- fp_audit_small_groups(moments, ks)
@@ -1714,17 +1713,12 @@ fp_audit_small_bias <- function(unseen, dr, gtab, moments, methods, ks) {
         cc <- fp_minmax_bias_c
       }
       gs <- if (methods[a] == "standard") which(small[j, ]) else seq_len(m)
-      lo <- gtab$loss[gtab$method == methods[a] & gtab$k == ks[j]]
-      top <- if (cc < 1 && any(is.finite(lo))) max(lo[is.finite(lo)]) else NA_real_
       for (g in gs) {
         i <- which(gtab$method == methods[a] & gtab$k == ks[j] & gtab$group == moments$levels[g])
         if (length(i) != 1L) next
-        # min-max's loss of a group outside its balanced set (below the largest loss)
-        off <- isTRUE(gtab$loss[i] < top - 1e-6 * abs(top))
         for (q in c("error", "loss")) {
           b <- fp_replicate_bias(dr$G[, a, j, g, match(q, c("error", "loss"))], gtab[[q]][i], dr$replicates)
-          c_q <- if (off) fp_minmax_off_c[[q]] else cc
-          if (!is.na(b)) unseen[[q]][a, j, g] <- unseen[[q]][a, j, g] + c_q * b
+          if (!is.na(b)) unseen[[q]][a, j, g] <- unseen[[q]][a, j, g] + cc * b
         }
       }
     }
