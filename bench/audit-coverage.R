@@ -970,6 +970,19 @@
 # unflagged cells none covers clearly less than 0.85 or clearly more than 0.95. Its two
 # well-behaved designs are alike: a12k1m2n3000gauss flags 100% (no direction), a4k1m2n3000pois
 # 55% (9 within, 0 below, 5 above, 21 flagged).
+#   Shard 75/80 of the full grid, never run before, on main 43cf5a1 (run "2026-12-06u-full", 30
+# samples): 31 designs, 1,346 cells: 104 within, 55 below, 32 above, 1,155 flagged in >= 80% of
+# their samples (85.8%; too few rows for the directions 752, heavy tails 251, group means not
+# fixed 141, 0 not ruled out 5, losses may all be equal 4, pooled near-tie 2). Of the 191
+# unflagged cells 10 cover clearly less than 0.85 and none clearly more than 0.95: 6 in
+# d4k1m3n60_3000gauss (two groups of 60 rows beside one of 3,000; min-max's losses, error and
+# price 0.65-0.70, mean matching's loss of a 0.64; the design flags 36% of its intervals) and 4
+# in the well-behaved tie design t12k1m3n3000gauss (standard PCA's largest loss 0.62 and loss gap
+# 0.69, the fair methods' max_loss_change 0.67: standard PCA at a pooled near-tie at k = 1, the
+# pooled near-tie flag firing in 13-23% of samples only; the design flags 8.9% of its
+# intervals). A silent failure in a well-behaved design, not acted on here. The other two
+# well-behaved designs: d12k1m5n1000pois flags 2.5% (37 within, 5 below, 13 above),
+# d12k2m5n1000gauss 3.6% (35 within, 8 below, 10 above, 2 flagged).
 #
 # Session of 2026-12-06, second (#44 item 1; main fd9dc3c, with rule S). Four more shards of the
 # full grid, never run before: 10, 20, 30 and 40 (run "2026-12-06d-full", 30 samples, replicates
