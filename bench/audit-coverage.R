@@ -983,6 +983,13 @@
 # intervals). A silent failure in a well-behaved design, not acted on here. The other two
 # well-behaved designs: d12k1m5n1000pois flags 2.5% (37 within, 5 below, 13 above),
 # d12k2m5n1000gauss 3.6% (35 within, 8 below, 10 above, 2 flagged).
+#   Shard 80/80 of the full grid, never run before, on main 43cf5a1 (run "2026-12-06v-full", 30
+# samples): 31 designs, 1,354 cells: 14 within, 3 below, 9 above, 1,328 flagged in >= 80% of
+# their samples (98.1%; too few rows for the directions 715, heavy tails 355, group means not
+# fixed 184, no direction stands out 58, 0 not ruled out 14, a fair fit at a kink 2). Of the 26
+# unflagged cells none covers clearly less than 0.85 or clearly more than 0.95. Its two
+# well-behaved designs are alike: a12k3m2n1000gauss flags 100% (no direction), a12k2m2n1000pois
+# 59% (8 within, 0 below, 6 above, 21 flagged). With it every even-numbered shard has been run.
 #
 # Session of 2026-12-06, second (#44 item 1; main fd9dc3c, with rule S). Four more shards of the
 # full grid, never run before: 10, 20, 30 and 40 (run "2026-12-06d-full", 30 samples, replicates
