@@ -187,11 +187,26 @@ fp_as_group <- function(group, n, arg = "group", min_levels = 2L, min_size = 1L)
     fp_abort(sprintf("contains %d empty label(s) (\"\", first in row %d), which files and databases read as missing; give those rows a label or drop them",
                      sum(blank), which(blank)[1L]), arg)
   }
-  if (is.numeric(group) && !is.integer(group) && any(group != round(group))) {
+  if (fp_group_continuous(group)) {
     fp_abort("is numeric with non-integer values: a continuous attribute is not a group; cut() it into groups", arg)
   }
   g <- fp_group_factor(group)
   fp_check_group_sizes(g, tabulate(g, nlevels(g)), arg, min_levels, min_size, cells)
+}
+
+# TRUE for numeric group labels with a non-integer value: a continuous attribute, refused by
+# every door (in memory, files whose group column reads as numbers, databases whose group column
+# is numeric) with the same words. `v`: the labels, or their distinct values.
+fp_group_continuous <- function(v) {
+  is.numeric(v) && !is.integer(v) && any(is.finite(v) & v != round(v))
+}
+
+# The error of fp_group_continuous() at a file or database door: the column, one such value and
+# where to cut it (`fix`).
+fp_abort_group_continuous <- function(group, v, fix) {
+  z <- v[is.finite(v) & v != round(v)][1L]
+  fp_abort(sprintf("names column '%s', which holds numbers with non-integer values (e.g. %s): a continuous attribute is not a group; cut() it into groups %s",
+                   group, format(z, digits = 15L), fix), "group", class = "fairproj_source_error")
 }
 
 fp_check_group_sizes <- function(g, sizes, arg, min_levels, min_size, cells = NULL) {

@@ -42,7 +42,10 @@
 #' used as 1/0); text, dates and times are errors of class `fairproj_source_error` naming the
 #' column (and, where the engine stores text in a numeric column, as SQLite may, the value).
 #' `NULL` values in a feature or in the group column are errors naming the column: filter or
-#' impute them in the query first (`dplyr::filter()` on the lazy table). The rows used must equal
+#' impute them in the query first (`dplyr::filter()` on the lazy table). A numeric group column
+#' with non-integer values is a continuous attribute, not a group, and an error of class
+#' `fairproj_source_error` (as a numeric vector is in memory): `cut()` it into groups in the
+#' query; whole numbers stored as `REAL` are labels. The rows used must equal
 #' `COUNT(*)` of the query. Integers of 2^53 or more, which double precision may round, give a
 #' warning of class `fairproj_precision_warning` on both routes (where the driver returns them
 #' as integer64, as RSQLite and RPostgres do, or the engine is SQLite). A column that varies
@@ -284,6 +287,7 @@ fp_db_chunk_moments <- function(ch, before, group, columns, state, blocks = NULL
                      columns[j], format(before + which(is.na(xm[, j]))[1L], scientific = FALSE)), "x",
              class = "fairproj_source_error")
   }
+  if (fp_group_continuous(g)) fp_abort_group_continuous(group, g, "in the query")
   gf <- fp_as_group(fp_db_label(g), nrow(xm), "group", min_levels = 1L)
   if (!is.null(blocks)) return(fp_moments_blocked(xm, gf, columns, "x", blocks, before + seq_len(nrow(xm))))
   fp_check_door_range(fp_moments_dense(xm, gf, columns, "x"), xm, gf)
@@ -307,6 +311,7 @@ fp_db_pushdown <- function(con, x, group, columns, types, max_terms) {
     fp_abort(sprintf("group column '%s' has empty labels (''), which count as missing; filter or label them in the query",
                      group), "x", class = "fairproj_source_error")
   }
+  if (fp_group_continuous(gv)) fp_abort_group_continuous(group, gv, "in the query")
   d <- length(columns)
   m <- length(gv)
   if (m < 1L) fp_abort("has no rows", "x", class = "fairproj_source_error")

@@ -47,7 +47,9 @@
 #' workers of a cluster.
 #'
 #' @param x A character vector of file paths, or a list of sources (see Details).
-#' @param group The name of the group column (a string).
+#' @param group The name of the group column (a string). Its values are read as text labels;
+#'   a column of numbers (as the reader guesses it) with non-integer values is a continuous
+#'   attribute and an error of class `fairproj_source_error`, as a numeric vector is in memory.
 #' @param ... For lists: passed to `group_moments()` for each element. For files: passed to
 #'   [readr::read_delim_chunked()] (e.g. `delim = ";"`, `quote`, `na`, `locale`).
 #' @param columns The feature columns (character); `NULL` for all columns but `group`.
@@ -184,6 +186,9 @@ fp_csv_moments <- function(path, group, columns, chunk_rows, bad_rows, delim, do
   state <- new.env(parent = emptyenv())
   state$out <- NULL
   state$hdr <- hdr
+  # a group column the reader guesses numeric is read as text, but refused with non-integer
+  # values, as a numeric vector is in memory
+  state$group_numeric <- inherits(spec$cols[[group]], c("collector_double", "collector_integer", "collector_number"))
   state$records <- 0
   state$skipped <- 0
   cb <- function(ch, pos) {
@@ -305,6 +310,10 @@ fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state,
     rows <- rows[-bad]
   }
   if (!nrow(xm)) return(NULL)
+  if (isTRUE(state$group_numeric)) {
+    u <- suppressWarnings(as.numeric(unique(g)))
+    if (!anyNA(u) && fp_group_continuous(u)) fp_abort_group_continuous(group, u, "in the file (or read the file into R and cut() the column there)")
+  }
   gf <- fp_as_group(g, nrow(xm), "group", min_levels = 1L)
   # moments that overflow within the chunk name the file's largest value there
   withCallingHandlers({

@@ -44,13 +44,15 @@ check_labels_booleans <- function(con) {
   set.seed(12)
   n <- 300
   df <- data.frame(x1 = rnorm(n) + 1e8, x2 = rnorm(n), b = rep(c(TRUE, FALSE, TRUE), n / 3),
-                   g = sample(c(1 / 3, 0.1 + 0.2, 2), n, TRUE), lg = rep(c(TRUE, FALSE), n / 2))
+                   g = sample(c(2^53 - 1, 1e15 + 7, 3e15 + 1), n, TRUE), lg = rep(c(TRUE, FALSE), n / 2),
+                   s = sample(c(1 / 3, 0.1 + 0.2, 2), n, TRUE))
   DBI::dbWriteTable(con, "fp_labels", df, overwrite = TRUE, row.names = FALSE)
   on.exit(DBI::dbRemoveTable(con, "fp_labels"))
   stored <- DBI::dbReadTable(con, "fp_labels")
   tab <- suppressWarnings(dplyr::tbl(con, "fp_labels"))
   xm <- cbind(x1 = stored$x1, x2 = stored$x2, b = as.numeric(stored$b))
-  # labels: the shortest text that gives back the stored double (a driver may store 15 digits)
+  # labels of whole numbers stored as REAL: the shortest text that gives back the stored double
+  # (a driver may store 15 digits; these need 16)
   lab <- fairproj:::fp_db_label(stored$g)
   expect_identical(as.numeric(lab), stored$g)
   ref <- group_moments(xm, lab)
@@ -60,6 +62,9 @@ check_labels_booleans <- function(con) {
     expect_lte(moments_err(m, ref), 1e-10)
     ml <- group_moments(tab, "lg", columns = c("x1", "x2", "b"), route = route)
     expect_identical(unname(ml$n), c(150, 150))
+    # non-integer values are a continuous attribute, refused as in memory
+    expect_error(group_moments(tab, "s", columns = c("x1", "x2", "b"), route = route),
+                 class = "fairproj_source_error", regexp = "`group` names column 's'.*non-integer")
   }
 }
 
@@ -88,7 +93,7 @@ check_tiny <- function(con) {
   DBI::dbRemoveTable(con, "fp_tiny")
 }
 
-test_that("SQLite: both routes match the in-memory pass (1e8 offsets, mixed scales, real labels, booleans)", {
+test_that("SQLite: both routes match the in-memory pass (1e8 offsets, mixed scales, REAL labels, booleans)", {
   fp_test_need_package("RSQLite", "FAIRPROJ_TEST_DB")
   fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
@@ -218,6 +223,22 @@ test_that("SQLite: column selection, lazy queries, numeric groups and errors", {
   txt$x2 <- as.character(txt$x2)
   DBI::dbWriteTable(con, "t_txt", txt)
   expect_error(group_moments(dplyr::tbl(con, "t_txt"), "grp"), class = "fairproj_input_error", regexp = "x2")
+  # a numeric group column with non-integer values is a continuous attribute, refused by both
+  # routes as in memory; whole numbers stored as REAL are labels
+  dd$df$score <- dd$df$code / 4
+  dd$df$whole <- as.numeric(dd$df$code)
+  DBI::dbWriteTable(con, "t_num", dd$df)
+  tn <- dplyr::tbl(con, "t_num")
+  cols <- paste0("x", 1:5)
+  expect_error(group_moments(as.matrix(dd$df[cols]), dd$df$score), class = "fairproj_input_error",
+               regexp = "non-integer")
+  for (route in c("stream", "pushdown")) {
+    expect_error(group_moments(tn, "score", columns = cols, route = route), class = "fairproj_source_error",
+                 regexp = "`group` names column 'score'.*non-integer values \\(e.g. 2.5\\).*cut\\(\\)")
+    mw <- group_moments(tn, "whole", columns = cols, route = route)
+    expect_identical(mw$levels, c("10", "20", "30"))
+    expect_identical(as.numeric(mw$n), as.numeric(mc$n))
+  }
 })
 
 test_that("SQL for Spark: double casts, exact shifts, square tiles, engine-sized queries (rendered, not run)", {

@@ -42,6 +42,20 @@ test_that("chunked files: errors name the argument", {
                regexp = "do not exist")
   expect_error(group_moments(path, "g", chunk_rows = 0), class = "fairproj_input_error", regexp = "chunk_rows")
   expect_error(group_moments(matrix("a", 2, 2), c("u", "v")), class = "fairproj_input_error", regexp = "numeric")
+  # a group column of numbers with non-integer values is a continuous attribute, as in memory
+  # (read.csv() gives a numeric vector, refused there); whole numbers and text are labels
+  set.seed(3)
+  df <- data.frame(x1 = rnorm(200), x2 = rnorm(200), s = rep(c(1, 2.5), 100), w = rep(c(1, 2), 100),
+                   t = rep(c("1.5", "b"), 100))
+  utils::write.csv(df, path, row.names = FALSE)
+  expect_error(group_moments(utils::read.csv(path)[1:2], utils::read.csv(path)$s), class = "fairproj_input_error",
+               regexp = "non-integer")
+  for (ch in c(1000L, 7L)) {
+    expect_error(group_moments(path, "s", columns = c("x1", "x2"), chunk_rows = ch), class = "fairproj_source_error",
+                 regexp = "`group` names column 's'.*non-integer values \\(e.g. 2.5\\)")
+    expect_identical(as.numeric(group_moments(path, "w", columns = c("x1", "x2"), chunk_rows = ch)$n), c(100, 100))
+    expect_identical(group_moments(path, "t", columns = c("x1", "x2"), chunk_rows = ch)$levels, c("1.5", "b"))
+  }
 })
 
 # The findings of issue #23, one test each: every record is used exactly once, or the call
