@@ -68,7 +68,9 @@
 #'
 #' **Cost**: after the moments, `(restarts + 1) iterations` steps of \eqn{O(d^2 k)} each
 #' (\eqn{O(d^2 (d - k))} with `parameterization = "complement"`), about
-#' \eqn{6 \cdot 10^{-5} d^2 k} seconds at the defaults (12-24 s at d = 200, k = 5). A fit
+#' \eqn{6 \cdot 10^{-5} d^2 k} seconds at the defaults (12-24 s at d = 200, k = 5). With m
+#' groups each step also evaluates the m(m - 1) pieces of m terms each, \eqn{O(m^3)}: about
+#' 40 s at the defaults with 100 groups, and more than the default limit beyond about 100. A fit
 #' estimated to take longer than the time limit (`options(fairproj.time_limit = )`, in seconds,
 #' default 60) is refused up front with an error of class `fairproj_cost_error` that says how
 #' many restarts fit.
@@ -143,7 +145,7 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
   parameterization <- fp_match_arg(parameterization, c("basis", "complement"), "parameterization")
   iterate <- fp_match_arg(iterate, c("last", "best"), "iterate")
   fp_check_flag(keep_start, "keep_start")
-  fp_robust_check_cost(d, k, restarts, iterations, parameterization == "basis")
+  fp_robust_check_cost(d, k, restarts, iterations, parameterization == "basis", length(prep$levels))
   step_rule <- if (is.null(step)) "auto" else if (identical(step, "paper")) "paper" else "given"
   if (step_rule == "given") {
     if (is.character(step)) fp_abort("must be NULL, \"paper\" or a positive number", "step")
@@ -178,13 +180,17 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
 # Refuses up front a fit estimated to take longer than the time limit (fp_check_cost()): an
 # iteration costs about 3e-9 d^2 k seconds (basis; d^2 (d - k) for the complement), plus an
 # O(d^3) start per run (measured: 21 runs of 1,000 iterations at d = 200, k = 5 in 12-24 s, the
-# machine shared).
-fp_robust_check_cost <- function(d, k, restarts, iterations, basis) {
-  per_run <- iterations * 3e-9 * d^2 * (if (basis) k else d - k) + 1e-8 * d^3
+# machine shared), plus 2.5e-9 m^2 (m - 1) for the m (m - 1) pieces of m terms each that every
+# iteration evaluates with m groups (measured: 5 runs of 1,000 iterations with 100 groups at
+# d = 4 in 12 s, 21 runs in 37 s; 200 groups took 8 minutes before this term was counted).
+fp_robust_check_cost <- function(d, k, restarts, iterations, basis, m = 2L) {
+  per_run <- iterations * (3e-9 * d^2 * (if (basis) k else d - k) + 2.5e-9 * m^2 * (m - 1)) + 1e-8 * d^3
   secs <- (restarts + 1) * per_run
   fits <- max(0, floor(min(fp_time_limit(), 1e9) / per_run) - 1)
-  fp_check_cost(secs, sprintf("method \"robust\" (%d starts of %d iterations over %d columns)", restarts + 1L, iterations, d),
-                sprintf("lower `restarts` (restarts = %d fits) or `iterations`, or use method = \"minmax\" (seconds)", fits))
+  fp_check_cost(secs, sprintf("method \"robust\" (%d starts of %d iterations over %d columns and %d groups)",
+                              restarts + 1L, iterations, d, m),
+                sprintf("lower `restarts` (restarts = %d fits) or `iterations`, merge small groups, or use method = \"minmax\" (seconds)",
+                        fits))
 }
 
 # The radius of each group's ambiguity set, in the normalised units of `prep`, named by group.

@@ -392,6 +392,21 @@ test_that("bad arguments give classed errors naming the argument", {
   expect_error(pareto_front(dat$x, dat$g, k = 2, start = "pca"), class = "fairproj_input_error")
 })
 
+test_that("many groups: pairwise disparities are refused up front where their QP would not fit, single ones run", {
+  # 1 + m (m - 1) / 2 objectives: with 800 groups the QP's matrix needed 800 GB (std::bad_alloc)
+  set.seed(4)
+  x <- matrix(rnorm(8000 * 3), 8000)
+  g <- sample(800, 8000, TRUE)
+  e <- expect_refused_up_front(suppressWarnings(fair_pca(x, g, k = 1, method = "pareto")), "319,601 objectives")
+  expect_match(conditionMessage(e), "^`disparity`")
+  expect_match(conditionMessage(e), "disparity = \"single\"", fixed = TRUE)
+  fit <- suppressWarnings(fair_pca(x, g, k = 1, method = "pareto", disparity = "single"))
+  expect_s3_class(fit, "fair_pca")
+  expect_lte(max(abs(crossprod(fit$rotation) - 1)), 1e-12)
+  # 100 groups (4,951 objectives) stay within the default limit
+  expect_lt(fairproj:::fp_pareto_check_cost(1 + 100 * 99 / 2, 0L, "pairwise"), 60)
+})
+
 test_that("pareto_front says how many fits did not converge", {
   dat <- make_groups(n = c(80, 70), d = 5)
   set.seed(1)
