@@ -73,16 +73,21 @@ inline fp::Mat crossprod(const fp::Mat& A, const fp::Mat& B) {  // A'B
 
 // Thin QR with positive diagonal of R for few columns: Gram-Schmidt with one
 // re-orthogonalisation pass (classical GS twice), which is accurate for the well-conditioned
-// matrices X - t D of a retraction (their Gram matrix is I + t^2 D'D).
+// matrices X - t D of a retraction (their Gram matrix is I + t^2 D'D). A step can be far longer
+// than the iterate (the sqrt(L_b) terms' gradient grows without bound as a group's discarded
+// moment L_b tends to 0, on data of rank k or less): a column that Gram-Schmidt leaves below
+// 1e-8 of its length is numerically dependent on the others, and Householder QR, orthonormal
+// whatever the rank, gives the basis instead (its extra columns complete it).
 fp::Mat qr_thin(const fp::Mat& A) {
   fp::Mat Q = A;
   const int r = static_cast<int>(A.cols());
   for (int j = 0; j < r; ++j) {
+    const double len = A.col(j).norm();
     for (int pass = 0; pass < 2; ++pass) {
       for (int i = 0; i < j; ++i) Q.col(j) -= Q.col(i).dot(Q.col(j)) * Q.col(i);
     }
     const double nrm = Q.col(j).norm();
-    if (!(nrm > fp::tol::tiny)) throw fp::solver_error("retraction failed: the step produced a rank-deficient matrix");
+    if (!(nrm > fp::tol::tiny) || !(nrm > 1e-8 * len)) return fp::qr_orthonormal(A);
     Q.col(j) /= nrm;
   }
   return Q;
@@ -146,6 +151,8 @@ fp::Mat retract(const fp::Mat& A, bool polar) {
   fp::Mat AtA = crossprod(A, A);
   Eigen::SelfAdjointEigenSolver<fp::Mat> es(AtA);
   fp::Vec ev = es.eigenvalues();
+  // numerically rank-deficient (see qr_thin()): the SVD's polar factor, orthonormal whatever the rank
+  if (!(ev(0) > 1e-16 * ev(ev.size() - 1))) return fp::polar_orthonormal(A);
   for (int i = 0; i < ev.size(); ++i) ev(i) = ev(i) > fp::tol::tiny ? 1.0 / std::sqrt(ev(i)) : 0.0;
   fp::Mat isq = es.eigenvectors() * ev.asDiagonal() * es.eigenvectors().transpose();
   fp::Mat out;

@@ -349,3 +349,15 @@ test_that("many groups: the m (m - 1) pieces count in the estimate; 300 groups a
   expect_lt(fairproj:::fp_robust_check_cost(4, 1, 20L, 1000L, TRUE, 100L), 60)
   expect_error(fairproj:::fp_robust_check_cost(4, 1, 0L, 1000L, TRUE, 300L), class = "fairproj_cost_error")
 })
+
+test_that("a step far longer than the iterate keeps it orthonormal (fuzz seed 930410: rank 1, k = 2, scale 2e71)", {
+  # duplicated and constant columns: a group's discarded moment L_b near 0 makes the sqrt(L_b)
+  # term's gradient, and the step, huge; Gram-Schmidt then returned two parallel columns
+  cs <- fz_case(930410)
+  for (ret in c("qr", "polar")) for (par in c("basis", "complement")) {
+    f <- suppressWarnings(fair_pca(cs$x * cs$scale, cs$g, k = 2, method = "robust", iterations = 60L, restarts = 1L,
+                                   retraction = ret, parameterization = par))
+    expect_lte(max(abs(crossprod(f$rotation) - diag(2))), 1e-12)
+    expect_lte(f$orthogonality_error, 1e-12)
+  }
+})
