@@ -121,6 +121,14 @@
 #' dimension. The other options need `route = "moments"` (a forced `"rows"` is an error naming
 #' `route`).
 #'
+#' **Many groups.** Each cut of the exact solver's dual solves Newton systems over the m group
+#' weights, about \eqn{4 \cdot 10^{-8} m^3} seconds in all, and the LP rounding (`lp = TRUE`)
+#' about \eqn{1.4 \cdot 10^{-12} m^4}: negligible for tens of groups, 5-60 s at 400-800. A fit
+#' estimated to take longer than the time limit (`options(fairproj.time_limit = )`, in seconds,
+#' default 60; about 1,100 groups) is refused up front with an error of class
+#' `fairproj_cost_error` naming `group` (a continuous attribute given as the group is the usual
+#' cause); `solver = "mw", lp = FALSE` takes a fixed number of steps of \eqn{O(m d^2)}.
+#'
 #' **Centring.** As in the paper, each group's loss is measured on the group centred at its own
 #' mean (`centering = "group"`); `centering = "global"` uses each group's second moment about
 #' the common centre of [fair_pca()] instead (the data are then not re-centred per group).
@@ -194,6 +202,22 @@
 #' @aliases fit_pca_minmax fair_pca_minmax
 NULL
 
+# Refuses up front a fit estimated to take longer than the time limit (fp_check_cost()). With
+# m groups two parts grow fast: each cut of the exact solver's dual solves Newton systems over
+# the m group weights, O(m^3), about 4e-8 m^3 seconds for a typical 75 cuts (measured at d = 6
+# and 30, 60 rows per group: 400 groups 5-9 s with 150 cuts, 800 groups 7 s with 37 cuts and
+# 56 s with 156); and the LP rounding (`lp = TRUE`, both solvers) pivots a dense tableau with a
+# row and two columns per group, about 1.4e-12 m^4 seconds (the MW solver: 1,000 groups 1.4 s,
+# 2,000 groups 18 s). A continuous attribute given as the group (15,000 groups) ran for more
+# than 5 minutes unannounced before this check.
+fp_minmax_check_cost <- function(m, solver, lp) {
+  m <- as.numeric(m)
+  secs <- (if (solver == "exact") 4e-8 * m^3 else 0) + (if (lp) 1.4e-12 * m^4 else 0)
+  fp_check_cost(secs, sprintf("method \"minmax\" (solver \"%s\"%s) over %s groups", solver,
+                              if (lp) " with its LP rounding" else "", format(m, big.mark = ",")),
+                "merge small groups, or use solver = \"mw\" with lp = FALSE (a fixed number of steps)", arg = "group")
+}
+
 fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("loss", "variance"),
                            centering = c("group", "global"), gap_tol = NULL, maxit = 300L, eta = 1,
                            iterations = 10L, keep = c("better", "average", "last"), lp = TRUE,
@@ -219,6 +243,7 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
   maxit <- fp_check_count(maxit, 1L, 1e6, "maxit")
   fp_check_number(eta, "eta", 0, Inf, open_lower = TRUE)
   iterations <- fp_check_count(iterations, 1L, 1e7, "iterations")
+  fp_minmax_check_cost(m, solver, lp)
   if (!is.null(prep$rows)) {
     # the row route (issue #48): the exact solver on a subspace grown by column generation
     if (solver != "exact" || objective != "loss" || centering != "group") {

@@ -560,3 +560,18 @@ test_that("min-max from a prepared problem that keeps no group matrices is bit f
   expect_null(ns$fp_prep_lazy_groups(pl))
   expect_identical(ns$fit_pca_minmax(pl, 2L), ns$fit_pca_minmax(ns$fp_prepare_normalised(m), 2L))
 })
+
+test_that("many groups: a fit beyond the time limit is refused up front naming `group`; MW without the LP runs", {
+  # a continuous attribute given as the group: 15,000 groups ran for minutes unannounced
+  set.seed(8)
+  x <- matrix(rnorm(9000 * 3), 9000)
+  g <- sample(3000, 9000, TRUE)
+  e <- expect_refused_up_front(suppressWarnings(fair_pca(x, g, k = 1, method = "minmax")), "2,841 groups would take")
+  expect_match(conditionMessage(e), "^`group`")
+  expect_refused_up_front(suppressWarnings(fair_pca(x, g, k = 1, method = "minmax", solver = "mw")), "LP rounding")
+  fit <- suppressWarnings(fair_pca(x, g, k = 1, method = "minmax", solver = "mw", lp = FALSE))
+  expect_s3_class(fit, "fair_pca")
+  expect_lte(max(fit$group_stats$loss), max(fit$group_stats_standard$loss) * (1 + 1e-8))
+  # tens and hundreds of groups stay far below the default limit
+  expect_lt(fairproj:::fp_minmax_check_cost(400, "exact", TRUE), 5)
+})
