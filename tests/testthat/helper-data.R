@@ -48,6 +48,13 @@ local_progress_recorder <- function(env = parent.frame()) {
 
 # A fit refused up front by its cost check: the error of class fairproj_cost_error, whose
 # message contains `says`, raised within a few seconds (before any of the work). The condition.
+# n rows of d independent normal columns in about m groups of similar size (sampled labels), as
+# when a continuous attribute is given as the group.
+many_groups <- function(n, m, d, seed) {
+  set.seed(seed)
+  list(x = matrix(stats::rnorm(n * d), n), g = sample(m, n, TRUE))
+}
+
 expect_refused_up_front <- function(expr, says) {
   t0 <- proc.time()[["elapsed"]]
   e <- testthat::expect_error(expr, class = "fairproj_cost_error")

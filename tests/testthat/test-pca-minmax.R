@@ -563,13 +563,11 @@ test_that("min-max from a prepared problem that keeps no group matrices is bit f
 
 test_that("many groups: a fit beyond the time limit is refused up front naming `group`; MW without the LP runs", {
   # a continuous attribute given as the group: 15,000 groups ran for minutes unannounced
-  set.seed(8)
-  x <- matrix(rnorm(9000 * 3), 9000)
-  g <- sample(3000, 9000, TRUE)
-  e <- expect_refused_up_front(suppressWarnings(fair_pca(x, g, k = 1, method = "minmax")), "2,841 groups would take")
+  mg <- many_groups(9000, 3000, 3, seed = 8)
+  e <- expect_refused_up_front(suppressWarnings(fair_pca(mg$x, mg$g, k = 1, method = "minmax")), "2,841 groups would take")
   expect_match(conditionMessage(e), "^`group`")
-  expect_refused_up_front(suppressWarnings(fair_pca(x, g, k = 1, method = "minmax", solver = "mw")), "LP rounding")
-  fit <- suppressWarnings(fair_pca(x, g, k = 1, method = "minmax", solver = "mw", lp = FALSE))
+  expect_refused_up_front(suppressWarnings(fair_pca(mg$x, mg$g, k = 1, method = "minmax", solver = "mw")), "LP rounding")
+  fit <- suppressWarnings(fair_pca(mg$x, mg$g, k = 1, method = "minmax", solver = "mw", lp = FALSE))
   expect_s3_class(fit, "fair_pca")
   expect_lte(max(fit$group_stats$loss), max(fit$group_stats_standard$loss) * (1 + 1e-8))
   # tens and hundreds of groups stay far below the default limit

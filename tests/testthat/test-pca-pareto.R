@@ -394,13 +394,11 @@ test_that("bad arguments give classed errors naming the argument", {
 
 test_that("many groups: pairwise disparities are refused up front where their QP would not fit, single ones run", {
   # 1 + m (m - 1) / 2 objectives: with 800 groups the QP's matrix needed 800 GB (std::bad_alloc)
-  set.seed(4)
-  x <- matrix(rnorm(8000 * 3), 8000)
-  g <- sample(800, 8000, TRUE)
-  e <- expect_refused_up_front(suppressWarnings(fair_pca(x, g, k = 1, method = "pareto")), "319,601 objectives")
+  mg <- many_groups(8000, 800, 3, seed = 4)
+  e <- expect_refused_up_front(suppressWarnings(fair_pca(mg$x, mg$g, k = 1, method = "pareto")), "319,601 objectives")
   expect_match(conditionMessage(e), "^`disparity`")
   expect_match(conditionMessage(e), "disparity = \"single\"", fixed = TRUE)
-  fit <- suppressWarnings(fair_pca(x, g, k = 1, method = "pareto", disparity = "single"))
+  fit <- suppressWarnings(fair_pca(mg$x, mg$g, k = 1, method = "pareto", disparity = "single"))
   expect_s3_class(fit, "fair_pca")
   expect_lte(max(abs(crossprod(fit$rotation) - 1)), 1e-12)
   # 100 groups (4,951 objectives) stay within the default limit

@@ -340,10 +340,8 @@ test_that("a fit estimated beyond the time limit is refused up front, saying how
 
 test_that("many groups: the m (m - 1) pieces count in the estimate; 300 groups are refused up front", {
   # (a continuous attribute passed as the group: 200 groups took 8 minutes before)
-  set.seed(2)
-  x <- matrix(rnorm(6000 * 4), 6000)
-  g <- sample(300, 6000, TRUE)
-  e <- expect_refused_up_front(suppressWarnings(fair_pca(x, g, k = 1, method = "robust")), "300 groups")
+  mg <- many_groups(6000, 300, 4, seed = 2)
+  e <- expect_refused_up_front(suppressWarnings(fair_pca(mg$x, mg$g, k = 1, method = "robust")), "300 groups")
   expect_match(conditionMessage(e), "merge small groups", fixed = TRUE)
   # the estimate grows as m^3: 100 groups fit within the default limit, 300 not, whatever d
   expect_lt(fairproj:::fp_robust_check_cost(4, 1, 20L, 1000L, TRUE, 100L), 60)
