@@ -399,7 +399,11 @@
 #' @param level Confidence level of the intervals, in (0, 1); `NULL` for none.
 #' @param replicates Number of bootstrap replicates of the intervals (each refits every method
 #'   at every k of `interval_k`); 0 for no intervals, else between 20 and 100000. The default
-#'   is the option `fairproj.replicates`, else 100.
+#'   is the option `fairproj.replicates`, else 100. An audit whose fits (one per method and k,
+#'   and one per method, replicate and k of `interval_k`) are estimated to take longer than the
+#'   time limit (`options(fairproj.time_limit = )`, in seconds, default 60; with hundreds of
+#'   groups, where min-max, Pareto and robust fits cost seconds each) is refused up front with an
+#'   error of class `fairproj_cost_error` naming `replicates`.
 #' @param blocks Number of blocks of rows per group that the bootstrap resamples (10 to 1000).
 #' @param interval_k The dimensions that get intervals: whole numbers among the audited `k`, or
 #'   `"all"`; `NULL` for `k_focus`.
@@ -642,11 +646,41 @@ fp_audit_spec <- function(source, outcome, k, methods, margs, center, scale., te
     fp_audit_check_memory(d, m, rows, !is.null(y), if (rows && !is.null(iv)) iv$blocks else 0L, if (rows) nrow(source$x) else 0)
   }
   if (!is.null(iv) && !is.null(interval_k)) iv$k <- fp_audit_interval_k(interval_k, ks)
+  fp_audit_check_cost(methods, margs, d, m, ks, iv)
   structure(list(x = if (rows) source$x, g = if (rows) source$g, moments = if (!rows) source, outcome = y, k = ks,
                  d = d, m = m, methods = methods, margs = margs, center = center, scale. = scale.,
                  test_fraction = test_fraction, seed = seed, show = if (is.null(progress)) fp_progress_on() else progress,
                  intervals = iv, route = route, call = call),
             class = c(if (rows) "fairproj_audit_rows" else "fairproj_audit_moments", "fairproj_audit_spec"))
+}
+
+# Refuses up front an audit estimated to take longer than the time limit (fp_check_cost()): one
+# fit per method and k, and one per method and replicate, each costing what the method's own
+# estimate says where it grows with the number of groups (min-max, Pareto, robust; the others'
+# fits at these sizes take milliseconds). Each fit is also checked alone; the audit multiplies:
+# min-max over 400 groups, 2-3 s a fit, ran for minutes with 100 replicates before this check.
+fp_audit_check_cost <- function(methods, margs, d, m, ks, iv) {
+  fits <- length(ks) + if (is.null(iv)) 0L else iv$replicates * max(1L, length(iv$k))
+  opt <- function(meth, nm, def) {
+    v <- margs[[meth]][[nm]]
+    if (is.null(v) || length(v) != 1L || is.na(v)) def else v
+  }
+  count <- function(meth, nm, def) {
+    v <- opt(meth, nm, def)
+    if (is.numeric(v) && is.finite(v) && v >= 0) v else def
+  }
+  per <- vapply(methods, function(meth) {
+    switch(meth,
+           minmax = fp_minmax_cost(m, opt(meth, "solver", "exact"), opt(meth, "lp", TRUE)),
+           pareto = fp_pareto_cost(1 + if (identical(opt(meth, "disparity", "pairwise"), "single")) m else m * (m - 1) / 2,
+                                   count(meth, "restarts", 0)),
+           robust = (count(meth, "restarts", 20) + 1) *
+             fp_robust_run_cost(d, max(ks), count(meth, "iterations", 1000), !identical(opt(meth, "parameterization", "basis"), "complement"), m),
+           0)
+  }, numeric(1))
+  fp_check_cost(fits * sum(per), sprintf("fair_audit() (%d fits of each of %s, over %s groups)", fits,
+                                         fp_name_list(methods), format(m, big.mark = ",")),
+                "lower `replicates` (0 gives no intervals), audit fewer methods, or merge small groups", arg = "replicates")
 }
 
 # The route of an audit of rows (`source`, list(x, g)): "moments" or "rows". `route` is the

@@ -210,10 +210,12 @@ NULL
 # row and two columns per group, about 1.4e-12 m^4 seconds (the MW solver: 1,000 groups 1.4 s,
 # 2,000 groups 18 s). A continuous attribute given as the group (15,000 groups) ran for more
 # than 5 minutes unannounced before this check.
-fp_minmax_check_cost <- function(m, solver, lp) {
+fp_minmax_cost <- function(m, solver = "exact", lp = TRUE) {
   m <- as.numeric(m)
-  secs <- (if (solver == "exact") 4e-8 * m^3 else 0) + (if (lp) 1.4e-12 * m^4 else 0)
-  fp_check_cost(secs, sprintf("method \"minmax\" (solver \"%s\"%s) over %s groups", solver,
+  (if (solver == "exact") 4e-8 * m^3 else 0) + (if (isTRUE(lp)) 1.4e-12 * m^4 else 0)
+}
+fp_minmax_check_cost <- function(m, solver, lp) {
+  fp_check_cost(fp_minmax_cost(m, solver, lp), sprintf("method \"minmax\" (solver \"%s\"%s) over %s groups", solver,
                               if (lp) " with its LP rounding" else "", format(m, big.mark = ",")),
                 "merge small groups, or use solver = \"mw\" with lp = FALSE (a fixed number of steps)", arg = "group")
 }

@@ -275,8 +275,9 @@ fp_pareto_random <- function(d, k) {
 # disparities), whose M x M matrix of gradient products dominates with many groups: about
 # 6e-8 M^2 seconds per start (measured at d = 4: 100 groups 1.5 s, 150 groups 7.3 s, 200
 # groups 18 s and 3.2 GB; 800 groups ran out of memory before this check).
+fp_pareto_cost <- function(M, restarts = 0L) (restarts + 1) * 6e-8 * as.numeric(M)^2
 fp_pareto_check_cost <- function(M, restarts, disparity) {
-  fp_check_cost((restarts + 1) * 6e-8 * as.numeric(M)^2,
+  fp_check_cost(fp_pareto_cost(M, restarts),
                 sprintf("method \"pareto\" (%d start(s) over %s objectives)", restarts + 1L, format(M, big.mark = ",")),
                 if (disparity == "pairwise") "use disparity = \"single\" (one objective per group) or merge small groups" else
                   "lower `restarts` or merge small groups",

@@ -183,8 +183,11 @@ fit_pca_robust <- function(prep, k, alpha = 0.15, lambda = 0.5, iterations = 100
 # machine shared), plus 2.5e-9 m^2 (m - 1) for the m (m - 1) pieces of m terms each that every
 # iteration evaluates with m groups (measured: 5 runs of 1,000 iterations with 100 groups at
 # d = 4 in 12 s, 21 runs in 37 s; 200 groups took 8 minutes before this term was counted).
+fp_robust_run_cost <- function(d, k, iterations, basis, m) {
+  iterations * (3e-9 * d^2 * (if (basis) k else d - k) + 2.5e-9 * m^2 * (m - 1)) + 1e-8 * d^3
+}
 fp_robust_check_cost <- function(d, k, restarts, iterations, basis, m = 2L) {
-  per_run <- iterations * (3e-9 * d^2 * (if (basis) k else d - k) + 2.5e-9 * m^2 * (m - 1)) + 1e-8 * d^3
+  per_run <- fp_robust_run_cost(d, k, iterations, basis, m)
   secs <- (restarts + 1) * per_run
   fits <- max(0, floor(min(fp_time_limit(), 1e9) / per_run) - 1)
   fp_check_cost(secs, sprintf("method \"robust\" (%d starts of %d iterations over %d columns and %d groups)",

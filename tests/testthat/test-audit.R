@@ -285,3 +285,11 @@ test_that("route is checked: a classed error naming it", {
   on.exit(options(old), add = TRUE)
   expect_error(fair_audit(dat$x, dat$g, k = 1, route = "rows", level = NULL), class = "fairproj_memory_error")
 })
+
+test_that("many groups: an audit estimated beyond the time limit is refused up front naming `replicates`", {
+  # min-max over 400 groups costs seconds a fit: 100 replicates ran for minutes unannounced
+  mg <- many_groups(24000, 400, 6, seed = 9)
+  e <- expect_refused_up_front(fair_audit(mg$x, mg$g, k = 2, seed = 1, replicates = 100), "fair_audit() (101 fits")
+  expect_match(conditionMessage(e), "^`replicates`")
+  expect_lt(fairproj:::fp_minmax_cost(3), 1e-3)  # a few groups cost nothing
+})
