@@ -989,7 +989,9 @@
 # fixed 184, no direction stands out 58, 0 not ruled out 14, a fair fit at a kink 2). Of the 26
 # unflagged cells none covers clearly less than 0.85 or clearly more than 0.95. Its two
 # well-behaved designs are alike: a12k3m2n1000gauss flags 100% (no direction), a12k2m2n1000pois
-# 59% (8 within, 0 below, 6 above, 21 flagged). With it every even-numbered shard has been run.
+# 59% (8 within, 0 below, 6 above, 21 flagged). With it the 32 shards numbered 0 or 2 modulo 5
+# (2, 5, 7, 10, ..., 77, 80) have been run (17 and 57 without their last few designs); the other
+# 48 have not.
 #
 # Session of 2026-12-06, second (#44 item 1; main fd9dc3c, with rule S). Four more shards of the
 # full grid, never run before: 10, 20, 30 and 40 (run "2026-12-06d-full", 30 samples, replicates
