@@ -661,21 +661,27 @@ fp_audit_spec <- function(source, outcome, k, methods, margs, center, scale., te
 # min-max over 400 groups, 2-3 s a fit, ran for minutes with 100 replicates before this check.
 fp_audit_check_cost <- function(methods, margs, d, m, ks, iv) {
   fits <- length(ks) + if (is.null(iv)) 0L else iv$replicates * max(1L, length(iv$k))
-  opt <- function(meth, nm, def) {
-    v <- margs[[meth]][[nm]]
-    if (is.null(v) || length(v) != 1L || is.na(v)) def else v
+  # the user's value of a scalar argument, else the method's own default (from its fit function,
+  # the first choice of a choice argument), so the estimate follows the defaults in one place
+  default <- function(meth, nm) {
+    f <- get(paste0("fit_pca_", meth), envir = asNamespace("fairproj"), mode = "function")
+    eval(formals(f)[[nm]], baseenv())[1L]
   }
-  count <- function(meth, nm, def) {
-    v <- opt(meth, nm, def)
-    if (is.numeric(v) && is.finite(v) && v >= 0) v else def
+  opt <- function(meth, nm) {
+    v <- margs[[meth]][[nm]]
+    if (is.null(v) || length(v) != 1L || is.na(v)) default(meth, nm) else v
+  }
+  count <- function(meth, nm) {
+    v <- opt(meth, nm)
+    if (is.numeric(v) && is.finite(v) && v >= 0) v else default(meth, nm)
   }
   per <- vapply(methods, function(meth) {
     switch(meth,
-           minmax = fp_minmax_cost(m, opt(meth, "solver", "exact"), opt(meth, "lp", TRUE)),
-           pareto = fp_pareto_cost(1 + if (identical(opt(meth, "disparity", "pairwise"), "single")) m else m * (m - 1) / 2,
-                                   count(meth, "restarts", 0)),
-           robust = (count(meth, "restarts", 20) + 1) *
-             fp_robust_run_cost(d, max(ks), count(meth, "iterations", 1000), !identical(opt(meth, "parameterization", "basis"), "complement"), m),
+           minmax = fp_minmax_cost(m, opt(meth, "solver"), opt(meth, "lp")),
+           pareto = fp_pareto_cost(1 + if (identical(opt(meth, "disparity"), "single")) m else m * (m - 1) / 2,
+                                   count(meth, "restarts")),
+           robust = (count(meth, "restarts") + 1) *
+             fp_robust_run_cost(d, max(ks), count(meth, "iterations"), !identical(opt(meth, "parameterization"), "complement"), m),
            0)
   }, numeric(1))
   fp_check_cost(fits * sum(per), sprintf("fair_audit() (%d fits of each of %s, over %s groups)", fits,

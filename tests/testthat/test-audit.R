@@ -292,4 +292,15 @@ test_that("many groups: an audit estimated beyond the time limit is refused up f
   e <- expect_refused_up_front(fair_audit(mg$x, mg$g, k = 2, seed = 1, replicates = 100), "fair_audit() (101 fits")
   expect_match(conditionMessage(e), "^`replicates`")
   expect_lt(fairproj:::fp_minmax_cost(3), 1e-3)  # a few groups cost nothing
+  # the estimate follows the method's arguments, and its defaults where none are given
+  check <- function(methods, margs) {
+    fairproj:::fp_audit_check_cost(methods, margs, 6, 400, 2, list(replicates = 100, k = 2))
+  }
+  expect_error(check("minmax", list()), class = "fairproj_cost_error")
+  expect_error(check("minmax", list(minmax = list(solver = "exact"))), class = "fairproj_cost_error")
+  expect_no_error(check("minmax", list(minmax = list(solver = "mw", lp = FALSE))))
+  old <- options(fairproj.time_limit = 1e6)  # robust's default 20 restarts (~4 days over 101 fits) pass, 100 do not
+  on.exit(options(old), add = TRUE)
+  expect_no_error(check("robust", list()))
+  expect_error(check("robust", list(robust = list(restarts = 100))), class = "fairproj_cost_error")
 })
