@@ -45,6 +45,10 @@ intersect_groups <- function(..., min_cell = 2L) {
 fp_intersect <- function(group, n, arg = "group", min_cell = 2L) {
   attrs <- as.list(group)
   if (length(attrs) < 1L) fp_abort("has no attributes", arg)
+  # a list of one label per row (as.list() of a vector) is not a list of attributes
+  if (n > 1L && length(attrs) == n && all(lengths(attrs) == 1L)) {
+    fp_abort(sprintf("is a list of %d single values: give the labels as a vector (unlist() it), or a list of attributes with one value per row each", n), arg)
+  }
   nm <- names(attrs)
   if (is.null(nm)) nm <- rep("", length(attrs))
   nm[is.na(nm) | nm == ""] <- paste0("attr", which(is.na(nm) | nm == ""))

@@ -44,9 +44,12 @@ fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE, c
     if (!all(ok)) {
       bad <- names(x)[!ok]
       num <- fp_text_number_columns(x[bad], factors = TRUE)
+      # as.numeric() of a factor gives its level codes, not the numbers its labels show
       hint <- if (length(num)) {
-        sprintf(" (%s hold numbers stored as text: convert them with as.numeric() or readr::parse_number())",
-                paste(utils::head(num, 5), collapse = ", "))
+        sprintf(" (%s %s numbers stored as text: convert %s with %s or readr::parse_number())",
+                paste(utils::head(num, 5), collapse = ", "), if (length(num) == 1L) "holds" else "hold",
+                if (length(num) == 1L) "it" else "them",
+                if (any(vapply(x[num], is.factor, logical(1)))) "as.numeric(as.character())" else "as.numeric()")
       } else ""
       fp_abort(sprintf("has non-numeric column(s): %s%s; convert or drop them (e.g. with model.matrix())",
                        paste(utils::head(bad, 5), collapse = ", "), hint), arg)

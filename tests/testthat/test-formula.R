@@ -127,6 +127,11 @@ test_that("numbers stored as text stop every formula door, as the data.frame doo
   # the data.frame door refuses them too, and now says why
   expect_error(fair_pca(pbcc[setdiff(names(pbcc), "sex")], pbcc$sex, k = 2), class = "fairproj_input_error",
                regexp = "numbers stored as text")
+  # a factor column of numbers at the data.frame door: as.numeric() alone would give its codes
+  pbcd <- pbc2_data()
+  pbcd$chol <- factor(pbcd$chol)
+  e <- expect_error(fair_pca(pbcd[setdiff(names(pbcd), "sex")], pbcd$sex, k = 2), class = "fairproj_input_error")
+  expect_match(conditionMessage(e), "chol holds numbers stored as text: convert it with as.numeric(as.character())", fixed = TRUE)
   # the same values as factors (read.csv(stringsAsFactors = TRUE)): a warning naming the fix
   pbcf <- pbcc
   pbcf$chol <- factor(pbcf$chol)

@@ -106,3 +106,12 @@ test_that("factors are coded by one tabulate, as the general route codes them (#
   # an unused empty level is dropped, not an error
   expect_identical(levels(fp_as_group(factor(c("a", "b"), levels = c("", "a", "b")), 2)), c("a", "b"))
 })
+
+test_that("a list of one label per row is told apart from a list of attributes", {
+  # as.list() of a label vector: before, "attribute 'attr1' has length 1, not 150"
+  e <- expect_error(fair_pca(iris[, 1:4], as.list(as.character(iris$Species)), k = 2), class = "fairproj_input_error")
+  expect_match(conditionMessage(e), "^`group` is a list of 150 single values: give the labels as a vector \\(unlist\\(\\) it\\)")
+  # a list of attributes still works
+  fit <- fair_pca(iris[, 1:4], list(species = iris$Species, long = iris$Sepal.Length > 5.8), k = 2, method = "standard")
+  expect_gt(nrow(fit$group_stats), 3)
+})
