@@ -664,7 +664,7 @@ fp_audit_check_cost <- function(methods, margs, d, m, ks, iv) {
   # the user's value of a scalar argument, else the method's own default (from its fit function,
   # the first choice of a choice argument), so the estimate follows the defaults in one place
   default <- function(meth, nm) {
-    f <- get(paste0("fit_pca_", meth), envir = asNamespace("fairproj"), mode = "function")
+    f <- fp_solver("pca", meth)
     eval(formals(f)[[nm]], baseenv())[1L]
   }
   opt <- function(meth, nm) {

@@ -315,7 +315,7 @@ fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, re
 # first's; fair_pca() keeps exactly k components, so `tol` is an error that says so, unless the
 # method documents a `tol` of its own. Solver tolerances have their own names (`gap_tol`).
 fp_check_prcomp_tol <- function(method) {
-  solver <- get(paste0("fit_pca_", method), envir = asNamespace("fairproj"), mode = "function")
+  solver <- fp_solver("pca", method)
   known <- names(formals(solver))
   if ("tol" %in% known) return(invisible())
   own <- grep("tol", setdiff(known, "tol"), value = TRUE)
