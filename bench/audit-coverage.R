@@ -707,8 +707,9 @@
 # mean direction not fixed, flagged; the others 4 / 2 / 16: losses and gaps of 0 whose
 # intervals start at 0).
 #
-# Session of 2026-12-06, sixth (#44 item 1; main 44d22e9's audit). RULE MR (plan written before
-# any result of it, from judge43's two controls above: min-max's equalised losses at 30.6-31.8
+# Session of 2026-12-06, sixth (#44 item 1; run on a build of 9730861, whose intervals are main
+# 44d22e9's: only the cost estimate and door messages changed between them). RULE MR (plan written
+# before any result of it, from judge43's two controls above: min-max's equalised losses at 30.6-31.8
 # rows per direction, d = 24 and 50, covered 0.61-0.72 with their estimates about 3 sds above the
 # truth and half the replicates' bias taken off). Min-max's errors and losses take off a share of
 # their replicates' bias that falls with the smallest group's rows per direction rho = min n /
@@ -745,7 +746,7 @@
 # rows per direction is mostly calibrated on populations drawn fresh, and judge43's two controls
 # are its hard end, which neither share of the seen bias nor this rule reaches.
 #   Eleven more shards of the full grid, never run before: 1, 3, 4, 6, 8, 9, 11, 21, 23, 24, 26
-# (run "2026-12-06w-full", 30 samples, main 44d22e9's audit, one process each at nice 5, 12-25 min
+# (run "2026-12-06w-full", 30 samples, the 9730861 build, one process each at nice 5, 12-25 min
 # a shard): 352 designs, 15,389 cells: 674 within, 180 below, 287 above, 14,248 flagged in >= 80%
 # of their samples (92.6%; by shard 85.7-98.9%, the reasons as before: too few rows for the
 # directions, heavy tails, group means not fixed, no direction stands out). Of the 1,141
