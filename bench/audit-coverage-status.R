@@ -1,0 +1,92 @@
+# Where #44 item 1 stands on the full grid: one summary of the full-grid cells stored in
+# bench/audit-coverage.csv (written by bench/audit-coverage.R with FAIRPROJ_BENCH_DESIGNS=full).
+#
+# Run: Rscript bench/audit-coverage-status.R [csv]
+#   FAIRPROJ_BENCH_STATUS_FROM  the first run made on today's intervals (default "2026-12-06h-full":
+#                               the shards run since rule M3, 5781210; runs are named so that
+#                               their names sort in time)
+#
+# Only the status runs of the full grid made on today's intervals count (runs named "...-full" from
+# FAIRPROJ_BENCH_STATUS_FROM on), each design once, at its latest run; designs run only under
+# earlier rules (or in replays of candidate rules) are counted, not summarised. A cell is
+# "clearly low" (high) when it is not flagged and its reliable coverage is below 0.85 (above 0.95)
+# at one-sided binomial p < 0.05; item 1 asks every unflagged cell to cover within 0.85-0.95, and
+# every well-behaved design (Gaussian or Poisson, >= 1,000 rows per group, d <= 12) to flag at most
+# 10% of its intervals.
+args <- commandArgs(trailingOnly = TRUE)
+csv <- if (length(args)) args[1] else file.path("bench", "audit-coverage.csv")
+from <- Sys.getenv("FAIRPROJ_BENCH_STATUS_FROM", "2026-12-06h-full")
+cols <- c("design", "dist", "shape", "d", "k", "m", "n", "method", "term", "group", "reliable_cov",
+          "n_reliable", "flagged", "verdict", "well_behaved", "run")
+all <- utils::read.csv(csv, stringsAsFactors = FALSE)[, cols]
+
+# the full grid's design names, from bench/audit-coverage.R's own definitions (design() and
+# full_grid(), evaluated alone so that nothing of the bench runs)
+defs <- new.env()
+for (e in parse(file.path("bench", "audit-coverage.R"), keep.source = FALSE)) {
+  if (is.call(e) && identical(e[[1L]], as.name("<-")) && is.name(e[[2L]]) && as.character(e[[2L]]) %in% c("design", "full_grid")) {
+    eval(e, defs)
+  }
+}
+grid <- vapply(defs$full_grid(), `[[`, "", "name")
+shard_of <- stats::setNames((seq_along(grid) - 1L) %% 80L + 1L, grid)  # FAIRPROJ_BENCH_SHARD i/80
+
+# today's intervals: the status runs of the full grid ("-full") made on them
+o <- all[grepl("-full", all$run, fixed = TRUE) & all$run >= from & all$design %in% grid, , drop = FALSE]
+last <- tapply(o$run, o$design, max)
+o <- o[o$run == last[o$design], , drop = FALSE]
+earlier <- setdiff(intersect(grid, all$design), o$design)
+done <- sort(unique(shard_of[o$design]))
+cat(sprintf("Full grid: %d designs in 80 shards. On today's intervals (runs from %s): %d designs, %d shards complete (%s); %d more designs were run only under earlier rules; %d never.\n\n",
+            length(grid), from, length(unique(o$design)),
+            sum(vapply(done, function(i) all(names(shard_of)[shard_of == i] %in% o$design), TRUE)),
+            paste(done, collapse = " "), length(earlier), length(setdiff(grid, c(o$design, earlier)))))
+
+x <- round(o$reliable_cov * o$n_reliable)
+open <- o$verdict != "flagged" & o$n_reliable > 0
+o$clow <- open & stats::pbinom(x, pmax(o$n_reliable, 1), 0.85) < 0.05
+o$chigh <- open & stats::pbinom(x - 1, pmax(o$n_reliable, 1), 0.95, lower.tail = FALSE) < 0.05
+# rows per direction of the smallest group, n / (k (d - k)), the audit's measure of crowding
+nmin <- vapply(strsplit(o$n, "/", fixed = TRUE), function(v) min(as.numeric(v)), numeric(1))
+o$rho <- nmin / (o$k * (o$d - o$k))
+
+line <- function(w, label) {
+  v <- table(factor(w$verdict, c("within", "below", "above", "flagged")))
+  u <- sum(w$verdict != "flagged")
+  cat(sprintf("%-34s %4d designs %6d cells: %5d within %4d below %4d above %6d flagged (%5.1f%%); unflagged %5d, clearly low %3d (%4.1f%%), clearly high %3d\n",
+              label, length(unique(w$design)), nrow(w), v[[1]], v[[2]], v[[3]], v[[4]],
+              100 * v[[4]] / max(nrow(w), 1), u, sum(w$clow), 100 * sum(w$clow) / max(u, 1), sum(w$chigh)))
+}
+
+line(o, "on today's intervals")
+cur <- o
+cat("\nOn today's intervals, by distribution / method / rows per direction:\n")
+for (v in sort(unique(cur$dist))) line(cur[cur$dist == v, ], paste("  dist", v))
+for (v in sort(unique(cur$method))) line(cur[cur$method == v, ], paste("  method", v))
+band <- cut(cur$rho, c(0, 20, 25, 40, 100, Inf), right = FALSE,
+            labels = c("< 20", "20-25", "25-40", "40-100", ">= 100"))
+for (v in levels(band)) if (any(band == v)) line(cur[band == v, ], paste("  rows per direction", v))
+
+cat("\nUnflagged cells clearly outside 0.85-0.95 on today's intervals:\n")
+cl <- cur[cur$clow | cur$chigh, , drop = FALSE]
+cl <- cl[order(cl$chigh, cl$reliable_cov), , drop = FALSE]
+dflag <- tapply(cur$flagged, cur$design, mean)
+for (i in seq_len(nrow(cl))) {
+  cat(sprintf("  %-4s %-26s %-9s %-16s %-3s cov %.2f of %3d  flagged %.2f  (design flags %4.1f%%%s)\n",
+              if (cl$clow[i]) "LOW" else "HIGH", cl$design[i], cl$method[i], cl$term[i],
+              ifelse(is.na(cl$group[i]), "", cl$group[i]), cl$reliable_cov[i], cl$n_reliable[i],
+              cl$flagged[i], 100 * dflag[[cl$design[i]]], if (cl$well_behaved[i]) ", well-behaved" else ""))
+}
+
+cat("\nWell-behaved designs (at most 10% of intervals may be flagged):\n")
+wb <- o[o$well_behaved, , drop = FALSE]
+for (dn in sort(unique(wb$design))) {
+  w <- wb[wb$design == dn, ]
+  v <- table(factor(w$verdict, c("within", "below", "above", "flagged")))
+  cat(sprintf("  %-26s %-8s flags %5.1f%% of intervals%s; %d within, %d below, %d above, %d flagged; clearly low %d\n",
+              dn, w$shape[1], 100 * mean(w$flagged), if (mean(w$flagged) > 0.1) " (> 10%)" else "",
+              v[[1]], v[[2]], v[[3]], v[[4]], sum(w$clow)))
+}
+wbg <- Filter(function(x) x$dist %in% c("gauss", "pois") && min(x$n) >= 1000 && x$d <= 12, defs$full_grid())
+left <- setdiff(vapply(wbg, `[[`, "", "name"), o$design)
+cat(sprintf("  not yet run on today's intervals (%d of %d): %s\n", length(left), length(wbg), paste(left, collapse = " ")))
