@@ -83,8 +83,8 @@ print.summary.fair_css <- function(x, digits = max(3L, getOption("digits") - 3L)
 #'
 #' @param object A `fair_css` object.
 #' @param newdata A numeric matrix or data.frame with the columns of the training data:
-#'   matched by name when both are named (any order; missing or extra columns are an error of
-#'   class `fairproj_newdata_error`), by position otherwise; for a fit from the formula
+#'   matched by name when both are named (any order; other columns are ignored, missing ones
+#'   are an error of class `fairproj_newdata_error`), by position otherwise; for a fit from the formula
 #'   interface, a raw data.frame (see [predict.fair_pca()]). Rows with `NA` give `NA` rows.
 #' @param group For `reconstruct()`: optional group labels of the rows of `newdata` (levels
 #'   of the training groups).

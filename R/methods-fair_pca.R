@@ -107,8 +107,9 @@ fp_newdata <- function(object, newdata, arg = "newdata", allow_na = FALSE) {
 #' columns of factors, transformations) from a raw data.frame with the stored terms (columns
 #' in any order, others ignored; a factor level not seen in training is an error of class
 #' `fairproj_new_level_error`). Otherwise, when both the fit and `newdata` have column names,
-#' columns are matched by name, in any order, and missing or extra columns are named in an
-#' error of class `fairproj_newdata_error`; when either has no names, columns are taken by
+#' columns are matched by name, in any order (other columns are ignored, as by
+#' [stats::predict.prcomp()]), and missing columns are named in an error of class
+#' `fairproj_newdata_error`; when either has no names, columns are taken by
 #' position, as [stats::predict.prcomp()] does. A row with a missing value gives a row of
 #' `NA` scores (and reconstruction).
 #'
@@ -185,6 +186,12 @@ reconstruct.fair_pca <- function(object, newdata, ...) {
   out <- sweep(sweep(zr, 2L, sc, `*`), 2L, ct, `+`)
   dimnames(out) <- dimnames(x)
   out
+}
+
+#' @rdname predict.fair_pca
+#' @export
+reconstruct.default <- function(object, ...) {
+  fp_abort(sprintf("must be a fair_pca or fair_css fit, not an object of class '%s'", class(object)[1]), "object")
 }
 
 #' @rdname predict.fair_pca

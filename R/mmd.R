@@ -39,9 +39,16 @@ mmd2 <- function(scores, group, sigma = NULL) {
   fp_check_number(sigma, "sigma", lower = 0, open_lower = TRUE)
   if (!is.finite(sigma)) fp_abort("must be finite", "sigma")
   idx <- split(seq_len(nrow(s)), g)
+  # distances from the rows' differences (not |a|^2 + |b|^2 - 2 ab, which loses every digit under
+  # a common offset), in units of the largest |score| so that no square over- or underflows; the
+  # kernel's argument |a - b| / sigma is then a product of two finite numbers (Inf gives 0)
+  scl <- max(abs(s))
+  if (scl > 0) s <- s / scl
+  ratio <- scl / sigma
   mean_k <- function(a, b) {
-    d2 <- pmax(outer(rowSums(a^2), rowSums(b^2), `+`) - 2 * tcrossprod(a, b), 0)
-    mean(exp(-d2 / (2 * sigma^2)))
+    d2 <- 0
+    for (j in seq_len(ncol(a))) d2 <- d2 + outer(a[, j], b[, j], `-`)^2
+    mean(ifelse(d2 > 0, exp(-0.5 * (sqrt(d2) * ratio)^2), 1))
   }
   self <- vapply(idx, function(i) mean_k(s[i, , drop = FALSE], s[i, , drop = FALSE]), numeric(1))
   out <- 0
@@ -60,8 +67,11 @@ mmd_bandwidth <- function(scores, max_rows = 5000) {
   if (nrow(s) < 2L) fp_abort("needs at least 2 rows", "scores")
   fp_check_number(max_rows, "max_rows", lower = 2)
   if (nrow(s) > max_rows) s <- s[sort(sample.int(nrow(s), max_rows)), , drop = FALSE]
-  d2 <- stats::dist(s)^2
-  sig <- sqrt(stats::median(d2) / 2)
+  # in units of the largest |score|, so that squared distances neither over- nor underflow
+  scl <- max(abs(s))
+  if (scl > 0) s <- s / scl
+  sig <- sqrt(stats::median(stats::dist(s)^2) / 2) * scl
   if (!(sig > 0)) fp_abort("has a median pairwise distance of zero; give `sigma` explicitly", "scores")
+  if (!is.finite(sig)) fp_abort("has pairwise distances beyond double precision; rescale the scores", "scores")
   sig
 }

@@ -50,8 +50,10 @@
 #' @param group The name of the group column (a string). Its values are read as text labels;
 #'   a column of numbers (as the reader guesses it) with non-integer values is a continuous
 #'   attribute and an error of class `fairproj_source_error`, as a numeric vector is in memory.
-#' @param ... For lists: passed to `group_moments()` for each element. For files: passed to
-#'   [readr::read_delim_chunked()] (e.g. `delim = ";"`, `quote`, `na`, `locale`).
+#' @param ... For lists: passed to `group_moments()` for each element. For files: options of
+#'   [readr::read_delim_chunked()]: `quote`, `escape_backslash`, `escape_double`, `locale`, `na`,
+#'   `quoted_na`, `comment`, `trim_ws`, `skip`, `skip_empty_rows` (the column types, header and
+#'   chunks are set by `group_moments()`; other arguments are an error).
 #' @param columns The feature columns (character); `NULL` for all columns but `group`.
 #' @param chunk_rows Records per chunk.
 #' @param bad_rows `"error"` (default): a malformed record, unparsable value or missing value
@@ -108,14 +110,32 @@ fp_files_reader <- function(x, group, columns = NULL, chunk_rows = 100000L, bad_
   }
   chunk_rows <- fp_check_count(chunk_rows, 1L, .Machine$integer.max, "chunk_rows")
   bad_rows <- fp_match_arg(bad_rows, c("error", "skip"), "bad_rows")
-  if (!is.character(delim) || length(delim) != 1L || is.na(delim) || !nzchar(delim)) {
-    fp_abort("must be one character string", "delim")
+  if (!is.character(delim) || length(delim) != 1L || is.na(delim) || nchar(delim) != 1L) {
+    fp_abort("must be one character (the streaming reader splits fields on a single character)", "delim")
   }
   if (!is.null(blocks)) blocks <- fp_check_count(blocks, 10L, 1000L, "blocks")
   force(columns)
   force(group)
-  dots <- list(...)
+  dots <- fp_check_reader_options(list(...))
   function(path) fp_csv_moments(path, group, columns, chunk_rows, bad_rows, delim, dots, blocks)
+}
+
+# The options a user may pass to readr's reader: the ones the package sets itself (the column
+# types, the header, the chunks) or that the reader does not take are a classed error naming
+# `...`, not readr's "matched by multiple actual arguments" or "unused argument".
+fp_check_reader_options <- function(dots) {
+  ok <- c("quote", "escape_backslash", "escape_double", "locale", "na", "quoted_na", "comment", "trim_ws", "skip",
+          "skip_empty_rows")
+  nm <- names(dots)
+  if (length(dots) && (is.null(nm) || any(is.na(nm) | nm == ""))) {
+    fp_abort("passes unnamed argument(s) to the file reader: name them (e.g. na = c(\"\", \"NA\"))", "...")
+  }
+  bad <- setdiff(nm, ok)
+  if (length(bad)) {
+    fp_abort(sprintf("has argument(s) the file reader does not take here: %s; it takes %s (the column types, header and chunks are set by group_moments())",
+                     fp_name_list(bad), fp_name_list(ok, Inf)), "...")
+  }
+  dots
 }
 
 #' @rdname group_moments_files
@@ -313,6 +333,11 @@ fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state,
   if (isTRUE(state$group_numeric)) {
     u <- suppressWarnings(as.numeric(unique(g)))
     if (!anyNA(u) && fp_group_continuous(u)) fp_abort_group_continuous(group, u, "in the file (or read the file into R and cut() the column there)")
+    # a number is one label however it is spelled ("1", "1.0", "01"), as when the column is read
+    # into R as numbers: the labels of fp_num_labels(), in every chunk alike
+    v <- suppressWarnings(as.numeric(g))
+    num <- !is.na(v)
+    g[num] <- fp_num_labels(v[num])
   }
   gf <- fp_as_group(g, nrow(xm), "group", min_levels = 1L)
   # moments that overflow within the chunk name the file's largest value there

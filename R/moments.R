@@ -178,7 +178,25 @@ fp_mean_lo <- function(m) if (is.null(m$mean_lo)) matrix(0, nrow(m$mean), ncol(m
 
 fp_check_moments <- function(m, arg = "x") {
   if (!inherits(m, "group_moments")) fp_abort("must be a group_moments object", arg)
+  if (!fp_moments_parts_agree(m)) {
+    fp_abort(paste("is a group_moments object whose parts do not agree (counts, means, scatter matrices,",
+                   "levels and column names): build it with group_moments() or new_group_moments(), not by editing it"), arg)
+  }
   invisible(m)
+}
+
+# Whether an object's parts have the shapes the package relies on: one count, one column of means
+# and one d x d scatter per level, d column names (an object edited by hand is caught here, not
+# recycled silently further on). O(m) checks of shapes, no pass over the values.
+fp_moments_parts_agree <- function(m) {
+  g <- length(m$levels)
+  d <- length(m$colnames)
+  shape <- function(x, r, c) is.matrix(x) && is.numeric(x) && nrow(x) == r && ncol(x) == c
+  is.character(m$levels) && is.character(m$colnames) && g >= 1L && d >= 1L &&
+    is.numeric(m$n) && length(m$n) == g && !anyNA(m$n) && all(m$n >= 0) &&
+    shape(m$mean, d, g) && is.list(m$scatter) && length(m$scatter) == g &&
+    all(vapply(m$scatter, shape, TRUE, r = d, c = d)) &&
+    (is.null(m$mean_lo) || shape(m$mean_lo, d, g)) && (is.null(m$exponent) || length(m$exponent) == d)
 }
 
 # Chan et al.'s exact pairwise merge of (n, mean, scatter).
@@ -258,11 +276,12 @@ print.group_moments <- function(x, ...) {
 #' Derived quantities of group moments
 #'
 #' Means, covariance (second-moment) matrices, uncentred cross-products and each group's best
-#' rank-k reconstruction error, from a [group_moments()] object (or from data, which is then
-#' passed to [group_moments()]).
+#' rank-k reconstruction error, from a [group_moments()] object (compute it from data, files or
+#' database tables with [group_moments()] first).
 #'
 #' Covariances here are population versions (divided by the number of rows, as in Samadi et
-#' al.); set `unbiased = TRUE` to divide by `n - 1`.
+#' al.); set `unbiased = TRUE` to divide by `n - 1`, which needs at least 2 rows in every group
+#' (a classed error otherwise, as for a group with no rows).
 #'
 #' @param m A `group_moments` object.
 #' @param pooled Logical; `TRUE` returns the quantity over all rows instead of one per group.
@@ -307,9 +326,19 @@ moments_cov <- function(m, center = c("group", "global", "none"), pooled = FALSE
   })
   if (pooled) {
     den <- sum(m$n) - if (unbiased) (if (center == "group") length(m$n) else 1) else 0
+    if (!(den > 0)) {
+      fp_abort(sprintf("leaves %g degrees of freedom for the pooled covariance (%g rows, %d groups)%s", den, sum(m$n),
+                       length(m$n), if (unbiased) ": use unbiased = FALSE" else ""), if (unbiased) "unbiased" else "m")
+    }
     return(Reduce(`+`, sc) / den)
   }
-  out <- lapply(seq_along(sc), function(i) sc[[i]] / (m$n[[i]] - unbiased))
+  den <- m$n - unbiased
+  if (any(den <= 0)) {
+    bad <- m$levels[den <= 0][1L]
+    fp_abort(sprintf("has group '%s' with %g row(s): no %scovariance%s", bad, m$n[[bad]], if (unbiased) "unbiased " else "",
+                     if (unbiased) " (n - 1 = 0): use unbiased = FALSE" else ""), if (unbiased) "unbiased" else "m")
+  }
+  out <- lapply(seq_along(sc), function(i) sc[[i]] / den[[i]])
   names(out) <- m$levels
   out
 }
@@ -376,6 +405,7 @@ fp_door_rows <- function(x, group, expr, min_levels = 2L, moments = FALSE, ...) 
 # (the groups are in it), at least `min_levels` groups, and none without rows. Returns `x`.
 fp_door_moments <- function(x, group = NULL, min_levels = 1L) {
   if (!is.null(group)) fp_abort("must not be given when `x` is a group_moments object (the groups are in it)", "group")
+  fp_check_moments(x, "x")
   if (length(x$levels) < min_levels) fp_abort(sprintf("must have at least %d groups", min_levels), "x")
   if (any(x$n < 1)) fp_abort("has a group with no rows", "x")
   x

@@ -471,7 +471,8 @@ fp_as_scores <- function(scores, arg) {
 }
 
 # Binary labels as 0/1: logical, 0/1 numeric, or a factor / character with two values (the
-# second level, in factor order, is the positive class).
+# second level, in factor order, is the positive class). A factor or text of one value is read
+# from the value ("0"/"1", "FALSE"/"TRUE"), else refused: its level order says nothing.
 fp_as_binary <- function(y, n, arg) {
   if (is.null(y)) fp_abort("is missing", arg)
   if (length(y) != n) fp_abort(sprintf("has length %d but there are %d rows", length(y), n), arg)
@@ -481,7 +482,16 @@ fp_as_binary <- function(y, n, arg) {
     if (!all(y %in% c(0, 1))) fp_abort("must be binary: logical, 0/1, or a factor with two levels", arg)
     return(as.integer(y))
   }
+  if (!is.atomic(y) || !(is.character(y) || is.factor(y))) {
+    fp_abort("must be binary: logical, 0/1, or a factor with two levels", arg)
+  }
   f <- as.factor(y)
   if (nlevels(f) > 2L) fp_abort("must be binary: logical, 0/1, or a factor with two levels", arg)
-  as.integer(as.integer(f) == nlevels(f) & nlevels(f) == 2L)
+  if (nlevels(f) == 2L) return(as.integer(as.integer(f) == 2L))
+  # one value: which class it is must be read from the value itself, not from its level order
+  v <- levels(f)
+  if (v %in% c("0", "1")) return(rep(as.integer(v == "1"), n))
+  if (toupper(v) %in% c("FALSE", "TRUE")) return(rep(as.integer(toupper(v) == "TRUE"), n))
+  fp_abort(sprintf(paste("has the single value '%s', so its class is ambiguous: give a factor with both levels",
+                         "(factor(x, levels = c(negative, positive))), 0/1 or logical values"), v), arg)
 }

@@ -114,3 +114,39 @@ test_that("a classifier predicting a single class is flagged", {
   expect_warning(downstream_metrics(s, y, rep(c("a", "b"), 50), classifier = "logistic"),
                  "classifier \"logistic\" predicts one class", class = "fairproj_single_class_warning")
 })
+
+test_that("mmd2 and mmd_bandwidth do not move under a common offset or any finite scale", {
+  set.seed(3)
+  s <- matrix(rnorm(200), 100, 2)
+  g <- rep(c("a", "b"), 50)
+  ref <- mmd2(s, g, sigma = 1)
+  # |a|^2 + |b|^2 - 2 ab lost every digit at an offset of 1e8 (0.0332 for 0.0196)
+  for (o in c(1e6, 1e8)) expect_equal(mmd2(s + o, g, sigma = 1), ref, tolerance = 1e-6)
+  # a bandwidth far below every distance: only each row's own kernel value 1 is left
+  expect_equal(mmd2(s, g, sigma = 1e-300), 1 / 50 + 1 / 50)
+  expect_equal(mmd2(s, g, sigma = 1e300), 0)
+  for (f in c(1e-200, 1e200)) {
+    expect_equal(mmd_bandwidth(s * f) / f, mmd_bandwidth(s), tolerance = 1e-12)
+    expect_equal(mmd2(s * f, g), mmd2(s, g), tolerance = 1e-10)
+  }
+})
+
+test_that("fairness_gaps reads a one-valued prediction from its value, and refuses what it cannot read", {
+  grp <- c("a", "a", "b", "b")
+  y <- c(1, 1, 1, 0)
+  expect_warning(out <- fairness_gaps(pred = c("1", "1", "1", "1"), y = y, group = grp), class = "fairproj_single_class_warning")
+  expect_equal(out[["accuracy"]], 0.75)
+  expect_warning(out2 <- fairness_gaps(pred = rep(TRUE, 4), y = factor(c("1", "1", "1", "0")), group = grp),
+                 class = "fairproj_single_class_warning")
+  expect_equal(out2[["accuracy"]], 0.75)
+  expect_equal(suppressWarnings(fairness_gaps(pred = rep("true", 4), y = y, group = grp))[["accuracy"]], 0.75)
+  expect_error(fairness_gaps(pred = rep("yes", 4), y = y, group = grp), "^`pred` has the single value 'yes'",
+               class = "fairproj_input_error")
+  expect_error(fairness_gaps(pred = c(1, 1, 1, 1), y = factor(rep("no", 4)), group = grp), "^`y` has the single value 'no'",
+               class = "fairproj_input_error")
+  expect_error(fairness_gaps(pred = list(1, 0, 1, 1), y = y, group = grp), "^`pred` must be binary",
+               class = "fairproj_input_error")
+  # a factor that declares both levels is read by its levels, used or not
+  expect_equal(suppressWarnings(fairness_gaps(pred = factor(rep("yes", 4), levels = c("no", "yes")), y = y,
+                                              group = grp))[["accuracy"]], 0.75)
+})

@@ -402,3 +402,38 @@ test_that("files: latin1 labels read without `locale` are an error naming it, sm
     expect_equal(m$mean[, ref$levels], ref$mean[1, ], tolerance = 1e-12)
   }
 })
+
+test_that("files: a number is one group label however it is spelled, as in memory", {
+  skip_if_not_installed("readr")
+  set.seed(1)
+  df <- data.frame(a = rnorm(20), b = rnorm(20), g = rep(c("1", "2"), 10))
+  df$g[3] <- "1.0"
+  df$g[6] <- "2.00"
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  utils::write.csv(df, path, row.names = FALSE, quote = FALSE)
+  rd <- utils::read.csv(path)
+  ref <- group_moments(as.matrix(rd[c("a", "b")]), rd$g)
+  for (ch in c(2L, 1000L)) {
+    m <- group_moments(path, group = "g", chunk_rows = ch)
+    expect_identical(m$levels, c("1", "2"))
+    expect_equal(m$n, ref$n)
+    expect_equal(m$scatter, ref$scatter, tolerance = 1e-12)
+  }
+})
+
+test_that("files: options the reader does not take, or that group_moments() sets, name `...`", {
+  skip_if_not_installed("readr")
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  utils::write.csv(data.frame(a = 1:6, b = c(2, 3, 5, 7, 11, 13), g = rep(c("x", "y"), 3)), path, row.names = FALSE)
+  for (o in list(list(col_types = "ddc"), list(n_max = 5), list(col_names = FALSE), list(chunk_size = 2))) {
+    expect_error(do.call(group_moments, c(list(path, group = "g"), o)),
+                 sprintf("^`...` has argument\\(s\\) the file reader does not take here: %s", names(o)),
+                 class = "fairproj_input_error")
+  }
+  expect_error(group_moments(path, group = "g", ";"), "^`...` passes unnamed argument", class = "fairproj_input_error")
+  expect_error(group_moments(path, group = "g", delim = ",,"), "^`delim` must be one character", class = "fairproj_input_error")
+  # the options it takes still reach the reader
+  expect_equal(group_moments(path, group = "g", na = c("", "NA"), trim_ws = TRUE)$n, c(x = 3, y = 3))
+})

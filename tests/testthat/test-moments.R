@@ -336,3 +336,36 @@ test_that("fits on data with a constant column report no negative loss (#45)", {
     if (meth == "standard") expect_equal(gs$error, ref$group_stats$error, tolerance = 1e-8)
   }
 })
+
+test_that("moments_cov(unbiased = TRUE) refuses a group of one row, and pooled without degrees of freedom", {
+  x <- matrix(c(1, 2, 3, 5, 7, 11), 3, 2)
+  m <- group_moments(x, c("a", "b", "b"))
+  expect_error(moments_cov(m, unbiased = TRUE), "^`unbiased` has group 'a' with 1 row", class = "fairproj_input_error")
+  expect_equal(moments_cov(m)$a, matrix(0, 2, 2, dimnames = list(c("V1", "V2"), c("V1", "V2"))))
+  expect_equal(moments_cov(m, unbiased = TRUE, pooled = TRUE, center = "global"), cov(x), ignore_attr = TRUE)
+  m2 <- group_moments(x[1:2, ], c("a", "b"))
+  expect_error(moments_cov(m2, pooled = TRUE, unbiased = TRUE), "^`unbiased` leaves 0 degrees of freedom",
+               class = "fairproj_input_error")
+})
+
+test_that("a group_moments object whose parts disagree is an error naming the argument, never recycled", {
+  set.seed(1)
+  x <- matrix(rnorm(600), 100, 6, dimnames = list(NULL, paste0("c", 1:6)))
+  g <- rep(c("a", "b"), 50)
+  good <- group_moments(x, g)
+  bad <- list(
+    scatter = within(unclass(good), scatter[[1]] <- scatter[[1]][1:3, 1:3]),
+    mean = within(unclass(good), mean <- mean[1:3, ]),
+    n = within(unclass(good), n <- c(a = 50)),
+    levels = within(unclass(good), levels <- "a"),
+    colnames = within(unclass(good), colnames <- colnames[-1])
+  )
+  for (b in bad) {
+    b <- structure(b, class = class(good))
+    expect_error(moments_mean(b), "^`m` is a group_moments object whose parts do not agree", class = "fairproj_input_error")
+    expect_error(moments_best_error(b, 1), "^`m` is a group_moments object whose parts", class = "fairproj_input_error")
+    expect_error(b + good, "^`e1` is a group_moments object whose parts", class = "fairproj_input_error")
+    expect_error(fair_pca(b, k = 2), "^`x` is a group_moments object whose parts", class = "fairproj_input_error")
+    expect_error(fair_css(b, k = 2), "^`x` is a group_moments object whose parts", class = "fairproj_input_error")
+  }
+})

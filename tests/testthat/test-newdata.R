@@ -100,3 +100,21 @@ test_that("the formula interface expands factors and predict rebuilds them from 
   # the group column is found again by group_errors
   expect_equal(group_errors(f, df)$table, f$group_stats, tolerance = 1e-8)
 })
+
+test_that("reconstruct() of an object that is not a fit is a classed error naming `object`", {
+  x <- matrix(rnorm(40), 10, 4)
+  for (o in list(stats::prcomp(x), list(a = 1), NULL)) {
+    expect_error(reconstruct(o, x), "^`object` must be a fair_pca or fair_css fit", class = "fairproj_input_error")
+  }
+})
+
+test_that("other columns of newdata are ignored, as predict.prcomp ignores them (as documented)", {
+  set.seed(2)
+  x <- matrix(rnorm(200), 50, 4, dimnames = list(NULL, paste0("c", 1:4)))
+  g <- rep(c("a", "b"), 25)
+  f <- fair_pca(x, g, k = 2, method = "standard")
+  expect_equal(predict(f, cbind(x, zz = 1)), predict(f, x))
+  expect_equal(reconstruct(f, cbind(zz = 1, x)), reconstruct(f, x), ignore_attr = TRUE)
+  cs <- fair_css(x, g, k = 2)
+  expect_equal(predict(cs, cbind(x, zz = 1)), predict(cs, x))
+})
