@@ -23,7 +23,7 @@
 #' `scatter = scatter_a + scatter_b + delta delta' n_a n_b / n`. Groups present in only one
 #' piece are carried over. Pieces must cover the same columns in the same order.
 #'
-#' @param n Group sizes: a numeric vector with one positive entry per group (names, when
+#' @param n Group sizes: a numeric vector with one whole number of rows (at least 1) per group (names, when
 #'   present, are the group levels).
 #' @param mean Group means: a d x m matrix, one column per group (a vector when there is one
 #'   group).
@@ -60,6 +60,7 @@ new_group_moments <- function(n, mean, scatter, levels = NULL, colnames = NULL, 
     fp_abort("must be a numeric vector of group sizes with no missing or infinite values", "n")
   }
   if (any(n < 1)) fp_abort("must be at least 1 for every group (a group with no rows has no moments)", "n")
+  if (any(n != round(n))) fp_abort(sprintf("must be whole numbers of rows, not %s", format(n[n != round(n)][1L])), "n")
   m <- length(n)
   if (is.data.frame(mean)) mean <- as.matrix(mean)
   if (!is.numeric(mean) || anyNA(mean) || any(!is.finite(mean))) {
@@ -88,8 +89,8 @@ new_group_moments <- function(n, mean, scatter, levels = NULL, colnames = NULL, 
   if (is.null(levels)) levels <- names(scatter)
   if (is.null(levels)) levels <- as.character(seq_len(m))
   levels <- if (is.double(levels) && !is.object(levels)) fp_num_labels(levels) else as.character(levels)
-  if (length(levels) != m || anyNA(levels) || anyDuplicated(levels)) {
-    fp_abort(sprintf("must be %d distinct, non-missing labels (one per group)", m), "levels")
+  if (length(levels) != m || anyNA(levels) || anyDuplicated(levels) || any(levels == "")) {
+    fp_abort(sprintf("must be %d distinct, non-missing, non-empty labels (one per group)", m), "levels")
   }
   if (is.null(colnames)) colnames <- rownames(mean)
   if (is.null(colnames)) colnames <- rownames(scatter[[1L]])
@@ -116,6 +117,10 @@ new_group_moments <- function(n, mean, scatter, levels = NULL, colnames = NULL, 
     if (ev[d] < -max(tol, d * .Machine$double.eps) * max(ev[1L], 0) * 10) {
       fp_abort(sprintf("%s is not positive semidefinite (smallest eigenvalue %.3g, largest %.3g); was it computed about the group mean?",
                        what, ev[d], ev[1L]), "scatter")
+    }
+    if (n[i] == 1 && any(diag(s) > tol * max(mean[, i]^2, .Machine$double.xmin))) {
+      fp_abort(sprintf("%s is not zero, but group '%s' has 1 row (n = 1): one row has no spread about its mean",
+                       what, levels[i]), "scatter")
     }
     scatter[[i]] <- s
   }

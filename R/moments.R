@@ -501,7 +501,10 @@ fp_db_group_name <- function(group, vars) {
 }
 
 fp_db_columns <- function(columns, vars, group) {
-  if (is.null(columns)) columns <- setdiff(vars, group)
+  if (is.null(columns)) {
+    columns <- setdiff(vars, group)
+    if (!length(columns)) fp_abort(sprintf("has no column besides the group column '%s': no features to summarise", group), "x")
+  }
   if (!is.character(columns) || length(columns) < 1L || anyNA(columns) || anyDuplicated(columns)) {
     fp_abort("must be distinct column names (a character vector)", "columns")
   }

@@ -113,3 +113,14 @@ test_that("fair_pca() on a matrix needs at most 1.5 times the data beyond the da
   expect_lt(extra, 1.5 * size)
   expect_equal(dim(fit$x), c(n, 2))
 })
+
+test_that("new_group_moments refuses sizes that are not row counts, a spread for one row, and an empty label", {
+  mu <- matrix(c(1, 2, 3, 4), 2, 2)
+  sc <- list(diag(2), diag(2))
+  expect_error(new_group_moments(c(1.5, 3), mu, sc), "^`n` must be whole numbers of rows, not 1.5", class = "fairproj_input_error")
+  expect_error(new_group_moments(c(1, 3), mu, sc), "^`scatter` \\[\\[1\\]\\] \\(group '1'\\) is not zero, but group '1' has 1 row",
+               class = "fairproj_input_error")
+  expect_s3_class(new_group_moments(c(1, 3), mu, list(matrix(0, 2, 2), diag(2))), "group_moments")
+  expect_error(new_group_moments(c(2, 3), mu, sc, levels = c("", "b")), "^`levels` must be 2 distinct, non-missing, non-empty",
+               class = "fairproj_input_error")
+})

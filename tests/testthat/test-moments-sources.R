@@ -437,3 +437,11 @@ test_that("files: options the reader does not take, or that group_moments() sets
   # the options it takes still reach the reader
   expect_equal(group_moments(path, group = "g", na = c("", "NA"), trim_ws = TRUE)$n, c(x = 3, y = 3))
 })
+
+test_that("files: a file with only the group column says it has no features", {
+  skip_if_not_installed("readr")
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  writeLines(c("g", "a", "b", "a"), path)
+  expect_error(group_moments(path, group = "g"), "^`x` has no column besides the group column 'g'", class = "fairproj_input_error")
+})
