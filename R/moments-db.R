@@ -287,6 +287,12 @@ fp_db_chunk_moments <- function(ch, before, group, columns, state, blocks = NULL
                      columns[j], format(before + which(is.na(xm[, j]))[1L], scientific = FALSE)), "x",
              class = "fairproj_source_error")
   }
+  if (fp_any_infinite(xm)) {
+    j <- which(colSums(is.infinite(xm)) > 0)[1L]
+    i <- which(is.infinite(xm[, j]))[1L]
+    fp_abort(sprintf("column '%s' is %s in row %s of the query result; filter those rows in the query", columns[j],
+                     format(xm[i, j]), format(before + i, scientific = FALSE)), "x", class = "fairproj_source_error")
+  }
   if (fp_group_continuous(g)) fp_abort_group_continuous(group, g, "in the query")
   gf <- fp_as_group(fp_db_label(g), nrow(xm), "group", min_levels = 1L)
   if (!is.null(blocks)) return(fp_moments_blocked(xm, gf, columns, "x", blocks, before + seq_len(nrow(xm))))

@@ -186,6 +186,13 @@ test_that("SQLite: text at row 120 of a numeric column and dates are classed err
     expect_error(group_moments(dplyr::filter(dplyr::tbl(con, "tn"), !is.na(grp)), "grp", route = route),
                  class = "fairproj_source_error", regexp = "x4")
   }
+  # an infinite value (SQLite stores Inf in a REAL column) names its column and row on the stream
+  inf <- dd$df
+  inf$x2[11] <- -Inf
+  DBI::dbWriteTable(con, "ti", inf)
+  expect_error(group_moments(dplyr::tbl(con, "ti"), "grp", route = "stream", chunk_rows = 4), class = "fairproj_source_error",
+               regexp = "column 'x2' is -Inf in row 11 of the query result")
+  expect_error(group_moments(dplyr::tbl(con, "ti"), "grp", route = "pushdown"), class = "fairproj_error")
   expect_error(group_moments(tab, "grp", route = "both"), class = "fairproj_input_error", regexp = "route")
 })
 
