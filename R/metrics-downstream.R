@@ -97,11 +97,51 @@ fp_mlp2 <- function(s, y, ts, size = c(10, 5), max_iter = 2000,
   out
 }
 
-fp_check_mlp_size <- function(size) {
+fp_check_mlp_size <- function(size, arg = "size") {
   if (!is.numeric(size) || !length(size) || anyNA(size) || any(size < 1) || any(size %% 1 != 0)) {
-    fp_abort("must be a vector of positive whole numbers (units per hidden layer)", "size")
+    fp_abort("must be a vector of positive whole numbers (units per hidden layer)", arg)
   }
   as.integer(size)
+}
+
+# The arguments each classifier takes in `control` and the check of each value (called with the
+# value and the name it is reported under, `control$svm_rbf$gamma`); "logistic" takes none.
+fp_positive <- function(v, arg) fp_check_number(v, arg, 0, Inf, open_lower = TRUE, open_upper = TRUE)
+fp_nonnegative <- function(v, arg) fp_check_number(v, arg, 0, Inf, open_upper = TRUE)
+fp_iterations <- function(v, arg) fp_check_count(v, 1L, 1e6, arg)
+fp_flag <- function(v, arg) fp_check_flag(v, arg)
+fp_control_args <- list(
+  logistic = list(),
+  logistic_l2 = list(reg = fp_nonnegative, maxit = fp_iterations),
+  svm_linear = list(cost = fp_positive, tolerance = fp_positive, scale = fp_flag),
+  svm_rbf = list(gamma = fp_positive, cost = fp_positive, tolerance = fp_positive, scale = fp_flag),
+  mlp = list(size = function(v, arg) fp_check_count(v, 1L, 1e4, arg), decay = fp_nonnegative,
+             maxit = fp_iterations, trace = fp_flag),
+  mlp2 = list(size = function(v, arg) fp_check_mlp_size(v, arg), max_iter = fp_iterations, tol = fp_nonnegative,
+              n_iter_no_change = fp_iterations))
+
+# `control` of downstream_metrics(): a named list with one entry per classifier, each a named list
+# of arguments that classifier takes, each value of the right type and range.
+fp_check_control <- function(control) {
+  known <- names(fp_control_args)
+  if (!is.list(control) || (length(control) && (is.null(names(control)) || any(!names(control) %in% known)))) {
+    fp_abort(sprintf("must be a named list with elements among %s", paste(known, collapse = ", ")), "control")
+  }
+  for (cl in names(control)) {
+    spec <- fp_control_args[[cl]]
+    entry <- control[[cl]]
+    takes <- if (length(spec)) sprintf("it takes %s", paste(names(spec), collapse = ", ")) else "it takes none"
+    if (!is.list(entry) || (length(entry) && (is.null(names(entry)) || any(!nzchar(names(entry)))))) {
+      fp_abort(sprintf("entry %s must be a named list of arguments of classifier \"%s\" (%s)", cl, cl, takes), "control")
+    }
+    bad <- setdiff(names(entry), names(spec))
+    if (length(bad)) {
+      fp_abort(sprintf("entry %s has argument(s) that classifier \"%s\" does not take: %s (%s)", cl, cl,
+                       paste(bad, collapse = ", "), takes), "control")
+    }
+    for (a in names(entry)) spec[[a]](entry[[a]], sprintf("control$%s$%s", cl, a))
+  }
+  invisible(control)
 }
 
 #' Downstream classifiers trained on a representation
@@ -152,6 +192,10 @@ fp_check_mlp_size <- function(size) {
 #' @param newscores,newy,newgroup Optional evaluation rows (all three or none).
 #' @param control A named list of per-classifier argument lists overriding the defaults, e.g.
 #'   `list(svm_rbf = list(gamma = 0.1), mlp = list(size = 5), logistic_l2 = list(reg = 0.1))`.
+#'   The arguments each classifier takes: `logistic_l2`: `reg` (0 or more), `maxit`;
+#'   `svm_linear`: `cost`, `tolerance` (positive), `scale` (`TRUE`/`FALSE`); `svm_rbf`: the
+#'   same and `gamma` (positive); `mlp`: `size`, `maxit` (whole numbers), `decay` (0 or more),
+#'   `trace`; `mlp2`: `size`, `max_iter`, `tol`, `n_iter_no_change`; `logistic`: none.
 #' @return A data.frame with one row per classifier: `classifier`, `accuracy`, `dp_gap`,
 #'   `eo_gap`, `n` (number of evaluation rows).
 #' @seealso [fairness_gaps()], [variance_explained()], [mmd2()].
@@ -172,15 +216,13 @@ downstream_metrics <- function(scores, y, group, classifier = c("logistic", "svm
   if (!is.character(classifier) || length(classifier) < 1L || anyNA(classifier)) {
     fp_abort("must be a character vector of classifier names", "classifier")
   }
-  known <- c("logistic", "logistic_l2", "svm_linear", "svm_rbf", "mlp", "mlp2")
+  known <- names(fp_control_args)
   bad <- setdiff(classifier, known)
   if (length(bad)) {
     fp_abort(sprintf("has unknown name(s) %s; choose from %s", paste(bad, collapse = ", "),
                      paste(known, collapse = ", ")), "classifier")
   }
-  if (!is.list(control) || (length(control) && (is.null(names(control)) || any(!names(control) %in% known)))) {
-    fp_abort(sprintf("must be a named list with elements among %s", paste(known, collapse = ", ")), "control")
-  }
+  fp_check_control(control)
   given <- c(!is.null(newscores), !is.null(newy), !is.null(newgroup))
   if (any(given) && !all(given)) fp_abort("`newy` and `newgroup` must be given together with it", "newscores")
   if (all(given)) {
@@ -195,12 +237,22 @@ downstream_metrics <- function(scores, y, group, classifier = c("logistic", "svm
   }
   colnames(s) <- colnames(ts) <- paste0("s", seq_len(ncol(s)))
   rows <- lapply(classifier, function(cl) {
-    pred <- fp_classify(cl, s, yb, ts, control[[cl]])
+    pred <- fp_classify_or_abort(cl, s, yb, ts, control[[cl]])
     gaps <- fp_fairness_gaps(pred, ty, tg, sprintf("classifier \"%s\"", cl))
     data.frame(classifier = cl, accuracy = gaps[["accuracy"]], dp_gap = gaps[["dp_gap"]],
                eo_gap = gaps[["eo_gap"]], n = nrow(ts), stringsAsFactors = FALSE)
   })
   do.call(rbind, rows)
+}
+
+# fp_classify() with the unclassed errors of the fitting packages (e1071's "Model is empty!" on
+# scores of 1e300, nnet's) as a classed error naming `scores` and the classifier's `control` entry.
+fp_classify_or_abort <- function(cl, s, y, ts, ctrl) {
+  tryCatch(fp_classify(cl, s, y, ts, ctrl), error = function(e) {
+    if (inherits(e, "fairproj_error")) stop(e)
+    fp_abort(sprintf("cannot be fitted by classifier \"%s\" (%s); standardise the scores or change control$%s",
+                     cl, conditionMessage(e), cl), "scores")
+  })
 }
 
 # Train one classifier on (s, y) and predict 0/1 on ts.
@@ -235,6 +287,7 @@ fp_classify <- function(cl, s, y, ts, ctrl = NULL) {
   if (cl == "mlp") {
     if (!requireNamespace("nnet", quietly = TRUE)) fp_abort("needs the package 'nnet' for the MLP", "classifier")
     args <- merge_args(list(size = 10, decay = 1e-4, maxit = 2000, entropy = TRUE, trace = FALSE))
+    args$MaxNWts <- (ncol(s) + 2L) * args$size + 1L  # all the weights of the network asked for
     fit <- do.call(nnet::nnet, c(list(x = s, y = y), args))
     p <- stats::predict(fit, ts, type = "raw")
     return(as.integer(p >= 0.5))

@@ -59,3 +59,60 @@ test_that("the two-hidden-layer MLP fits a non-linear rule, stops by its rule an
   expect_error(downstream_metrics(x, y, g, "mlp2", control = list(mlp2 = list(max_iter = 0))),
                class = "fairproj_input_error")
 })
+
+test_that("each `control` entry is checked against the arguments of its classifier", {
+  set.seed(3)
+  s <- matrix(rnorm(200), 100, 2)
+  g <- rep(c("a", "b"), 50)
+  y <- rep(0:1, each = 50)
+  dm <- function(cl, control) downstream_metrics(s, y, g, cl, control = control)
+  expect_error(dm("logistic_l2", list(logistic_l2 = list(reg = "a"))), "`control$logistic_l2$reg`",
+               fixed = TRUE, class = "fairproj_input_error")
+  expect_error(dm("logistic_l2", list(logistic_l2 = list(reg = -1))), "`control$logistic_l2$reg`",
+               fixed = TRUE, class = "fairproj_input_error")
+  expect_error(dm("logistic_l2", list(logistic_l2 = list(maxit = 0.5))), "`control$logistic_l2$maxit`",
+               fixed = TRUE, class = "fairproj_input_error")
+  expect_error(dm("logistic", list(logistic = list(reg = 1))), "`control` entry logistic .*takes none",
+               class = "fairproj_input_error")
+  expect_error(dm("mlp", list(mlp = list(size = -1))), "`control$mlp$size`", fixed = TRUE,
+               class = "fairproj_input_error")
+  expect_error(dm("mlp2", list(mlp2 = list(size = c(10, 0)))), "`control$mlp2$size`", fixed = TRUE,
+               class = "fairproj_input_error")
+  expect_error(dm("mlp2", list(mlp2 = list(seed = 1))), "`control` entry mlp2 .*seed",
+               class = "fairproj_input_error")
+  skip_if_not_installed("e1071")
+  expect_error(dm("svm_rbf", list(svm_rbf = list(gamma = -1))), "`control$svm_rbf$gamma`", fixed = TRUE,
+               class = "fairproj_input_error")
+  expect_error(dm("svm_linear", list(svm_linear = list(cost = Inf))), "`control$svm_linear$cost`", fixed = TRUE,
+               class = "fairproj_input_error")
+  expect_error(dm("svm_rbf", list(svm_rbf = list(foo = 1))), "`control` entry svm_rbf .*foo .*gamma",
+               class = "fairproj_input_error")
+  expect_error(dm("svm_rbf", list(svm_rbf = 0.1)), "`control` entry svm_rbf must be a named list",
+               class = "fairproj_input_error")
+  expect_error(dm("svm_rbf", list(svm = list(gamma = 1))), "`control` must be a named list",
+               class = "fairproj_input_error")
+  # values in range pass, and an entry for a classifier not asked for is checked all the same
+  expect_equal(nrow(dm("svm_rbf", list(svm_rbf = list(gamma = 0.5, cost = 2), logistic_l2 = list(reg = 0)))), 1L)
+  expect_error(dm("svm_rbf", list(logistic_l2 = list(reg = -1))), "`control$logistic_l2$reg`", fixed = TRUE,
+               class = "fairproj_input_error")
+})
+
+test_that("a classifier's own failure on the scores is a classed error naming `scores`", {
+  skip_if_not_installed("e1071")
+  set.seed(3)
+  s <- matrix(rnorm(200), 100, 2)
+  g <- rep(c("a", "b"), 50)
+  y <- rep(0:1, each = 50)
+  expect_error(downstream_metrics(s * 1e300, y, g, "svm_rbf"), "`scores` cannot be fitted by classifier \"svm_rbf\"",
+               fixed = TRUE, class = "fairproj_input_error")
+})
+
+test_that("the one-hidden-layer MLP takes as many weights as its size needs", {
+  skip_if_not_installed("nnet")
+  set.seed(3)
+  s <- matrix(rnorm(200), 100, 2)
+  y <- as.numeric(s[, 1] > 0)
+  set.seed(1)
+  dm <- downstream_metrics(s, y, rep(c("a", "b"), 50), "mlp", control = list(mlp = list(size = 500, maxit = 5)))
+  expect_equal(dm$n, 100L)
+})
