@@ -15,8 +15,9 @@
 #'   method or `options` say otherwise, e.g. `method = "sampler"`); capped at the number of
 #'   columns, and `0` leaves the data unchanged, as in [recipes::step_pca()].
 #' @param method The [fair_css()] method (default `"greedy"`).
-#' @param options A list of further arguments of [fair_css()] (without `scale.`, the units
-#'   warning of [step_fair_pca()]).
+#' @param options A named list of further arguments of [fair_css()], not the ones the step gives
+#'   itself (`x`, `group`, `k`, which is `num_comp`, and `method`); without `scale.`, the units
+#'   warning of [step_fair_pca()].
 #' @param res The fitted [fair_css()] object (after `prep()`).
 #' @param columns The names of the candidate columns (after `prep()`).
 #' @return An updated recipe. `tidy()` of the step: a tibble with `terms` (the selected
@@ -44,7 +45,7 @@ step_fair_css <- function(recipe, ..., group, role = "predictor", trained = FALS
   if (is.null(id)) id <- recipes::rand_id("fair_css")
   fp_check_flag(keep_group, "keep_group")
   fp_step_check_role(group_role)
-  if (!is.list(options)) fp_abort("must be a list of arguments of fair_css()", "options")
+  fp_step_check_options(options, "step_fair_css", "fair_css")
   gq <- rlang::enquo(group)
   recipe <- fp_step_group_role(recipe, gq, group_role)
   recipes::add_step(recipe, step_fair_css_new(

@@ -31,8 +31,9 @@
 #' @param trained A logical, whether the step has been trained.
 #' @param num_comp The number of components `k` (see Details).
 #' @param method The [fair_pca()] method (default `"minmax"`).
-#' @param options A list of further arguments of [fair_pca()] (e.g. `list(scale. = TRUE)`;
-#'   `list(keep_moments = TRUE)` keeps the moments, for `plot()` of the fit in `res`). Without
+#' @param options A named list of further arguments of [fair_pca()] (e.g. `list(scale. = TRUE)`;
+#'   `list(keep_moments = TRUE)` keeps the moments, for `plot()` of the fit in `res`), not the
+#'   ones the step gives itself (`x`, `group`, `k`, which is `num_comp`, and `method`). Without
 #'   `scale.` in `options`, columns in different units get one `fairproj_units_warning` at
 #'   `prep()` (see "Columns in different units" in [fair_pca()]); `recipes::step_normalize()`
 #'   before the step, or `scale.` in `options`, is the choice that silences it.
@@ -76,7 +77,7 @@ step_fair_pca <- function(recipe, ..., group, role = "predictor", trained = FALS
   fp_check_flag(keep_group, "keep_group")
   fp_check_flag(keep_original_cols, "keep_original_cols")
   fp_step_check_role(group_role)
-  if (!is.list(options)) fp_abort("must be a list of arguments of fair_pca()", "options")
+  fp_step_check_options(options, "step_fair_pca", "fair_pca")
   gq <- rlang::enquo(group)
   recipe <- fp_step_group_role(recipe, gq, group_role)
   recipes::add_step(recipe, step_fair_pca_new(
@@ -99,6 +100,24 @@ fp_need_recipes <- function() {
     stop(errorCondition("step_fair_pca() needs the package 'recipes': install.packages(\"recipes\")",
                         class = c("fairproj_missing_package", "fairproj_error")))
   }
+}
+
+# `options` of a step: a list of named arguments of `fit` (fair_pca or fair_css), none of them one
+# that the step gives itself (the data `x`, `group`, `k` from num_comp, `method`) or an argument
+# of the step function `step`, which would reach `fit` twice or not at all.
+fp_step_check_options <- function(options, step, fit) {
+  if (!is.list(options) || (length(options) && (is.null(names(options)) || any(!nzchar(names(options)))))) {
+    fp_abort(sprintf("must be a named list of arguments of %s()", fit), "options")
+  }
+  own <- c(x = "the columns the step selects", group = "`group`", k = "`num_comp`", method = "`method`")
+  step_args <- setdiff(names(formals(get(step))), c("...", "options", names(own)))
+  own[step_args] <- sprintf("`%s`", step_args)
+  dup <- intersect(names(options), names(own))
+  if (length(dup)) {
+    fp_abort(sprintf("has argument(s) that %s() sets itself: %s; give them to %s(), not in `options`", step,
+                     paste(sprintf("%s (from %s)", dup, own[dup]), collapse = ", "), step), "options")
+  }
+  invisible(options)
 }
 
 fp_step_check_role <- function(group_role) {
@@ -170,6 +189,7 @@ prep.step_fair_pca <- function(x, training, info = NULL, ...) {
 # `options`, columns in different units get the units warning of fair_pca(), in a recipe's words
 # (the fit then runs with scale. = FALSE, its default, so that it does not warn again).
 fp_step_prep <- function(x, training, info, fun, opts) {
+  fp_step_check_options(x$options, class(x)[1], sub("^step_", "", class(x)[1]))  # also after update()
   sel <- fp_step_columns(x, training, info)
   k <- fp_step_num_comp(x$num_comp, length(sel$columns))
   fit <- NULL
