@@ -47,7 +47,8 @@
 #' @param k Target dimension.
 #' @param kernel `"rbf"`, `"polynomial"`, `"sigmoid"` or `"linear"`.
 #' @param gamma Kernel scale: a positive number, `"scale"` or `"auto"` (see Details).
-#' @param degree,coef0 Degree and offset of the polynomial kernel (`coef0` also for sigmoid).
+#' @param degree,coef0 Degree (a positive whole number) and offset (a finite number) of the
+#'   polynomial kernel (`coef0` also for sigmoid).
 #' @param center,scale. Centring and scaling of the input columns before the kernel, as in
 #'   [stats::prcomp()] (`TRUE`, `FALSE` or numeric vectors). When `scale.` is not given and one
 #'   column's variance dominates, a `fairproj_units_warning` says so (see "Columns in different
@@ -188,11 +189,11 @@ fp_kpca_check_args <- function(kernel, constraint, degree, coef0, kernel_center,
     fp_abort("must be \"parity\" or \"opportunity\"", "constraint")
   }
   constraint <- constraint[1L]
-  fp_check_number(degree, "degree", lower = 1)
-  fp_check_number(coef0, "coef0")
+  fp_check_count(degree, 1L, .Machine$integer.max, "degree")  # (gamma <a, b> + coef0)^1.5 is NaN below 0
+  fp_check_number(coef0, "coef0", -Inf, Inf, open_lower = TRUE, open_upper = TRUE)
   fp_check_flag(kernel_center, "kernel_center")
   if (!is.null(tradeoff)) fp_check_number(tradeoff, "tradeoff", 0, 1)
-  fp_check_number(tradeoff_power, "tradeoff_power", lower = 0, open_lower = TRUE)
+  fp_check_number(tradeoff_power, "tradeoff_power", 0, Inf, open_lower = TRUE, open_upper = TRUE)
   fp_check_number(max_n, "max_n", lower = 2)
   fp_check_number(tol, "tol", lower = 0)
   if (!is.null(y) && constraint != "opportunity") fp_abort("is only used with constraint = \"opportunity\"", "y")
@@ -234,7 +235,7 @@ fp_kpca_gamma <- function(gamma, kernel, zf, sc, d) {
     gam <- 1 / d
   } else {
     if (!is.numeric(gamma)) fp_abort("must be a positive number, \"scale\" or \"auto\"", "gamma")
-    gam <- fp_check_number(gamma, "gamma", lower = 0, open_lower = TRUE)
+    gam <- fp_check_number(gamma, "gamma", 0, Inf, open_lower = TRUE, open_upper = TRUE)
   }
   list(gamma = gam, zf = zf, scale = sc)
 }

@@ -149,3 +149,18 @@ test_that("fair_kpca at extreme scales: same embedding or a classed error, never
   expect_s3_class(e, "fairproj_input_error")
   expect_match(conditionMessage(e), "`kernel`.*non-finite")
 })
+
+test_that("the kernel parameters are checked up front, each error naming its argument", {
+  dat <- make_groups(n = c(50, 50), d = 6, seed = 1)
+  kp <- function(...) fair_kpca(dat$x, dat$g, k = 2, ...)
+  expect_error(kp(kernel = "polynomial", degree = 1.5), "`degree` must be a single whole number",
+               class = "fairproj_input_error")
+  expect_error(kp(kernel = "polynomial", degree = 0), "`degree` must be between 1", class = "fairproj_input_error")
+  expect_error(kp(kernel = "polynomial", degree = Inf), "`degree`", class = "fairproj_input_error")
+  expect_error(kp(kernel = "polynomial", coef0 = Inf), "`coef0`", class = "fairproj_input_error")
+  expect_error(kp(kernel = "sigmoid", coef0 = "a"), "`coef0` must be a single number", class = "fairproj_input_error")
+  expect_error(kp(gamma = Inf), "`gamma`", class = "fairproj_input_error")
+  expect_error(kp(gamma = -1), "`gamma`", class = "fairproj_input_error")
+  expect_error(kp(tradeoff = 0.5, tradeoff_power = Inf), "`tradeoff_power`", class = "fairproj_input_error")
+  expect_s3_class(kp(kernel = "polynomial", degree = 2L), "fair_kpca")
+})
