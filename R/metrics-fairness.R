@@ -24,8 +24,8 @@
 #'
 #' @param object A `fair_pca` object.
 #' @param x A numeric matrix or data.frame with the model's columns (for example test data).
-#' @param group Group labels for the rows of `x`: exactly two groups.
-#' @param cost Candidate SVM costs (the paper: \eqn{10^{-4}, 10^{-2}, 1, 10^2, 10^4}).
+#' @param group Group labels for the rows of `x`: exactly two groups, each of at least 2 rows.
+#' @param cost Candidate SVM costs, finite and positive (the paper: \eqn{10^{-4}, 10^{-2}, 1, 10^2, 10^4}).
 #' @param folds Number of cross-validation folds for the cost (the paper: 5).
 #' @param seed Optional integer seed for the fold assignment (the global random-number state is
 #'   restored afterwards).
@@ -61,10 +61,7 @@ delta_f_lin <- function(object, x, group, cost = 10^c(-4, -2, 0, 2, 4), folds = 
   xm <- fp_newdata(object, x, "x")
   g <- fp_as_group(group, nrow(xm), "group", min_levels = 2L)
   if (nlevels(g) != 2L) fp_abort(sprintf("must have exactly 2 groups (has %d)", nlevels(g)), "group")
-  if (!is.numeric(cost) || length(cost) < 1L || anyNA(cost) || any(cost <= 0)) {
-    fp_abort("must be positive numbers", "cost")
-  }
-  folds <- fp_check_count(folds, 2L, min(tabulate(g)), "folds")
+  folds <- fp_delta_check_cv(g, cost, folds)
   restore_seed <- fp_set_seed(seed)
   on.exit(restore_seed(), add = TRUE)
   z <- predict(object, xm)
@@ -104,6 +101,20 @@ delta_f_lin <- function(object, x, group, cost = 10^c(-4, -2, 0, 2, 4), folds = 
   val <- score(all, all, best)
   pb$update(step + 1)
   structure(val, cost = best, cv = data.frame(cost = cost, statistic = cv))
+}
+
+# The cross-validation arguments of delta_f_lin(): finite positive costs, and `folds` (returned as
+# an integer) from 2 to the rows of the smallest group, which needs 2 rows for any.
+fp_delta_check_cv <- function(g, cost, folds) {
+  if (!is.numeric(cost) || length(cost) < 1L || anyNA(cost) || any(cost <= 0) || any(!is.finite(cost))) {
+    fp_abort("must be finite positive numbers", "cost")
+  }
+  n <- tabulate(g)
+  if (min(n) < 2L) {
+    fp_abort(sprintf("has a group ('%s') with %d row: cross-validating the cost needs at least 2 rows in each group",
+                     levels(g)[which.min(n)], min(n)), "group")
+  }
+  fp_check_count(folds, 2L, min(n), "folds")
 }
 
 # Kolmogorov-Smirnov distance between the two groups' values of s.

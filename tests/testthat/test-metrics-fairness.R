@@ -56,3 +56,19 @@ test_that("the exact SVM of delta_f_lin solves the soft-margin problem (KKT) and
   expect_equal(c(s$w, s$b), unname(c(we, be)), tolerance = 1e-3)
   expect_equal(primal(s$w, s$b, 1), primal(we, be, 1), tolerance = 1e-5)
 })
+
+test_that("delta_f_lin refuses a group too small to cross-validate and infinite costs, naming them", {
+  skip_if_not_installed("ECOSolveR")
+  set.seed(1)
+  x <- matrix(rnorm(600), 100, 6, dimnames = list(NULL, paste0("c", 1:6)))
+  fit <- fair_pca(x, rep(c("a", "b"), 50), k = 2)
+  expect_error(delta_f_lin(fit, x, c("a", rep("b", 99)), cost = 1),
+               "`group` has a group ('a') with 1 row: cross-validating", fixed = TRUE, class = "fairproj_input_error")
+  expect_error(delta_f_lin(fit, x, rep(c("a", "b"), 50), cost = Inf), "`cost` must be finite positive",
+               class = "fairproj_input_error")
+  expect_error(delta_f_lin(fit, x, rep(c("a", "b"), 50), cost = c(1, NaN)), "`cost`", class = "fairproj_input_error")
+  # 2 rows is enough for 2 folds; more folds than that are the fault of `folds`
+  g2 <- c("a", "a", rep("b", 98))
+  expect_error(delta_f_lin(fit, x, g2, cost = 1, folds = 3), "`folds` must be between 2 and 2", class = "fairproj_input_error")
+  expect_true(is.numeric(delta_f_lin(fit, x, g2, cost = 1, folds = 2, seed = 1)))
+})
