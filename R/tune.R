@@ -86,15 +86,15 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
   k <- fp_check_count(k, 1L, ncol(xm), "k")
   method <- fp_check_method(method, "pca")
   fp_check_solver_args("pca", method, ...names(), ...length())
-  grid <- fp_tune_grid(grid, method)
   fl <- fp_tune_check_folds(folds, g)
+  grid <- fp_tune_grid(grid, method, ...names())
   folds <- fl$folds
   crit_fun <- fp_tune_criterion(criterion)
   crit_name <- if (is.character(criterion)) criterion else "custom"
   dots <- list(...)
   # the robust method's constant step oscillates across the kinks of its objective, more on the
   # folds' smaller training parts: every fit returns its best iterate unless told otherwise
-  if (method == "robust" && is.null(dots[["iterate"]])) dots[["iterate"]] <- "best"
+  if (method == "robust" && is.null(dots[["iterate"]]) && !"iterate" %in% names(grid)) dots[["iterate"]] <- "best"
   restore_seed <- fp_set_seed(seed)
   on.exit(restore_seed(), add = TRUE)
   fold <- if (!is.null(fl$given)) fl$given else fp_tune_stratify(g, folds)
@@ -173,10 +173,15 @@ fp_tune_check_folds <- function(folds, g) {
   }
   folds <- fp_check_count(folds, 2L, .Machine$integer.max, "folds")
   sizes <- tabulate(g, nlevels(g))
+  if (min(sizes) < 2L) {
+    small <- which.min(sizes)
+    fp_abort(sprintf("has a group ('%s') with %d row: cross-validation needs at least 2 rows in every group (one on each side of a fold); merge small groups or collect more rows",
+                     levels(g)[small], sizes[small]), "group")
+  }
   if (folds > min(sizes)) {
     small <- which.min(sizes)
     fp_abort(sprintf("= %d is more than the %d row(s) of the smallest group ('%s'): the folds are stratified, so every fold needs a row of every group; use fewer folds (at most %d) or merge small groups",
-                     folds, sizes[small], levels(g)[small], max(min(sizes), 1L)), "folds")
+                     folds, sizes[small], levels(g)[small], min(sizes)), "folds")
   }
   list(folds = folds, given = NULL)
 }
@@ -266,7 +271,9 @@ fp_tune_default_grids <- list(
   robust = list(alpha = c(0.05, 0.1, 0.15), lambda = seq(0, 2.5, by = 0.5))
 )
 
-fp_tune_grid <- function(grid, method = NULL) {
+# The candidates as a data.frame whose columns are arguments of `method` that `...` (names
+# `dots`) does not also give.
+fp_tune_grid <- function(grid, method, dots = NULL) {
   if (is.null(grid)) {
     grid <- fp_tune_default_grids[[method]]
     if (is.null(grid)) {
@@ -282,6 +289,16 @@ fp_tune_grid <- function(grid, method = NULL) {
   if (nrow(grid) < 1L || ncol(grid) < 1L) fp_abort("has no candidates", "grid")
   if (any(names(grid) %in% c("x", "group", "k", "method", "center", "scale.", "data", "prep"))) {
     fp_abort("must name only method arguments (not x, group, k, method, center, scale.)", "grid")
+  }
+  known <- setdiff(names(formals(fp_solver("pca", method))), c("prep", "k", "data", "..."))
+  bad <- setdiff(names(grid), known)
+  if (length(bad)) {
+    fp_abort(sprintf("has column(s) that method '%s' does not take: %s (it takes: %s)", method,
+                     paste(bad, collapse = ", "), if (length(known)) paste(known, collapse = ", ") else "none"), "grid")
+  }
+  twice <- intersect(names(grid), dots)
+  if (length(twice)) {
+    fp_abort(sprintf("and `...` both give %s: give each argument once", paste(twice, collapse = ", ")), "grid")
   }
   grid
 }

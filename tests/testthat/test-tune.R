@@ -203,3 +203,31 @@ test_that("the criterion plot: the parameter with the most values on the axis, s
   gaps <- diff(sort(rows$.x))
   expect_gt(min(gaps), 0.05)
 })
+
+test_that("grid columns that the method does not take, or that `...` also gives, are errors naming `grid`", {
+  set.seed(1)
+  x <- matrix(rnorm(600), 100, 6, dimnames = list(NULL, paste0("c", 1:6)))
+  g <- rep(c("a", "b"), 50)
+  expect_error(tune_fair_pca(x, g, k = 2, grid = data.frame(foo = 1:2)),
+               "^`grid` has column\\(s\\) that method 'robust' does not take: foo \\(it takes: alpha",
+               class = "fairproj_input_error")
+  expect_error(tune_fair_pca(x, g, k = 2, grid = list(alpha = 0.1, lambda = 0:1), alpha = 0.2),
+               "^`grid` and `...` both give alpha", class = "fairproj_input_error")
+})
+
+test_that("a group of one row is too small for cross-validation, whatever `folds`", {
+  set.seed(1)
+  x <- matrix(rnorm(600), 100, 6)
+  e <- expect_error(tune_fair_pca(x, c("a", rep("b", 99)), k = 2),
+                    "^`group` has a group \\('a'\\) with 1 row: cross-validation needs at least 2 rows",
+                    class = "fairproj_input_error")
+  expect_no_match(conditionMessage(e), "at most 1")
+})
+
+test_that("the robust method's `iterate` can be a grid column", {
+  dat <- make_groups(n = c(40, 40), d = 4, seed = 22)
+  # the short runs warn (fairproj_tune_warning) that "last" ended above the start
+  tn <- suppressWarnings(tune_fair_pca(dat$x, dat$g, k = 1, grid = list(iterate = c("best", "last"), alpha = 0.1),
+                                       folds = 2, iterations = 10, restarts = 0, seed = 1), classes = "fairproj_warning")
+  expect_equal(tn$table$iterate, c("best", "last"))
+})
