@@ -39,9 +39,12 @@ intersect_groups <- function(..., min_cell = 2L) {
   if (!length(a)) {
     fp_abort("is empty: give the attributes (vectors of one value per row, or one data.frame or list of them)", "...")
   }
-  fp_intersect(a, length(a[[1L]]), "group", min_cell)
+  fp_intersect(a, length(a[[1L]]), "...", min_cell)
 }
 
+# The group factor of several attributes `group` (a data.frame or list, n values each), with
+# attribute "cells"; errors name `arg`, the caller's argument that holds them (`group` of the
+# fitting functions, `...` of intersect_groups()).
 fp_intersect <- function(group, n, arg = "group", min_cell = 2L) {
   attrs <- as.list(group)
   if (length(attrs) < 1L) fp_abort("has no attributes", arg)

@@ -115,3 +115,17 @@ test_that("a list of one label per row is told apart from a list of attributes",
   fit <- fair_pca(iris[, 1:4], list(species = iris$Species, long = iris$Sepal.Length > 5.8), k = 2, method = "standard")
   expect_gt(nrow(fit$group_stats), 3)
 })
+
+test_that("intersect_groups() errors name `...`, fitting functions' errors name `group`", {
+  a <- rep(c("a", "b"), 50)
+  b <- rep(c("x", "y"), each = 50)
+  expect_error(intersect_groups(a, b[-1]), "^`\\.\\.\\.` has attribute 'attr2' that has length 99, not 100",
+               class = "fairproj_input_error")
+  expect_error(intersect_groups(s = a, t = b, min_cell = 30), "^`\\.\\.\\.` has 4 intersection cell",
+               class = "fairproj_input_error")
+  expect_error(intersect_groups(s = a, t = seq(0.5, 50, 0.5)), "^`\\.\\.\\.` has attribute 't'",
+               class = "fairproj_input_error")
+  set.seed(1)
+  x <- matrix(rnorm(600), 100, 6)
+  expect_error(fair_pca(x, list(a, b[-1]), k = 2), "^`group` has attribute 'attr2'", class = "fairproj_input_error")
+})
