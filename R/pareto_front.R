@@ -49,15 +49,12 @@ pareto_front <- function(x, ...) {
 pareto_front.default <- function(x, group, k, restarts = 10L, ...) {
   fp_check_given(if (inherits(x, "group_moments")) "k" else c("group", "k"))  # moments carry their groups
   restarts <- fp_check_count(restarts, 0L, 1e4, "restarts")
-  nm <- ...names()
-  bad <- intersect(nm, c("start", "restarts", "init", "method"))
-  if (length(bad)) fp_abort(sprintf("must not contain %s (pareto_front sets them)", paste(bad, collapse = ", ")), "...")
-  front <- nm %in% c("center", "scale.")  # fair_pca()'s own, not the solver's
-  fp_check_solver_args("pca", "pareto", nm[!front], ...length() - sum(front))
+  nm <- fp_pareto_front_dots(...names(), ...length())
   args <- list(...)
   m <- if (inherits(x, "group_moments")) fp_door_moments(x, if (!missing(group)) group, min_levels = 2L) else {
     fp_door_rows(x, group, substitute(group), moments = TRUE)$m
   }
+  fp_warn_small_groups(m$n, m$levels)  # once, not once per fit
   if (!"scale." %in% nm) {
     # once per call, not once per fit
     lv <- tryCatch(fp_log2_colvar(m), error = function(e) NULL)  # malformed moments: the fit says so
@@ -68,10 +65,11 @@ pareto_front.default <- function(x, group, k, restarts = 10L, ...) {
   one <- function(start, i, balance = NULL) {
     a <- args
     if (!is.null(balance) && is.null(a$balance)) a$balance <- balance
-    # one summary warning below instead of one per fit
+    # one summary warning below instead of one per fit, and the small groups' above
     f <- withCallingHandlers(
       do.call(fair_pca, c(list(m, k = k, method = "pareto", start = start, keep_moments = FALSE), a)),
-      fairproj_convergence_warning = function(w) invokeRestart("muffleWarning"))
+      fairproj_convergence_warning = function(w) invokeRestart("muffleWarning"),
+      fairproj_small_group_warning = function(w) invokeRestart("muffleWarning"))
     pb$update(i)
     f
   }
@@ -98,6 +96,23 @@ pareto_front.default <- function(x, group, k, restarts = 10L, ...) {
   std <- c(total = if (identical(fits[[1]]$settings$start, "pca")) std_total else NA_real_,
            disparity = diff(range(gs$loss)))
   structure(list(fits = fits, table = tab, standard = std, k = k), class = "fairproj_pareto_front")
+}
+
+# The names of pareto_front()'s `...` (`n` arguments): named arguments of fit_pca_pareto() other
+# than those pareto_front() sets (`start`, `restarts`, `init`; `method`), or fair_pca()'s
+# `center` and `scale.`. The error lists exactly the arguments it accepts.
+fp_pareto_front_dots <- function(nm, n) {
+  if (n > 0L && (is.null(nm) || any(is.na(nm) | nm == ""))) fp_abort("arguments must be named", "...")
+  sets <- c("start", "restarts", "init", "method")
+  bad <- intersect(nm, sets)
+  if (length(bad)) fp_abort(sprintf("must not contain %s (pareto_front sets them)", paste(bad, collapse = ", ")), "...")
+  known <- c(setdiff(names(formals(fp_solver("pca", "pareto"))), c("prep", "k", "data", "...", sets)), "center", "scale.")
+  bad <- setdiff(nm, known)
+  if (length(bad)) {
+    fp_abort(sprintf("has argument(s) that pareto_front() does not take: %s (it takes: %s)", paste(bad, collapse = ", "),
+                     paste(known, collapse = ", ")), "...")
+  }
+  nm
 }
 
 #' @rdname pareto_front

@@ -17,3 +17,33 @@ test_that("Pareto fronts summarise, tidy and plot", {
   expect_silent(plot(pf, legend = FALSE))
   expect_silent(plot(pf, main = "front"))
 })
+
+test_that("pareto_front() lists as accepted exactly the arguments it accepts", {
+  set.seed(1)
+  x <- matrix(rnorm(600), 100, 6)
+  g <- rep(c("a", "b"), 50)
+  e <- expect_error(pareto_front(x, g, k = 2, foo = 1),
+                    "^`\\.\\.\\.` has argument\\(s\\) that pareto_front\\(\\) does not take: foo \\(it takes: ",
+                    class = "fairproj_input_error")
+  takes <- strsplit(sub(".*it takes: (.*)\\)$", "\\1", conditionMessage(e)), ", ")[[1]]
+  expect_false(any(c("start", "restarts", "init") %in% takes))
+  expect_true(all(c("center", "scale.", "balance") %in% takes))
+  for (a in c("start", "init")) {
+    expect_error(do.call(pareto_front, c(list(x, g, k = 2), setNames(list(1), a))),
+                 sprintf("^`\\.\\.\\.` must not contain %s", a), class = "fairproj_input_error")
+  }
+  expect_error(pareto_front(x, g, k = 2, restarts = 0, 1), "^`\\.\\.\\.` arguments must be named", class = "fairproj_input_error")
+})
+
+test_that("pareto_front() warns once about a group of one row, not once per fit", {
+  set.seed(1)
+  x <- matrix(rnorm(600), 100, 6)
+  n <- 0L
+  withCallingHandlers(pareto_front(x, c("a", rep("b", 99)), k = 2, restarts = 2, iterations = 20, scale. = FALSE),
+                      fairproj_small_group_warning = function(w) {
+                        n <<- n + 1L
+                        invokeRestart("muffleWarning")
+                      },
+                      fairproj_convergence_warning = function(w) invokeRestart("muffleWarning"))
+  expect_equal(n, 1L)
+})
