@@ -164,7 +164,7 @@ fp_kpca_scores <- function(object, xn) {
   zn <- sweep(sweep(if (all(ok)) xn else xn[ok, , drop = FALSE], 2L, object$center), 2L, object$scale, `/`)
   Kn <- fp_kernel(zn, object$train, object$kernel)
   if (object$kernel_center) {
-    Kn <- Kn - rowMeans(Kn) - matrix(object$kernel_colmeans, nrow(Kn), ncol(Kn), byrow = TRUE) + object$kernel_mean
+    Kn <- sweep(Kn - rowMeans(Kn), 2L, object$kernel_colmeans) + object$kernel_mean  # also for 0 rows
   }
   s <- Kn %*% object$alpha
   if (!is.null(object$tradeoff)) {

@@ -142,7 +142,7 @@ predict.fair_kpca <- function(object, newdata, ...) {
   }
   if (is.data.frame(newdata)) newdata <- fp_flatten_df(newdata)
   if (is.data.frame(newdata) && all(nm %in% names(newdata))) newdata <- newdata[nm]
-  xn <- fp_as_matrix(newdata, "newdata", min_cols = 1L, allow_nonfinite = TRUE)
+  xn <- fp_as_matrix(newdata, "newdata", min_cols = 1L, allow_nonfinite = TRUE, min_rows = 0L)  # no rows: no scores
   if (fp_any_infinite(xn)) fp_abort(sprintf("contains %d infinite value(s)", sum(is.infinite(xn))), "newdata")
   if (!is.null(colnames(newdata)) && all(nm %in% colnames(xn))) xn <- xn[, nm, drop = FALSE]
   newnm <- colnames(xn)

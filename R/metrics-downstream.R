@@ -109,7 +109,7 @@ fp_check_mlp_size <- function(size, arg = "size") {
 fp_positive <- function(v, arg) fp_check_number(v, arg, 0, Inf, open_lower = TRUE, open_upper = TRUE)
 fp_nonnegative <- function(v, arg) fp_check_number(v, arg, 0, Inf, open_upper = TRUE)
 fp_iterations <- function(v, arg) fp_check_count(v, 1L, 1e6, arg)
-fp_flag <- function(v, arg) fp_check_flag(v, arg)
+fp_flag <- function(v, arg) fp_check_flag(v, arg)  # called at run time: validate.R collates later
 fp_control_args <- list(
   logistic = list(),
   logistic_l2 = list(reg = fp_nonnegative, maxit = fp_iterations),

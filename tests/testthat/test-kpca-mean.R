@@ -164,3 +164,13 @@ test_that("the kernel parameters are checked up front, each error naming its arg
   expect_error(kp(tradeoff = 0.5, tradeoff_power = Inf), "`tradeoff_power`", class = "fairproj_input_error")
   expect_s3_class(kp(kernel = "polynomial", degree = 2L), "fair_kpca")
 })
+
+test_that("predict.fair_kpca() of no rows gives no rows, as predict.fair_pca() does", {
+  set.seed(1)
+  x <- matrix(rnorm(240), 60, 4, dimnames = list(NULL, paste0("c", 1:4)))
+  g <- rep(c("a", "b"), 30)
+  f <- fair_kpca(x, g, k = 2)
+  expect_silent(s0 <- predict(f, x[0, , drop = FALSE]))
+  expect_identical(dim(s0), c(0L, 2L))
+  expect_identical(colnames(s0), colnames(predict(f, x[1:2, ])))
+})
