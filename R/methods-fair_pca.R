@@ -177,6 +177,13 @@ reconstruct <- function(object, ...) {
 #' @rdname predict.fair_pca
 #' @export
 reconstruct.fair_pca <- function(object, newdata, ...) {
+  if (...length()) {
+    # reconstruct() is the package's own generic: a misspelt or foreign argument (a fair_css
+    # fit's `group`) is not ignored silently
+    nm <- ...names()
+    fp_abort(sprintf("has argument(s) that reconstruct() of a fair_pca fit does not take: %s (it takes object and newdata)",
+                     if (is.null(nm)) "unnamed" else fp_name_list(ifelse(is.na(nm) | nm == "", "unnamed", nm))), "...")
+  }
   if (missing(newdata)) fp_abort("is missing", "newdata")
   x <- fp_match_newdata(object, newdata)
   z <- fp_transform(object, x)

@@ -118,3 +118,14 @@ test_that("other columns of newdata are ignored, as predict.prcomp ignores them 
   cs <- fair_css(x, g, k = 2)
   expect_equal(predict(cs, cbind(x, zz = 1)), predict(cs, x))
 })
+
+test_that("reconstruct() of a fair_pca fit refuses arguments it does not take", {
+  set.seed(4)
+  x <- matrix(rnorm(120), 30, 4)
+  g <- rep(c("a", "b"), 15)
+  f <- fair_pca(x, g, k = 2, method = "standard")
+  expect_error(reconstruct(f, x, group = g), "^`...` has argument\\(s\\) that reconstruct\\(\\) of a fair_pca fit does not take: group",
+               class = "fairproj_input_error")
+  expect_error(reconstruct(f, x, 3), "unnamed", class = "fairproj_input_error")
+  expect_equal(dim(reconstruct(f, x)), dim(x))
+})
