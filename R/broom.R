@@ -31,7 +31,7 @@ fp_scores_long <- function(S) {
 fp_augment_scores <- function(x, data, newdata) {
   if (is.null(newdata) && is.null(data)) {
     s <- x[["x"]]
-    if (is.null(s)) fp_abort("has no training scores: refit with retx = TRUE, or give the rows in `data`", "x")
+    if (is.null(s)) fp_abort("has no training scores (a fit from moments keeps none, retx = FALSE drops them): give the rows in `data`", "x")
     rn <- rownames(s)
     base <- data.frame(row.names = if (is.null(rn)) seq_len(nrow(s)) else rn)
   } else {

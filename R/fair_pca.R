@@ -230,6 +230,9 @@ fair_pca.group_moments <- function(x, group = NULL, k, method = "minmax", ..., c
     fp_abort("= \"rows\" needs the rows, and `x` holds only their moments: use route = \"moments\" or fit from the rows", "route")
   }
   fp_door_moments(x, group, min_levels = 2L)
+  if ("retx" %in% ...names()) {
+    fp_abort("cannot be given for a fit from moments: it has no rows to score; predict(fit, rows) gives the scores", "retx")
+  }
   fp_fit_pca(x, k, method, ..., center = center, scale. = scale., rank. = rank., data = NULL, retx = FALSE,
              keep_moments = keep_moments, call = call, warn_units = missing(scale.))
 }

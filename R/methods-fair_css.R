@@ -113,6 +113,31 @@ predict.fair_css <- function(object, newdata, ...) {
 #' @export
 nobs.fair_css <- function(object, ...) as.integer(sum(object$groups$n))
 
+#' @rdname predict.fair_css
+#' @return `fitted()`: the reconstruction of the rows `newdata` (as `reconstruct()`; a selection
+#'   keeps no rows of its own); `residuals()`: `newdata` minus it. `coef()` is an error: a
+#'   selection has no coefficients (its columns are `object$columns`).
+#' @importFrom stats fitted residuals coef
+#' @export
+fitted.fair_css <- function(object, newdata, group = NULL, ...) {
+  if (missing(newdata)) fp_abort("is missing: a column selection keeps no rows; give the rows to reconstruct", "newdata")
+  reconstruct.fair_css(object, newdata, group = group)
+}
+
+#' @rdname predict.fair_css
+#' @export
+residuals.fair_css <- function(object, newdata, group = NULL, ...) {
+  if (missing(newdata)) fp_abort("is missing: a column selection keeps no rows; give the rows", "newdata")
+  x <- fp_css_newdata(object, newdata)
+  x - reconstruct.fair_css(object, x, group = group)
+}
+
+#' @rdname predict.fair_css
+#' @export
+coef.fair_css <- function(object, ...) {
+  fp_abort("is a column selection, which has no coefficients: its columns are `object$columns`; predict() gives them, reconstruct() the rest", "object")
+}
+
 fp_css_newdata <- function(object, newdata, arg = "newdata") {
   fp_match_newdata(object, newdata, arg = arg, allow_na = TRUE)
 }
@@ -251,6 +276,7 @@ augment.fair_css <- function(x, data = NULL, newdata = NULL, group = NULL, ...) 
   arg <- if (is.null(newdata)) "data" else "newdata"
   base <- if (is.null(newdata)) data else newdata
   if (!is.data.frame(base) && !is.matrix(base)) fp_abort("must be a data.frame or matrix", arg)
+  by_position <- is.matrix(base) && is.null(colnames(base))  # columns taken by position, as by predict()
   base <- as.data.frame(base)
   if (is.null(group) && !is.null(x$group_name) && x$group_name %in% names(base)) group <- x$group_name
   if (is.character(group) && length(group) == 1L && nrow(base) != 1L) {
@@ -260,6 +286,7 @@ augment.fair_css <- function(x, data = NULL, newdata = NULL, group = NULL, ...) 
   } else {
     feats <- base
   }
+  if (by_position) feats <- unname(as.matrix(feats))
   xm <- fp_css_newdata(x, feats, arg)
   rec <- reconstruct.fair_css(x, xm, group = group)
   sc <- if (isFALSE(x$scale)) rep(1, ncol(xm)) else x$scale

@@ -142,7 +142,8 @@ predict.fair_kpca <- function(object, newdata, ...) {
   }
   if (is.data.frame(newdata)) newdata <- fp_flatten_df(newdata)
   if (is.data.frame(newdata) && all(nm %in% names(newdata))) newdata <- newdata[nm]
-  xn <- fp_as_matrix(newdata, "newdata", min_cols = 1L, allow_nonfinite = TRUE, min_rows = 0L)  # no rows: no scores
+  # no rows: no scores; no column names: columns by position (the names V1, ... are not set)
+  xn <- fp_as_matrix(newdata, "newdata", min_cols = 1L, allow_nonfinite = TRUE, min_rows = 0L, set_names = FALSE)
   if (fp_any_infinite(xn)) fp_abort(sprintf("contains %d infinite value(s)", sum(is.infinite(xn))), "newdata")
   if (!is.null(colnames(newdata)) && all(nm %in% colnames(xn))) xn <- xn[, nm, drop = FALSE]
   newnm <- colnames(xn)
@@ -153,6 +154,31 @@ predict.fair_kpca <- function(object, newdata, ...) {
   }
   if (ncol(xn) != length(nm)) fp_abort(sprintf("has %d columns but the model was fitted on %d", ncol(xn), length(nm)), "newdata")
   fp_kpca_scores(object, xn)
+}
+
+#' @rdname predict.fair_kpca
+#' @return `nobs()`: the number of training rows. `fitted()`, `residuals()` and `coef()` are
+#'   errors: kernel components live in the kernel's feature space, so a fit has no reconstruction
+#'   of the input columns and no loadings on them; `predict()` gives the scores.
+#' @importFrom stats fitted residuals coef nobs
+#' @export
+nobs.fair_kpca <- function(object, ...) as.integer(object$n_train)
+
+#' @rdname predict.fair_kpca
+#' @export
+fitted.fair_kpca <- function(object, ...) fp_kpca_no_input_space("fitted values")
+
+#' @rdname predict.fair_kpca
+#' @export
+residuals.fair_kpca <- function(object, ...) fp_kpca_no_input_space("residuals")
+
+#' @rdname predict.fair_kpca
+#' @export
+coef.fair_kpca <- function(object, ...) fp_kpca_no_input_space("coefficients on the input columns")
+
+fp_kpca_no_input_space <- function(what) {
+  fp_abort(sprintf("is a kernel PCA fit, which has no %s: its components live in the kernel's feature space; predict() gives the scores",
+                   what), "object")
 }
 
 #' @export

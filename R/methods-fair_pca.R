@@ -299,7 +299,7 @@ coef.fair_pca <- function(object, ...) object$rotation
 fitted.fair_pca <- function(object, newdata, ...) {
   if (!missing(newdata)) return(reconstruct(object, newdata))
   if (is.null(object[["x"]])) {
-    fp_abort("kept no training scores: refit with retx = TRUE or give `newdata`", "object")
+    fp_abort("kept no training scores (a fit from moments keeps none, retx = FALSE drops them): give `newdata`", "object")
   }
   # the scores are coordinates in span(rotation), which also holds the output of a linear map
   # (predict() applies it), so the reconstruction is scores %*% t(rotation)

@@ -129,3 +129,43 @@ test_that("reconstruct() of a fair_pca fit refuses arguments it does not take", 
   expect_error(reconstruct(f, x, 3), "unnamed", class = "fairproj_input_error")
   expect_equal(dim(reconstruct(f, x)), dim(x))
 })
+
+test_that("augment() of fair_css and predict()/augment() of fair_kpca take an unnamed matrix by position", {
+  set.seed(5)
+  x <- matrix(rnorm(240), 60, 4, dimnames = list(NULL, paste0("c", 1:4)))
+  g <- rep(c("a", "b"), 30)
+  cs <- fair_css(x, g, k = 2)
+  expect_equal(augment(cs, data = unname(x), group = g)$.sq_error, augment(cs, data = x, group = g)$.sq_error)
+  kp <- fair_kpca(x, g, k = 2)
+  expect_equal(predict(kp, unname(x)), predict(kp, x))
+  expect_equal(augment(kp, data = unname(x))$.fittedKPC1, augment(kp, data = x)$.fittedKPC1)
+  expect_error(predict(kp, unname(x)[, 1:3]), "^`newdata` has 3 columns but the model was fitted on 4", class = "fairproj_input_error")
+})
+
+test_that("fitted(), residuals(), coef() and nobs() of fair_css and fair_kpca fits say what they are", {
+  set.seed(6)
+  x <- matrix(rnorm(240), 60, 4, dimnames = list(NULL, paste0("c", 1:4)))
+  g <- rep(c("a", "b"), 30)
+  cs <- fair_css(x, g, k = 2)
+  expect_equal(fitted(cs, x, group = g), reconstruct(cs, x, group = g))
+  expect_equal(residuals(cs, x, group = g), x - reconstruct(cs, x, group = g))
+  expect_error(fitted(cs), "^`newdata` is missing: a column selection keeps no rows", class = "fairproj_input_error")
+  expect_error(residuals(cs), "^`newdata` is missing", class = "fairproj_input_error")
+  expect_error(coef(cs), "^`object` is a column selection, which has no coefficients", class = "fairproj_input_error")
+  kp <- fair_kpca(x, g, k = 2)
+  expect_identical(nobs(kp), 60L)
+  for (f in list(fitted, residuals, coef)) {
+    expect_error(f(kp), "^`object` is a kernel PCA fit, which has no", class = "fairproj_input_error")
+  }
+})
+
+test_that("a fit from moments refuses retx, and its missing scores say why", {
+  set.seed(7)
+  x <- matrix(rnorm(240), 60, 4)
+  g <- rep(c("a", "b"), 30)
+  m <- group_moments(x, g)
+  expect_error(fair_pca(m, k = 2, retx = TRUE), "^`retx` cannot be given for a fit from moments", class = "fairproj_input_error")
+  f <- fair_pca(m, k = 2)
+  expect_error(augment(f), "a fit from moments keeps none", class = "fairproj_input_error")
+  expect_error(fitted(f), "a fit from moments keeps none", class = "fairproj_input_error")
+})
