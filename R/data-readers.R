@@ -13,13 +13,13 @@ fp_read_samadi_credit <- function(spec, dir, standardise = TRUE, all_features = 
   fp_check_flag(center_groups, "center_groups")
   path <- fp_data_file(spec, dir, spec$files)
   # two header rows: UCI X-codes, then names
-  df <- fp_data_read_csv(path, skip = 1L, check.names = FALSE)
+  df <- fp_data_read_csv(path, skip = 1L)
   feats <- c("SEX", "LIMIT_BAL", "MARRIAGE", "AGE", paste0("PAY_", 1:6), paste0("BILL_AMT", 1:6),
              paste0("PAY_AMT", 1:6))
   fp_data_check_cols(df, c("EDUCATION", feats), path)
   if (!all_features) feats <- setdiff(feats, "PAY_AMT6")
   x <- fp_data_numeric(df[feats], path)
-  edu <- df$EDUCATION
+  edu <- fp_data_numeric(df["EDUCATION"], path)[, 1L]   # a code on every row: NA or text is no code
   group <- factor(ifelse(edu %in% c(1, 2), "high", "low"), levels = spec$levels)
   pre <- c(sprintf("features: %s (%d columns%s)", paste(feats[c(1, length(feats))], collapse = " ... "),
                    length(feats), if (all_features) ", PAY_AMT6 kept" else
@@ -150,8 +150,9 @@ fp_read_lfw576 <- function(spec, dir, n_per_group = 2000L, seed = 1L, size = 24L
   f <- which(raw$sex == 0L)
   m <- which(raw$sex == 1L)
   if (length(f) < n_per_group || length(m) < n_per_group) {
-    fp_data_abort(sprintf("the LFW file has %d female and %d male images, fewer than n_per_group = %d",
-                          length(f), length(m), n_per_group))
+    fp_data_abort(sprintf(paste("(%d) asks for more images than a group of the LFW file has (%d female, %d male):",
+                                "the draw is without replacement, so give a value no larger than the smaller"),
+                          n_per_group, length(f), length(m)), "n_per_group")
   }
   # draw with a local, fully specified RNG; restore the session's random state afterwards
   old_kind <- RNGkind()
@@ -203,21 +204,24 @@ fp_read_olfat <- function(spec, dir, standardise = TRUE, drop_constant = TRUE, v
     }
   }
   path <- fp_data_file(spec, dir, file)
-  df <- fp_data_read_csv(path, check.names = FALSE)
+  df <- fp_data_read_csv(path)
   names(df) <- gsub("\"", "", names(df), fixed = TRUE)
   p <- ncol(df)
-  if (p < 3L) fp_data_abort(sprintf("'%s' has %d columns; expected features, a label and the sensitive attribute", path, p))
+  if (p < 3L) fp_data_bad_file(path, sprintf("it has %d column(s); expected features, a label and the sensitive attribute", p))
   x <- fp_data_numeric(df[seq_len(p - 2L)], path)
-  y <- as.numeric(df[[p - 1L]])
+  y <- unname(fp_data_numeric(df[p - 1L], path)[, 1L])
   s <- df[[p]]
   group <- fp_data_group(s, c(0, 1), spec$levels, path, sprintf("'%s' (last)", names(df)[p]))
   pre <- sprintf("features: all columns but the last two (label '%s', sensitive '%s')",
                  names(df)[p - 1L], names(df)[p])
   dropped <- character(0)
   if (drop_constant) {
-    sds <- apply(x, 2L, stats::sd)
-    dropped <- colnames(x)[sds == 0]
+    dropped <- colnames(x)[apply(x, 2L, function(v) min(v) == max(v))]
     if (spec$name == "steel") dropped <- c(dropped, intersect(c("perimX", "perimY"), colnames(x)))
+    if (length(dropped) == ncol(x)) {
+      fp_data_bad_file(path, sprintf("every feature column is constant (%s), so none is left; is it the file described in the data README?",
+                                     fp_name_list(dropped)))
+    }
     if (length(dropped)) {
       x <- x[, setdiff(colnames(x), dropped), drop = FALSE]
       pre <- c(pre, sprintf("dropped %s (%s), as the Vu et al. code does", paste(dropped, collapse = ", "),
@@ -249,10 +253,15 @@ fp_read_lee <- function(spec, dir, split = 0L, part = c("train", "test", "full")
   rel <- if (part == "full") sprintf("lee/%s/full.csv.xz", folder) else
     sprintf("lee/%s/%s_%d.csv.xz", folder, part, split)
   path <- fp_data_file(spec, dir, rel)
-  df <- fp_data_read_csv(path, header = FALSE)
+  df <- fp_data_read_csv(path, header = FALSE, min_rows = 1L)
   m <- fp_data_numeric(df, path)
   p <- ncol(m)
   d <- p - 2L
+  prot <- fp_lee_protected_col[[folder]]
+  if (d < prot) {
+    fp_data_bad_file(path, sprintf(paste("it has %d column(s); expected the features (the protected attribute is feature %d),",
+                                         "the label and the sensitive attribute"), p, prot))
+  }
   x <- m[, seq_len(d), drop = FALSE]
   if (folder == "COMPAS" && d == 11L) {
     colnames(x) <- c("age", "race", "juv_fel_count", "juv_misd_count", "juv_other_count",
@@ -261,7 +270,6 @@ fp_read_lee <- function(spec, dir, split = 0L, part = c("train", "test", "full")
   } else {
     colnames(x) <- paste0("x", seq_len(d))
   }
-  prot <- fp_lee_protected_col[[folder]]
   group <- fp_data_group(m[, p], c(0, 1), spec$levels, path, "last")
   pre <- c(sprintf("file %s: columns [features, label, sensitive]; %s", basename(rel),
                    if (part == "full") "features not standardised" else
@@ -271,7 +279,7 @@ fp_read_lee <- function(spec, dir, split = 0L, part = c("train", "test", "full")
     x <- x[, -prot, drop = FALSE]
     pre <- c(pre, sprintf("feature column %d (protected attribute) dropped", prot))
   }
-  new_fairproj_data(x, group, m[, p - 1L], spec, path, pre,
+  new_fairproj_data(x, group, unname(m[, p - 1L]), spec, path, pre,
                     list(split = split, part = part, drop_protected = drop_protected),
                     extra = list(split = split, part = part))
 }
@@ -291,9 +299,10 @@ fp_read_adult_data <- function(spec, dir, test = FALSE) {
   path <- fp_data_file(spec, dir, if (test) "css/adult.test.xz" else "css/adult.data.xz")
   # adult.test starts with a line "|1x3 Cross validator" and ends its labels with a full stop
   df <- fp_data_read_csv(path, header = FALSE, strip.white = TRUE, col.names = fp_adult_names,
-                         check.names = FALSE, stringsAsFactors = FALSE, na.strings = character(0),
-                         blank.lines.skip = TRUE, skip = if (test) 1L else 0L)
-  if (ncol(df) != 15L) fp_data_abort(sprintf("'%s' should have 15 columns, has %d", path, ncol(df)))
+                         stringsAsFactors = FALSE, na.strings = character(0),
+                         blank.lines.skip = TRUE, skip = if (test) 1L else 0L,
+                         min_rows = if (test) 1L else 2L)   # a model may be applied to one row
+  if (ncol(df) != 15L) fp_data_bad_file(path, sprintf("it should have 15 columns, has %d", ncol(df)))
   if (test) df$income <- sub("\\.$", "", df$income)
   list(df = df, path = path)
 }
@@ -331,7 +340,7 @@ fp_css_parse_german <- function(spec, dir) {
                                        "property", "age", "instalPlans", "housing",
                                        "numOfCreditCards", "job", "dependents", "telephone",
                                        "foreignWorker", "decision"))
-  if (ncol(df) != 21L) fp_data_abort(sprintf("'%s' should have 21 columns, has %d", path, ncol(df)))
+  if (ncol(df) != 21L) fp_data_bad_file(path, sprintf("it should have 21 columns, has %d", ncol(df)))
   female <- df$personalStatus %in% c("A92", "A95")
   group <- factor(ifelse(female, "female", "male"), levels = spec$levels)
   pre <- "sex derived from personal status: A92 or A95 = female, otherwise male"
@@ -341,7 +350,7 @@ fp_css_parse_german <- function(spec, dir) {
 
 fp_css_parse_credit <- function(spec, dir) {
   path <- fp_data_file(spec, dir, spec$files)
-  df <- fp_data_read_csv(path, check.names = FALSE)
+  df <- fp_data_read_csv(path)
   fp_data_check_cols(df, "SEX", path)
   group <- fp_data_group(df$SEX, c(2, 1), spec$levels, path, "SEX")
   df$SEX <- NULL
@@ -373,7 +382,7 @@ fp_css_parse_adult <- function(spec, dir) {
 fp_css_parse_compas <- function(spec, dir) {
   path <- fp_data_file(spec, dir, spec$files)
   raw <- fp_data_read_csv(path, stringsAsFactors = FALSE, na.strings = fp_pandas_na,
-                          check.names = TRUE)
+                          dupes = "pandas")
   dates <- c("compas_screening_date", "dob", "c_jail_in", "c_jail_out", "c_offense_date",
              "vr_offense_date", "v_screening_date", "screening_date")
   keep <- c(dates, "sex", "age", "age_cat", "race", "juv_fel_count", "decile_score",
@@ -408,9 +417,9 @@ fp_css_parse_communities <- function(spec, dir) {
   nl <- readLines(npath, warn = FALSE)
   at <- grep("^@attribute", nl, value = TRUE)
   cn <- vapply(strsplit(at, "[[:space:]]+"), `[`, "", 2L)
-  if (length(cn) != 128L) fp_data_abort(sprintf("'%s' should list 128 @attribute lines, has %d", npath, length(cn)))
+  if (length(cn) != 128L) fp_data_bad_file(npath, sprintf("it should list 128 @attribute lines, has %d", length(cn)))
   df <- fp_data_read_csv(path, header = FALSE, na.strings = "?", col.names = cn,
-                         check.names = FALSE, stringsAsFactors = FALSE)
+                         stringsAsFactors = FALSE)
   police <- c("LemasSwornFT", "LemasSwFTPerPop", "LemasSwFTFieldOps", "LemasSwFTFieldPerPop",
               "LemasTotalReq", "LemasTotReqPerPop", "PolicReqPerOffic", "PolicPerPop",
               "RacialMatchCommPol", "PctPolicWhite", "PctPolicBlack", "PctPolicHisp",
@@ -434,6 +443,19 @@ fp_css_parse_communities <- function(spec, dir) {
   list(df = df, group = group, y = y, files = c(path, npath), pre = pre, extra = list())
 }
 
+# Each group's columns scaled to unit Euclidean norm within the group (all-zero columns stay
+# zero); tamed first (fp_data_tame()), so that values near 1e200 or 1e-170 are scaled too.
+fp_data_unit_norms <- function(x, group) {
+  for (g in levels(group)) {
+    i <- which(group == g)
+    xi <- fp_data_tame(x[i, , drop = FALSE])
+    nr <- sqrt(colSums(xi^2))
+    nr[nr == 0] <- 1
+    x[i, ] <- sweep(xi, 2L, nr, "/")
+  }
+  x
+}
+
 fp_read_css <- function(spec, dir, normalise = TRUE, digits = 5L) {
   fp_check_flag(normalise, "normalise")
   digits <- fp_check_digits(digits)
@@ -442,19 +464,15 @@ fp_read_css <- function(spec, dir, normalise = TRUE, digits = 5L) {
   group <- parsed$group
   files <- parsed$files
   pre <- parsed$pre
+  fp_data_text_numbers(df[vapply(df, is.character, logical(1))], files[1])
+  fp_data_check_missing(df, files[1])
   x <- fp_data_onehot(df)
   if (any(vapply(df, is.character, logical(1)))) {
     pre <- c(pre, "categorical columns one-hot encoded (numeric columns first, then indicators; pandas.get_dummies order)")
   }
   pre <- c(pre, "protected attribute dropped; label column(s) kept as features, as in the authors' code")
-  if (anyNA(x)) fp_data_abort(sprintf("missing values remain in '%s'", files[1]))
   if (normalise) {
-    for (g in levels(group)) {
-      i <- which(group == g)
-      nr <- sqrt(colSums(x[i, , drop = FALSE]^2))
-      nr[nr == 0] <- 1
-      x[i, ] <- sweep(x[i, , drop = FALSE], 2L, nr, "/")
-    }
+    x <- fp_data_unit_norms(x, group)
     pre <- c(pre, "each group's columns scaled to unit Euclidean norm within the group (all-zero columns stay zero)")
     if (!is.null(digits)) {
       x <- round(x, digits)
@@ -512,7 +530,8 @@ fp_read_kamani_adult <- function(spec, dir, standardise = TRUE, encoding = c("in
   x <- code(df)
   if (anyNA(x)) {
     bad <- names(which(colSums(is.na(x)) > 0))
-    fp_data_abort(sprintf("'%s' has levels not in adult.data in column(s) %s", path, paste(bad, collapse = ", ")))
+    fp_data_bad_file(path, sprintf("column(s) %s have levels not in adult.data; the test file is coded with the training levels",
+                                   paste(bad, collapse = ", ")))
   }
   pre <- sprintf("the 14 features of %s (label dropped; sex and race kept); categorical columns %s", src,
                  if (encoding == "integer") "coded as integers 0, 1, ... in sorted level order" else "one-hot encoded")
@@ -534,9 +553,10 @@ fp_read_kamani_credit <- function(spec, dir, standardise = TRUE, drop_unknown = 
   fp_check_flag(standardise, "standardise")
   fp_check_flag(drop_unknown, "drop_unknown")
   path <- fp_data_file(spec, dir, spec$files)
-  df <- fp_data_read_csv(path, check.names = FALSE)
+  df <- fp_data_read_csv(path)
   lab <- "default.payment.next.month"
   fp_data_check_cols(df, c("ID", "SEX", "MARRIAGE", lab), path)
+  fp_data_numeric(df[setdiff(names(df), "ID")], path)   # before the groups: a code on every row
   pre <- "the 23 UCI features (ID and label dropped; SEX and MARRIAGE kept)"
   if (spec$name == "credit_marriage") {
     if (drop_unknown) {

@@ -104,12 +104,17 @@ fairproj_datasets <- function() {
 #' variable `FAIRPROJ_DATA`); [fairproj_datasets()] lists the names and the files each needs.
 #' A missing file gives an error of class `fairproj_data_error` that names the file, the
 #' directory searched and where the data come from. A file `name.csv` is used when the
-#' compressed `name.csv.xz` is absent.
+#' compressed `name.csv.xz` is absent. A malformed file (a line with more or fewer fields than the
+#' header, repeated column names, a missing, infinite or text value where a number is expected,
+#' too few rows, an LFW line that is not one image of 1764 integers) gives the same class, naming
+#' the file and the line and column; numbers stored as text (`"n/a"` or `"3,5"` in a numeric
+#' column) also have the class `fairproj_text_numbers_error`, and text that is not valid UTF-8
+#' the class `fairproj_encoding_error`.
 #'
 #' @section Datasets and their preprocessing:
 #' * `credit`: the Samadi et al. (2018) credit file (`credit/default_degree.csv.xz`): their 21
 #'   features (SEX ... PAY_AMT5; their code drops PAY_AMT6), groups by education (high =
-#'   graduate school or university, low = the rest: 24615 / 5385), each column centred and
+#'   graduate school or university, low = the other codes: 24615 / 5385), each column centred and
 #'   divided by its standard deviation (`standardise`). The group centring the fair PCA uses is
 #'   done by the methods of the package (per-group moments); `center_groups = TRUE` also centres
 #'   each group's rows at its own mean. Options: `standardise = TRUE`, `all_features = FALSE`
@@ -240,8 +245,16 @@ print.fairproj_data <- function(x, ...) {
 # Helpers
 # ---------------------------------------------------------------------------------------------
 
-fp_data_abort <- function(message) {
-  fp_abort(message, NULL, class = "fairproj_data_error")
+# A fairproj_data_error naming `arg` (the data directory unless said otherwise): the message
+# completes "`dir` ...".
+fp_data_abort <- function(message, arg = "dir", class = NULL) {
+  fp_abort(message, arg, class = c(class, "fairproj_data_error"))
+}
+
+# The error for a file of the data directory that cannot be what the reader expects: `what`
+# says where (line, column) and what to do.
+fp_data_bad_file <- function(path, what, class = NULL) {
+  fp_data_abort(sprintf("holds a malformed file '%s': %s", path, what), class = class)
 }
 
 # Full path of a data file; a classed error naming the file, the directory and the source
@@ -249,9 +262,9 @@ fp_data_abort <- function(message) {
 fp_data_file <- function(spec, dir, rel) {
   if (!nzchar(dir)) {
     fp_data_abort(sprintf(paste(
-      "dataset '%s' needs the file '%s', but no data directory was given:",
+      "is empty: dataset '%s' needs the file '%s', but no data directory was given;",
       "set the environment variable FAIRPROJ_DATA or pass `dir`.",
-      "The data originally come from: %s. fairproj never downloads data."),
+      "The data originally come from: %s. fairproj never downloads data"),
       spec$name, rel, spec$source))
   }
   path <- file.path(dir, rel)
@@ -259,38 +272,164 @@ fp_data_file <- function(spec, dir, rel) {
   plain <- sub("\\.xz$", "", path)
   if (plain != path && file.exists(plain)) return(plain)
   fp_data_abort(sprintf(paste(
-    "dataset '%s': file '%s' not found in the data directory '%s' (looked for '%s').",
+    "lacks the file '%s' of dataset '%s': not found in the data directory '%s' (looked for '%s').",
     "The data originally come from: %s. fairproj never downloads data:",
-    "put a copy of the file there, or point `dir` / FAIRPROJ_DATA to the directory that has it."),
-    spec$name, rel, normalizePath(dir, mustWork = FALSE), path, spec$source))
+    "put a copy of the file there, or point `dir` / FAIRPROJ_DATA to the directory that has it"),
+    rel, spec$name, normalizePath(dir, mustWork = FALSE), path, spec$source))
 }
 
-fp_data_read_csv <- function(path, ...) {
-  res <- tryCatch(utils::read.csv(path, ...), error = function(e) e)
-  if (inherits(res, "error")) {
-    fp_data_abort(sprintf("could not parse '%s': %s", path, conditionMessage(res)))
+# `expr` (a reading function on `path`) evaluated with its errors and warnings turned into the
+# classed error of a malformed file: a warning of read.table() or scan() ("EOF within quoted
+# string", "number of items read is not a multiple ...") means the data read are not the file's.
+# A missing newline at the end of the file is harmless and passes.
+fp_data_guard <- function(path, expr) {
+  fail <- function(e) fp_data_bad_file(path, conditionMessage(e))
+  tryCatch(withCallingHandlers(expr, warning = function(w) {
+    if (grepl("incomplete final line", conditionMessage(w), fixed = TRUE)) invokeRestart("muffleWarning")
+  }), error = fail, warning = fail)
+}
+
+# A CSV file read by utils::read.csv() (`...`: its arguments) and checked, so that a damaged or
+# foreign copy is a classed error naming the file and line, never other data: every line has the
+# header's number of fields (read.csv() would take the first column of a one-field-short header
+# for row names, wrap a longer line into a new row and pad a shorter one), names are kept as
+# written (check.names = FALSE) and must be unique (`dupes = "pandas"` renames repeats x.1, x.2,
+# as pandas does) and valid UTF-8 like every text cell, no number is infinite, and there are at
+# least `min_rows` data rows. The row names of the result are the rows' line numbers in the file,
+# for the messages of later checks (fp_data_line()).
+fp_data_read_csv <- function(path, ..., min_rows = 2L, dupes = c("error", "pandas")) {
+  dupes <- match.arg(dupes)
+  lines <- fp_data_csv_lines(path, list(...))
+  df <- fp_data_guard(path, utils::read.csv(path, ..., check.names = FALSE))
+  if (nrow(df) == length(lines)) row.names(df) <- lines
+  fp_data_check_utf8(df, path)
+  if (dupes == "pandas") names(df) <- make.unique(names(df), sep = ".")
+  dup <- unique(names(df)[duplicated(names(df))])
+  if (length(dup)) {
+    fp_data_bad_file(path, sprintf("the header repeats the column name(s) %s; give each column its own name",
+                                   paste(shQuote(dup), collapse = ", ")))
   }
-  res
+  fp_data_check_infinite(df, path)
+  if (nrow(df) < min_rows) {
+    fp_data_bad_file(path, sprintf("it has %d data row(s); at least %d are needed", nrow(df), min_rows))
+  }
+  df
+}
+
+# The line numbers of the data rows of a CSV file read with read.csv() options `opts`, after
+# checking that every line has as many fields as the header (or, without one, as `col.names` or
+# the first line). Empty lines are skipped, as read.csv() does; a record whose quoted field spans
+# lines counts at its last line.
+fp_data_csv_lines <- function(path, opts) {
+  opt <- function(nm, default) if (is.null(opts[[nm]])) default else opts[[nm]]
+  skip <- opt("skip", 0L)
+  header <- opt("header", TRUE)
+  n <- fp_data_guard(path, utils::count.fields(path, sep = opt("sep", ","), quote = opt("quote", "\""),
+                                               skip = skip, blank.lines.skip = FALSE,
+                                               comment.char = opt("comment.char", "")))
+  rec <- which(!is.na(n) & n > 0L)
+  if (!length(rec)) fp_data_bad_file(path, "it is empty")
+  want <- if (!header && !is.null(opts$col.names)) length(opts$col.names) else n[rec[1L]]
+  bad <- rec[n[rec] != want]
+  if (length(bad)) {
+    fp_data_bad_file(path, sprintf(paste("line %d has %d field(s) where %s has %d; every line needs one field",
+                                         "per column (check for a missing or extra separator)"),
+                                   bad[1L] + skip, n[bad[1L]],
+                                   if (header) "the header" else if (is.null(opts$col.names)) "the first line" else "the format",
+                                   want))
+  }
+  (if (header) rec[-1L] else rec) + skip
+}
+
+# Where row `i` of a data.frame from fp_data_read_csv() is in its file.
+fp_data_line <- function(df, i) {
+  sprintf("line %s", row.names(df)[i])
+}
+
+# Column names and text cells that are not valid UTF-8 (a file saved in another encoding): the
+# names would fail in later string operations and the cells would become undecodable levels.
+fp_data_check_utf8 <- function(df, path) {
+  if (!all(validUTF8(names(df)))) {
+    fp_data_bad_file(path, sprintf("its header has text that is not valid UTF-8 ('%s'); save the file as UTF-8",
+                                   iconv(names(df)[!validUTF8(names(df))][1L], "UTF-8", "UTF-8", sub = "byte")),
+                     class = "fairproj_encoding_error")
+  }
+  for (j in which(vapply(df, is.character, logical(1)))) {
+    i <- which(!validUTF8(df[[j]]))
+    if (length(i)) {
+      fp_data_bad_file(path, sprintf("%s, column '%s' has text that is not valid UTF-8 ('%s'); save the file as UTF-8",
+                                     fp_data_line(df, i[1L]), names(df)[j],
+                                     iconv(df[[j]][i[1L]], "UTF-8", "UTF-8", sub = "byte")),
+                       class = "fairproj_encoding_error")
+    }
+  }
+}
+
+# Infinite numbers ("Inf", "1e999"): read.csv() parses them, and centring or scaling would turn
+# their whole column into NaN.
+fp_data_check_infinite <- function(df, path) {
+  for (j in which(vapply(df, is.double, logical(1)))) {
+    i <- which(is.infinite(df[[j]]))
+    if (length(i)) {
+      fp_data_bad_file(path, sprintf("%s, column '%s' holds an infinite value (%s); replace it by a finite number",
+                                     fp_data_line(df, i[1L]), names(df)[j], format(df[[j]][i[1L]])))
+    }
+  }
 }
 
 fp_data_check_cols <- function(df, need, path) {
   miss <- setdiff(need, names(df))
   if (length(miss)) {
-    fp_data_abort(sprintf("'%s' lacks the expected column(s) %s; is it the file described in the data README?",
-                          path, paste(shQuote(miss), collapse = ", ")))
+    fp_data_bad_file(path, sprintf("it lacks the expected column(s) %s; is it the file described in the data README?",
+                                   paste(shQuote(miss), collapse = ", ")))
   }
 }
 
+# Numeric matrix of the columns of `df` (from fp_data_read_csv()): a column holding text and a
+# missing value are classed errors naming the column and the line.
 fp_data_numeric <- function(df, path) {
   ok <- vapply(df, function(v) is.numeric(v) || is.logical(v), logical(1))
   if (!all(ok)) {
-    fp_data_abort(sprintf("'%s' has non-numeric column(s) %s where numbers were expected",
-                          path, paste(shQuote(names(df)[!ok]), collapse = ", ")))
+    fp_data_text_numbers(df[!ok], path)
+    v <- as.character(df[[which(!ok)[1L]]])
+    i <- c(which(!is.na(v) & is.na(suppressWarnings(as.numeric(v)))), 1L)[1L]
+    fp_data_bad_file(path, sprintf("column(s) %s hold text where numbers were expected (%s: '%s')",
+                                   paste(shQuote(names(df)[!ok]), collapse = ", "), fp_data_line(df, i), v[i]))
   }
+  fp_data_check_missing(df, path)
   x <- as.matrix(df)
   storage.mode(x) <- "double"
-  if (anyNA(x)) fp_data_abort(sprintf("'%s' has %d missing value(s) in numeric columns", path, sum(is.na(x))))
   x
+}
+
+# A missing value (NA, an empty numeric cell) where the reader needs every value: a classed
+# error naming the first column that has one and its line.
+fp_data_check_missing <- function(df, path) {
+  na <- vapply(df, anyNA, logical(1))
+  if (!any(na)) return(invisible())
+  j <- which(na)[1L]
+  fp_data_bad_file(path, sprintf("%s, column '%s' has a missing value (%d in all); the reader needs every value",
+                                 fp_data_line(df, which(is.na(df[[j]]))[1L]), names(df)[j],
+                                 sum(vapply(df, function(v) sum(is.na(v)), 1))))
+}
+
+# Text columns of `df` that hold numbers stored as text: more than half of their non-empty cells
+# read as numbers (a decimal comma allowed), so that a stray "n/a" or "3,5" in a numeric column
+# is refused, naming its line, rather than turning each distinct value into an indicator column.
+fp_data_text_numbers <- function(df, path) {
+  for (nm in names(df)) {
+    v <- trimws(as.character(df[[nm]]))
+    use <- !is.na(v) & nzchar(v)
+    plain <- !is.na(suppressWarnings(as.numeric(v)))
+    num <- plain | !is.na(suppressWarnings(as.numeric(sub(",", ".", v, fixed = TRUE))))
+    i <- which(use & !plain)
+    if (length(i) && sum(use & num) > sum(use) / 2) {
+      fp_data_bad_file(path, sprintf(paste("column '%s' holds numbers stored as text (%s: '%s'; %d of its %d values",
+                                           "are numbers); write numbers with a decimal point and missing values as NA"),
+                                     nm, fp_data_line(df, i[1L]), v[i[1L]], sum(use & num), sum(use)),
+                       class = "fairproj_text_numbers_error")
+    }
+  }
 }
 
 # Group factor from codes, with the levels in `levels` order; errors on unknown codes.
@@ -298,17 +437,30 @@ fp_data_group <- function(codes, values, levels, path, column) {
   idx <- match(codes, values)
   if (anyNA(idx)) {
     bad <- unique(codes[is.na(idx)])
-    fp_data_abort(sprintf("'%s': column %s has unexpected value(s) %s (expected %s)", path, column,
-                          paste(utils::head(bad, 5), collapse = ", "), paste(values, collapse = ", ")))
+    fp_data_bad_file(path, sprintf("column %s has unexpected value(s) %s (expected %s)", column,
+                                   paste(utils::head(bad, 5), collapse = ", "), paste(values, collapse = ", ")))
   }
   factor(levels[idx], levels = levels)
 }
 
+# Columns brought into the range where their squares neither overflow nor underflow: a column
+# whose largest absolute value is beyond 1e150 or below 1e-150 is divided by it. Used before
+# sums of squares whose result does not depend on the column's scale (standardisation, unit
+# norms); the other columns are left as they are, bit for bit.
+fp_data_tame <- function(x) {
+  m <- apply(x, 2L, function(v) max(abs(v)))
+  far <- m > 0 & (m > 1e150 | m < 1e-150)
+  if (any(far)) x[, far] <- sweep(x[, far, drop = FALSE], 2L, m[far], "/")
+  x
+}
+
 # Column standardisation; divisor n (population) or n - 1. Constant columns are only centred.
+# Centred first, then tamed (fp_data_tame()), so that a column of values near 1e200 or 1e-170 is
+# standardised like any other.
 fp_data_standardise <- function(x, population = FALSE) {
   n <- nrow(x)
   mu <- colMeans(x)
-  x <- sweep(x, 2L, mu)
+  x <- fp_data_tame(sweep(x, 2L, mu))
   s <- sqrt(colSums(x^2) / if (population) n else (n - 1))
   s[s == 0] <- 1
   sweep(x, 2L, s, "/")
@@ -360,6 +512,7 @@ fp_check_digits <- function(digits) {
 
 new_fairproj_data <- function(x, group, y, spec, files, preprocessing, options, notes = NULL,
                               extra = list()) {
+  fp_data_check_result(x, files[1L])
   stopifnot(is.matrix(x), is.double(x), !is.null(colnames(x)), is.factor(group),
             length(group) == nrow(x), is.null(y) || length(y) == nrow(x))
   rownames(x) <- NULL
@@ -368,4 +521,17 @@ new_fairproj_data <- function(x, group, y, spec, files, preprocessing, options, 
                  group = spec$group, preprocessing = preprocessing, options = options,
                  notes = c(spec$note, notes)), extra)
   structure(list(x = x, group = group, y = y, info = info), class = "fairproj_data")
+}
+
+# What every dataset must be, whatever the file: a row and a column at least (the readers ask
+# for more where they need it), and finite values after the preprocessing (a classed error
+# naming the file, never data with NaN in them).
+fp_data_check_result <- function(x, path) {
+  if (!nrow(x)) fp_data_bad_file(path, "it leaves no usable row")
+  if (!ncol(x)) fp_data_bad_file(path, "it leaves no feature column")
+  if (anyNA(x) || fp_any_infinite(x)) {
+    j <- which(colSums(!is.finite(x)) > 0)[1L]
+    fp_data_bad_file(path, sprintf("column '%s' is not finite after the preprocessing; check its values' range",
+                                   colnames(x)[j]))
+  }
 }

@@ -205,7 +205,7 @@ test_that("lfw576: seeded subsample, area-averaged 24 x 24 images, RNG state unt
   r12 <- fairproj_data("lfw576", dir = d, n_per_group = 1, size = 12, seed = 7)
   expect_equal(dim(r12$x), c(2L, 144L))
   expect_equal(mean(r12$x[1, ]), mean(K[r12$info$rows[1], ] / 3 / 255))
-  expect_error(fairproj_data("lfw576", dir = d, n_per_group = 5), "fewer than n_per_group",
+  expect_error(fairproj_data("lfw576", dir = d, n_per_group = 5), "`n_per_group` \\(5\\) asks for more images",
                class = "fairproj_data_error")
   expect_error(fairproj_data("lfw576", dir = d, seed = 1.5), "`seed`", class = "fairproj_input_error")
 })
