@@ -43,19 +43,73 @@ fp_read_samadi_credit <- function(spec, dir, standardise = TRUE, all_features = 
 fp_lfw_raw <- function(spec, dir) {
   path <- fp_data_file(spec, dir, "lfw/lfw_1764.csv.xz")
   spath <- fp_data_file(spec, dir, "lfw/sex.txt")
-  con <- file(path, "r")
-  vals <- tryCatch(scan(con, what = integer(), sep = ",", quiet = TRUE),
-                   error = function(e) e, finally = close(con))
-  if (inherits(vals, "error")) fp_data_abort(sprintf("could not parse '%s': %s", path, conditionMessage(vals)))
-  if (length(vals) %% 1764L != 0L) {
-    fp_data_abort(sprintf("'%s' holds %d values, not a multiple of 1764 pixels", path, length(vals)))
-  }
-  X <- matrix(vals, ncol = 1764L, byrow = TRUE)
-  sex <- scan(spath, what = integer(), quiet = TRUE)
+  X <- fp_lfw_matrix(path)
+  sex <- fp_data_codes(spath)
   if (length(sex) != nrow(X)) {
-    fp_data_abort(sprintf("'%s' has %d lines but '%s' has %d images", spath, length(sex), path, nrow(X)))
+    fp_data_bad_file(spath, sprintf("it has %d lines but '%s' has %d images (one 0/1 code per image expected)",
+                                    length(sex), path, nrow(X)))
   }
   list(X = X, sex = sex, files = c(path, spath))
+}
+
+# The LFW pixel file: one image per line, 1764 integers k with 0 <= k <= 765 (pixel k / 3). The
+# fields are counted line by line first: scan() alone reads a stream of values, so lines of 1763
+# and 1765 values would pass and shift the pixels of every image between them.
+fp_lfw_matrix <- function(path) {
+  n <- fp_data_guard(path, utils::count.fields(path, sep = ",", blank.lines.skip = FALSE))
+  rec <- which(!is.na(n) & n > 0L)           # empty lines are skipped, as scan() does
+  if (!length(rec)) fp_data_bad_file(path, "it holds no image")
+  bad <- c(which(is.na(n)), rec[n[rec] != 1764L])
+  if (length(bad)) {
+    fp_data_bad_file(path, sprintf("line %d holds %s values where an image has 1764 (49 x 36 pixels, one image per line)",
+                                   bad[1L], format(n[bad[1L]])))
+  }
+  vals <- fp_data_guard(path, scan(path, what = integer(), sep = ",", quiet = TRUE))
+  bad <- if (anyNA(vals)) which(is.na(vals))[1L] else NA_integer_   # no n-long temporary when all is well
+  if (is.na(bad) && (min(vals) < 0L || max(vals) > 765L)) bad <- which(vals < 0L | vals > 765L)[1L]
+  if (!is.na(bad)) {
+    fp_data_bad_file(path, sprintf("line %d, value %d is %s where an integer k from 0 to 765 (pixel k / 3) was expected",
+                                   rec[(bad - 1L) %/% 1764L + 1L], (bad - 1L) %% 1764L + 1L,
+                                   if (is.na(vals[bad])) "missing" else vals[bad]))
+  }
+  matrix(vals, ncol = 1764L, byrow = TRUE)
+}
+
+# A file of 0/1 codes, one per line (the LFW sex and race flags), as integers; a trailing empty
+# line is allowed, any other line that is not 0 or 1 is a classed error naming it.
+fp_data_codes <- function(path) {
+  v <- trimws(fp_data_guard(path, readLines(path, warn = FALSE)))
+  while (length(v) && !nzchar(v[length(v)])) v <- v[-length(v)]
+  if (!length(v)) fp_data_bad_file(path, "it is empty; one 0/1 code per image was expected")
+  bad <- which(!v %in% c("0", "1"))
+  if (length(bad)) {
+    fp_data_bad_file(path, sprintf("line %d is '%s' where a code 0 or 1 was expected (one per line)", bad[1L], v[bad[1L]]))
+  }
+  as.integer(v)
+}
+
+# The float32 pixel values of the original LFW text files, by k: value_map.csv lists each k of
+# 0..765 once with its text. A k of the images the map lacks, a repeated or out-of-range k and a
+# text that is not a finite number are classed errors (a lookup would give 0 or NA silently).
+fp_lfw_value_map <- function(path, ks) {
+  vm <- fp_data_read_csv(path, colClasses = c("integer", "character"))
+  fp_data_check_cols(vm, c("k", "original_text"), path)
+  k <- vm$k
+  v <- suppressWarnings(as.numeric(vm$original_text))
+  bad <- which(is.na(k) | k < 0L | k > 765L | duplicated(k) | !is.finite(v))
+  if (length(bad)) {
+    fp_data_bad_file(path, sprintf("%s (k = %s, original_text = '%s') is %s; each k from 0 to 765 once, with a finite number",
+                                   fp_data_line(vm, bad[1L]), k[bad[1L]], vm$original_text[bad[1L]],
+                                   if (is.na(k[bad[1L]]) || !is.finite(v[bad[1L]])) "not a number" else
+                                     if (k[bad[1L]] %in% k[seq_len(bad[1L] - 1L)]) "a repeated k" else "out of range"))
+  }
+  miss <- setdiff(ks, k)
+  if (length(miss)) {
+    fp_data_bad_file(path, sprintf("it lacks the value(s) k = %s that the images use", fp_name_list(miss)))
+  }
+  lut <- numeric(766L)
+  lut[k + 1L] <- v
+  lut
 }
 
 fp_lfw_colnames <- function(nr, nc) {
@@ -70,9 +124,7 @@ fp_read_lfw <- function(spec, dir, scale = TRUE, exact = FALSE, center_groups = 
   files <- raw$files
   if (exact) {
     vpath <- fp_data_file(spec, dir, "lfw/value_map.csv")
-    vm <- fp_data_read_csv(vpath, colClasses = c("integer", "character"))
-    lut <- numeric(max(vm$k) + 1L)
-    lut[vm$k + 1L] <- as.numeric(vm$original_text)
+    lut <- fp_lfw_value_map(vpath, which(tabulate(raw$X + 1L, 766L) > 0L) - 1L)
     x <- matrix(lut[raw$X + 1L], nrow(raw$X))
     files <- c(files, vpath)
     pre <- "pixel values: the original float32 text values (value_map.csv)"
@@ -103,9 +155,10 @@ fp_lfw_attributes <- function(dir, group) {
   flags <- c("asian", "black", "white")
   paths <- file.path(dir, "lfw", paste0(flags, ".txt"))
   if (!all(file.exists(paths))) return(NULL)
-  vals <- lapply(paths, function(p) scan(p, what = integer(), quiet = TRUE))
-  if (any(lengths(vals) != length(group)) || any(!unlist(vals) %in% c(0L, 1L))) {
-    fp_data_abort("the LFW race flag files do not match the images (one 0/1 value per image expected)")
+  vals <- lapply(paths, fp_data_codes)
+  if (any(lengths(vals) != length(group))) {
+    fp_data_abort(sprintf("holds LFW race flag files that do not match the %d images (%s lines; one 0/1 value per image)",
+                          length(group), paste(lengths(vals), collapse = ", ")))
   }
   names(vals) <- flags
   data.frame(sex = group, lapply(vals, function(v) factor(v, levels = c(0L, 1L), labels = c("no", "yes"))))

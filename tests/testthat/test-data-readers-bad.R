@@ -158,3 +158,58 @@ test_that("Lee et al.: too narrow a file is a classed error", {
   expect_data_error(fairproj_data("lee_german", dir = bad_dir("lee/German/train_0.csv", lines), drop_protected = TRUE),
                     "protected attribute is feature 5")
 })
+
+# An LFW directory with 4 images of integers k in 0..765, sex 0 1 0 1.
+lfw_dir <- function(K, lines = apply(K, 1, paste, collapse = ","), sex = c("0", "1", "0", "1")) {
+  d <- bad_dir("lfw/lfw_1764.csv", lines)
+  writeLines(sex, file.path(d, "lfw/sex.txt"))
+  d
+}
+
+test_that("lfw: per-line pixel counts, missing and out-of-range values, code files", {
+  set.seed(1)
+  K <- matrix(sample(0:765, 4 * 1764, TRUE), 4)
+  L <- apply(K, 1, paste, collapse = ",")
+  # 1763 and 1765 values on two lines: the total is a multiple of 1764, the pixels would shift
+  L2 <- L
+  L2[1] <- paste(K[1, -1], collapse = ",")
+  L2[2] <- paste(c(K[2, ], 0), collapse = ",")
+  expect_data_error(fairproj_data("lfw", dir = lfw_dir(K, L2)), "line 1 holds 1763 values where an image has 1764")
+  L3 <- L
+  L3[3] <- sub("^[0-9]+", "NA", L3[3])
+  expect_data_error(fairproj_data("lfw", dir = lfw_dir(K, L3)), "line 3, value 1 is missing")
+  L3[3] <- sub("^NA,[0-9]+", "NA,", L3[3])
+  expect_data_error(fairproj_data("lfw", dir = lfw_dir(K, L3)), "line 3, value 1 is missing")
+  L4 <- L
+  L4[2] <- sub(",[0-9]+$", ",-3", L4[2])
+  expect_data_error(fairproj_data("lfw", dir = lfw_dir(K, L4)), "line 2, value 1764 is -3 where an integer k from 0 to 765")
+  expect_data_error(fairproj_data("lfw", dir = lfw_dir(K, character(0))), "it holds no image")
+  expect_data_error(fairproj_data("lfw", dir = lfw_dir(K, sex = c("0", "1", "m", "1"))),
+                    "line 3 is 'm' where a code 0 or 1 was expected")
+  expect_data_error(fairproj_data("lfw", dir = lfw_dir(K, sex = character(0))), "sex.txt.*it is empty")
+  d <- lfw_dir(K)
+  for (f in c("asian.txt", "black.txt")) writeLines(c("0", "1", "0", "1"), file.path(d, "lfw", f))
+  writeLines(c("0", "yes", "0", "1"), file.path(d, "lfw", "white.txt"))
+  expect_data_error(fairproj_data("lfw", dir = d), "white.txt.*line 2 is 'yes'")
+})
+
+test_that("lfw exact = TRUE: the value map must list each k the images use once", {
+  set.seed(1)
+  K <- matrix(sample(0:765, 4 * 1764, TRUE), 4)
+  d <- lfw_dir(K)
+  vm <- data.frame(k = 0:765, original_text = format((0:765) / 3, digits = 9))
+  write_vm <- function(v) utils::write.csv(v, file.path(d, "lfw/value_map.csv"), row.names = FALSE)
+  write_vm(vm)
+  expect_equal(unname(fairproj_data("lfw", dir = d, exact = TRUE)$x), K / 3 / 255, tolerance = 1e-8)
+  write_vm(vm[vm$k != K[1, 1], ])
+  expect_data_error(fairproj_data("lfw", dir = d, exact = TRUE), sprintf("lacks the value\\(s\\) k = %d that the images use", K[1, 1]))
+  write_vm(vm[1:700, ])
+  expect_data_error(fairproj_data("lfw", dir = d, exact = TRUE), "lacks the value\\(s\\) k = ")
+  write_vm(rbind(vm, data.frame(k = 5L, original_text = "9")))
+  expect_data_error(fairproj_data("lfw", dir = d, exact = TRUE), "line 768 \\(k = 5, original_text = '9'\\) is a repeated k")
+  write_vm(rbind(vm, data.frame(k = -1L, original_text = "9")))
+  expect_data_error(fairproj_data("lfw", dir = d, exact = TRUE), "\\(k = -1, .*is out of range")
+  vm$original_text[3] <- "abc"
+  write_vm(vm)
+  expect_data_error(fairproj_data("lfw", dir = d, exact = TRUE), "line 4 \\(k = 2, original_text = 'abc'\\) is not a number")
+})

@@ -172,7 +172,7 @@ test_that("lfw: scan of the xz matrix, sex groups, /255 and the exact value map"
   d2 <- new_data_dir()
   write_xz(d2, "lfw/lfw_1764.csv.xz", paste(1:10, collapse = ","))
   write_xz(d2, "lfw/sex.txt", "1")
-  expect_error(fairproj_data("lfw", dir = d2), "not a multiple of 1764", class = "fairproj_data_error")
+  expect_error(fairproj_data("lfw", dir = d2), "line 1 holds 10 values where an image has 1764", class = "fairproj_data_error")
 })
 
 test_that("lfw576: seeded subsample, area-averaged 24 x 24 images, RNG state untouched", {
