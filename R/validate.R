@@ -247,7 +247,15 @@ fp_match_arg <- function(x, choices, arg) {
     fp_abort(sprintf("must be one of: %s", paste(dQuote(choices, FALSE), collapse = ", ")), arg)
   }
   i <- pmatch(x, choices)
-  if (is.na(i)) fp_abort(sprintf("'%s' is not one of: %s", x, paste(dQuote(choices, FALSE), collapse = ", ")), arg)
+  if (is.na(i)) {
+    hits <- if (nzchar(x)) choices[startsWith(choices, x)] else character(0)
+    if (length(hits) > 1L) {
+      q <- dQuote(hits, FALSE)
+      fp_abort(sprintf("'%s' is ambiguous: it abbreviates %s and %s; give more letters", x,
+                       paste(q[-length(q)], collapse = ", "), q[length(q)]), arg)
+    }
+    fp_abort(sprintf("'%s' is not one of: %s", x, paste(dQuote(choices, FALSE), collapse = ", ")), arg)
+  }
   choices[i]
 }
 

@@ -1,0 +1,29 @@
+# The arguments of the print() and plot() methods of every result class: `digits`, `main`,
+# `xlab`, `ylab`, `legend`, biplot()'s graphical arguments, an audit plot's `methods`, the name
+# of the argument in their errors, abbreviated choices (R/validate.R, R/plot-data.R, the methods
+# files).
+
+args_data <- function() {
+  dat <- make_groups(n = c(80, 60, 50), d = 5)
+  dat$fit <- fair_pca(dat$x, dat$g, k = 2)
+  dat
+}
+
+# Draw into a throw-away device (base graphics, or a ggplot object printed).
+draws <- function(expr) {
+  grDevices::png(tempfile(fileext = ".png"))
+  on.exit(grDevices::dev.off(), add = TRUE)
+  p <- expr
+  if (inherits(p, "ggplot")) print(p)
+  invisible(TRUE)
+}
+
+test_that("an ambiguous abbreviation says so and lists the choices it abbreviates", {
+  dat <- args_data()
+  e <- expect_error(plot(dat$fit, "sc"), class = "fairproj_input_error")
+  expect_match(conditionMessage(e), "`type` 'sc' is ambiguous: it abbreviates \"scores\" and \"scree\"", fixed = TRUE)
+  expect_error(fp_match_arg("a", c("ab", "ac", "ad"), "type"), "\"ab\", \"ac\" and \"ad\"", class = "fairproj_input_error")
+  expect_error(plot(dat$fit, "zz"), "'zz' is not one of", class = "fairproj_input_error")
+  expect_identical(fp_match_arg("scr", c("scores", "scree"), "type"), "scree")
+  expect_identical(fp_match_arg("ab", c("ab", "abc"), "type"), "ab")  # an exact match is no abbreviation
+})
