@@ -256,8 +256,15 @@ fp_merge_moments <- function(a, b) {
 #' @rdname group_moments
 #' @export
 c.group_moments <- function(x, ...) {
+  more <- list(...)
+  for (i in seq_along(more)) {
+    if (!inherits(more[[i]], "group_moments")) {
+      fp_abort(sprintf("must hold group_moments objects only; element %d is of class '%s'", i, class(more[[i]])[1L]), "...")
+    }
+    fp_check_moments(more[[i]], "...")
+  }
   out <- x
-  for (y in list(...)) out <- fp_merge_moments(out, y)
+  for (y in more) out <- fp_merge_moments(out, y)
   out
 }
 

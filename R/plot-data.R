@@ -194,11 +194,12 @@ fp_join_captions <- function(...) {
 }
 
 # The training scores of two components with the group of each row.
-fp_scores_by_group <- function(object, choices = 1:2) {
-  if (is.null(object[["x"]])) fp_abort("has no training scores: refit with retx = TRUE from the rows", "object")
+# `arg`: the name of the fit in the caller (plot(), biplot() and tidy() call it `x`).
+fp_scores_by_group <- function(object, choices = 1:2, arg = "x") {
+  if (is.null(object[["x"]])) fp_abort("has no training scores: refit with retx = TRUE from the rows", arg)
   r <- ncol(object[["x"]])
   if (length(choices) != 2L || !all(choices %in% seq_len(r))) {
-    if (r < 2L) fp_abort("has one component: a score plot needs k >= 2", "object")
+    if (r < 2L) fp_abort("has one component: a score plot needs k >= 2", arg)
     fp_abort(sprintf("must be two component numbers between 1 and %d", r), "choices")
   }
   keep <- stats::complete.cases(object[["x"]])  # rows padded with NA by na.exclude

@@ -18,6 +18,17 @@ draws <- function(expr) {
   invisible(TRUE)
 }
 
+test_that("errors name the argument of the function called", {
+  dat <- args_data()
+  one <- fair_pca(dat$x, dat$g, k = 1)
+  expect_error(draws(plot(one, "scores")), "^`x` has one component", class = "fairproj_input_error")
+  expect_error(draws(plot(fair_kpca(dat$x, dat$g, k = 1))), "^`x` has one component", class = "fairproj_input_error")
+  m <- group_moments(dat$x, dat$g)
+  expect_error(c(m, 1), "^`...` must hold group_moments objects", class = "fairproj_input_error")
+  expect_error(c(m, m, "a"), "element 2", class = "fairproj_input_error")
+  expect_s3_class(c(m, m), "group_moments")
+})
+
 test_that("an ambiguous abbreviation says so and lists the choices it abbreviates", {
   dat <- args_data()
   e <- expect_error(plot(dat$fit, "sc"), class = "fairproj_input_error")
