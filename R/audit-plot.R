@@ -11,6 +11,7 @@ fp_plot_data.fairproj_audit <- function(x, type = NULL, ..., methods = NULL) {
   if (!is.character(methods) || !length(methods) || !all(methods %in% x$methods)) {
     fp_abort(sprintf("must name audited methods (%s)", paste(x$methods, collapse = ", ")), "methods")
   }
+  methods <- unique(methods)  # a method named twice is drawn once, by every type
   switch(type,
          price = fp_plot_audit_price(x, methods),
          losses = , errors = fp_plot_audit_groups(x, type, methods),

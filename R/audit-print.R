@@ -258,9 +258,10 @@ fp_audit_downstream_header <- function(x, dn) {
 #'   `estimate`, `conf.low`, `conf.high`, `reliable`; broom's names) or `"plot"` (the data of a
 #'   plot; give `type`).
 #' @param type The plot type (see above).
-#' @param ... For `plot()` and `autoplot()`: `methods`, the methods to draw (default all;
-#'   standard PCA is always drawn in `"losses"` and `"errors"`, dashed, for comparison). For
-#'   `tidy(matrix = "plot")`: `type` and `methods`. Otherwise unused.
+#' @param ... For `plot()` and `autoplot()`: `methods`, the methods to draw (default all; a
+#'   method named twice is drawn once; standard PCA is always drawn in `"losses"` and
+#'   `"errors"`, dashed, for comparison). For `tidy(matrix = "plot")`: `type` and `methods`.
+#'   Otherwise unused.
 #' @param main,xlab,ylab Replace the title and axis labels.
 #' @return `summary()`: an object of class `summary.fairproj_audit`. `tidy()`: a tibble (or
 #'   data.frame). `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.

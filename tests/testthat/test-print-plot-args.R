@@ -18,6 +18,18 @@ draws <- function(expr) {
   invisible(TRUE)
 }
 
+test_that("an audit plot draws a method named twice once, for every type", {
+  dat <- audit_data()
+  a <- fair_audit(dat$x, dat$g, k = 1:2, outcome = dat$y, replicates = 0, seed = 1)
+  for (ty in fp_plot_types[["fairproj_audit"]]) {
+    twice <- tidy(a, "plot", type = ty, methods = c("minmax", "minmax"))
+    expect_identical(twice, tidy(a, "plot", type = ty, methods = "minmax"), info = ty)
+    expect_true(draws(plot(a, ty, methods = c("minmax", "minmax"))))
+    skip_if_not_installed("ggplot2")
+    expect_true(draws(ggplot2::autoplot(a, ty, methods = c("minmax", "minmax"))))
+  }
+})
+
 test_that("errors name the argument of the function called", {
   dat <- args_data()
   one <- fair_pca(dat$x, dat$g, k = 1)
