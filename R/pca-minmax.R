@@ -624,9 +624,13 @@ predict.fair_pca_minmax <- function(object, newdata, ...) {
 #' @export
 print.fair_pca_minmax <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   NextMethod()
+  # a gap below 0 by rounding (at most 1e-8 of the total variance, the scale of the objective)
+  # prints as 0; the stored value is kept, and a larger negative gap prints as it is
+  gap <- x$duality_gap
+  rounding <- isTRUE(gap < 0 && -gap <= 1e-8 * max(abs(c(x$lower_bound, x$objective, x$totalvar)), na.rm = TRUE))
   cat(sprintf("Solver \"%s\" (%s): dual bound %s, duality gap %s\n", x$solver,
               if (x$objective_type == "loss") "min-max marginal loss" else "max-min variance",
-              format(x$lower_bound, digits = digits), format(x$duality_gap, digits = digits)))
+              format(x$lower_bound, digits = digits), if (rounding) "0 (to rounding)" else format(gap, digits = digits)))
   cat("Group weights: ", paste(sprintf("%s = %s", names(x$weights), format(x$weights, digits = digits)),
                                collapse = ", "), "\n", sep = "")
   if (fp_has_map(x)) {

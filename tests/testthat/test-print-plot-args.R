@@ -50,3 +50,22 @@ test_that("an ambiguous abbreviation says so and lists the choices it abbreviate
   expect_identical(fp_match_arg("scr", c("scores", "scree"), "type"), "scree")
   expect_identical(fp_match_arg("ab", c("ab", "abc"), "type"), "ab")  # an exact match is no abbreviation
 })
+
+test_that("print() shows a negative duality gap within rounding as 0 and keeps the stored value", {
+  dat <- args_data()
+  full <- fair_pca(dat$x, dat$g, k = ncol(dat$x))
+  gap <- full$duality_gap
+  out <- utils::capture.output(print(full))
+  line <- grep("duality gap", out, value = TRUE)
+  if (gap < 0) {
+    expect_match(line, "duality gap 0 (to rounding)", fixed = TRUE)
+  } else {
+    expect_false(grepl("-", sub(".*duality gap", "", line)))
+  }
+  expect_identical(full$duality_gap, gap)
+  # a gap made negative by rounding prints as 0; the object is unchanged
+  full$duality_gap <- -4.6e-15
+  expect_match(grep("duality gap", utils::capture.output(print(full)), value = TRUE), "duality gap 0 (to rounding)",
+               fixed = TRUE)
+  expect_identical(full$duality_gap, -4.6e-15)
+})
