@@ -262,7 +262,7 @@ fp_audit_downstream_header <- function(x, dn) {
 #'   method named twice is drawn once; standard PCA is always drawn in `"losses"` and
 #'   `"errors"`, dashed, for comparison). For `tidy(matrix = "plot")`: `type` and `methods`.
 #'   Otherwise unused.
-#' @param main,xlab,ylab Replace the title and axis labels.
+#' @param main,xlab,ylab Replace the title and axis labels (each a single string).
 #' @return `summary()`: an object of class `summary.fairproj_audit`. `tidy()`: a tibble (or
 #'   data.frame). `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.
 #' @seealso [fair_audit()]

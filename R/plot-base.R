@@ -4,6 +4,7 @@
 # The S3 methods' shared body: the frame of `type`, drawn with base graphics; returns the frame.
 # `legend = FALSE` (or NULL) draws no legend.
 fp_plot_base <- function(x, type, ..., main = NULL, xlab = NULL, ylab = NULL, legend = TRUE) {
+  if (!is.null(legend)) fp_check_flag(legend, "legend")
   pd <- fp_plot_data(x, type, ...)
   if (is.null(legend) || isFALSE(legend)) attr(pd, "fp_spec")$legend <- FALSE
   fp_render_base(pd, main = main, xlab = xlab, ylab = ylab)

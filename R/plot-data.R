@@ -236,8 +236,12 @@ fp_plot_scores <- function(x, choices, label = fp_fit_label(x$method)) {
 # ---------------------------------------------------------------------------------------------
 # What both renderers and tidy() share.
 
-# The labels of a specification, with the user's title and axis labels where given.
+# The labels of a specification, with the user's title and axis labels where given (checked
+# here, before either renderer draws).
 fp_plot_labels <- function(spec, main = NULL, xlab = NULL, ylab = NULL) {
+  main <- fp_check_label(main, "main")
+  xlab <- fp_check_label(xlab, "xlab")
+  ylab <- fp_check_label(ylab, "ylab")
   lab <- spec$labels
   if (!is.null(main)) lab$title <- main
   if (!is.null(xlab)) lab$x <- xlab

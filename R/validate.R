@@ -205,6 +205,16 @@ fp_check_flag <- function(x, arg) {
   x
 }
 
+# A title or axis label of a plot (`main`, `xlab`, `ylab`): one string ("" draws none); NULL
+# keeps the plot's own.
+fp_check_label <- function(x, arg) {
+  if (is.null(x)) return(NULL)
+  if (!is.character(x) || length(x) != 1L || is.na(x)) {
+    fp_abort("must be a single string (\"\" for none), or NULL for the plot's own", arg)
+  }
+  x
+}
+
 # center / scale. arguments: TRUE, FALSE or a numeric vector of length d.
 fp_check_center_scale <- function(v, d, arg) {
   if (is.logical(v) && length(v) == 1L && !is.na(v)) return(v)

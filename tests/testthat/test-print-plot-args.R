@@ -18,6 +18,39 @@ draws <- function(expr) {
   invisible(TRUE)
 }
 
+test_that("plot titles and axis labels must be single strings, in both renderers", {
+  dat <- args_data()
+  css <- fair_css(dat$x, dat$g, k = 2)
+  for (arg in c("main", "xlab", "ylab")) {
+    for (bad in list(c("a", "b"), character(0), NA, NA_character_, 1)) {
+      a <- stats::setNames(list(bad), arg)
+      e <- expect_error(draws(do.call(plot, c(list(dat$fit, "scree"), a))), class = "fairproj_input_error")
+      expect_match(conditionMessage(e), sprintf("`%s` must be a single string", arg), fixed = TRUE)
+      expect_error(draws(do.call(plot, c(list(css), a))), sprintf("`%s`", arg), class = "fairproj_input_error")
+      skip_if_not_installed("ggplot2")
+      expect_error(draws(do.call(ggplot2::autoplot, c(list(dat$fit, "scree"), a))), sprintf("`%s`", arg),
+                   class = "fairproj_input_error")
+    }
+  }
+  expect_true(draws(plot(dat$fit, "scree", main = "a title", xlab = "", ylab = "variance")))
+  expect_true(draws(plot(dat$fit, "scree", main = NULL)))
+  skip_if_not_installed("ggplot2")
+  expect_true(draws(ggplot2::autoplot(dat$fit, "scree", main = "a title", xlab = "k")))
+})
+
+test_that("legend is TRUE or FALSE (NULL: none), for every class", {
+  dat <- args_data()
+  kp <- fair_kpca(dat$x, dat$g, k = 2)
+  for (bad in list("no", NA, 1, c(TRUE, FALSE))) {
+    e <- expect_error(draws(plot(dat$fit, "scree", legend = bad)), class = "fairproj_input_error")
+    expect_match(conditionMessage(e), "`legend` must be TRUE or FALSE", fixed = TRUE)
+    expect_error(draws(plot(kp, legend = bad)), "`legend`", class = "fairproj_input_error")
+  }
+  expect_true(draws(plot(kp, legend = FALSE)))
+  expect_true(draws(plot(kp, legend = TRUE)))
+  expect_true(draws(plot(kp, legend = NULL)))
+})
+
 test_that("an audit plot draws a method named twice once, for every type", {
   dat <- audit_data()
   a <- fair_audit(dat$x, dat$g, k = 1:2, outcome = dat$y, replicates = 0, seed = 1)
