@@ -337,34 +337,43 @@ nobs.fair_pca <- function(object, ...) as.integer(sum(object$groups$n))
 #'
 #' @param x A `fair_pca` object.
 #' @param choices The two components to plot.
-#' @param max_labels Largest number of rows drawn as their row names; more rows are points.
-#' @param cex Size of the points or row labels (by default smaller for many rows).
-#' @param ... Further graphical arguments passed to [graphics::plot()].
+#' @param max_labels Largest number of rows drawn as their row names (a number >= 0, `Inf` for
+#'   all); more rows are points.
+#' @param cex Size of the points or row labels (a positive number; by default smaller for many
+#'   rows).
+#' @param ... Further graphical arguments passed to [graphics::plot()] for the scores; as in
+#'   [stats::biplot.prcomp()], `xlim`, `ylim` (the loadings' axes follow them), `xlab`, `ylab`,
+#'   `main` (the title) and `col` (colours of the points: one, or one per row; the group legend
+#'   is then left out) replace the method's own.
 #' @return Invisibly, `x`.
 #' @seealso [plot.fair_pca()] for the other pictures of a fit, [stats::biplot.prcomp()].
 #' @examples
 #' fit <- fair_pca(USArrests, rep(c("a", "b"), 25), k = 2, scale. = TRUE)
 #' biplot(fit)
+#' biplot(fit, xlim = c(-0.4, 0.4), ylim = c(-0.4, 0.4), main = "USArrests")
 #' @importFrom stats biplot
 #' @export
 biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...) {
   if (is.null(x[["x"]])) fp_abort("has no training scores: refit with retx = TRUE from the rows", "x")
   if (ncol(x$rotation) < 2L) fp_abort("has fewer than 2 components", "x")
+  fp_check_number(max_labels, "max_labels", 0)
+  if (!is.null(cex)) fp_check_number(cex, "cex", 0, Inf, open_lower = TRUE, open_upper = TRUE)
   sc <- fp_scores_by_group(x, choices)
   n <- nrow(sc)
+  dots <- fp_biplot_dots(list(...), n)
   lam <- x$sdev[choices] * sqrt(n)
   lam[!(lam > 0)] <- 1  # a component without variance (to the fit's precision) is drawn unscaled
   S <- cbind(sc$x, sc$y) / rep(lam, each = n)
   L <- x$rotation[, choices, drop = FALSE] * rep(lam, each = nrow(x$rotation))
   lev <- levels(sc$group)
   pal <- fp_palette(length(lev))
-  cols <- pal[as.integer(sc$group)]
+  cols <- if (is.null(dots$col)) pal[as.integer(sc$group)] else rep_len(dots$col, n)
   op <- graphics::par(no.readonly = TRUE)
   on.exit(graphics::par(op), add = TRUE)
   cex_leg <- 0.8
-  lay <- fp_legend_layout(list(list(title = "group", labels = lev, col = pal, pch = rep(19L, length(lev)),
-                                    lty = rep(0L, length(lev)), lwd = rep(1, length(lev)))),
-                          graphics::par("fin")[1] - 0.3, cex_leg)
+  blocks <- if (is.null(dots$col)) list(list(title = "group", labels = lev, col = pal, pch = rep(19L, length(lev)),
+                                             lty = rep(0L, length(lev)), lwd = rep(1, length(lev))))
+  lay <- fp_legend_layout(blocks, graphics::par("fin")[1] - 0.3, cex_leg)
   graphics::par(mar = c(3.3 + lay$height_in / graphics::par("csi"), 4.1, 4.6, 2.6), mgp = c(2.3, 0.7, 0))
   # as stats::biplot.default: one range for both axes of the scores, the loadings' axes
   # rescaled by the largest ratio of the two ranges so that every arrow fits
@@ -373,20 +382,25 @@ biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...)
   r1 <- c(min(r1[1], -1e-12), max(r1[2], 1e-12))
   r2 <- urange(L)
   lim <- r1 * 1.08
+  xlim <- if (is.null(dots$xlim)) lim else dots$xlim
+  ylim <- if (is.null(dots$ylim)) lim else dots$ylim
   rn <- rownames(x[["x"]])
   labels <- n <= max_labels && !is.null(rn)
   if (is.null(cex)) cex <- if (n > 1000) 0.4 else 0.7
-  graphics::plot(S, type = if (labels) "n" else "p", pch = 19, cex = cex,
-                 col = grDevices::adjustcolor(cols, alpha.f = if (n > 1000) 0.5 else 0.9),
-                 xlim = lim, ylim = lim, xlab = sc$xlab[1], ylab = sc$ylab[1],
-                 ...)
-  graphics::mtext(sprintf("Biplot (%s)", fp_fit_label(x$method)), side = 3, line = 2.6, font = 2, cex = 1.2)
+  # the method's defaults, replaced by the user's graphical arguments of the same name
+  args <- list(type = if (labels) "n" else "p", pch = 19, cex = cex,
+               col = grDevices::adjustcolor(cols, alpha.f = if (n > 1000) 0.5 else 0.9),
+               xlab = sc$xlab[1], ylab = sc$ylab[1])
+  plot_dots <- dots[setdiff(names(dots), c("col", "main", "xlim", "ylim"))]
+  args <- c(list(S), args[setdiff(names(args), names(plot_dots))], list(xlim = xlim, ylim = ylim), plot_dots)
+  do.call(graphics::plot, args)
+  main <- if (is.null(dots$main)) sprintf("Biplot (%s)", fp_fit_label(x$method)) else dots$main
+  graphics::mtext(main, side = 3, line = 2.6, font = 2, cex = 1.2)
   if (labels) graphics::text(S, labels = rn, col = cols, cex = cex)
   fp_base_legends(lay, cex_leg, top_line = 3.3)
   ratio <- max(r2 / r1)
   graphics::par(new = TRUE)
-  llim <- lim * ratio
-  graphics::plot(0, 0, type = "n", xlim = llim, ylim = llim, axes = FALSE, xlab = "", ylab = "")
+  graphics::plot(0, 0, type = "n", xlim = xlim * ratio, ylim = ylim * ratio, axes = FALSE, xlab = "", ylab = "")
   graphics::axis(3, col = "grey40", col.axis = "grey40")
   graphics::axis(4, col = "grey40", col.axis = "grey40")
   # arrows() warns on (and skips) an arrow shorter than 1/1000 inch, such as a constant column's:
@@ -396,6 +410,30 @@ biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...)
   if (any(long)) graphics::arrows(0, 0, L[long, 1] * 0.92, L[long, 2] * 0.92, length = 0.08, col = "grey20")
   graphics::text(L, labels = rownames(L), col = "grey20", cex = 0.8, xpd = TRUE)
   invisible(x)
+}
+
+# The graphical arguments of biplot() (`...`, as a list; `n` rows), the ones it uses itself
+# checked: named, `xlim` and `ylim` two finite numbers, `main`, `xlab`, `ylab` one string, `col`
+# one colour or one per row; NULL ones left out (the method's own are drawn).
+fp_biplot_dots <- function(dots, n) {
+  nm <- names(dots)
+  if (length(dots) && (is.null(nm) || any(nm == ""))) {
+    fp_abort("must be named graphical arguments of plot() (such as xlim = c(-1, 1))", "...")
+  }
+  for (a in intersect(c("xlim", "ylim"), nm)) {
+    v <- dots[[a]]
+    if (!is.numeric(v) || length(v) != 2L || !all(is.finite(v)) || v[1L] == v[2L]) {
+      fp_abort("must be two different finite numbers", a)
+    }
+  }
+  for (a in intersect(c("main", "xlab", "ylab"), nm)) fp_check_label(dots[[a]], a)
+  if ("col" %in% nm) {
+    col <- dots$col
+    ok <- (is.character(col) || is.numeric(col)) && length(col) %in% c(1L, n) && !anyNA(col) &&
+      !inherits(tryCatch(grDevices::col2rgb(col), error = function(e) e), "error")
+    if (!ok) fp_abort(sprintf("must be one colour or one per row (%d), as names, \"#RRGGBB\" codes or numbers", n), "col")
+  }
+  dots[!vapply(dots, is.null, logical(1))]  # NULL: the method's own
 }
 
 #' Plot a fair PCA fit

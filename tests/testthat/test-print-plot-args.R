@@ -51,6 +51,28 @@ test_that("legend is TRUE or FALSE (NULL: none), for every class", {
   expect_true(draws(plot(kp, legend = NULL)))
 })
 
+test_that("biplot() takes plot()'s xlim, ylim, col, xlab, ylab and main and checks its own arguments", {
+  dat <- args_data()
+  fit <- dat$fit
+  expect_true(draws(biplot(fit, xlim = c(-0.3, 0.3))))
+  expect_true(draws(biplot(fit, xlim = c(-0.3, 0.3), ylim = c(-0.2, 0.4), col = "red", xlab = "first", ylab = "second",
+                           main = "a biplot", pch = 1)))
+  expect_true(draws(biplot(fit, col = seq_len(nrow(dat$x)) %% 3 + 1, max_labels = Inf, cex = 0.5)))
+  for (bad in list(NA, c(1, 2), "a", -1)) {
+    expect_error(draws(biplot(fit, max_labels = bad)), "`max_labels`", class = "fairproj_input_error")
+  }
+  for (bad in list("a", 0, -1, NA, c(1, 2), Inf)) {
+    expect_error(draws(biplot(fit, cex = bad)), "`cex`", class = "fairproj_input_error")
+  }
+  expect_error(draws(biplot(fit, xlim = c(NA, 1))), "`xlim`", class = "fairproj_input_error")
+  expect_error(draws(biplot(fit, ylim = 1)), "`ylim`", class = "fairproj_input_error")
+  expect_error(draws(biplot(fit, col = "not a colour")), "`col`", class = "fairproj_input_error")
+  expect_error(draws(biplot(fit, col = c("red", "blue"))), "`col`", class = "fairproj_input_error")
+  expect_error(draws(biplot(fit, main = c("a", "b"))), "`main`", class = "fairproj_input_error")
+  expect_error(draws(biplot(fit, xlab = character(0))), "`xlab`", class = "fairproj_input_error")
+  expect_error(draws(biplot(fit, 1:2, 200, NULL, 3)), "`...` must be named", class = "fairproj_input_error")
+})
+
 test_that("an audit plot draws a method named twice once, for every type", {
   dat <- audit_data()
   a <- fair_audit(dat$x, dat$g, k = 1:2, outcome = dat$y, replicates = 0, seed = 1)
