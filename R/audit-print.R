@@ -9,12 +9,14 @@ fp_num <- function(v, digits = 3L, zero = 0) {
 }
 fp_pct <- function(v, digits = 3L) ifelse(is.na(v), NA_character_, paste0(fp_num(100 * v, digits, 1e-9), "%"))
 
-# The method x k table at one k, formatted for print().
-fp_audit_at <- function(x, k) {
+# The method x k table at one k, formatted for print() with `digits` significant digits.
+fp_audit_at <- function(x, k, digits = 3L) {
   t <- x$table[x$table$k == k, , drop = FALSE]
   tiny <- 1e-8 * max(abs(t$max_loss), na.rm = TRUE)
-  out <- data.frame(method = t$method, max_loss = fp_num(t$max_loss), loss_gap = fp_num(t$loss_gap, zero = tiny),
-                    worst_group = t$worst_group, var_kept = fp_pct(t$var_kept), price = fp_pct(t$price),
+  num <- function(v) fp_num(v, digits)
+  pct <- function(v) fp_pct(v, digits)
+  out <- data.frame(method = t$method, max_loss = num(t$max_loss), loss_gap = fp_num(t$loss_gap, digits, zero = tiny),
+                    worst_group = t$worst_group, var_kept = pct(t$var_kept), price = pct(t$price),
                     state = t$state, stringsAsFactors = FALSE)
   if (!k %in% x$intervals$k) return(out)
   # the numbers a reader decides on, with their intervals ("?" where the audit calls them
@@ -26,11 +28,11 @@ fp_audit_at <- function(x, k) {
     ifelse(is.na(lo), "", sprintf(" [%s, %s]%s", f(lo), f(hi), flag))
   }
   # a largest loss from 0 is an upper bound (fp_loss_bound_reason): flagged on its own
-  out$max_loss <- paste0(out$max_loss, ci("max_loss", fp_num),
+  out$max_loss <- paste0(out$max_loss, ci("max_loss", num),
                          ifelse(fp_audit_loss_at_bound("max_loss", t$max_loss_low, t$max_loss_high) & flag == "", "?", ""))
   bound <- fp_audit_gap_at_bound(t, nrow(x$groups))  # a min-max ratio at a kink: flagged on its own
-  out$loss_ratio <- paste0(fp_num(t$loss_ratio), ci("loss_ratio", fp_num), ifelse(bound & flag == "", "?", ""))
-  out$price <- paste0(out$price, ifelse(t$method == "standard", "", ci("price", fp_pct)))
+  out$loss_ratio <- paste0(num(t$loss_ratio), ci("loss_ratio", num), ifelse(bound & flag == "", "?", ""))
+  out$price <- paste0(out$price, ifelse(t$method == "standard", "", ci("price", pct)))
   # a ratio whose interval is [1, Inf] (or none) in every row says nothing: left out
   if (!fp_audit_ratio_shown(t)) out$loss_ratio <- NULL
   out[intersect(c("method", "max_loss", "loss_ratio", "loss_gap", "worst_group", "var_kept", "price", "state"), names(out))]
@@ -94,8 +96,11 @@ fp_audit_check_k <- function(x, k) {
   as.integer(k)
 }
 
+#' @rdname summary.fairproj_audit
+#' @order 6
 #' @export
-print.fairproj_audit <- function(x, ...) {
+print.fairproj_audit <- function(x, digits = 3L, ...) {
+  digits <- fp_print_digits(digits, default = 3L)
   cat(sprintf("Fairness audit of PCA: %s rows x %d columns%s, %d groups\n", format(x$n, big.mark = ","), x$d,
               if (x$scaled) " (scaled)" else "", nrow(x$groups)))
   cat(sprintf("Methods: %s; k = %s\n", paste(x$methods, collapse = ", "), fp_audit_k_label(x$k)))
@@ -111,14 +116,14 @@ print.fairproj_audit <- function(x, ...) {
                 fp_name_list(gr$group[gr$small])))
   }
   cat(sprintf("\nAt k = %d (%s):\n", x$k_focus, fp_audit_focus_reason(x)))
-  print(fp_audit_at(x, x$k_focus), row.names = FALSE)
+  print(fp_audit_at(x, x$k_focus, digits), row.names = FALSE)
   fp_audit_interval_line(x, x$k_focus)
   if (is.null(x$downstream)) {
     cat(sprintf("\nDownstream checks: not run (%s).\n", x$downstream_note))
   } else {
     dn <- x$downstream[x$downstream$k == x$k_focus, , drop = FALSE]
     cat(sprintf("\nDownstream (%s):\n", fp_audit_downstream_header(x, dn)))
-    print(fp_audit_downstream_view(x, dn), row.names = FALSE)
+    print(fp_audit_downstream_view(x, dn, digits), row.names = FALSE)
     fp_audit_downstream_notes(x, dn)
     n1 <- sum(x$downstream$one_class, na.rm = TRUE)
     if (n1) cat(sprintf("%d of %d fits' models predict one class for every held-out row (gaps 0 by construction).\n",
@@ -165,8 +170,9 @@ fp_audit_focus_reason <- function(x) {
 
 # The downstream table at one k as print() and summary() show it: accuracy in percent, gaps in
 # percentage points (binary outcome) or the outcome's units, each with its interval, "~0" where
-# a gap is not told apart from 0 and "?" where a group has too few held-out rows.
-fp_audit_downstream_view <- function(x, dn) {
+# a gap is not told apart from 0 and "?" where a group has too few held-out rows; `digits`
+# significant digits.
+fp_audit_downstream_view <- function(x, dn, digits = 3L) {
   ci <- !is.null(dn$dp_gap_low)
   few <- dn$reliable %in% FALSE
   # "value [low, high]", with "~0" where a gap's interval starts at 0
@@ -182,11 +188,12 @@ fp_audit_downstream_view <- function(x, dn) {
     out
   }
   if (identical(x$outcome$type, "binary")) {
-    pts <- function(v) fp_num(100 * v)
-    data.frame(method = dn$method, accuracy = w(dn$accuracy, "accuracy", fp_pct), dp_gap = w(dn$dp_gap, "dp_gap", pts, TRUE),
+    pts <- function(v) fp_num(100 * v, digits)
+    pct <- function(v) fp_pct(v, digits)
+    data.frame(method = dn$method, accuracy = w(dn$accuracy, "accuracy", pct), dp_gap = w(dn$dp_gap, "dp_gap", pts, TRUE),
                eo_gap = w(dn$eo_gap, "eo_gap", pts, TRUE), one_class = dn$one_class, stringsAsFactors = FALSE)
   } else {
-    s3 <- function(v) format(signif(v, 3))
+    s3 <- function(v) format(signif(v, digits))
     data.frame(method = dn$method, rmse = w(dn$error, "error", s3), mean_prediction_gap = w(dn$dp_gap, "dp_gap", s3, TRUE),
                stringsAsFactors = FALSE)
   }
@@ -263,6 +270,8 @@ fp_audit_downstream_header <- function(x, dn) {
 #'   `"errors"`, dashed, for comparison). For `tidy(matrix = "plot")`: `type` and `methods`.
 #'   Otherwise unused.
 #' @param main,xlab,ylab Replace the title and axis labels (each a single string).
+#' @param digits For `print()`: significant digits of the numbers in its tables (a whole number
+#'   from 1 to 22; `NULL` for the default, 3).
 #' @return `summary()`: an object of class `summary.fairproj_audit`. `tidy()`: a tibble (or
 #'   data.frame). `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.
 #' @seealso [fair_audit()]
@@ -302,6 +311,7 @@ summary.fairproj_audit <- function(object, k = NULL, ...) {
 
 #' @export
 print.summary.fairproj_audit <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  digits <- fp_print_digits(digits)
   cat("Call:\n")
   print(x$call)
   cat("\nGroups:\n")

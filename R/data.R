@@ -501,15 +501,6 @@ fp_check_split <- function(split) {
   as.integer(split)
 }
 
-fp_check_digits <- function(digits) {
-  if (is.null(digits)) return(NULL)
-  if (!is.numeric(digits) || length(digits) != 1L || is.na(digits) || digits != round(digits) ||
-      digits < 0) {
-    fp_abort("must be NULL or a whole number >= 0", "digits")
-  }
-  as.integer(digits)
-}
-
 new_fairproj_data <- function(x, group, y, spec, files, preprocessing, options, notes = NULL,
                               extra = list()) {
   fp_data_check_result(x, files[1L])

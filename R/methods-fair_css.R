@@ -1,5 +1,6 @@
 #' @export
 print.fair_css <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  digits <- fp_print_digits(digits)
   cat(sprintf("Fair column subset selection (method \"%s\"): %d of %d columns, k = %d, %d groups, %s rows\n",
               x$method, x$c, length(x$colnames), x$k, nrow(x$groups),
               format(sum(x$groups$n), big.mark = ",")))
@@ -42,6 +43,7 @@ summary.fair_css <- function(object, ...) {
 
 #' @export
 print.summary.fair_css <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  digits <- fp_print_digits(digits)
   cat("Call:\n")
   print(x$call)
   cat(sprintf("\nMethod \"%s\", k = %d, %d columns: %s\n", x$method, x$k, x$c,

@@ -183,6 +183,7 @@ fp_kpca_no_input_space <- function(what) {
 
 #' @export
 print.fair_kpca <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  digits <- fp_print_digits(digits)
   kp <- x$kernel
   cat(sprintf("Fair kernel PCA (%s kernel, gamma = %s%s): %d components, %d training rows, %d groups\n",
               kp$kernel, format(kp$gamma, digits = digits),

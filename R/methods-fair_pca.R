@@ -1,5 +1,6 @@
 #' @export
 print.fair_pca <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  digits <- fp_print_digits(digits)
   cat(sprintf("Fair PCA (method \"%s\"): %d of %d dimensions, %d groups, %s rows\n", x$method,
               x$k, nrow(x$rotation), nrow(x$groups), format(sum(x$groups$n), big.mark = ",")))
   cat(fp_method_line(x), "\n", sep = "")
@@ -79,6 +80,7 @@ summary.fair_pca <- function(object, ...) {
 
 #' @export
 print.summary.fair_pca <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  digits <- fp_print_digits(digits)
   cat("Call:\n")
   print(x$call)
   cat(sprintf("\nImportance of components (method \"%s\", k = %d):\n", x$method, x$k))

@@ -64,6 +64,7 @@ summary.fairproj_pareto_front <- function(object, ...) {
 
 #' @export
 print.summary.fairproj_pareto_front <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  digits <- fp_print_digits(digits)
   cat(sprintf("Pareto front of fair PCA, k = %d: %d fits, %d converged, %d dominated\n", x$k, x$fits,
               x$converged, x$dominated))
   cat(sprintf("Standard PCA: total loss %s, disparity %s\n", format(x$standard[["total"]], digits = digits),
@@ -95,6 +96,7 @@ tidy.fairproj_pareto_front <- function(x, matrix = "fits", ...) {
 
 #' @export
 print.fairproj_pareto_front <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  digits <- fp_print_digits(digits)
   cat(sprintf("<fairproj_pareto_front> %d fits of Pareto fair PCA, k = %d; %d of them converged\n",
               length(x$fits), x$k, sum(x$table$converged)))
   cat(sprintf("standard PCA: total loss %s, disparity %s\n", format(x$standard[["total"]], digits = digits),

@@ -2,6 +2,7 @@
 
 #' @export
 print.fairproj_tune <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  digits <- fp_print_digits(digits)
   cat(sprintf("Cross-validated tuning of fair_pca(method = \"%s\"): %d candidates, %d folds, criterion %s\n\n",
               x$method, nrow(x$table), max(x$folds), x$criterion))
   tab <- x$table
@@ -71,6 +72,7 @@ summary.fairproj_tune <- function(object, n = 5L, ...) {
 
 #' @export
 print.summary.fairproj_tune <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  digits <- fp_print_digits(digits)
   cat(sprintf("Cross-validated tuning of fair_pca(method = \"%s\"): %d candidates, %d folds, criterion %s\n",
               x$method, x$candidates, x$folds, x$criterion))
   cat("Chosen:", fp_tune_best_label(x$best), "\n\n")

@@ -84,6 +84,7 @@ group_errors <- function(object, x, group, center = c("group", "model")) {
 
 #' @export
 print.fairproj_group_errors <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  digits <- fp_print_digits(digits)
   print(x$table, digits = digits, row.names = FALSE)
   cat(sprintf("\nABDiff = %s   ARE = %s   max loss = %s\n", format(x$ABDiff, digits = digits),
               format(x$ARE, digits = digits), format(x$max_loss, digits = digits)))

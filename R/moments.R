@@ -43,8 +43,8 @@
 #' processes hold. With two threads the pass is 1.6-2 times as fast where the cores are free
 #' (`bench/floor.md`).
 #'
-#' @param x A numeric matrix or data.frame (rows are observations); for `c()` and `+`, a
-#'   `group_moments` object.
+#' @param x A numeric matrix or data.frame (rows are observations); for `c()`, `+` and
+#'   `print()`, a `group_moments` object.
 #' @param group Group labels, one per row: a factor, character, integer or logical vector. For
 #'   a data.frame `x`, also the name of one of its columns (which is then not a feature).
 #'   Missing labels (`NA`, also rows of a factor's `NA` level from [addNA()]) and empty labels
@@ -268,15 +268,19 @@ c.group_moments <- function(x, ...) {
   out
 }
 
+#' @rdname group_moments
+#' @param digits For `print()`: significant digits of its table (a whole number from 1 to 22;
+#'   `NULL` for the default, 3 fewer than `getOption("digits")`, at least 3).
 #' @export
-print.group_moments <- function(x, ...) {
+print.group_moments <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  digits <- fp_print_digits(digits)
   cat(sprintf("<group_moments> %d columns, %d groups, %s rows\n", length(x$colnames),
               length(x$levels), format(sum(x$n), big.mark = ",")))
   tab <- data.frame(group = x$levels, n = as.numeric(x$n),
                     total_variance = vapply(seq_along(x$levels), function(i) {
                       if (x$n[i] > 0) sum(diag(x$scatter[[i]])) / x$n[i] else NA_real_
                     }, numeric(1)))
-  print(tab, row.names = FALSE, digits = 4)
+  print(tab, row.names = FALSE, digits = digits)
   invisible(x)
 }
 

@@ -623,6 +623,7 @@ predict.fair_pca_minmax <- function(object, newdata, ...) {
 
 #' @export
 print.fair_pca_minmax <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  digits <- fp_print_digits(digits)
   NextMethod()
   # a gap below 0 by rounding (at most 1e-8 of the total variance, the scale of the objective)
   # prints as 0; the stored value is kept, and a larger negative gap prints as it is

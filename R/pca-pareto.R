@@ -383,6 +383,7 @@ fp_pareto_front_table <- function(runs, start_names, spec) {
 
 #' @export
 print.fair_pca_pareto <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  digits <- fp_print_digits(digits)
   y <- x
   y$objectives <- NULL  # the generic print shows a scalar `objective`; ours is a vector
   class(y) <- setdiff(class(x), "fair_pca_pareto")

@@ -205,6 +205,25 @@ fp_check_flag <- function(x, arg) {
   x
 }
 
+# Digits: NULL or a whole number from `lower` to `upper`; NULL gives `null` (the data readers'
+# "no rounding"; a print method's default, see fp_print_digits()).
+fp_check_digits <- function(digits, lower = 0L, upper = Inf, null = NULL) {
+  if (is.null(digits)) return(null)
+  if (!is.numeric(digits) || length(digits) != 1L || is.na(digits) || digits != round(digits) ||
+      digits < lower || digits > upper) {
+    fp_abort(if (is.finite(upper)) sprintf("must be a whole number from %d to %d, or NULL for the default", lower, upper)
+             else sprintf("must be NULL or a whole number >= %d", lower), "digits")
+  }
+  as.integer(digits)
+}
+
+# The `digits` of a print() method, checked before anything prints: a whole number from 1 to 22,
+# as print.default() takes; NULL gives the method's `default` (that of print.summary.prcomp():
+# 3 fewer than getOption("digits"), at least 3).
+fp_print_digits <- function(digits, default = max(3L, getOption("digits") - 3L)) {
+  fp_check_digits(digits, 1L, 22L, null = default)
+}
+
 # A title or axis label of a plot (`main`, `xlab`, `ylab`): one string ("" draws none); NULL
 # keeps the plot's own.
 fp_check_label <- function(x, arg) {

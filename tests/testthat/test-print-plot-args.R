@@ -18,6 +18,63 @@ draws <- function(expr) {
   invisible(TRUE)
 }
 
+test_that("digits is checked before anything prints, by every print method, with a classed error", {
+  dat <- args_data()
+  objs <- list(fit = dat$fit, pareto = fair_pca(dat$x, dat$g, k = 2, method = "pareto"),
+               mean = fair_pca(dat$x, dat$g, k = 2, method = "mean"),
+               css = fair_css(dat$x, dat$g, k = 2), kpca = fair_kpca(dat$x, dat$g, k = 2),
+               moments = group_moments(dat$x, dat$g))
+  objs$summary_fit <- summary(objs$fit)
+  objs$summary_css <- summary(objs$css)
+  for (nm in names(objs)) {
+    for (bad in list(0, -1, NA, NA_real_, "a", 23, 2.5, c(3, 4), TRUE)) {
+      out <- utils::capture.output(
+        e <- expect_error(print(objs[[nm]], digits = bad), class = "fairproj_input_error"))
+      expect_match(conditionMessage(e), "`digits` must be a whole number from 1 to 22", fixed = TRUE, info = nm)
+      expect_identical(out, character(0), info = nm)  # nothing printed before the error
+    }
+    # NULL is the default, for every method alike; 1 and 22 are valid
+    expect_identical(utils::capture.output(print(objs[[nm]], digits = NULL)), utils::capture.output(print(objs[[nm]])),
+                     info = nm)
+    expect_output(print(objs[[nm]], digits = 1), info = nm)
+    expect_output(print(objs[[nm]], digits = 22), info = nm)
+  }
+})
+
+test_that("the data readers keep their digits check (NULL: no rounding, 0 allowed)", {
+  expect_null(fp_check_digits(NULL))
+  expect_identical(fp_check_digits(0), 0L)
+  expect_error(fp_check_digits(-1), "`digits` must be NULL or a whole number >= 0", class = "fairproj_input_error")
+})
+
+test_that("print() of an audit and of group moments honours digits", {
+  dat <- audit_data()
+  a <- fair_audit(dat$x, dat$g, k = 1:2, outcome = dat$y, replicates = 0, seed = 1)
+  one <- utils::capture.output(print(a, digits = 1))
+  many <- utils::capture.output(print(a, digits = 8))
+  expect_false(identical(one, many))
+  expect_identical(utils::capture.output(print(a, digits = NULL)), utils::capture.output(print(a)))
+  expect_identical(utils::capture.output(print(a, digits = 3)), utils::capture.output(print(a)))
+  expect_error(print(a, digits = 0), "`digits`", class = "fairproj_input_error")
+  expect_error(print(summary(a), digits = "a"), "`digits`", class = "fairproj_input_error")
+  m <- group_moments(dat$x, dat$g)
+  expect_false(identical(utils::capture.output(print(m, digits = 1)), utils::capture.output(print(m, digits = 10))))
+})
+
+test_that("print() of a tuning result and a Pareto front checks digits", {
+  dat <- args_data()
+  pf <- suppressWarnings(pareto_front(dat$x, dat$g, k = 1, restarts = 2))
+  expect_error(print(pf, digits = 0), "`digits`", class = "fairproj_input_error")
+  expect_error(print(summary(pf), digits = NA), "`digits`", class = "fairproj_input_error")
+  expect_output(print(pf, digits = NULL))
+  tu <- suppressWarnings(suppressMessages(tune_fair_pca(dat$x, dat$g, k = 1, method = "robust",
+                                                        grid = data.frame(lambda = c(0, 1)), folds = 2, seed = 1,
+                                                        iterations = 20, restarts = 0)))
+  expect_error(print(tu, digits = -1), "`digits`", class = "fairproj_input_error")
+  expect_error(print(summary(tu), digits = c(1, 2)), "`digits`", class = "fairproj_input_error")
+  expect_output(print(tu, digits = 2))
+})
+
 test_that("plot titles and axis labels must be single strings, in both renderers", {
   dat <- args_data()
   css <- fair_css(dat$x, dat$g, k = 2)
