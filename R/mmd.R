@@ -48,7 +48,9 @@ mmd2 <- function(scores, group, sigma = NULL) {
   mean_k <- function(a, b) {
     d2 <- 0
     for (j in seq_len(ncol(a))) d2 <- d2 + outer(a[, j], b[, j], `-`)^2
-    mean(ifelse(d2 > 0, exp(-0.5 * (sqrt(d2) * ratio)^2), 1))
+    kv <- exp(-0.5 * (sqrt(d2) * ratio)^2)
+    kv[d2 == 0] <- 1  # 0 * Inf (a bandwidth far below the scores' scale) is NaN, the kernel 1
+    mean(kv)
   }
   self <- vapply(idx, function(i) mean_k(s[i, , drop = FALSE], s[i, , drop = FALSE]), numeric(1))
   out <- 0
