@@ -43,9 +43,7 @@ step_fair_css <- function(recipe, ..., group, role = "predictor", trained = FALS
   fp_need_recipes()
   if (missing(group)) fp_abort("is missing: select the column of the sensitive attribute", "group")
   if (is.null(id)) id <- recipes::rand_id("fair_css")
-  fp_check_flag(keep_group, "keep_group")
-  fp_step_check_role(group_role)
-  fp_step_check_options(options, "step_fair_css", "fair_css")
+  fp_step_check_args(list(keep_group = keep_group, group_role = group_role, options = options), "step_fair_css")
   gq <- rlang::enquo(group)
   recipe <- fp_step_group_role(recipe, gq, group_role)
   recipes::add_step(recipe, step_fair_css_new(
@@ -78,6 +76,7 @@ bake.step_fair_css <- function(object, new_data, ...) {
   keep <- object$res$column_names
   miss <- setdiff(keep, names(new_data))
   if (length(miss)) fp_abort(sprintf("lacks column(s) selected by step_fair_css(): %s", fp_name_list(miss)), "new_data")
+  fp_step_matrix(new_data, keep, "new_data", allow_na = TRUE)  # the checks of predict.fair_css()
   drop <- c(drop, setdiff(object$columns, keep))
   new_data[setdiff(names(new_data), drop)]
 }
@@ -97,8 +96,9 @@ tidy.step_fair_css <- function(x, ...) {
     data.frame(terms = x$res$column_names, order = seq_along(x$res$column_names), id = x$id,
                stringsAsFactors = FALSE)
   } else {
-    data.frame(terms = if (isTRUE(x$trained)) x$columns else fp_step_term_labels(x$terms), order = NA_integer_,
-               id = x$id, stringsAsFactors = FALSE)
+    terms <- if (isTRUE(x$trained)) x$columns else fp_step_term_labels(x$terms)
+    data.frame(terms = as.character(terms), order = rep(NA_integer_, length(terms)), id = rep(x$id, length(terms)),
+               stringsAsFactors = FALSE)
   }
   fp_tibble(out)
 }

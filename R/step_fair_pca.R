@@ -40,8 +40,11 @@
 #' @param keep_group Keep the group column in the output (`TRUE`, default) or drop it.
 #' @param group_role The role the group column gets when it is a predictor (default
 #'   `"sensitive"`); `"predictor"` leaves it a predictor, which lets a model use the attribute.
+#'   The role is given when the step is added to the recipe: a later `update()` of the step does
+#'   not change it (use [recipes::update_role()]).
 #' @param keep_original_cols Keep the projected columns in the output as well.
-#' @param prefix Prefix of the score column names.
+#' @param prefix Prefix of the score column names (one non-empty string). Score columns that
+#'   would replace columns of the data are an error naming `prefix`.
 #' @param res The fitted [fair_pca()] object (after `prep()`).
 #' @param columns The names of the projected columns (after `prep()`).
 #' @param group_col The name of the group column (after `prep()`).
@@ -74,10 +77,8 @@ step_fair_pca <- function(recipe, ..., group, role = "predictor", trained = FALS
   fp_need_recipes()
   if (missing(group)) fp_abort("is missing: select the column of the sensitive attribute", "group")
   if (is.null(id)) id <- recipes::rand_id("fair_pca")
-  fp_check_flag(keep_group, "keep_group")
-  fp_check_flag(keep_original_cols, "keep_original_cols")
-  fp_step_check_role(group_role)
-  fp_step_check_options(options, "step_fair_pca", "fair_pca")
+  fp_step_check_args(list(keep_group = keep_group, keep_original_cols = keep_original_cols, group_role = group_role,
+                          prefix = prefix, options = options), "step_fair_pca")
   gq <- rlang::enquo(group)
   recipe <- fp_step_group_role(recipe, gq, group_role)
   recipes::add_step(recipe, step_fair_pca_new(
@@ -118,6 +119,20 @@ fp_step_check_options <- function(options, step, fit) {
                      paste(sprintf("%s (from %s)", dup, own[dup]), collapse = ", "), step), "options")
   }
   invisible(options)
+}
+
+# The arguments of a step that are not selectors (`x`: the step, or a list of them), checked when
+# the step is made and again at prep(), after any update(): the flags, the group's role, the
+# prefix of the score columns and `options`.
+fp_step_check_args <- function(x, step) {
+  fp_check_flag(x$keep_group, "keep_group")
+  if ("keep_original_cols" %in% names(x)) fp_check_flag(x$keep_original_cols, "keep_original_cols")
+  fp_step_check_role(x$group_role)
+  if ("prefix" %in% names(x) && !(is.character(x$prefix) && length(x$prefix) == 1L && !is.na(x$prefix) &&
+                                   nzchar(x$prefix))) {
+    fp_abort("must be one non-empty string (the score columns are named prefix1, prefix2, ...)", "prefix")
+  }
+  fp_step_check_options(x$options, step, sub("^step_", "", step))
 }
 
 fp_step_check_role <- function(group_role) {
@@ -162,12 +177,41 @@ fp_step_num_comp <- function(num_comp, ncols) {
   as.integer(min(num_comp, ncols))
 }
 
-# Call a fitting function for a step, naming the step's arguments in errors (`k` is `num_comp`).
+# Call a fitting function for a step, naming the step's arguments in errors: `k` is `num_comp`,
+# the fit's `x` is the columns the step selects (`...`), its `...` the step's `options`. The
+# condition keeps its class and fields.
 fp_step_fit <- function(fun, args) {
   tryCatch(do.call(fun, args), fairproj_input_error = function(e) {
-    msg <- sub("^`k`", "`num_comp`", conditionMessage(e))
-    stop(errorCondition(msg, class = class(e), call = NULL))
+    msg <- conditionMessage(e)
+    msg <- sub("^`k`", "`num_comp`", msg)
+    msg <- sub("^`\\.\\.\\.`", "`options`", msg)
+    msg <- sub("^`x`", "`...` (the columns the step selects)", msg)
+    e$message <- msg
+    e$call <- NULL
+    stop(e)
   })
+}
+
+# The selected columns of `data` (prep()'s training data, `arg` "...", or bake()'s new_data) as
+# a numeric matrix: a column that is not numeric, or holds an infinite value (or, at prep(), a
+# missing one), is an error naming it and the step's argument.
+fp_step_matrix <- function(data, cols, arg, allow_na) {
+  df <- as.data.frame(data[cols])
+  bad <- cols[!vapply(df, function(v) is.numeric(v) || is.logical(v), logical(1))]
+  if (length(bad)) {
+    fp_abort(sprintf("%s non-numeric column(s) %s (%s): the step needs numbers; convert them or leave them out",
+                     if (arg == "...") "selects" else "has", fp_name_list(sprintf("'%s'", bad)),
+                     class(df[[bad[1L]]])[1L]), arg)
+  }
+  for (cl in cols) {
+    v <- df[[cl]]
+    if (any(is.infinite(v))) fp_abort(sprintf("has %d infinite value(s) in column '%s'", sum(is.infinite(v)), cl), arg)
+    if (!allow_na && anyNA(v)) {
+      fp_abort(sprintf("selects column '%s', which has %d missing value(s): impute them first (e.g. recipes::step_impute_median())",
+                       cl, sum(is.na(v))), arg)
+    }
+  }
+  fp_as_matrix(df, arg, min_cols = 1L, allow_nonfinite = allow_na, min_rows = 0L)
 }
 
 # Names of the baked score columns: prefix and zero-padded number (FPC1 ... or FPC01 ...).
@@ -189,12 +233,12 @@ prep.step_fair_pca <- function(x, training, info = NULL, ...) {
 # `options`, columns in different units get the units warning of fair_pca(), in a recipe's words
 # (the fit then runs with scale. = FALSE, its default, so that it does not warn again).
 fp_step_prep <- function(x, training, info, fun, opts) {
-  fp_step_check_options(x$options, class(x)[1], sub("^step_", "", class(x)[1]))  # also after update()
+  fp_step_check_args(x, class(x)[1])  # also after update()
   sel <- fp_step_columns(x, training, info)
   k <- fp_step_num_comp(x$num_comp, length(sel$columns))
   fit <- NULL
   if (k > 0L) {
-    xm <- fp_as_matrix(as.data.frame(training[sel$columns]), "training data", min_cols = 1L)
+    xm <- fp_step_matrix(training, sel$columns, "...", allow_na = FALSE)
     if (!"scale." %in% names(opts)) {
       fp_warn_units(fp_log2_colvar_rows(xm), colnames(xm),
                     fix = paste("normalise them first (recipes::step_normalize()) or give options = list(scale. = TRUE)",
@@ -213,10 +257,16 @@ bake.step_fair_pca <- function(object, new_data, ...) {
   if (is.null(object$res)) return(new_data[setdiff(names(new_data), drop)])  # num_comp = 0
   miss <- setdiff(object$columns, names(new_data))
   if (length(miss)) fp_abort(sprintf("lacks column(s) used by step_fair_pca(): %s", fp_name_list(miss)), "new_data")
-  s <- predict(object$res, as.matrix(as.data.frame(new_data[object$columns])))
+  s <- predict(object$res, fp_step_matrix(new_data, object$columns, "new_data", allow_na = TRUE))
   nms <- fp_step_names(object$prefix, ncol(s))
   if (!object$keep_original_cols) drop <- c(drop, object$columns)
   new_data <- new_data[setdiff(names(new_data), drop)]
+  clash <- intersect(nms, names(new_data))
+  if (length(clash)) {
+    # the scores would overwrite columns of the data (recipes::step_pca() stops here too)
+    fp_abort(sprintf("gives score column(s) %s, which the data already have: choose another prefix",
+                     fp_name_list(sprintf("'%s'", clash))), "prefix")
+  }
   for (j in seq_len(ncol(s))) new_data[[nms[j]]] <- unname(s[, j])
   new_data
 }
@@ -238,13 +288,14 @@ tidy.step_fair_pca <- function(x, ...) {
                component = rep(fp_step_names(x$prefix, ncol(V)), each = nrow(V)), id = x$id,
                stringsAsFactors = FALSE)
   } else {
-    data.frame(terms = if (isTRUE(x$trained)) x$columns else fp_step_term_labels(x$terms), value = NA_real_,
-               component = NA_character_, id = x$id, stringsAsFactors = FALSE)
+    terms <- if (isTRUE(x$trained)) x$columns else fp_step_term_labels(x$terms)
+    data.frame(terms = as.character(terms), value = rep(NA_real_, length(terms)),
+               component = rep(NA_character_, length(terms)), id = rep(x$id, length(terms)), stringsAsFactors = FALSE)
   }
   fp_tibble(out)
 }
 
-fp_step_term_labels <- function(terms) vapply(terms, function(q) rlang::as_label(q), character(1))
+fp_step_term_labels <- function(terms) unname(vapply(terms, function(q) rlang::as_label(q), character(1)))
 
 #' @rdname step_fair_pca
 #' @importFrom generics tunable

@@ -1,0 +1,82 @@
+# The doors of the recipes steps: arguments checked at creation and after update(), errors naming
+# the step's arguments, score columns that never replace the data's.
+step_data <- function() {
+  set.seed(1)
+  n <- 60
+  data.frame(y = rnorm(n), a = rnorm(n), b = rnorm(n), c = rnorm(n), e = rnorm(n),
+             g = factor(rep(c("u", "v"), length.out = n)))
+}
+
+test_that("step_fair_pca(): score columns that would replace the data's are an error naming prefix", {
+  skip_if_not_installed("recipes")
+  d <- step_data()
+  d1 <- transform(d, FPC1 = 100 + rnorm(nrow(d)))
+  rec <- step_fair_pca(recipes::recipe(y ~ ., data = d1), a, b, c, group = g)
+  expect_error(recipes::bake(recipes::prep(rec, d1), NULL), "`prefix` gives score column\\(s\\) 'FPC1'",
+               class = "fairproj_input_error")
+  d2 <- stats::setNames(d, c("y", "a1", "a2", "c", "e", "g"))
+  rec2 <- step_fair_pca(recipes::recipe(y ~ ., data = d2), a1, a2, c, group = g, prefix = "a", keep_original_cols = TRUE)
+  expect_error(recipes::bake(recipes::prep(rec2, d2), NULL), "`prefix` gives score column", class = "fairproj_input_error")
+  # dropped originals may be reused
+  rec3 <- step_fair_pca(recipes::recipe(y ~ ., data = d2), a1, a2, c, group = g, prefix = "a", num_comp = 2)
+  expect_identical(sort(names(recipes::bake(recipes::prep(rec3, d2), NULL))), c("a1", "a2", "e", "g", "y"))
+})
+
+test_that("steps check prefix, flags and role when made and again at prep() after update()", {
+  skip_if_not_installed("recipes")
+  d <- step_data()
+  base <- recipes::recipe(y ~ ., data = d)
+  for (pf in list(NA, c("A", "B"), "", 1)) {
+    expect_error(step_fair_pca(base, a, b, c, group = g, prefix = pf), "^`prefix` must be one non-empty string",
+                 class = "fairproj_input_error")
+  }
+  r <- step_fair_pca(base, a, b, c, group = g)
+  r$steps[[1]] <- stats::update(r$steps[[1]], keep_group = NA)
+  e <- expect_error(recipes::prep(r, d))
+  expect_true(inherits(e, "fairproj_input_error") || inherits(e$parent, "fairproj_input_error"))
+  expect_match(conditionMessage(if (inherits(e, "fairproj_error")) e else e$parent), "^`keep_group`")
+  r <- step_fair_css(base, a, b, c, group = g)
+  r$steps[[1]] <- stats::update(r$steps[[1]], group_role = "")
+  e <- expect_error(recipes::prep(r, d))
+  expect_match(conditionMessage(if (inherits(e, "fairproj_error")) e else e$parent), "^`group_role`")
+})
+
+test_that("untrained steps without selectors tidy to no rows", {
+  skip_if_not_installed("recipes")
+  d <- step_data()
+  expect_identical(nrow(recipes::tidy(step_fair_pca(recipes::recipe(y ~ ., data = d), group = g), 1)), 0L)
+  expect_identical(nrow(recipes::tidy(step_fair_css(recipes::recipe(y ~ ., data = d), group = g), 1)), 0L)
+  expect_identical(recipes::tidy(step_fair_pca(recipes::recipe(y ~ ., data = d), a, b, group = g), 1)$terms, c("a", "b"))
+})
+
+test_that("step errors name the step's arguments and the column, and keep the fit's condition class", {
+  skip_if_not_installed("recipes")
+  d <- step_data()
+  parent <- function(e) if (inherits(e, "fairproj_error")) e else e$parent
+  e <- expect_error(recipes::prep(step_fair_pca(recipes::recipe(y ~ ., data = d), a, b, group = g,
+                                                options = list(bogus = 1)), d))
+  expect_match(conditionMessage(parent(e)), "^`options` has argument\\(s\\) that method 'minmax' does not take: bogus")
+  dn <- d
+  dn$c[5] <- NA
+  e <- expect_error(recipes::prep(step_fair_pca(recipes::recipe(y ~ ., data = dn), a, b, c, group = g), dn))
+  expect_match(conditionMessage(parent(e)), "^`...` selects column 'c', which has 1 missing value")
+  dg <- d
+  dg$g[4] <- NA
+  e <- expect_error(recipes::prep(step_fair_pca(recipes::recipe(y ~ ., data = dg), a, b, c, group = g), dg))
+  expect_identical(class(parent(e)), unique(class(parent(e))))
+  p <- recipes::prep(step_fair_pca(recipes::recipe(y ~ ., data = d), a, b, c, group = g), d)
+  nd <- d[1:3, ]
+  nd$a <- factor(nd$a)
+  expect_error(recipes::bake(p, nd), "^`new_data` has non-numeric column\\(s\\) 'a' \\(factor\\)", class = "fairproj_input_error")
+  nd <- d[1:3, ]
+  nd$a[2] <- NA
+  expect_true(is.na(recipes::bake(p, nd)$FPC1[2]))
+  pc <- recipes::prep(step_fair_css(recipes::recipe(y ~ ., data = d), a, b, c, group = g, num_comp = 2), d)
+  kept <- pc$steps[[1]]$res$column_names
+  nd <- d[1:3, ]
+  nd[[kept[1]]] <- as.character(nd[[kept[1]]])
+  expect_error(recipes::bake(pc, nd), "^`new_data` has non-numeric column", class = "fairproj_input_error")
+  nd <- d[1:3, ]
+  nd[[kept[1]]][1] <- Inf
+  expect_error(recipes::bake(pc, nd), "^`new_data` has 1 infinite value", class = "fairproj_input_error")
+})
