@@ -37,10 +37,10 @@ last <- tapply(o$run, o$design, max)
 o <- o[o$run == last[o$design], , drop = FALSE]
 earlier <- setdiff(intersect(grid, all$design), o$design)
 done <- sort(unique(shard_of[o$design]))
-cat(sprintf("Full grid: %d designs in 80 shards. On today's intervals (runs from %s): %d designs, %d shards complete (%s); %d more designs were run only under earlier rules; %d never.\n\n",
-            length(grid), from, length(unique(o$design)),
-            sum(vapply(done, function(i) all(names(shard_of)[shard_of == i] %in% o$design), TRUE)),
-            paste(done, collapse = " "), length(earlier), length(setdiff(grid, c(o$design, earlier)))))
+complete <- done[vapply(done, function(i) all(names(shard_of)[shard_of == i] %in% o$design), TRUE)]
+cat(sprintf("Full grid: %d designs in 80 shards. On today's intervals (runs from %s): %d designs, %d shards complete (%s); %d more designs were run only under earlier rules; %d never.\n",
+            length(grid), from, length(unique(o$design)), length(complete), paste(complete, collapse = " "),
+            length(earlier), length(setdiff(grid, c(o$design, earlier)))))
 
 x <- round(o$reliable_cov * o$n_reliable)
 open <- o$verdict != "flagged" & o$n_reliable > 0
@@ -86,6 +86,16 @@ for (dn in sort(unique(wb$design))) {
   cat(sprintf("  %-26s %-8s flags %5.1f%% of intervals%s; %d within, %d below, %d above, %d flagged; clearly low %d\n",
               dn, w$shape[1], 100 * mean(w$flagged), if (mean(w$flagged) > 0.1) " (> 10%)" else "",
               v[[1]], v[[2]], v[[3]], v[[4]], sum(w$clow)))
+}
+for (sh in c("distinct", "tie", "alike")) {
+  w <- wb[wb$shape == sh, , drop = FALSE]
+  if (!nrow(w)) next
+  share <- tapply(w$flagged, w$design, mean)
+  u <- w$verdict != "flagged" & w$n_reliable > 0
+  line(w, sprintf("  well-behaved, %s", sh))
+  cat(sprintf("%-34s designs flagging more than 10%% of intervals: %d of %d (largest %.1f%%); pooled reliable coverage %.3f\n",
+              "", sum(share > 0.1), length(share), 100 * max(share),
+              sum(w$reliable_cov[u] * w$n_reliable[u]) / sum(w$n_reliable[u])))
 }
 wbg <- Filter(function(x) x$dist %in% c("gauss", "pois") && min(x$n) >= 1000 && x$d <= 12, defs$full_grid())
 left <- setdiff(vapply(wbg, `[[`, "", "name"), o$design)
