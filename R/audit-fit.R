@@ -362,6 +362,9 @@ fp_audit_result <- function(spec, fr, mo) {
   if (!is.null(blk)) {
     restore_seed <- fp_set_seed(seed)
     if (is.null(iv$k)) iv$k <- if (length(kf)) min(kf) else max(ks)  # k_focus
+    # a method the sample could not fit at a k (mean matching at k = d) is not refitted on the
+    # replicates: their failures there would be counted as numerical ones
+    spec$unfitted <- paste(tab$method, tab$k)[tab$state == "not fitted"]
     ivr <- tryCatch(fp_audit_intervals(spec, moments, blk, iv$k, tab, gtab),
                     finally = restore_seed())
     tab <- ivr$table
@@ -385,8 +388,9 @@ fp_audit_result <- function(spec, fr, mo) {
   }
   if (!is.null(y)) {
     out$downstream <- do.call(rbind, fr$down)
-    # gaps between groups measured on few held-out rows of one of them are noise
-    out$downstream$reliable <- min(table(g[held])) >= fp_min_test_rows
+    # gaps between groups measured on few held-out rows of one of them are noise, and a model
+    # trained on few rows of a group says little about it (test_fraction near 1)
+    out$downstream$reliable <- min(table(g[held])) >= fp_min_test_rows && min(table(g[!held])) >= fp_min_test_rows
     if (!is.null(iv)) {
       restore_seed <- fp_set_seed(seed)
       out$downstream <- tryCatch(fp_downstream_intervals(out$downstream, fr$preds, y, g, held, iv$level, iv$replicates),
@@ -395,6 +399,7 @@ fp_audit_result <- function(spec, fr, mo) {
     out$downstream_reference <- fp_audit_reference(xm, y, g, held)
     out$outcome <- c(list(name = NULL, type = y$type, n_train = sum(!held), n_test = sum(held),
                           n_test_groups = stats::setNames(as.numeric(table(g[held])), levels(g)),
+                          n_train_groups = stats::setNames(as.numeric(table(g[!held])), levels(g)),
                           min_test_rows = fp_min_test_rows,
                           test_fraction = spec$test_fraction, test_rows = which(held)),
                      if (y$type == "binary") list(positive = y$positive, positive_rate = mean(y$y)) else

@@ -79,6 +79,7 @@ fp_audit_replicate_fits <- function(prep, m, spec, ks, best_of, stats_of) {
     kk <- ks[j]
     best <- best_of(prep, kk)
     for (a in seq_along(methods)) {
+      if (paste(methods[a], kk) %in% spec$unfitted) next
       fit <- fp_replicate_try(suppressWarnings(fp_call_solver("pca", methods[a], prep, kk, spec$margs[[methods[a]]],
                                                               NULL)))
       if (is.null(fit)) {
@@ -580,7 +581,10 @@ fp_audit_table_intervals <- function(tab, gtab, at_floor, dg, dr, moments, metho
     }
     # a smallest loss not told apart from 0 leaves the ratio unbounded (Inf where only the
     # smallest is 0), and where every loss may be 0 the ratio may be 1 (fp_audit_loss_ratio())
-    if (isTRUE(tab$min_loss_low[i] == 0) && !is.na(tab$loss_ratio_high[i])) {
+    if (isTRUE(tab$max_loss_high[i] == 0) && !is.na(tab$loss_ratio_high[i])) {
+      # every loss 0 in every replicate (k = d): equal losses, a ratio of 1 (no unbounded end)
+      tab[i, c("loss_ratio_low", "loss_ratio_high")] <- 1
+    } else if (isTRUE(tab$min_loss_low[i] == 0) && !is.na(tab$loss_ratio_high[i])) {
       tab$loss_ratio_high[i] <- Inf
       if (isTRUE(tab$max_loss_low[i] == 0)) tab$loss_ratio_low[i] <- 1
     }

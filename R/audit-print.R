@@ -209,6 +209,13 @@ fp_audit_downstream_notes <- function(x, dn) {
     fp_cat_wrapped(sprintf("?: %s %s fewer than %d held-out rows: the gaps between groups are mostly noise (hold out more with `test_fraction`)",
                            fp_name_list(few), if (length(few) > 1L) "have" else "has", fp_min_test_rows))
   }
+  nt <- x$outcome$n_train_groups
+  thin <- names(nt)[nt < fp_min_test_rows]
+  if (length(thin)) {
+    fp_cat_wrapped(sprintf("?: %s %s fewer than %d training rows: the models learn little about %s (hold out less with `test_fraction`)",
+                           fp_name_list(thin), if (length(thin) > 1L) "have" else "has", fp_min_test_rows,
+                           if (length(thin) > 1L) "them" else "it"))
+  }
   if (!is.null(dn$dp_gap_low)) {
     fp_cat_wrapped(sprintf(paste("[ ]: %s%% intervals from %d resamples of the held-out rows; a gap's interval is that of",
                                  "the gap (largest minus smallest group), ~0 where it starts at 0: not distinguishable",

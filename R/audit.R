@@ -447,8 +447,9 @@
 #'     `k_focus` (the smallest audited k at which standard PCA keeps 80% of the variance, or
 #'     the largest audited k), `methods`, `n`, `d`, `colnames`, `scaled`, `centered`,
 #'     `outcome` (a list: `name`, `type`, `n_train`, `n_test`, `n_test_groups` (held-out rows
-#'     by group), `min_test_rows` (the held-out rows a group needs for its downstream rows not
-#'     to be flagged, 30), `test_fraction`, `test_rows`
+#'     by group), `n_train_groups` (training rows by group), `min_test_rows` (the held-out rows,
+#'     and the training rows, a group needs for its downstream rows not to be flagged, 30),
+#'     `test_fraction`, `test_rows`
 #'     (the held-out rows, numbered after rows with missing values are dropped), `positive`
 #'     and `positive_rate` or `mean`; or `NULL`), `n_dropped`
 #'     (rows dropped for missing feature values by the formula interface), `dropped` (rows

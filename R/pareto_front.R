@@ -25,8 +25,8 @@
 #' @return An object of class `fairproj_pareto_front`: a list with `fits` (the `fair_pca_pareto`
 #'   fits, the first from standard PCA), `table` (one row per fit: `start`, `total` (total loss),
 #'   `disparity` (largest `|E_g - E_h|`), `max_excess`, the objectives, `dominated` (whether
-#'   another fit of the set dominates it on the objective vector, by more than 1e-9 of each
-#'   objective's scale) and `converged`) and
+#'   another fit of the set, or standard PCA (the first fit's start), dominates it on the
+#'   objective vector, by more than 1e-9 of each objective's scale) and `converged`) and
 #'   `standard` (total loss and disparity of standard PCA). A warning of class
 #'   `fairproj_convergence_warning` says how many fits did not converge, and `print()` how
 #'   many did. A progress bar is shown in interactive sessions
@@ -79,7 +79,8 @@ pareto_front.default <- function(x, group, k, restarts = 10L, ...) {
   fits <- c(list(one("pca", 1)), lapply(seq_len(restarts), function(i) one("random", i + 1, FALSE)))
   spec_names <- names(fits[[1]]$objectives)
   F <- do.call(rbind, lapply(fits, function(f) f$objectives))
-  dominated <- fp_pareto_dominated(F, ref = unlist(fits[[1]]$history[1L, c("objective", spec_names[-1L])]))
+  start <- unlist(fits[[1]]$history[1L, c("objective", spec_names[-1L])])  # standard PCA
+  dominated <- fp_pareto_dominated(F, ref = start, also = if (identical(fits[[1]]$settings$start, "pca")) start)
   tab <- data.frame(start = c("pca", rep("random", restarts)), total = F[, 1L],
                     disparity = vapply(fits, function(f) diff(range(f$excess)), numeric(1)),
                     max_excess = vapply(fits, function(f) max(f$excess), numeric(1)), stringsAsFactors = FALSE)

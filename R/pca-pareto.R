@@ -351,16 +351,18 @@ fp_pareto_run <- function(prep, k, U0, spec, psi = "square", gradient = "riemann
   out
 }
 
-# Rows of F (objective vectors) that another row dominates by more than rounding: no objective
-# higher, one lower by more than 1e-9 of the objective's scale (differences at rounding level
-# between fits that reached the same point do not count).
-fp_pareto_dominated <- function(F, ref = NULL) {
+# Rows of F (objective vectors) that another row, or a point of `also` (further competitors: the
+# standard-PCA start that a fit stopped early may not beat), dominates by more than rounding: no
+# objective higher, one lower by more than 1e-9 of the objective's scale (differences at rounding
+# level between fits that reached the same point do not count).
+fp_pareto_dominated <- function(F, ref = NULL, also = NULL) {
   # scale of each objective: its largest value over the fits and the reference (the start)
   sc <- pmax(apply(abs(rbind(F, ref)), 2L, max), .Machine$double.xmin)
   tol <- 1e-9 * sc
+  P <- rbind(F, also)
   vapply(seq_len(nrow(F)), function(i) {
-    any(vapply(seq_len(nrow(F)), function(j) {
-      j != i && all(F[j, ] <= F[i, ] + tol) && any(F[j, ] < F[i, ] - tol)
+    any(vapply(seq_len(nrow(P)), function(j) {
+      j != i && all(P[j, ] <= F[i, ] + tol) && any(P[j, ] < F[i, ] - tol)
     }, logical(1)))
   }, logical(1))
 }

@@ -90,7 +90,7 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
   grid <- fp_tune_grid(grid, method, ...names())
   folds <- fl$folds
   crit_fun <- fp_tune_criterion(criterion)
-  crit_name <- if (is.character(criterion)) criterion else "custom"
+  crit_name <- if (is.character(criterion)) attr(crit_fun, "name") else "custom"
   dots <- list(...)
   # the robust method's constant step oscillates across the kinks of its objective, more on the
   # folds' smaller training parts: every fit returns its best iterate unless told otherwise
@@ -107,10 +107,10 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
   pb <- fp_progress_bar(ncand * folds + 1, "Cross-validation fits")
   oldopt <- options(fairproj.progress = FALSE)
   on.exit(options(oldopt), add = TRUE)
-  warns <- character(0)
+  warns <- list()
   collect <- function(expr) {
     withCallingHandlers(expr, warning = function(w) {
-      warns <<- c(warns, conditionMessage(w))
+      warns[[length(warns) + 1L]] <<- w
       invokeRestart("muffleWarning")
     })
   }
@@ -125,7 +125,7 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
     }
     collect(do.call(fair_pca, c(list(xs, gs), cl, list(retx = FALSE, keep_moments = FALSE))))
   }
-  cv <- fp_tune_cv(xm, g, fold, folds, grid, fit_one, crit_fun, pb)
+  cv <- fp_tune_cv(xm, g, fold, folds, grid, fit_one, function(ge) collect(crit_fun(ge)), pb)
   table <- fp_tune_table(cv, grid)
   best <- as.list(grid[which.min(table$criterion), , drop = FALSE])
   model <- fp_tune_refit(xm, g, k, method, best, dots, center, scale., missing(scale.), collect)
@@ -157,6 +157,9 @@ fp_tune_refit <- function(xm, g, k, method, best, dots, center, scale., warn_uni
 fp_tune_check_folds <- function(folds, g) {
   n <- length(g)
   if (length(folds) > 1L) {
+    if (!is.atomic(folds) || !is.null(dim(folds)) && length(dim(folds)) > 1L && ncol(folds) != 1L) {
+      fp_abort(sprintf("must be one number (how many folds) or a vector of the fold of each of the %d rows", n), "folds")
+    }
     if (length(folds) != n || anyNA(folds) || (is.numeric(folds) && any(!is.finite(folds)))) {
       fp_abort(sprintf("must be one number (how many folds) or the fold of each of the %d rows, without NA", n), "folds")
     }
@@ -214,9 +217,11 @@ fp_tune_cv <- function(xm, g, fold, folds, grid, fit_one, crit_fun, pb) {
       args <- as.list(grid[j, , drop = FALSE])
       fit <- fit_one(xtr, gtr, mom, args)
       ge <- group_errors(fit, xva, gva)
-      val <- crit_fun(ge)
-      if (!is.numeric(val) || length(val) != 1L || is.na(val)) {
-        fp_abort("must return one number for a group_errors() result", "criterion")
+      val <- tryCatch(crit_fun(ge), error = function(e) {
+        fp_abort(sprintf("failed on a fold's group_errors() result: %s", conditionMessage(e)), "criterion")
+      })
+      if (!is.numeric(val) || length(val) != 1L || !is.finite(val)) {
+        fp_abort("must return one finite number for a group_errors() result", "criterion")
       }
       step <- step + 1
       rows[[step]] <- data.frame(fold = f, candidate = j, ARE = ge$ARE, ABDiff = ge$ABDiff,
@@ -230,7 +235,10 @@ fp_tune_cv <- function(xm, g, fold, folds, grid, fit_one, crit_fun, pb) {
 # The candidates' means over the folds, and the standard error of the criterion's fold values,
 # scaled first so that squares of values near 1e300 stay finite.
 fp_tune_table <- function(cv, grid) {
-  agg <- function(col) tapply(cv[[col]], cv$candidate, mean)
+  agg <- function(col) tapply(cv[[col]], cv$candidate, function(v) {
+    s <- max(abs(v))  # scaled, so that sums of values near 1e308 stay finite
+    if (is.finite(s) && s > 0) s * mean(v / s) else mean(v)
+  })
   se <- tapply(cv$criterion, cv$candidate, function(v) {
     s <- max(abs(v))
     if (is.finite(s) && s > 0) s * stats::sd(v / s) / sqrt(length(v)) else stats::sd(v) / sqrt(length(v))
@@ -242,15 +250,19 @@ fp_tune_table <- function(cv, grid) {
   table
 }
 
-# The warnings of the tuning's fits, one per kind: messages that differ only in their numbers
-# are reported once, with the first message's numbers and the count of fits.
+# The warnings (conditions) of the tuning's fits, one per kind: messages that differ only in their
+# numbers are reported once, with the first message's numbers and the count of fits, keeping the
+# first one's classes (a solver's fairproj_convergence_warning stays one) beside
+# fairproj_tune_warning.
 fp_tune_rewarn <- function(warns) {
-  kind <- gsub("[-+]?[0-9][0-9.eE+-]*", "#", warns)
+  msgs <- vapply(warns, conditionMessage, "")
+  kind <- gsub("[-+]?[0-9][0-9.eE+-]*", "#", msgs)
   for (w in unique(kind)) {
     n_w <- sum(kind == w)
-    first <- warns[match(w, kind)]
-    warning(warningCondition(sprintf("%s%s", first, if (n_w > 1) sprintf(" [%d fits, first shown]", n_w) else ""),
-                             class = c("fairproj_tune_warning", "fairproj_warning")))
+    first <- warns[[match(w, kind)]]
+    cls <- setdiff(class(first), c("fairproj_warning", "simpleWarning", "warning", "condition"))
+    warning(warningCondition(sprintf("%s%s", conditionMessage(first), if (n_w > 1) sprintf(" [%d fits, first shown]", n_w) else ""),
+                             class = unique(c("fairproj_tune_warning", cls, "fairproj_warning"))))
   }
   invisible()
 }
@@ -303,15 +315,23 @@ fp_tune_grid <- function(grid, method, dots = NULL) {
   grid
 }
 
+# The criterion as a function of a group_errors() result, with attribute "name" (the full name of
+# a named criterion, however abbreviated).
 fp_tune_criterion <- function(criterion) {
-  if (is.function(criterion)) return(criterion)
+  if (is.function(criterion)) {
+    if (length(formals(criterion)) < 1L) {
+      fp_abort("must be a function of one argument (a group_errors() result) or a criterion's name", "criterion")
+    }
+    return(structure(criterion, name = "custom"))
+  }
   choices <- c("ARE+ABDiff", "ABDiff", "ARE", "max_loss")
   criterion <- fp_match_arg(criterion, choices, "criterion")
-  switch(criterion,
-         "ARE+ABDiff" = function(e) e$ARE + e$ABDiff,
-         "ABDiff" = function(e) e$ABDiff,
-         "ARE" = function(e) e$ARE,
-         "max_loss" = function(e) e$max_loss)
+  f <- switch(criterion,
+              "ARE+ABDiff" = function(e) e$ARE + e$ABDiff,
+              "ABDiff" = function(e) e$ABDiff,
+              "ARE" = function(e) e$ARE,
+              "max_loss" = function(e) e$max_loss)
+  structure(f, name = criterion)
 }
 
 #' @rdname tune_fair_pca

@@ -134,8 +134,8 @@ test_that("a group with fewer than 30 held-out rows flags the downstream rows, i
   rows <- capture.output(print(view, row.names = FALSE))
   for (r in rows) expect_true(r %in% out && r %in% so, info = r)
   expect_true(any(grepl("fewer than 30 held-out rows", so)))
-  # enough held-out rows: no flag
-  b <- fair_audit(dat$x, dat$g, k = 2, methods = "standard", outcome = y, replicates = 0, test_fraction = 0.6,
+  # enough held-out and training rows (30 of the 60 each): no flag
+  b <- fair_audit(dat$x, dat$g, k = 2, methods = "standard", outcome = y, replicates = 0, test_fraction = 0.5,
                   progress = FALSE)
   expect_true(all(b$downstream$reliable))
   expect_false(any(grepl("?", fp_audit_downstream_view(b, b$downstream)$dp_gap, fixed = TRUE)))
@@ -215,4 +215,18 @@ test_that("a row-route audit's intervals and flags are the moments route's, from
   expect_output(print(ar), "route = \"rows\"", fixed = TRUE)
   expect_output(print(summary(ar)), "minmax")
   expect_s3_class(tidy(ar, "intervals"), "data.frame")
+})
+
+test_that("a group with fewer than 30 training rows (test_fraction near 1) flags the downstream rows", {
+  dat <- make_groups(n = c(200, 200), d = 5, seed = 4)
+  set.seed(1)
+  y <- as.integer(dat$x[, 1] + rnorm(nrow(dat$x)) > 0)
+  a <- suppressWarnings(fair_audit(dat$x, dat$g, k = 2, methods = "standard", outcome = y, replicates = 20, seed = 2,
+                                   progress = FALSE, test_fraction = 0.9))
+  expect_true(min(a$outcome$n_train_groups) < 30 && min(a$outcome$n_test_groups) >= 30)
+  expect_false(any(a$downstream$reliable))
+  expect_true(any(grepl("fewer than 30 training rows", capture.output(print(a)))))
+  b <- fair_audit(dat$x, dat$g, k = 2, methods = "standard", outcome = y, replicates = 20, seed = 2, progress = FALSE)
+  expect_true(all(b$downstream$reliable))
+  expect_equal(unname(b$outcome$n_train_groups + b$outcome$n_test_groups), c(200, 200))
 })

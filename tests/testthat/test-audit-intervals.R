@@ -861,3 +861,17 @@ test_that("a loss whose interval starts at 0 is an upper bound: flagged, that te
   expect_true(any(big))
   expect_false(any(grepl("upper bound", t2$reason[big])))
 })
+
+test_that("at k = d every loss is 0 in every replicate: the ratio is 1 with no unbounded end, and an unfitted method is no failure", {
+  set.seed(1)
+  x <- matrix(rnorm(1000), 200, 5) %*% diag(c(3, 2, 1.5, 1, .5))
+  g <- factor(rep(c("a", "b"), c(120, 80)))
+  x[g == "b", ] <- x[g == "b", ] %*% diag(c(.5, 2, 1, 1.5, 1))
+  a <- fair_audit(x, g, k = 5, seed = 1, replicates = 30, progress = FALSE)
+  t <- tidy(a, "intervals")
+  r <- t[t$term == "loss_ratio" & t$method == "standard", ]
+  expect_equal(c(r$conf.low, r$conf.high), c(1, 1))
+  expect_identical(a$table$state[a$table$method == "mean"], "not fitted")
+  expect_identical(as.integer(a$intervals$failed), 0L)
+  expect_false(any(grepl("had a fit that failed", capture.output(print(a)))))
+})

@@ -231,3 +231,34 @@ test_that("the robust method's `iterate` can be a grid column", {
                                        folds = 2, iterations = 10, restarts = 0, seed = 1), classes = "fairproj_warning")
   expect_equal(tn$table$iterate, c("best", "last"))
 })
+
+test_that("tune_fair_pca(): a criterion that fails, is not finite or takes no argument names criterion", {
+  set.seed(1)
+  x <- matrix(rnorm(600), 120, 5)
+  g <- rep(c("a", "b"), 60)
+  grid <- list(alpha = c(0.1))
+  run <- function(crit) tune_fair_pca(x, g, k = 2, method = "robust", grid = grid, folds = 2, criterion = crit, seed = 1)
+  expect_error(run(function(e) stop("boom")), "^`criterion` failed on a fold's group_errors\\(\\) result: boom",
+               class = "fairproj_input_error")
+  expect_error(run(function() 1), "^`criterion` must be a function of one argument", class = "fairproj_input_error")
+  expect_error(run(function(e) Inf), "^`criterion` must return one finite number", class = "fairproj_input_error")
+  expect_identical(suppressWarnings(run("ABD"))$criterion, "ABDiff")
+  expect_error(tune_fair_pca(x, g, k = 2, method = "robust", grid = grid, folds = as.list(rep(1:2, 60))),
+               "^`folds` must be one number \\(how many folds\\) or a vector", class = "fairproj_input_error")
+})
+
+test_that("tune_fair_pca(): the fits' warnings keep their class (a convergence warning stays one)", {
+  set.seed(2)
+  x <- matrix(rnorm(600), 120, 5) %*% diag(c(3, 2, 1.5, 1, 0.5))
+  g <- rep(c("a", "b"), 60)
+  cls <- list()
+  withCallingHandlers(tune_fair_pca(x, g, k = 2, method = "robust", grid = list(alpha = 0.1), folds = 2, seed = 1,
+                                    iterations = 1, iterate = "last"),
+                      warning = function(w) {
+                        cls[[length(cls) + 1L]] <<- class(w)
+                        invokeRestart("muffleWarning")
+                      })
+  conv <- Filter(function(cl) "fairproj_convergence_warning" %in% cl, cls)
+  expect_true(length(conv) >= 1L)
+  expect_true(all(vapply(conv, function(cl) "fairproj_tune_warning" %in% cl, TRUE)))
+})
