@@ -35,6 +35,9 @@ shard_of <- stats::setNames((seq_along(grid) - 1L) %% 80L + 1L, grid)  # FAIRPRO
 o <- all[grepl("-full", all$run, fixed = TRUE) & all$run >= from & all$design %in% grid, , drop = FALSE]
 last <- tapply(o$run, o$design, max)
 o <- o[o$run == last[o$design], , drop = FALSE]
+# a design run twice under one run name (a shard and a list of designs) gives the same cells (the
+# samples are seeded by the design's name): counted once
+o <- o[!duplicated(paste(o$design, o$method, o$term, o$group)), , drop = FALSE]
 earlier <- setdiff(intersect(grid, all$design), o$design)
 done <- sort(unique(shard_of[o$design]))
 complete <- done[vapply(done, function(i) all(names(shard_of)[shard_of == i] %in% o$design), TRUE)]

@@ -765,28 +765,33 @@
 # Session of 2026-12-06, seventh (#44 item 1; a status measurement on main 498e812's intervals,
 # no rule changed; run "2026-12-06x-full", 30 samples). bench/audit-coverage-status.R (new)
 # summarises the full grid on today's intervals (the status runs from "2026-12-06h-full" on,
-# each design at its latest run): before this session 664 designs, of which 36 of the 120
-# well-behaved ones. RUN: the 84 well-behaved designs not yet run on today's intervals
-# (FAIRPROJ_BENCH_DESIGNS as a comma list, split over two processes), and shards 13 and 14, never
-# run before. RESULT: every one of the 120 well-behaved designs now has today's intervals. The 48
-# distinct ones: 2,122 cells, 2.3% of intervals flagged, 8 of 2,074 unflagged cells clearly below
-# 0.85 (0.4%), pooled reliable coverage 0.911; all but one flag at most 10% of their intervals:
-# d4k1m5n1000pois flags 14.9% (the heavy-tail detector, on the spread of group b's block
-# covariances, 1.5 times a Gaussian's, in 5 of 30 samples: Poisson counts at rates down to 0.3
-# have excess kurtosis up to 3.3, so "light-tailed" is arguable; its reliable intervals cover
-# 0.71-1.00, the loss ratio lowest). The 24 tie ones: 1,026 cells, 2.7% flagged, 6 of 998
-# unflagged cells clearly low (0.6%; 4 of them t12k1m3n3000gauss, the near-tie), pooled 0.907,
-# none above 10% flagged (largest 8.9%). The 48 alike ones flag 48-100% of their intervals
-# (81.4% of cells; the lead's call, as before). Clearly low unflagged cells in distinct
-# well-behaved designs: mean matching's min_loss 0.53, loss of a 0.67 and loss ratio 0.70 at
-# d12k1m5n1000gauss; min-max's variance kept 0.63 and price 0.70 at d12k2m2n1000pois, and its
-# max_loss_change 0.60 at d12k2m2n1000gauss; standard PCA's error of c 0.71 and loss of b 0.68 at
-# d12k3m3n1000gauss (as before). Shard 13: 32 designs, 1,401 cells, 63 within, 15 below, 31
-# above, 1,292 flagged (92.2%); of 109 unflagged cells 1 clearly low (min-max's max_loss_change
-# 0.67 at t20k1m2n1000gauss). Shard 14: 32 designs, 1,401 cells, 6 within, 1 below, 11 above,
-# 1,383 flagged (98.7%), none of its 18 unflagged cells clearly outside. Over the 808 designs now
-# on today's intervals: 35,410 cells, 86.5% flagged, 47 of 4,776 unflagged cells clearly below
-# 0.85 (1.0%), none clearly above 0.95. Shards never run: 35 (16, 18, 19, 28, 29, 31, 33, 34, 36,
+# each design at its latest run, a design run twice under one run name counted once: its samples
+# are seeded by its name, so the cells are the same). Before this session 664 designs were
+# measured so, 36 of them among the 120 well-behaved ones. RUN: the 84 well-behaved designs not
+# yet measured (FAIRPROJ_BENCH_DESIGNS as a comma list, split over two processes), and shards 13,
+# 14, 16 and 18, never run before (7 of their designs were also in the list: same cells). RESULT:
+# all 120 well-behaved designs are now measured on today's intervals. The 48 distinct ones: 2,052
+# cells, 2.3% of intervals flagged, 8 of 2,004 unflagged cells clearly below 0.85 (0.4%), pooled
+# reliable coverage 0.911; all but one flag at most 10% of their intervals: d4k1m5n1000pois
+# flags 14.9% (the heavy-tail detector, on the spread of group b's block covariances, 1.5 times a
+# Gaussian's, in 5 of 30 samples: Poisson counts at rates down to 0.3 have excess kurtosis up to
+# 3.3, so "light-tailed" is arguable; its reliable intervals cover 0.71-1.00, the loss ratio
+# lowest). The 24 tie ones: 1,026 cells, 2.7% flagged, 6 of 998 unflagged cells clearly low
+# (0.6%; 4 of them t12k1m3n3000gauss, the near-tie), pooled 0.907, none above 10% flagged
+# (largest 8.9%). The 48 alike ones flag 48-100% of their intervals (81.5% of cells; the lead's
+# call, as before; the alike Gaussian populations are spherical, so "no direction stands out" is
+# the honest answer there). Clearly low unflagged cells in distinct well-behaved designs: mean
+# matching's min_loss 0.53, loss of a 0.67 and loss ratio 0.70 at d12k1m5n1000gauss; min-max's
+# variance kept 0.63 and price 0.70 at d12k2m2n1000pois, and its max_loss_change 0.60 at
+# d12k2m2n1000gauss; standard PCA's error of c 0.71 and loss of b 0.68 at d12k3m3n1000gauss (as
+# before). Shard 13: 32 designs, 1,401 cells, 63 within, 15 below, 31 above, 1,292 flagged
+# (92.2%); of 109 unflagged cells 1 clearly low (min-max's max_loss_change 0.67 at
+# t20k1m2n1000gauss). Shard 14: 1,401 cells, 6 within, 1 below, 11 above, 1,383 flagged (98.7%),
+# none of its 18 unflagged cells clearly outside. Shard 16: 1,401 cells, 8 within, 0 below, 9
+# above, 1,384 flagged (98.8%); shard 18: 1,389 cells, 3 within, 4 below, 8 above, 1,374 flagged
+# (98.9%); none of their 32 unflagged cells clearly outside. Over the 869 designs now on today's
+# intervals: 37,931 cells, 87.6% flagged, 47 of 4,696 unflagged cells clearly below 0.85 (1.0%),
+# none clearly above 0.95; 25 shards complete. Shards never run: 33 (19, 28, 29, 31, 33, 34, 36,
 # 38, 39, 41, 43, 44, 46, 48, 49, 51, 53, 54, 56, 58, 59, 61, 63, 64, 66, 68, 69, 71, 73, 74,
 # 76, 78, 79).
 #
