@@ -122,10 +122,12 @@ fp_files_reader <- function(x, group, columns = NULL, chunk_rows = 100000L, bad_
 
 # The options a user may pass to readr's reader: the ones the package sets itself (the column
 # types, the header, the chunks) or that the reader does not take are a classed error naming
-# `...`, not readr's "matched by multiple actual arguments" or "unused argument".
+# `...`, not readr's "matched by multiple actual arguments" or "unused argument". The options
+# are the reader's own formals (so they follow the installed readr) less those set here.
 fp_check_reader_options <- function(dots) {
-  ok <- c("quote", "escape_backslash", "escape_double", "locale", "na", "quoted_na", "comment", "trim_ws", "skip",
-          "skip_empty_rows")
+  set_here <- c("file", "callback", "delim", "chunk_size", "col_names", "col_types", "guess_max", "progress",
+                "show_col_types")
+  ok <- setdiff(names(formals(readr::read_delim_chunked)), c(set_here, "..."))
   nm <- names(dots)
   if (length(dots) && (is.null(nm) || any(is.na(nm) | nm == ""))) {
     fp_abort("passes unnamed argument(s) to the file reader: name them (e.g. na = c(\"\", \"NA\"))", "...")

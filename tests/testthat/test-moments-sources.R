@@ -436,6 +436,11 @@ test_that("files: options the reader does not take, or that group_moments() sets
   expect_error(group_moments(path, group = "g", delim = ",,"), "^`delim` must be one character", class = "fairproj_input_error")
   # the options it takes still reach the reader
   expect_equal(group_moments(path, group = "g", na = c("", "NA"), trim_ws = TRUE)$n, c(x = 3, y = 3))
+  # every option ?group_moments_files documents is taken (the list follows readr's formals)
+  documented <- c("quote", "escape_backslash", "escape_double", "locale", "na", "quoted_na", "comment", "trim_ws",
+                  "skip", "skip_empty_rows")
+  opts <- stats::setNames(vector("list", length(documented)), documented)
+  expect_identical(fairproj:::fp_check_reader_options(opts), opts)
 })
 
 test_that("files: a file with only the group column says it has no features", {
