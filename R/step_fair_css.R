@@ -76,7 +76,7 @@ bake.step_fair_css <- function(object, new_data, ...) {
   keep <- object$res$column_names
   miss <- setdiff(keep, names(new_data))
   if (length(miss)) fp_abort(sprintf("lacks column(s) selected by step_fair_css(): %s", fp_name_list(miss)), "new_data")
-  fp_step_matrix(new_data, keep, "new_data", allow_na = TRUE)  # the checks of predict.fair_css()
+  fp_step_check_columns(new_data, keep, "new_data", allow_na = TRUE)  # the checks of predict.fair_css(), no copy
   drop <- c(drop, setdiff(object$columns, keep))
   new_data[setdiff(names(new_data), drop)]
 }

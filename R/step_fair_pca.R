@@ -196,6 +196,14 @@ fp_step_fit <- function(fun, args) {
 # a numeric matrix: a column that is not numeric, or holds an infinite value (or, at prep(), a
 # missing one), is an error naming it and the step's argument.
 fp_step_matrix <- function(data, cols, arg, allow_na) {
+  df <- fp_step_check_columns(data, cols, arg, allow_na)
+  fp_as_matrix(df, arg, min_cols = 1L, allow_nonfinite = allow_na, min_rows = 0L)
+}
+
+# The checks of fp_step_matrix() column by column, without the matrix (bake() of
+# step_fair_css() passes the columns through): returns the columns as a data frame, which
+# shares them with `data` (no copy).
+fp_step_check_columns <- function(data, cols, arg, allow_na) {
   df <- as.data.frame(data[cols])
   bad <- cols[!vapply(df, function(v) is.numeric(v) || is.logical(v), logical(1))]
   if (length(bad)) {
@@ -211,7 +219,7 @@ fp_step_matrix <- function(data, cols, arg, allow_na) {
                        cl, sum(is.na(v))), arg)
     }
   }
-  fp_as_matrix(df, arg, min_cols = 1L, allow_nonfinite = allow_na, min_rows = 0L)
+  df
 }
 
 # Names of the baked score columns: prefix and zero-padded number (FPC1 ... or FPC01 ...).
