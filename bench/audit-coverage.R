@@ -2409,7 +2409,8 @@ draw_group <- function(p, n, dist, d) {
   sweep(z %*% t(p$L), 2L, p$mean, `+`)
 }
 truth_of <- function(pop, x) {
-  w <- x$n / sum(x$n) * 1e6
+  # about a million rows in the design's proportions, whole (new_group_moments() takes rows)
+  w <- x$n * max(1, round(1e6 / sum(x$n)))
   tm <- new_group_moments(n = stats::setNames(w, names(pop)), mean = sapply(pop, `[[`, "mean"),
                           scatter = Map(function(p, ww) ww * p$cov, pop, w), colnames = paste0("x", seq_len(x$d)))
   a <- fair_audit(tm, k = x$k, methods = methods, replicates = 0)
