@@ -102,6 +102,15 @@
 #' beyond about 1e+-150 are themselves beyond double precision, so without scaling they cannot
 #' be reported in the data's units: that is a classed error suggesting `scale. = TRUE` (whose
 #' values are unit-free) or a rescaling. Data with no variation at all give a classed error.
+#' Two limits of "the same subspace": `method = "rlace"` removes whichever subspace defeats its
+#' classifier, which is not unique, so its fits of the same data in other units agree in what
+#' they remove from the classifier, not in the subspace (its game amplifies rounding); and an
+#' offset is exact in the scatter but not in the group means, which are doubles: each carries a
+#' rounding of about 1e-16 times its size, so where the groups' means differ by little beside a
+#' common offset (differences of 1 beside 1e12), what is built on those differences (the
+#' between-group part of the pooled covariance, mean matching's constraint) moves by about
+#' 1e-16 times offset over difference (1e-6 to 1e-3 of the subspace at 1e12, about 1e-9 at 1e8).
+#' Subtract such an offset (e.g. a typical value of each column) before the fit.
 #'
 #' A group with fewer than 2 rows is fitted but warned about (class
 #' `fairproj_small_group_warning`): its covariance is zero, so its errors say nothing.

@@ -8,7 +8,9 @@
 #' fit in memory (files read in chunks, database tables) can be processed piece by piece.
 #'
 #' The scatter is accumulated about each group's own mean, so columns with a large offset
-#' relative to their spread (e.g. `1e8 + rnorm(n)`) lose no accuracy; uncentred cross-products
+#' relative to their spread (e.g. `1e8 + rnorm(n)`) lose no accuracy in the scatter (the means
+#' are doubles, so a difference between two groups' means is known to about 1e-16 times their
+#' offset: see "Units" in [fair_pca()]); uncentred cross-products
 #' follow exactly (see [moments_crossprod()]). On large data (n d^2 / 2 of 5e7 and more) whose
 #' columns are mostly zero in every group (one-hot codes of factors, counts), those columns are
 #' summed over their non-zero entries instead, uncentred and with compensated sums, at the cost
