@@ -162,7 +162,8 @@ fp_new_moments <- function(n, mean, scatter, levels, colnames, mean_lo = NULL) {
   names(scatter) <- levels
   out <- structure(list(n = n, mean = mean, scatter = scatter, levels = levels, colnames = colnames),
                    class = "group_moments")
-  if (!is.null(mean_lo) && any(mean_lo != 0)) out$mean_lo <- matrix(mean_lo, nrow(mean), ncol(mean), dimnames = dimnames(mean))
+  # NaN where a pass's sums overflowed (data near the largest double): kept, for the range checks
+  if (!is.null(mean_lo) && any(is.na(mean_lo) | mean_lo != 0)) out$mean_lo <- matrix(mean_lo, nrow(mean), ncol(mean), dimnames = dimnames(mean))
   out
 }
 

@@ -369,3 +369,18 @@ test_that("a group_moments object whose parts disagree is an error naming the ar
     expect_error(fair_css(b, k = 2), "^`x` is a group_moments object whose parts", class = "fairproj_input_error")
   }
 })
+
+test_that("rows near the largest double are fitted: the first pass's overflowed sums do not stop the ranging", {
+  # the first moments pass of such rows overflows (NaN in its compensation terms); the columns
+  # are then brought into range by a power of two and the fit is that of the plain data
+  set.seed(1)
+  x <- matrix(rnorm(240), 60, 4)
+  g <- rep(c("a", "b"), 30)
+  big <- x / max(abs(x)) * .Machine$double.xmax
+  ref <- fair_pca(x, g, k = 2, method = "standard", scale. = TRUE)
+  fit <- fair_pca(big, g, k = 2, method = "standard", scale. = TRUE)
+  expect_equal(fit$rotation, ref$rotation, tolerance = 1e-10)
+  expect_s3_class(pareto_front(big, g, k = 2, restarts = 1, scale. = TRUE), "fairproj_pareto_front")
+  # group_moments() of such rows, which keeps the data's units, is the classed overflow error
+  expect_error(group_moments(big, g), class = "fairproj_overflow_error")
+})
