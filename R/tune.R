@@ -87,6 +87,7 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
   method <- fp_check_method(method, "pca")
   fp_check_solver_args("pca", method, ...names(), ...length())
   fl <- fp_tune_check_folds(folds, g)
+  center <- fp_check_center_scale(center, ncol(xm), "center")
   grid <- fp_tune_grid(grid, method, ...names())
   folds <- fl$folds
   crit_fun <- fp_tune_criterion(criterion)
@@ -116,7 +117,7 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
   }
   use_moments <- TRUE
   fit_one <- function(xs, gs, mom, args) {
-    cl <- c(list(k = k, method = method), args, dots, list(center = center, scale. = fp_tune_scale(xs, scale.)))
+    cl <- c(list(k = k, method = method), args, dots, list(center = center, scale. = fp_tune_scale(xs, scale., center)))
     if (use_moments) {
       res <- tryCatch(collect(do.call(fair_pca, c(list(mom), cl, list(keep_moments = FALSE)))),
                       fairproj_needs_rows = function(e) NULL)
@@ -144,7 +145,7 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
 # given once, from the refit's moments (the folds' fits were given `scale.`).
 fp_tune_refit <- function(xm, g, k, method, best, dots, center, scale., warn_units, collect) {
   model <- collect(do.call(fair_pca, c(list(xm, g, k = k, method = method), best, dots,
-                                       list(center = center, scale. = fp_tune_scale(xm, scale.)))))
+                                       list(center = center, scale. = fp_tune_scale(xm, scale., center)))))
   if (warn_units && !is.null(model$moments)) fp_warn_units(fp_log2_colvar(model$moments), model$moments$colnames)
   model$call <- as.call(c(list(quote(fair_pca), quote(x), quote(group), k = k, method = method), best,
                           dots[vapply(dots, function(v) is.atomic(v) && length(v) <= 5L, logical(1))],
@@ -201,7 +202,9 @@ fp_tune_stratify <- function(g, folds) {
 }
 
 # One row per (fold, candidate): the held-out group errors of the fit on the other folds
-# (fit_one(x, group, moments, args)) and the criterion's value on them.
+# (fit_one(x, group, moments, args)) and the criterion's value on them. The training part's
+# moments are those fair_pca() forms from its rows (fp_moments_ranged(): columns beyond about
+# 1e+-120 brought into range first), so every fold fits the data fair_pca() fits.
 fp_tune_cv <- function(xm, g, fold, folds, grid, fit_one, crit_fun, pb) {
   ncand <- nrow(grid)
   rows <- vector("list", folds * ncand)
@@ -210,7 +213,7 @@ fp_tune_cv <- function(xm, g, fold, folds, grid, fit_one, crit_fun, pb) {
     tr <- fold != f
     xtr <- xm[tr, , drop = FALSE]
     gtr <- droplevels(g[tr])
-    mom <- group_moments(xtr, gtr)
+    mom <- fp_moments_ranged(xtr, gtr, fp_colnames(xtr))
     xva <- xm[!tr, , drop = FALSE]
     gva <- g[!tr]
     for (j in seq_len(ncand)) {
@@ -267,13 +270,35 @@ fp_tune_rewarn <- function(warns) {
   invisible()
 }
 
-# scale. = TRUE for a training part: the column standard deviations (divisor n - 1, as
-# prcomp), with 1 for columns that are constant in that part (as the authors' code does) so
-# that a rare value missing from a fold does not stop the tuning.
-fp_tune_scale <- function(x, scale.) {
+# scale. = TRUE for a training part: what fair_pca() divides by (fp_column_scale()), the column
+# standard deviations (divisor n - 1, as prcomp), or with a `center` other than TRUE each
+# column's root mean square about it, with 1 for columns that are constant in that part (as the
+# authors' code does) so that a rare value missing from a fold does not stop the tuning. A
+# column that is constant is one whose scale is at most 1e-12 of its mean's magnitude, as in
+# fair_pca(). Columns whose values, centre or scale lie beyond 2^+-400 (about 1e+-120) are
+# multiplied by an exact power of two first, as fp_moments_ranged() does, so that no square
+# overflows or underflows; ordinary data take one pass.
+fp_tune_scale <- function(x, scale., center = TRUE) {
   if (!isTRUE(scale.)) return(scale.)
-  s <- sqrt(colSums(sweep(x, 2L, colMeans(x))^2) / max(nrow(x) - 1, 1))
-  s[!(s > fp_tol_constant * pmax(1, abs(colMeans(x))))] <- 1
+  d <- ncol(x)
+  ctr <- if (isTRUE(center)) NULL else if (isFALSE(center)) rep(0, d) else center
+  rms <- function(x, ctr) {
+    mu <- colMeans(x)
+    list(s = sqrt(colSums(sweep(x, 2L, if (is.null(ctr)) mu else ctr)^2) / max(nrow(x) - 1, 1)), mu = mu)
+  }
+  r <- rms(x, ctr)
+  s <- r$s
+  const <- !(s > fp_tol_constant * abs(r$mu))
+  out <- function(v) !is.finite(v) | abs(v) > 2^400 | abs(v) < 2^-400
+  for (j in which(out(s) | (out(r$mu) & r$mu != 0) | (if (is.null(ctr)) FALSE else out(ctr) & ctr != 0))) {
+    mx <- max(abs(range(x[, j], ctr[j])))
+    e <- if (mx > 2^400 || (mx > 0 && mx < 2^-400)) min(max(floor(log2(mx)) + 1, -1000), 1000) else 0
+    if (e == 0) next
+    rj <- rms(x[, j, drop = FALSE] * 2^-e, if (!is.null(ctr)) ctr[j] * 2^-e)
+    s[j] <- rj$s * 2^e
+    const[j] <- !(rj$s > fp_tol_constant * abs(rj$mu))
+  }
+  s[const] <- 1
   s
 }
 

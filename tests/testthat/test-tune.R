@@ -262,3 +262,54 @@ test_that("tune_fair_pca(): the fits' warnings keep their class (a convergence w
   expect_true(length(conv) >= 1L)
   expect_true(all(vapply(conv, function(cl) "fairproj_tune_warning" %in% cl, TRUE)))
 })
+
+test_that("tune_fair_pca() tunes data of any finite magnitude that fair_pca() fits, with its fold fits", {
+  # fair_pca() brings columns beyond about 1e+-120 into range by exact powers of two before
+  # forming moments; the folds' moments and scales must do the same. With scale. = TRUE the
+  # problem is unit-free, so every table equals that of the plain data up to rounding (1e-8: a
+  # few operations of relative error 1e-16 each, through eigensolves of well-separated values).
+  set.seed(1)
+  x <- matrix(rnorm(240), 60, 4)
+  g <- rep(c("a", "b"), 30)
+  tune <- function(xx, ...) {
+    tune_fair_pca(xx, g, k = 2, method = "mean", grid = list(tradeoff = c(0, 1)), scale. = TRUE, seed = 1, ...)
+  }
+  ref <- tune(x)
+  big <- x
+  big[, 1] <- big[, 1] * 1e200
+  tiny <- x
+  tiny[, 1] <- tiny[, 1] * 1e-300
+  for (xx in list(big, tiny, x / max(abs(x)) * .Machine$double.xmax)) {
+    tn <- tune(xx)
+    expect_s3_class(tn, "fairproj_tune")
+    expect_equal(tn$table$criterion, ref$table$criterion, tolerance = 1e-8)
+    expect_equal(tn$folds, ref$folds)
+  }
+  # a centre far from the data: the scale is each column's root mean square about it, as
+  # prcomp() defines it (computed here with the column and centre divided by 1e300 first), and
+  # every fold's criterion is that of fair_pca() on the fold's training rows with that scale
+  ctr <- c(1e300, 0, 0, 0)
+  rms <- function(x) {
+    u <- c(1e300, 1, 1, 1)
+    sqrt(colSums(sweep(sweep(x, 2L, u, `/`), 2L, ctr / u)^2) / (nrow(x) - 1)) * u
+  }
+  tn <- tune(x, center = ctr)
+  expect_equal(unname(tn$model$scale), rms(x), tolerance = 1e-12)
+  cv <- tn$cv[tn$cv$tradeoff == 1, ]
+  manual <- vapply(cv$fold, function(f) {
+    tr <- tn$folds != f
+    fit <- fair_pca(x[tr, ], g[tr], k = 2, method = "mean", tradeoff = 1, center = ctr, scale. = rms(x[tr, ]))
+    e <- group_errors(fit, x[!tr, ], g[!tr])
+    e$ARE + e$ABDiff
+  }, numeric(1))
+  expect_equal(cv$criterion, manual, tolerance = 1e-8)
+})
+
+test_that("tune_fair_pca(): with center = FALSE, scale. = TRUE divides by the root mean square, as fair_pca()", {
+  dat <- make_groups(n = c(40, 30), d = 3, seed = 5)
+  x <- dat$x + 3
+  tn <- tune_fair_pca(x, dat$g, k = 1, method = "mean", grid = list(tradeoff = 0), center = FALSE, scale. = TRUE, seed = 1)
+  fit <- fair_pca(x, dat$g, k = 1, method = "mean", tradeoff = 0, center = FALSE, scale. = TRUE)
+  expect_equal(unname(tn$model$scale), unname(fit$scale), tolerance = 1e-12)
+  expect_equal(tn$model$rotation, fit$rotation, tolerance = 1e-8)
+})
