@@ -156,7 +156,8 @@ reconstruct.fair_css <- function(object, newdata, group = NULL, ...) {
   if (is.null(group)) {
     out <- C %*% object$coef$.pooled
   } else {
-    g <- fp_as_group(group, nrow(x), "group", min_levels = 1L)
+    # no rows: a group of length 0 has no levels, and the reconstruction has no rows
+    g <- fp_as_group(group, nrow(x), "group", min_levels = if (nrow(x)) 1L else 0L)
     bad <- setdiff(levels(g), object$groups$group)
     if (length(bad)) fp_abort(sprintf("has level(s) not seen in training: %s", paste(bad, collapse = ", ")), "group")
     out <- matrix(0, nrow(x), ncol(x))

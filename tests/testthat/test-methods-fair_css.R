@@ -19,3 +19,19 @@ test_that("fair_css results tidy, plot and autoplot", {
   skip_if_not_installed("ggplot2")
   expect_s3_class(ggplot2::autoplot(f), "ggplot")
 })
+
+test_that("reconstruct(), fitted(), residuals() and augment() of a fair_css fit take zero rows with a zero-length group", {
+  set.seed(1)
+  x <- matrix(rnorm(240), 60, 4)
+  g <- rep(c("a", "b"), 30)
+  f <- fair_css(x, g, k = 2)
+  for (grp in list(NULL, character(0), factor(character(0), levels = c("a", "b")))) {
+    expect_identical(dim(reconstruct(f, x[0, ], group = grp)), c(0L, 4L))
+    expect_identical(dim(fitted(f, x[0, ], group = grp)), c(0L, 4L))
+    expect_identical(dim(residuals(f, x[0, ], group = grp)), c(0L, 4L))
+  }
+  expect_identical(nrow(augment(f, data = as.data.frame(x[0, ]), group = character(0))), 0L)
+  expect_identical(nrow(augment(f, data = data.frame(x, G = g)[0, ], group = "G")), 0L)
+  # a group whose length is not the rows' stays an error naming `group`
+  expect_error(reconstruct(f, x[0, ], group = "a"), "^`group` has length 1", class = "fairproj_input_error")
+})
