@@ -293,11 +293,48 @@ fp_factor_used <- function(v, counts = tabulate(v, nlevels(v))) {
 # `x` and `group` with a `group` that names a column of the data.frame `x` (one string) taken
 # out of `x` as the group labels, as in group_moments(iris, "Species"); otherwise unchanged.
 # `expr` is the door's substitute(group), for the error when `group` cannot be evaluated.
+# Two mistakes are caught here, before `x` is read (whose check would blame its group column):
+# a formula (`~ G`) and strings naming columns of `x` that are not one label per row
+# (c("G", "G")).
 fp_group_column <- function(x, group, arg = "group", expr = NULL) {
   group <- fp_force_column(group, expr, x, arg, "x")
+  if (inherits(group, "formula")) fp_abort_group_formula(group, x, arg, "x")
   if (is.data.frame(x) && is.character(group) && length(group) == 1L && !is.na(group) && nrow(x) != 1L) {
     if (!group %in% names(x)) fp_column_missing_error(group, x, arg, "x")
     return(list(x = x[setdiff(names(x), group)], group = x[[group]]))
   }
+  if (is.data.frame(x) && is.character(group) && is.null(dim(group)) && length(group) != nrow(x)) {
+    named <- unique(group[!is.na(group) & group %in% names(x)])
+    if (length(named)) {
+      fp_abort(sprintf("has length %d but `x` has %d rows, and it names column(s) of `x` (%s): give one label per row, or the name of the group column once (%s = \"%s\"), which takes it out of the features%s",
+                       length(group), nrow(x), fp_name_list(sprintf("'%s'", named)), arg, named[1L],
+                       if (length(named) > 1L) sprintf("; for groups from several columns give them as a data.frame (%s = x[c(%s)]) and drop them from `x`",
+                                                       arg, paste(sprintf("\"%s\"", named), collapse = ", ")) else ""), arg)
+    }
+  }
   list(x = x, group = group)
+}
+
+# The error for a formula given as `group` (`group = ~ G`): a group is labels, one per row, or
+# the name of a column of the data; the message names the column(s) the formula points at when
+# `data` has them. `data_arg` names `data` in the message; `unquoted`: the door also takes a bare
+# column name (the formula doors, group_errors()), whereas the default doors take a string.
+fp_abort_group_formula <- function(group, data, arg = "group", data_arg = "x", unquoted = FALSE) {
+  vars <- all.vars(group)
+  hit <- if (is.data.frame(data)) vars[vars %in% names(data)] else character(0)
+  how <- if (length(hit) == 1L && unquoted) {
+    sprintf("name the group column without a formula, unquoted or as a string (%s = %s or %s = \"%s\")", arg, hit, arg, hit)
+  } else if (length(hit) == 1L) {
+    sprintf("to take column '%s' of `%s` as the group, give its name as a string (%s = \"%s\"), which takes it out of the features",
+            hit, data_arg, arg, hit)
+  } else if (length(hit) > 1L) {
+    sprintf("for groups from several columns of `%s`, give them as a data.frame (%s = %s[c(%s)])%s",
+            data_arg, arg, data_arg, paste(sprintf("\"%s\"", hit), collapse = ", "),
+            if (unquoted) "" else sprintf(" and drop them from `%s`", data_arg))
+  } else if (is.data.frame(data)) {
+    sprintf("give one label per row, or the name of a column of `%s` as a string", data_arg)
+  } else {
+    "give one label per row (a vector)"
+  }
+  fp_abort(sprintf("is a formula (%s), which is not a group: %s", paste(deparse(group, width.cutoff = 500L), collapse = " "), how), arg)
 }

@@ -49,6 +49,7 @@ group_errors <- function(object, x, group, center = c("group", "model")) {
         gname <- as.character(gexpr)
       } else {
         group <- fp_force_column(group, gexpr, x, "group")
+        if (inherits(group, "formula")) fp_abort_group_formula(group, x, "group", "x", unquoted = TRUE)
         if (is.character(group) && length(group) == 1L && nrow(x) != 1L) {
           if (!group %in% names(x)) fp_column_missing_error(group, x, "group", "x")
           gname <- group

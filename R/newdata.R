@@ -138,6 +138,7 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
     }
   }
   if (is.null(gval)) fp_abort("is missing: give a column of `data` or one label per row", "group")
+  if (inherits(gval, "formula")) fp_abort_group_formula(gval, data, "group", "data", unquoted = TRUE)
   # a factor's NA level (addNA()) is a missing label, for `na.action` as any other
   if (is.data.frame(gval)) gval[] <- lapply(gval, fp_na_level) else gval <- fp_na_level(gval)
   if (length(gval) != nrow(data)) fp_abort(sprintf("has length %d but `data` has %d rows", length(gval), nrow(data)), "group")

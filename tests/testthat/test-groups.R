@@ -129,3 +129,39 @@ test_that("intersect_groups() errors name `...`, fitting functions' errors name 
   x <- matrix(rnorm(600), 100, 6)
   expect_error(fair_pca(x, list(a, b[-1]), k = 2), "^`group` has attribute 'attr2'", class = "fairproj_input_error")
 })
+
+test_that("a formula or column names of the wrong length as `group` are errors naming `group`, at every door", {
+  set.seed(1)
+  d <- data.frame(matrix(rnorm(240), 60), G = rep(c("a", "b"), 30), H = rep(c("p", "q", "r"), 20))
+  doors <- list(
+    fair_pca = function(grp) fair_pca(d, grp, k = 2),
+    fair_css = function(grp) fair_css(d, grp, k = 2),
+    fair_kpca = function(grp) fair_kpca(d, grp, k = 2),
+    group_moments = function(grp) group_moments(d, grp),
+    fair_audit = function(grp) fair_audit(d, grp, k = 2),
+    tune_fair_pca = function(grp) tune_fair_pca(d, grp, k = 2, method = "mean", grid = list(tradeoff = 0)),
+    pareto_front = function(grp) pareto_front(d, grp, k = 2)
+  )
+  for (door in names(doors)) {
+    # the column the formula names, and how to give it (before the check of `x`, which would
+    # blame the non-numeric group column)
+    expect_error(doors[[door]](~G), "^`group` is a formula \\(~G\\).*\\(group = \"G\"\\)", class = "fairproj_input_error",
+                 info = door)
+    expect_error(doors[[door]](~ G + H), "^`group` is a formula.*group = x\\[c\\(\"G\", \"H\"\\)\\]",
+                 class = "fairproj_input_error", info = door)
+    expect_error(doors[[door]](c("G", "G")), "^`group` has length 2 but `x` has 60 rows.*\\(group = \"G\"\\)",
+                 class = "fairproj_input_error", info = door)
+  }
+  # without a data.frame, one label per row
+  expect_error(fair_pca(as.matrix(d[1:4]), ~G, k = 2), "^`group` is a formula.*one label per row",
+               class = "fairproj_input_error")
+  # the formula interface and group_errors() take the bare name as well
+  expect_error(fair_pca(~ X1 + X2 + X3, data = d, group = ~G, k = 2), "^`group` is a formula.*group = G or group = \"G\"",
+               class = "fairproj_input_error")
+  f <- fair_pca(d[c(1:4, 5)], "G", k = 2)
+  expect_error(group_errors(f, d[c(1:4, 5)], ~G), "^`group` is a formula.*group = G or group = \"G\"",
+               class = "fairproj_input_error")
+  # the string of one column name still selects it
+  expect_equal(fair_pca(d[c(1:4, 5)], "G", k = 2, method = "standard")$rotation,
+               fair_pca(d[1:4], d$G, k = 2, method = "standard")$rotation)
+})
