@@ -45,7 +45,9 @@
 #' @param center,scale. Centring and scaling, applied with each training part's own statistics;
 #'   the defaults are those of [fair_pca()] (centre, do not scale). Vu et al.'s protocol
 #'   standardises: pass `scale. = TRUE` (a column that is constant in a training part is then
-#'   left unscaled, as in the authors' code). When `scale.` is not given and one column's
+#'   left unscaled, as in the authors' code; as in [fair_pca()], a column is divided by its
+#'   standard deviation, or with a `center` other than `TRUE` by its root mean square about
+#'   that centre). When `scale.` is not given and one column's
 #'   variance dominates, one `fairproj_units_warning` says so (see "Columns in different units"
 #'   in [fair_pca()]).
 #' @return An object of class `fairproj_tune` (with `print()`, [summary()][summary.fairproj_tune],
