@@ -426,11 +426,19 @@ fp_audit_flag_legend <- function(x, k) {
   bound <- fp_audit_ratio_shown(t) && any(fp_audit_gap_at_bound(t, nrow(x$groups)) & !(t$reliable %in% FALSE))
   zero <- any(fp_audit_loss_at_bound("max_loss", t$max_loss_low, t$max_loss_high) & !(t$reliable %in% FALSE))
   if (!any(t$reliable %in% FALSE) && !bound && !zero) return("")
-  why <- unique(c(t$reason, x$groups_table$reason[x$groups_table$k == k], if (bound) paste("loss ratio:", fp_gap_bound_reason),
-                  if (zero) paste("largest loss from 0:", fp_loss_bound_reason)))
-  why <- why[!is.na(why)]
+  why <- fp_audit_reasons(x, k, c(if (bound) paste("loss ratio:", fp_gap_bound_reason),
+                                  if (zero) paste("largest loss from 0:", fp_loss_bound_reason)))
   if (!length(why)) why <- "see ?fair_audit"
-  paste0("; ? marks an interval the data cannot support: ", paste(fp_merge_group_reasons(why), collapse = "; "))
+  paste0("; ? marks an interval the data cannot support: ", paste(why, collapse = "; "))
+}
+
+# The distinct reasons why intervals at k are unreliable: those of the table's rows at k, then
+# those of the groups' rows at k (a small group's reason is on its own rows only), then `extra`,
+# with reasons that differ only in the group they name said once. The report template states
+# the same list.
+fp_audit_reasons <- function(x, k, extra = NULL) {
+  why <- unique(c(x$table$reason[x$table$k == k], x$groups_table$reason[x$groups_table$k == k], extra))
+  fp_merge_group_reasons(why[!is.na(why)])
 }
 
 # Reasons that differ only in the group they name ("... (group a: <same>) ...") said once for all
