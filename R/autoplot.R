@@ -8,10 +8,14 @@ fp_need_ggplot2 <- function() {
   }
 }
 
-# The autoplot() methods' shared body: the frame of `type`, drawn with ggplot2.
-fp_plot_gg <- function(x, type, ..., main = NULL, xlab = NULL, ylab = NULL) {
+# The autoplot() methods' shared body: the frame of `type`, drawn with ggplot2. `legend = FALSE`
+# (or NULL) draws no legend, as in plot().
+fp_plot_gg <- function(x, type, ..., main = NULL, xlab = NULL, ylab = NULL, legend = TRUE) {
   fp_need_ggplot2()
-  fp_render_gg(fp_plot_data(x, type, ...), main = main, xlab = xlab, ylab = ylab)
+  if (!is.null(legend)) fp_check_flag(legend, "legend")
+  pd <- fp_plot_data(x, type, ...)
+  if (is.null(legend) || isFALSE(legend)) attr(pd, "fp_spec")$legend <- FALSE
+  fp_render_gg(pd, main = main, xlab = xlab, ylab = ylab)
 }
 
 # Draw a plot frame with ggplot2: the same layers, scales and labels as fp_render_base().

@@ -211,7 +211,8 @@ autoplot.fair_kpca <- function(object, type = NULL, ...) {
 #' @exportS3Method fp_plot_data fair_kpca
 fp_plot_data.fair_kpca <- function(x, type = NULL, ..., choices = 1:2) {
   type <- fp_plot_type(x, type)
-  fp_plot_no_dots(list(...), type)
+  # `choices` is the score plot's: an error for the scree plot, as any argument it does not take
+  fp_plot_no_dots(c(list(...), if (type != "scores" && !missing(choices)) list(choices = NULL)), type)
   switch(type,
          scores = fp_plot_scores(x, choices, label = "fair kernel PCA"),
          scree = {

@@ -624,7 +624,12 @@ autoplot.fair_pca <- function(object, type = NULL, ...) {
 #' @exportS3Method fp_plot_data fair_pca
 fp_plot_data.fair_pca <- function(x, type = NULL, ..., kmax = NULL, choices = 1:2, quiet = FALSE) {
   type <- fp_plot_type(x, type)
-  fp_plot_no_dots(list(...), type)
+  # an argument of another plot type is an error, as for fair_kpca() and fair_css() fits
+  given <- c(kmax = !missing(kmax), choices = !missing(choices), quiet = !missing(quiet))
+  takes <- switch(type, errors = , loss = c("kmax", "quiet"), scores = "choices", scree = "kmax", character(0))
+  other <- setdiff(names(given)[given], takes)
+  fp_plot_no_dots(c(list(...), stats::setNames(vector("list", length(other)), other)), type)
+  quiet <- fp_check_flag(quiet, "quiet")
   switch(type,
          errors = , loss = fp_plot_errors(x, type, kmax, quiet),
          scores = fp_plot_scores(x, choices),

@@ -198,9 +198,9 @@ fp_join_captions <- function(...) {
 fp_scores_by_group <- function(object, choices = 1:2, arg = "x") {
   if (is.null(object[["x"]])) fp_abort("has no training scores: refit with retx = TRUE from the rows", arg)
   r <- ncol(object[["x"]])
-  if (length(choices) != 2L || !all(choices %in% seq_len(r))) {
+  if (length(choices) != 2L || !all(choices %in% seq_len(r)) || choices[1L] == choices[2L]) {
     if (r < 2L) fp_abort("has one component: a score plot needs k >= 2", arg)
-    fp_abort(sprintf("must be two component numbers between 1 and %d", r), "choices")
+    fp_abort(sprintf("must be two different component numbers between 1 and %d", r), "choices")
   }
   keep <- stats::complete.cases(object[["x"]])  # rows padded with NA by na.exclude
   g <- object$train_group

@@ -181,3 +181,30 @@ test_that("print() shows a negative duality gap within rounding as 0 and keeps t
                fixed = TRUE)
   expect_identical(full$duality_gap, -4.6e-15)
 })
+
+test_that("a fair_pca plot rejects arguments of another plot type, a bad quiet and equal choices", {
+  dat <- args_data()
+  fit <- dat$fit
+  expect_error(plot(fit, "loss", quiet = NA), "^`quiet`", class = "fairproj_input_error")
+  expect_error(plot(fit, "loss", quiet = "yes"), "^`quiet`", class = "fairproj_input_error")
+  expect_error(plot(fit, "scores", choices = c(1, 1)), "^`choices`", class = "fairproj_input_error")
+  expect_error(plot(fit, "scree", choices = 1:2), "choices", class = "fairproj_input_error")
+  expect_error(plot(fit, "scores", kmax = 3), "kmax", class = "fairproj_input_error")
+  expect_error(plot(fit, "convergence", kmax = 3), class = "fairproj_input_error")
+  kp <- fair_kpca(dat$x, dat$g, k = 2)
+  expect_error(plot(kp, "scree", choices = 1:2), "choices", class = "fairproj_input_error")
+  expect_true(draws(plot(fit, "loss", kmax = 3, quiet = TRUE)))
+  expect_true(draws(plot(fit, "scores", choices = 2:1)))
+})
+
+test_that("autoplot() takes legend as plot() does", {
+  skip_if_not_installed("ggplot2")
+  dat <- args_data()
+  p <- ggplot2::autoplot(dat$fit, "errors", kmax = 3, quiet = TRUE, legend = FALSE)
+  expect_identical(p$scales$get_scales("colour")$guide, "none")
+  q <- ggplot2::autoplot(dat$fit, "errors", kmax = 3, quiet = TRUE)
+  expect_false(identical(q$scales$get_scales("colour")$guide, "none"))
+  expect_true(draws(p))
+  expect_error(ggplot2::autoplot(dat$fit, legend = NA), "^`legend`", class = "fairproj_input_error")
+  expect_error(ggplot2::autoplot(dat$fit, legend = "no"), "^`legend`", class = "fairproj_input_error")
+})
