@@ -126,8 +126,8 @@ fp_gg_scales <- function(gg, data, spec) {
                               guide = if (isTRUE(spec$legend)) ggplot2::guide_legend(nrow = rows) else "none")
   }
   if (!is.null(spec$x_breaks)) {
-    gg <- gg + ggplot2::scale_x_continuous(breaks = spec$x_breaks,
-                                           labels = if (!is.null(spec$x_labels)) spec$x_labels else ggplot2::waiver())
+    sx <- if (grepl("x", spec$log)) ggplot2::scale_x_log10 else ggplot2::scale_x_continuous
+    gg <- gg + sx(breaks = spec$x_breaks, labels = if (!is.null(spec$x_labels)) spec$x_labels else ggplot2::waiver())
   } else if (grepl("x", spec$log)) {
     gg <- gg + ggplot2::scale_x_log10()
   } else if (spec$x_integer) {

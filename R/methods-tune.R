@@ -129,7 +129,7 @@ autoplot.fairproj_tune <- function(object, type = NULL, ...) {
 }
 
 # The smallest gap between distinct positions (1 when there is one position): series dodged
-# within 0.4 of it keep their error bars apart and never reach the next position's.
+# by a small fraction of it keep apart and never reach the next position's.
 fp_min_gap <- function(pos) {
   u <- sort(unique(pos))
   if (length(u) < 2L) 1 else min(diff(u))
@@ -182,7 +182,11 @@ fp_plot_data.fairproj_tune <- function(x, type = NULL, ...) {
                     xlab = if (is.null(xpar)) "candidate" else xpar,
                     ylab = sprintf("mean held-out %s (+/- 1 se)", x$criterion),
                     x_integer = is.null(xpar), log = logx, legend = ns > 1L,
-                    dodge = if (ns > 1L && logx == "") list(column = "series", width = 0.4 * fp_min_gap(pos)))
+                    # ticks at the values tried (up to 12 of them), and series set side by side
+                    # by a small fraction of the grid's spacing, so that no point seems to
+                    # stand at a value never tried
+                    x_breaks = if (!is.null(xpar) && length(unique(pos)) <= 12L) sort(unique(pos)),
+                    dodge = if (ns > 1L && logx == "") list(column = "series", width = 0.15 * fp_min_gap(pos)))
   } else {
     spec <- fp_spec("ABDiff", "ARE", list(fp_layer("point", cex = 1.2), ring), if (ns > 1L) scales else list(),
                     title = sprintf("Held-out trade-off (%s)", fp_fit_label(x$method)),

@@ -229,3 +229,14 @@ test_that("errors at a single k: the groups' points sit near the middle of the p
   expect_lte(xr[1], 2.5)
   expect_gte(xr[2], 3.5)
 })
+
+test_that("the tuning criterion plot has its ticks at the values tried and dodges by a small fraction of the grid", {
+  dat <- make_groups(n = c(80, 60), d = 5)
+  tn <- tune_fair_pca(dat$x, dat$g, k = 2, method = "robust", grid = list(alpha = c(0.05, 0.15), lambda = c(0, 0.5)),
+                      folds = 3, iterations = 20, restarts = 1, iterate = "best", seed = 1)
+  pd <- fp_plot_data(tn, "criterion")
+  spec <- attr(pd, "fp_spec")
+  expect_equal(spec$x_breaks, c(0.05, 0.15))
+  rows <- fp_plot_rows(pd, spec)
+  expect_lte(max(abs(rows$.x - rows$position)), 0.05 * 0.1 + 1e-12)
+})
