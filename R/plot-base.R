@@ -19,7 +19,7 @@ fp_render_base <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
   on.exit(graphics::par(op), add = TRUE)
   layers <- lapply(spec$layers, function(l) list(layer = l, rows = fp_plot_rows(data, spec, l)))
   lim <- fp_base_limits(layers, spec)
-  m <- fp_base_margins(data, spec, lab, lim$y)
+  m <- fp_base_fit_margins(data, spec, lab, lim$y)
   graphics::par(mar = m$mar, mgp = c(2.6, 0.7, 0), las = 1)
   graphics::plot.new()
   graphics::plot.window(lim$x, lim$y, log = spec$log, yaxs = if (lim$bars) "i" else "r")
@@ -28,19 +28,56 @@ fp_render_base <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
   invisible(data)
 }
 
+# The margins of a small device: the texts around the panel shrink (titles, legend, caption) until
+# the panel keeps about half the figure's height (at most 2 in) and width; then the legend's blocks are
+# left out, the tallest first; then the margins are cut to leave the panel 0.4 in (texts may then overlap it, but
+# the plot is drawn: base graphics stops with "figure margins too large" otherwise).
+fp_base_fit_margins <- function(data, spec, lab, ylim) {
+  fin <- graphics::par("fin")
+  csi <- graphics::par("csi")
+  room <- function(m) {
+    c(fin[2] - (m$mar[1] + m$mar[3]) * csi, fin[1] - (m$mar[2] + m$mar[4]) * csi)
+  }
+  need <- c(min(2, 0.45 * fin[2]), min(2.5, 0.5 * fin[1]))
+  for (shrink in c(1, 0.85, 0.72, 0.62)) {
+    m <- fp_base_margins(data, spec, lab, ylim, shrink)
+    if (all(room(m) >= need)) return(m)
+  }
+  # then the legend's blocks, the tallest first (ten groups before two methods)
+  blocks <- seq_along(m$lay$blocks)
+  while (length(blocks) && any(room(m) < need)) {
+    h <- m$lay$heights
+    blocks <- blocks[-which.max(h)]
+    m <- fp_base_margins(data, spec, lab, ylim, shrink, blocks)
+  }
+  r <- room(m)
+  if (r[1] < 0.4) {
+    cut <- (fin[2] - 0.4) / csi / (m$mar[1] + m$mar[3])
+    m$mar[c(1L, 3L)] <- m$mar[c(1L, 3L)] * cut
+    m$mar_b <- m$mar[1L]
+    m$mar_t <- m$mar[3L]
+  }
+  if (r[2] < 0.4) m$mar[c(2L, 4L)] <- m$mar[c(2L, 4L)] * (fin[1] - 0.4) / csi / (m$mar[2] + m$mar[4])
+  m
+}
+
 # The margins of the base renderer (lines) and the wrapped texts that fill them: the titles and
 # subtitle on top; tick labels, axis title, legend and caption at the bottom; tick labels and
-# the wrapped axis title on the left. `ylim`: the y limits, whose tick labels set the left margin.
-fp_base_margins <- function(data, spec, lab, ylim) {
+# the wrapped axis title on the left. `ylim`: the y limits, whose tick labels set the left margin;
+# `shrink`: a factor on the size of the titles, legend and caption (small devices).
+fp_base_margins <- function(data, spec, lab, ylim, shrink = 1, blocks = NULL) {
   fin <- graphics::par("fin")
   csi <- graphics::par("csi")
   width_in <- fin[1] - 0.3
-  cex_leg <- 0.8
-  title_lines <- fp_wrap_to(lab$title, width_in, 1.2, font = 2)
-  sub_lines <- fp_wrap_to(lab$subtitle, width_in, 0.85)
+  cex_leg <- 0.8 * shrink
+  cex <- c(title = 1.2, sub = 0.85, cap = 0.75) * shrink
+  title_lines <- fp_wrap_to(lab$title, width_in, cex[["title"]], font = 2)
+  sub_lines <- fp_wrap_to(lab$subtitle, width_in, cex[["sub"]])
   # the caption is right-aligned at the panel's edge in italic: wrapped to that font, short of the right margin
-  cap_lines <- fp_wrap_to(lab$caption, width_in - 0.4, 0.75, font = 3)
-  lay <- fp_legend_layout(fp_legend_blocks(data, spec), width_in, cex_leg)
+  cap_lines <- fp_wrap_to(lab$caption, width_in - 0.4, cex[["cap"]], font = 3)
+  leg <- fp_legend_blocks(data, spec)
+  if (!is.null(blocks)) leg <- leg[blocks]  # `blocks`: the legend blocks kept (small devices)
+  lay <- fp_legend_layout(leg, width_in, cex_leg)
   # bottom margin: tick labels, axis title, legend and caption
   xlab_lines <- 0
   las <- 1
@@ -53,8 +90,10 @@ fp_base_margins <- function(data, spec, lab, ylim) {
     }
   }
   # (the caption's last line ends 0.35 lines above the edge: room for its descenders)
-  mar_b <- 3 + xlab_lines + lay$height_in / csi + 0.95 * length(cap_lines) + 0.5
-  mar_t <- 0.6 + 1.25 * 1.2 * length(title_lines) + 0.95 * length(sub_lines)
+  # (a caption's last line takes a whole line, whatever its size)
+  cap_h <- if (length(cap_lines)) 0.95 * shrink * (length(cap_lines) - 1) + max(1, 0.95 * shrink) else 0
+  mar_b <- 3 + xlab_lines + lay$height_in / csi + cap_h + 0.5
+  mar_t <- 0.6 + 1.25 * cex[["title"]] * length(title_lines) + 0.95 * shrink * length(sub_lines)
   # left margin: the widest tick label, then the axis title
   ticks <- if (grepl("y", spec$log)) grDevices::axisTicks(log10(ylim), log = TRUE) else pretty(ylim)
   ylab_line <- 0.9 + max(graphics::strwidth(format(ticks), units = "inches")) / csi
@@ -63,7 +102,7 @@ fp_base_margins <- function(data, spec, lab, ylim) {
   ylab_at <- max(2.6, ylab_line + 0.2) + length(ylab_lines) - seq_along(ylab_lines)
   list(mar = c(mar_b, max(4.1, max(ylab_at) + 1.1), mar_t, 1.2), mar_b = mar_b, mar_t = mar_t, las = las,
        xlab_lines = xlab_lines, title_lines = title_lines, sub_lines = sub_lines, cap_lines = cap_lines,
-       ylab_lines = ylab_lines, ylab_at = ylab_at, lay = lay, cex_leg = cex_leg)
+       ylab_lines = ylab_lines, ylab_at = ylab_at, lay = lay, cex_leg = cex_leg, cex = cex, shrink = shrink)
 }
 
 # The panel of the base renderer: grid, reference lines, the layers, the reference lines'
@@ -107,21 +146,21 @@ fp_base_text <- function(lab, m) {
   fig_mid <- graphics::grconvertX(0.5, "nfc", "user")
   for (i in seq_along(m$ylab_lines)) graphics::mtext(m$ylab_lines[i], side = 2, line = m$ylab_at[i], las = 0)
   # titles, top down
-  line <- m$mar_t - 0.4 - 1.2
+  line <- m$mar_t - 0.4 - m$cex[["title"]]
   for (t in m$title_lines) {
-    graphics::mtext(t, side = 3, line = line, font = 2, cex = 1.2, at = fig_mid)
-    line <- line - 1.25 * 1.2
+    graphics::mtext(t, side = 3, line = line, font = 2, cex = m$cex[["title"]], at = fig_mid)
+    line <- line - 1.25 * m$cex[["title"]]
   }
   for (s in m$sub_lines) {
-    graphics::mtext(s, side = 3, line = line + 0.45, cex = 0.85, col = "grey25", at = fig_mid)
-    line <- line - 0.95
+    graphics::mtext(s, side = 3, line = line + 0.45 * m$shrink, cex = m$cex[["sub"]], col = "grey25", at = fig_mid)
+    line <- line - 0.95 * m$shrink
   }
   # legend and caption in the bottom margin
   fp_base_legends(m$lay, m$cex_leg, top_line = 3 + m$xlab_lines)
   cap_lines <- m$cap_lines
   for (i in seq_along(cap_lines)) {
-    graphics::mtext(cap_lines[i], side = 1, line = m$mar_b - 0.95 * (length(cap_lines) - i + 1) - 0.25,
-                    cex = 0.75, adj = 1, font = 3, col = "grey25")
+    graphics::mtext(cap_lines[i], side = 1, line = m$mar_b - 0.25 - max(1, 0.95 * m$shrink) - 0.95 * m$shrink * (length(cap_lines) - i),
+                    cex = m$cex[["cap"]], adj = 1, font = 3, col = "grey25")
   }
 }
 
@@ -154,10 +193,20 @@ fp_base_layer <- function(layer, d, spec) {
       graphics::rect(x - 0.4, 0, x + 0.4, y, col = fill, border = col)
     },
     errorbar = {
-      ok <- which(d[[layer$ymax]] > d[[layer$ymin]])
+      lo <- d[[layer$ymin]]
+      hi <- d[[layer$ymax]]
+      ok <- which(is.finite(lo) & is.finite(hi) & hi >= lo)
+      # a bar shorter than 1/1000 inch has no direction for arrows() (which warns and skips
+      # it): a short horizontal tick at its value instead
+      len <- abs(graphics::grconvertY(hi[ok], "user", "inches") - graphics::grconvertY(lo[ok], "user", "inches"))
+      short <- ok[!(len >= 1e-3)]
+      ok <- ok[len >= 1e-3]
       if (length(ok)) {
-        graphics::arrows(x[ok], d[[layer$ymin]][ok], x[ok], d[[layer$ymax]][ok], angle = 90, code = 3,
-                         length = 0.04, col = col[ok])
+        graphics::arrows(x[ok], lo[ok], x[ok], hi[ok], angle = 90, code = 3, length = 0.04, col = col[ok])
+      }
+      if (length(short)) {
+        w <- abs(graphics::grconvertX(0.04, "inches", "user") - graphics::grconvertX(0, "inches", "user"))
+        graphics::segments(x[short] - w, lo[short], x[short] + w, lo[short], col = col[short])
       }
     })
   invisible()
