@@ -68,6 +68,13 @@ fp_gg_layer <- function(l, data, spec, xr) {
     point = {
       args$linetype <- NULL
       map$linetype <- NULL
+      if (isTRUE(l$hollow)) {
+        # the open shape of each row's shape, given row by row (the shape scale keeps the legend)
+        sc <- spec$scales$shape
+        pch <- if (!is.null(args$shape)) args$shape else if (!is.null(sc)) unname(sc$values[as.character(d[[sc$column]])]) else 16L
+        args$shape <- fp_hollow(pch)
+        map$shape <- NULL
+      }
       do.call(ggplot2::geom_point, c(list(data = d, mapping = map, size = 1.8 * (if (is.null(l$cex)) 1 else l$cex)), args))
     },
     col = {

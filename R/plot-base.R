@@ -186,6 +186,7 @@ fp_base_layer <- function(layer, d, spec) {
     },
     point = {
       pch <- aes("shape", 16L)
+      if (isTRUE(layer$hollow)) pch <- fp_hollow(pch)
       graphics::points(x, y, col = col, pch = pch, cex = if (is.null(layer$cex)) 1 else layer$cex)
     },
     col = {

@@ -99,11 +99,20 @@ fp_spec <- function(x, y, layers, scales = list(), title = NULL, subtitle = NULL
 }
 
 # One layer: a geom ("line", "point", "col", "errorbar"), the rows it draws (`where`: a named
-# list of column = values) and fixed aesthetics that override the scales.
+# list of column = values) and fixed aesthetics that override the scales. `hollow = TRUE`
+# draws a point layer's shapes open (fp_hollow()): values that are not estimates.
 fp_layer <- function(geom, where = NULL, colour = NULL, fill = NULL, shape = NULL, lty = NULL, lwd = NULL,
-                     cex = NULL, alpha = NULL, ymin = NULL, ymax = NULL) {
+                     cex = NULL, alpha = NULL, ymin = NULL, ymax = NULL, hollow = FALSE) {
   list(geom = geom, where = where, colour = colour, fill = fill, shape = shape, lty = lty, lwd = lwd,
-       cex = cex, alpha = alpha, ymin = ymin, ymax = ymax)
+       cex = cex, alpha = alpha, ymin = ymin, ymax = ymax, hollow = hollow)
+}
+
+# The open shape of each point shape (pch): circle, triangle, square, diamond; open shapes
+# and lines stay as they are.
+fp_hollow <- function(pch) {
+  open <- c(`16` = 1L, `19` = 1L, `20` = 1L, `17` = 2L, `15` = 0L, `18` = 5L)
+  out <- unname(open[as.character(pch)])
+  ifelse(is.na(out), pch, out)
 }
 
 # A reference line: horizontal (`h`) or vertical (`v`) at `at`, with a short label.
@@ -124,11 +133,14 @@ fp_plot_rows <- function(data, spec, layer = NULL) {
   d <- as.data.frame(unclass(data), stringsAsFactors = FALSE)
   d$.x <- d[[spec$x]]
   if (!is.null(spec$dodge)) {
-    lev <- levels(factor(d[[spec$dodge$column]]))
+    # several columns: one position per combination present, the first column outermost (the
+    # series of a method side by side, then the next method's)
+    key <- fp_dodge_key(d, spec$dodge$column)
+    lev <- levels(key)
     n <- length(lev)
     if (n > 1L) {
       off <- (seq_len(n) - (n + 1) / 2) * spec$dodge$width / n
-      d$.x <- d$.x + off[match(as.character(d[[spec$dodge$column]]), lev)]
+      d$.x <- d$.x + off[match(as.character(key), lev)]
     }
   }
   cols <- unique(unlist(lapply(spec$scales, `[[`, "column")))
@@ -140,6 +152,16 @@ fp_plot_rows <- function(data, spec, layer = NULL) {
   d <- d[is.finite(d[[spec$y]]) & is.finite(d$.x), , drop = FALSE]
   d[order(d$.series, d$.x), , drop = FALSE]
 }
+
+# The dodge position of each row: the combination of the dodge columns present in the frame.
+fp_dodge_key <- function(d, columns) {
+  if (length(columns) == 1L) return(factor(d[[columns]]))
+  interaction(lapply(d[columns], factor), drop = TRUE, lex.order = TRUE)
+}
+
+# The width over which n dodged series spread at one x position (one unit apart): wider with
+# more series, so that their points and error bars stay apart, never reaching the next position.
+fp_dodge_width <- function(n) min(0.6, 0.12 * n)
 
 # The x range a dodged panel covers at least: one unit around a single x value (a plot at one
 # k), so that points offset by a fixed fraction of a unit sit near the middle of the panel
@@ -174,14 +196,18 @@ fp_plot_by_k <- function(tab, type, title, ylab, subtitle = NULL, xlab = "number
   coincide <- any(vapply(split(tab$value, key), function(v) {
     length(v) > 1L && diff(range(v)) <= 1e-3 * max(abs(tab$value), .Machine$double.xmin)
   }, logical(1)))
+  # one fit: colour and shape by group; several: colour by group, shape and line type by fit
+  # (with one k there are no lines, and the shapes tell the fits apart)
   scales <- list(colour = fp_scale("group", levels(tab$group), fp_palette(ng)),
-                 shape = fp_scale("group", levels(tab$group), fp_shapes(ng)))
+                 shape = if (nf > 1L) fp_scale("fit", levels(tab$fit), fp_shapes(nf)) else
+                   fp_scale("group", levels(tab$group), fp_shapes(ng)))
   if (nf > 1L) scales$linetype <- fp_scale("fit", levels(tab$fit), seq_len(nf))
+  dodge <- c(if (nf > 1L) "fit", if (ng > 1L) "group")
   spec <- fp_spec("k", "value", list(fp_layer("line"), fp_layer("point", cex = 1.1)), scales,
                   title = title, subtitle = subtitle, xlab = xlab, ylab = ylab,
                   caption = fp_join_captions(caption, if (coincide && ng > 1L) "groups with equal values: points set side by side"),
                   ref = ref, x_integer = TRUE, y_zero = TRUE,
-                  dodge = if (ng > 1L) list(column = "group", width = 0.3))
+                  dodge = if (length(dodge)) list(column = dodge, width = fp_dodge_width(ng * nf)))
   fp_plot_frame(tab[c("k", "group", "fit", "value")], spec, type)
 }
 

@@ -76,3 +76,91 @@ test_that("no audit caption is clipped at 5 x 4, 7 x 5 or 10 x 7 in, in either r
     }
   }
 })
+
+# Draw into a throw-away device of 5 x 4 in, failing on any warning (arrows() of zero length,
+# "figure margins too large" is an error).
+draw_small <- function(expr) {
+  grDevices::png(tempfile(fileext = ".png"), width = 5, height = 4, units = "in", res = 72)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  p <- withCallingHandlers(expr, message = function(m) invokeRestart("muffleMessage"))
+  if (inherits(p, "ggplot")) print(p)
+  invisible(TRUE)
+}
+
+test_that("downstream gaps mark one-class fits, unreliable rows and draw their intervals", {
+  dat <- audit_data()
+  a <- fair_audit(dat$x, dat$g, k = 1:3, outcome = dat$y, seed = 1, progress = FALSE)
+  # a classifier predicting one class at k = 1 (its gaps 0 by construction), rows flagged unreliable
+  a$downstream$one_class <- a$downstream$k == 1L
+  a$downstream$dp_gap[a$downstream$k == 1L] <- 0
+  a$downstream$reliable <- FALSE
+  pd <- fp_plot_data(a, "downstream")
+  spec <- attr(pd, "fp_spec")
+  expect_true(all(pd$mark[pd$k == 1L] == "one class"))
+  expect_true(all(pd$mark[pd$k > 1L] == "unreliable"))
+  hollow <- Filter(function(l) isTRUE(l$hollow), spec$layers)
+  expect_length(hollow, 1L)
+  expect_identical(hollow[[1]]$where, list(mark = "one class"))
+  expect_match(spec$labels$caption, "0 by construction", fixed = TRUE)
+  expect_match(spec$labels$caption, "fewer than 30 held-out rows", fixed = TRUE)
+  # the intervals of the table, as error bars; dodged by method and gap, so no two bars share an x
+  expect_equal(pd$lower[pd$gap == "demographic parity"], 100 * a$downstream$dp_gap_low)
+  expect_equal(pd$upper[pd$gap == "equal opportunity"], 100 * a$downstream$eo_gap_high)
+  expect_true(any(vapply(spec$layers, `[[`, "", "geom") == "errorbar"))
+  rows <- fp_plot_rows(pd, spec)
+  expect_false(anyDuplicated(rows$.x) > 0)
+  expect_equal(fp_hollow(c(16L, 17L, 15L, 18L, 1L, 4L)), c(1L, 2L, 0L, 5L, 1L, 4L))
+  acc <- fp_plot_data(a, "accuracy")
+  expect_equal(acc$lower, 100 * a$downstream$accuracy_low)
+  expect_no_warning(draw_small(plot(a, "downstream")))
+  skip_if_not_installed("ggplot2")
+  expect_no_warning(draw_small(ggplot2::autoplot(a, "downstream")))
+})
+
+test_that("methods are told apart by shape at one k, and intervals are dodged by method and group", {
+  a1 <- fair_audit(iris[1:4], iris$Species, k = 2, seed = 1, progress = FALSE)
+  pd <- fp_plot_data(a1, "losses")
+  spec <- attr(pd, "fp_spec")
+  expect_identical(spec$scales$shape$column, "fit")
+  expect_length(unique(spec$scales$shape$values), nlevels(pd$fit))
+  expect_identical(spec$dodge$column, c("fit", "group"))
+  rows <- fp_plot_rows(pd, spec)
+  expect_false(anyDuplicated(rows$.x) > 0)  # one x per method and group: no two bars overlap
+  expect_no_warning(draw_small(plot(a1, "losses")))
+  skip_if_not_installed("ggplot2")
+  expect_no_warning(draw_small(ggplot2::autoplot(a1, "losses")))
+})
+
+test_that("a method with no values is left out of legends and subtitles, and the caption says why", {
+  set.seed(3)
+  X <- matrix(rnorm(600), 100) %*% matrix(rnorm(36), 6)
+  g <- factor(sample(sprintf("region %02d", 1:8), 100, TRUE))
+  a <- fair_audit(X, g, k = 1:2, seed = 1, progress = FALSE, replicates = 20)
+  expect_true(all(a$table$state[a$table$method == "mean"] == "not fitted"))
+  pr <- fp_plot_data(a, "price")
+  expect_identical(levels(pr$method), "min-max")
+  expect_match(attr(pr, "fp_spec")$labels$caption, "mean matching not fitted", ignore.case = TRUE)
+  for (ty in c("losses", "errors")) {
+    pd <- fp_plot_data(a, ty)
+    spec <- attr(pd, "fp_spec")
+    expect_false("mean matching" %in% levels(pd$fit))
+    expect_false(grepl("mean matching", spec$labels$subtitle, fixed = TRUE))
+    expect_match(spec$labels$caption, "mean matching not fitted", ignore.case = TRUE)
+  }
+  expect_error(fp_plot_data(a, "price", methods = "mean"), class = "fairproj_input_error")
+})
+
+test_that("base audit plots draw at 5 x 4 in without warnings or errors (zero-length bars, many groups)", {
+  d <- iris
+  d$grp <- ifelse(seq_len(150) <= 4, "tiny", "big")
+  a <- fair_audit(d[1:4], d$grp, seed = 1, progress = FALSE)
+  expect_no_warning(draw_small(plot(a, "losses", methods = "standard")))
+  set.seed(3)
+  X <- matrix(rnorm(3000), 500) %*% matrix(rnorm(36), 6)
+  g <- factor(sample(sprintf("Region number %02d (long label)", 1:10), 500, TRUE))
+  a10 <- fair_audit(X, g, k = 1:3, seed = 1, progress = FALSE, replicates = 20)
+  for (ty in c("losses", "errors", "price")) expect_no_warning(draw_small(plot(a10, ty)))
+  grDevices::pdf(NULL, width = 3, height = 2.5)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_no_error(plot(a10, "losses"))
+})
