@@ -186,7 +186,7 @@ fp_plot_data.fairproj_tune <- function(x, type = NULL, ...) {
                     # by a small fraction of the grid's spacing, so that no point seems to
                     # stand at a value never tried
                     x_breaks = if (!is.null(xpar) && length(unique(pos)) <= 12L) sort(unique(pos)),
-                    dodge = if (ns > 1L && logx == "") list(column = "series", width = 0.15 * fp_min_gap(pos)))
+                    dodge = if (ns > 1L && logx == "") list(column = "series", width = min(0.4, 0.12 * ns) * fp_min_gap(pos)))
   } else {
     spec <- fp_spec("ABDiff", "ARE", list(fp_layer("point", cex = 1.2), ring), if (ns > 1L) scales else list(),
                     title = sprintf("Held-out trade-off (%s)", fp_fit_label(x$method)),
