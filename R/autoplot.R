@@ -127,8 +127,8 @@ fp_gg_scales <- function(gg, data, spec) {
   for (a in names(spec$scales)) {
     sc <- spec$scales[[a]]
     present <- names(sc$values)[names(sc$values) %in% as.character(data[[sc$column]])]
-    # legend rows so that long labels fit the width of a default device (about 70 characters)
-    rows <- max(1L, ceiling(sum(nchar(present) + 6L) / 70))
+    # legend rows so that long labels fit the width of a 5 in device (about 48 characters)
+    rows <- max(1L, ceiling(sum(nchar(present) + 6L) / 48))
     gg <- gg + scale_fun[[a]](values = sc$values, limits = names(sc$values), breaks = present, name = sc$title,
                               guide = if (isTRUE(spec$legend)) ggplot2::guide_legend(nrow = rows) else "none")
   }

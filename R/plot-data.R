@@ -85,8 +85,9 @@ fp_scale <- function(column, levels, values, title = column) {
   list(column = column, values = stats::setNames(rep_len(values, length(levels)), levels), title = title)
 }
 
-# The label of a fit in legends and titles.
-fp_fit_label <- function(method) if (identical(method, "standard")) "standard PCA" else method
+# The label of a fit in legends and titles: the audit's label of each method (fp_audit_label(),
+# R/audit-plot.R), so that a method reads the same in every plot ("min-max", not "minmax").
+fp_fit_label <- function(method) fp_audit_label(method)
 
 # A drawing specification (see the top of this file).
 fp_spec <- function(x, y, layers, scales = list(), title = NULL, subtitle = NULL, xlab = x, ylab = y,
@@ -201,7 +202,10 @@ fp_plot_by_k <- function(tab, type, title, ylab, subtitle = NULL, xlab = "number
   scales <- list(colour = fp_scale("group", levels(tab$group), fp_palette(ng)),
                  shape = if (nf > 1L) fp_scale("fit", levels(tab$fit), fp_shapes(nf)) else
                    fp_scale("group", levels(tab$group), fp_shapes(ng)))
-  if (nf > 1L) scales$linetype <- fp_scale("fit", levels(tab$fit), seq_len(nf))
+  if (nf > 1L) {
+    scales$shape$title <- "method"
+    scales$linetype <- fp_scale("fit", levels(tab$fit), seq_len(nf), "method")
+  }
   dodge <- c(if (nf > 1L) "fit", if (ng > 1L) "group")
   spec <- fp_spec("k", "value", list(fp_layer("line"), fp_layer("point", cex = 1.1)), scales,
                   title = title, subtitle = subtitle, xlab = xlab, ylab = ylab,
