@@ -161,7 +161,7 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
 fp_kpca_scores <- function(object, xn) {
   # a row with a missing value gets a row of NA (as predict.fair_pca()); the others are scored alone
   ok <- if (anyNA(xn)) stats::complete.cases(xn) else rep(TRUE, nrow(xn))
-  zn <- sweep(sweep(if (all(ok)) xn else xn[ok, , drop = FALSE], 2L, object$center), 2L, object$scale, `/`)
+  zn <- fp_kpca_z(if (all(ok)) xn else xn[ok, , drop = FALSE], object$center, object$scale)
   Kn <- fp_kernel(zn, object$train, object$kernel)
   if (object$kernel_center) {
     Kn <- sweep(Kn - rowMeans(Kn), 2L, object$kernel_colmeans) + object$kernel_mean  # also for 0 rows
@@ -204,16 +204,45 @@ fp_kpca_check_args <- function(kernel, constraint, degree, coef0, kernel_center,
 
 # The rows centred and scaled as fair_kpca()'s `center` and `scale.` say: list(z, center, sc).
 # `warn`: scale. was not given, so a column whose variance dominates gets the units warning.
+# With scale. = TRUE the column scales are those of fair_pca()'s row route
+# (fp_rows_column_scale(): about the centre, divisor n - 1, from each column brought near 1 by a
+# power of two, .fp_rows_stats()), so that a column of any finite magnitude is standardised
+# alike, and a constant column is the classed error naming it.
 fp_kpca_standardise <- function(xm, center, scale., warn) {
   d <- ncol(xm)
   center <- fp_check_center_scale(center, d, "center")
   if (warn) fp_warn_units(fp_log2_colvar_rows(xm), colnames(xm))
   scale. <- fp_check_center_scale(scale., d, "scale.")
   ctr <- if (isTRUE(center)) colMeans(xm) else if (isFALSE(center)) rep(0, d) else center
-  sc <- if (isTRUE(scale.)) sqrt(colSums(sweep(xm, 2L, ctr)^2) / max(nrow(xm) - 1, 1))
-        else if (isFALSE(scale.)) rep(1, d) else scale.
+  sc <- if (isTRUE(scale.)) {
+    st <- fp_cpp(.fp_rows_stats(xm, integer(nrow(xm)), 1L, numeric(0)), "the column statistics")
+    D <- 2^st$exponent
+    D * fp_rows_column_scale(TRUE, D, st$ssq[, 1L], st$mean[, 1L], ctr / D, nrow(xm), fp_colnames(xm))
+  } else if (isFALSE(scale.)) rep(1, d) else scale.
   if (any(sc <= 0)) fp_abort("= TRUE cannot rescale constant (zero-variance) columns", "scale.")
-  list(z = sweep(sweep(xm, 2L, ctr), 2L, sc, `/`), center = ctr, sc = sc)
+  if (!all(is.finite(sc))) {
+    fp_abort(sprintf("has column(s) whose standard deviation overflows double precision: %s; divide them by a constant",
+                     fp_name_list(fp_colnames(xm)[!is.finite(sc)])), "x")
+  }
+  z <- fp_kpca_z(xm, ctr, sc)
+  if (anyNA(z) || fp_any_infinite(z)) {
+    fp_abort(paste("has deviations from its centre beyond double precision (values near the largest double);",
+                   "use scale. = TRUE or divide the data by a constant"), "x")
+  }
+  list(z = z, center = ctr, sc = sc)
+}
+
+# (x - center) / scale by columns. A column whose scale is beyond 2^+-400 (about 1e+-120) is
+# first multiplied by the power of two near 1 / scale (exact), as are its centre and scale, so
+# that its deviations neither overflow (values near the largest double) nor lose digits (values
+# near the smallest); other columns take the plain sweeps.
+fp_kpca_z <- function(x, center, scale) {
+  far <- which(scale > 2^400 | scale < 2^-400)
+  if (!length(far)) return(sweep(sweep(x, 2L, center), 2L, scale, `/`))
+  e <- rep(0, length(scale))
+  e[far] <- pmin(pmax(floor(log2(scale[far])) + 1, -1000), 1000)
+  t <- 2^-e
+  sweep(sweep(sweep(x, 2L, t, `*`), 2L, center * t), 2L, scale * t, `/`)
 }
 
 # The kernel's gamma from fair_kpca()'s `gamma` on the fitted rows `zf` (d columns), and the
@@ -225,7 +254,7 @@ fp_kpca_gamma <- function(gamma, kernel, zf, sc, d) {
     # of two near it, kept in `scale` so that predict() divides new rows by it too (exact)
     mx <- max(abs(zf - mean(zf)))
     if (kernel != "linear" && is.finite(mx) && mx > 0 && abs(log2(mx)) > 400) {
-      p2 <- 2^round(log2(mx))
+      p2 <- 2^min(round(log2(mx)), 1023)  # 2^1024 is Inf
       sc <- sc * p2
       zf <- zf / p2
     }

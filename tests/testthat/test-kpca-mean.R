@@ -174,3 +174,40 @@ test_that("predict.fair_kpca() of no rows gives no rows, as predict.fair_pca() d
   expect_identical(dim(s0), c(0L, 2L))
   expect_identical(colnames(s0), colnames(predict(f, x[1:2, ])))
 })
+
+test_that("fair_kpca(scale. = TRUE) standardises a column of any finite magnitude alike", {
+  set.seed(1)
+  x <- matrix(rnorm(240), 60, 4)
+  g <- rep(c("a", "b"), 30)
+  f1 <- fair_kpca(x, g, k = 2, scale. = TRUE)
+  # the column's squares would overflow (beyond about 1e154) or underflow (below about 1e-154);
+  # standardised, it is the same column to rounding, so are the scores
+  for (cc in c(1e-300, 1e-200, 1e-160, 1e-155, 1e155, 1e160, 1e200, 1e300)) {
+    xs <- x
+    xs[, 2] <- xs[, 2] * cc
+    f <- fair_kpca(xs, g, k = 2, scale. = TRUE)
+    expect_equal(f$x, f1$x, tolerance = 1e-12, info = format(cc))
+    expect_equal(f$scale[[2]] / cc, f1$scale[[2]], tolerance = 1e-12, info = format(cc))
+    expect_equal(predict(f, xs[1:5, ]), f1$x[1:5, ], tolerance = 1e-12, info = format(cc))
+  }
+  # every column near the largest double: the same embedding, with scale. = TRUE and without
+  # (gamma = "scale" makes the rbf kernel unit-free)
+  xm <- x / max(abs(x)) * 1.79e308
+  expect_equal(fair_kpca(xm, g, k = 2, scale. = TRUE)$x, f1$x, tolerance = 1e-12)
+  expect_equal(fair_kpca(xm, g, k = 2)$x, fair_kpca(x, g, k = 2)$x, tolerance = 1e-12)
+  # deviations from the centre beyond double precision: a classed error without scale., a fit with
+  xs <- x
+  xs[, 1] <- c(rep(1.7e308, 59), -1.7e308)
+  e <- tryCatch(suppressWarnings(fair_kpca(xs, g, k = 2)), error = identity)
+  expect_s3_class(e, "fairproj_input_error")
+  expect_match(conditionMessage(e), "^`x`.*scale. = TRUE")
+  expect_true(all(is.finite(fair_kpca(xs, g, k = 2, scale. = TRUE)$x)))
+  # a constant column, at any magnitude: the classed error naming it
+  for (v in c(5, 5e300, 5e-300)) {
+    xs <- x
+    xs[, 3] <- v
+    e <- tryCatch(fair_kpca(xs, g, k = 2, scale. = TRUE), error = identity)
+    expect_s3_class(e, "fairproj_input_error")
+    expect_match(conditionMessage(e), "^`scale.`.*constant.*V3")
+  }
+})
