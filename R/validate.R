@@ -57,6 +57,7 @@ fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE, c
     x <- as.matrix(x)
   }
   if (inherits(x, "Matrix")) x <- as.matrix(x)
+  if (inherits(x, "integer64") && length(dim(x)) == 2L) x <- fp_int64_matrix(x, arg)
   if (!is.matrix(x)) {
     if (is.numeric(x)) fp_abort(sprintf("must be a matrix or data.frame with at least %d columns, not a vector", min_cols), arg)
     fp_abort(sprintf("must be a numeric matrix or data.frame, not an object of class '%s'", class(x)[1]), arg)
@@ -142,16 +143,39 @@ fp_int64_columns <- function(x, arg) {
   fp_require("bit64", "integer64 columns")
   big <- character(0)
   for (j in which(i64)) {
-    # bit64's method, by value; its own unclassed warning on rounding is replaced by ours
-    v <- suppressWarnings(as.double(x[[j]]))
+    v <- fp_int64_double(x[[j]])
     if (any(abs(v) >= 2^53, na.rm = TRUE)) big <- c(big, names(x)[j])
     x[[j]] <- v
   }
+  fp_warn_int64_big(big, arg)
+  x
+}
+
+# An integer64 matrix (bit64: an integer64 vector with two dimensions) as a double matrix with
+# its dimnames, converted by value as fp_int64_columns() converts columns, with its warning for
+# the columns holding integers of 2^53 or more.
+fp_int64_matrix <- function(x, arg) {
+  fp_require("bit64", "integer64 matrices")
+  dn <- dimnames(x)
+  v <- matrix(fp_int64_double(x), nrow(x), ncol(x), dimnames = dn)
+  big <- which(colSums(abs(v) >= 2^53, na.rm = TRUE) > 0)
+  fp_warn_int64_big(fp_colnames(v)[big], arg)
+  v
+}
+
+# integer64 values as doubles, by bit64's method (its own unclassed warning on rounding is
+# replaced by fp_warn_int64_big()).
+fp_int64_double <- function(v) {
+  v <- suppressWarnings(as.double(v))
+  attributes(v) <- NULL
+  v
+}
+
+fp_warn_int64_big <- function(big, arg) {
   if (length(big)) {
     fp_warn(sprintf("`%s` has integer64 column(s) with integers of 2^53 or more, which double precision may round: %s",
                     arg, fp_name_list(big)), class = "fairproj_precision_warning")
   }
-  x
 }
 
 # Column names of a matrix: V1, V2, ... where missing or blank, made unique. Computed without

@@ -283,3 +283,32 @@ test_that("group codes come from the values, with the levels droplevels(as.facto
   suppressMessages(untrace("factor", where = baseenv()))
   expect_identical(calls$n, 0L)
 })
+
+test_that("an integer64 matrix is read by value at every door, not by its bits", {
+  skip_if_not_installed("bit64")
+  set.seed(3)
+  v <- round(matrix(rnorm(120), 40, 3) * 1000)
+  g <- rep(c("a", "b"), 20)
+  m <- bit64::as.integer64(v)
+  dim(m) <- dim(v)
+  expect_equal(group_moments(m, g), group_moments(v, g))
+  expect_equal(fair_pca(m, g, k = 2, scale. = TRUE)[c("rotation", "center", "scale", "x", "group_stats")],
+               fair_pca(v, g, k = 2, scale. = TRUE)[c("rotation", "center", "scale", "x", "group_stats")])
+  fit <- fair_pca(v, g, k = 2)
+  expect_equal(predict(fit, m), predict(fit, v))
+  expect_equal(fair_css(m, g, k = 2)[c("columns", "group_stats")], fair_css(v, g, k = 2)[c("columns", "group_stats")])
+  expect_equal(fair_kpca(m, g, k = 2)$x, fair_kpca(v, g, k = 2)$x)
+  # small integers (whose bits read as subnormal doubles), with the matrix's column names
+  s <- bit64::as.integer64(1:40)
+  dim(s) <- c(20L, 2L)
+  dimnames(s) <- list(NULL, c("p", "q"))
+  vs <- matrix(as.numeric(1:40), 20, 2, dimnames = list(NULL, c("p", "q")))
+  vs[, 2] <- vs[, 2]^2
+  s[, 2] <- s[, 2]^2
+  gs <- rep(c("a", "b"), 10)
+  expect_equal(fair_pca(s, gs, k = 1, scale. = TRUE)$rotation, fair_pca(vs, gs, k = 1, scale. = TRUE)$rotation)
+  # integers of 2^53 or more: the classed warning naming the column, as for data.frame columns
+  b <- m
+  b[, 2] <- b[, 2] + bit64::as.integer64("9007199254740993")
+  expect_warning(group_moments(b, g), "V2", class = "fairproj_precision_warning")
+})
