@@ -332,7 +332,22 @@ fp_scores <- function(fit, x) {
   W <- R / sc
   off <- drop(ct %*% W)
   if (is.double(x) && !is.object(x)) fp_backend_for(as.numeric(nrow(x)) * ncol(x) * ncol(W))
-  fp_scores_product(x, W, off, list(rownames(x), colnames(R)))
+  fp_scores_in_range(fit, x, R, W, off)
+}
+
+# x W - off (= ((x - center) / scale) M with W = M / scale, off = center W), named as the
+# rotation's columns. Where W, off or the product leave double precision (a column whose scale
+# is so small, e.g. subnormal, that M / scale overflows), the rows are centred and scaled first,
+# as predict() does (fp_transform(): a copy of the rows, made only then).
+fp_scores_in_range <- function(fit, x, M, W, off) {
+  dn <- list(rownames(x), colnames(fit$rotation))
+  if (all(is.finite(W)) && all(is.finite(off))) {
+    s <- fp_scores_product(x, W, off, dn)
+    if (!anyNA(s) && !fp_any_infinite(s)) return(s)
+  }
+  s <- fp_transform(fit, x) %*% M
+  dimnames(s) <- dn
+  s
 }
 
 # x W - off, with dimnames `dn`: for a double matrix one product written into the result,
@@ -374,8 +389,8 @@ fp_map_times <- function(fit, Z) {
 # Scores of a fit whose output is a linear map (reconstruction z map): the coordinates
 # ((x - center) / scale) map rotation of the reconstruction, as one product with the rows.
 fp_map_scores <- function(fit, x) {
-  W <- fp_map_times(fit, fit$rotation)
-  if (!isFALSE(fit$scale)) W <- W / fit$scale
+  M <- fp_map_times(fit, fit$rotation)
+  W <- if (isFALSE(fit$scale)) M else M / fit$scale
   off <- if (isFALSE(fit$center)) rep(0, ncol(W)) else drop(fit$center %*% W)
-  fp_scores_product(x, W, off, list(rownames(x), colnames(fit$rotation)))
+  fp_scores_in_range(fit, x, M, W, off)
 }

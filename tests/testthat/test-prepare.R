@@ -137,3 +137,25 @@ test_that("a fit from moments holds few d x d matrices beyond them", {
     }
   }
 })
+
+test_that("training scores of a column of subnormal scale are predict()'s, for every method", {
+  # a column near 1e-310: 1 / scale overflows, so the scores are taken from the centred, scaled
+  # rows as predict() takes them (the fast product would give Inf and NaN)
+  set.seed(1)
+  x <- matrix(rnorm(200), 50, 4)
+  x[, 2] <- x[, 2] * 1e-310
+  g <- rep(c("a", "b"), 25)
+  for (m in fairproj_methods()) {
+    args <- list(x, g, k = 2, method = m, scale. = TRUE)
+    if (m == "rlace") args$seed <- 1
+    fit <- suppressWarnings(do.call(fair_pca, args))  # some solvers warn on 50 rows
+    expect_true(all(is.finite(fit$x)), info = m)
+    expect_equal(fit$x, predict(fit, x), tolerance = 1e-12, info = m)
+  }
+  # the scores of a fit whose output is a linear map (min-max's rounding above rank k) likewise
+  fit <- fair_pca(x, g, k = 2, method = "standard", scale. = TRUE)
+  fit$map <- tcrossprod(fit$rotation[, 1]) + 0.5 * tcrossprod(fit$rotation[, 2])
+  s <- fp_map_scores(fit, x)
+  expect_true(all(is.finite(s)))
+  expect_equal(unname(s), unname(fp_transform(fit, x) %*% fit$map %*% fit$rotation), tolerance = 1e-12)
+})
