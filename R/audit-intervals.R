@@ -1104,7 +1104,7 @@ fp_audit_row_blocks <- function(src, B) {
     bi <- bl[gi == i]
     cnt <- tabulate(bi, B)
     id <- which(cnt > 0)
-    dg <- fp_cpp(.fp_rows_group_diag(src$x, prep$rows$g, i, fp_rows_opts(prep)), "the audit's diagnostics of the rows")
+    dg <- fp_cpp(.fp_rows_group_diag(prep$rows$x, prep$rows$g, i, fp_rows_opts(prep)), "the audit's diagnostics of the rows")
     tr <- vapply(id, function(b) sum(dg$norm[bi == b]), numeric(1)) / cnt[id]
     list(id = id, n = as.numeric(cnt[id]), block = bi, tail = fp_hill_index(dg$norm),
          df = if (dg$constant == 0L && length(id) >= 10L) fp_trace_df(tr, as.numeric(cnt[id])) else NA_real_,

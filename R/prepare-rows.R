@@ -41,6 +41,7 @@ fp_prepare_rows <- function(xm, g, center = TRUE, scale. = FALSE, weights = NULL
   cov_trace <- colSums(st$ssq * w^2) / pmax(n, 1) / s
   names(cov_trace) <- lev
   scale_data <- if (isFALSE(scale.)) rep(1, d) else D * sc_s
+  rr <- fp_rows_held(xm, e, cw, P, sq)
   lv <- log2(pmax(within + between, 0) / max(ntot - 1, 1)) + 2 * e
   # the rows of each group that count (weight above 0): what bounds its covariance's rank
   held <- if (length(rw)) stats::setNames(tabulate(as.integer(g)[rw > 0], length(lev)), lev) else n
@@ -49,9 +50,25 @@ fp_prepare_rows <- function(xm, g, center = TRUE, scale. = FALSE, weights = NULL
                scale_data = scale_data, centered = !isFALSE(center), scaled = !isFALSE(scale.),
                mean = dev * w / sq, cov_trace = cov_trace, unit = 4^P * s, unit_sqrt = 2^P * sq,
                unit_log2 = 2 * P + log2(s), log2_colvar = lv, cache = new.env(parent = emptyenv()),
-               rows = list(x = xm, g = as.integer(g) - 1L, w = cw$b * 2^(cw$a - e - P) / sq, center = ctr_s * D,
+               rows = list(x = rr$x, g = as.integer(g) - 1L, w = rr$w, center = ctr_s * 2^(e - rr$h),
                            weights = if (length(rw)) rw))
   fp_rows_check_unit(prep)
+}
+
+# The rows as the products read them, and the weights that map them to the normalised
+# coordinates: list(x, w, h), column j of x being column j of the data times 2^-h[j]. The data
+# themselves (h = 0) where each column's weight b * 2^(a - e - P) / sq is a normal number; where
+# it is not (a column of subnormal values, whose weight would overflow, or one near the largest
+# double, whose weight would be subnormal), those columns are brought into range by their power
+# of two e (exact), in a copy of the rows made only then, as fp_moments_ranged() does.
+fp_rows_held <- function(xm, e, cw, P, sq) {
+  w <- cw$b * 2^(cw$a - e - P) / sq
+  far <- which(e != 0 & !(is.finite(w) & abs(w) >= .Machine$double.xmin))
+  h <- rep(0, length(e))
+  if (!length(far)) return(list(x = xm, w = w, h = h))
+  for (j in far) xm[, j] <- xm[, j] * 2^-e[j]
+  h[far] <- e[far]
+  list(x = xm, w = cw$b * 2^(cw$a - e + h - P) / sq, h = h)
 }
 
 # The scale of each column (stored units) as fp_column_scale() finds it from the moments, from
