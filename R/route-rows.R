@@ -5,6 +5,12 @@
 # The methods and variants the row route serves: standard PCA and basic mean matching.
 fp_route_rows_methods <- c("standard", "mean", "minmax")
 
+# The methods that always read the rows (and why), whatever the route: their prepared problem
+# (centring, scaling) comes from the moments and their solvers work on the rows themselves, so
+# `route` does not apply to them (tests check each is refused a group_moments object).
+fp_route_rows_always <- c(inlp = "its classifiers are fitted on them", mbfpca = "its MMD is computed from them",
+                          rlace = "its classifier is fitted on them")
+
 # The min-max arguments whose values other than the default need the moments route.
 fp_route_minmax_rows_args <- list(solver = "exact", objective = "loss", centering = "group")
 
@@ -19,6 +25,11 @@ fp_route_choose <- function(route, method, dots, xm, g, k) {
   if (route == "moments") return("moments")
   variant <- fp_route_variant_arg(method, dots)
   if (route == "rows") {
+    if (method %in% names(fp_route_rows_always)) {
+      fp_abort(sprintf(paste("= \"rows\" does not apply to method \"%s\": it always reads the rows (%s), with its centring",
+                             "and scaling from their moments; leave route = \"auto\" or use \"moments\""),
+                       method, fp_route_rows_always[[method]]), "route")
+    }
     if (!method %in% fp_route_rows_methods) {
       fp_abort(sprintf("= \"rows\" serves methods %s; method \"%s\" works from the moments: use route = \"moments\" or \"auto\"",
                        paste(dQuote(fp_route_rows_methods, FALSE), collapse = " and "), method), "route")

@@ -384,3 +384,17 @@ test_that("the row route brings columns of subnormal or near-overflow values int
   expect_equal(b$objective, a$objective, tolerance = 1e-6)
   expect_equal(b$x, predict(b, dat$x), tolerance = 1e-10)
 })
+
+test_that("route = \"rows\" for a method that always reads the rows says so", {
+  dat <- route_data(40, 10, 3)
+  for (method in names(fp_route_rows_always)) {
+    e <- tryCatch(fair_pca(dat$x, dat$g, k = 2, method = method, route = "rows"), error = identity)
+    expect_s3_class(e, "fairproj_input_error")
+    expect_match(conditionMessage(e), "^`route` = \"rows\" does not apply.*always reads the rows")
+    # ... which is true: a group_moments object is not enough for it
+    expect_error(fair_pca(group_moments(dat$x, dat$g), k = 2, method = method, scale. = TRUE), class = "fairproj_needs_rows")
+  }
+  # a method that works from the moments alone is told so
+  e <- tryCatch(fair_pca(dat$x, dat$g, k = 2, method = "pareto", route = "rows"), error = identity)
+  expect_match(conditionMessage(e), "works from the moments")
+})
