@@ -77,7 +77,7 @@ fp_rows_column_scale <- function(scale., D, ss, pooled, ctr, ntot, cn) {
   if (isFALSE(scale.)) return(rep(1, length(D)))
   if (is.numeric(scale.)) return(scale. / D)
   if (ntot < 2) fp_abort("= TRUE needs at least 2 rows", "scale.")
-  sc <- sqrt(ss / (ntot - 1) + (pooled - ctr)^2 * ntot / (ntot - 1))
+  sc <- fp_rms_about(ss / (ntot - 1), pooled - ctr, ntot)
   zero <- !(sc > fp_tol_constant * abs(pooled))
   if (any(zero)) {
     fp_abort(sprintf("= TRUE cannot rescale constant (zero-variance) column(s): %s",

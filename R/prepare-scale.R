@@ -13,11 +13,27 @@ fp_column_scale <- function(m, ctr, scale.) {
   within <- Reduce(`+`, lapply(seq_along(m$levels), function(i) diag(m$scatter[[i]])))
   between <- Reduce(`+`, lapply(seq_along(m$levels), function(i) (m$mean[, i] - mu)^2 * m$n[[i]]))
   var_mu <- (within + between) / (ntot - 1)
-  sc <- sqrt(var_mu + (mu - ctr)^2 * ntot / (ntot - 1))
+  sc <- fp_rms_about(var_mu, mu - ctr, ntot)
   zero <- !(sc > fp_tol_constant * abs(mu))
   if (any(zero)) {
     fp_abort(sprintf("= TRUE cannot rescale constant (zero-variance) column(s): %s",
                      paste(utils::head(m$colnames[zero], 5), collapse = ", ")), "scale.")
+  }
+  sc
+}
+
+# The root mean square of a column about a centre, from its variance `v` (divisor n - 1) and
+# its mean's distance from the centre `dev`: sqrt(v + dev^2 n / (n - 1)). Where the square
+# overflows (a centre of 1e300 given for data near 1), the same value from the larger of the two
+# terms, sqrt(v) and |dev|, factored out; elsewhere the direct formula, bit for bit.
+fp_rms_about <- function(v, dev, ntot) {
+  sc <- sqrt(v + dev^2 * ntot / (ntot - 1))
+  far <- which(!is.finite(sc) & is.finite(v) & is.finite(dev))
+  if (length(far)) {
+    a <- sqrt(v[far])
+    b <- abs(dev[far]) * sqrt(ntot / (ntot - 1))
+    top <- pmax(a, b)
+    sc[far] <- top * sqrt((a / top)^2 + (b / top)^2)
   }
   sc
 }

@@ -159,3 +159,23 @@ test_that("training scores of a column of subnormal scale are predict()'s, for e
   expect_true(all(is.finite(s)))
   expect_equal(unname(s), unname(fp_transform(fit, x) %*% fit$map %*% fit$rotation), tolerance = 1e-12)
 })
+
+test_that("scale. = TRUE about a centre far from the data (1e300) is the root mean square", {
+  set.seed(11)
+  x <- matrix(rnorm(240), 60, 4)
+  g <- rep(c("a", "b"), 30)
+  ctr <- c(1e300, 0, 0, 0)
+  # the root mean square about the centre, computed in units of 1e300 (no square overflows)
+  want1 <- 1e300 * sqrt(sum((x[, 1] / 1e300 - 1)^2) / 59)
+  # (the row route refuses it: its mean squares about the centre are formed unscaled, a
+  # classed error naming `x`)
+  expect_error(fair_pca(x, g, k = 2, center = ctr, scale. = TRUE, route = "rows"), class = "fairproj_input_error")
+  for (route in "moments") {
+    f <- fair_pca(x, g, k = 2, center = ctr, scale. = TRUE, route = route)
+    expect_equal(unname(f$scale[1]), want1, tolerance = 1e-12, label = route)
+    expect_equal(unname(f$scale[-1]), sqrt(colSums(x[, -1]^2) / 59), tolerance = 1e-12, label = route)
+    # the same fit as with that scale given
+    fs <- fair_pca(x, g, k = 2, center = ctr, scale. = f$scale, route = route)
+    expect_lt(max(abs(abs(f$rotation) - abs(fs$rotation))), 1e-10)
+  }
+})
