@@ -39,13 +39,13 @@ fp_plot_audit_price <- function(x, methods) {
   missing <- fp_audit_missing(x, fair, t$method)
   fair <- intersect(fair, t$method)
   if (!length(fair)) fp_abort(sprintf("has no price to plot: %s", missing), "methods")
-  d <- data.frame(k = t$k, method = factor(fp_audit_label(t$method), levels = fp_audit_label(fair)), value = 100 * t$price,
+  d <- data.frame(k = t$k, method = factor(fp_fit_label(t$method), levels = fp_fit_label(fair)), value = 100 * t$price,
                   max_loss = t$max_loss, stringsAsFactors = FALSE)
   d <- fp_audit_bars(x, d, 100 * fp_audit_col(t, "price_low"), 100 * fp_audit_col(t, "price_high"), t$reliable)
   cols <- fp_audit_colours(fair)
   spec <- fp_spec("k", "value", c(list(fp_layer("line"), fp_layer("point", cex = 1.1)), fp_audit_bar_layer(d)),
-                  list(colour = fp_scale("method", fp_audit_label(fair), unname(cols)),
-                       shape = fp_scale("method", fp_audit_label(fair), fp_shapes(length(fair)))),
+                  list(colour = fp_scale("method", fp_fit_label(fair), unname(cols)),
+                       shape = fp_scale("method", fp_fit_label(fair), fp_shapes(length(fair)))),
                   title = "Price of fairness",
                   subtitle = "variance each fair method loses beyond standard PCA at the same k",
                   xlab = "number of components k", ylab = "variance lost (% of the total)",
@@ -66,9 +66,9 @@ fp_audit_missing <- function(x, methods, drawn) {
     why <- nf$note[!is.na(nf$note)]
     why <- if (length(why)) sprintf(": %s", sub(";.*$", "", gsub("`", "", why[1L]))) else ""
     if (!m %in% drawn) {
-      out <- c(out, sprintf("%s %s%s", fp_audit_label(m), if (nrow(nf)) "not fitted" else "has no values", why))
+      out <- c(out, sprintf("%s %s%s", fp_fit_label(m), if (nrow(nf)) "not fitted" else "has no values", why))
     } else if (nrow(nf)) {
-      out <- c(out, sprintf("%s not fitted at k = %s%s", fp_audit_label(m), paste(nf$k, collapse = ", "), why))
+      out <- c(out, sprintf("%s not fitted at k = %s%s", fp_fit_label(m), paste(nf$k, collapse = ", "), why))
     }
   }
   if (length(out)) paste(out, collapse = "; ")
@@ -109,21 +109,21 @@ fp_plot_audit_groups <- function(x, type, methods) {
   g <- x$groups_table[x$groups_table$method %in% show, , drop = FALSE]
   col <- if (type == "losses") "loss" else "error"
   tab <- data.frame(k = g$k, group = factor(g$group, levels = x$groups$group),
-                    fit = factor(fp_audit_label(g$method), levels = fp_audit_label(show)), value = g[[col]],
+                    fit = factor(fp_fit_label(g$method), levels = fp_fit_label(show)), value = g[[col]],
                     stringsAsFactors = FALSE)
   tab <- fp_audit_bars(x, tab, fp_audit_col(g, paste0(col, "_low")), fp_audit_col(g, paste0(col, "_high")), g$reliable)
   keep <- is.finite(tab$value)  # k a method cannot reach
   missing <- fp_audit_missing(x, show, g$method[keep])
   tab <- tab[keep, , drop = FALSE]
   # the methods drawn: a method with no value is in neither the legend nor the subtitle
-  show <- show[fp_audit_label(show) %in% as.character(tab$fit)]
+  show <- show[fp_fit_label(show) %in% as.character(tab$fit)]
   fair <- setdiff(show, "standard")
-  tab$fit <- factor(as.character(tab$fit), levels = fp_audit_label(show))
+  tab$fit <- factor(as.character(tab$fit), levels = fp_fit_label(show))
   tab <- tab[order(tab$fit, tab$group, tab$k), ]
   one_k <- length(unique(tab$k)) < 2L  # no lines: the methods are told apart by their shapes
   sub <- if (!length(fair)) "standard PCA" else if (length(fair) == 1L && !one_k) {
-    sprintf("%s (solid) and standard PCA (dashed)", fp_audit_label(fair))
-  } else sprintf("%s: method (%s)", if (one_k) "shape" else "line type and shape", paste(fp_audit_label(show), collapse = ", "))
+    sprintf("%s (solid) and standard PCA (dashed)", fp_fit_label(fair))
+  } else sprintf("%s: method (%s)", if (one_k) "shape" else "line type and shape", paste(fp_fit_label(show), collapse = ", "))
   losses <- type == "losses"
   pd <- fp_plot_by_k(tab, type, title = if (losses) "Marginal loss by group" else "Reconstruction error by group",
                      subtitle = sub,
@@ -145,14 +145,6 @@ fp_plot_audit_groups <- function(x, type, methods) {
   pd
 }
 
-# The label of each method in the audit's plots, print and report (the report template's
-# method_name() has the same table): one label per method throughout.
-fp_audit_labels <- c(standard = "standard PCA", minmax = "min-max", mean = "mean matching", pareto = "Pareto",
-                     robust = "robust", cfpca = "convex")
-fp_audit_label <- function(methods) {
-  unname(ifelse(methods %in% names(fp_audit_labels), fp_audit_labels[methods], methods))
-}
-
 fp_plot_audit_downstream <- function(x, type, methods) {
   if (is.null(x$downstream)) fp_abort(sprintf("has no downstream checks: %s", x$downstream_note), "x")
   dn <- x$downstream[x$downstream$method %in% methods, , drop = FALSE]
@@ -164,8 +156,8 @@ fp_plot_audit_downstream <- function(x, type, methods) {
   if (!length(methods)) fp_abort(sprintf("has no downstream values to plot: %s", missing), "methods")
   ref <- x$downstream_reference
   cols <- fp_audit_colours(methods)
-  labs <- fp_audit_label(methods)
-  mf <- factor(fp_audit_label(dn$method), levels = labs)
+  labs <- fp_fit_label(methods)
+  mf <- factor(fp_fit_label(dn$method), levels = labs)
   scales <- list(colour = fp_scale("method", labs, unname(cols)), shape = fp_scale("method", labs, fp_shapes(length(labs))))
   learner <- sprintf("%s on the k scores (%s training rows, %s held out)", fp_audit_learner(x),
                      format(x$outcome$n_train, big.mark = ","), format(x$outcome$n_test, big.mark = ","))

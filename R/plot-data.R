@@ -85,9 +85,14 @@ fp_scale <- function(column, levels, values, title = column) {
   list(column = column, values = stats::setNames(rep_len(values, length(levels)), levels), title = title)
 }
 
-# The label of a fit in legends and titles: the audit's label of each method (fp_audit_label(),
-# R/audit-plot.R), so that a method reads the same in every plot ("min-max", not "minmax").
-fp_fit_label <- function(method) fp_audit_label(method)
+# The label of each method in legends and titles of every plot (fits, audits), print and report
+# (the report template's method_name() has the same table): one label per method throughout
+# ("min-max", not "minmax").
+fp_fit_labels <- c(standard = "standard PCA", minmax = "min-max", mean = "mean matching", pareto = "Pareto",
+                   robust = "robust", cfpca = "convex")
+fp_fit_label <- function(method) {
+  unname(ifelse(method %in% names(fp_fit_labels), fp_fit_labels[method], method))
+}
 
 # A drawing specification (see the top of this file).
 fp_spec <- function(x, y, layers, scales = list(), title = NULL, subtitle = NULL, xlab = x, ylab = y,

@@ -4,14 +4,14 @@ test_that("every audit plot labels a method as the report and print do", {
   dat <- audit_data()
   a <- fair_audit(dat$x, dat$g, k = 1:3, outcome = dat$y, seed = 1)
   fair <- setdiff(a$methods, "standard")
-  expect_identical(fp_audit_label(c("standard", "minmax", "mean", "other")),
+  expect_identical(fp_fit_label(c("standard", "minmax", "mean", "other")),
                    c("standard PCA", "min-max", "mean matching", "other"))
-  expect_identical(levels(tidy(a, "plot", type = "price")$method), fp_audit_label(fair))
+  expect_identical(levels(tidy(a, "plot", type = "price")$method), fp_fit_label(fair))
   for (ty in c("losses", "errors")) {
-    expect_setequal(levels(tidy(a, "plot", type = ty)$fit), fp_audit_label(a$methods))
+    expect_setequal(levels(tidy(a, "plot", type = ty)$fit), fp_fit_label(a$methods))
   }
   for (ty in c("downstream", "accuracy")) {
-    expect_setequal(levels(tidy(a, "plot", type = ty)$method), fp_audit_label(a$methods))
+    expect_setequal(levels(tidy(a, "plot", type = ty)$method), fp_fit_label(a$methods))
   }
 })
 

@@ -136,7 +136,7 @@ test_that("the draft as shipped knits with no warning or message, names survival
   expect_true(grepl("principal component analysis (PCA) of survival::pbc serves every group of <code>sex</code>",
                     html, fixed = TRUE))
   # one label per method, as in the plots and print
-  for (lab in fp_audit_label(c("standard", "minmax", "mean"))) expect_true(grepl(lab, html, fixed = TRUE), label = lab)
+  for (lab in fp_fit_label(c("standard", "minmax", "mean"))) expect_true(grepl(lab, html, fixed = TRUE), label = lab)
   expect_false(grepl("min-max fair PCA|mean-matching fair PCA|minmax</td>|>mean</td>", html))
   # scaling is the audit's default, and the report gives the call of its fits
   expect_true(grepl("scales by default", html, fixed = TRUE))
