@@ -218,7 +218,9 @@ fp_abort_group_continuous <- function(group, v, fix) {
 
 fp_check_group_sizes <- function(g, sizes, arg, min_levels, min_size, cells = NULL) {
   if (nlevels(g) < min_levels) {
-    fp_abort(sprintf("must have at least %d groups (levels) with data, has %d", min_levels, nlevels(g)), arg)
+    fp_abort(sprintf("must have at least %d %s with data, has %d%s", min_levels,
+                     if (min_levels == 1L) "group (level)" else "groups (levels)", nlevels(g),
+                     if (!length(g)) " (there are no rows)" else ""), arg)
   }
   if (any(sizes < min_size)) {
     small <- levels(g)[sizes < min_size]

@@ -165,3 +165,15 @@ test_that("a formula or column names of the wrong length as `group` are errors n
   expect_equal(fair_pca(d[c(1:4, 5)], "G", k = 2, method = "standard")$rotation,
                fair_pca(d[1:4], d$G, k = 2, method = "standard")$rotation)
 })
+
+test_that("no rows: the group check says so, in the singular where one group is needed", {
+  set.seed(1)
+  x <- matrix(rnorm(240), 60, 4)
+  g <- rep(c("a", "b"), 30)
+  f <- fair_pca(x, g, k = 2)
+  expect_error(group_errors(f, x[0, ], character(0)),
+               "^`group` must have at least 1 group \\(level\\) with data, has 0 \\(there are no rows\\)$",
+               class = "fairproj_input_error")
+  expect_error(fair_pca(x, rep("a", 60), k = 2), "at least 2 groups \\(levels\\) with data, has 1$",
+               class = "fairproj_input_error")
+})
