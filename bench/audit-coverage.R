@@ -767,23 +767,25 @@
 # session's changes leave the audit's intervals on data in range as they were). The session's
 # first shards stopped at once: new_group_moments() now takes whole row counts, and truth_of()
 # gave it a million rows in the design's proportions, not whole; it now gives whole counts in
-# the same proportions (the truths of d4k1m2n1000gauss are identical, 35 cells). RUN: shards 19
-# and 28, never run before. RESULT: shard 19, 32 designs, 1,389 cells: 102 within, 26 below, 65
-# above, 1,196 flagged (86.1%), 4 of its 98 well-behaved cells flagged in over 10%; shard 28, 32
-# designs, 1,401 cells: 17 within, 1 below, 14 above, 1,369 flagged (97.7%). New unflagged cells
-# clearly below 0.85: min-max's variance kept 0.64 and error of group c 0.68 at d4k1m3n100gauss
-# (100 rows per group; the design flags 13.7%) and standard PCA's error of a 0.55 at
-# t4k1m5n100t5 (the design flags 94.5%, the cell 63%). Over the 931 designs now on today's
-# intervals: 40,623 cells, 88.1% flagged, 50 of 4,827 unflagged cells clearly below 0.85 (1.0%),
-# none clearly above 0.95; 27 shards complete; the well-behaved summary is unchanged (no
-# well-behaved design in these shards was new). Shards never run: 31 (29, 31, 33, 34, 36, 38, 39,
-# 41, 43, 44, 46, 48, 49, 51, 53, 54, 56, 58, 59, 61, 63, 64, 66, 68, 69, 71, 73, 74, 76, 78,
-# 79). A diagnosis, not acted on: min-max's max_loss_change at d12k2m2n1000gauss (0.60 above) in
-# 30 fresh samples of the design (samples kept outside the repository): the truth -0.095, the
-# estimates' mean -0.178, the intervals' mean [-0.279, -0.090], centred on the estimate; the
-# change's in-sample bias (-0.083, standard PCA's largest loss 0.145 above its truth, min-max's
-# 0.062) is about one half-width and the replicates do not see it (bias the bootstrap cannot
-# see, as for the small losses at d = 20; see "TRIED AND NOT ADOPTED" above).
+# the same proportions (the truths of d4k1m2n1000gauss are identical, 35 cells). RUN: shards 19,
+# 28, 29 and 31, never run before. RESULT: shard 19, 32 designs, 1,389 cells: 102 within, 26
+# below, 65 above, 1,196 flagged (86.1%); shard 28, 1,401 cells: 17 / 1 / 14 / 1,369 (97.7%);
+# shard 29, 1,389 cells: 95 / 25 / 39 / 1,230 (88.6%); shard 31, 1,389 cells: 142 / 34 / 46 /
+# 1,167 (84.0%). New unflagged cells clearly below 0.85: min-max's variance kept 0.64 and error
+# of group c 0.68 at d4k1m3n100gauss (100 rows per group; the design flags 13.7%), mean
+# matching's max_loss_change 0.70 at d4k1m2n300gauss (flags 10.0%), its loss of c 0.60 at
+# d4k1m3n100pois (flags 54.5%, the cell 50%) and standard PCA's error of a 0.55 at t4k1m5n100t5
+# (flags 94.5%, the cell 63%). Over the 994 designs now on today's intervals: 43,358 cells, 88.1%
+# flagged, 52 of 5,167 unflagged cells clearly below 0.85 (1.0%), none clearly above 0.95; 29
+# shards complete; the well-behaved summary is unchanged (no well-behaved design in these shards
+# was new). Shards never run: 29 (33, 34, 36, 38, 39, 41, 43, 44, 46, 48, 49, 51, 53, 54, 56, 58,
+# 59, 61, 63, 64, 66, 68, 69, 71, 73, 74, 76, 78, 79). A diagnosis, not acted on: min-max's
+# max_loss_change at d12k2m2n1000gauss (0.60 above) in 30 fresh samples of the design (samples
+# kept outside the repository): the truth -0.095, the estimates' mean -0.178, the intervals'
+# mean [-0.279, -0.090], centred on the estimate; the change's in-sample bias (-0.083, standard
+# PCA's largest loss 0.145 above its truth, min-max's 0.062) is about one half-width and the
+# replicates do not see it (bias the bootstrap cannot see, as for the small losses at d = 20;
+# see "TRIED AND NOT ADOPTED" above).
 #
 # Session of 2026-12-06, seventh (#44 item 1; a status measurement on main 498e812's intervals,
 # no rule changed; run "2026-12-06x-full", 30 samples). bench/audit-coverage-status.R (new)
