@@ -336,17 +336,25 @@ fp_scores <- function(fit, x) {
 }
 
 # x W - off (= ((x - center) / scale) M with W = M / scale, off = center W), named as the
-# rotation's columns. Where W, off or the product leave double precision (a column whose scale
-# is so small, e.g. subnormal, that M / scale overflows), the rows are centred and scaled first,
-# as predict() does (fp_transform(): a copy of the rows, made only then).
+# rotation's columns. Rows whose product is not finite (a row with a missing value, whose scores
+# are NA as predict() documents, or a column whose scale is so small, e.g. subnormal, that the
+# product leaves double range) are centred and scaled first, as predict() does (fp_transform()),
+# a block of rows at a time: a copy of those rows alone, never of all of x. Where W or off are
+# not finite (M / scale overflows) every row goes that way.
+fp_rows_block <- 4096L
 fp_scores_in_range <- function(fit, x, M, W, off) {
   dn <- list(rownames(x), colnames(fit$rotation))
   if (all(is.finite(W)) && all(is.finite(off))) {
     s <- fp_scores_product(x, W, off, dn)
-    if (!anyNA(s) && !fp_any_infinite(s)) return(s)
+    bad <- which(!is.finite(rowSums(s)))
+    if (!length(bad)) return(s)
+  } else {
+    s <- matrix(NA_real_, nrow(x), ncol(M), dimnames = dn)
+    bad <- seq_len(nrow(x))
   }
-  s <- fp_transform(fit, x) %*% M
-  dimnames(s) <- dn
+  for (b in split(bad, ceiling(seq_along(bad) / fp_rows_block))) {
+    s[b, ] <- fp_transform(fit, x[b, , drop = FALSE]) %*% M
+  }
   s
 }
 

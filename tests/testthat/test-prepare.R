@@ -179,3 +179,22 @@ test_that("scale. = TRUE about a centre far from the data (1e300) is the root me
     expect_lt(max(abs(abs(f$rotation) - abs(fs$rotation))), 1e-10)
   }
 })
+
+test_that("training and predicted scores keep rows of NA as NA and the other rows as the product gives them", {
+  # rows with a missing value give NA scores; the complete rows are the fast product's, bit for
+  # bit, whether or not other rows hold NA (before, one NA sent every row through a centred copy)
+  set.seed(3)
+  x <- matrix(rnorm(400), 100, 4) * rep(c(1, 10, 100, 1000), each = 100) + 50
+  g <- rep(c("a", "b"), 50)
+  fit <- fair_pca(x, g, k = 2, method = "minmax", scale. = TRUE)
+  xn <- x
+  xn[c(3, 70), c(1, 4)] <- NA
+  s <- predict(fit, xn)
+  s0 <- predict(fit, x)
+  expect_true(all(is.na(s[c(3, 70), ])))
+  expect_identical(s[-c(3, 70), ], s0[-c(3, 70), ])
+  fit$map <- tcrossprod(fit$rotation[, 1]) + 0.5 * tcrossprod(fit$rotation[, 2])
+  s <- fp_map_scores(fit, xn)
+  expect_true(all(is.na(s[c(3, 70), ])))
+  expect_identical(s[-c(3, 70), ], fp_map_scores(fit, x)[-c(3, 70), ])
+})
