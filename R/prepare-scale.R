@@ -7,19 +7,26 @@ fp_column_scale <- function(m, ctr, scale.) {
   d <- length(m$colnames)
   if (isFALSE(scale.)) return(rep(1, d))
   if (is.numeric(scale.)) return(scale.)
-  ntot <- sum(m$n)
-  if (ntot < 2) fp_abort("= TRUE needs at least 2 rows", "scale.")
-  mu <- moments_mean(m, pooled = TRUE)
-  within <- Reduce(`+`, lapply(seq_along(m$levels), function(i) diag(m$scatter[[i]])))
-  between <- Reduce(`+`, lapply(seq_along(m$levels), function(i) (m$mean[, i] - mu)^2 * m$n[[i]]))
-  var_mu <- (within + between) / (ntot - 1)
-  sc <- fp_rms_about(var_mu, mu - ctr, ntot)
-  zero <- !(sc > fp_tol_constant * abs(mu))
+  if (sum(m$n) < 2) fp_abort("= TRUE needs at least 2 rows", "scale.")
+  r <- fp_moments_rms(m, ctr)
+  sc <- r$sc
+  zero <- !(sc > fp_tol_constant * abs(r$mu))
   if (any(zero)) {
     fp_abort(sprintf("= TRUE cannot rescale constant (zero-variance) column(s): %s",
                      paste(utils::head(m$colnames[zero], 5), collapse = ", ")), "scale.")
   }
   sc
+}
+
+# Each column's root mean square about `ctr` (the moments' stored units) and its pooled mean
+# `mu`, from the moments of at least 2 rows: the within-group sums of squares plus the
+# between-group term, divisor n - 1.
+fp_moments_rms <- function(m, ctr) {
+  ntot <- sum(m$n)
+  mu <- drop(m$mean %*% (m$n / ntot))
+  within <- Reduce(`+`, lapply(seq_along(m$levels), function(i) diag(m$scatter[[i]])))
+  between <- Reduce(`+`, lapply(seq_along(m$levels), function(i) (m$mean[, i] - mu)^2 * m$n[[i]]))
+  list(sc = fp_rms_about((within + between) / (ntot - 1), mu - ctr, ntot), mu = mu)
 }
 
 # The root mean square of a column about a centre, from its variance `v` (divisor n - 1) and

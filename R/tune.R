@@ -119,7 +119,7 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
   }
   use_moments <- TRUE
   fit_one <- function(xs, gs, mom, args) {
-    cl <- c(list(k = k, method = method), args, dots, list(center = center, scale. = fp_tune_scale(xs, scale., center)))
+    cl <- c(list(k = k, method = method), args, dots, list(center = center, scale. = fp_tune_scale(mom, scale., center)))
     if (use_moments) {
       res <- tryCatch(collect(do.call(fair_pca, c(list(mom), cl, list(keep_moments = FALSE)))),
                       fairproj_needs_rows = function(e) NULL)
@@ -147,7 +147,7 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
 # given once, from the refit's moments (the folds' fits were given `scale.`).
 fp_tune_refit <- function(xm, g, k, method, best, dots, center, scale., warn_units, collect) {
   model <- collect(do.call(fair_pca, c(list(xm, g, k = k, method = method), best, dots,
-                                       list(center = center, scale. = fp_tune_scale(xm, scale., center)))))
+                                       list(center = center, scale. = fp_tune_scale_rows(xm, g, scale., center)))))
   if (warn_units && !is.null(model$moments)) fp_warn_units(fp_log2_colvar(model$moments), model$moments$colnames)
   model$call <- as.call(c(list(quote(fair_pca), quote(x), quote(group), k = k, method = method), best,
                           dots[vapply(dots, function(v) is.atomic(v) && length(v) <= 5L, logical(1))],
@@ -272,36 +272,29 @@ fp_tune_rewarn <- function(warns) {
   invisible()
 }
 
-# scale. = TRUE for a training part: what fair_pca() divides by (fp_column_scale()), the column
-# standard deviations (divisor n - 1, as prcomp), or with a `center` other than TRUE each
-# column's root mean square about it, with 1 for columns that are constant in that part (as the
-# authors' code does) so that a rare value missing from a fold does not stop the tuning. A
-# column that is constant is one whose scale is at most 1e-12 of its mean's magnitude, as in
-# fair_pca(). Columns whose values, centre or scale lie beyond 2^+-400 (about 1e+-120) are
-# multiplied by an exact power of two first, as fp_moments_ranged() does, so that no square
-# overflows or underflows; ordinary data take one pass.
-fp_tune_scale <- function(x, scale., center = TRUE) {
+# The scale. a fold's fit (or the refit) is given: scale. itself unless it is TRUE; then each
+# column's root mean square about the centre (the sd with center = TRUE) from the rows' moments
+# `m` (fp_moments_ranged(): columns beyond 2^+-400 kept as exact powers of two times their stored
+# values), so that no centred copy of the rows is made. A column constant in these rows (a fold
+# may hold one where the data do not) keeps scale 1 instead of failing as fair_pca() would, as
+# the authors' code does; constant means at most 1e-12 of its mean's magnitude, as in fair_pca().
+fp_tune_scale <- function(m, scale., center = TRUE) {
   if (!isTRUE(scale.)) return(scale.)
-  d <- ncol(x)
-  ctr <- if (isTRUE(center)) NULL else if (isFALSE(center)) rep(0, d) else center
-  rms <- function(x, ctr) {
-    mu <- colMeans(x)
-    list(s = sqrt(colSums(sweep(x, 2L, if (is.null(ctr)) mu else ctr)^2) / max(nrow(x) - 1, 1)), mu = mu)
-  }
-  r <- rms(x, ctr)
-  s <- r$s
-  const <- !(s > fp_tol_constant * abs(r$mu))
-  out <- function(v) !is.finite(v) | abs(v) > 2^400 | abs(v) < 2^-400
-  for (j in which(out(s) | (out(r$mu) & r$mu != 0) | (if (is.null(ctr)) FALSE else out(ctr) & ctr != 0))) {
-    mx <- max(abs(range(x[, j], ctr[j])))
-    e <- if (mx > 2^400 || (mx > 0 && mx < 2^-400)) min(max(floor(log2(mx)) + 1, -1000), 1000) else 0
-    if (e == 0) next
-    rj <- rms(x[, j, drop = FALSE] * 2^-e, if (!is.null(ctr)) ctr[j] * 2^-e)
-    s[j] <- rj$s * 2^e
-    const[j] <- !(rj$s > fp_tol_constant * abs(rj$mu))
-  }
-  s[const] <- 1
+  d <- length(m$colnames)
+  if (sum(m$n) < 2) return(rep(1, d))
+  e <- if (is.null(m$exponent)) rep(0, d) else m$exponent
+  mu <- drop(m$mean %*% (m$n / sum(m$n)))
+  ctr <- if (isTRUE(center)) mu else if (isFALSE(center)) rep(0, d) else center * 2^-e
+  r <- fp_moments_rms(m, ctr)
+  s <- r$sc * 2^e
+  s[!(r$sc > fp_tol_constant * abs(r$mu))] <- 1
   s
+}
+
+# fp_tune_scale() of the rows `xm` (the refit): their moments are summed only when needed.
+fp_tune_scale_rows <- function(xm, g, scale., center) {
+  if (!isTRUE(scale.)) return(scale.)
+  fp_tune_scale(fp_moments_ranged(xm, g, fp_colnames(xm)), scale., center)
 }
 
 # Default grids: the paper's where a paper tunes the method (Vu et al. 2022, section 5: alpha in
