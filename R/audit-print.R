@@ -279,7 +279,9 @@ fp_audit_downstream_header <- function(x, dn) {
 #' @param main,xlab,ylab Replace the title and axis labels (each a single string).
 #' @param digits For `print()`: significant digits of the numbers in its tables (a whole number
 #'   from 1 to 22; `NULL` for the default, 3).
-#' @return `summary()`: an object of class `summary.fairproj_audit`. `tidy()`: a tibble (or
+#' @return `summary()`: an object of class `summary.fairproj_audit`, a list whose `reasons` is
+#'   every distinct reason why intervals at its `k` are flagged unreliable, as `print()` states
+#'   them (`character(0)` where none is). `tidy()`: a tibble (or
 #'   data.frame). `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.
 #' @seealso [fair_audit()]
 #' @family plots
@@ -312,7 +314,7 @@ summary.fairproj_audit <- function(object, k = NULL, ...) {
                  downstream_notes = if (!is.null(dn)) utils::capture.output(fp_audit_downstream_notes(object, dn)),
                  downstream_reference = object$downstream_reference,
                  reference_view = if (!is.null(dn)) fp_audit_reference_view(object), downstream_note = object$downstream_note,
-                 outcome = object$outcome, call = object$call),
+                 reasons = fp_audit_reasons(object, k), outcome = object$outcome, call = object$call),
             class = "summary.fairproj_audit")
 }
 

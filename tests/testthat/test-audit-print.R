@@ -75,6 +75,14 @@ test_that("the legend says a reason shared by several groups once, naming them a
   txt <- paste(capture.output(print(a)), collapse = " ")
   # each group is named once in the legend, not once per repeated reason
   expect_identical(lengths(regmatches(txt, gregexpr("too few rows for the directions", txt))), 1L)
+  # summary() gives the same reasons, each distinct one once, for the report to state
+  r <- summary(a)$reasons
+  expect_type(r, "character")
+  expect_gt(length(r), 0L)
+  expect_identical(r, unique(r))
+  expect_true(all(vapply(r, function(w) grepl(w, gsub("\\s+", " ", txt), fixed = TRUE), logical(1))))
+  ok <- fair_audit(iris[, 1:4], group = iris$Species, k = 1, methods = "standard", replicates = 0)
+  expect_identical(summary(ok)$reasons, character(0))
 })
 
 test_that("the intervals' line names the groups resampled in fewer blocks than the others", {
