@@ -30,20 +30,23 @@ report_renderer <- function(td) {
     html
   }
 }
+# The set-up of a test that renders the report: skipped on CRAN (seconds of CPU: kept out of
+# CRAN's time budget) unless `cran = TRUE`, and where rmarkdown, knitr, pandoc or one of the
+# packages `needs` is missing; returns a fresh folder removed when the calling test ends.
+report_folder <- function(needs = character(0), cran = FALSE, env = parent.frame()) {
+  if (!cran) skip_on_cran()
+  for (p in c("rmarkdown", "knitr", needs)) skip_if_not_installed(p)
+  skip_if_not(rmarkdown::pandoc_available("1.14"), "pandoc is not available")
+  withr::local_tempdir("audit", .local_envir = env)
+}
 has <- function(html, pattern, fixed = TRUE) expect_true(grepl(pattern, html, fixed = fixed), label = pattern)
 hasnt <- function(html, pattern, fixed = TRUE) expect_false(grepl(pattern, html, fixed = fixed), label = pattern)
 n_img <- function(html) lengths(regmatches(html, gregexpr("<img ", html, fixed = TRUE)))
 
 test_that("the template renders an HTML report with the figures and the audit's numbers", {
-  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
-  skip_if_not_installed("rmarkdown")
-  skip_if_not_installed("knitr")
-  skip_if_not(rmarkdown::pandoc_available("1.14"), "pandoc is not available")
+  td <- report_folder()
   dat <- audit_data()
   df <- data.frame(dat$x, grp = dat$g, out = dat$y)
-  td <- tempfile("audit")
-  dir.create(td)
-  on.exit(unlink(td, recursive = TRUE), add = TRUE)
   render <- report_renderer(td)
   html <- render(list(data = df, group = "grp", outcome = "out", features = NULL, k = 1:3, seed = 2))
   a <- fair_audit(~ ., data = df, group = grp, outcome = out, k = 1:3, scale. = TRUE, seed = 2)
@@ -82,12 +85,7 @@ test_that("the template renders an HTML report with the figures and the audit's 
 })
 
 test_that("the template reports intervals, with and without an outcome, and says when they do not rank", {
-  skip_if_not_installed("rmarkdown")
-  skip_if_not_installed("knitr")
-  skip_if_not(rmarkdown::pandoc_available("1.14"), "pandoc is not available")
-  td <- tempfile("audit")
-  dir.create(td)
-  on.exit(unlink(td, recursive = TRUE), add = TRUE)
+  td <- report_folder(cran = TRUE)
   render <- report_renderer(td)
   dat <- iv_data(n = c(150, 120), d = 5, seed = 9)
   set.seed(2)
@@ -122,14 +120,7 @@ test_that("the template reports intervals, with and without an outcome, and says
 })
 
 test_that("the draft as shipped knits with no warning or message, names survival::pbc and one label per method", {
-  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
-  skip_if_not_installed("rmarkdown")
-  skip_if_not_installed("knitr")
-  skip_if_not_installed("survival")
-  skip_if_not(rmarkdown::pandoc_available("1.14"), "pandoc is not available")
-  td <- tempfile("audit")
-  dir.create(td)
-  on.exit(unlink(td, recursive = TRUE), add = TRUE)
+  td <- report_folder("survival")
   # no warning while knitting and none written into the report (report_renderer())
   html <- report_renderer(td)(NULL)
   expect_true(grepl("<title>Fair PCA audit of survival::pbc by sex</title>", html, fixed = TRUE))
@@ -156,13 +147,7 @@ test_that("the template takes the held-out row threshold from the audit, not a n
 })
 
 test_that("the template's k_focus is the k of the intervals, so its tables, text and plots agree", {
-  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
-  skip_if_not_installed("rmarkdown")
-  skip_if_not_installed("knitr")
-  skip_if(!rmarkdown::pandoc_available("1.14"), "pandoc is not available")
-  td <- tempfile("audit")
-  dir.create(td)
-  on.exit(unlink(td, recursive = TRUE), add = TRUE)
+  td <- report_folder()
   render <- report_renderer(td)
   html <- render(list(data = iris, group = "Species", k = 1:3, k_focus = 1))
   a <- fair_audit(~ ., data = iris, group = Species, k = 1:3, seed = 1, interval_k = 1)
@@ -178,12 +163,7 @@ test_that("the template's k_focus is the k of the intervals, so its tables, text
 })
 
 test_that("the template's parameters are checked with classed errors that name them", {
-  skip_if_not_installed("rmarkdown")
-  skip_if_not_installed("knitr")
-  skip_if(!rmarkdown::pandoc_available("1.14"), "pandoc is not available")
-  td <- tempfile("audit")
-  dir.create(td)
-  on.exit(unlink(td, recursive = TRUE), add = TRUE)
+  td <- report_folder(cran = TRUE)
   render <- report_renderer(td)
   expect_error(render(list(data = as.matrix(iris[1:4]))), class = "fairproj_input_error", regexp = "^`data`")
   expect_error(render(list(data = file.path(td, "no-such-file.csv"))), class = "fairproj_input_error", regexp = "^`data`")
@@ -197,14 +177,7 @@ test_that("the template's parameters are checked with classed errors that name t
 })
 
 test_that("the template gives every reason for unreliable intervals and no ratio to a loss not told from 0", {
-  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
-  skip_if_not_installed("rmarkdown")
-  skip_if_not_installed("knitr")
-  skip_if_not_installed("MASS")
-  skip_if(!rmarkdown::pandoc_available("1.14"), "pandoc is not available")
-  td <- tempfile("audit")
-  dir.create(td)
-  on.exit(unlink(td, recursive = TRUE), add = TRUE)
+  td <- report_folder("MASS")
   render <- report_renderer(td)
   bw <- within(MASS::birthwt, race <- factor(race, 1:3, c("white", "black", "other")))
   bw <- bw[c("age", "lwt", "smoke", "ptl", "ht", "ui", "ftv", "race", "low")]
@@ -229,13 +202,7 @@ test_that("the template gives every reason for unreliable intervals and no ratio
 })
 
 test_that("the template states a solver's warning in the text instead of printing it", {
-  skip_on_cran()  # seconds of CPU: kept out of CRAN's time budget
-  skip_if_not_installed("rmarkdown")
-  skip_if_not_installed("knitr")
-  skip_if(!rmarkdown::pandoc_available("1.14"), "pandoc is not available")
-  td <- tempfile("audit")
-  dir.create(td)
-  on.exit(unlink(td, recursive = TRUE), add = TRUE)
+  td <- report_folder()
   # robust fair PCA on iris at k = 3 lowers `lambda` to the groups' limit, with a warning
   expect_warning(fair_audit(~ ., data = iris, group = Species, k = 3, methods = c("standard", "robust"),
                             replicates = 0), "lambda")
