@@ -447,9 +447,9 @@ fp_biplot_dots <- function(dots, n) {
 #'   components k, for this method (solid) and standard PCA (dashed), refitting from the stored
 #'   moments for k = 1, ..., `kmax` (methods that need the rows, such as `"inlp"` and
 #'   `"mbfpca"`, cannot be refitted from moments: only the fitted k is shown); a message says
-#'   which refits it runs. Colour and point shape mark the group; where the groups' values are
-#'   equal (min-max equalises the marginal losses) the points are set side by side so that
-#'   every group shows;
+#'   which refits it runs. Colour and point shape mark the group; at each k the groups' (and
+#'   methods') points are set a little apart, so that equal values (min-max equalises the
+#'   marginal losses) all show, and a caption says so where values are equal;
 #' * `"loss"`: the same for the marginal loss (error minus the group's best rank-k error);
 #' * `"scores"`: the training scores on two components, coloured by group;
 #' * `"scree"`: variances of the leading principal components of the data (bars), with the

@@ -191,7 +191,8 @@ fp_int_breaks <- function(r) {
 
 # A frame of values by k for several fits and groups (columns k, group, fit, value), drawn as
 # one line per group and fit: colour and shape by group, line type by fit, points offset
-# sideways by group where groups have equal values (min-max equalises the losses).
+# sideways by fit and group at every k (intervals of different fits would overlap), with a
+# caption where groups have equal values (min-max equalises the losses).
 fp_plot_by_k <- function(tab, type, title, ylab, subtitle = NULL, xlab = "number of components k",
                          ref = list(), caption = NULL) {
   tab$group <- factor(tab$group, levels = unique(as.character(tab$group)))
