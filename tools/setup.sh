@@ -15,7 +15,7 @@ R_document="roxygen2"
 # the Suggests that the tests, examples and vignettes use (RSNNS only in `reproduce`: the tests
 # that need it skip without it)
 R_test="testthat knitr rmarkdown survival MASS e1071 nnet ggplot2 DBI RSQLite dbplyr dplyr
-  data.table readr Matrix future future.apply cli broom recipes factoextra rlang tibble ECOSolveR bit64"
+  data.table readr Matrix future future.apply cli broom recipes factoextra rlang tibble ECOSolveR bit64 withr"
 R_site="pkgdown"
 R_reproduce="RSNNS"
 
