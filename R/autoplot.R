@@ -126,7 +126,7 @@ fp_gg_scales <- function(gg, data, spec) {
                     linetype = ggplot2::scale_linetype_manual)
   for (a in names(spec$scales)) {
     sc <- spec$scales[[a]]
-    present <- names(sc$values)[names(sc$values) %in% as.character(data[[sc$column]])]
+    present <- setdiff(names(sc$values)[names(sc$values) %in% as.character(data[[sc$column]])], sc$hide)
     # legend rows so that long labels fit the width of a 5 in device (about 48 characters)
     rows <- max(1L, ceiling(sum(nchar(present) + 6L) / 48))
     gg <- gg + scale_fun[[a]](values = sc$values, limits = names(sc$values), breaks = present, name = sc$title,

@@ -158,7 +158,7 @@ fp_plot_data.fairproj_pareto_front <- function(x, type = NULL, ...) {
                                        hidden, length(unique(key[d$overlap > 1L]))))
   }
   spec <- fp_spec("disparity", "value", list(fp_layer("point", cex = 1.4)),
-                  list(colour = fp_scale("start", st, c(fp_palette_methods(2), "black"), "fit"),
+                  list(colour = fp_scale("start", st, c(fp_palette_methods(2), "black"), "fit", hide = "standard PCA"),
                        shape = fp_scale("status", ss, c(16L, 1L, 4L), "status")),
                   title = sprintf("Pareto fair PCA, k = %d", x$k),
                   subtitle = sprintf("%d fits; standard PCA for reference", nrow(tab)),

@@ -257,7 +257,7 @@ fp_legend_blocks <- function(data, spec) {
     present <- unique(as.character(data[[cl]]))
     sc <- spec$scales[vapply(spec$scales, function(s) s$column == cl, logical(1))]
     lev <- names(sc[[1]]$values)
-    lev <- lev[lev %in% present]
+    lev <- lev[lev %in% present & !lev %in% unlist(lapply(sc, `[[`, "hide"))]
     get <- function(a, default) if (!is.null(sc[[a]])) unname(sc[[a]]$values[lev]) else rep(default, length(lev))
     # the line width of each level: that of the line layer drawing it
     lwd <- vapply(lev, function(v) {

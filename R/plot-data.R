@@ -80,9 +80,12 @@ fp_palette_methods <- function(n) {
 # first, so that overlapping points of different series stay distinguishable.
 fp_shapes <- function(n) rep_len(c(16L, 17L, 15L, 18L, 1L, 2L, 0L, 5L, 6L, 3L, 4L, 8L), n)
 
-# Named scale values for the levels of a factor.
-fp_scale <- function(column, levels, values, title = column) {
-  list(column = column, values = stats::setNames(rep_len(values, length(levels)), levels), title = title)
+# Named scale values for the levels of a factor. `hide`: levels drawn with these values but left
+# out of this scale's legend, where another legend shows them (the Pareto front's standard PCA,
+# a cross in the status legend, is not also a dot in the colour legend).
+fp_scale <- function(column, levels, values, title = column, hide = NULL) {
+  list(column = column, values = stats::setNames(rep_len(values, length(levels)), levels), title = title,
+       hide = hide)
 }
 
 # The label of each method in legends and titles of every plot (fits, audits), print and report

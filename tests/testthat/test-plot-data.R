@@ -116,6 +116,16 @@ test_that("Pareto front relative to standard PCA, with its range stated", {
   pd2 <- fairproj:::fp_plot_data(pf2)
   expect_equal(pd2$overlap[pd2$fit %in% c("fit 1", sprintf("fit %d", nrow(pf2$table)))], c(2L, 2L))
   expect_match(attr(pd2, "fp_spec")$labels$caption, "2 fits coincide at 1 point(s)", fixed = TRUE)
+  # standard PCA, drawn as a cross, is in the status legend once, not also a dot in the fit legend
+  leg <- fairproj:::fp_legend_blocks(pd, attr(pd, "fp_spec"))
+  names(leg) <- vapply(leg, `[[`, "", "title")
+  expect_false("standard PCA" %in% leg$fit$labels)
+  expect_identical(leg$status$pch[leg$status$labels == "standard PCA"], 4L)
+  skip_if_not_installed("ggplot2")
+  gg <- ggplot2::ggplot_build(ggplot2::autoplot(o$front))
+  sc <- gg$plot$scales$get_scales("colour")
+  expect_false("standard PCA" %in% sc$get_breaks())
+  expect_true("standard PCA" %in% gg$plot$scales$get_scales("shape")$get_breaks())
 })
 
 test_that("tuning frames: one row per candidate, the chosen one marked", {
