@@ -302,12 +302,13 @@ fp_db_chunk_moments <- function(ch, before, group, columns, state, blocks = NULL
 # ---- push-down route -----------------------------------------------------------------------
 
 fp_db_pushdown <- function(con, x, group, columns, types, max_terms) {
-  q1 <- fp_db_pass1(x, group, columns, types, max_terms)
+  p <- fp_db_prefix(colnames(x))
+  q1 <- fp_db_pass1(x, group, columns, types, max_terms, p)
   inner <- as.character(dbplyr::sql_render(x))
   res1 <- fp_db_query_labels(con, q1[1L], inner, group)
   for (q in q1[-1L]) {  # further blocks of columns, aligned on the groups of the first
     r <- fp_db_query_labels(con, q, inner, group)
-    r <- r[match(fp_db_key(res1[[group]]), fp_db_key(r[[group]])), setdiff(names(r), c(group, "fp_n")), drop = FALSE]
+    r <- r[match(fp_db_key(res1[[group]]), fp_db_key(r[[group]])), setdiff(names(r), c(group, paste0(p, "n"))), drop = FALSE]
     res1 <- cbind(res1, r)
   }
   gv <- res1[[group]]
@@ -321,26 +322,26 @@ fp_db_pushdown <- function(con, x, group, columns, types, max_terms) {
   d <- length(columns)
   m <- length(gv)
   if (m < 1L) fp_abort("has no rows", "x", class = "fairproj_source_error")
-  n <- as.numeric(res1$fp_n)
-  colsum <- function(prefix) vapply(seq_len(d), function(j) sum(as.numeric(res1[[paste0(prefix, j)]])), numeric(1))
-  ntext <- if (fp_db_is_sqlite(con)) colsum("fp_t") else numeric(d)
+  n <- as.numeric(res1[[paste0(p, "n")]])
+  colsum <- function(what) vapply(seq_len(d), function(j) sum(as.numeric(res1[[paste0(p, what, j)]])), numeric(1))
+  ntext <- if (fp_db_is_sqlite(con)) colsum("t") else numeric(d)
   if (any(ntext > 0)) {
     j <- which(ntext > 0)[1L]
     fp_db_sqlite_text_error(con, as.character(dbplyr::sql_render(x)), columns[j], ntext[j])
   }
-  nbig <- colsum("fp_b")
+  nbig <- colsum("b")
   fp_db_warn_big(columns[!is.na(nbig) & nbig > 0])
-  nna <- colsum("fp_na")
+  nna <- colsum("na")
   if (any(nna > 0)) {
     bad <- columns[nna > 0]
     fp_abort(sprintf("has missing (NULL) values in column(s) %s (%s in all); filter or impute them in the query",
                      paste(utils::head(bad, 5), collapse = ", "), format(sum(nna))), "x", class = "fairproj_source_error")
   }
-  avg <- matrix(vapply(seq_len(d), function(j) as.numeric(res1[[paste0("fp_m", j)]]), numeric(m)), m, d)
+  avg <- matrix(vapply(seq_len(d), function(j) as.numeric(res1[[paste0(p, "m", j)]]), numeric(m)), m, d)
   if (any(!is.finite(avg))) fp_abort("has columns whose means are not finite (infinite values, or sums that overflow)", "x",
                                      class = "fairproj_source_error")
-  avg <- fp_db_tiny(con, x, group, columns, types, gv, avg, max_terms)
-  plan <- fp_db_pass2(x, group, columns, gv, avg, max_terms, types)
+  avg <- fp_db_tiny(con, x, group, columns, types, gv, avg, max_terms, p)
+  plan <- fp_db_pass2(x, group, columns, gv, avg, max_terms, types, p)
   shift <- plan$shift  # exactly the values written into the SQL
   key <- fp_db_key(gv)
   nq <- length(plan$queries)
@@ -356,7 +357,7 @@ fp_db_pushdown <- function(con, x, group, columns, types, max_terms) {
     q <- plan$queries[[qi]]
     r <- fp_db_query(con, q$sql)
     idx <- match(key, fp_db_key(r[[group]]))
-    used <- if (anyNA(idx)) rep(0, m) else as.numeric(r$fp_k[idx])
+    used <- if (anyNA(idx)) rep(0, m) else as.numeric(r[[paste0(p, "k")]][idx])
     if (any(used != n)) {
       bad <- which(used != n)[1L]
       stop(errorCondition(sprintf(paste("group '%s' has %s rows, but a second-pass query found %s rows whose group column",
@@ -396,7 +397,7 @@ fp_db_pushdown <- function(con, x, group, columns, types, max_terms) {
 # precision: the error of the in-memory door. One that is constant in a group gets its value as
 # that group's shift, so the second pass subtracts it exactly (PostgreSQL refuses products that
 # underflow). Returns the shifts to use (m x d).
-fp_db_tiny <- function(con, x, group, columns, types, gv, avg, max_terms) {
+fp_db_tiny <- function(con, x, group, columns, types, gv, avg, max_terms, p = fp_db_prefix(colnames(x))) {
   lim <- sqrt(.Machine$double.xmin)
   small <- abs(avg) < lim & avg != 0
   cand <- which(colSums(small) > 0)
@@ -404,13 +405,13 @@ fp_db_tiny <- function(con, x, group, columns, types, gv, avg, max_terms) {
   key <- fp_db_key(gv)
   for (blk in split(cand, ceiling(seq_along(cand) / max(1L, (max_terms - 1L) %/% 2L)))) {
     v <- fp_db_num_expr(con, fp_db_ident(con, columns[blk]), types[blk])
-    items <- c(paste0("MIN(", v, ") AS ", fp_db_ident(con, paste0("fp_lo", blk))),
-               paste0("MAX(", v, ") AS ", fp_db_ident(con, paste0("fp_hi", blk))))
-    r <- fp_db_query(con, fp_db_select(con, src, group, items))
+    items <- c(paste0("MIN(", v, ") AS ", fp_db_ident(con, paste0(p, "lo", blk))),
+               paste0("MAX(", v, ") AS ", fp_db_ident(con, paste0(p, "hi", blk))))
+    r <- fp_db_query(con, fp_db_select(con, src, group, items, p))
     r <- r[match(key, fp_db_key(r[[group]])), , drop = FALSE]
     for (j in blk) {
-      lo <- as.numeric(r[[paste0("fp_lo", j)]])
-      hi <- as.numeric(r[[paste0("fp_hi", j)]])
+      lo <- as.numeric(r[[paste0(p, "lo", j)]])
+      hi <- as.numeric(r[[paste0(p, "hi", j)]])
       if (any(small[, j] & lo < hi & pmax(abs(lo), abs(hi)) < lim, na.rm = TRUE)) fp_abort_tiny_values()
       const <- which(small[, j] & !is.na(lo) & lo == hi)
       avg[const, j] <- lo[const]
@@ -492,15 +493,29 @@ fp_db_label_literal <- function(con, v) {
   vapply(seq_along(v), function(i) fp_db_literal(con, v[i]), "")
 }
 
-fp_db_select <- function(con, inner, group, items) {
+fp_db_select <- function(con, inner, group, items, p = "fp_") {
   g <- fp_db_ident(con, group)
-  paste0("SELECT ", g, ", ", paste(items, collapse = ", "), "\nFROM (\n", inner, "\n) fp_q\nGROUP BY ", g)
+  paste0("SELECT ", g, ", ", paste(items, collapse = ", "), "\nFROM (\n", inner, "\n) ", p, "q\nGROUP BY ", g)
+}
+
+# The prefix of the names the push-down queries give their results and subqueries: "fp_", or
+# "fp1_", "fp2_", ... when a column of the table starts with it. An alias equal to a column
+# name would be taken for that column (in GROUP BY, in the join) or would hide it in the data
+# frame that comes back. Compared without case, as SQLite and Spark compare names. No column
+# name starts with two of these prefixes, so one of the first length(vars) + 1 is free.
+fp_db_prefix <- function(vars) {
+  low <- tolower(vars)
+  for (i in c("", seq_along(vars))) {
+    p <- paste0("fp", i, "_")
+    if (!any(startsWith(low, p))) return(p)
+  }
 }
 
 # Pass 1: per group COUNT(*), AVG of each column (as a double), the number of NULLs of each
 # column and, in SQLite, the number of text values of each column; split over several queries
 # (blocks of columns) when they would have more than `max_terms` result columns.
-fp_db_pass1 <- function(x, group, columns, types = rep("number", length(columns)), max_terms = 1000L) {
+fp_db_pass1 <- function(x, group, columns, types = rep("number", length(columns)), max_terms = 1000L,
+                        p = fp_db_prefix(colnames(x))) {
   con <- dbplyr::remote_con(x)
   sqlite <- fp_db_is_sqlite(con)
   per <- if (sqlite) 4L else 2L + any(types == "int64")
@@ -511,13 +526,13 @@ fp_db_pass1 <- function(x, group, columns, types = rep("number", length(columns)
     # the mean, or for a column constant within the group its value itself (an engine's AVG of
     # equal values may round), so that the second pass shifts such a column to exactly zero
     e <- fp_db_num_expr(con, v, types[j])
-    items <- c(paste0("COUNT(*) AS ", fp_db_ident(con, "fp_n")),
+    items <- c(paste0("COUNT(*) AS ", fp_db_ident(con, paste0(p, "n"))),
                paste0("CASE WHEN MIN(", e, ") = MAX(", e, ") THEN MIN(", e, ") ELSE AVG(", e, ") END AS ",
-                      fp_db_ident(con, paste0("fp_m", j))),
-               paste0("SUM(CASE WHEN ", v, " IS NULL THEN 1 ELSE 0 END) AS ", fp_db_ident(con, paste0("fp_na", j))))
+                      fp_db_ident(con, paste0(p, "m", j))),
+               paste0("SUM(CASE WHEN ", v, " IS NULL THEN 1 ELSE 0 END) AS ", fp_db_ident(con, paste0(p, "na", j))))
     if (sqlite) {
       items <- c(items, paste0("SUM(CASE WHEN typeof(", v, ") IN ('text', 'blob') THEN 1 ELSE 0 END) AS ",
-                               fp_db_ident(con, paste0("fp_t", j))))
+                               fp_db_ident(con, paste0(p, "t", j))))
     }
     # integers that double precision may round (2^53 or more): SQLite's integer values, and
     # integer64 (BIGINT) columns elsewhere
@@ -525,9 +540,9 @@ fp_db_pass1 <- function(x, group, columns, types = rep("number", length(columns)
       ifelse(types[j] == "int64", paste0("ABS(", v, ") >= 9007199254740992"), NA)
     has <- !is.na(big)
     if (any(has)) {
-      items <- c(items, paste0("SUM(CASE WHEN ", big[has], " THEN 1 ELSE 0 END) AS ", fp_db_ident(con, paste0("fp_b", j[has]))))
+      items <- c(items, paste0("SUM(CASE WHEN ", big[has], " THEN 1 ELSE 0 END) AS ", fp_db_ident(con, paste0(p, "b", j[has]))))
     }
-    fp_db_select(con, src, group, items)
+    fp_db_select(con, src, group, items, p)
   }, "", USE.NAMES = FALSE)
 }
 
@@ -535,7 +550,7 @@ fp_db_pass1 <- function(x, group, columns, types = rep("number", length(columns)
 # the columns of I (diagonal tiles only), then the products i in I, j in J (i <= j). Consecutive
 # tiles share their first block, so a query that takes the terms in this order, `cap` at a
 # time, reads the columns of one or two tiles.
-fp_db_tiles <- function(d, cap) {
+fp_db_tiles <- function(d, cap, p = "fp_") {
   b <- max(1L, floor(sqrt(cap)))
   blocks <- split(seq_len(d), ceiling(seq_len(d) / b))
   out <- list()
@@ -549,7 +564,7 @@ fp_db_tiles <- function(d, cap) {
     }
   }
   terms <- do.call(rbind, out)
-  terms$name <- ifelse(terms$j == 0L, paste0("fp_s", terms$i), paste0("fp_p", terms$i, "_", terms$j))
+  terms$name <- ifelse(terms$j == 0L, paste0(p, "s", terms$i), paste0(p, "p", terms$i, "_", terms$j))
   terms
 }
 
@@ -561,19 +576,22 @@ fp_db_tiles <- function(d, cap) {
 # whose label the engine does not match exactly is dropped by the join and missing from the
 # count `fp_k` that each query returns. Returns the shifts actually written (m x d) and a list
 # of list(sql, terms).
-fp_db_pass2 <- function(x, group, columns, gv, avg, max_terms, types = rep("number", length(columns))) {
+fp_db_pass2 <- function(x, group, columns, gv, avg, max_terms, types = rep("number", length(columns)),
+                        p = fp_db_prefix(colnames(x))) {
   con <- dbplyr::remote_con(x)
   d <- length(columns)
   m <- length(gv)
   g <- fp_db_ident(con, group)
-  cn <- fp_db_ident(con, paste0("fp_c", seq_len(d)))
-  sn <- fp_db_ident(con, paste0("fp_s", seq_len(d)))
-  gk <- fp_db_ident(con, "fp_g")
+  cn <- fp_db_ident(con, paste0(p, "c", seq_len(d)))
+  sn <- fp_db_ident(con, paste0(p, "s", seq_len(d)))
+  gk <- fp_db_ident(con, paste0(p, "g"))
+  fr <- paste0(p, "r")   # the table's rows
+  fsh <- paste0(p, "sh") # the shifts
   dbl <- fp_db_double(con)
   lit <- matrix(fp_db_num_text(as.numeric(avg)), m, d)
   shift <- matrix(as.numeric(lit), m, d)
   glit <- fp_db_label_literal(con, gv)
-  num <- fp_db_num_expr(con, paste0("fp_r.", fp_db_ident(con, columns)), types)
+  num <- fp_db_num_expr(con, paste0(fr, ".", fp_db_ident(con, columns)), types)
   src <- as.character(dbplyr::sql_render(x))
   shifts <- function(need) {
     rows <- vapply(seq_len(m), function(c) {
@@ -583,18 +601,19 @@ fp_db_pass2 <- function(x, group, columns, gv, avg, max_terms, types = rep("numb
     paste(rows, collapse = "\nUNION ALL\n")
   }
   cap <- max_terms - 2L  # the group column and the count
-  terms <- fp_db_tiles(d, cap)
+  terms <- fp_db_tiles(d, cap, p)
   chunks <- split(seq_len(nrow(terms)), ceiling(seq_len(nrow(terms)) / cap))
   queries <- lapply(chunks, function(idx) {
     tt <- terms[idx, , drop = FALSE]
     need <- sort(unique(c(tt$i, tt$j[tt$j > 0L])))
-    inner <- paste0("SELECT fp_r.", g, " AS ", g, ", ",
-                    paste0(num[need], " - fp_sh.", sn[need], " AS ", cn[need], collapse = ", "),
-                    "\nFROM (\n", src, "\n) fp_r\nINNER JOIN (\n", shifts(need), "\n) fp_sh ON fp_r.", g, " = fp_sh.", gk)
+    inner <- paste0("SELECT ", fr, ".", g, " AS ", g, ", ",
+                    paste0(num[need], " - ", fsh, ".", sn[need], " AS ", cn[need], collapse = ", "),
+                    "\nFROM (\n", src, "\n) ", fr, "\nINNER JOIN (\n", shifts(need), "\n) ", fsh, " ON ", fr, ".", g, " = ",
+                    fsh, ".", gk)
     arg <- ifelse(tt$j == 0L, cn[tt$i], paste0(cn[tt$i], " * ", cn[pmax(tt$j, 1L)]))
-    items <- c(paste0("COUNT(*) AS ", fp_db_ident(con, "fp_k")),
+    items <- c(paste0("COUNT(*) AS ", fp_db_ident(con, paste0(p, "k"))),
                paste0("SUM(", arg, ") AS ", fp_db_ident(con, tt$name)))
-    list(sql = fp_db_select(con, inner, group, items), terms = tt)
+    list(sql = fp_db_select(con, inner, group, items, p), terms = tt)
   })
   list(shift = shift, queries = unname(queries))
 }

@@ -370,3 +370,30 @@ test_that("SQLite: a column constant within a group has exactly zero cross-terms
     expect_identical(unname(m$mean["X3", ]), c(0.1, 0.3))
   }
 })
+
+test_that("SQLite: group and feature columns named like the queries' own names give the moments in memory", {
+  fp_test_need_package("RSQLite", "FAIRPROJ_TEST_DB")
+  fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  set.seed(7)
+  # every name the push-down SQL gives a result, a subquery or a shift (with the prefix "fp_")
+  aliases <- c("fp_n", "fp_c1", "fp_m1", "fp_s1", "fp_na1", "fp_r", "fp_t1", "fp_b1", "fp_k", "fp_g",
+               "fp_sh", "fp_q", "fp_lo1", "fp_hi1", "fp_p1_2", "FP_C2")
+  n <- 40
+  for (gname in c("grp", aliases)) {
+    feats <- setdiff(c("a", "b", if (gname == "grp") aliases), gname)
+    df <- as.data.frame(matrix(rnorm(n * length(feats)) * 10 + 3, n, dimnames = list(NULL, feats)))
+    df[[gname]] <- sample(c("p", "q"), n, TRUE)
+    DBI::dbWriteTable(con, "t", df, overwrite = TRUE)
+    ref <- group_moments(df[feats], df[[gname]])
+    tab <- dplyr::tbl(con, "t")
+    for (route in c("stream", "pushdown")) {
+      expect_lte(moments_err(group_moments(tab, gname, route = route), ref), 1e-12)
+    }
+    # several queries per pass, so that the blocks of the first pass are joined on the group too
+    m <- suppressMessages(group_moments(tab, gname, route = "pushdown", max_terms = 6))
+    expect_lte(moments_err(m, ref), 1e-12)
+  }
+  expect_identical(fairproj:::fp_db_prefix(c("a", "FP_x", "fp1_y")), "fp2_")
+})
