@@ -5,7 +5,10 @@
 #' C++ (no copy of the data). Every method of the package works from these moments, so a fit
 #' costs this pass plus work on d x d matrices. Moments are additive: the moments of row chunks
 #' combine with `c()` or `+` into exactly the moments of the stacked data, so data that do not
-#' fit in memory (files read in chunks, database tables) can be processed piece by piece.
+#' fit in memory (files read in chunks, database tables) can be processed piece by piece. The
+#' levels of a merge come in sorted order, as `as.factor()` sorts labels (numbers as numbers),
+#' whatever the order of the pieces; pieces that all have the same levels in the same order (chunks
+#' of one factor) keep that order.
 #'
 #' The scatter is accumulated about each group's own mean, so columns with a large offset
 #' relative to their spread (e.g. `1e8 + rnorm(n)`) lose no accuracy in the scatter (the means
@@ -202,13 +205,13 @@ fp_moments_parts_agree <- function(m) {
     (is.null(m$mean_lo) || shape(m$mean_lo, d, g)) && (is.null(m$exponent) || length(m$exponent) == d)
 }
 
-# Chan et al.'s exact pairwise merge of (n, mean, scatter).
-fp_merge_moments <- function(a, b) {
-  fp_check_moments(a, "e1")
-  fp_check_moments(b, "e2")
-  if (!identical(a$colnames, b$colnames)) {
-    fp_abort("cover different columns: moments only combine over the same columns in the same order", "moments")
-  }
+# Chan et al.'s exact pairwise merge of (n, mean, scatter). Levels in the order of `a`, then
+# those only `b` has (fp_merge_sorted() sorts them for the user's `+` and c()); `arg_a` and
+# `arg_b` name the two objects in errors.
+fp_merge_moments <- function(a, b, arg_a = "e1", arg_b = "e2") {
+  fp_check_moments(a, arg_a)
+  fp_check_moments(b, arg_b)
+  if (!identical(a$colnames, b$colnames)) fp_abort_merge_columns(a$colnames, b$colnames, arg_a, arg_b)
   levels <- union(a$levels, b$levels)
   lo_a <- fp_mean_lo(a)
   lo_b <- fp_mean_lo(b)
@@ -254,7 +257,7 @@ fp_merge_moments <- function(a, b) {
 #' @rdname group_moments
 #' @param e1,e2 `group_moments` objects.
 #' @export
-"+.group_moments" <- function(e1, e2) if (missing(e2)) e1 else fp_merge_moments(e1, e2)
+"+.group_moments" <- function(e1, e2) if (missing(e2)) e1 else fp_merge_sorted(list(e1, e2), c("e1", "e2"))
 
 #' @rdname group_moments
 #' @export
@@ -266,9 +269,38 @@ c.group_moments <- function(x, ...) {
     }
     fp_check_moments(more[[i]], "...")
   }
-  out <- x
-  for (y in more) out <- fp_merge_moments(out, y)
-  out
+  fp_merge_sorted(c(list(x), more), c("x", rep("...", length(more))))
+}
+
+# The merge of `pieces` for `+` and c(): levels in the order the pieces share when they all have
+# the same levels in the same order (chunks of one factor), otherwise sorted as the other doors
+# sort them (fp_sort_levels()), so that p1 + p2, p2 + p1 and the moments of the stacked rows
+# have their levels in one order. `args` names the pieces in errors.
+fp_merge_sorted <- function(pieces, args) {
+  for (i in seq_along(pieces)) fp_check_moments(pieces[[i]], args[i])
+  out <- pieces[[1L]]
+  for (i in seq_along(pieces)[-1L]) {
+    if (!identical(pieces[[i]]$colnames, pieces[[1L]]$colnames)) {
+      fp_abort_merge_columns(pieces[[1L]]$colnames, pieces[[i]]$colnames, args[1L], args[i],
+                             if (args[i] == "...") sprintf("has an element (%d) that ", i - 1L) else "")
+    }
+    out <- fp_merge_moments(out, pieces[[i]], args[1L], args[i])
+  }
+  same <- all(vapply(pieces, function(p) identical(p$levels, pieces[[1L]]$levels), TRUE))
+  if (same) out else fp_sort_levels(out)
+}
+
+fp_abort_merge_columns <- function(ca, cb, arg_a, arg_b, which = "") {
+  only <- function(u, v, arg) {
+    w <- setdiff(u, v)
+    if (length(w)) sprintf("only in `%s`: %s", arg, fp_name_list(sprintf("'%s'", w), 5L))
+  }
+  what <- if (setequal(ca, cb) && length(ca) == length(cb)) {
+    sprintf("has the columns of `%s` in another order", arg_a)
+  } else {
+    sprintf("covers other columns than `%s` (%s)", arg_a, paste(c(only(ca, cb, arg_a), only(cb, ca, arg_b)), collapse = "; "))
+  }
+  fp_abort(paste0(which, what, ": moments only combine over the same columns in the same order"), arg_b)
 }
 
 #' @rdname group_moments
@@ -547,7 +579,7 @@ fp_merge_block_cells <- function(cells, levels, n_parts, B) {
   }
   merge_groups <- function(pieces) {
     out <- pieces[[1L]]
-    for (p in pieces[-1L]) out <- c(out, p)
+    for (p in pieces[-1L]) out <- fp_merge_moments(out, p)  # levels in the order of `levels`
     out
   }
   parts <- lapply(seq_len(n_parts), function(p) {
@@ -558,7 +590,7 @@ fp_merge_block_cells <- function(cells, levels, n_parts, B) {
     }))
   }
   )
-  total <- if (n_parts == 1L) parts[[1L]] else Reduce(`+`, parts)
+  total <- if (n_parts == 1L) parts[[1L]] else Reduce(fp_merge_moments, parts)
   blocks <- lapply(seq_len(m), function(i) {
     bl <- lapply(seq_len(B), function(b) one(cell(i, seq_len(n_parts), b), levels[i]))
     id <- which(!vapply(bl, is.null, logical(1)))

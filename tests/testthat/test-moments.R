@@ -48,6 +48,40 @@ test_that("moments of chunks combine exactly (c and +), also with a group missin
   expect_error(full + other, class = "fairproj_input_error")
 })
 
+test_that("+ and c() give the levels in one order whatever the order of the pieces", {
+  set.seed(1)
+  x <- matrix(rnorm(60), 20)
+  g <- rep(c("a", "b"), 10)
+  p1 <- group_moments(x[1:4, ], rep("b", 4))
+  p2 <- group_moments(x[5:20, ], g[5:20])
+  full <- group_moments(x, c(rep("b", 4), g[5:20]))
+  for (m in list(p1 + p2, p2 + p1, c(p1, p2), c(p2, p1))) {
+    expect_identical(m$levels, full$levels)
+    expect_identical(names(m$n), full$levels)
+    expect_identical(colnames(m$mean), full$levels)
+    expect_identical(names(m$scatter), full$levels)
+    expect_lte(moments_err(m, full), 1e-13)
+  }
+  # numbers sort as numbers, as the doors sort them
+  q <- group_moments(x[1:10, ], rep("10", 10)) + group_moments(x[11:20, ], rep("9", 10))
+  expect_identical(q$levels, c("9", "10"))
+  # pieces of one factor with the same levels keep the factor's order
+  f <- factor(g, levels = c("b", "a"))
+  expect_identical((group_moments(x[1:10, ], f[1:10]) + group_moments(x[11:20, ], f[11:20]))$levels, c("b", "a"))
+})
+
+test_that("moments over other columns name the argument that differs", {
+  set.seed(2)
+  x <- matrix(rnorm(60), 20, dimnames = list(NULL, c("a", "b", "c")))
+  m <- group_moments(x, rep(c("p", "q"), 10))
+  m2 <- group_moments(x[, 1:2], rep(c("p", "q"), 10))
+  m3 <- group_moments(x[, c(2, 1, 3)], rep(c("p", "q"), 10))
+  expect_error(m + m2, class = "fairproj_input_error", regexp = "^`e2` covers other columns than `e1`")
+  expect_error(m + m3, class = "fairproj_input_error", regexp = "^`e2` has the columns of `e1` in another order")
+  expect_error(c(m, m, m2), class = "fairproj_input_error", regexp = "^`...` has an element \\(2\\)")
+  expect_error(m + 1, class = "fairproj_input_error", regexp = "^`e2`")
+})
+
 test_that("a level held with no rows by one piece merges as absent (#36)", {
   set.seed(3)
   x <- matrix(rnorm(12), 3)
