@@ -62,7 +62,8 @@
 #'
 #' @param x A lazy table (`tbl_lazy`, e.g. from `dplyr::tbl()` or `sparklyr::spark_read_csv()`).
 #' @param group The name of the group column of `x` (a string).
-#' @param ... Unused.
+#' @param ... Not used: an argument given here (a misspelt option) is an error of class
+#'   `fairproj_input_error`.
 #' @param columns The feature columns (character); `NULL` for all columns but `group`.
 #' @param route `"stream"`, `"pushdown"`, or `NULL` to choose from the connection (see Details).
 #' @param chunk_rows Rows per fetched chunk (stream route).
@@ -95,6 +96,8 @@
 #' @export
 group_moments.tbl_lazy <- function(x, group, ..., columns = NULL, route = NULL, chunk_rows = 100000L,
                                    max_terms = NULL, blocks = NULL) {
+  fp_check_no_dots(...names(), ...length(), "group_moments() on a database table",
+                   c("x", "group", "columns", "route", "chunk_rows", "max_terms", "blocks"))
   fp_require(c("DBI", "dplyr", "dbplyr"), "group_moments() on a database table")
   vars <- colnames(x)
   group <- fp_db_group_name(group, vars)

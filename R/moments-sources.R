@@ -50,7 +50,8 @@
 #' @param group The name of the group column (a string). Its values are read as text labels;
 #'   a column of numbers (as the reader guesses it) with non-integer values is a continuous
 #'   attribute and an error of class `fairproj_source_error`, as a numeric vector is in memory.
-#' @param ... For lists: passed to `group_moments()` for each element. For files: options of
+#' @param ... For lists: passed to `group_moments()` for each element whose method takes them
+#'   (an option that no element takes is an error of class `fairproj_input_error`). For files: options of
 #'   [readr::read_delim_chunked()]: `quote`, `escape_backslash`, `escape_double`, `locale`, `na`,
 #'   `quoted_na`, `comment`, `trim_ws`, `skip`, `skip_empty_rows` (the column types, header and
 #'   chunks are set by `group_moments()`; other arguments are an error).
@@ -125,9 +126,7 @@ fp_files_reader <- function(x, group, columns = NULL, chunk_rows = 100000L, bad_
 # `...`, not readr's "matched by multiple actual arguments" or "unused argument". The options
 # are the reader's own formals (so they follow the installed readr) less those set here.
 fp_check_reader_options <- function(dots) {
-  set_here <- c("file", "callback", "delim", "chunk_size", "col_names", "col_types", "guess_max", "progress",
-                "show_col_types")
-  ok <- setdiff(names(formals(readr::read_delim_chunked)), c(set_here, "..."))
+  ok <- fp_reader_options()
   nm <- names(dots)
   if (length(dots) && (is.null(nm) || any(is.na(nm) | nm == ""))) {
     fp_abort("passes unnamed argument(s) to the file reader: name them (e.g. na = c(\"\", \"NA\"))", "...")
@@ -140,6 +139,30 @@ fp_check_reader_options <- function(dots) {
   dots
 }
 
+fp_reader_options <- function() {
+  set_here <- c("file", "callback", "delim", "chunk_size", "col_names", "col_types", "guess_max", "progress",
+                "show_col_types")
+  setdiff(names(formals(readr::read_delim_chunked)), c(set_here, "..."))
+}
+
+# The options that group_moments() takes for one element of a list of sources (besides x and
+# group), or NULL for a list (which checks its own).
+fp_source_options <- function(src) {
+  if (inherits(src, "group_moments")) return(character(0))
+  if (is.list(src) && !is.data.frame(src) && !inherits(src, "tbl_lazy")) return(NULL)
+  if (is.character(src) && is.null(dim(src))) {
+    return(c(setdiff(names(formals(fp_files_reader)), c("x", "group", "...")), fp_reader_options()))
+  }
+  f <- if (inherits(src, "tbl_lazy")) {
+    group_moments.tbl_lazy
+  } else if (methods::is(src, "sparseMatrix")) {
+    group_moments.sparseMatrix
+  } else {
+    group_moments.default
+  }
+  setdiff(names(formals(f)), c("x", "group", "..."))
+}
+
 #' @rdname group_moments_files
 #' @export
 group_moments.list <- function(x, group, ..., parallel = FALSE) {
@@ -147,8 +170,25 @@ group_moments.list <- function(x, group, ..., parallel = FALSE) {
   fp_check_flag(parallel, "parallel")
   if (missing(group)) group <- NULL
   dots <- list(...)
+  # each element gets the options its door takes; an option that no element takes (a misspelt
+  # one) is an error naming it
+  takes <- lapply(x, fp_source_options)
+  if (length(dots)) {
+    nm <- names(dots)
+    if (is.null(nm) || any(is.na(nm) | nm == "")) fp_abort("passes unnamed argument(s) to the sources: name them", "...")
+    if (!any(vapply(takes, is.null, TRUE))) {
+      ok <- unique(unlist(takes))
+      bad <- setdiff(nm, ok)
+      if (length(bad)) {
+        fp_abort(sprintf("has argument(s) that no element of `x` takes: %s (they take %s)", fp_name_list(bad),
+                         fp_name_list(ok, Inf)), "...")
+      }
+    }
+  }
   one <- function(src) {
     if (inherits(src, "group_moments")) return(src)
+    opts <- fp_source_options(src)
+    if (!is.null(opts)) dots <- dots[names(dots) %in% opts]
     if (is.character(src) && is.null(dim(src))) {
       # a file without records is an empty contribution here, not an error
       read <- do.call(fp_files_reader, c(list(src, group), dots))
@@ -392,7 +432,8 @@ fp_abort_encoding <- function(what, where, value) {
 #'
 #' @param x A sparse matrix (`Matrix::sparseMatrix`, e.g. a `dgCMatrix`).
 #' @param group Group labels, one per row.
-#' @param ... Unused.
+#' @param ... Not used: an argument given here (a misspelt option) is an error of class
+#'   `fairproj_input_error`.
 #' @return A `group_moments` object (see [group_moments()]).
 #' @seealso [group_moments()].
 #' @examples
@@ -406,6 +447,7 @@ fp_abort_encoding <- function(what, where, value) {
 #' @name group_moments_sparse
 #' @export
 group_moments.sparseMatrix <- function(x, group, ...) {
+  fp_check_no_dots(...names(), ...length(), "group_moments() on a sparse matrix", c("x", "group"))
   fp_require("Matrix", "group_moments() on a sparse matrix")
   if (!methods::is(x, "dgCMatrix")) {
     x <- methods::as(methods::as(methods::as(x, "CsparseMatrix"), "generalMatrix"), "dMatrix")

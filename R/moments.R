@@ -56,7 +56,10 @@
 #'   (`""`) are an error of class `fairproj_input_error`, in memory as in files and databases,
 #'   which cannot tell an empty field from a missing one. Distinct numbers are distinct groups,
 #'   labelled with 15 significant digits, or 16 or 17 where 15 do not give the value back.
-#' @param ... For `c()`, further `group_moments` objects; otherwise passed to methods.
+#' @param ... For `c()`, further `group_moments` objects. Not used by the other methods here: an
+#'   argument given there (a misspelt option) is an error of class `fairproj_input_error`.
+#' @param columns For a data.frame `x`: the feature columns (character), as for files and
+#'   database tables; `NULL` for all its columns but the group column.
 #' @param block Rows per buffered block of the Gram kernel (a tuning parameter); `NULL` sizes
 #'   the buffers to about 256 KB (thousands of rows when there are few columns).
 #' @param threads Threads of the row pass: a whole number from 1 to 1024, or `NULL` (the
@@ -89,11 +92,23 @@ group_moments <- function(x, group, ...) {
 
 #' @rdname group_moments
 #' @export
-group_moments.default <- function(x, group, ..., block = NULL, blocks = NULL, threads = NULL) {
+group_moments.default <- function(x, group, ..., columns = NULL, block = NULL, blocks = NULL, threads = NULL) {
+  fp_check_no_dots(...names(), ...length(), "group_moments() on a matrix or data.frame",
+                   c("x", "group", "columns", "block", "blocks", "threads"))
   if (missing(group)) group <- NULL
+  vars <- names(x)
   xg <- fp_group_column(x, group, expr = substitute(group))
   x <- xg$x
   group <- xg$group
+  if (!is.null(columns)) {
+    # the feature columns by name, as for files and database tables (a data.frame's columns are
+    # selected without copying them)
+    if (!is.data.frame(x)) {
+      fp_abort("selects columns of a data.frame, a file or a database table; select the columns of a matrix before the call", "columns")
+    }
+    gname <- setdiff(vars, names(x))  # the group column, when `group` named one
+    x <- x[fp_db_columns(columns, vars, if (length(gname)) gname else "")]
+  }
   x <- fp_as_matrix(x, "x", min_cols = 1L, check_finite = FALSE, set_names = FALSE)
   cn <- fp_colnames(x)
   g <- fp_as_group(group, nrow(x), "group", min_levels = 1L)
@@ -145,7 +160,13 @@ fp_abort_tiny_values <- function() {
 
 #' @rdname group_moments
 #' @export
-group_moments.group_moments <- function(x, group, ...) x
+group_moments.group_moments <- function(x, group, ...) {
+  if (!missing(group) && !is.null(group)) {
+    fp_abort("must not be given when `x` is a group_moments object (the groups are in it)", "group")
+  }
+  fp_check_no_dots(...names(), ...length(), "group_moments() on a group_moments object", c("x", "group"))
+  x
+}
 
 # `mean_lo` (optional, d x m): the part of each mean below the precision of `mean` (mean + mean_lo
 # is the mean to twice the precision), kept so that merging pieces whose columns have a large

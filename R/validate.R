@@ -32,6 +32,17 @@ fp_warn <- function(message, class = NULL) {
   warning(warningCondition(message, class = c(class, "fairproj_warning")))
 }
 
+# The error for arguments a method does not take (`nm`, `n`: the caller's ...names() and
+# ...length()): a misspelt or foreign option names `...` and the arguments, rather than being
+# ignored. `what` is the method ("group_moments() on a data.frame"), `takes` its arguments.
+fp_check_no_dots <- function(nm, n, what, takes) {
+  if (!n) return(invisible(NULL))
+  if (is.null(nm)) nm <- rep("", n)
+  lab <- ifelse(is.na(nm) | nm == "", "(unnamed)", nm)
+  fp_abort(sprintf("has argument(s) that %s does not take: %s (it takes %s)", what, fp_name_list(lab),
+                   fp_name_list(takes, Inf)), "...")
+}
+
 # Numeric matrix from a matrix or data.frame; errors on non-numeric columns, NA/NaN/Inf,
 # fewer than `min_cols` columns, fewer than `min_rows` rows (no rows). `check_finite = FALSE` leaves the NA/Inf check to the
 # caller (the C++ moments pass counts them without n x d temporaries); `set_names = FALSE`

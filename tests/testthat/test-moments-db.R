@@ -397,3 +397,14 @@ test_that("SQLite: group and feature columns named like the queries' own names g
   }
   expect_identical(fairproj:::fp_db_prefix(c("a", "FP_x", "fp1_y")), "fp2_")
 })
+
+test_that("an argument the database method does not take is an error naming `...`", {
+  fp_test_need_package("RSQLite", "FAIRPROJ_TEST_DB")
+  fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  DBI::dbWriteTable(con, "t", data.frame(a = 1:6, b = c(2, 5, 1, 7, 3, 3), g = rep(c("p", "q"), 3)))
+  tab <- dplyr::tbl(con, "t")
+  expect_error(group_moments(tab, "g", colums = "a"), class = "fairproj_input_error", regexp = "^`...`.*colums")
+  expect_error(group_moments(tab, "g", bad_rows = "skip"), class = "fairproj_input_error", regexp = "^`...`.*bad_rows")
+})

@@ -418,3 +418,27 @@ test_that("rows near the largest double are fitted: the first pass's overflowed 
   # group_moments() of such rows, which keeps the data's units, is the classed overflow error
   expect_error(group_moments(big, g), class = "fairproj_overflow_error")
 })
+
+test_that("an argument a method does not take is an error naming `...`, not ignored", {
+  set.seed(4)
+  df <- data.frame(a = rnorm(20), b = rnorm(20), c = rnorm(20), g = rep(c("p", "q"), 10))
+  expect_error(group_moments(df[1:2], df$g, blokcs = 10), class = "fairproj_input_error", regexp = "^`...`.*blokcs")
+  expect_error(group_moments(df, "g", colums = "a"), class = "fairproj_input_error", regexp = "^`...`.*colums")
+  expect_error(group_moments(as.matrix(df[1:3]), df$g, 5), class = "fairproj_input_error", regexp = "^`...`")
+  m <- group_moments(df, "g")
+  expect_error(group_moments(m, df$g), class = "fairproj_input_error", regexp = "^`group`")
+  expect_error(group_moments(m, blocks = 10), class = "fairproj_input_error", regexp = "^`...`")
+  expect_identical(group_moments(m), m)
+  # `columns` selects the features of a data.frame, as for files and database tables
+  expect_identical(group_moments(df, "g", columns = c("c", "a")), group_moments(df[c("c", "a")], df$g))
+  expect_identical(group_moments(df[1:3], df$g, columns = "b"), group_moments(df["b"], df$g))
+  expect_error(group_moments(df, "g", columns = c("a", "g")), class = "fairproj_input_error", regexp = "^`columns`")
+  expect_error(group_moments(df, "g", columns = "zz"), class = "fairproj_input_error", regexp = "^`columns`")
+  expect_error(group_moments(as.matrix(df[1:3]), df$g, columns = "a"), class = "fairproj_input_error", regexp = "^`columns`")
+  # a list passes each element the options its method takes; one that none takes is an error
+  expect_identical(group_moments(list(df[1:10, ], m), "g", columns = c("a", "b", "c"), threads = 1)$n, m$n + c(5, 5))
+  expect_error(group_moments(list(df, m), "g", blokcs = 10), class = "fairproj_input_error", regexp = "^`...`.*blokcs")
+  skip_if_not_installed("Matrix")
+  expect_error(group_moments(Matrix::Matrix(as.matrix(df[1:3]), sparse = TRUE), df$g, block = 16),
+               class = "fairproj_input_error", regexp = "^`...`")
+})
