@@ -19,7 +19,7 @@
 #' or too many fields, a value that does not parse as a number, a missing value (`NA` or an empty
 #' field) in a feature or in the group column is an error of class `fairproj_source_error` that
 #' names the file, the data row (the record's number after the header), the column and the
-#' value; so is a column name that appears twice in the header. With `bad_rows = "skip"` such
+#' value; so is a column name that appears twice in the header, or an empty one. With `bad_rows = "skip"` such
 #' records are left out instead and counted, and a warning of class
 #' `fairproj_skipped_rows_warning` gives the count. A file with a header and no records
 #' contributes nothing; an error is raised only when no source holds any record. At the end, the
@@ -32,7 +32,10 @@
 #'
 #' Column types are fixed before reading: the group column is text (so that `"1"` is the same
 #' group in every chunk), a feature column is a number, or a logical (`TRUE`/`FALSE`, used as 1/0)
-#' when its first 1000 records look logical; other columns are not read. readr's number parser
+#' when its first 1000 records look logical (a column with no value there is read as numbers);
+#' other columns are not read. Files whose headers have the same columns in another order are
+#' matched by name (as [rbind()] matches data.frames); files with other feature columns are an
+#' error of class `fairproj_source_error` naming the file. readr's number parser
 #' reads values written with up to 14 significant digits exactly; with 15 to 17 digits a value
 #' may come out one unit in the last place away from R's correctly rounded [as.numeric()]. It
 #' reads a number written at or beyond 1e307 in magnitude inexactly and without a problem
@@ -210,12 +213,28 @@ fp_reduce_sources <- function(sources, one, parallel, allow_empty = FALSE) {
   } else {
     lapply(sources, one)
   }
-  parts <- Filter(Negate(is.null), parts)
-  if (!length(parts)) {
+  keep <- which(!vapply(parts, is.null, TRUE))
+  if (!length(keep)) {
     if (allow_empty) return(NULL)
     fp_abort("has no data rows (every source is empty)", "x", class = "fairproj_source_error")
   }
-  fp_sort_levels(Reduce(fp_merge_moments, parts))
+  # sources with the same columns in another order (files whose headers differ in order) are
+  # matched by name, as rbind() matches data.frames: the columns of the first source
+  ref <- parts[[keep[1L]]]$colnames
+  for (i in keep[-1L]) {
+    cn <- parts[[i]]$colnames
+    if (identical(cn, ref)) next
+    what <- if (is.character(sources[[i]]) && length(sources[[i]]) == 1L) sprintf("file '%s'", basename(sources[[i]])) else
+      sprintf("element %d", i)
+    if (length(cn) != length(ref) || !setequal(cn, ref)) {
+      only <- function(u, v) if (length(setdiff(u, v))) fp_name_list(sprintf("'%s'", setdiff(u, v)), 5L) else "none"
+      fp_abort(sprintf(paste("%s has other feature columns than the first source (its own: %s; missing: %s); every source",
+                             "must have the same features: choose them with `columns`"),
+                       what, only(cn, ref), only(ref, cn)), "x", class = "fairproj_source_error")
+    }
+    parts[[i]] <- fp_moments_columns(parts[[i]], match(ref, cn))
+  }
+  fp_sort_levels(Reduce(fp_merge_moments, parts[keep]))
 }
 
 # One file, in chunks of chunk_rows records after the header, through readr's record-aware
@@ -238,10 +257,14 @@ fp_csv_moments <- function(path, group, columns, chunk_rows, bad_rows, delim, do
   }
   group <- fp_db_group_name(group, hdr)
   columns <- fp_db_columns(columns, hdr, group)
+  # readr guesses logical for a column whose first 1000 values are all missing: such a column is
+  # read as numbers, so that its later values parse (and its missing values are named as such)
+  lgl <- columns[vapply(columns, function(h) inherits(spec$cols[[h]], "collector_logical"), TRUE)]
+  lgl <- setdiff(lgl, fp_csv_all_missing(path, delim, dots, lgl))
   types <- lapply(hdr, function(h) {
     if (h == group) return(readr::col_character())
     if (!h %in% columns) return(readr::col_skip())
-    if (inherits(spec$cols[[h]], "collector_logical")) readr::col_logical() else readr::col_double()
+    if (h %in% lgl) readr::col_logical() else readr::col_double()
   })
   names(types) <- hdr
   types <- do.call(readr::cols, types)
@@ -279,7 +302,7 @@ fp_csv_moments <- function(path, group, columns, chunk_rows, bad_rows, delim, do
 # appears twice in the header is an error naming it: readr would rename the second `a` to `a_1`
 # with an unclassed warning, and the moments would carry a name the file does not have.
 fp_csv_spec <- function(path, delim, dots, what) {
-  dup <- FALSE
+  dup <- empty <- FALSE
   spec <- withCallingHandlers(
     do.call(readr::spec_delim, c(list(path, delim = delim, guess_max = 1000L), dots)),
     warning = function(w) {
@@ -287,21 +310,49 @@ fp_csv_spec <- function(path, delim, dots, what) {
         dup <<- TRUE
         invokeRestart("muffleWarning")
       }
+      if (grepl("issing column names", conditionMessage(w))) {
+        empty <<- TRUE
+        invokeRestart("muffleWarning")
+      }
     })
-  if (dup) {
-    # the header as text, read as a record by the same tokenizer
+  # the header as text, read as a record by the same tokenizer
+  raw_header <- function() {
     keep <- dots[setdiff(names(dots), c("col_names", "col_types", "n_max", "skip_empty_rows"))]
-    raw <- tryCatch(unlist(do.call(readr::read_delim,
-                                   c(list(path, delim = delim, col_names = FALSE, n_max = 1L, progress = FALSE,
-                                          col_types = readr::cols(.default = readr::col_character())), keep)),
-                           use.names = FALSE),
-                    error = function(e) character(0))
+    tryCatch(unlist(do.call(readr::read_delim,
+                            c(list(path, delim = delim, col_names = FALSE, n_max = 1L, progress = FALSE,
+                                   col_types = readr::cols(.default = readr::col_character())), keep)),
+                    use.names = FALSE),
+             error = function(e) character(0))
+  }
+  if (empty) {
+    # readr would invent a name (X2) with an unclassed warning, and the moments would carry it
+    raw <- raw_header()
+    at <- which(is.na(raw) | !nzchar(trimws(raw)))
+    fp_abort(sprintf("%s has an empty column name in its header%s; give each column a name", what,
+                     if (length(at)) sprintf(" (field %s of %d)", fp_name_list(at, 5L), length(raw)) else ""),
+             "x", class = "fairproj_source_error")
+  }
+  if (dup) {
+    raw <- raw_header()
     twice <- unique(raw[duplicated(raw)])
     fp_abort(sprintf("%s has column name(s) that appear more than once in its header%s; give each column its own name",
                      what, if (length(twice)) paste0(": ", fp_name_list(sprintf("'%s'", twice))) else ""),
              "x", class = "fairproj_source_error")
   }
   spec
+}
+
+# Of the columns `cols` (guessed logical), those whose first 1000 records are all missing: read
+# once more as text, a look at 1000 records (the reader's own problems are reported by the pass).
+fp_csv_all_missing <- function(path, delim, dots, cols) {
+  if (!length(cols)) return(character(0))
+  keep <- dots[setdiff(names(dots), c("col_names", "col_types", "n_max"))]
+  types <- do.call(readr::cols_only, stats::setNames(rep(list(readr::col_character()), length(cols)), cols))
+  head <- tryCatch(suppressWarnings(do.call(readr::read_delim, c(list(path, delim = delim, n_max = 1000L, progress = FALSE,
+                                                                      col_types = types), keep))),
+                   error = function(e) NULL)
+  if (is.null(head)) return(character(0))
+  cols[vapply(cols, function(h) all(is.na(head[[h]])), TRUE)]
 }
 
 # The moments of one chunk of a file. Malformed records and unparsable values (readr's

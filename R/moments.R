@@ -558,6 +558,25 @@ fp_sort_levels <- function(m) {
   out
 }
 
+# The moments of the columns `o` (an order of all the columns) of `m`: means, scatters, low
+# parts, exponents and blocks permuted alike.
+fp_moments_columns <- function(m, o) {
+  out <- fp_new_moments(m$n, m$mean[o, , drop = FALSE], lapply(m$scatter, function(s) s[o, o, drop = FALSE]), m$levels,
+                        m$colnames[o], mean_lo = fp_mean_lo(m)[o, , drop = FALSE])
+  if (!is.null(m$exponent)) out$exponent <- m$exponent[o]
+  if (!is.null(fp_moments_blocks(m))) {
+    d <- length(o)
+    idx <- as.vector(matrix(seq_len(d * d), d)[o, o])  # the entries of the d x d scatter, stored by column
+    out$blocks <- lapply(m$blocks, function(b) {
+      b$mean <- b$mean[o, , drop = FALSE]
+      b$scatter <- b$scatter[idx, , drop = FALSE]
+      b
+    })
+    out$block_count <- m$block_count
+  }
+  out
+}
+
 fp_db_group_name <- function(group, vars) {
   if (missing(group) || is.null(group)) fp_abort("is missing: give the name of the group column", "group")
   if (!is.character(group) || length(group) != 1L || is.na(group)) {

@@ -450,3 +450,50 @@ test_that("files: a file with only the group column says it has no features", {
   writeLines(c("g", "a", "b", "a"), path)
   expect_error(group_moments(path, group = "g"), "^`x` has no column besides the group column 'g'", class = "fairproj_input_error")
 })
+
+test_that("files whose headers have the same columns in another order are matched by name; other columns name the file", {
+  skip_if_not_installed("readr")
+  set.seed(3)
+  d1 <- data.frame(a = rnorm(30), b = rnorm(30) * 5, g = rep(c("p", "q", "r"), 10))
+  d2 <- data.frame(b = rnorm(20) * 5, a = rnorm(20), g = rep(c("q", "p"), 10))
+  f1 <- tempfile(fileext = ".csv")
+  f2 <- tempfile(fileext = ".csv")
+  on.exit(unlink(c(f1, f2)))
+  utils::write.csv(d1, f1, row.names = FALSE)
+  utils::write.csv(d2, f2, row.names = FALSE)
+  stacked <- rbind(utils::read.csv(f1), utils::read.csv(f2))
+  ref <- group_moments(stacked, "g")
+  expect_lte(moments_err(group_moments(c(f1, f2), "g"), ref), 1e-12)
+  expect_lte(moments_err(group_moments(list(f1, f2), "g"), ref), 1e-12)
+  # with blocks, the blocks' columns follow
+  mb <- group_moments(c(f1, f2), "g", blocks = 10)
+  expect_equal(mb$blocks[[1]]$mean[, 1], mb$mean[, 1] + fairproj:::fp_moments_blocks(mb)[[1]]$delta[, 1])
+  expect_lte(moments_err(group_moments(list(d1, d2), "g"), ref), 1e-12)
+  d2$c <- 1
+  utils::write.csv(d2, f2, row.names = FALSE)
+  expect_error(group_moments(c(f1, f2), "g"), class = "fairproj_source_error",
+               regexp = sprintf("^`x` file '%s' has other feature columns.*'c'", basename(f2)))
+})
+
+test_that("files: a column empty in its first 1000 records is read as numbers, not as readr's logical guess", {
+  skip_if_not_installed("readr")
+  set.seed(1)
+  n <- 1500
+  d <- data.frame(a = rnorm(n), b = c(rep(NA, 1100), rnorm(400)), g = rep(c("p", "q"), n / 2))
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  utils::write.csv(d, path, row.names = FALSE, na = "")
+  expect_warning(m <- group_moments(path, "g", bad_rows = "skip"), class = "fairproj_skipped_rows_warning")
+  ok <- stats::na.omit(utils::read.csv(path))
+  expect_lte(moments_err(m, group_moments(ok, "g")), 1e-12)
+  expect_error(group_moments(path, "g"), class = "fairproj_source_error", regexp = "data row 1, column 'b': missing value")
+})
+
+test_that("files: an empty column name in the header is a classed error naming its field", {
+  skip_if_not_installed("readr")
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  writeLines(c("a,,g", "1,3,x", "2,5,y", "4,4,x"), path)
+  expect_no_warning(expect_error(group_moments(path, "g"), class = "fairproj_source_error",
+                                 regexp = "^`x` file '.*' has an empty column name in its header \\(field 2 of 3\\)"))
+})
