@@ -99,10 +99,16 @@ group_moments.tbl_lazy <- function(x, group, ..., columns = NULL, route = NULL, 
   fp_check_no_dots(...names(), ...length(), "group_moments() on a database table",
                    c("x", "group", "columns", "route", "chunk_rows", "max_terms", "blocks"))
   fp_require(c("DBI", "dplyr", "dbplyr"), "group_moments() on a database table")
+  con <- dbplyr::remote_con(x)
+  # a closed connection would fail in the driver at the first query, unclassed
+  valid <- tryCatch(DBI::dbIsValid(con), error = function(e) TRUE)  # a driver without dbIsValid: assume open
+  if (!isTRUE(valid)) {
+    fp_abort("is a table on a database connection that is closed or invalid; connect again and make the table anew with dplyr::tbl()",
+             "x", class = "fairproj_source_error")
+  }
   vars <- colnames(x)
   group <- fp_db_group_name(group, vars)
   columns <- fp_db_columns(columns, vars, group)
-  con <- dbplyr::remote_con(x)
   route <- if (is.null(route)) fp_db_route_auto(con) else fp_match_arg(route, c("stream", "pushdown"), "route")
   chunk_rows <- fp_check_count(chunk_rows, 1L, .Machine$integer.max, "chunk_rows")
   max_terms <- if (is.null(max_terms)) fp_db_max_terms(con) else fp_check_count(max_terms, 4L, 100000L, "max_terms")
@@ -163,7 +169,7 @@ fp_db_schema <- function(con, x, group, columns) {
   }, "")
 }
 
-fp_db_type_error <- function(message) fp_abort(message, "x", class = "fairproj_source_error")
+fp_db_type_error <- function(message, arg = "x") fp_abort(message, arg, class = "fairproj_source_error")
 
 # ---- stream route --------------------------------------------------------------------------
 
@@ -195,7 +201,7 @@ fp_db_stream <- function(con, x, group, columns, chunk_rows, blocks = NULL) {
   state <- new.env(parent = emptyenv())  # columns with integers of 2^53 or more
   state$big <- character(0)
   repeat {
-    ch <- fp_db_fetch(con, cur, chunk_rows, inner, columns)
+    ch <- fp_db_fetch(con, cur, chunk_rows, inner, columns, group)
     if (nrow(ch)) {
       piece <- fp_db_chunk_moments(ch, rows, group, columns, state, blocks)
       out <- if (is.null(out)) piece else fp_merge_moments(out, piece)
@@ -225,7 +231,7 @@ fp_db_warn_big <- function(cols) {
 # One chunk from the open result or cursor `cur`. RSQLite warns when a numeric column holds
 # text further down ("mixed type") and coerces it; that is an error here, with the first such
 # value found by a query (after the result is closed: SQLite runs one statement at a time).
-fp_db_fetch <- function(con, cur, n, inner, columns) {
+fp_db_fetch <- function(con, cur, n, inner, columns, group = NULL) {
   withCallingHandlers(cur$fetch(n), warning = function(w) {
     msg <- conditionMessage(w)
     if (fp_db_is_sqlite(con) && grepl("mixed type", msg)) {
@@ -233,18 +239,18 @@ fp_db_fetch <- function(con, cur, n, inner, columns) {
       cl <- if (length(cl)) gsub("`", "", cl) else columns[1L]
       DBI::dbClearResult(cur$res)
       cur$res <- NULL
-      fp_db_sqlite_text_error(con, inner, cl)
+      fp_db_sqlite_text_error(con, inner, cl, arg = if (identical(cl, group)) "group" else "x")
     }
   })
 }
 
-fp_db_sqlite_text_error <- function(con, inner, cl, count = NULL) {
+fp_db_sqlite_text_error <- function(con, inner, cl, count = NULL, arg = "x") {
   v <- fp_db_ident(con, cl)
   bad <- DBI::dbGetQuery(con, paste0("SELECT ", v, " AS v FROM (\n", inner, "\n) fp_q WHERE typeof(", v,
                                      ") IN ('text', 'blob') LIMIT 1"))$v
   fp_db_type_error(sprintf("column '%s' holds %stext value(s) among its numbers, e.g. '%s'; fix the table or convert in the query",
                            cl, if (is.null(count)) "" else paste0(format(count), " "),
-                           if (length(bad)) as.character(bad[[1L]]) else "?"))
+                           if (length(bad)) as.character(bad[[1L]]) else "?"), arg)
 }
 
 # Group labels as text: numbers with the fewest significant digits (15 to 17) that give back the
@@ -433,7 +439,7 @@ fp_db_query_labels <- function(con, sql, inner, group) {
       invokeRestart("muffleWarning")
     }
   })
-  if (mixed) fp_db_sqlite_text_error(con, inner, group)
+  if (mixed) fp_db_sqlite_text_error(con, inner, group, arg = "group")
   res
 }
 

@@ -135,7 +135,7 @@ test_that("SQLite push-down: a text label in an INTEGER group column is an error
   DBI::dbExecute(con, "INSERT INTO t VALUES (1.5, 1), (2.5, 2), (4, 2), (5, 1), (7, 'lbl')")
   tab <- dplyr::tbl(con, "t")
   for (route in c("stream", "pushdown")) {
-    expect_error(group_moments(tab, "g", route = route), class = "fairproj_source_error", regexp = "'g'.*'lbl'")
+    expect_error(group_moments(tab, "g", route = route), class = "fairproj_source_error", regexp = "^`group` column 'g'.*'lbl'")
   }
 })
 
@@ -407,4 +407,16 @@ test_that("an argument the database method does not take is an error naming `...
   tab <- dplyr::tbl(con, "t")
   expect_error(group_moments(tab, "g", colums = "a"), class = "fairproj_input_error", regexp = "^`...`.*colums")
   expect_error(group_moments(tab, "g", bad_rows = "skip"), class = "fairproj_input_error", regexp = "^`...`.*bad_rows")
+})
+
+test_that("a table whose connection is closed is a classed error naming x", {
+  fp_test_need_package("RSQLite", "FAIRPROJ_TEST_DB")
+  fp_test_need_package("dbplyr", "FAIRPROJ_TEST_DB")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  DBI::dbWriteTable(con, "t", data.frame(a = 1:6, b = c(2, 5, 1, 7, 3, 3), g = rep(c("p", "q"), 3)))
+  tab <- dplyr::tbl(con, "t")
+  DBI::dbDisconnect(con)
+  for (route in c("stream", "pushdown")) {
+    expect_error(group_moments(tab, "g", route = route), class = "fairproj_source_error", regexp = "^`x`.*closed")
+  }
 })
