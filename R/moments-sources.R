@@ -41,7 +41,9 @@
 #' reads a number written at or beyond 1e307 in magnitude inexactly and without a problem
 #' (`1e308` and `1e400` both as `1e307`), so such a value is taken as one that does not parse
 #' (an error naming its row and column, or skipped with `bad_rows = "skip"`); moments that
-#' overflow (sums of squares of values beyond about 1e150) name the largest value.
+#' overflow (sums of squares of values beyond about 1e150) name the largest value. Numbers are
+#' read with the decimal mark of `locale`; grouping marks (thousands separators, as in
+#' `1,234.5`) are not read, whatever `locale` says: such a value does not parse.
 #'
 #' A list is reduced element by element: each element may be anything `group_moments()`
 #' accepts with the same `group` argument (a path, a data.frame holding the group column, a

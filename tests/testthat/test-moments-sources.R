@@ -497,3 +497,15 @@ test_that("files: an empty column name in the header is a classed error naming i
   expect_no_warning(expect_error(group_moments(path, "g"), class = "fairproj_source_error",
                                  regexp = "^`x` file '.*' has an empty column name in its header \\(field 2 of 3\\)"))
 })
+
+test_that("files: the locale's decimal mark is read; a grouping mark is not, as documented", {
+  skip_if_not_installed("readr")
+  f <- tempfile(fileext = ".csv")
+  on.exit(unlink(f))
+  writeLines(c("a;b;g", "1,5;2;x", "2,25;3;y", "3;1;x", "4;5;y"), f)
+  m <- group_moments(f, "g", delim = ";", locale = readr::locale(decimal_mark = ","))
+  expect_equal(unname(m$mean["a", ]), c(2.25, 3.125))
+  writeLines(c("a;b;g", "1.234,5;2;x", "2,25;3;y", "3;1;x", "4;5;y"), f)
+  expect_error(group_moments(f, "g", delim = ";", locale = readr::locale(decimal_mark = ",")),
+               class = "fairproj_source_error", regexp = "data row 1, column 'a'")
+})
