@@ -267,7 +267,7 @@ fit_pca_minmax <- function(prep, k, solver = c("exact", "mw"), objective = c("lo
   rank_before <- pick$rank_before
   same <- pick$same
   cert <- fp_minmax_certificate(pb, V, lambda, res, run$hist, tol, prep$levels, if (same) sel$eval)
-  fp_minmax_warn(cert, sel, pb, solver, tol, prep$unit)
+  fp_minmax_warn(cert, sel, pb, solver, tol, prep$unit, prep$scaled)
   out <- fp_minmax_result(V, lambda, cert, res, pb, prep, solver, sel$chosen, rank_before)
   if (solver == "mw") {
     out$iterate <- res$iterate
@@ -509,20 +509,26 @@ fp_minmax_certificate <- function(pb, V, lambda, res, hist, tol, levels, ev = NU
        converged = is.finite(gap) && gap <= tol * fp_minmax_gscale(pb, obj))
 }
 
-# Why no solver can do better: the losses are below the rounding of the variances it works with.
-fp_minmax_rounding_text <- function(obj, pb, unit) {
-  sprintf("the losses (about %.3g) are below the rounding of the group variances (about %.3g) the solver works with; rescale the variables (e.g. scale. = TRUE)",
-          abs(obj) * unit, 1e-16 * max(abs(pb$best)) * unit)
+# Why no solver can do better: the losses are below `fp_minmax_unresolved` of the variance the
+# groups' best rank-k subspaces capture, where the rounding of the solver's eigensolves leaves
+# too few digits to equalise them. Near 0 at this k (k near the data's rank), or dwarfed by one
+# variable's variance in the data's units (`scaled`: the fit already divides by the scales).
+fp_minmax_unresolved <- 1e-10
+fp_minmax_rounding_text <- function(obj, pb, unit, scaled) {
+  sprintf(paste("the losses (about %.3g) are below %g of the variance the groups' best rank-k subspaces capture (about %.3g),",
+                "too small for the solver's rounding to equalise; a smaller k leaves losses it can resolve%s"),
+          abs(obj) * unit, fp_minmax_unresolved, max(abs(pb$best)) * unit,
+          if (scaled) "" else ", and scale. = TRUE helps where one variable's variance dwarfs the others'")
 }
 
 # A classed warning when standard PCA replaced the solver's solution uncertified, when the returned solution
 # is worse than standard PCA (fallback = FALSE), or when the gap is above `tol`.
-fp_minmax_warn <- function(cert, sel, pb, solver, tol, unit) {
+fp_minmax_warn <- function(cert, sel, pb, solver, tol, unit, scaled) {
   obj <- cert$objective
   rel <- cert$gap / fp_minmax_gscale(pb, obj)
   # losses below the rounding of the variances the solver works with (a variable whose variance
   # dwarfs the others'): no solver can resolve them; rescaling the variables can
-  unresolved <- pb$objective == "loss" && abs(obj) < 1e-10 * max(abs(pb$best))
+  unresolved <- pb$objective == "loss" && abs(obj) < fp_minmax_unresolved * max(abs(pb$best))
   # standard PCA returned and certified (at k >= the data's rank, say, where every loss is 0):
   # the solver's rounding lost to it, nothing for the user to do
   if (sel$chosen == "standard" && cert$converged) return(invisible())
@@ -530,7 +536,7 @@ fp_minmax_warn <- function(cert, sel, pb, solver, tol, unit) {
     fp_warn_convergence(sprintf(
       "method 'minmax' (solver '%s'): the solver's solution was worse than standard PCA, which is returned instead (relative duality gap %.3g); %s",
       solver, rel,
-      if (unresolved) fp_minmax_rounding_text(obj, pb, unit)
+      if (unresolved) fp_minmax_rounding_text(obj, pb, unit, scaled)
       else if (solver == "mw") "use solver = \"exact\" or more `iterations`" else "increase `maxit` or loosen `gap_tol`"))
   } else if (sel$worse_than_pca) {
     fp_warn_convergence(sprintf(
@@ -540,7 +546,7 @@ fp_minmax_warn <- function(cert, sel, pb, solver, tol, unit) {
     fp_warn_convergence(sprintf(
       "method 'minmax' (solver '%s') stopped with a relative duality gap of %.3g above gap_tol = %.3g; %s",
       solver, rel, tol,
-      if (unresolved) fp_minmax_rounding_text(obj, pb, unit)
+      if (unresolved) fp_minmax_rounding_text(obj, pb, unit, scaled)
       else if (solver == "mw") "use solver = \"exact\" or more `iterations`" else "increase `maxit`"))
   }
   invisible()
@@ -764,7 +770,7 @@ fp_minmax_rows <- function(prep, k, tol, maxit, dual, lp, fallback, reduce_rank)
     if (cert$converged || ncol(Qn) == ncol(Q)) break
     Q <- Qn
   }
-  fp_minmax_warn(cert, sel, pbr, "exact", tol, prep$unit)
+  fp_minmax_warn(cert, sel, pbr, "exact", tol, prep$unit, prep$scaled)
   res$weights <- w_best
   res$eigensolves <- full
   res$inner_eigensolves <- inner

@@ -573,3 +573,23 @@ test_that("many groups: a fit beyond the time limit is refused up front naming `
   # tens and hundreds of groups stay far below the default limit
   expect_lt(fairproj:::fp_minmax_check_cost(400, "exact", TRUE), 5)
 })
+
+test_that("min-max's warning on losses too small to equalise states a threshold its numbers meet", {
+  # k = n - 1: every loss is near 0. The warning said the losses (1e-8) were "below the rounding
+  # of the group variances (1e-13)" and advised scale. = TRUE, which the call already gave
+  set.seed(4)
+  n <- 40
+  d <- 1000
+  g <- factor(sample(c("a", "b"), n, TRUE))
+  x <- matrix(rnorm(n * 5), n, 5) %*% matrix(rnorm(5 * d), 5, d) + matrix(rnorm(n * d), n, d) + outer(as.integer(g), rnorm(d))
+  x[, 1:100] <- 1e5 + 1e-6 * x[, 1:100]
+  w <- tryCatch(fair_pca(x, g, k = 39, method = "minmax", scale. = TRUE), fairproj_warning = function(w) w)
+  expect_s3_class(w, "fairproj_warning")
+  msg <- conditionMessage(w)
+  num <- as.numeric(regmatches(msg, gregexpr("(?<=about )[0-9.e+-]+", msg, perl = TRUE))[[1L]])
+  thr <- as.numeric(sub(".*are below ([0-9.e+-]+) of the variance.*", "\\1", msg))
+  expect_length(num, 2L)
+  expect_lt(num[1], thr * num[2])
+  expect_false(grepl("scale. = TRUE", msg, fixed = TRUE))
+  expect_match(msg, "smaller k", fixed = TRUE)
+})
