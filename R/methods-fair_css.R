@@ -87,7 +87,10 @@ print.summary.fair_css <- function(x, digits = max(3L, getOption("digits") - 3L)
 #' @param newdata A numeric matrix or data.frame with the columns of the training data:
 #'   matched by name when both are named (any order; other columns are ignored, missing ones
 #'   are an error of class `fairproj_newdata_error`), by position otherwise; for a fit from the formula
-#'   interface, a raw data.frame (see [predict.fair_pca()]). Rows with `NA` give `NA` rows.
+#'   interface, a raw data.frame (see [predict.fair_pca()]). Missing values are kept where they
+#'   are: `predict()` returns the selected values as they are (`NA` in the cells that are `NA`);
+#'   `reconstruct()` gives an `NA` row for a row with a missing value in a selected column (the
+#'   other columns are not read).
 #' @param group For `reconstruct()`: optional group labels of the rows of `newdata` (levels
 #'   of the training groups).
 #' @param ... Unused.

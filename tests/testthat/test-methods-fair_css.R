@@ -35,3 +35,19 @@ test_that("reconstruct(), fitted(), residuals() and augment() of a fair_css fit 
   # a group whose length is not the rows' stays an error naming `group`
   expect_error(reconstruct(f, x[0, ], group = "a"), "^`group` has length 1", class = "fairproj_input_error")
 })
+
+test_that("predict() keeps missing values in their cells; reconstruct() gives NA rows only for NA in selected columns", {
+  set.seed(1)
+  x <- matrix(rnorm(600), 100)
+  g <- rep(1:2, 50)
+  f <- fair_css(x, g, k = 2)
+  xn <- x[1:3, ]
+  xn[2, f$columns[1]] <- NA
+  xn[3, setdiff(1:6, f$columns)[1]] <- NA
+  p <- predict(f, xn)
+  expect_identical(which(is.na(p)), 2L)
+  expect_identical(unname(p[-2, ]), x[c(1, 3), f$columns])
+  r <- reconstruct(f, xn)
+  expect_true(all(is.na(r[2, ])))
+  expect_identical(r[c(1, 3), ], reconstruct(f, x[1:3, ])[c(1, 3), ])
+})
