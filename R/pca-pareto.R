@@ -60,7 +60,10 @@
 #' excess losses" (the end of the Pareto front that the paper's iteration drifts towards). It
 #' stops unconverged (with a `fairproj_convergence_warning`) at the iteration cap, when no step
 #' passes the Armijo test (`status = "line_search"`), or when a step decreases an objective only
-#' within rounding (`status = "rounding"`: `stationarity_tol` is below what the objective values resolve).
+#' within rounding (`status = "rounding"`: `stationarity_tol` is below what the objective values resolve),
+#' or at the time limit (`status = "time_limit"`: `options(fairproj.time_limit = )`, in seconds,
+#' default 60, shared by the starts; each step costs about m d^2 k operations and a fit may take
+#' thousands of steps: at d = 200, k = 20 and 3 groups some 6,000 steps, 2.5 minutes).
 #' With `balance = FALSE` only phase 2 runs: standard PCA is then returned at once (it is
 #' Pareto stationary), and from random starts every objective is non-increasing.
 #'
@@ -127,7 +130,7 @@
 #'   convergence measure), `held` (number of held pairs) and `phase`), `objectives` (final
 #'   values), `excess` (final `E_g`), `converged` (whether the returned subspace meets the
 #'   stationarity tolerance), `stationarity`, `status` (`"stationary"` (converged),
-#'   `"iterations"` (cap reached), `"line_search"`, `"rounding"`, or `"fixed_point"` (the
+#'   `"iterations"` (cap reached), `"line_search"`, `"rounding"`, `"time_limit"`, or `"fixed_point"` (the
 #'   paper's iteration stopped moving away from a stationary point)), `iterations`, `balanced_at` (the
 #'   iteration at which phase 2 began), `settings` (with `alpha` in the data's units) and, with
 #'   restarts, `front`.
@@ -194,10 +197,13 @@ fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c
     starts[[length(starts) + 1L]] <- fp_pareto_random(prep$d, k)
     names(starts)[length(starts)] <- paste0("random", r)
   }
+  # the time limit shared by the starts: a start that reaches its share stops where it is
+  limit <- min(fp_time_limit(), 1e308)
   runs <- lapply(starts, function(U0) {
     fp_pareto_run(prep, k, U0, spec, psi = psi, gradient = gradient, normalize = normalize, step = step,
                   retraction = retraction, iterations = iterations, tol = stationarity_tol, eta = eta, beta = beta,
-                  max_backtrack = max_backtrack, alpha = alpha_used, balance = balance, tol_balance = tol_balance)
+                  max_backtrack = max_backtrack, alpha = alpha_used, balance = balance, tol_balance = tol_balance,
+                  max_seconds = limit / length(starts))
   })
   runs <- lapply(runs, fp_pareto_units, spec = spec, psi = psi, unit = prep$unit, alpha = alpha_used, k = k)
   pick <- 1L
@@ -210,11 +216,15 @@ fit_pca_pareto <- function(prep, k, disparity = c("pairwise", "single"), psi = c
   }
   run <- runs[[pick]]
   if (!isTRUE(run$converged)) {
+    timed <- run$status == "time_limit"
     fp_warn_convergence(sprintf(paste0(
       "method 'pareto' stopped (%s) after %d iterations without reaching the stationarity tolerance ",
-      "stationarity_tol = %.3g (stationarity measure %.3g)%s"), run$status, run$steps, stationarity_tol,
-      utils::tail(run$history$stationarity, 1L),
-      if (step == "sqrt") "; the paper's step 1/sqrt(t) need not converge: use step = \"armijo\" (the default)" else
+      "stationarity_tol = %.3g (stationarity measure %.3g)%s"),
+      if (timed) sprintf("at the time limit of %s s, options(fairproj.time_limit)%s", format(fp_time_limit()),
+                         if (length(starts) > 1L) sprintf(", shared by %d starts", length(starts)) else "") else run$status,
+      run$steps, stationarity_tol, utils::tail(run$history$stationarity, 1L),
+      if (timed) "; raise the limit, loosen stationarity_tol, or lower `restarts`"
+      else if (step == "sqrt") "; the paper's step 1/sqrt(t) need not converge: use step = \"armijo\" (the default)" else
         "; increase `iterations`"))
   }
   if (isTRUE(run$dominated_by_start)) {
@@ -312,7 +322,7 @@ fp_pareto_spec <- function(levels, disparity = c("pairwise", "single", "none")) 
 fp_pareto_run <- function(prep, k, U0, spec, psi = "square", gradient = "riemannian", normalize = TRUE,
                           step = "armijo", retraction = "polar", iterations = 5000L, tol = 1e-6, eta = 1,
                           beta = 1e-4, max_backtrack = 60L, qp_tol = 1e-13, alpha = 0, balance = TRUE,
-                          tol_balance = 1e-8, trace = FALSE) {
+                          tol_balance = 1e-8, trace = FALSE, max_seconds = 1e308) {
   best <- fp_group_best(prep, k)
   A <- unname(lapply(prep$cov, function(s) (s + t(s)) / 2))
   alpha <- rep_len(as.numeric(alpha), length(spec$type))
@@ -322,7 +332,7 @@ fp_pareto_run <- function(prep, k, U0, spec, psi = "square", gradient = "riemann
                step = match(step, c("sqrt", "armijo")) - 1L, retraction = match(retraction, c("polar", "qr")) - 1L,
                iterations = as.integer(iterations), tol = tol, eta = eta, beta = beta,
                max_backtrack = as.integer(max_backtrack), qp_tol = qp_tol, balance = isTRUE(balance),
-               eps = tol_balance, trace = isTRUE(trace))
+               eps = tol_balance, trace = isTRUE(trace), max_seconds = max_seconds)
   res <- fp_cpp(.fp_pareto_cpp(unname((prep$C + t(prep$C)) / 2), A, unname(best), unname(U0), objectives, opts),
                 "the Pareto solver")
   f <- res$f
@@ -341,7 +351,7 @@ fp_pareto_run <- function(prep, k, U0, spec, psi = "square", gradient = "riemann
   dominated <- all(f0 <= objectives + fp_tol_tie * (abs(objectives) + 1)) && any(f0 < objectives - fp_tol_tie * (abs(objectives) + 1))
   out <- list(U = res$U, history = hist, objectives = objectives, excess = excess,
               converged = res$converged,
-              status = c("iterations", "stationary", "line_search", "fixed_point", "rounding")[res$status + 1L],
+              status = c("iterations", "stationary", "line_search", "fixed_point", "rounding", "time_limit")[res$status + 1L],
               steps = res$steps, switched = if (res$switched >= 0) res$switched else NA_integer_,
               dominated_by_start = dominated)
   if (trace) {

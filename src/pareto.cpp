@@ -18,6 +18,7 @@
 // matrix of the M objectives.//
 // Files: pareto_minnorm.h (Wolfe's minimum-norm point), pareto_descent.h (the problem, the
 // directions and the iteration); this file holds the exported entry points, which alone speak R.
+#include <chrono>
 #include "linalg.h"
 #include "runtime.h"
 #include "tolerances.h"
@@ -79,9 +80,15 @@ Rcpp::List fp_pareto_cpp(const Eigen::MatrixXd& C, const Rcpp::List& A, const Ei
   s.balance = o.get<bool>("balance", s.balance);
   s.eps = o.get<double>("eps", s.eps);
   s.trace = o.get<bool>("trace", s.trace);
+  const double max_seconds = o.get<double>("max_seconds", 1e308);
   o.done();
   const bool trace = s.trace;
-  const Result r = fp::rcpp::run([&] { return descend(P, U0, s, [] { fp::check_interrupt(); }); });
+  const auto start = std::chrono::steady_clock::now();
+  const Result r = fp::rcpp::run([&] {
+    return descend(P, U0, s, [] { fp::check_interrupt(); }, [&] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > max_seconds;
+    });
+  });
   const History& h = r.h;
   const int rows = static_cast<int>(h.f.size());
   Rcpp::NumericMatrix F(rows, M);

@@ -254,7 +254,7 @@ struct History {
 };
 
 // status: 0 iteration cap, 1 stationary (theta <= tol), 2 line search failed, 3 fixed point of
-// the paper's iteration that is not stationary, 4 no decrease beyond rounding.
+// the paper's iteration that is not stationary, 4 no decrease beyond rounding, 5 time limit.
 struct Result {
   Mat U;
   History h;
@@ -377,9 +377,10 @@ inline void record(History& h, const Problem& P, const Local& L, const Mat& U, c
 }
 
 // Multiple-gradient descent from U; `interrupt` is called every 50 iterations (the caller's
-// check for a user interrupt).
-template <typename Interrupt>
-Result descend(const Problem& P, Mat U, const Settings& s, Interrupt interrupt) {
+// check for a user interrupt), `out_of_time` every 10 (true: stop at the current iterate, status
+// 5, as at the iteration cap).
+template <typename Interrupt, typename OutOfTime>
+Result descend(const Problem& P, Mat U, const Settings& s, Interrupt interrupt, OutOfTime out_of_time) {
   Result r;
   int phase = (s.step == 1 && s.balance) ? 1 : 2;
   r.switched = (phase == 2) ? 0 : -1;
@@ -412,6 +413,11 @@ Result descend(const Problem& P, Mat U, const Settings& s, Interrupt interrupt) 
       break;
     }
     if (t == s.iterations) {
+      r.h.step.push_back(0);
+      break;
+    }
+    if (t > 0 && t % 10 == 0 && out_of_time()) {
+      r.status = 5;
       r.h.step.push_back(0);
       break;
     }

@@ -423,3 +423,22 @@ test_that("pareto_front with a constant column and column scales 1e-47 .. 1e65",
   expect_true(all(is.finite(as.matrix(tab[, c("total", "disparity", "max_excess")]))))
   expect_false(anyNA(tab$dominated))
 })
+
+test_that("method 'pareto' stops at the time limit with a warning, where it is (status time_limit)", {
+  set.seed(1)
+  n <- 300
+  d <- 40
+  g <- factor(sample(letters[1:3], n, TRUE))
+  x <- matrix(rnorm(n * 5), n, 5) %*% matrix(rnorm(5 * d), 5, d) + matrix(rnorm(n * d), n, d) + outer(as.integer(g), rnorm(d))
+  old <- options(fairproj.time_limit = 0.02)
+  on.exit(options(old))
+  expect_warning(f <- fair_pca(x, g, k = 10, method = "pareto", scale. = TRUE, stationarity_tol = 1e-12),
+                 class = "fairproj_convergence_warning", regexp = "time limit of 0.02 s")
+  expect_identical(f$status, "time_limit")
+  expect_false(f$converged)
+  expect_lt(f$iterations, 50000L)
+  expect_equal(unname(crossprod(f$rotation)), diag(10), tolerance = 1e-10)
+  # with restarts the starts share it, and the warning says so
+  expect_warning(fair_pca(x, g, k = 10, method = "pareto", scale. = TRUE, stationarity_tol = 1e-12, restarts = 1),
+                 class = "fairproj_convergence_warning", regexp = "shared by 2 starts")
+})
