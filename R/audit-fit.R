@@ -244,8 +244,10 @@ fp_audit_moments.fairproj_audit_rows <- function(spec) {
     pt <- if (is.null(y)) 1L else 1L + held
     gi <- factor((as.integer(g) - 1L) * parts * B + (pt - 1L) * B + bl, levels = seq_len(nlevels(g) * parts * B))
     blk <- fp_merge_block_cells(fp_moments_ranged(xm, gi, cn, "x"), levels(g), parts, B)$blocks
-    # each group's tail index (fp_tail_index()), which only the rows show
-    for (i in seq_along(blk)) blk[[i]]$tail <- fp_tail_index(xm[as.integer(g) == i, , drop = FALSE])
+    # each group's tail index (fp_tail_index()), which only the rows show: one read of the rows
+    # for all groups, no copy of any group's rows
+    tail <- fp_tail_index(xm, g)
+    for (i in seq_along(blk)) blk[[i]]$tail <- tail[i]
   }
   if (!is.null(y)) {
     # one pass: moments of each group's training and held-out rows, then their sum

@@ -962,20 +962,19 @@ fp_gap_interval <- function(M, est, level, ends = c("both", "lower"), screen = F
 # nu / 2 for a multivariate t with nu degrees of freedom, large for Gaussian or bounded columns.
 # The sample covariance has a sampling distribution at the usual rate only where the rows'
 # fourth moments are finite, that is where this index exceeds 2; below 2 no bootstrap interval
-# of the covariance's functionals is calibrated. NA with fewer than 20 rows.
-fp_tail_index <- function(x) {
-  n <- nrow(x)
-  if (n < 20L) return(NA_real_)
-  # columns divided by their largest magnitude first, so that no square overflows or underflows
-  mx <- apply(abs(x), 2L, max)
-  keep <- is.finite(mx) & mx > 0
-  if (!any(keep)) return(NA_real_)
-  x <- x[, keep, drop = FALSE] / rep(mx[keep], each = n)
-  mu <- colMeans(x)
-  v <- colSums((x - rep(mu, each = n))^2) / (n - 1)
-  keep <- v > 0
-  if (!any(keep)) return(NA_real_)
-  fp_hill_index(rowSums((x[, keep, drop = FALSE] - rep(mu[keep], each = n))^2 / rep(v[keep], each = n)))
+# of the covariance's functionals is calibrated. One per level of the factor `g` (the rows one
+# group without it); NA for a group with fewer than 20 rows, or without a column that varies.
+# The norms come from the rows as R holds them (.fp_audit_tail_norms(), src/audit.cpp: each
+# column divided by its largest magnitude in the group first, so that no square overflows or
+# underflows), so no group's rows are copied: the audit's memory stays O(d^2) beyond the data.
+fp_tail_index <- function(x, g = NULL) {
+  codes <- if (is.null(g)) rep(1L, nrow(x)) else as.integer(g)
+  m <- if (is.null(g)) 1L else nlevels(g)
+  tn <- fp_cpp(.fp_audit_tail_norms(x, codes, m), "the audit's tail index")
+  ng <- tabulate(codes, m)
+  vapply(seq_len(m), function(i) {
+    if (ng[i] < 20L || tn$columns[i] == 0L) NA_real_ else fp_hill_index(tn$norm[codes == i])
+  }, numeric(1))
 }
 
 # fp_tail_index() from the rows' squared standardised norms `u` (any common divisor of the

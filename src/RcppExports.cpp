@@ -11,6 +11,19 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
+// fp_audit_tail_norms
+Rcpp::List fp_audit_tail_norms(const Rcpp::NumericMatrix& x, const Rcpp::IntegerVector& g, int m);
+RcppExport SEXP _fairproj_fp_audit_tail_norms(SEXP xSEXP, SEXP gSEXP, SEXP mSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type g(gSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    rcpp_result_gen = Rcpp::wrap(fp_audit_tail_norms(x, g, m));
+    return rcpp_result_gen;
+END_RCPP
+}
 // fp_cfpca_cpp
 Rcpp::List fp_cfpca_cpp(const Eigen::Map<Eigen::MatrixXd> C, const Eigen::Map<Eigen::VectorXd> f, double b, const Eigen::Map<Eigen::MatrixXd> Ap, const Eigen::Map<Eigen::MatrixXd> Am, const Rcpp::List& opts, Rcpp::Nullable<Rcpp::Function> progress);
 RcppExport SEXP _fairproj_fp_cfpca_cpp(SEXP CSEXP, SEXP fSEXP, SEXP bSEXP, SEXP ApSEXP, SEXP AmSEXP, SEXP optsSEXP, SEXP progressSEXP) {
@@ -626,6 +639,7 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
+    {"_fairproj_fp_audit_tail_norms", (DL_FUNC) &_fairproj_fp_audit_tail_norms, 3},
     {"_fairproj_fp_cfpca_cpp", (DL_FUNC) &_fairproj_fp_cfpca_cpp, 7},
     {"_fairproj_fp_fantope_project_cpp", (DL_FUNC) &_fairproj_fp_fantope_project_cpp, 2},
     {"_fairproj_fp_css_prefix_err2", (DL_FUNC) &_fairproj_fp_css_prefix_err2, 3},

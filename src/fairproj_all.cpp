@@ -27,4 +27,5 @@
 #include "threads.cpp"
 #include "moments.cpp"
 #include "groups.cpp"
+#include "audit.cpp"
 #include "RcppExports.cpp"

@@ -12,6 +12,61 @@ test_that("the tail index tells rows with infinite fourth moments from Gaussian 
   expect_true(is.na(fairproj:::fp_tail_index(z[1:10, ])))
 })
 
+# The tail index as R's matrix expressions give it on one group's rows (the definition that
+# src/audit.cpp follows operation for operation).
+tail_index_direct <- function(x) {
+  n <- nrow(x)
+  if (n < 20L) return(NA_real_)
+  mx <- apply(abs(x), 2L, max)
+  keep <- is.finite(mx) & mx > 0
+  if (!any(keep)) return(NA_real_)
+  x <- x[, keep, drop = FALSE] / rep(mx[keep], each = n)
+  mu <- colMeans(x)
+  v <- colSums((x - rep(mu, each = n))^2) / (n - 1)
+  keep <- v > 0
+  if (!any(keep)) return(NA_real_)
+  fairproj:::fp_hill_index(rowSums((x[, keep, drop = FALSE] - rep(mu[keep], each = n))^2 / rep(v[keep], each = n)))
+}
+
+test_that("the tail index of every group from all rows equals the direct computation on its rows", {
+  set.seed(45)
+  n <- 3000
+  x <- matrix(rnorm(n * 7), n) / sqrt(rchisq(n, 4))
+  x[, 2] <- x[, 2] * 1e250 + 1e260  # large offset and magnitude: no square overflows
+  x[, 3] <- x[, 3] * 1e-250         # tiny: no square underflows
+  x[, 4] <- 2                       # constant: left out
+  g <- factor(sample(c("a", "b", "c", "d"), n, TRUE, prob = c(0.5, 0.3, 0.195, 0.005)), levels = c("a", "b", "c", "d"))
+  x[g == "c", 5] <- 0               # zero in one group only
+  x[which(g == "b")[3], 6] <- Inf   # not finite in one group only: left out there
+  ref <- vapply(levels(g), function(l) tail_index_direct(x[g == l, , drop = FALSE]), numeric(1))
+  # R's column and row sums accumulate in long double, as src/audit.cpp does, so the two agree
+  # bit for bit here; the tolerance allows for builds of R whose sums do not
+  expect_equal(fairproj:::fp_tail_index(x, g), unname(ref), tolerance = 1e-12)
+  expect_true(is.na(fairproj:::fp_tail_index(x, g)[4L]))  # fewer than 20 rows
+  expect_true(all(is.finite(fairproj:::fp_tail_index(x, g)[1:3])))
+  expect_equal(fairproj:::fp_tail_index(x[g == "a", ]), tail_index_direct(x[g == "a", ]), tolerance = 1e-12)
+  expect_true(is.na(fairproj:::fp_tail_index(matrix(3, 40, 3))))  # no column varies
+})
+
+test_that("an audit of rows in memory copies no group's rows (memory O(d^2) beyond the data)", {
+  skip_on_cran()
+  skip_if_not(capabilities("profmem"), "R was built without memory profiling")
+  set.seed(46)
+  n <- 60000
+  d <- 10
+  x <- matrix(rnorm(n * d), n)
+  g <- sample(c("a", "b", "c"), n, TRUE)
+  # every allocation from a fifth of an n x d matrix up: smaller than any group's rows here (each
+  # group holds about a third of them), larger than the vectors of n values the audit keeps
+  f <- tempfile(fileext = ".txt")
+  on.exit(unlink(f), add = TRUE)
+  utils::Rprofmem(f, threshold = 8 * n * d / 5)
+  a <- tryCatch(fair_audit(x, g, k = 1, replicates = 20), finally = utils::Rprofmem(NULL))
+  expect_s3_class(a, "fairproj_audit")
+  big <- grep("^new page", readLines(f), value = TRUE, invert = TRUE)
+  expect_identical(big, character(0))
+})
+
 # The 50 blocks of the rows of x as the audit forms them (fp_block_of_row()): sizes, mean
 # deviations and within-block scatters.
 stats_blocks <- function(x) {
