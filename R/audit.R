@@ -326,10 +326,17 @@
 #'
 #' **Memory and wide data.** Every fit is from d x d moments: the audit holds the groups'
 #' moments (m d x d matrices, four times that with an outcome), min-max's group covariances and
-#' the solvers' work matrices, about `8 d^2 (m + m + 6)` bytes without an outcome (at n = 2,000,
+#' the solvers' work matrices, about `8 d^2 (m + m + 6)` bytes without an outcome, and the
+#' intervals' block moments (above) (at n = 2,000,
 #' d = 3,000, two groups: 151 s and 612 MB beyond the data on a shared 2-core machine, without
 #' intervals, whose block moments do not fit their budget at that d; with an outcome at d = 2,000
-#' and three groups, 260 s and 653 MB). An audit whose estimate
+#' and three groups, 260 s and 653 MB). Rows in memory are read where they are, not copied
+#' (unless a column's magnitude lies beyond 2^400 or below 2^-400, which the moments rescale on a
+#' copy): beyond these the audit holds a few vectors of n values (the rows' groups and blocks,
+#' and their squared norms for the tail index). With an outcome, the held-out checks add what their models
+#' need: the reference model on all d columns is fitted by `glm.fit()` (binary outcome) or
+#' `lm.fit()` on the training rows, which copy them a few times, and the downstream intervals
+#' hold each held-out row's resample counts (n_held x `replicates` doubles). An audit whose estimate
 #' exceeds the memory available (`MemAvailable` on Linux, or the option
 #' `fairproj.audit_memory`, in bytes) stops before reading any moments with an error of class
 #' `fairproj_memory_error` naming `x`, the memory it would need and what to do: audit fewer
@@ -363,8 +370,11 @@
 #' gives intervals keeps it. `route = "moments"` or `"rows"` forces a route; the result of a
 #' row-route audit has `route = "rows"`, and `print()` shows the call of its fits. Beyond the
 #' data it holds one copy of the rows that the products read (with an outcome also the training
-#' rows and their copy) and each small group's Gram matrix, checked against the memory available
-#' as above. At n = 2,000, two groups and the defaults (bench/audit-wide.R, shared 2-core
+#' rows and their copy), each small group's Gram matrix, and with intervals one group's
+#' diagnostics at a time (its Gram or cross-product, and its whitened rows, n_g x min(n_g, d)),
+#' checked against the memory available as above; the products of the rows with the directions
+#' a fit works in (n x r, r from k up to the directions min-max's column generation collects)
+#' come and go. At n = 2,000, two groups and the defaults (bench/audit-wide.R, shared 2-core
 #' machine): d = 3,000 in 45 s and 70 MB beyond the data (the moments route: 151 s, 612 MB),
 #' d = 10,000 in 153 s and 128 MB beyond the data.
 #'
@@ -739,12 +749,13 @@ fp_audit_route <- function(route, source, methods, margs, ks, iv, outcome) {
 # has fewer rows than columns (n_g x n_g), and the Lanczos bases and kept spectra (d x about
 # max(2 kmax + 1, kmax + 20) for the pooled covariance and each group, twice); no d x d matrix.
 # With `intervals`, also the diagnostics of one group at a time (fp_audit_row_blocks(): its Gram
-# or cross-product, eigenvectors and whitened rows, three of min(n_g, d)^2).
+# or cross-product and eigenvectors, two of min(n_g, d)^2, and its whitened rows, n_g x min(n_g,
+# d), which a group of more rows than columns holds as n_g x d).
 fp_audit_memory_need_rows <- function(ng, d, outcome, kmax, intervals = FALSE) {
   n <- sum(ng)
   ncv <- min(d, max(2 * kmax + 1, kmax + 20))
   8 * n * d * (1 + 2 * outcome) + 8 * sum(ng[ng < d]^2) + 16 * d * ncv * (length(ng) + 1) +
-    if (intervals) 24 * max(pmin(ng, d)^2) else 0
+    if (intervals) 8 * max(2 * pmin(ng, d)^2 + ng * pmin(ng, d)) else 0
 }
 
 # fp_audit_check_memory() of the row route: refuses an audit whose rows' copies and products
