@@ -261,7 +261,10 @@ fp_audit_downstream_header <- function(x, dn) {
 #'   squared error) against k, with the model on all columns and the trivial model as
 #'   reference lines.
 #' Methods are coloured from the end of the package palette and groups from its start, so that
-#' a method never looks like a group.
+#' a method never looks like a group. Tables, `tidy()`, `print()` and `summary()` name each
+#' method as `fair_pca()`'s `method` argument does (`"minmax"`, `"mean"`), so that a row can be
+#' refitted; plots and the report label them in words (`"min-max"`, `"mean matching"`,
+#' `"standard PCA"`).
 #'
 #' @param object,x A `fairproj_audit` object.
 #' @param k For `summary()`: the dimension to detail (one of the audited ones); default the
