@@ -324,6 +324,7 @@ css_loss <- function(x, group = NULL, columns, k, center = TRUE, scale. = FALSE)
 }
 
 fp_css_columns <- function(columns, colnames, arg) {
+  if ((is.character(columns) || is.numeric(columns)) && !length(columns)) fp_abort("must name at least one column", arg)
   if (is.character(columns)) {
     bad <- setdiff(columns, colnames)
     if (length(bad)) fp_abort(sprintf("names unknown column(s): %s", paste(utils::head(bad, 5), collapse = ", ")), arg)

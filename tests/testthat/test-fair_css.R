@@ -418,6 +418,14 @@ test_that("input errors are classed and name the argument", {
                     fairproj_methods("css")))
 })
 
+test_that("css_loss() refuses an empty column set, naming `columns`", {
+  dat <- make_css()
+  for (cols in list(character(0), integer(0), numeric(0))) {
+    expect_error(css_loss(dat$x, dat$g, columns = cols, k = 2), "^`columns` must name at least one column",
+                 class = "fairproj_input_error")
+  }
+})
+
 test_that("defaults: centring and scaling as in fair_pca (prcomp conventions)", {
   dat <- make_css(n = c(40, 30), d = 6, seed = 21)
   x <- dat$x + rep(c(5, -3, 100, 0, 2, 7), each = nrow(dat$x))
