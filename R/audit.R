@@ -649,6 +649,8 @@ fp_audit_spec <- function(source, outcome, k, methods, margs, center, scale., te
   d <- if (rows) ncol(source$x) else length(source$colnames)
   m <- if (rows) nlevels(source$g) else length(source$levels)
   ks <- fp_audit_k(k, d, m)
+  # checked whether or not there are intervals (replicates = 0 or level = NULL)
+  ivk <- if (!is.null(interval_k)) fp_audit_interval_k(interval_k, ks)
   iv <- fp_audit_check_intervals(level, replicates, blocks)
   route <- if (rows) fp_audit_route(route, source, methods, margs, ks, iv, !is.null(y)) else "moments"
   if (route == "rows") {
@@ -656,7 +658,7 @@ fp_audit_spec <- function(source, outcome, k, methods, margs, center, scale., te
   } else {
     fp_audit_check_memory(d, m, rows, !is.null(y), if (rows && !is.null(iv)) iv$blocks else 0L, if (rows) nrow(source$x) else 0)
   }
-  if (!is.null(iv) && !is.null(interval_k)) iv$k <- fp_audit_interval_k(interval_k, ks)
+  if (!is.null(iv) && !is.null(ivk)) iv$k <- ivk
   fp_audit_check_cost(methods, margs, d, m, ks, iv)
   structure(list(x = if (rows) source$x, g = if (rows) source$g, moments = if (!rows) source, outcome = y, k = ks,
                  d = d, m = m, methods = methods, margs = margs, center = center, scale. = scale.,

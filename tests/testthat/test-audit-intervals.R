@@ -78,6 +78,13 @@ test_that("interval arguments are checked with classed errors", {
   expect_error(fair_audit(dat$x, dat$g, blocks = 3), class = "fairproj_input_error")
   expect_error(fair_audit(dat$x, dat$g, k = 1:2, interval_k = 3), class = "fairproj_input_error")
   expect_error(fair_audit(dat$x, dat$g, k = 1:2, interval_k = "some"), class = "fairproj_input_error")
+  # also without intervals (replicates = 0, level = NULL): interval_k is checked all the same
+  for (bad in list("nonsense", NA, function(x) x, 3)) {
+    expect_error(fair_audit(dat$x, dat$g, k = 1:2, replicates = 0, interval_k = bad, progress = FALSE),
+                 "^`interval_k`", class = "fairproj_input_error")
+    expect_error(fair_audit(dat$x, dat$g, k = 1:2, level = NULL, interval_k = bad, progress = FALSE),
+                 "^`interval_k`", class = "fairproj_input_error")
+  }
 })
 
 test_that("intervals shrink as the groups grow", {
