@@ -19,6 +19,7 @@ fit_css_random <- function(prep, k, r = 50L, n_columns = k, data = NULL) {
 
 fit_css_standard <- function(prep, k, algorithm = c("greedy", "qr", "leverage"), theta = k - 0.5, data = NULL) {
   algorithm <- fp_match_arg(algorithm, c("greedy", "qr", "leverage"), "algorithm")
+  fp_check_applies(!missing(theta), "theta", "algorithm", algorithm, "leverage")
   G <- list(prep$pooled)
   pp <- fp_css_pooled(prep)
   Y <- list(pp$factor)

@@ -1,6 +1,8 @@
 fit_css_exhaustive <- function(prep, k, search = c("bnb", "enumerate"), max_subsets = 1e7, max_nodes = 1e6,
                                unfair = TRUE, data = NULL) {
   search <- fp_match_arg(search, c("bnb", "enumerate"), "search")
+  fp_check_applies(!missing(max_nodes), "max_nodes", "search", search, "bnb")
+  fp_check_applies(!missing(max_subsets), "max_subsets", "search", search, "enumerate")
   unfair <- fp_check_flag(unfair, "unfair")
   max_subsets <- fp_check_number(max_subsets, "max_subsets", 1)
   max_nodes <- fp_check_number(max_nodes, "max_nodes", 1)

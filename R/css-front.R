@@ -94,6 +94,11 @@
 #'   pooled Gram matrix): `"greedy"`, `"qr"` (low-rank-revealing QR) or `"leverage"` (columns
 #'   by decreasing rank-k leverage score until their sum reaches `theta`).
 #'
+#' An option of one choice of another argument (`theta` of `algorithm = "leverage"`,
+#' `objective` of `stage2 = "greedy"`, `max_nodes` of `search = "bnb"`, `max_subsets` of
+#' `search = "enumerate"`) given with another choice is an error of class
+#' `fairproj_input_error` naming it, not ignored.
+#'
 #' **More than two groups** (an extension; the paper treats two): the objective is the
 #' largest loss over all groups; greedy and exhaustive minimise it; the QR methods take the
 #' pivot vector from the worst group (largest trailing norm, smallest leading singular value);

@@ -58,6 +58,7 @@ fit_css_two_stage <- function(prep, k, stage2 = c("lowqr", "highqr", "greedy"), 
   stage2 <- fp_match_arg(stage2, c("lowqr", "highqr", "greedy"), "stage2")
   obj_given <- !missing(objective)
   objective <- fp_match_arg(objective, c("sampled", "full"), "objective")
+  fp_check_applies(obj_given, "objective", "stage2", stage2, "greedy")
   rule <- fp_match_arg(rule, c("exact", "authors"), "rule")
   if (rule == "authors" && obj_given && objective != "sampled") {
     fp_abort("must be \"sampled\" (or left out) with rule = \"authors\"", "objective")

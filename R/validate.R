@@ -235,6 +235,17 @@ fp_check_number <- function(x, arg, lower = -Inf, upper = Inf, open_lower = FALS
   x
 }
 
+# An option that one choice of another argument only uses (`theta` with algorithm = "leverage"),
+# given (`given`: the call gave it) with another choice `value` of `option`: a classed error
+# naming it, as fp_minmax_check_solver_options() for the min-max solvers, rather than ignored.
+fp_check_applies <- function(given, arg, option, value, needed) {
+  if (given && !identical(value, needed)) {
+    fp_abort(sprintf("applies to %s = \"%s\" only, not to %s = \"%s\"; drop it or set %s = \"%s\"",
+                     option, needed, option, value, option, needed), arg)
+  }
+  invisible(NULL)
+}
+
 fp_check_flag <- function(x, arg) {
   if (!is.logical(x) || length(x) != 1L || is.na(x)) fp_abort("must be TRUE or FALSE", arg)
   x

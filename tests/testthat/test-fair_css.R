@@ -716,6 +716,26 @@ test_that("issue 16: the new choice and number arguments are classed errors nami
   chk(fair_css(dat$x, dat$g, 2, "exhaustive", unfair = NA), "unfair")
 })
 
+test_that("an option of one algorithm, stage or search given with another is an error naming it", {
+  dat <- make_css()
+  chk <- function(expr, arg) {
+    expect_error(expr, sprintf("^`%s` applies to ", arg), class = "fairproj_input_error")
+  }
+  for (alg in c("greedy", "qr")) {
+    chk(fair_css(dat$x, dat$g, 2, method = "standard", algorithm = alg, theta = function(x) x), "theta")
+    chk(fair_css(dat$x, dat$g, 2, method = "standard", algorithm = alg, theta = 1.5), "theta")
+  }
+  chk(fair_css(dat$x, dat$g, 2, method = "standard", theta = 1.5), "theta")  # default algorithm "greedy"
+  for (st in c("lowqr", "highqr")) chk(fair_css(dat$x, dat$g, 2, "two_stage", stage2 = st, objective = "full"), "objective")
+  chk(fair_css(dat$x, dat$g, 2, "exhaustive", search = "enumerate", max_nodes = 10), "max_nodes")
+  chk(fair_css(dat$x, dat$g, 2, "exhaustive", max_subsets = 10), "max_subsets")
+  # with their own choice they are taken
+  f <- fair_css(dat$x, dat$g, 2, method = "standard", algorithm = "leverage", theta = 1.5)
+  expect_identical(f$algorithm, "leverage")
+  expect_s3_class(fair_css(dat$x, dat$g, 2, "two_stage", stage2 = "greedy", objective = "full"), "fair_css")
+  expect_s3_class(fair_css(dat$x, dat$g, 2, "exhaustive", search = "enumerate", max_subsets = 1e3), "fair_css")
+})
+
 test_that("real data (german, Table 2): default greedy <= published; rule = 'authors' reproduces S-Greedy", {
   dir <- Sys.getenv("FAIRPROJ_DATA")
   skip_if(!nzchar(dir) || !dir.exists(file.path(dir, "css")), "FAIRPROJ_DATA not set")
