@@ -4,8 +4,8 @@ fit_css_exhaustive <- function(prep, k, search = c("bnb", "enumerate"), max_subs
   fp_check_applies(!missing(max_nodes), "max_nodes", "search", search, "bnb")
   fp_check_applies(!missing(max_subsets), "max_subsets", "search", search, "enumerate")
   unfair <- fp_check_flag(unfair, "unfair")
-  max_subsets <- fp_check_number(max_subsets, "max_subsets", 1)
-  max_nodes <- fp_check_number(max_nodes, "max_nodes", 1)
+  max_subsets <- fp_check_count(max_subsets, 1, Inf, "max_subsets", integer = FALSE)
+  max_nodes <- fp_check_count(max_nodes, 1, Inf, "max_nodes", integer = FALSE)
   nsub <- choose(prep$d, k)
   if (search == "enumerate" && nsub > max_subsets) {
     fp_abort(sprintf("is %s but there are choose(%d, %d) = %s subsets; raise it or use search = \"bnb\"",

@@ -358,7 +358,11 @@ nobs.fair_pca <- function(object, ...) as.integer(sum(object$groups$n))
 biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...) {
   if (is.null(x[["x"]])) fp_abort("has no training scores: refit with retx = TRUE from the rows", "x")
   if (ncol(x$rotation) < 2L) fp_abort("has fewer than 2 components", "x")
-  fp_check_number(max_labels, "max_labels", 0)
+  if (!identical(max_labels, Inf)) {
+    ok <- is.numeric(max_labels) && length(max_labels) == 1L && !is.na(max_labels) && is.finite(max_labels) &&
+      max_labels == round(max_labels) && max_labels >= 0
+    if (!ok) fp_abort("must be a whole number >= 0, or Inf for all", "max_labels")
+  }
   if (!is.null(cex)) fp_check_number(cex, "cex", 0, Inf, open_lower = TRUE, open_upper = TRUE)
   sc <- fp_scores_by_group(x, choices)
   n <- nrow(sc)

@@ -214,14 +214,18 @@ fp_needs_rows <- function(x, what, arg = "x") {
   invisible(x)
 }
 
-# A whole number in [lower, upper].
-fp_check_count <- function(k, lower, upper, arg = "k") {
+# A whole number in [lower, upper] (finite), as an integer; `integer = FALSE` keeps it a double,
+# for limits that may exceed the integer range (`upper = Inf`: no upper bound).
+fp_check_count <- function(k, lower, upper, arg = "k", integer = TRUE) {
   if (missing(k) || is.null(k)) fp_abort("is missing", arg)
   if (!is.numeric(k) || length(k) != 1L || is.na(k) || !is.finite(k) || k != round(k)) {
     fp_abort("must be a single whole number", arg)
   }
-  if (k < lower || k > upper) fp_abort(sprintf("must be between %d and %d, not %s", lower, upper, format(k)), arg)
-  as.integer(k)
+  if (k < lower || k > upper) {
+    fp_abort(if (is.finite(upper)) sprintf("must be between %d and %d, not %s", lower, upper, format(k))
+             else sprintf("must be a whole number >= %s, not %s", format(lower), format(k)), arg)
+  }
+  if (integer) as.integer(k) else as.numeric(k)
 }
 
 # A single number in a range (closed unless said otherwise).

@@ -713,6 +713,14 @@ test_that("issue 16: the new choice and number arguments are classed errors nami
   chk(fair_css(dat$x, dat$g, 2, "two_stage", stage2 = "greedy", rule = "authors", objective = "full"), "objective")
   chk(fair_css(dat$x, dat$g, 2, "exhaustive", search = "foo"), "search")
   chk(fair_css(dat$x, dat$g, 2, "exhaustive", max_nodes = 0), "max_nodes")
+  # whole numbers (of any size), finite
+  for (bad in list(2.5, Inf, NA, "10")) {
+    chk(fair_css(dat$x, dat$g, 2, "exhaustive", max_nodes = bad), "max_nodes")
+    chk(fair_css(dat$x, dat$g, 2, "exhaustive", search = "enumerate", max_subsets = bad), "max_subsets")
+  }
+  expect_error(fair_css(dat$x, dat$g, 2, "exhaustive", max_nodes = 2.5), "`max_nodes` must be a single whole number")
+  expect_s3_class(fair_css(dat$x, dat$g, 2, "exhaustive", max_nodes = 1e12), "fair_css")
+  expect_s3_class(fair_css(dat$x, dat$g, 2, "exhaustive", search = "enumerate", max_subsets = 3e9), "fair_css")
   chk(fair_css(dat$x, dat$g, 2, "exhaustive", unfair = NA), "unfair")
 })
 

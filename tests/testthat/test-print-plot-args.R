@@ -115,7 +115,7 @@ test_that("biplot() takes plot()'s xlim, ylim, col, xlab, ylab and main and chec
   expect_true(draws(biplot(fit, xlim = c(-0.3, 0.3), ylim = c(-0.2, 0.4), col = "red", xlab = "first", ylab = "second",
                            main = "a biplot", pch = 1)))
   expect_true(draws(biplot(fit, col = seq_len(nrow(dat$x)) %% 3 + 1, max_labels = Inf, cex = 0.5)))
-  for (bad in list(NA, c(1, 2), "a", -1)) {
+  for (bad in list(NA, c(1, 2), "a", -1, 1.5, -Inf, NaN)) {
     expect_error(draws(biplot(fit, max_labels = bad)), "`max_labels`", class = "fairproj_input_error")
   }
   for (bad in list("a", 0, -1, NA, c(1, 2), Inf)) {

@@ -312,3 +312,14 @@ test_that("an integer64 matrix is read by value at every door, not by its bits",
   b[, 2] <- b[, 2] + bit64::as.integer64("9007199254740993")
   expect_warning(group_moments(b, g), "V2", class = "fairproj_precision_warning")
 })
+
+test_that("fp_check_count(): whole and finite; integer = FALSE keeps limits beyond the integer range", {
+  cc <- fairproj:::fp_check_count
+  expect_identical(cc(3, 1, 10, "n"), 3L)
+  expect_identical(cc(3e9, 1, Inf, "n", integer = FALSE), 3e9)
+  for (bad in list(1.5, Inf, -Inf, NA, NaN, "2", c(1, 2), function(x) x)) {
+    expect_error(cc(bad, 1, Inf, "n", integer = FALSE), "^`n` must be a single whole number", class = "fairproj_input_error")
+  }
+  expect_error(cc(0, 1, Inf, "n", integer = FALSE), "^`n` must be a whole number >= 1", class = "fairproj_input_error")
+  expect_error(cc(11, 1, 10, "n"), "^`n` must be between 1 and 10", class = "fairproj_input_error")
+})
