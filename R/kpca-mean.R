@@ -194,7 +194,7 @@ fp_kpca_check_args <- function(kernel, constraint, degree, coef0, kernel_center,
   fp_check_flag(kernel_center, "kernel_center")
   if (!is.null(tradeoff)) fp_check_number(tradeoff, "tradeoff", 0, 1)
   fp_check_number(tradeoff_power, "tradeoff_power", 0, Inf, open_lower = TRUE, open_upper = TRUE)
-  fp_check_number(max_n, "max_n", lower = 2)
+  fp_check_number(max_n, "max_n", lower = 2, finite = FALSE)
   fp_check_number(tol, "tol", lower = 0)
   if (!is.null(y) && constraint != "opportunity") fp_abort("is only used with constraint = \"opportunity\"", "y")
   fp_check_flag(use_group, "use_group")

@@ -67,7 +67,7 @@ mmd_bandwidth <- function(scores, max_rows = 5000) {
   fp_check_given("scores")
   s <- fp_as_scores(scores, "scores")
   if (nrow(s) < 2L) fp_abort("needs at least 2 rows", "scores")
-  fp_check_number(max_rows, "max_rows", lower = 2)
+  fp_check_number(max_rows, "max_rows", lower = 2, finite = FALSE)
   if (nrow(s) > max_rows) s <- s[sort(sample.int(nrow(s), max_rows)), , drop = FALSE]
   # in units of the largest |score|, so that squared distances neither over- nor underflow
   scl <- max(abs(s))

@@ -36,7 +36,7 @@ fp_progress_on <- function() {
 # The time budget of one fit, in seconds: the option `fairproj.time_limit` (60 when unset; Inf
 # turns the checks off), checked.
 fp_time_limit <- function() {
-  fp_check_number(getOption("fairproj.time_limit", 60), "options(fairproj.time_limit)", 0, Inf, open_lower = TRUE)
+  fp_check_number(getOption("fairproj.time_limit", 60), "options(fairproj.time_limit)", 0, Inf, open_lower = TRUE, finite = FALSE)
 }
 
 # Refuses up front, with a classed error (`fairproj_cost_error`, an input error), work whose

@@ -228,9 +228,11 @@ fp_check_count <- function(k, lower, upper, arg = "k", integer = TRUE) {
   if (integer) as.integer(k) else as.numeric(k)
 }
 
-# A single number in a range (closed unless said otherwise).
-fp_check_number <- function(x, arg, lower = -Inf, upper = Inf, open_lower = FALSE, open_upper = FALSE) {
+# A single number in a range (closed unless said otherwise), finite unless `finite = FALSE`
+# (for limits where Inf means none: the time limit, a largest number of rows).
+fp_check_number <- function(x, arg, lower = -Inf, upper = Inf, open_lower = FALSE, open_upper = FALSE, finite = TRUE) {
   if (!is.numeric(x) || length(x) != 1L || is.na(x)) fp_abort("must be a single number", arg)
+  if (finite && !is.finite(x)) fp_abort(sprintf("must be a finite number, not %s", format(x)), arg)
   bad <- (if (open_lower) x <= lower else x < lower) || (if (open_upper) x >= upper else x > upper)
   if (bad) {
     fp_abort(sprintf("must be in %s%s, %s%s, not %s", if (open_lower) "(" else "[", format(lower),

@@ -176,6 +176,11 @@ test_that("cfpca validates its inputs", {
   expect_error(fair_pca(dd$x, dd$g, k = 5, method = "cfpca"), class = "fairproj_input_error")
   expect_error(fair_pca(dd$x, dd$g, k = 2, method = "cfpca", scaling = "x"), class = "fairproj_input_error")
   expect_error(fair_pca(dd$x, dd$g, k = 2, method = "cfpca", phi = 1e-6), class = "fairproj_input_error")
+  # Inf is not a number these take (phi = Inf gave a degenerate rotation)
+  for (a in c("phi", "delta")) {
+    expect_error(do.call(fair_pca, c(list(dd$x, dd$g, k = 2, method = "cfpca"), stats::setNames(list(Inf), a))),
+                 sprintf("^`%s` must be a finite number", a), class = "fairproj_input_error")
+  }
   g3 <- factor(rep(1:3, length.out = nrow(dd$x)))
   expect_error(fair_pca(dd$x, g3, k = 2, method = "cfpca"), class = "fairproj_input_error")
   m <- group_moments(dd$x, dd$g)

@@ -515,6 +515,7 @@ test_that("an option of one solver given to the other is an error naming it, not
     expect_match(conditionMessage(e), paste0("`", arg, "`"), fixed = TRUE)
   }
   err(fair_pca(D$x, D$g, k = 2, method = "minmax", eta = 0.5), "eta")
+  err(fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "mw", eta = Inf), "eta")
   err(fair_pca(D$x, D$g, k = 2, method = "minmax", solver = "exact", iterations = 5), "iterations")
   err(fair_pca(D$x, D$g, k = 2, method = "minmax", keep = "last"), "keep")
   err(fair_pca(D$x, D$g, k = 2, method = "minmax", eta_units = "data"), "eta_units")

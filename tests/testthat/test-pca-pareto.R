@@ -375,6 +375,10 @@ test_that("bad arguments give classed errors naming the argument", {
   err(retraction = "svd")
   err(iterations = -1)
   err(stationarity_tol = -1)
+  err(stationarity_tol = Inf)
+  # eta = Inf ran all its iterations, then failed with R's unclassed error
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "pareto", eta = Inf), "^`eta` must be a finite number",
+               class = "fairproj_input_error")
   err(normalize = NA)
   err(start = "zero")
   err(restarts = 1.5)

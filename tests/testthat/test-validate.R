@@ -323,3 +323,14 @@ test_that("fp_check_count(): whole and finite; integer = FALSE keeps limits beyo
   expect_error(cc(0, 1, Inf, "n", integer = FALSE), "^`n` must be a whole number >= 1", class = "fairproj_input_error")
   expect_error(cc(11, 1, 10, "n"), "^`n` must be between 1 and 10", class = "fairproj_input_error")
 })
+
+test_that("fp_check_number(): finite by default; finite = FALSE keeps Inf for limits", {
+  cn <- fairproj:::fp_check_number
+  for (bad in list(Inf, -Inf)) {
+    expect_error(cn(bad, "a"), "^`a` must be a finite number", class = "fairproj_input_error")
+    expect_error(cn(bad, "a", lower = 0), "^`a`", class = "fairproj_input_error")
+  }
+  expect_identical(cn(Inf, "a", lower = 0, finite = FALSE), Inf)
+  expect_error(cn(-Inf, "a", lower = 0, finite = FALSE), "^`a` must be in", class = "fairproj_input_error")
+  withr::with_options(list(fairproj.time_limit = Inf), expect_identical(fairproj:::fp_time_limit(), Inf))
+})
