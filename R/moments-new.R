@@ -85,9 +85,10 @@ new_group_moments <- function(n, mean, scatter, levels = NULL, colnames = NULL, 
     fp_abort(sprintf("has %d matrices but `n` has %d groups", length(scatter), m), "scatter")
   }
   if (is.null(levels)) levels <- names(n)
-  if (is.null(levels)) levels <- colnames(mean)
+  if (is.null(levels)) levels <- base::colnames(mean)  # the argument `colnames` may be a function
   if (is.null(levels)) levels <- names(scatter)
   if (is.null(levels)) levels <- as.character(seq_len(m))
+  if (!is.atomic(levels)) fp_abort(sprintf("must be %d distinct, non-missing, non-empty labels (one per group)", m), "levels")
   levels <- if (is.double(levels) && !is.object(levels)) fp_num_labels(levels) else as.character(levels)
   if (length(levels) != m || anyNA(levels) || anyDuplicated(levels) || any(levels == "")) {
     fp_abort(sprintf("must be %d distinct, non-missing, non-empty labels (one per group)", m), "levels")
@@ -95,6 +96,7 @@ new_group_moments <- function(n, mean, scatter, levels = NULL, colnames = NULL, 
   if (is.null(colnames)) colnames <- rownames(mean)
   if (is.null(colnames)) colnames <- rownames(scatter[[1L]])
   if (is.null(colnames)) colnames <- paste0("V", seq_len(d))
+  if (!is.atomic(colnames)) fp_abort(sprintf("must be %d distinct, non-missing names (one per variable)", d), "colnames")
   colnames <- as.character(colnames)
   if (length(colnames) != d || anyNA(colnames) || anyDuplicated(colnames)) {
     fp_abort(sprintf("must be %d distinct, non-missing names (one per variable)", d), "colnames")

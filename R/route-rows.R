@@ -78,7 +78,10 @@ fp_route_variant_arg <- function(method, dots) {
   if (identical(method, "minmax")) {
     for (a in intersect(names(fp_route_minmax_rows_args), names(dots))) {
       v <- dots[[a]]
-      if (!is.null(v) && !identical(as.character(v)[1L], fp_route_minmax_rows_args[[a]])) return(a)
+      if (is.null(v)) next
+      # not a string (a function, a list): the solver's classed error, before as.character()
+      if (!is.character(v)) fp_match_arg(v, eval(formals(fit_pca_minmax)[[a]], baseenv()), a)
+      if (!identical(as.character(v)[1L], fp_route_minmax_rows_args[[a]])) return(a)
     }
     return(NULL)
   }
@@ -87,7 +90,7 @@ fp_route_variant_arg <- function(method, dots) {
   for (a in intersect(fp_route_mean_moments_args, names(dots))) {
     v <- dots[[a]]
     if (is.null(v)) next
-    if (a %in% names(basic) && identical(v[1L], basic[[a]])) next
+    if (a %in% names(basic) && is.atomic(v) && identical(v[1L], basic[[a]])) next  # v[1L] of a function would fail
     return(a)
   }
   NULL

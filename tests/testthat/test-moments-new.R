@@ -50,6 +50,15 @@ test_that("new_group_moments() rejects inconsistent or impossible statistics", {
   expect_s3_class(new_group_moments(c(10, 5), mu, list(s, near)), "group_moments")
 })
 
+test_that("new_group_moments() refuses levels and colnames that are not labels (a function, a list)", {
+  for (bad in list(function(x) x, list("a", "b"), quote(a))) {
+    expect_error(new_group_moments(c(1, 1), matrix(0, 2, 2), array(0, c(2, 2, 2)), levels = bad), "^`levels`",
+                 class = "fairproj_input_error")
+    expect_error(new_group_moments(c(1, 1), matrix(0, 2, 2), array(0, c(2, 2, 2)), colnames = bad), "^`colnames`",
+                 class = "fairproj_input_error")
+  }
+})
+
 test_that("group_moments() takes a group column of a data.frame by name", {
   m <- group_moments(iris, "Species")
   ref <- group_moments(iris[, 1:4], iris$Species)

@@ -109,6 +109,20 @@ test_that("route is checked, and a forced row route refuses what it does not ser
   expect_null(f$route)
 })
 
+test_that("a route-deciding argument that is not a string is a classed error naming it", {
+  dat <- route_data(40, 10, 3)
+  for (a in c("solver", "objective", "centering")) {
+    for (route in c("auto", "rows")) {
+      args <- c(list(dat$x, dat$g, k = 2, method = "minmax", route = route), stats::setNames(list(function(x) x), a))
+      expect_error(do.call(fair_pca, args), sprintf("^`%s`", a), class = "fairproj_input_error")
+    }
+  }
+  for (a in c("constraint", "use_group")) {
+    args <- c(list(dat$x, dat$g, k = 2, method = "mean", scale. = TRUE), stats::setNames(list(function(x) x), a))
+    expect_error(do.call(fair_pca, args), sprintf("^`%s`", a), class = "fairproj_input_error")
+  }
+})
+
 test_that("the cost picks the row route at large d and the moments route at small d", {
   set.seed(4)
   x <- matrix(rnorm(60 * 900), 60)
