@@ -564,6 +564,8 @@ fp_as_scores <- function(scores, arg) {
 # from the value ("0"/"1", "FALSE"/"TRUE"), else refused: its level order says nothing.
 fp_as_binary <- function(y, n, arg) {
   if (is.null(y)) fp_abort("is missing", arg)
+  if (!is.atomic(y)) fp_abort("must be binary: logical, 0/1, or a factor with two levels", arg)
+  if (!length(y)) fp_abort("is empty: give one binary value per row", arg)
   if (length(y) != n) fp_abort(sprintf("has length %d but there are %d rows", length(y), n), arg)
   if (anyNA(y)) fp_abort("contains missing values", arg)
   if (is.logical(y)) return(as.integer(y))

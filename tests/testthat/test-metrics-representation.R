@@ -51,6 +51,12 @@ test_that("fairness_gaps computes accuracy, DP and EO gaps by hand", {
   expect_equal(r[["eo_gap"]], abs(1 / 2 - 1 / 2))
   expect_equal(fairness_gaps(factor(c("no", "yes")), c(FALSE, TRUE), 1:2)[["accuracy"]], 1)
   expect_error(fairness_gaps(c(2, 1), c(0, 1), 1:2), class = "fairproj_input_error")
+  # an empty or non-vector `y` is named, not R's unclassed error (nor `pred`)
+  g <- iris$Species
+  for (bad in list(character(0), numeric(0), logical(0), factor(character(0)), function(x) x, list(0, 1))) {
+    expect_error(fairness_gaps(rep(0:1, 75), bad, g), "^`y`", class = "fairproj_input_error")
+    expect_error(fairness_gaps(bad, rep(0:1, 75), g), "^`pred`", class = "fairproj_input_error")
+  }
 })
 
 test_that("downstream_metrics: majority class on an uninformative representation (Delta_DP = 0)", {
