@@ -591,7 +591,11 @@ fp_db_columns <- function(columns, vars, group) {
     columns <- setdiff(vars, group)
     if (!length(columns)) fp_abort(sprintf("has no column besides the group column '%s': no features to summarise", group), "x")
   }
-  if (!is.character(columns) || length(columns) < 1L || anyNA(columns) || anyDuplicated(columns)) {
+  if (!is.character(columns)) {
+    fp_abort(sprintf("must be column names (character), not %s: give the columns' names",
+                     if (is.numeric(columns)) "numbers" else sprintf("an object of class '%s'", class(columns)[1L])), "columns")
+  }
+  if (length(columns) < 1L || anyNA(columns) || anyDuplicated(columns)) {
     fp_abort("must be distinct column names (a character vector)", "columns")
   }
   miss <- setdiff(columns, vars)

@@ -30,6 +30,17 @@ test_that("CSV files read in chunks give the moments of the whole file", {
   expect_equal(par$scatter, two$scatter, tolerance = 1e-12)
 })
 
+test_that("a file's columns given as numbers: the error says they must be names", {
+  skip_if_not_installed("readr")
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  utils::write.csv(data.frame(a = 1:6 + 0.5, b = 6:1 - 0.25, g = rep(c("u", "v"), 3)), path, row.names = FALSE)
+  expect_error(group_moments(x = path, group = "g", columns = 1:2), "^`columns` must be column names \\(character\\)",
+               class = "fairproj_input_error")
+  expect_error(group_moments(x = path, group = "g", columns = c("a", "a")), "^`columns` must be distinct column names",
+               class = "fairproj_input_error")
+})
+
 test_that("chunked files: errors name the argument", {
   skip_if_not_installed("readr")
   path <- tempfile(fileext = ".csv")
