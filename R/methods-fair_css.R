@@ -93,7 +93,9 @@ print.summary.fair_css <- function(x, digits = max(3L, getOption("digits") - 3L)
 #'   other columns are not read).
 #' @param group For `reconstruct()`: optional group labels of the rows of `newdata` (levels
 #'   of the training groups).
-#' @param ... Unused.
+#' @param ... Unused by `nobs()` and `coef()`; for `predict()`, `reconstruct()`, `fitted()` and
+#'   `residuals()` an argument given here (a misspelt `newdata`, such as `new_data`) is an error
+#'   naming `...`.
 #' @return `predict()`: the n x c matrix of selected columns. `reconstruct()`: an n x d matrix.
 #' @seealso [fair_css()], [tidy.fair_css()], [step_fair_css()].
 #' @examples
@@ -107,6 +109,7 @@ print.summary.fair_css <- function(x, digits = max(3L, getOption("digits") - 3L)
 #' sqrt(sum((x - r)[g == 1, ]^2)) / fit$group_stats$error[1]
 #' @export
 predict.fair_css <- function(object, newdata, ...) {
+  fp_check_no_dots(...names(), ...length(), "predict() of a fair_css fit", c("object", "newdata"))
   if (missing(newdata)) fp_abort("is missing", "newdata")
   x <- fp_css_newdata(object, newdata)
   x[, object$columns, drop = FALSE]
@@ -125,6 +128,7 @@ nobs.fair_css <- function(object, ...) as.integer(sum(object$groups$n))
 #' @importFrom stats fitted residuals coef
 #' @export
 fitted.fair_css <- function(object, newdata, group = NULL, ...) {
+  fp_check_no_dots(...names(), ...length(), "fitted() of a fair_css fit", c("object", "newdata", "group"))
   if (missing(newdata)) fp_abort("is missing: a column selection keeps no rows; give the rows to reconstruct", "newdata")
   reconstruct.fair_css(object, newdata, group = group)
 }
@@ -132,6 +136,7 @@ fitted.fair_css <- function(object, newdata, group = NULL, ...) {
 #' @rdname predict.fair_css
 #' @export
 residuals.fair_css <- function(object, newdata, group = NULL, ...) {
+  fp_check_no_dots(...names(), ...length(), "residuals() of a fair_css fit", c("object", "newdata", "group"))
   if (missing(newdata)) fp_abort("is missing: a column selection keeps no rows; give the rows", "newdata")
   x <- fp_css_newdata(object, newdata)
   x - reconstruct.fair_css(object, x, group = group)
@@ -150,6 +155,7 @@ fp_css_newdata <- function(object, newdata, arg = "newdata") {
 #' @rdname predict.fair_css
 #' @export
 reconstruct.fair_css <- function(object, newdata, group = NULL, ...) {
+  fp_check_no_dots(...names(), ...length(), "reconstruct() of a fair_css fit", c("object", "newdata", "group"))
   if (missing(newdata)) fp_abort("is missing", "newdata")
   x <- fp_css_newdata(object, newdata)
   ct <- if (isFALSE(object$center)) rep(0, ncol(x)) else object$center
@@ -249,7 +255,8 @@ tidy.fair_css <- function(x, matrix = "columns", ...) {
 #'   the data; by default the fit's group column when the data have it (formula fits). Each
 #'   row is then reconstructed by its group's least-squares map, as the loss measures; without
 #'   groups, by the pooled one (see [reconstruct()][reconstruct.fair_css()]).
-#' @param ... Unused.
+#' @param ... Unused by `glance()`; for `augment()` an argument given here (a misspelt `newdata`,
+#'   such as `new_data`) is an error naming `...`.
 #' @return A tibble (or data.frame). `glance()`: one row with `method`, `k`, `c` (columns
 #'   selected), `ncol`, `nobs`, `ngroups`, `max_loss` (MinMaxLoss, the largest group ratio),
 #'   `min_loss` and `loss_gap` (largest minus smallest ratio). `augment()`: `.rownames`, the
@@ -276,6 +283,7 @@ glance.fair_css <- function(x, ...) {
 #' @rdname glance.fair_css
 #' @export
 augment.fair_css <- function(x, data = NULL, newdata = NULL, group = NULL, ...) {
+  fp_check_no_dots(...names(), ...length(), "augment() of a fair_css fit", c("x", "data", "newdata", "group"))
   if (is.null(newdata) && is.null(data)) {
     fp_abort("is missing: a column selection keeps no rows; give the rows in `data` or `newdata`", "data")
   }

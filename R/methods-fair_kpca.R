@@ -49,8 +49,9 @@ plot.fair_kpca <- function(x, type = NULL, ..., main = NULL, xlab = NULL, ylab =
 #'   fit's columns, usually the training data in `data`; each row gets its scores
 #'   ([predict.fair_kpca()]) appended, `NA` for a row with a missing value. `newdata` is used in
 #'   place of `data` when both are given.
-#' @param ... For `tidy(matrix = "plot")`: `type` and the plot type's arguments; otherwise
-#'   unused.
+#' @param ... For `tidy(matrix = "plot")`: `type` and the plot type's arguments; unused by
+#'   `glance()`; for `augment()` an argument other than `data` and `newdata` (such as `new_data`)
+#'   is an error naming `...`.
 #' @return A tibble (or data.frame). `glance()`: one row with `kernel`, `gamma`, `k`, `nobs`
 #'   (the fitted rows), `ngroups`, `constraint`, `var_explained` (the fraction of the total
 #'   variance in feature space the k components hold) and `mean_gap` (the largest difference
@@ -113,6 +114,7 @@ glance.fair_kpca <- function(x, ...) {
 #' @rdname tidy.fair_kpca
 #' @export
 augment.fair_kpca <- function(x, data = NULL, newdata = NULL, ...) {
+  fp_check_no_dots(...names(), ...length(), "augment() of a fair_kpca fit", c("x", "data", "newdata"))
   fp_augment_scores(x, data, newdata)
 }
 
@@ -122,7 +124,8 @@ augment.fair_kpca <- function(x, data = NULL, newdata = NULL, ...) {
 #' @param newdata A numeric matrix or data.frame with the training columns (matched by name when
 #'   named); for a formula fit, a raw data.frame. A row with a missing value gives a row of `NA`.
 #'   If missing, the training scores.
-#' @param ... Unused.
+#' @param ... Unused by `nobs()`, `fitted()`, `residuals()` and `coef()`; for `predict()` an
+#'   argument given here (a misspelt `newdata`, such as `new_data`) is an error naming `...`.
 #' @return An n x k matrix of scores (n x 2k with the trade-off).
 #' @seealso [fair_kpca()], [predict.fair_pca()].
 #' @examplesIf requireNamespace("survival", quietly = TRUE)
@@ -132,6 +135,7 @@ augment.fair_kpca <- function(x, data = NULL, newdata = NULL, ...) {
 #' predict(fit, x[301:305, ])
 #' @export
 predict.fair_kpca <- function(object, newdata, ...) {
+  fp_check_no_dots(...names(), ...length(), "predict() of a fair_kpca fit", c("object", "newdata"))
   if (missing(newdata)) {
     if (!is.null(object$x)) return(object$x)
     fp_abort("is missing", "newdata")

@@ -139,7 +139,8 @@ fp_newdata <- function(object, newdata, arg = "newdata", allow_na = FALSE) {
 #' @param newdata A numeric matrix or data.frame with the columns the model was fitted on (see
 #'   Details); for a formula fit, a raw data.frame. Rows with `NA` give rows of `NA`; no rows
 #'   give no rows. If missing, `predict()` returns the training scores when kept.
-#' @param ... Unused.
+#' @param ... Unused by `as.prcomp()`; for `predict()` and `reconstruct()` an argument given here
+#'   (a misspelt `newdata`, such as `new_data`) is an error naming `...`.
 #' @return `predict()`: an n x r matrix of scores. `reconstruct()`: an n x d matrix.
 #'   `as.prcomp()`: an object of class `prcomp`, with the extra fields `fitted_components` and
 #'   `residual_rotation` (d x (d - k)).
@@ -158,6 +159,8 @@ fp_newdata <- function(object, newdata, arg = "newdata", allow_na = FALSE) {
 #' predict(fit3, d[1:3, ])
 #' @export
 predict.fair_pca <- function(object, newdata, ...) {
+  # a misspelt `newdata` (tidymodels' `new_data`) would otherwise be ignored: the training scores
+  fp_check_no_dots(...names(), ...length(), "predict() of a fair_pca fit", c("object", "newdata"))
   if (missing(newdata)) {
     if (!is.null(object[["x"]])) return(object[["x"]])
     fp_abort("is missing and the fit kept no training scores", "newdata")
@@ -179,13 +182,9 @@ reconstruct <- function(object, ...) {
 #' @rdname predict.fair_pca
 #' @export
 reconstruct.fair_pca <- function(object, newdata, ...) {
-  if (...length()) {
-    # reconstruct() is the package's own generic: a misspelt or foreign argument (a fair_css
-    # fit's `group`) is not ignored silently
-    nm <- ...names()
-    fp_abort(sprintf("has argument(s) that reconstruct() of a fair_pca fit does not take: %s (it takes object and newdata)",
-                     if (is.null(nm)) "unnamed" else fp_name_list(ifelse(is.na(nm) | nm == "", "unnamed", nm))), "...")
-  }
+  # reconstruct() is the package's own generic: a misspelt or foreign argument (a fair_css
+  # fit's `group`) is not ignored silently
+  fp_check_no_dots(...names(), ...length(), "reconstruct() of a fair_pca fit", c("object", "newdata"))
   if (missing(newdata)) fp_abort("is missing", "newdata")
   x <- fp_match_newdata(object, newdata)
   z <- fp_transform(object, x)
@@ -280,7 +279,8 @@ fp_residual_directions <- function(x) {
 #'
 #' @param object A `fair_pca` object.
 #' @param newdata Data with the model's columns (see [predict.fair_pca()]).
-#' @param ... Unused.
+#' @param ... Unused by `coef()` and `nobs()`; for `fitted()` and `residuals()` an argument given
+#'   here (a misspelt `newdata`, such as `new_data`) is an error naming `...`.
 #' @return `coef()`: a d x k matrix. `fitted()`, `residuals()`: n x d matrices. `nobs()`: an
 #'   integer.
 #' @seealso [predict.fair_pca()], [reconstruct()], [stats::prcomp()].
@@ -299,6 +299,7 @@ coef.fair_pca <- function(object, ...) object$rotation
 #' @rdname coef.fair_pca
 #' @export
 fitted.fair_pca <- function(object, newdata, ...) {
+  fp_check_no_dots(...names(), ...length(), "fitted() of a fair_pca fit", c("object", "newdata"))
   if (!missing(newdata)) return(reconstruct(object, newdata))
   if (is.null(object[["x"]])) {
     fp_abort("kept no training scores (a fit from moments keeps none, retx = FALSE drops them): give `newdata`", "object")
@@ -318,6 +319,7 @@ fitted.fair_pca <- function(object, newdata, ...) {
 #' @rdname coef.fair_pca
 #' @export
 residuals.fair_pca <- function(object, newdata, ...) {
+  fp_check_no_dots(...names(), ...length(), "residuals() of a fair_pca fit", c("object", "newdata"))
   if (missing(newdata)) {
     fp_abort("is missing: the fit does not keep the rows; give the data (e.g. the training data)", "newdata")
   }
@@ -526,8 +528,9 @@ plot.fair_pca <- function(x, type = NULL, ..., main = NULL, xlab = NULL, ylab = 
 #'   `NA` for a row with a missing value. See "Rows of `augment()`".
 #' @param newdata For `augment()`: new rows, scored as `data` is; used in place of `data` when
 #'   both are given.
-#' @param ... For `tidy(matrix = "plot")`: `type` and the plot type's arguments; otherwise
-#'   unused.
+#' @param ... For `tidy(matrix = "plot")`: `type` and the plot type's arguments; unused by
+#'   `glance()`; for `augment()` an argument other than `data` and `newdata` (such as `new_data`)
+#'   is an error naming `...`.
 #' @return A tibble (or data.frame). `glance()`: one row with `method`, `k`, `nobs`, `ncol`,
 #'   `max_loss`, `loss_gap` (largest minus smallest marginal loss), the same two for standard
 #'   PCA, `var_explained` (fraction of the total variance kept) and `converged`: the solver's
@@ -614,6 +617,7 @@ fp_converged <- function(x) {
 #' @rdname tidy.fair_pca
 #' @export
 augment.fair_pca <- function(x, data = NULL, newdata = NULL, ...) {
+  fp_check_no_dots(...names(), ...length(), "augment() of a fair_pca fit", c("x", "data", "newdata"))
   fp_augment_scores(x, data, newdata)
 }
 

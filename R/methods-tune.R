@@ -39,7 +39,8 @@ fp_tune_best_label <- function(best) {
 #'   row per fold and candidate) or `"plot"` (the data of a plot; give `type`).
 #' @param type The plot type (see above).
 #' @param n Number of candidates `summary()` shows.
-#' @param ... For `tidy(matrix = "plot")`, `type`; otherwise unused.
+#' @param ... For `tidy(matrix = "plot")`, `type`; for `predict()` an argument given here (a
+#'   misspelt `newdata`, such as `new_data`) is an error naming `...`; otherwise unused.
 #' @param main,xlab,ylab Replace the title and axis labels (also for `autoplot()`, through `...`).
 #' @return `summary()`: an object of class `summary.fairproj_tune`. `tidy()` and `glance()`: a
 #'   tibble (or data.frame). `predict()`: the score matrix. `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.
@@ -111,8 +112,9 @@ glance.fairproj_tune <- function(x, ...) {
 #' @rdname summary.fairproj_tune
 #' @export
 predict.fairproj_tune <- function(object, newdata, ...) {
-  if (missing(newdata)) return(predict(object$model, ...))
-  predict(object$model, newdata, ...)
+  fp_check_no_dots(...names(), ...length(), "predict() of a fairproj_tune result", c("object", "newdata"))
+  if (missing(newdata)) return(predict(object$model))
+  predict(object$model, newdata)
 }
 
 #' @rdname summary.fairproj_tune

@@ -368,6 +368,7 @@ fp_attribute_directions <- function(attributes, z, keep, n_all) {
 #' @rdname predict.fair_pca
 #' @export
 predict.fair_pca_mean <- function(object, newdata, ...) {
+  fp_check_no_dots(...names(), ...length(), "predict() of a fair_pca fit", c("object", "newdata"))
   if (missing(newdata)) return(NextMethod())
   s <- NextMethod()
   if (!is.null(object$tradeoff)) {

@@ -619,6 +619,7 @@ fp_minmax_snap <- function(lam, U, pb, k, tol) {
 #' @rdname predict.fair_pca
 #' @export
 predict.fair_pca_minmax <- function(object, newdata, ...) {
+  fp_check_no_dots(...names(), ...length(), "predict() of a fair_pca fit", c("object", "newdata"))
   if (!fp_has_map(object)) return(NextMethod())
   if (missing(newdata)) {
     if (!is.null(object[["x"]])) return(object[["x"]])

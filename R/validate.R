@@ -35,12 +35,20 @@ fp_warn <- function(message, class = NULL) {
 # The error for arguments a method does not take (`nm`, `n`: the caller's ...names() and
 # ...length()): a misspelt or foreign option names `...` and the arguments, rather than being
 # ignored. `what` is the method ("group_moments() on a data.frame"), `takes` its arguments.
+# A name that differs from one of `takes` only in case, `_` or `.` (tidymodels' `new_data` for
+# `newdata`) is named with the argument meant.
 fp_check_no_dots <- function(nm, n, what, takes) {
   if (!n) return(invisible(NULL))
   if (is.null(nm)) nm <- rep("", n)
   lab <- ifelse(is.na(nm) | nm == "", "(unnamed)", nm)
-  fp_abort(sprintf("has argument(s) that %s does not take: %s (it takes %s)", what, fp_name_list(lab),
-                   fp_name_list(takes, Inf)), "...")
+  key <- function(v) tolower(gsub("[._]", "", v))
+  meant <- takes[match(key(lab), key(takes))]
+  hint <- if (any(!is.na(meant) & lab != meant)) {
+    i <- which(!is.na(meant) & lab != meant)
+    paste0("; ", paste(sprintf("for `%s` give `%s`", lab[i], meant[i]), collapse = ", "))
+  } else ""
+  fp_abort(sprintf("has argument(s) that %s does not take: %s (it takes %s)%s", what, fp_name_list(lab),
+                   fp_name_list(takes, Inf), hint), "...")
 }
 
 # Numeric matrix from a matrix or data.frame; errors on non-numeric columns, NA/NaN/Inf,

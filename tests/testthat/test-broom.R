@@ -150,3 +150,15 @@ test_that("glance()$converged is filled for every iterative method", {
   expect_false(is.na(conv("rlace", n_iter = 200, seed = 1)))
   expect_true(conv("rlace", n_iter = 50, accuracy_tol = NULL, seed = 1))
 })
+
+test_that("augment() refuses arguments it does not take, keeping broom's data and newdata", {
+  X <- as.matrix(iris[1:4])
+  f <- fair_pca(X, iris$Species, 2)
+  e <- expect_error(augment(f, new_data = X[1:5, ]), "^`\\.\\.\\.` has argument\\(s\\) that augment\\(\\) of a fair_pca fit does not take: new_data",
+                    class = "fairproj_input_error")
+  expect_match(conditionMessage(e), "for `new_data` give `newdata`", fixed = TRUE)
+  expect_error(augment(f, data = iris, type.predict = "x"), "does not take: type.predict", class = "fairproj_input_error")
+  expect_identical(nrow(augment(f, data = iris)), 150L)
+  expect_identical(nrow(augment(f, newdata = X[1:5, ])), 5L)
+  expect_identical(nrow(augment(f)), 150L)
+})

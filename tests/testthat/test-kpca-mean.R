@@ -211,3 +211,16 @@ test_that("fair_kpca(scale. = TRUE) standardises a column of any finite magnitud
     expect_match(conditionMessage(e), "^`scale.`.*constant.*V3")
   }
 })
+
+test_that("predict() and augment() of a fair_kpca fit refuse a misspelt newdata instead of ignoring it", {
+  X <- as.matrix(iris[1:4])
+  G <- iris$Species
+  f <- fair_kpca(X, G, 2)
+  for (fun in list(predict, augment)) {
+    e <- expect_error(fun(f, new_data = X[1:5, ]), "^`\\.\\.\\.` has argument\\(s\\) that .* does not take: new_data",
+                      class = "fairproj_input_error")
+    expect_match(conditionMessage(e), "for `new_data` give `newdata`", fixed = TRUE)
+  }
+  expect_identical(dim(predict(f, newdata = X[1:5, ])), c(5L, 2L))
+  expect_identical(nrow(augment(f, newdata = X[1:5, ])), 5L)
+})

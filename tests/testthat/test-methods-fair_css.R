@@ -51,3 +51,18 @@ test_that("predict() keeps missing values in their cells; reconstruct() gives NA
   expect_true(all(is.na(r[2, ])))
   expect_identical(r[c(1, 3), ], reconstruct(f, x[1:3, ])[c(1, 3), ])
 })
+
+test_that("predict(), reconstruct(), fitted(), residuals() and augment() of a fair_css fit refuse a misspelt newdata", {
+  X <- as.matrix(iris[1:4])
+  G <- iris$Species
+  f <- fair_css(X, G, 2)
+  for (fun in list(predict, reconstruct, fitted, residuals, augment)) {
+    e <- expect_error(fun(f, new_data = X[1:5, ]), "^`\\.\\.\\.` has argument\\(s\\) that .* does not take: new_data",
+                      class = "fairproj_input_error")
+    expect_match(conditionMessage(e), "for `new_data` give `newdata`", fixed = TRUE)
+  }
+  expect_error(reconstruct(f, X, grop = G), "does not take: grop", class = "fairproj_input_error")
+  expect_identical(dim(reconstruct(f, X[1:5, ], group = G[1:5])), c(5L, 4L))
+  expect_identical(nrow(augment(f, data = X, group = G)), 150L)
+  expect_identical(nrow(augment(f, newdata = X[1:5, ])), 5L)
+})

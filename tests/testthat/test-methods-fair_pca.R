@@ -177,3 +177,20 @@ test_that("as.prcomp: each sdev is the spread along its own orthogonal direction
   expect_equal(eig$variance.percent[1:2], 100 * f$sdev^2 / f$totalvar)
   expect_equal(eig$cumulative.variance.percent[nrow(eig)], 100)
 })
+
+test_that("predict(), reconstruct(), fitted() and residuals() refuse a misspelt newdata instead of ignoring it", {
+  X <- as.matrix(iris[1:4])
+  G <- iris$Species
+  for (m in c("minmax", "standard", "mean")) {
+    f <- fair_pca(X, G, 2, method = m)
+    for (fun in list(predict, reconstruct, fitted, residuals)) {
+      e <- expect_error(fun(f, new_data = X[1:5, ]), "^`\\.\\.\\.` has argument\\(s\\) that .* does not take: new_data",
+                        class = "fairproj_input_error")
+      expect_match(conditionMessage(e), "for `new_data` give `newdata`", fixed = TRUE)
+    }
+    expect_error(predict(f, X[1:5, ], 3), "\\(unnamed\\)", class = "fairproj_input_error")
+    expect_identical(dim(predict(f, X[1:5, ])), c(5L, 2L))
+    expect_identical(dim(predict(f, newdata = X[1:5, ])), c(5L, 2L))
+    expect_identical(dim(fitted(f, newdata = X[1:5, ])), c(5L, 4L))
+  }
+})

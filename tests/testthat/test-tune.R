@@ -330,3 +330,14 @@ test_that("the folds' scale comes from their moments: the root mean square about
   expect_identical(fp_tune_scale(m, c(1, 2, 3, 4)), c(1, 2, 3, 4))
   expect_false(fp_tune_scale(m, FALSE))
 })
+
+test_that("predict() of a tuning result refuses a misspelt newdata instead of returning the training scores", {
+  dat <- make_groups(n = c(30, 30), d = 4, seed = 25)
+  tn <- tune_fair_pca(dat$x, dat$g, k = 2, grid = list(alpha = 0.1, lambda = c(0, 0.5)), seed = 1,
+                      iterations = 20, restarts = 0, folds = 2)
+  e <- expect_error(predict(tn, new_data = dat$x[1:5, ]), "^`\\.\\.\\.` has argument\\(s\\) that predict\\(\\) of a fairproj_tune result does not take: new_data",
+                    class = "fairproj_input_error")
+  expect_match(conditionMessage(e), "for `new_data` give `newdata`", fixed = TRUE)
+  expect_identical(dim(predict(tn, dat$x[1:5, ])), c(5L, 2L))
+  expect_identical(nrow(predict(tn)), 60L)
+})
