@@ -287,9 +287,11 @@ fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, re
   dots <- list(...)
   fp_check_flag(retx, "retx")
   fp_check_flag(keep_moments, "keep_moments")
+  k_arg <- "k"  # the name the user gave the target dimension, for its errors
   if (!is.null(rank.)) {
     if (!missing(k)) fp_abort("and `k` are both given: `rank.` is prcomp's name for `k`; give one", "rank.")
     k <- rank.
+    k_arg <- "rank."
   }
   rows <- inherits(m, "fp_rows")
   if (rows) {
@@ -309,7 +311,7 @@ fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, re
   if (warn_units) fp_warn_units(if (rows) prep$log2_colvar else fp_log2_colvar(m), prep$colnames)  # scale. not chosen by the user
   fp_warn_small_groups(prep$n, prep$levels)
   if (missing(k)) fp_abort("is missing: give the target dimension (or prcomp's `rank.`)", "k")
-  k <- fp_check_count(k, 1L, prep$d, "k")
+  k <- fp_check_count(k, 1L, prep$d, k_arg)
   fit <- fp_call_solver("pca", method, prep, k, dots, data)
   obj <- new_fair_pca(fit, prep, k, method, call)
   obj$args <- dots

@@ -294,3 +294,12 @@ test_that("help examples use a fairness case, not iris by species (#45)", {
   expect_true(any(grepl("survival::pbc", ex, fixed = TRUE)))
   expect_true(any(grepl("MASS::birthwt", ex, fixed = TRUE)))
 })
+
+test_that("an invalid rank. is an error naming `rank.`, not `k`", {
+  X <- as.matrix(iris[1:4])
+  G <- iris$Species
+  expect_error(fair_pca(X, G, rank. = 1.5), "^`rank\\.` must be a single whole number", class = "fairproj_input_error")
+  expect_error(fair_pca(X, G, rank. = 9), "^`rank\\.` must be between 1 and 4", class = "fairproj_input_error")
+  expect_error(fair_pca(X, G, k = 1.5), "^`k` must be a single whole number", class = "fairproj_input_error")
+  expect_identical(ncol(fair_pca(X, G, rank. = 2)$rotation), 2L)
+})
