@@ -41,6 +41,10 @@
 #' @export
 pareto_front <- function(x, ...) {
   if (!nargs()) fp_check_given("x")
+  if (missing(x) && "formula" %in% ...names()) {  # see fp_formula_first()
+    call <- fp_formula_first(sys.call(), ...elt(match("formula", ...names())))
+    if (!is.null(call)) return(eval(call, parent.frame()))
+  }
   UseMethod("pareto_front")
 }
 

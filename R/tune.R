@@ -73,6 +73,10 @@
 #' @export
 tune_fair_pca <- function(x, ...) {
   if (!nargs()) fp_check_given("x")
+  if (missing(x) && "formula" %in% ...names()) {  # see fp_formula_first()
+    call <- fp_formula_first(sys.call(), ...elt(match("formula", ...names())))
+    if (!is.null(call)) return(eval(call, parent.frame()))
+  }
   UseMethod("tune_fair_pca")
 }
 

@@ -20,6 +20,28 @@ fp_check_given <- function(args, env = parent.frame()) {
   invisible(TRUE)
 }
 
+# The call of a generic with a formula interface (fair_pca(), ...) made without `x` but with
+# `formula` (`formula`: its value; `call`: the generic's sys.call()), or NULL when `formula` is
+# its first argument, for UseMethod() to dispatch on. UseMethod() dispatches on the first
+# argument given, so a `formula` given after `data` reaches the default method with `x` missing:
+# the call with `formula` moved first, for the generic to evaluate again in its caller (the
+# arguments as the user wrote them: `group = sex` is read on `data` as before). A `formula` that
+# is not a formula (NA, a string) is a classed error naming it, and so is one that came through
+# another function's `...` after other arguments (its call cannot be rewritten).
+fp_formula_first <- function(call, formula) {
+  if (!inherits(formula, "formula")) {
+    fp_abort(sprintf("must be a formula (e.g. ~ . or ~ a + b), not an object of class '%s'", class(formula)[1L]),
+             "formula")
+  }
+  args <- as.list(call)[-1L]
+  i <- match("formula", names(args))
+  if (identical(i, 1L)) return(NULL)
+  if (is.na(i)) {
+    fp_abort("must be the first argument given (the generic dispatches on it): give it before `data`", "formula")
+  }
+  as.call(c(call[[1L]], args[i], args[-i]))
+}
+
 # A method that fits on the data rows, given only their moments. Callers that can fall back to
 # the rows (tune_fair_pca()) or must refuse such a method (fair_audit()) test the class
 # `fairproj_needs_rows`, never the message.

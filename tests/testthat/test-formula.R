@@ -200,3 +200,22 @@ test_that("rows dropped for a missing group or features are said once, unless na
   expect_identical(n_messages(fair_pca(~ ., data = iris, group = Species, k = 2)), 0L)
   expect_error(fair_pca(~ ., data = d, group = Species, k = 2, na.action = na.fail))
 })
+
+test_that("a `formula` that is not a formula is a classed error naming it; one given after `data` works", {
+  doors <- list(fair_pca, fair_css, fair_kpca, tune_fair_pca, pareto_front, fair_audit)
+  for (door in doors) {
+    expect_error(door(formula = NA, data = iris, group = "Species", k = 2), "^`formula` must be a formula",
+                 class = "fairproj_input_error")
+    expect_error(door(formula = "~ .", data = iris, group = "Species", k = 2), "^`formula` must be a formula",
+                 class = "fairproj_input_error")
+  }
+  f1 <- fair_pca(data = iris, formula = ~ ., group = Species, k = 2, method = "standard")
+  f2 <- fair_pca(~ ., data = iris, group = Species, k = 2, method = "standard")
+  expect_equal(f1$rotation, f2$rotation)
+  expect_identical(f1$call[["formula"]], quote(~ .))
+  expect_identical(fair_css(data = iris, formula = ~ ., group = "Species", k = 2)$columns,
+                   fair_css(~ ., data = iris, group = "Species", k = 2)$columns)
+  pass <- function(...) fair_css(...)
+  expect_error(pass(data = iris, formula = ~ ., group = "Species", k = 2), "^`formula` must be the first argument",
+               class = "fairproj_input_error")
+})
