@@ -523,7 +523,7 @@ fair_audit.formula <- function(formula, data = NULL, group, k = NULL, methods = 
     data <- data[setdiff(names(data), y$name)]
   }
   fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
-                        na.action = if (!missing(na.action)) na.action)
+                        na.action = if (!missing(na.action)) na.action, min_cols = 2L)
   yv <- y$value
   if (!is.null(yv) && !is.null(fd$na.action)) {
     if (length(yv) != nrow(data)) {

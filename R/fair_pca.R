@@ -276,7 +276,7 @@ fair_pca.group_moments <- function(x, group = NULL, k, method = "minmax", ..., c
 fair_pca.formula <- function(formula, data = NULL, group, k, method = "minmax", ...,
                              subset, na.action) {
   fd <- fp_formula_door(formula, data, substitute(group), missing(group), if (!missing(subset)) substitute(subset),
-                        if (!missing(na.action)) na.action, parent.frame())
+                        if (!missing(na.action)) na.action, parent.frame(), min_cols = 2L)
   fp_formula_attach(fair_pca.default(fd$x, fd$group, k, method = method, ...), fd, match.call())
 }
 

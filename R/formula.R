@@ -8,9 +8,35 @@
 # columns with many levels warn, and rows dropped when `na.action` was not given are said once
 # (fp_formula_text_check(), fp_formula_dropped()). `gexpr` and `subset` are the method's
 # unevaluated `group` and `subset` (NULL when not given), `group_missing` is missing(group), and
-# `env` the method's caller, in which `subset` is evaluated after the columns of `data`.
-fp_formula_door <- function(formula, data, gexpr, group_missing, subset, na.action, env) {
+# `env` the method's caller, in which `subset` is evaluated after the columns of `data`;
+# `min_cols` the fewest feature columns the method fits on.
+fp_formula_door <- function(formula, data, gexpr, group_missing, subset, na.action, env, min_cols = 1L) {
   fp_check_formula_door(formula, group_missing)
-  fp_formula_data(formula, data, gexpr, env, subset = if (!is.null(subset)) eval(subset, data, env),
-                  na.action = na.action)
+  if (!is.null(subset) && is.data.frame(data)) {
+    subset <- tryCatch(eval(subset, data, env),
+                       error = function(e) fp_abort(sprintf("cannot be evaluated on `data`: %s", conditionMessage(e)), "subset"))
+  }
+  fp_formula_data(formula, data, gexpr, env, subset = subset, na.action = na.action, min_cols = min_cols)
+}
+
+# The `subset` of a formula method (evaluated): a logical or numeric index vector of the rows of
+# `data` (as model.frame() takes it) that keeps at least one row.
+fp_check_formula_subset <- function(subset, n) {
+  if (!(is.logical(subset) || is.numeric(subset)) || is.object(subset) || !is.null(dim(subset))) {
+    fp_abort(sprintf("must be a logical or numeric index vector of the rows of `data`, not an object of class '%s'",
+                     class(subset)[1L]), "subset")
+  }
+  rows <- seq_len(n)[subset]
+  if (!length(rows) || all(is.na(rows))) fp_abort("selects no rows", "subset")
+  invisible(subset)
+}
+
+# The `na.action` of a formula method: a function, or the name of one (as model.frame() takes
+# it), looked up from `env`.
+fp_check_na_action <- function(na.action, env) {
+  ok <- is.function(na.action) ||
+    (is.character(na.action) && length(na.action) == 1L && !is.na(na.action) &&
+       exists(na.action, envir = env, mode = "function"))
+  if (!ok) fp_abort("must be a function or a function's name such as \"na.omit\"", "na.action")
+  invisible(na.action)
 }

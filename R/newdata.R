@@ -119,12 +119,15 @@ fp_check_newdata_classes <- function(newdata, classes, xlev, arg) {
 # and transformations into a model matrix without intercept (as stats::prcomp.formula), and
 # returns the matrix, the group vector and what predict() needs to rebuild the matrix.
 # `gexpr` is the unevaluated `group` argument; `env` the caller's frame.
-fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action = NULL) {
+fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action = NULL, min_cols = 1L) {
   if (is.null(data)) fp_abort("is missing: the formula interface needs a data.frame", "data")
   if (!is.data.frame(data)) fp_abort("must be a data.frame", "data")
   if (!inherits(formula, "formula")) fp_abort("must be a formula", "formula")
   data <- fp_int64_columns(data, "data")
   if (length(formula) != 2L) fp_abort("must have no response (e.g. ~ . or ~ a + b)", "formula")
+  if (!is.null(subset)) fp_check_formula_subset(subset, nrow(data))
+  if (!is.null(na.action)) fp_check_na_action(na.action, env)
+  dot <- "." %in% all.vars(formula)  # the columns are those of `data`
   gname <- NULL
   if (is.name(gexpr) && as.character(gexpr) %in% names(data)) {
     gname <- as.character(gexpr)
@@ -175,6 +178,12 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
   fp_formula_text_check(mf[setdiff(names(mf), "(fp_group)")])
   x <- tryCatch(stats::model.matrix(mt, mf),
                 error = function(e) fp_abort(sprintf("cannot be expanded into columns: %s", conditionMessage(e)), "formula"))
+  if (ncol(x) < min_cols) {
+    # `~ .`: `data` has too few columns; otherwise the formula selects too few
+    fp_abort(sprintf("%s %d feature column%s%s; at least %d are needed", if (dot) "has" else "selects", ncol(x),
+                     if (ncol(x) == 1L) "" else "s", if (dot && !is.null(gname)) " besides the group column" else "",
+                     min_cols), if (dot) "data" else "formula")
+  }
   ctr <- attr(x, "contrasts")
   attr(x, "assign") <- NULL
   attr(x, "contrasts") <- NULL

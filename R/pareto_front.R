@@ -126,7 +126,7 @@ fp_pareto_front_dots <- function(nm, n) {
 #' @export
 pareto_front.formula <- function(formula, data = NULL, group, k, restarts = 10L, ..., subset, na.action) {
   fd <- fp_formula_door(formula, data, substitute(group), missing(group), if (!missing(subset)) substitute(subset),
-                        if (!missing(na.action)) na.action, parent.frame())
+                        if (!missing(na.action)) na.action, parent.frame(), min_cols = 2L)
   res <- pareto_front.default(fd$x, fd$group, k, restarts = restarts, ...)
   res$fits <- lapply(res$fits, function(f) fp_formula_attach(f, fd, f$call))
   res

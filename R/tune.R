@@ -365,7 +365,7 @@ fp_tune_criterion <- function(criterion) {
 tune_fair_pca.formula <- function(formula, data = NULL, group, k, method = "robust", grid = NULL, ..., subset,
                                   na.action) {
   fd <- fp_formula_door(formula, data, substitute(group), missing(group), if (!missing(subset)) substitute(subset),
-                        if (!missing(na.action)) na.action, parent.frame())
+                        if (!missing(na.action)) na.action, parent.frame(), min_cols = 2L)
   res <- tune_fair_pca.default(fd$x, fd$group, k, method, grid, ...)
   res$model <- fp_formula_attach(res$model, fd, res$model$call)
   res

@@ -219,3 +219,36 @@ test_that("a `formula` that is not a formula is a classed error naming it; one g
   expect_error(pass(data = iris, formula = ~ ., group = "Species", k = 2), "^`formula` must be the first argument",
                class = "fairproj_input_error")
 })
+
+test_that("formula doors name `na.action`, `subset`, `data` or `formula` for what is wrong with each", {
+  doors <- list(fair_pca, fair_css, fair_kpca, tune_fair_pca, pareto_front)
+  for (door in c(doors, fair_audit)) {
+    for (na in list(NA, "nonsense", 1)) {
+      expect_error(door(~ ., data = iris, group = "Species", k = 2, na.action = na), "^`na\\.action` must be a function",
+                   class = "fairproj_input_error")
+    }
+  }
+  for (door in doors) {
+    for (s in list(NA, 0, integer(0), FALSE)) {
+      expect_error(door(~ ., data = iris, group = "Species", k = 2, subset = s), "^`subset` selects no rows",
+                   class = "fairproj_input_error")
+    }
+    for (s in list("nonsense", list(1), factor("a"))) {
+      expect_error(door(~ ., data = iris, group = "Species", k = 2, subset = s), "^`subset` must be a logical or numeric",
+                   class = "fairproj_input_error")
+    }
+    expect_error(door(~ ., data = iris, group = "Species", k = 2, subset = nosuchvar > 1), "^`subset` cannot be evaluated",
+                 class = "fairproj_input_error")
+  }
+  one <- data.frame(a = 1:10, b = rev(1:10) %% 3, g = rep(1:2, 5))
+  for (door in list(fair_pca, tune_fair_pca, pareto_front, fair_audit)) {
+    expect_error(door(~ ., data = one["a"], group = one$g, k = 1), "^`data` has 1 feature column; at least 2",
+                 class = "fairproj_input_error")
+    expect_error(door(~ ., data = one[c("a", "g")], group = g, k = 1), "^`data` has 1 feature column besides the group column",
+                 class = "fairproj_input_error")
+    expect_error(door(~ a, data = one, group = g, k = 1), "^`formula` selects 1 feature column; at least 2",
+                 class = "fairproj_input_error")
+  }
+  expect_s3_class(fair_css(~ a, data = one, group = g, k = 1), "fair_css")
+  expect_equal(nobs(fair_pca(~ ., data = iris, group = Species, k = 2, subset = 1:100, na.action = "na.omit")), 100L)
+})
