@@ -224,3 +224,13 @@ test_that("predict() and augment() of a fair_kpca fit refuse a misspelt newdata 
   expect_identical(dim(predict(f, newdata = X[1:5, ])), c(5L, 2L))
   expect_identical(nrow(augment(f, newdata = X[1:5, ])), 5L)
 })
+
+test_that("tol is checked to lie in [0, 1), the error naming `tol` rather than `k`", {
+  X <- as.matrix(iris[1:4])
+  G <- iris$Species
+  for (t in list(1, 1.5, Inf, 1e10, -1, NA, "a")) {
+    expect_error(fair_kpca(X, G, 2, tol = t), "^`tol` must be", class = "fairproj_input_error")
+  }
+  expect_s3_class(fair_kpca(X, G, 2, tol = 0), "fair_kpca")
+  expect_s3_class(fair_kpca(X, G, 2, tol = 0.5), "fair_kpca")
+})
