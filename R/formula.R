@@ -18,25 +18,3 @@ fp_formula_door <- function(formula, data, gexpr, group_missing, subset, na.acti
   }
   fp_formula_data(formula, data, gexpr, env, subset = subset, na.action = na.action, min_cols = min_cols)
 }
-
-# The `subset` of a formula method (evaluated): a logical or numeric index vector of the rows of
-# `data` (as model.frame() takes it) that keeps at least one row.
-fp_check_formula_subset <- function(subset, n) {
-  if (!(is.logical(subset) || is.numeric(subset)) || is.object(subset) || !is.null(dim(subset))) {
-    fp_abort(sprintf("must be a logical or numeric index vector of the rows of `data`, not an object of class '%s'",
-                     class(subset)[1L]), "subset")
-  }
-  rows <- seq_len(n)[subset]
-  if (!length(rows) || all(is.na(rows))) fp_abort("selects no rows", "subset")
-  invisible(subset)
-}
-
-# The `na.action` of a formula method: a function, or the name of one (as model.frame() takes
-# it), looked up from `env`.
-fp_check_na_action <- function(na.action, env) {
-  ok <- is.function(na.action) ||
-    (is.character(na.action) && length(na.action) == 1L && !is.na(na.action) &&
-       exists(na.action, envir = env, mode = "function"))
-  if (!ok) fp_abort("must be a function or a function's name such as \"na.omit\"", "na.action")
-  invisible(na.action)
-}
