@@ -787,6 +787,16 @@
 # replicates do not see it (bias the bootstrap cannot see, as for the small losses at d = 20;
 # see "TRIED AND NOT ADOPTED" above).
 #
+# Session of 2026-12-07, second (#44 item 1; a status measurement, no rule changed; run
+# "2026-12-07b-full", 30 samples, on a build of c0ad4fc, whose intervals are today's; the
+# session's later change to the tail index gives the same values bit for bit). RUN: shards 33
+# and 34, never run before. RESULT: shard 33, 32 designs, 1,409 cells: 117 within, 37 below, 51
+# above, 1,204 flagged (85.5%); shard 34, 1,409 cells: 10 / 0 / 8 / 1,391 (98.7%). No new
+# unflagged cell clearly below 0.85, none clearly above 0.95. Over the 1,056 designs now on
+# today's intervals: 46,066 cells, 88.5% flagged, 52 of 5,319 unflagged cells clearly low
+# (1.0%); 31 shards complete; the well-behaved summary is unchanged. Shards never run: 27 (36,
+# 38, 39, 41, 43, 44, 46, 48, 49, 51, 53, 54, 56, 58, 59, 61, 63, 64, 66, 68, 69, 71, 73, 74, 76,
+# 78, 79).#
 # Session of 2026-12-06, seventh (#44 item 1; a status measurement on main 498e812's intervals,
 # no rule changed; run "2026-12-06x-full", 30 samples). bench/audit-coverage-status.R (new)
 # summarises the full grid on today's intervals (the status runs from "2026-12-06h-full" on,
