@@ -18,15 +18,15 @@ fp_column_scale <- function(m, ctr, scale.) {
   sc
 }
 
-# Each column's root mean square about `ctr` (the moments' stored units) and its pooled mean
-# `mu`, from the moments of at least 2 rows: the within-group sums of squares plus the
-# between-group term, divisor n - 1.
-fp_moments_rms <- function(m, ctr) {
+# Each column's root mean square about `ctr` (the moments' stored units; NULL for the pooled
+# mean, the sd) and its pooled mean `mu`, from the moments of at least 2 rows: the within-group
+# sums of squares plus the between-group term, divisor n - 1.
+fp_moments_rms <- function(m, ctr = NULL) {
   ntot <- sum(m$n)
   mu <- drop(m$mean %*% (m$n / ntot))
   within <- Reduce(`+`, lapply(seq_along(m$levels), function(i) diag(m$scatter[[i]])))
   between <- Reduce(`+`, lapply(seq_along(m$levels), function(i) (m$mean[, i] - mu)^2 * m$n[[i]]))
-  list(sc = fp_rms_about((within + between) / (ntot - 1), mu - ctr, ntot), mu = mu)
+  list(sc = fp_rms_about((within + between) / (ntot - 1), if (is.null(ctr)) 0 else mu - ctr, ntot), mu = mu)
 }
 
 # The root mean square of a column about a centre, from its variance `v` (divisor n - 1) and

@@ -287,9 +287,7 @@ fp_tune_scale <- function(m, scale., center = TRUE) {
   d <- length(m$colnames)
   if (sum(m$n) < 2) return(rep(1, d))
   e <- if (is.null(m$exponent)) rep(0, d) else m$exponent
-  mu <- drop(m$mean %*% (m$n / sum(m$n)))
-  ctr <- if (isTRUE(center)) mu else if (isFALSE(center)) rep(0, d) else center * 2^-e
-  r <- fp_moments_rms(m, ctr)
+  r <- fp_moments_rms(m, if (isTRUE(center)) NULL else if (isFALSE(center)) rep(0, d) else center * 2^-e)
   s <- r$sc * 2^e
   s[!(r$sc > fp_tol_constant * abs(r$mu))] <- 1
   s
