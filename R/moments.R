@@ -228,11 +228,11 @@ fp_moments_parts_agree <- function(m) {
 
 # Chan et al.'s exact pairwise merge of (n, mean, scatter). Levels in the order of `a`, then
 # those only `b` has (fp_merge_sorted() sorts them for the user's `+` and c()); `arg_a` and
-# `arg_b` name the two objects in errors.
-fp_merge_moments <- function(a, b, arg_a = "e1", arg_b = "e2") {
+# `arg_b` name the two objects in errors (`which` says which element of a list `arg_b` is).
+fp_merge_moments <- function(a, b, arg_a = "e1", arg_b = "e2", which = "") {
   fp_check_moments(a, arg_a)
   fp_check_moments(b, arg_b)
-  if (!identical(a$colnames, b$colnames)) fp_abort_merge_columns(a$colnames, b$colnames, arg_a, arg_b)
+  if (!identical(a$colnames, b$colnames)) fp_abort_merge_columns(a$colnames, b$colnames, arg_a, arg_b, which)
   levels <- union(a$levels, b$levels)
   lo_a <- fp_mean_lo(a)
   lo_b <- fp_mean_lo(b)
@@ -288,7 +288,6 @@ c.group_moments <- function(x, ...) {
     if (!inherits(more[[i]], "group_moments")) {
       fp_abort(sprintf("must hold group_moments objects only; element %d is of class '%s'", i, class(more[[i]])[1L]), "...")
     }
-    fp_check_moments(more[[i]], "...")
   }
   fp_merge_sorted(c(list(x), more), c("x", rep("...", length(more))))
 }
@@ -298,14 +297,10 @@ c.group_moments <- function(x, ...) {
 # sort them (fp_sort_levels()), so that p1 + p2, p2 + p1 and the moments of the stacked rows
 # have their levels in one order. `args` names the pieces in errors.
 fp_merge_sorted <- function(pieces, args) {
-  for (i in seq_along(pieces)) fp_check_moments(pieces[[i]], args[i])
-  out <- pieces[[1L]]
+  out <- fp_check_moments(pieces[[1L]], args[1L])
   for (i in seq_along(pieces)[-1L]) {
-    if (!identical(pieces[[i]]$colnames, pieces[[1L]]$colnames)) {
-      fp_abort_merge_columns(pieces[[1L]]$colnames, pieces[[i]]$colnames, args[1L], args[i],
-                             if (args[i] == "...") sprintf("has an element (%d) that ", i - 1L) else "")
-    }
-    out <- fp_merge_moments(out, pieces[[i]], args[1L], args[i])
+    out <- fp_merge_moments(out, pieces[[i]], args[1L], args[i],
+                            if (args[i] == "...") sprintf("has an element (%d) that ", i - 1L) else "")
   }
   same <- all(vapply(pieces, function(p) identical(p$levels, pieces[[1L]]$levels), TRUE))
   if (same) out else fp_sort_levels(out)
