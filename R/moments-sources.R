@@ -151,21 +151,14 @@ fp_reader_options <- function() {
 }
 
 # The options that group_moments() takes for one element of a list of sources (besides x and
-# group), or NULL for a list (which checks its own).
+# group): the formals of the method it dispatches to (with readr's options for files), or NULL
+# for a list (which checks its own).
 fp_source_options <- function(src) {
-  if (inherits(src, "group_moments")) return(character(0))
-  if (is.list(src) && !is.data.frame(src) && !inherits(src, "tbl_lazy")) return(NULL)
-  if (is.character(src) && is.null(dim(src))) {
-    return(c(setdiff(names(formals(fp_files_reader)), c("x", "group", "...")), fp_reader_options()))
-  }
-  f <- if (inherits(src, "tbl_lazy")) {
-    group_moments.tbl_lazy
-  } else if (methods::is(src, "sparseMatrix")) {
-    group_moments.sparseMatrix
-  } else {
-    group_moments.default
-  }
-  setdiff(names(formals(f)), c("x", "group", "..."))
+  cls <- c(if (methods::is(src, "sparseMatrix")) "sparseMatrix", class(src), "default")
+  for (cl in cls) if (!is.null(f <- utils::getS3method("group_moments", cl, optional = TRUE))) break
+  if (identical(f, group_moments.list)) return(NULL)
+  opts <- setdiff(names(formals(f)), c("x", "group", "...", "parallel"))
+  if (identical(f, group_moments.character) && is.null(dim(src))) c(opts, fp_reader_options()) else opts
 }
 
 #' @rdname group_moments_files
