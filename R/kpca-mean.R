@@ -64,7 +64,8 @@
 #'   `group` is constrained, as in [fair_pca_mean]: factor-like columns get equal embedding
 #'   means per group, numeric columns an embedding uncorrelated with them (`Z` gets their
 #'   centred indicator or value columns).
-#' @param max_n Largest number of training rows accepted (see Memory).
+#' @param max_n Largest number of training rows accepted (see Memory): a whole number, at least
+#'   2, or `Inf` for no limit.
 #' @param tol Relative tolerance for zero eigenvalues: those at most `tol` times the largest
 #'   count as zero. A number in \[0, 1).
 #' @param ... For the generic, the arguments of the methods; for the formula interface, the
@@ -199,7 +200,7 @@ fp_kpca_check_args <- function(kernel, constraint, degree, coef0, kernel_center,
   fp_check_flag(kernel_center, "kernel_center")
   if (!is.null(tradeoff)) fp_check_number(tradeoff, "tradeoff", 0, 1)
   fp_check_number(tradeoff_power, "tradeoff_power", 0, Inf, open_lower = TRUE, open_upper = TRUE)
-  fp_check_number(max_n, "max_n", lower = 2, finite = FALSE)
+  fp_check_count(max_n, 2, Inf, "max_n", integer = FALSE, infinite = TRUE)
   # eigenvalues at most tol times the largest are zero: from 1 on, all of them would be
   fp_check_number(tol, "tol", 0, 1, open_upper = TRUE)
   if (!is.null(y) && constraint != "opportunity") fp_abort("is only used with constraint = \"opportunity\"", "y")

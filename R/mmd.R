@@ -18,8 +18,9 @@
 #'   [predict.fair_pca()].
 #' @param group Group labels, one per row of `scores` (at least two groups).
 #' @param sigma Kernel bandwidth (a positive number) or `NULL`.
-#' @param max_rows `mmd_bandwidth()` uses a random subsample of this many rows when `scores` has
-#'   more (the pairwise distances take O(n^2) memory); `Inf` uses all rows.
+#' @param max_rows `mmd_bandwidth()` uses a random subsample of this many rows (a whole number, at
+#'   least 2) when `scores` has more (the pairwise distances take O(n^2) memory); `Inf` uses all
+#'   rows.
 #' @return `mmd2()`: a number (non-negative). `mmd_bandwidth()`: a positive number.
 #' @references Lee, J., Kim, G., Olfat, M., Hasegawa-Johnson, M. and Yoo, C. D. (2022). Fast
 #'   and efficient MMD-based fair PCA via optimization over Stiefel manifold. AAAI.
@@ -67,7 +68,7 @@ mmd_bandwidth <- function(scores, max_rows = 5000) {
   fp_check_given("scores")
   s <- fp_as_scores(scores, "scores")
   if (nrow(s) < 2L) fp_abort("needs at least 2 rows", "scores")
-  fp_check_number(max_rows, "max_rows", lower = 2, finite = FALSE)
+  max_rows <- fp_check_count(max_rows, 2, Inf, "max_rows", integer = FALSE, infinite = TRUE)
   if (nrow(s) > max_rows) s <- s[sort(sample.int(nrow(s), max_rows)), , drop = FALSE]
   # in units of the largest |score|, so that squared distances neither over- nor underflow
   scl <- max(abs(s))

@@ -245,11 +245,13 @@ fp_needs_rows <- function(x, what, arg = "x") {
 }
 
 # A whole number in [lower, upper] (finite), as an integer; `integer = FALSE` keeps it a double,
-# for limits that may exceed the integer range (`upper = Inf`: no upper bound).
-fp_check_count <- function(k, lower, upper, arg = "k", integer = TRUE) {
+# for limits that may exceed the integer range (`upper = Inf`: no upper bound). `infinite = TRUE`
+# also takes Inf, returned as is, for a limit whose Inf means none (a largest number of rows).
+fp_check_count <- function(k, lower, upper, arg = "k", integer = TRUE, infinite = FALSE) {
   if (missing(k) || is.null(k)) fp_abort("is missing", arg)
+  if (infinite && is.numeric(k) && length(k) == 1L && isTRUE(k == Inf)) return(Inf)
   if (!is.numeric(k) || length(k) != 1L || is.na(k) || !is.finite(k) || k != round(k)) {
-    fp_abort("must be a single whole number", arg)
+    fp_abort(if (infinite) "must be a single whole number, or Inf for no limit" else "must be a single whole number", arg)
   }
   if (k < lower || k > upper) {
     fp_abort(if (is.finite(upper)) sprintf("must be between %d and %d, not %s", lower, upper, format(k))

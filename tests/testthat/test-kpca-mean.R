@@ -163,6 +163,12 @@ test_that("the kernel parameters are checked up front, each error naming its arg
   expect_error(kp(gamma = -1), "`gamma`", class = "fairproj_input_error")
   expect_error(kp(tradeoff = 0.5, tradeoff_power = Inf), "`tradeoff_power`", class = "fairproj_input_error")
   expect_s3_class(kp(kernel = "polynomial", degree = 2L), "fair_kpca")
+  # max_n is a count of rows: a fraction is refused, Inf is no limit
+  for (bad in list(2.5, 5000.5, -Inf, NA)) {
+    expect_error(kp(max_n = bad), "^`max_n` must be a single whole number", class = "fairproj_input_error")
+  }
+  expect_error(kp(max_n = 1), "^`max_n` must be a whole number >= 2", class = "fairproj_input_error")
+  expect_s3_class(kp(max_n = Inf), "fair_kpca")
 })
 
 test_that("predict.fair_kpca() of no rows gives no rows, as predict.fair_pca() does", {

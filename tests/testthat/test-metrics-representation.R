@@ -121,6 +121,18 @@ test_that("a classifier predicting a single class is flagged", {
                  "classifier \"logistic\" predicts one class", class = "fairproj_single_class_warning")
 })
 
+test_that("mmd_bandwidth(max_rows) is a count of rows: a whole number >= 2 or Inf", {
+  set.seed(3)
+  s <- matrix(rnorm(40), 20, 2)
+  for (bad in list(2.5, 19.5, -Inf, NA, "10", c(5, 6))) {
+    expect_error(mmd_bandwidth(s, max_rows = bad), "^`max_rows` must be a single whole number",
+                 class = "fairproj_input_error")
+  }
+  expect_error(mmd_bandwidth(s, max_rows = 1), "^`max_rows` must be a whole number >= 2", class = "fairproj_input_error")
+  expect_identical(mmd_bandwidth(s, max_rows = Inf), mmd_bandwidth(s))
+  expect_identical(mmd_bandwidth(s, max_rows = 20), mmd_bandwidth(s))
+})
+
 test_that("mmd2 and mmd_bandwidth do not move under a common offset or any finite scale", {
   set.seed(3)
   s <- matrix(rnorm(200), 100, 2)

@@ -322,6 +322,13 @@ test_that("fp_check_count(): whole and finite; integer = FALSE keeps limits beyo
   }
   expect_error(cc(0, 1, Inf, "n", integer = FALSE), "^`n` must be a whole number >= 1", class = "fairproj_input_error")
   expect_error(cc(11, 1, 10, "n"), "^`n` must be between 1 and 10", class = "fairproj_input_error")
+  # infinite = TRUE: Inf is no limit, a fraction or -Inf is still refused
+  expect_identical(cc(Inf, 2, Inf, "n", integer = FALSE, infinite = TRUE), Inf)
+  expect_identical(cc(7, 2, Inf, "n", integer = FALSE, infinite = TRUE), 7)
+  for (bad in list(2.5, -Inf, NA, "Inf")) {
+    expect_error(cc(bad, 2, Inf, "n", integer = FALSE, infinite = TRUE), "^`n` must be a single whole number, or Inf",
+                 class = "fairproj_input_error")
+  }
 })
 
 test_that("fp_check_number(): finite by default; finite = FALSE keeps Inf for limits", {
