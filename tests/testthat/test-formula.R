@@ -201,6 +201,26 @@ test_that("rows dropped for a missing group or features are said once, unless na
   expect_error(fair_pca(~ ., data = d, group = Species, k = 2, na.action = na.fail))
 })
 
+test_that("an na.action that refuses missing values is a classed error naming `na.action`, not `formula`", {
+  d <- data.frame(a = c(1, 2, NA, 4, 5, 6), b = c(2, 1, 4, 3, 6, 5), g = rep(c("u", "v"), 3))
+  for (na in list(na.fail, "na.fail")) {
+    e <- expect_error(fair_pca(~ a + b, data = d, group = g, k = 1, na.action = na),
+                      "^`na\\.action` refused the 1 row\\(s\\) of 6 with missing values", class = "fairproj_input_error")
+    expect_match(conditionMessage(e), "missing values in object", fixed = TRUE)  # na.fail's own message
+  }
+  expect_error(fair_css(~ a + b, data = d, group = g, k = 1, na.action = na.fail), "^`na\\.action` refused",
+               class = "fairproj_input_error")
+  # an na.action that fails for another reason is named too; a formula that cannot be evaluated is still `formula`
+  boom <- function(object, ...) stop("not today")
+  expect_error(fair_pca(~ a + b, data = d[-3, ], group = g, k = 1, na.action = boom),
+               "^`na\\.action` failed on the model frame: not today", class = "fairproj_input_error")
+  expect_error(fair_pca(~ a + log(zz), data = d, group = g, k = 1, na.action = na.fail), "^`formula` cannot be evaluated",
+               class = "fairproj_input_error")
+  # what na.omit and na.exclude drop is unchanged
+  expect_identical(nobs(fair_pca(~ a + b, data = d, group = g, k = 1, na.action = na.omit)), 5L)
+  expect_identical(nobs(fair_pca(~ a + b, data = d, group = g, k = 1, na.action = "na.exclude")), 5L)
+})
+
 test_that("a `formula` that is not a formula is a classed error naming it; one given after `data` works", {
   doors <- list(fair_pca, fair_css, fair_kpca, tune_fair_pca, pareto_front, fair_audit)
   for (door in doors) {
