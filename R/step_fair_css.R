@@ -12,8 +12,9 @@
 #'
 #' @inheritParams step_fair_pca
 #' @param num_comp The target rank `k` of [fair_css()] (as many columns are kept unless the
-#'   method or `options` say otherwise, e.g. `method = "sampler"`); capped at the number of
-#'   columns, and `0` leaves the data unchanged, as in [recipes::step_pca()].
+#'   method or `options` say otherwise, e.g. `method = "sampler"`): a whole number, 0 or more,
+#'   capped at the number of columns, and `0` leaves the data unchanged, as in
+#'   [recipes::step_pca()]; `Inf` is an error at `prep()` naming `num_comp`.
 #' @param method The [fair_css()] method (default `"greedy"`).
 #' @param options A named list of further arguments of [fair_css()], not the ones the step gives
 #'   itself (`x`, `group`, `k`, which is `num_comp`, and `method`); without `scale.`, the units
@@ -43,7 +44,8 @@ step_fair_css <- function(recipe, ..., group, role = "predictor", trained = FALS
   fp_need_recipes()
   if (missing(group)) fp_abort("is missing: select the column of the sensitive attribute", "group")
   if (is.null(id)) id <- recipes::rand_id("fair_css")
-  fp_step_check_args(list(keep_group = keep_group, group_role = group_role, options = options), "step_fair_css")
+  fp_step_check_args(list(keep_group = keep_group, group_role = group_role, options = options, skip = skip, id = id),
+                     "step_fair_css")
   gq <- rlang::enquo(group)
   recipe <- fp_step_group_role(recipe, gq, group_role)
   recipes::add_step(recipe, step_fair_css_new(

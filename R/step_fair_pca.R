@@ -19,8 +19,10 @@
 #' than `"predictor"` or `keep_group = FALSE` drops it. Like every column with a role other than
 #' `"predictor"` or `"outcome"`, it is needed by `bake()` on new data.
 #'
-#' **`num_comp`** behaves as in [recipes::step_pca()]: more components than columns are capped at
-#' the number of columns, and `num_comp = 0` leaves the data unchanged.
+#' **`num_comp`** behaves as in [recipes::step_pca()]: a whole number, 0 or more, checked at
+#' `prep()` (so that it can be tuned); more components than columns are capped at the number of
+#' columns, and `num_comp = 0` leaves the data unchanged. `Inf` is not a number of components:
+#' `prep()` stops with an error naming `num_comp` (give the number of columns to keep them all).
 #'
 #' @param recipe A recipe object; the step is added to it.
 #' @param ... One or more selector functions choosing the numeric columns to project (for
@@ -48,8 +50,9 @@
 #' @param res The fitted [fair_pca()] object (after `prep()`).
 #' @param columns The names of the projected columns (after `prep()`).
 #' @param group_col The name of the group column (after `prep()`).
-#' @param skip A logical, whether to skip the step when baking new data.
-#' @param id A character string that is unique to this step.
+#' @param skip `TRUE` or `FALSE`: whether to skip the step when baking new data.
+#' @param id One string that is unique to this step (`NULL`: a random one, as
+#'   [recipes::rand_id()] makes).
 #' @return An updated recipe. `tidy()` of the step: a tibble with `terms` (column), `value`
 #'   (loading), `component` (the names of the baked score columns) and `id`.
 #' @seealso [recipes::step_pca()] for ordinary PCA, [step_fair_css()], [fair_pca()],
@@ -78,7 +81,7 @@ step_fair_pca <- function(recipe, ..., group, role = "predictor", trained = FALS
   if (missing(group)) fp_abort("is missing: select the column of the sensitive attribute", "group")
   if (is.null(id)) id <- recipes::rand_id("fair_pca")
   fp_step_check_args(list(keep_group = keep_group, keep_original_cols = keep_original_cols, group_role = group_role,
-                          prefix = prefix, options = options), "step_fair_pca")
+                          prefix = prefix, options = options, skip = skip, id = id), "step_fair_pca")
   gq <- rlang::enquo(group)
   recipe <- fp_step_group_role(recipe, gq, group_role)
   recipes::add_step(recipe, step_fair_pca_new(
@@ -123,10 +126,16 @@ fp_step_check_options <- function(options, step, fit) {
 
 # The arguments of a step that are not selectors (`x`: the step, or a list of them), checked when
 # the step is made and again at prep(), after any update(): the flags, the group's role, the
-# prefix of the score columns and `options`.
+# prefix of the score columns, `options`, and `skip` and `id` as recipes' own steps take them
+# (TRUE or FALSE; one string). num_comp is checked at prep() only (fp_step_num_comp()), where a
+# tuning placeholder has been finalised.
 fp_step_check_args <- function(x, step) {
   fp_check_flag(x$keep_group, "keep_group")
   if ("keep_original_cols" %in% names(x)) fp_check_flag(x$keep_original_cols, "keep_original_cols")
+  fp_check_flag(x$skip, "skip")
+  if (!(is.character(x$id) && length(x$id) == 1L && !is.na(x$id))) {
+    fp_abort("must be one string that names the step (NULL gives a random one)", "id")
+  }
   fp_step_check_role(x$group_role)
   if ("prefix" %in% names(x) && !(is.character(x$prefix) && length(x$prefix) == 1L && !is.na(x$prefix) &&
                                    nzchar(x$prefix))) {
@@ -168,11 +177,13 @@ fp_step_columns <- function(x, training, info) {
   list(group = gcol, columns = cols)
 }
 
-# num_comp as recipes::step_pca(): a whole number >= 0, capped at the number of columns.
+# num_comp as recipes::step_pca(): a finite whole number >= 0 (its current check refuses Inf too),
+# capped at the number of columns.
 fp_step_num_comp <- function(num_comp, ncols) {
-  if (!is.numeric(num_comp) || length(num_comp) != 1L || is.na(num_comp) || num_comp < 0 ||
+  if (!is.numeric(num_comp) || length(num_comp) != 1L || is.na(num_comp) || !is.finite(num_comp) || num_comp < 0 ||
       num_comp != round(num_comp)) {
-    fp_abort("must be a whole number, 0 or more (tuning placeholders must be finalised first)", "num_comp")
+    fp_abort(sprintf(paste("must be a finite whole number, 0 or more (tuning placeholders must be finalised first);",
+                           "a number above the %d selected columns keeps them all"), ncols), "num_comp")
   }
   as.integer(min(num_comp, ncols))
 }

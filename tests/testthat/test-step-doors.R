@@ -41,6 +41,47 @@ test_that("steps check prefix, flags and role when made and again at prep() afte
   expect_match(conditionMessage(if (inherits(e, "fairproj_error")) e else e$parent), "^`group_role`")
 })
 
+test_that("steps take skip and id as recipes' steps do, when made and at prep() after update()", {
+  skip_if_not_installed("recipes")
+  d <- step_data()
+  base <- recipes::recipe(y ~ ., data = d)
+  parent <- function(e) if (inherits(e, "fairproj_error")) e else e$parent
+  for (step in list(step_fair_pca, step_fair_css)) {
+    for (sk in list(NA, "yes", c(TRUE, FALSE), 1)) {
+      expect_error(step(base, a, b, c, group = g, skip = sk), "^`skip` must be TRUE or FALSE", class = "fairproj_input_error")
+    }
+    for (id in list(3, NA_character_, c("a", "b"), TRUE)) {
+      expect_error(step(base, a, b, c, group = g, id = id), "^`id` must be one string", class = "fairproj_input_error")
+    }
+    expect_identical(step(base, a, b, c, group = g, id = "mine", skip = TRUE)$steps[[1]]$id, "mine")
+    expect_match(step(base, a, b, c, group = g)$steps[[1]]$id, "^fair_")  # NULL: a random id
+    r <- step(base, a, b, c, group = g)
+    r$steps[[1]] <- stats::update(r$steps[[1]], skip = NA)
+    e <- expect_error(recipes::prep(r, d))
+    expect_s3_class(parent(e), "fairproj_input_error")
+    expect_match(conditionMessage(parent(e)), "^`skip`")
+    r$steps[[1]] <- stats::update(r$steps[[1]], skip = FALSE, id = 3)
+    e <- expect_error(recipes::prep(r, d))
+    expect_match(conditionMessage(parent(e)), "^`id`")
+  }
+})
+
+test_that("num_comp = Inf is an error at prep() naming num_comp, as in step_pca(); a finite excess is capped", {
+  skip_if_not_installed("recipes")
+  d <- step_data()
+  base <- recipes::recipe(y ~ ., data = d)
+  parent <- function(e) if (inherits(e, "fairproj_error")) e else e$parent
+  for (step in list(step_fair_pca, step_fair_css)) {
+    for (nc in list(Inf, -Inf, 1.5)) {
+      e <- expect_error(recipes::prep(step(base, a, b, c, group = g, num_comp = nc), d))
+      expect_s3_class(parent(e), "fairproj_input_error")
+      expect_match(conditionMessage(parent(e)), "^`num_comp` must be a finite whole number, 0 or more")
+    }
+  }
+  p <- recipes::prep(step_fair_pca(base, a, b, c, group = g, num_comp = 50, method = "standard"), d)
+  expect_identical(p$steps[[1]]$num_comp, 3L)
+})
+
 test_that("untrained steps without selectors tidy to no rows", {
   skip_if_not_installed("recipes")
   d <- step_data()
