@@ -124,8 +124,37 @@ fp_hollow <- function(pch) {
   ifelse(is.na(out), pch, out)
 }
 
-# A reference line: horizontal (`h`) or vertical (`v`) at `at`, with a short label.
+# A reference line: horizontal (`h`) or vertical (`v`) at `at`, with a short label. Both
+# renderers write the label of a horizontal line in the right margin, beside the line's end
+# (fp_ref_label_at()), where it can cover no data; that of a vertical line at its top.
 fp_ref <- function(axis, at, label = NULL, lty = 3L) list(axis = axis, at = at, label = label, lty = lty)
+
+# The heights of the labels of horizontal reference lines at `at`, at least `sep` apart and
+# within `lim` (all in axis units: log10 on a log axis). Labels closer than `sep` form a run
+# centred on their lines' mean, in their lines' order; a label alone stays at its line.
+fp_ref_label_at <- function(at, sep, lim) {
+  o <- order(at)
+  a <- at[o]
+  runs <- as.list(seq_along(a))
+  place <- function(r) {
+    y <- mean(a[r]) + (seq_along(r) - (length(r) + 1) / 2) * sep
+    lo <- lim[1] + sep / 2 - y[1L]
+    hi <- lim[2] - sep / 2 - y[length(y)]
+    y + if (lo > 0) lo else if (hi < 0) max(hi, lo) else 0
+  }
+  repeat {
+    y <- lapply(runs, place)
+    close <- which(vapply(seq_along(runs)[-1L], function(i) y[[i]][1L] - y[[i - 1L]][length(y[[i - 1L]])] < sep - 1e-9,
+                          logical(1)))
+    if (!length(close)) break
+    i <- close[1L] + 1L
+    runs[[i - 1L]] <- c(runs[[i - 1L]], runs[[i]])
+    runs[[i]] <- NULL
+  }
+  out <- numeric(length(a))
+  out[o] <- unlist(y)
+  out
+}
 
 fp_plot_frame <- function(data, spec, type) {
   rownames(data) <- NULL

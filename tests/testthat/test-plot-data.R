@@ -250,3 +250,14 @@ test_that("the tuning criterion plot has its ticks at the values tried and dodge
   rows <- fp_plot_rows(pd, spec)
   expect_lte(max(abs(rows$.x - rows$position)), 0.1 * 0.1 + 1e-12)  # a tenth of the grid's spacing at most
 })
+
+test_that("reference line labels keep to their lines unless closer than a label's height", {
+  # apart: each at its line; within `sep`: a run centred on the lines' mean, in their order
+  expect_equal(fp_ref_label_at(c(3, 7), 1, c(0, 10)), c(3, 7))
+  expect_equal(fp_ref_label_at(c(5, 5.2), 1, c(0, 10)), c(4.6, 5.6))
+  expect_equal(fp_ref_label_at(c(5.2, 5), 1, c(0, 10)), c(5.6, 4.6))
+  # runs that meet merge; none leaves the axis (half a label inside each end)
+  expect_equal(fp_ref_label_at(c(1, 1.5, 2.6), 1, c(0, 10)), c(0.7, 1.7, 2.7))
+  expect_equal(fp_ref_label_at(c(9.9, 10), 1, c(0, 10)), c(8.5, 9.5))
+  expect_equal(fp_ref_label_at(0, 1, c(0, 10)), 0.5)
+})
