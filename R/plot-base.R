@@ -23,7 +23,7 @@ fp_render_base <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
   graphics::par(mar = m$mar, mgp = c(2.6, 0.7, 0), las = 1)
   graphics::plot.new()
   graphics::plot.window(lim$x, lim$y, log = spec$log, yaxs = if (lim$bars) "i" else "r")
-  fp_base_panel(layers, spec, lim$x, m$las)
+  fp_base_panel(layers, spec, lim$x, m$las, m$cex[["ref"]])
   fp_base_text(lab, m)
   invisible(data)
 }
@@ -70,11 +70,17 @@ fp_base_margins <- function(data, spec, lab, ylim, shrink = 1, blocks = NULL) {
   csi <- graphics::par("csi")
   width_in <- fin[1] - 0.3
   cex_leg <- 0.8 * shrink
-  cex <- c(title = 1.2, sub = 0.85, cap = 0.75) * shrink
+  cex <- c(title = 1.2, sub = 0.85, cap = 0.75, ref = 0.75) * shrink
+  # the right margin: the labels of horizontal reference lines, 0.35 lines from the panel
+  ref_lab <- unlist(lapply(spec$ref, function(r) if (r$axis == "h") r$label))
+  mar_r <- if (length(ref_lab)) {
+    max(1.2, 0.65 + max(graphics::strwidth(ref_lab, units = "inches", cex = cex[["ref"]])) / csi)
+  } else 1.2
   title_lines <- fp_wrap_to(lab$title, width_in, cex[["title"]], font = 2)
   sub_lines <- fp_wrap_to(lab$subtitle, width_in, cex[["sub"]])
-  # the caption is right-aligned at the panel's edge in italic: wrapped to that font, short of the right margin
-  cap_lines <- fp_wrap_to(lab$caption, width_in - 0.4, cex[["cap"]], font = 3)
+  # the caption is right-aligned at the panel's edge in italic: wrapped to that font and to the
+  # width left of that edge, 0.45 in short of the device's left edge
+  cap_lines <- fp_wrap_to(lab$caption, fin[1] - mar_r * csi - 0.45, cex[["cap"]], font = 3)
   leg <- fp_legend_blocks(data, spec)
   if (!is.null(blocks)) leg <- leg[blocks]  # `blocks`: the legend blocks kept (small devices)
   lay <- fp_legend_layout(leg, width_in, cex_leg)
@@ -100,28 +106,36 @@ fp_base_margins <- function(data, spec, lab, ylim, shrink = 1, blocks = NULL) {
   # the axis title wrapped to the panel's height, its lines outward from the ticks
   ylab_lines <- fp_wrap_to(lab$y, fin[2] - (mar_b + mar_t) * csi - 0.1, 1)
   ylab_at <- max(2.6, ylab_line + 0.2) + length(ylab_lines) - seq_along(ylab_lines)
-  list(mar = c(mar_b, max(4.1, max(ylab_at) + 1.1), mar_t, 1.2), mar_b = mar_b, mar_t = mar_t, las = las,
+  list(mar = c(mar_b, max(4.1, max(ylab_at) + 1.1), mar_t, mar_r), mar_b = mar_b, mar_t = mar_t, las = las,
        xlab_lines = xlab_lines, title_lines = title_lines, sub_lines = sub_lines, cap_lines = cap_lines,
        ylab_lines = ylab_lines, ylab_at = ylab_at, lay = lay, cex_leg = cex_leg, cex = cex, shrink = shrink)
 }
 
 # The panel of the base renderer: grid, reference lines, the layers, the reference lines'
-# labels, axes and box. `las`: the orientation of the x tick labels.
-fp_base_panel <- function(layers, spec, xlim, las) {
+# labels, axes and box. `las`: the orientation of the x tick labels; `cex_ref`: the size of the
+# reference lines' labels.
+fp_base_panel <- function(layers, spec, xlim, las, cex_ref = 0.75) {
   graphics::grid(nx = NA, ny = NULL, col = "grey92", lty = 1)
   for (r in spec$ref) {
     if (r$axis == "h") graphics::abline(h = r$at, lty = r$lty, col = "grey40")
     else graphics::abline(v = r$at, lty = r$lty, col = "grey40")
   }
   for (l in layers) fp_base_layer(l$layer, l$rows, spec)
+  usr <- graphics::par("usr")
   for (r in spec$ref) {
-    if (is.null(r$label)) next
-    usr <- graphics::par("usr")
-    if (r$axis == "h") {
-      graphics::text(fp_usr(usr[1], spec$log, "x"), r$at, r$label, adj = c(-0.05, -0.4), cex = 0.75, col = "grey30")
-    } else {
-      graphics::text(r$at, fp_usr(usr[4], spec$log, "y"), r$label, adj = c(1.1, 1.3), cex = 0.75, col = "grey30")
+    if (r$axis == "v" && !is.null(r$label)) {
+      graphics::text(r$at, fp_usr(usr[4], spec$log, "y"), r$label, adj = c(1.1, 1.3), cex = cex_ref, col = "grey30")
     }
+  }
+  # the horizontal lines' labels in the right margin, one line height and a third apart
+  h <- Filter(function(r) r$axis == "h" && !is.null(r$label), spec$ref)
+  if (length(h)) {
+    at <- vapply(h, `[[`, numeric(1), "at")
+    if (grepl("y", spec$log)) at <- log10(at)
+    sep <- 1.35 * graphics::strheight("M", units = "inches", cex = cex_ref) / graphics::par("pin")[2] * diff(usr[3:4])
+    y <- fp_ref_label_at(at, sep, usr[3:4])
+    graphics::mtext(vapply(h, `[[`, "", "label"), side = 4, line = 0.35, at = fp_usr(y, spec$log, "y"), las = 1,
+                    adj = 0, padj = 0.5, cex = cex_ref, col = "grey30")
   }
   # axes
   if (!is.null(spec$x_breaks)) {
