@@ -99,15 +99,12 @@ fp_gg_layer <- function(l, data, spec, xr) {
     })
 }
 
-# The reference lines of a specification, with their labels.
+# The reference lines of a specification, with the labels of vertical lines (those of
+# horizontal lines are a secondary y axis: fp_gg_ref_axis()).
 fp_gg_refs <- function(gg, spec) {
   for (r in spec$ref) {
     if (r$axis == "h") {
       gg <- gg + ggplot2::geom_hline(yintercept = r$at, linetype = r$lty, colour = "grey40")
-      if (!is.null(r$label)) {
-        gg <- gg + ggplot2::annotate("text", x = -Inf, y = r$at, label = r$label, hjust = -0.05, vjust = -0.4,
-                                     size = 3, colour = "grey30")
-      }
     } else {
       gg <- gg + ggplot2::geom_vline(xintercept = r$at, linetype = r$lty, colour = "grey40")
       if (!is.null(r$label)) {
@@ -140,9 +137,34 @@ fp_gg_scales <- function(gg, data, spec) {
   } else if (spec$x_integer) {
     gg <- gg + ggplot2::scale_x_continuous(breaks = fp_int_breaks)
   }
-  if (grepl("y", spec$log)) gg <- gg + ggplot2::scale_y_log10()
+  sec <- fp_gg_ref_axis(data, spec)
+  if (grepl("y", spec$log)) {
+    gg <- gg + ggplot2::scale_y_log10(sec.axis = sec)
+  } else if (!inherits(sec, "waiver")) {
+    gg <- gg + ggplot2::scale_y_continuous(sec.axis = sec)
+  }
   if (spec$y_zero) gg <- gg + ggplot2::expand_limits(y = 0)
   gg
+}
+
+# The labels of horizontal reference lines as a secondary y axis without ticks, beside the
+# lines' right ends: ggplot2 makes the right margin as wide as they are. The panel's height is
+# not known here: labels are set a tenth of the y axis apart at least, which keeps them apart
+# on a panel of 1.4 in or more (a 5 x 4 in device). `ggplot2::waiver()` when there are none.
+fp_gg_ref_axis <- function(data, spec) {
+  h <- Filter(function(r) r$axis == "h" && !is.null(r$label), spec$ref)
+  if (!length(h)) return(ggplot2::waiver())
+  layers <- lapply(spec$layers, function(l) list(layer = l, rows = fp_plot_rows(data, spec, l)))
+  lim <- fp_base_limits(layers, spec)$y
+  at <- vapply(h, `[[`, numeric(1), "at")
+  logy <- grepl("y", spec$log)
+  if (logy) {
+    at <- log10(at)
+    lim <- log10(lim)
+  }
+  lim <- lim + c(-0.05, 0.05) * diff(lim)  # ggplot2's expansion of a continuous axis
+  y <- fp_ref_label_at(at, 0.1 * diff(lim), lim)
+  ggplot2::sec_axis(~ ., name = NULL, breaks = if (logy) 10^y else y, labels = vapply(h, `[[`, "", "label"))
 }
 
 # Titles, axis titles and caption, and the theme.
@@ -155,8 +177,12 @@ fp_gg_theme <- function(gg, spec, lab) {
     ggplot2::theme_bw(base_size = 11) +
     ggplot2::theme(legend.position = "bottom", legend.box = "vertical", legend.margin = ggplot2::margin(0, 0, 0, 0),
                    panel.grid.minor = ggplot2::element_blank(), plot.title.position = "plot",
+                   plot.caption.position = "plot",
                    plot.title = ggplot2::element_text(face = "bold"),
-                   plot.caption = ggplot2::element_text(face = "italic", colour = "grey25"))
+                   plot.caption = ggplot2::element_text(face = "italic", colour = "grey25"),
+                   # the reference lines' labels (fp_gg_ref_axis()) without ticks
+                   axis.text.y.right = ggplot2::element_text(colour = "grey30", margin = ggplot2::margin(l = 4)),
+                   axis.ticks.y.right = ggplot2::element_blank())
   if (!is.null(spec$x_labels)) {
     gg <- gg + ggplot2::theme(axis.text.x = ggplot2::element_text(angle = 45, hjust = 1, vjust = 1))
   }

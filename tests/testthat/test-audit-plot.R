@@ -77,6 +77,76 @@ test_that("no audit caption is clipped at 5 x 4, 7 x 5 or 10 x 7 in, in either r
   }
 })
 
+test_that("reference lines' labels sit in the right margin, apart and unclipped, in either renderer", {
+  # the issue's report: the labels of the accuracy plot's reference lines ("all d columns",
+  # "majority class") were drawn at the panel's left edge, over points and error bars. They
+  # are in the right margin, beside their lines, beyond every drawn value; `tie` is the worst
+  # case, both lines at one height
+  dat <- audit_data()
+  a <- fair_audit(dat$x, dat$g, k = 1:3, outcome = dat$y, seed = 1, progress = FALSE)
+  tie <- a
+  tie$downstream_reference$accuracy[1L] <- tie$downstream_reference$accuracy[2L]
+  sizes <- list(c(5, 4), c(7, 5), c(10, 7))
+  cases <- list(list(a, "accuracy"), list(tie, "accuracy"), list(a, "price"))
+  # base: graphics::mtext() on side 4 traced; each label starts right of the panel, ends inside
+  # the right margin, lies within the panel's height, and the labels are a line height apart
+  rec <- new.env()
+  suppressMessages(trace(graphics::mtext, exit = bquote({
+    if (side == 4) {
+      assign("drawn", list(text = text, at = at, line = line, csi = graphics::par("csi"),
+                           w = graphics::strwidth(text, units = "inches", cex = cex),
+                           h = graphics::strheight("M", units = "inches", cex = cex),
+                           usr = graphics::par("usr"), pin = graphics::par("pin"), room = graphics::par("mai")[4]), .(rec))
+    }
+  }), print = FALSE, where = asNamespace("graphics")))
+  on.exit(suppressMessages(untrace(graphics::mtext, where = asNamespace("graphics"))), add = TRUE)
+  for (s in sizes) {
+    for (cs in cases) {
+      rec$drawn <- NULL
+      refs <- vapply(attr(fp_plot_data(cs[[1]], cs[[2]]), "fp_spec")$ref, `[[`, "", "label")
+      grDevices::pdf(NULL, width = s[1], height = s[2])
+      plot(cs[[1]], cs[[2]])
+      grDevices::dev.off()
+      d <- rec$drawn
+      info <- sprintf("%s at %g x %g in", cs[[2]], s[1], s[2])
+      expect_identical(d$text, refs, label = info)
+      expect_gt(d$line, 0)
+      expect_true(all(d$line * d$csi + d$w <= d$room), label = info)
+      y_in <- (d$at - d$usr[3]) / diff(d$usr[3:4]) * d$pin[2]
+      expect_true(all(y_in >= d$h / 2 & y_in <= d$pin[2] - d$h / 2), label = info)
+      if (length(y_in) > 1L) expect_gte(min(diff(sort(y_in))), d$h, label = info)
+    }
+  }
+  # ggplot2: the labels are the secondary y axis (no text layer in the panel), a line height
+  # apart, and the panel keeps most of the width
+  skip_if_not_installed("ggplot2")
+  texts <- function(x) {
+    c(if (inherits(x, "text")) x$label, unlist(lapply(x$children, texts)), unlist(lapply(x$grobs, texts)))
+  }
+  for (s in sizes) {
+    for (cs in cases) {
+      info <- sprintf("ggplot2 %s at %g x %g in", cs[[2]], s[1], s[2])
+      refs <- vapply(attr(fp_plot_data(cs[[1]], cs[[2]]), "fp_spec")$ref, `[[`, "", "label")
+      p <- ggplot2::autoplot(cs[[1]], cs[[2]])
+      expect_false(any(vapply(p$layers, function(l) inherits(l$geom, "GeomText"), logical(1))), label = info)
+      grDevices::pdf(NULL, width = s[1], height = s[2])
+      g <- ggplot2::ggplotGrob(p)
+      ax <- g$grobs[[which(g$layout$name == "axis-r")]]
+      lab <- Filter(function(x) inherits(x, "titleGrob"), ax$children[[2L]]$grobs)[[1L]]$children[[1L]]
+      expect_setequal(texts(ax), refs)
+      fixed_w <- sum(grid::convertWidth(g$widths, "in", valueOnly = TRUE))  # all but the panel
+      panel_h <- s[2] - sum(grid::convertHeight(g$heights, "in", valueOnly = TRUE))
+      grid::pushViewport(grid::viewport(gp = lab$gp))  # the labels' font
+      h <- grid::convertHeight(grid::stringHeight("M"), "in", valueOnly = TRUE)
+      grid::popViewport()
+      grDevices::dev.off()
+      expect_lte(fixed_w, s[1] - 2.5, label = info)
+      y <- sort(as.numeric(lab$y))  # npc of the panel
+      if (length(y) > 1L) expect_gte(min(diff(y)) * panel_h, h, label = info)
+    }
+  }
+})
+
 # Draw into a throw-away device of 5 x 4 in, failing on any warning (arrows() of zero length,
 # "figure margins too large" is an error).
 draw_small <- function(expr) {
