@@ -124,8 +124,9 @@ fp_gg_scales <- function(gg, data, spec) {
   for (a in names(spec$scales)) {
     sc <- spec$scales[[a]]
     present <- setdiff(names(sc$values)[names(sc$values) %in% as.character(data[[sc$column]])], sc$hide)
-    # legend rows so that long labels fit the width of a 5 in device (about 48 characters)
-    rows <- max(1L, ceiling(sum(nchar(present) + 6L) / 48))
+    # legend rows so that long labels fit the width of a 5 in device (about 56 characters, a
+    # key counting as 6)
+    rows <- max(1L, ceiling(sum(nchar(present) + 6L) / 56))
     gg <- gg + scale_fun[[a]](values = sc$values, limits = names(sc$values), breaks = present, name = sc$title,
                               guide = if (isTRUE(spec$legend)) ggplot2::guide_legend(nrow = rows) else "none")
   }
@@ -169,18 +170,28 @@ fp_gg_ref_axis <- function(data, spec) {
 
 # Titles, axis titles and caption, and the theme.
 fp_gg_theme <- function(gg, spec, lab) {
-  wrap <- function(s, w) if (is.null(s)) NULL else paste(strwrap(s, w), collapse = "\n")
-  # wrapped to fit a 5 in wide device; a long axis title on two lines, so that it stays beside
+  # each text in the fewest lines of fewer than `w` characters, those lines as even as they can
+  # be (no last line of one word)
+  wrap <- function(s, w) {
+    if (is.null(s)) return(NULL)
+    n <- length(strwrap(s, w))
+    while (w > 10L && length(strwrap(s, w - 1L)) == n) w <- w - 1L
+    paste(strwrap(s, w), collapse = "\n")
+  }
+  # wrapped to fit a 5 in wide device (the caption, in 7.7 pt, takes about 80 characters to a
+  # line); the y axis title in lines of at most 17 characters (1.4 in), so that it stays beside
   # the panel of a 4 in high device
   gg <- gg + ggplot2::labs(title = wrap(lab$title, 50), subtitle = wrap(lab$subtitle, 60), x = wrap(lab$x, 60),
-                           y = wrap(lab$y, 28), caption = wrap(lab$caption, 64)) +
+                           y = wrap(lab$y, 18), caption = wrap(lab$caption, 72)) +
     ggplot2::theme_bw(base_size = 11) +
     ggplot2::theme(legend.position = "bottom", legend.box = "vertical", legend.margin = ggplot2::margin(0, 0, 0, 0),
                    panel.grid.minor = ggplot2::element_blank(), plot.title.position = "plot",
                    plot.caption.position = "plot",
                    plot.title = ggplot2::element_text(face = "bold"),
-                   plot.caption = ggplot2::element_text(face = "italic", colour = "grey25"),
-                   # the reference lines' labels (fp_gg_ref_axis()) without ticks
+                   plot.caption = ggplot2::element_text(face = "italic", colour = "grey25", size = ggplot2::rel(0.7)),
+                   # the y axis title clear of the tick labels; the reference lines' labels
+                   # (fp_gg_ref_axis()) without ticks
+                   axis.title.y = ggplot2::element_text(margin = ggplot2::margin(r = 7)),
                    axis.text.y.right = ggplot2::element_text(colour = "grey30", margin = ggplot2::margin(l = 4)),
                    axis.ticks.y.right = ggplot2::element_blank())
   if (!is.null(spec$x_labels)) {

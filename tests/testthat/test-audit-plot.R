@@ -147,6 +147,23 @@ test_that("reference lines' labels sit in the right margin, apart and unclipped,
   }
 })
 
+test_that("the ggplot2 y axis title is no taller than the panel of a 5 x 4 in device", {
+  # the issue's report: at 5 x 4 in, long y axis titles ran past the panel into the subtitle
+  skip_if_not_installed("ggplot2")
+  dat <- audit_data()
+  a <- fair_audit(dat$x, dat$g, k = 1:3, outcome = dat$y, seed = 1, progress = FALSE)
+  for (ty in fp_plot_types[["fairproj_audit"]]) {
+    grDevices::pdf(NULL, width = 5, height = 4)
+    g <- ggplot2::ggplotGrob(ggplot2::autoplot(a, ty))
+    yl <- g$grobs[[which(g$layout$name == "ylab-l")]]
+    h <- grid::convertHeight(grid::grobHeight(yl$children[[1L]]), "in", valueOnly = TRUE)
+    panel_h <- 4 - sum(grid::convertHeight(g$heights, "in", valueOnly = TRUE))
+    grDevices::dev.off()
+    expect_gt(h, 0.3)
+    expect_lte(h, panel_h, label = ty)
+  }
+})
+
 # Draw into a throw-away device of 5 x 4 in, failing on any warning (arrows() of zero length,
 # "figure margins too large" is an error).
 draw_small <- function(expr) {
