@@ -121,14 +121,22 @@ fp_gg_refs <- function(gg, spec) {
 fp_gg_scales <- function(gg, data, spec) {
   scale_fun <- list(colour = ggplot2::scale_colour_manual, shape = ggplot2::scale_shape_manual,
                     linetype = ggplot2::scale_linetype_manual)
+  # the legends in the order of the base renderer's blocks (that of the scales' columns)
+  columns <- unique(vapply(spec$scales, `[[`, character(1), "column"))
   for (a in names(spec$scales)) {
     sc <- spec$scales[[a]]
     present <- setdiff(names(sc$values)[names(sc$values) %in% as.character(data[[sc$column]])], sc$hide)
-    # legend rows so that long labels fit the width of a 5 in device (about 56 characters, a
-    # key counting as 6)
-    rows <- max(1L, ceiling(sum(nchar(present) + 6L) / 56))
+    guide <- if (isTRUE(spec$legend)) {
+      # the title above the keys where that saves more than its own line, else beside them
+      rows <- c(left = fp_gg_legend_rows(present, sc$title, top = FALSE), top = fp_gg_legend_rows(present, sc$title))
+      top <- rows[["top"]] + 1L < rows[["left"]]
+      args <- list(nrow = rows[[if (top) "top" else "left"]], order = match(sc$column, columns))
+      if (top && fp_gg_theme_titles()) args$theme <- ggplot2::theme(legend.title.position = "top")
+      if (top && !fp_gg_theme_titles()) args$title.position <- "top"
+      do.call(ggplot2::guide_legend, args)
+    } else "none"
     gg <- gg + scale_fun[[a]](values = sc$values, limits = names(sc$values), breaks = present, name = sc$title,
-                              guide = if (isTRUE(spec$legend)) ggplot2::guide_legend(nrow = rows) else "none")
+                              guide = guide)
   }
   if (!is.null(spec$x_breaks)) {
     sx <- if (grepl("x", spec$log)) ggplot2::scale_x_log10 else ggplot2::scale_x_continuous
@@ -167,6 +175,22 @@ fp_gg_ref_axis <- function(data, spec) {
   y <- fp_ref_label_at(at, 0.1 * diff(lim), lim)
   ggplot2::sec_axis(~ ., name = NULL, breaks = if (logy) 10^y else y, labels = vapply(h, `[[`, "", "label"))
 }
+
+# The rows of a legend whose columns, filled column by column as ggplot2 does, fit the width of
+# a 5 in device: about 72 characters of 8.8 pt text (4.3 in), a column's key and gaps taking 8,
+# and a title beside the keys (`top = FALSE`) its length and 5.
+fp_gg_legend_rows <- function(labels, title, top = TRUE) {
+  n <- length(labels)
+  for (rows in seq_len(max(n, 1L))) {
+    cols <- sum(vapply(split(nchar(labels), (seq_len(n) - 1L) %/% rows), max, numeric(1)) + 8)
+    if ((if (top) max(nchar(title), cols) else nchar(title) + 5 + cols) <= 72) return(rows)
+  }
+  max(n, 1L)
+}
+
+# Whether a guide places its title through its theme (ggplot2 3.5.0 and later; before, through
+# guide_legend(title.position), which 3.5.0 deprecates).
+fp_gg_theme_titles <- function() utils::packageVersion("ggplot2") >= "3.5.0"
 
 # Titles, axis titles and caption, and the theme.
 fp_gg_theme <- function(gg, spec, lab) {
