@@ -194,17 +194,11 @@ fp_gg_theme_titles <- function() utils::packageVersion("ggplot2") >= "3.5.0"
 
 # Titles, axis titles and caption, and the theme.
 fp_gg_theme <- function(gg, spec, lab) {
-  # each text in the fewest lines of fewer than `w` characters, those lines as even as they can
-  # be (no last line of one word)
-  wrap <- function(s, w) {
-    if (is.null(s)) return(NULL)
-    n <- length(strwrap(s, w))
-    while (w > 10L && length(strwrap(s, w - 1L)) == n) w <- w - 1L
-    paste(strwrap(s, w), collapse = "\n")
-  }
-  # wrapped to fit a 5 in wide device (the caption, in 7.7 pt, takes about 80 characters to a
-  # line); the y axis title in lines of at most 17 characters (1.4 in), so that it stays beside
-  # the panel of a 4 in high device
+  # each text in the fewest lines of fewer than `w` characters, as even as they can be
+  # (fp_wrap_even()); wrapped to fit a 5 in wide device (the caption, in 7.7 pt, takes about 80
+  # characters to a line); the y axis title in lines of at most 17 characters (1.4 in), so
+  # that it stays beside the panel of a 4 in high device
+  wrap <- function(s, w) if (is.null(s)) NULL else paste(fp_wrap_even(s, w), collapse = "\n")
   gg <- gg + ggplot2::labs(title = wrap(lab$title, 50), subtitle = wrap(lab$subtitle, 60), x = wrap(lab$x, 60),
                            y = wrap(lab$y, 18), caption = wrap(lab$caption, 72)) +
     ggplot2::theme_bw(base_size = 11) +

@@ -257,7 +257,7 @@ fp_wrap_to <- function(s, width_in, cex, font = 1) {
   if (graphics::strwidth(s, units = "inches", cex = cex, font = font) <= width_in) return(s)
   # characters differ in width: wrap 10% short of the width so that no line runs over it
   chars <- max(10L, floor(0.9 * nchar(s) * width_in / graphics::strwidth(s, units = "inches", cex = cex, font = font)))
-  strwrap(s, chars)
+  fp_wrap_even(s, chars)
 }
 
 # Legend blocks of a specification: one per mapped column (colour and shape of the same

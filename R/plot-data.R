@@ -317,6 +317,19 @@ fp_plot_labels <- function(spec, main = NULL, xlab = NULL, ylab = NULL) {
   lab
 }
 
+# A label wrapped into the lines strwrap() gives at `width` characters, made about equally long
+# (a title's last word is not left alone on a line, and "[0, 1]" is not split after "[0,").
+fp_wrap_even <- function(s, width) {
+  lines <- strwrap(s, width)
+  n <- length(lines)
+  if (n < 2L) return(lines)
+  for (w in seq(min(ceiling(nchar(s) / n), width), width)) {
+    even <- strwrap(s, w)
+    if (length(even) <= n) return(even)
+  }
+  lines
+}
+
 #' @export
 print.fairproj_plot_data <- function(x, ...) {
   spec <- attr(x, "fp_spec")

@@ -261,3 +261,13 @@ test_that("reference line labels keep to their lines unless closer than a label'
   expect_equal(fp_ref_label_at(c(9.9, 10), 1, c(0, 10)), c(8.5, 9.5))
   expect_equal(fp_ref_label_at(0, 1, c(0, 10)), 0.5)
 })
+
+test_that("wrapped labels keep the line count of strwrap() with lines of about equal length", {
+  fp_wrap_even <- fairproj:::fp_wrap_even
+  expect_identical(fp_wrap_even("objective, rescaled to [0, 1]", 28), c("objective,", "rescaled to [0, 1]"))
+  s <- "one point per candidate; ring: chosen: alpha = 0.05, lambda = 0"
+  expect_length(fp_wrap_even(s, 60), length(strwrap(s, 60)))
+  expect_lte(diff(range(nchar(fp_wrap_even(s, 60)))), 4)
+  expect_identical(fp_wrap_even("short", 60), "short")
+  expect_identical(fp_wrap_even(s, 100), s)
+})
