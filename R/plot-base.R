@@ -87,12 +87,15 @@ fp_base_margins <- function(data, spec, lab, ylim, shrink = 1, blocks = NULL) {
   # bottom margin: tick labels, axis title, legend and caption
   xlab_lines <- 0
   las <- 1
+  hang <- c(0, 0)  # lines by which the first and last tick labels reach beyond the panel
   if (!is.null(spec$x_labels)) {
-    wmax <- max(graphics::strwidth(spec$x_labels, units = "inches", cex = 0.8))
+    w <- graphics::strwidth(spec$x_labels, units = "inches", cex = 0.8)
     n <- length(spec$x_labels)
-    if (n * (wmax + 0.08) > fin[1] - 1) {
+    if (n * (max(w) + 0.08) > fin[1] - 1) {
       las <- 2
-      xlab_lines <- min(wmax / csi, 10)
+      xlab_lines <- min(max(w) / csi, 10)
+    } else {
+      hang <- w[c(1L, n)] / 2 / csi  # centred on the panel's first and last x
     }
   }
   # (the caption's last line ends 0.35 lines above the edge: room for its descenders)
@@ -106,7 +109,8 @@ fp_base_margins <- function(data, spec, lab, ylim, shrink = 1, blocks = NULL) {
   # the axis title wrapped to the panel's height, its lines outward from the ticks
   ylab_lines <- fp_wrap_to(lab$y, fin[2] - (mar_b + mar_t) * csi - 0.1, 1)
   ylab_at <- max(2.6, ylab_line + 0.2) + length(ylab_lines) - seq_along(ylab_lines)
-  list(mar = c(mar_b, max(4.1, max(ylab_at) + 1.1), mar_t, mar_r), mar_b = mar_b, mar_t = mar_t, las = las,
+  mar <- c(mar_b, max(4.1, max(ylab_at) + 1.1, hang[1] + 0.3), mar_t, max(mar_r, hang[2] + 0.3))
+  list(mar = mar, mar_b = mar_b, mar_t = mar_t, las = las,
        xlab_lines = xlab_lines, title_lines = title_lines, sub_lines = sub_lines, cap_lines = cap_lines,
        ylab_lines = ylab_lines, ylab_at = ylab_at, lay = lay, cex_leg = cex_leg, cex = cex, shrink = shrink)
 }

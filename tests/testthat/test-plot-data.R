@@ -271,3 +271,22 @@ test_that("wrapped labels keep the line count of strwrap() with lines of about e
   expect_identical(fp_wrap_even("short", 60), "short")
   expect_identical(fp_wrap_even(s, 100), s)
 })
+
+test_that("the CSS path's column names along x stay on a 5 x 4 in device", {
+  # horizontal tick labels are centred on the first and last columns: the margins take their halves
+  cf <- fair_css(as.matrix(iris[1:4]), iris$Species, k = 3)  # the last label: "3: Sepal.Length"
+  rec <- new.env()
+  suppressMessages(trace(graphics::axis, exit = bquote({
+    if (side == 1 && is.character(labels)) {
+      w <- graphics::strwidth(labels, units = "inches", cex = list(...)$cex.axis)
+      ctr <- graphics::grconvertX(at, "user", "inches")
+      assign("edges", c(min(ctr - w / 2), max(ctr + w / 2), graphics::par("din")[1]), .(rec))
+    }
+  }), print = FALSE, where = asNamespace("graphics")))
+  on.exit(suppressMessages(untrace(graphics::axis, where = asNamespace("graphics"))), add = TRUE)
+  grDevices::pdf(NULL, width = 5, height = 4)
+  plot(cf)
+  grDevices::dev.off()
+  expect_gte(rec$edges[1], 0)
+  expect_lte(rec$edges[2], rec$edges[3])
+})
