@@ -378,10 +378,15 @@ biplot.fair_pca <- function(x, choices = 1:2, max_labels = 200, cex = NULL, ...)
   cols <- if (is.null(dots$col)) pal[as.integer(sc$group)] else rep_len(dots$col, n)
   op <- graphics::par(no.readonly = TRUE)
   on.exit(graphics::par(op), add = TRUE)
-  cex_leg <- 0.8
   blocks <- if (is.null(dots$col)) list(list(title = "group", labels = lev, col = pal, pch = rep(19L, length(lev)),
                                              lty = rep(0L, length(lev)), lwd = rep(1, length(lev))))
-  lay <- fp_legend_layout(blocks, graphics::par("fin")[1] - 0.3, cex_leg)
+  # the legend's text shrinks (into more columns) until the panel keeps about half the figure's
+  # height, as in plot()
+  fin <- graphics::par("fin")
+  for (cex_leg in c(0.8, 0.68, 0.58)) {
+    lay <- fp_legend_layout(blocks, fin[1] - 0.3, cex_leg)
+    if (fin[2] - (3.3 + 4.6) * graphics::par("csi") - lay$height_in >= min(2, 0.45 * fin[2])) break
+  }
   graphics::par(mar = c(3.3 + lay$height_in / graphics::par("csi"), 4.1, 4.6, 2.6), mgp = c(2.3, 0.7, 0))
   # as stats::biplot.default: one range for both axes of the scores, the loadings' axes
   # rescaled by the largest ratio of the two ranges so that every arrow fits

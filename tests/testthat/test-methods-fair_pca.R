@@ -194,3 +194,18 @@ test_that("predict(), reconstruct(), fitted() and residuals() refuse a misspelt 
     expect_identical(dim(fitted(f, newdata = X[1:5, ])), c(5L, 4L))
   }
 })
+
+test_that("biplot: a legend of five long group names leaves the panel 40% of a 5 x 4 in device", {
+  lev <- c("White", "Black or African American", "American Indian or Alaska Native", "Asian",
+           "Other Pacific Islander")
+  dat <- make_groups(n = rep(40, 5), d = 5)
+  f <- fair_pca(dat$x, factor(rep(lev, length.out = nrow(dat$x))), k = 2)
+  rec <- new.env()
+  suppressMessages(trace(graphics::legend, tracer = bquote(assign("pin", graphics::par("pin"), .(rec))),
+                         print = FALSE, where = asNamespace("graphics")))
+  on.exit(suppressMessages(untrace(graphics::legend, where = asNamespace("graphics"))), add = TRUE)
+  grDevices::pdf(NULL, width = 5, height = 4)
+  biplot(f)
+  grDevices::dev.off()
+  expect_gte(rec$pin[2], 0.4 * 4)
+})
