@@ -43,11 +43,13 @@ fp_base_fit_margins <- function(data, spec, lab, ylim) {
     m <- fp_base_margins(data, spec, lab, ylim, shrink)
     if (all(room(m) >= need)) return(m)
   }
-  # then the legend's blocks, the tallest first (ten groups before two methods)
+  # then the legend's blocks, the tallest first (ten groups before two methods); of blocks
+  # equally tall the later one (the colours' block, usually the groups, is the first: the
+  # methods of a plot of groups by method are named in its subtitle)
   blocks <- seq_along(m$lay$blocks)
   while (length(blocks) && any(room(m) < need)) {
     h <- m$lay$heights
-    blocks <- blocks[-which.max(h)]
+    blocks <- blocks[-(length(h) + 1L - which.max(rev(h)))]
     m <- fp_base_margins(data, spec, lab, ylim, shrink, blocks)
   }
   r <- room(m)

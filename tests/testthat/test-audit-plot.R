@@ -251,3 +251,21 @@ test_that("base audit plots draw at 5 x 4 in without warnings or errors (zero-le
   on.exit(grDevices::dev.off(), add = TRUE)
   expect_no_error(plot(a10, "losses"))
 })
+
+test_that("a small device that has room for one of two equally tall legends keeps the groups' (the methods are in the subtitle)", {
+  # plot(a, "losses") at 5 x 4 in: the group legend (colours) was left out, so the colours named
+  # no group, while the methods' legend repeated the subtitle
+  # three groups at d = 4: mean matching cannot reach k = 3, 4, and the caption says so
+  dat <- make_groups(n = c(60, 50, 40), d = 4)
+  a <- fair_audit(dat$x, dat$g, k = 1:4, seed = 1)
+  rec <- new.env()
+  rec$titles <- character(0)
+  # on entry: legend(xpd = NA) sets its own on.exit(), which replaces an exit tracer
+  suppressMessages(trace(graphics::legend, bquote(assign("titles", c(get("titles", .(rec)), title), .(rec))),
+                         print = FALSE, where = asNamespace("graphics")))
+  on.exit(suppressMessages(untrace(graphics::legend, where = asNamespace("graphics"))), add = TRUE)
+  grDevices::pdf(NULL, width = 5, height = 4)
+  plot(a, "losses")
+  grDevices::dev.off()
+  expect_true("group" %in% rec$titles)
+})
