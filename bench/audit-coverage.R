@@ -796,7 +796,17 @@
 # today's intervals: 46,066 cells, 88.5% flagged, 52 of 5,319 unflagged cells clearly low
 # (1.0%); 31 shards complete; the well-behaved summary is unchanged. Shards never run: 27 (36,
 # 38, 39, 41, 43, 44, 46, 48, 49, 51, 53, 54, 56, 58, 59, 61, 63, 64, 66, 68, 69, 71, 73, 74, 76,
-# 78, 79).#
+# 78, 79).
+#
+# Session of 2026-12-07, third (#44 item 1; a status measurement, no rule changed; run
+# "2026-12-07c-full", 30 samples, on a build of main 055f0ce, whose intervals are today's).
+# RUN: shard 36, never run before. RESULT: 32 designs, 1,409 cells: 11 within, 4 below, 6
+# above, 1,388 flagged (98.5%). No new unflagged cell clearly below 0.85, none clearly above
+# 0.95. Over the 1,088 designs now on today's intervals: 47,475 cells, 88.8% flagged, 52 of
+# 5,340 unflagged cells clearly low (1.0%); 32 shards complete; the well-behaved summary is
+# unchanged. Shards never run: 26 (38, 39, 41, 43, 44, 46, 48, 49, 51, 53, 54, 56, 58, 59, 61,
+# 63, 64, 66, 68, 69, 71, 73, 74, 76, 78, 79).
+#
 # Session of 2026-12-06, seventh (#44 item 1; a status measurement on main 498e812's intervals,
 # no rule changed; run "2026-12-06x-full", 30 samples). bench/audit-coverage-status.R (new)
 # summarises the full grid on today's intervals (the status runs from "2026-12-06h-full" on,
