@@ -158,7 +158,11 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
   }
   args <- list(formula = formula, data = feats, fp_group = gval, drop.unused.levels = TRUE)
   if (!is.null(subset)) args$subset <- subset
-  if (!is.null(na.action)) args$na.action <- fp_na_action_guard(na.action, env)
+  # not given: R's option, which model.frame() would apply (na.omit unless the user set another)
+  naa <- if (is.null(na.action)) getOption("na.action") else na.action
+  if (is.function(naa) || (is.character(naa) && length(naa) == 1L && !is.na(naa) && exists(naa, envir = env, mode = "function"))) {
+    args$na.action <- fp_na_action_guard(naa, env, given = !is.null(na.action))
+  }
   mf <- tryCatch(do.call(stats::model.frame, args), error = function(e) {
     if (inherits(e, "fairproj_error")) stop(e)  # the na.action's own refusal, named by the guard
     fp_abort(sprintf("cannot be evaluated on `data`: %s", conditionMessage(e)), "formula")
@@ -307,15 +311,16 @@ fp_check_na_action <- function(na.action, env) {
 # A checked `na.action` (a function or its name, looked up from `env`) as the function that
 # model.frame() calls on the model frame. An error it raises (na.fail() on a row with a missing
 # value) is a classed error naming `na.action`, with its own message, rather than one about
-# `formula`, which could be evaluated.
-fp_na_action_guard <- function(na.action, env) {
+# `formula`, which could be evaluated. `given = FALSE`: R's option na.action (the error says so).
+fp_na_action_guard <- function(na.action, env, given = TRUE) {
   f <- if (is.function(na.action)) na.action else get(na.action, envir = env, mode = "function")
   function(object, ...) {
     tryCatch(f(object, ...), error = function(e) {
       n_na <- if (is.data.frame(object)) sum(!stats::complete.cases(object)) else 0L
       if (n_na > 0L) {
-        fp_abort(sprintf(paste("refused the %d row(s) of %d with missing values (%s); give na.action = na.omit to",
-                               "drop them, or impute them first"), n_na, nrow(object), conditionMessage(e)), "na.action")
+        fp_abort(sprintf(paste("%srefused the %d row(s) of %d with missing values (%s); give na.action = na.omit to",
+                               "drop them, or impute them first"), if (given) "" else "(R's option, not given) ",
+                         n_na, nrow(object), conditionMessage(e)), "na.action")
       }
       fp_abort(sprintf("failed on the model frame: %s", conditionMessage(e)), "na.action")
     })

@@ -219,6 +219,13 @@ test_that("an na.action that refuses missing values is a classed error naming `n
   # what na.omit and na.exclude drop is unchanged
   expect_identical(nobs(fair_pca(~ a + b, data = d, group = g, k = 1, na.action = na.omit)), 5L)
   expect_identical(nobs(fair_pca(~ a + b, data = d, group = g, k = 1, na.action = "na.exclude")), 5L)
+  # R's option, when na.action is not given: named as the option
+  withr::local_options(na.action = "na.fail")
+  expect_error(fair_pca(~ a + b, data = d, group = g, k = 1), "^`na\\.action` \\(R's option, not given\\) refused the 1 row",
+               class = "fairproj_input_error")
+  withr::local_options(na.action = na.exclude)
+  expect_message(f <- fair_pca(~ a + b, data = d, group = g, k = 1), class = "fairproj_dropped_rows_message")
+  expect_identical(nrow(f$x), 6L)  # na.exclude pads the scores
 })
 
 test_that("a `formula` that is not a formula is a classed error naming it; one given after `data` works", {
