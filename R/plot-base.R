@@ -207,7 +207,9 @@ fp_base_layer <- function(layer, d, spec) {
     point = {
       pch <- aes("shape", 16L)
       if (isTRUE(layer$hollow)) pch <- fp_hollow(pch)
-      graphics::points(x, y, col = col, pch = pch, cex = if (is.null(layer$cex)) 1 else layer$cex)
+      # not clipped at the panel's box: every point lies within the limits, but a large symbol
+      # (the ring around a chosen candidate) at an extreme reaches beyond them
+      graphics::points(x, y, col = col, pch = pch, cex = if (is.null(layer$cex)) 1 else layer$cex, xpd = NA)
     },
     col = {
       fill <- if (is.null(layer$fill)) col else layer$fill
