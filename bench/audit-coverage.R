@@ -800,12 +800,13 @@
 #
 # Session of 2026-12-07, third (#44 item 1; a status measurement, no rule changed; run
 # "2026-12-07c-full", 30 samples, on a build of main 055f0ce, whose intervals are today's).
-# RUN: shard 36, never run before. RESULT: 32 designs, 1,409 cells: 11 within, 4 below, 6
-# above, 1,388 flagged (98.5%). No new unflagged cell clearly below 0.85, none clearly above
-# 0.95. Over the 1,088 designs now on today's intervals: 47,475 cells, 88.8% flagged, 52 of
-# 5,340 unflagged cells clearly low (1.0%); 32 shards complete; the well-behaved summary is
-# unchanged. Shards never run: 26 (38, 39, 41, 43, 44, 46, 48, 49, 51, 53, 54, 56, 58, 59, 61,
-# 63, 64, 66, 68, 69, 71, 73, 74, 76, 78, 79).
+# RUN: shards 36 and 38, never run before. RESULT: shard 36, 32 designs, 1,409 cells: 11
+# within, 4 below, 6 above, 1,388 flagged (98.5%); shard 38, 32 designs, 1,401 cells: 9 / 1 / 4
+# / 1,387 (99.0%). No new unflagged cell clearly below 0.85, none clearly above 0.95. Over the
+# 1,120 designs now on today's intervals: 48,876 cells, 89.0% flagged, 52 of 5,354 unflagged
+# cells clearly low (1.0%); 33 shards complete; the well-behaved summary is unchanged. Shards
+# never run: 25 (39, 41, 43, 44, 46, 48, 49, 51, 53, 54, 56, 58, 59, 61, 63, 64, 66, 68, 69, 71,
+# 73, 74, 76, 78, 79).
 #
 # Session of 2026-12-06, seventh (#44 item 1; a status measurement on main 498e812's intervals,
 # no rule changed; run "2026-12-06x-full", 30 samples). bench/audit-coverage-status.R (new)
