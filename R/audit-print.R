@@ -259,7 +259,8 @@ fp_audit_downstream_header <- function(x, dn) {
 #'   groups' mean predictions, in the outcome's units), one line per method;
 #' * `type = "accuracy"`: held-out accuracy (percent; for a numeric outcome, the root mean
 #'   squared error) against k, with the model on all columns and the trivial model as
-#'   reference lines.
+#'   reference lines, labelled in the right margin (in `autoplot()`, a secondary y axis: a y
+#'   scale added to the plot replaces it, with ggplot2's message, and the labels with it).
 #' Methods are coloured from the end of the package palette and groups from its start, so that
 #' a method never looks like a group. Tables, `tidy()`, `print()` and `summary()` name each
 #' method as `fair_pca()`'s `method` argument does (`"minmax"`, `"mean"`), so that a row can be

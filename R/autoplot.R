@@ -161,11 +161,14 @@ fp_gg_scales <- function(gg, data, spec) {
 # not known here: labels are set a tenth of the y axis apart at least, which keeps them apart
 # on a panel of 1.4 in or more (a 5 x 4 in device). `ggplot2::waiver()` when there are none.
 fp_gg_ref_axis <- function(data, spec) {
-  h <- Filter(function(r) r$axis == "h" && !is.null(r$label), spec$ref)
-  if (!length(h)) return(ggplot2::waiver())
+  h <- fp_ref_h_labels(spec)
+  if (!length(h$at)) return(ggplot2::waiver())
   layers <- lapply(spec$layers, function(l) list(layer = l, rows = fp_plot_rows(data, spec, l)))
-  lim <- fp_base_limits(layers, spec)$y
-  at <- vapply(h, `[[`, numeric(1), "at")
+  lims <- fp_base_limits(layers, spec)
+  lim <- lims$y
+  # bars: the base renderer widens the axis to its ticks, ggplot2 to the values only
+  if (isTRUE(lims$bars)) lim <- range(c(if (isTRUE(spec$y_zero)) 0, data[[spec$y]], h$at), finite = TRUE)
+  at <- h$at
   logy <- grepl("y", spec$log)
   if (logy) {
     at <- log10(at)
@@ -173,7 +176,7 @@ fp_gg_ref_axis <- function(data, spec) {
   }
   lim <- lim + c(-0.05, 0.05) * diff(lim)  # ggplot2's expansion of a continuous axis
   y <- fp_ref_label_at(at, 0.1 * diff(lim), lim)
-  ggplot2::sec_axis(~ ., name = NULL, breaks = if (logy) 10^y else y, labels = vapply(h, `[[`, "", "label"))
+  ggplot2::sec_axis(~ ., name = NULL, breaks = if (logy) 10^y else y, labels = h$label)
 }
 
 # The rows of a legend whose columns, filled column by column as ggplot2 does, fit the width of

@@ -185,8 +185,10 @@ reconstruct.fair_css <- function(object, newdata, group = NULL, ...) {
 #' Draws each group's loss (its error over its best rank-k error) of the first `j` selected
 #' columns against `j`, with MinMaxLoss (the largest of them) as a wide grey band behind; the
 #' x axis names the column added at each step (up to 30 columns). A dotted line marks loss 1
-#' (each group's best rank-k error) and another the target `k`. `plot()` draws with base
-#' graphics, `autoplot()` with ggplot2, from the same data (`tidy(x, matrix = "plot")`), in the
+#' (each group's best rank-k error; labelled in the right margin, in `autoplot()` as a secondary
+#' y axis, which a y scale added to the plot replaces) and another the target `k`. `plot()`
+#' draws with base graphics, `autoplot()` with ggplot2, from the same data
+#' (`tidy(x, matrix = "plot")`), in the
 #' colour-blind-safe Okabe-Ito palette.
 #'
 #' @param x A `fair_css` object.

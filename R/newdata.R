@@ -158,8 +158,13 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
   }
   args <- list(formula = formula, data = feats, fp_group = gval, drop.unused.levels = TRUE)
   if (!is.null(subset)) args$subset <- subset
-  # not given: R's option, which model.frame() would apply (na.omit unless the user set another)
-  naa <- if (is.null(na.action)) getOption("na.action") else na.action
+  # not given: what model.frame() would apply, the data's own na.action (a non-numeric
+  # attribute) or else R's option; no guard when that is nothing model.frame() can call
+  naa <- na.action
+  if (is.null(naa)) {
+    naa <- attr(data, "na.action")
+    if (is.null(naa) || is.numeric(naa)) naa <- getOption("na.action")
+  }
   if (is.function(naa) || (is.character(naa) && length(naa) == 1L && !is.na(naa) && exists(naa, envir = env, mode = "function"))) {
     args$na.action <- fp_na_action_guard(naa, env, given = !is.null(na.action))
   }
@@ -311,7 +316,8 @@ fp_check_na_action <- function(na.action, env) {
 # A checked `na.action` (a function or its name, looked up from `env`) as the function that
 # model.frame() calls on the model frame. An error it raises (na.fail() on a row with a missing
 # value) is a classed error naming `na.action`, with its own message, rather than one about
-# `formula`, which could be evaluated. `given = FALSE`: R's option na.action (the error says so).
+# `formula`, which could be evaluated. `given = FALSE`: the data's or R's option's na.action (the
+# error says so).
 fp_na_action_guard <- function(na.action, env, given = TRUE) {
   f <- if (is.function(na.action)) na.action else get(na.action, envir = env, mode = "function")
   function(object, ...) {
@@ -319,7 +325,7 @@ fp_na_action_guard <- function(na.action, env, given = TRUE) {
       n_na <- if (is.data.frame(object)) sum(!stats::complete.cases(object)) else 0L
       if (n_na > 0L) {
         fp_abort(sprintf(paste("%srefused the %d row(s) of %d with missing values (%s); give na.action = na.omit to",
-                               "drop them, or impute them first"), if (given) "" else "(R's option, not given) ",
+                               "drop them, or impute them first"), if (given) "" else "(not given: the data's or R's option) ",
                          n_na, nrow(object), conditionMessage(e)), "na.action")
       }
       fp_abort(sprintf("failed on the model frame: %s", conditionMessage(e)), "na.action")

@@ -74,7 +74,7 @@ fp_base_margins <- function(data, spec, lab, ylim, shrink = 1, blocks = NULL) {
   cex_leg <- 0.8 * shrink
   cex <- c(title = 1.2, sub = 0.85, cap = 0.75, ref = 0.75) * shrink
   # the right margin: the labels of horizontal reference lines, 0.35 lines from the panel
-  ref_lab <- unlist(lapply(spec$ref, function(r) if (r$axis == "h") r$label))
+  ref_lab <- fp_ref_h_labels(spec)$label
   mar_r <- if (length(ref_lab)) {
     max(1.2, 0.65 + max(graphics::strwidth(ref_lab, units = "inches", cex = cex[["ref"]])) / csi)
   } else 1.2
@@ -134,13 +134,12 @@ fp_base_panel <- function(layers, spec, xlim, las, cex_ref = 0.75) {
     }
   }
   # the horizontal lines' labels in the right margin, one line height and a third apart
-  h <- Filter(function(r) r$axis == "h" && !is.null(r$label), spec$ref)
-  if (length(h)) {
-    at <- vapply(h, `[[`, numeric(1), "at")
-    if (grepl("y", spec$log)) at <- log10(at)
+  h <- fp_ref_h_labels(spec)
+  if (length(h$at)) {
+    at <- if (grepl("y", spec$log)) log10(h$at) else h$at
     sep <- 1.35 * graphics::strheight("M", units = "inches", cex = cex_ref) / graphics::par("pin")[2] * diff(usr[3:4])
     y <- fp_ref_label_at(at, sep, usr[3:4])
-    graphics::mtext(vapply(h, `[[`, "", "label"), side = 4, line = 0.35, at = fp_usr(y, spec$log, "y"), las = 1,
+    graphics::mtext(h$label, side = 4, line = 0.35, at = fp_usr(y, spec$log, "y"), las = 1,
                     adj = 0, padj = 0.5, cex = cex_ref, col = "grey30")
   }
   # axes

@@ -129,6 +129,17 @@ fp_hollow <- function(pch) {
 # (fp_ref_label_at()), where it can cover no data; that of a vertical line at its top.
 fp_ref <- function(axis, at, label = NULL, lty = 3L) list(axis = axis, at = at, label = label, lty = lty)
 
+# The labels of horizontal reference lines that the axis can show: list(at, label), one entry
+# per line drawn (a reference with several values labels each), finite values only (positive
+# on a log axis).
+fp_ref_h_labels <- function(spec) {
+  h <- Filter(function(r) r$axis == "h" && !is.null(r$label), spec$ref)
+  at <- as.numeric(unlist(lapply(h, `[[`, "at")))
+  label <- unlist(lapply(h, function(r) rep_len(as.character(r$label), length(r$at))))
+  ok <- is.finite(at) & (!grepl("y", spec$log) | at > 0)
+  list(at = at[ok], label = label[ok])
+}
+
 # The heights of the labels of horizontal reference lines at `at`, at least `sep` apart and
 # within `lim` (all in axis units: log10 on a log axis). Labels closer than `sep` form a run
 # centred on their lines' mean, in their lines' order; a label alone stays at its line.

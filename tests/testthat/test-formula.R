@@ -221,11 +221,16 @@ test_that("an na.action that refuses missing values is a classed error naming `n
   expect_identical(nobs(fair_pca(~ a + b, data = d, group = g, k = 1, na.action = "na.exclude")), 5L)
   # R's option, when na.action is not given: named as the option
   withr::local_options(na.action = "na.fail")
-  expect_error(fair_pca(~ a + b, data = d, group = g, k = 1), "^`na\\.action` \\(R's option, not given\\) refused the 1 row",
+  expect_error(fair_pca(~ a + b, data = d, group = g, k = 1), "^`na\\.action` \\(not given: the data's or R's option\\) refused the 1 row",
                class = "fairproj_input_error")
   withr::local_options(na.action = na.exclude)
   expect_message(f <- fair_pca(~ a + b, data = d, group = g, k = 1), class = "fairproj_dropped_rows_message")
   expect_identical(nrow(f$x), 6L)  # na.exclude pads the scores
+  # the data's own na.action comes before the option, as in model.frame() (and lm())
+  dd <- d[c("a", "b")]
+  attr(dd, "na.action") <- "na.fail"
+  expect_error(fair_pca(~ a + b, data = dd, group = d$g, k = 1), "^`na\\.action` \\(not given", class = "fairproj_input_error")
+  expect_error(stats::model.frame(~ a + b, data = dd), "missing values")
 })
 
 test_that("a `formula` that is not a formula is a classed error naming it; one given after `data` works", {

@@ -290,3 +290,21 @@ test_that("the CSS path's column names along x stay on a 5 x 4 in device", {
   expect_gte(rec$edges[1], 0)
   expect_lte(rec$edges[2], rec$edges[3])
 })
+
+test_that("reference lines at NA, Inf or several values draw in both renderers, labelling what the axis shows", {
+  # the labels in the right margin (fp_ref_h_labels()) stopped both renderers at NA and a
+  # reference with two values; a non-finite value is not labelled, each finite one is
+  spec <- fp_spec("k", "value", list(fp_layer("point")), ref = list(fp_ref("h", NA_real_, "none"), fp_ref("h", Inf, "far"),
+                                                                  fp_ref("h", c(1, 2), "two")))
+  pd <- fp_plot_frame(data.frame(k = 1:3, value = c(0.5, 1.5, 2.5)), spec, "test")
+  expect_identical(fp_ref_h_labels(spec), list(at = c(1, 2), label = c("two", "two")))
+  grDevices::pdf(NULL, width = 5, height = 4)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_silent(fp_render_base(pd))
+  skip_if_not_installed("ggplot2")
+  texts <- function(x) {
+    c(if (inherits(x, "text")) x$label, unlist(lapply(x$children, texts)), unlist(lapply(x$grobs, texts)))
+  }
+  g <- suppressWarnings(ggplot2::ggplotGrob(fp_render_gg(pd)))  # ggplot2's own: the line at NA removed
+  expect_identical(unname(texts(g$grobs[[which(g$layout$name == "axis-r")]])), c("two", "two"))
+})
