@@ -157,7 +157,7 @@
 #' @return An object of class `c("fair_pca_<method>", "fair_pca")`: a list with
 #'   * `rotation`: d x r matrix with orthonormal columns (r = k for projections), components in
 #'     decreasing order of variance explained, the largest-magnitude loading of each positive;
-#'   * `sdev`: standard deviations of the components (divisor `n - 1`, as `prcomp`);
+#'   * `sdev`: standard deviations of the components' scores (divisor `n - 1`, as `prcomp`);
 #'   * `center`, `scale`: the centring and scaling used (`FALSE` when none);
 #'   * `totalvar`: total variance of the (centred, scaled) data;
 #'   * `groups`: data.frame of group levels and sizes;
@@ -168,7 +168,10 @@
 #'   * `loadings`: `rotation` with class `"loadings"`, for [stats::loadings()];
 #'   * `k`, `method`, `call`, `x` (scores, when `retx`) and `train_group` (the group of each
 #'     training row, with the scores), `moments`, and method-specific fields
-#'     (objective, weights, convergence history, ...);
+#'     (objective, weights, convergence history, ...); a min-max fit whose reconstruction is
+#'     a linear map of rank above `k` (see [minmax]) also has `map` (or its factors `map_basis`
+#'     and `map_weights`) and `var_explained`, the fraction of `totalvar` the map keeps (1 -
+#'     its error / `totalvar`; more than `sdev^2` adds to, as the map shrinks what it keeps);
 #'   * from the formula interface, `terms`, `xlevels`, `contrasts` and `group_name`, used by
 #'     `predict()` to rebuild the columns from a raw data.frame.
 #' @references
@@ -367,6 +370,16 @@ new_fair_pca <- function(fit, prep, k, method, call) {
   # standard PCA's top k (for group_stats_standard) while C is at hand (a lazy problem's work
   # matrix holds it now: one refill fewer; cached)
   if (is.null(rows) && !identical(method, "standard")) fp_prep_eig(prep, k)
+  # a linear map M = V L V' (range span(V)): its scores z M V have covariance L A L, and its
+  # reconstruction keeps tr(C) - tr((I - M) C (I - M)) = tr(2 L A - L A L) of the variance
+  kept <- NULL
+  if (fp_has_map(fit)) {
+    L <- crossprod(V, fp_map_times(fit, V))
+    L <- (L + t(L)) / 2
+    LA <- L %*% A
+    kept <- sum(diag(2 * LA - LA %*% L))
+    A <- LA %*% L
+  }
   e <- eigen((A + t(A)) / 2, symmetric = TRUE)
   V <- V %*% e$vectors
   for (j in seq_len(ncol(V))) {
@@ -386,12 +399,14 @@ new_fair_pca <- function(fit, prep, k, method, call) {
     gs_std <- fp_stats_units(rows$gs_std, prep$unit)
     margins <- NULL
   }
+  totalvar <- if (is.null(rows)) fp_prep_C_trace(prep) * prep$unit else prep$d * prep$unit
   extra <- fit[setdiff(names(fit), c("rotation"))]
   if (!is.null(margins)) extra$group_margins <- margins
+  if (!is.null(kept)) extra$var_explained <- if (totalvar > 0) max(kept, 0) * prep$unit / totalvar else NA_real_
   obj <- c(list(rotation = V, sdev = sqrt(pmax(e$values, 0)) * prep$unit_sqrt,
                 center = if (prep$centered) stats::setNames(prep$center, prep$colnames) else FALSE,
                 scale = if (prep$scaled) stats::setNames(prep$scale_data, prep$colnames) else FALSE,
-                totalvar = if (is.null(rows)) fp_prep_C_trace(prep) * prep$unit else prep$d * prep$unit,
+                totalvar = totalvar,
                 groups = data.frame(group = prep$levels, n = as.numeric(prep$n), stringsAsFactors = FALSE),
                 group_stats = gs, group_stats_standard = gs_std, k = k, method = method, call = call),
            extra)

@@ -32,6 +32,7 @@ fp_method_line <- function(x) {
     cfpca = "Maximises variance under convex constraints on the difference of projected group means and covariances",
     mbfpca = "Maximises variance under a bound on the MMD between the projected groups",
     inlp = "Removes the directions a linear classifier uses to predict the group, then keeps the top variance",
+    rlace = "Removes the subspace, chosen by an adversarial game, whose removal leaves a linear classifier least able to predict the group, then keeps the top variance",
     sprintf("Method \"%s\"", x$method))
   shape <- if (fp_has_map(x)) {
     sprintf("the result is a linear map of rank %d, not a rank-%d orthogonal projection", ncol(x$rotation), x$k)
@@ -51,7 +52,13 @@ fp_method_line <- function(x) {
 #'   [stats::summary.prcomp()]: standard deviation, proportion of variance and cumulative
 #'   proportion of each component) and `groups`, a data.frame with the per-group error, marginal
 #'   loss and variance explained of this fit side by side with standard PCA at the same k, plus
-#'   the largest loss and the loss gap (largest minus smallest) of both.
+#'   the largest loss and the loss gap (largest minus smallest) of both; `var_explained`, the
+#'   fraction of the total variance the reconstruction keeps (1 - its error / `totalvar`), and
+#'   `map_rank`, the rank of a min-max fit whose reconstruction is a linear map (else `NULL`).
+#'   The standard deviations are those of the scores, as [stats::prcomp()]'s; for a projection
+#'   the cumulative proportion at `k` is `var_explained`. A linear map (min-max's rounding above
+#'   rank `k`, see [minmax]) shrinks the directions it keeps, so its reconstruction
+#'   keeps more than its scores' variances add to; the print says both.
 #' @seealso [fair_pca()], [tidy.fair_pca()], [plot.fair_pca()], [stats::summary.prcomp()].
 #' @examplesIf requireNamespace("survival", quietly = TRUE)
 #' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
@@ -75,7 +82,8 @@ summary.fair_pca <- function(object, ...) {
                          total_error = c(sum(gs$n * gs$error) / sum(gs$n), sum(st$n * st$error) / sum(st$n)))
   if (identical(object$method, "standard")) fairness <- fairness[1L, , drop = FALSE]  # one row, not the same twice
   structure(list(importance = imp, groups = groups, fairness = fairness, method = object$method,
-                 k = object$k, call = object$call), class = "summary.fair_pca")
+                 k = object$k, call = object$call, var_explained = fp_var_explained(object),
+                 map_rank = if (fp_has_map(object)) ncol(object$rotation)), class = "summary.fair_pca")
 }
 
 #' @export
@@ -85,6 +93,13 @@ print.summary.fair_pca <- function(x, digits = max(3L, getOption("digits") - 3L)
   print(x$call)
   cat(sprintf("\nImportance of components (method \"%s\", k = %d):\n", x$method, x$k))
   print(x$importance, digits = digits)
+  if (!is.null(x$map_rank)) {
+    cat(strwrap(sprintf(paste("The reconstruction is a linear map of rank %d, not a projection: it keeps %s%% of the variance",
+                              "(1 - its error / the total), more than its scores' variances above add to (%s%%), because",
+                              "the map shrinks the directions it keeps."),
+                        x$map_rank, format(100 * x$var_explained, digits = digits),
+                        format(100 * x$importance[3L, ncol(x$importance)], digits = digits))), sep = "\n")
+  }
   cat("\nPer-group reconstruction (average squared error about each group's mean):\n")
   print(x$groups, digits = digits, row.names = FALSE)
   cat("\nFairness summary:\n")
@@ -128,7 +143,12 @@ fp_newdata <- function(object, newdata, arg = "newdata", allow_na = FALSE) {
 #' last component's: a fair subspace can leave out a direction of larger variance than one it
 #' keeps, and the scree plot then shows it. As on `prcomp(rank. = k)` objects, plots that
 #' multiply each row of `rotation` by `sdev` (factoextra's variable plots) use the first `k`
-#' entries and warn when `d` is not a multiple of `k`. `fitted_components` is `k`. A fit made
+#' entries and warn when `d` is not a multiple of `k`. `fitted_components` is `k`. A min-max
+#' fit whose reconstruction is a linear map of rank above `k` (see [minmax]) keeps its rank's
+#' components (`fitted_components` is that rank) and the map's scores, `sdev` their standard
+#' deviations: with the left-out directions they add to less than `totalvar` (the map shrinks
+#' what it keeps), so proportions computed from them are not the map's; a warning of class
+#' `fairproj_prcomp_warning` says so and gives the variance the map keeps. A fit made
 #' with `keep_moments = FALSE` cannot say which directions it left out: its `sdev` has the `k`
 #' entries only, with a warning of class `fairproj_prcomp_warning`. So has a fit by the row
 #' route (`fair_pca(route = "rows")`), which keeps no d x d moments, except standard PCA's,
@@ -229,6 +249,14 @@ as.prcomp.prcomp <- function(x, ...) x
 #' @export
 as.prcomp.fair_pca <- function(x, ...) {
   res <- fp_residual_directions(x)
+  if (fp_has_map(x)) {
+    fp_warn(sprintf(paste("`x`'s reconstruction is a linear map of rank %d (min-max's rounding above k = %d), not a projection,",
+                          "which a prcomp object cannot hold: `x` and `sdev` are the map's scores and their standard deviations,",
+                          "and with the directions it leaves out they add to %.3g%% of the total variance, so proportions",
+                          "computed from `sdev` (summary(), scree plots) are not what the map keeps (%.3g%%: glance(), summary() of the fit)"),
+                    ncol(x$rotation), x$k, 100 * sum(c(x$sdev, res$sdev)^2) / x$totalvar, 100 * fp_var_explained(x)),
+            class = "fairproj_prcomp_warning")
+  }
   structure(list(sdev = c(x$sdev, res$sdev), rotation = x$rotation, center = x$center, scale = x$scale,
                  x = x[["x"]], totalvar = x$totalvar, fitted_components = ncol(x$rotation),
                  residual_rotation = res$rotation),
@@ -523,7 +551,9 @@ plot.fair_pca <- function(x, type = NULL, ..., main = NULL, xlab = NULL, ylab = 
 #' @param matrix What `tidy()` returns: `"rotation"` (also `"loadings"`, `"v"`): one row per
 #'   column and component with the loading (`column`, `PC`, `value`); `"eigenvalues"` (also
 #'   `"pcs"`, `"d"`): one row per component with its standard deviation and the true fraction
-#'   and cumulative fraction of the total variance (`PC`, `std.dev`, `percent`, `cumulative`);
+#'   and cumulative fraction of the total variance (`PC`, `std.dev`, `percent`, `cumulative`;
+#'   for a min-max fit whose reconstruction is a linear map, of its scores' variances, which add
+#'   to less than what the map keeps: `glance()`'s `var_explained`, see [summary.fair_pca()]);
 #'   `"groups"`: the per-group table of [summary.fair_pca()] (error, marginal loss and
 #'   variance kept, with standard PCA's beside); `"scores"` (also `"x"`, `"u"`): the training
 #'   scores in long form (`row`, `PC`, `value`); `"plot"`: the data of a plot of
@@ -538,7 +568,8 @@ plot.fair_pca <- function(x, type = NULL, ..., main = NULL, xlab = NULL, ylab = 
 #'   is an error naming `...`.
 #' @return A tibble (or data.frame). `glance()`: one row with `method`, `k`, `nobs`, `ncol`,
 #'   `max_loss`, `loss_gap` (largest minus smallest marginal loss), the same two for standard
-#'   PCA, `var_explained` (fraction of the total variance kept) and `converged`: the solver's
+#'   PCA, `var_explained` (fraction of the total variance the reconstruction keeps, 1 - its
+#'   error / `totalvar`) and `converged`: the solver's
 #'   own test for iterative methods (for `"robust"`, whether the descent was kept and its last
 #'   iterate is within 1\% of the best visited; for `"rlace"`, whether the classifier reached
 #'   the majority rate within `tol`, or all steps ran with `tol = NULL`; `TRUE` for `"inlp"`,
@@ -589,8 +620,15 @@ glance.fair_pca <- function(x, ...) {
   fp_tibble(data.frame(method = x$method, k = x$k, nobs = as.integer(sum(x$groups$n)), ncol = nrow(x$rotation),
                        max_loss = max(gs$loss), loss_gap = diff(range(gs$loss)),
                        max_loss_standard = max(st$loss), loss_gap_standard = diff(range(st$loss)),
-                       var_explained = sum(x$sdev[seq_len(x$k)]^2) / x$totalvar,
+                       var_explained = fp_var_explained(x),
                        converged = fp_converged(x), stringsAsFactors = FALSE))
+}
+
+# The fraction of the total variance a fit's reconstruction keeps (1 - its error / totalvar, in
+# the pooled centring): a projection's components' variances; a linear map's (min-max above rank
+# k) is its own field, more than its scores' variances (the map shrinks what it keeps).
+fp_var_explained <- function(x) {
+  if (!is.null(x$var_explained)) x$var_explained else sum(x$sdev[seq_len(x$k)]^2) / x$totalvar
 }
 
 # Whether an iterative fit met its method's stopping test; NA for closed-form methods. Solvers

@@ -101,7 +101,11 @@
 #' `map`) has rank above `k` and each group's error equals the linear LP value exactly, because
 #' `2 lambda* - lambda*^2 = lambda`. `rotation` is then an orthonormal basis of its range,
 #' [reconstruct()] applies the map, and `predict()` returns the coordinates of the
-#' reconstruction in `rotation` (so `reconstruct = center + scale * predict %*% t(rotation)`).
+#' reconstruction in `rotation` (so `reconstruct = center + scale * predict %*% t(rotation)`);
+#' `sdev` holds their standard deviations (the components ordered by them, uncorrelated, as
+#' [stats::prcomp()]'s), and `var_explained` the fraction of the total variance the map keeps
+#' (1 - its error / `totalvar`), which `glance()` and `summary()` report: more than the scores'
+#' variances add to, because the map shrinks the directions it keeps.
 #' The fit also keeps its factors, `map_basis` (the `u_j`, d x rank) and `map_weights` (the
 #' `lambda*_j`), from which the diagnostics and the audit work; on the row route the d x d map
 #' is not formed and `predict()`, [reconstruct()], [group_errors()], print and summary work from

@@ -209,3 +209,12 @@ test_that("biplot: a legend of five long group names leaves the panel 40% of a 5
   grDevices::dev.off()
   expect_gte(rec$pin[2], 0.4 * 4)
 })
+
+test_that("print() describes every method of fair_pca() in its own words", {
+  V <- diag(3)[, 1:2]
+  for (m in fairproj_methods("pca")) {
+    line <- fairproj:::fp_method_line(list(method = m, rotation = V, k = 2L))
+    expect_false(startsWith(line, "Method \""), info = m)  # the fallback for a method it does not know
+    expect_match(line, "rank-2 orthogonal projection", info = m)
+  }
+})

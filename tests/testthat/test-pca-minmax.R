@@ -188,6 +188,51 @@ test_that("square-root rounding reproduces the LP losses exactly on the data", {
   expect_equal(unname(rec), unname(sweep(sc %*% t(fit$rotation), 2, fit$center, `+`)), tolerance = 1e-10)
 })
 
+test_that("a map fit reports one variance kept, and sdev as prcomp's: the scores' spread", {
+  set.seed(2)
+  n <- 100
+  A <- cbind(rnorm(n, sd = 3), rnorm(n, sd = 1), rnorm(n, sd = 0.3))
+  B <- cbind(rnorm(n, sd = 1), rnorm(n, sd = 3), rnorm(n, sd = 0.3))
+  X0 <- rbind(A, B)
+  X1 <- X0 %*% diag(c(1, 1000, 1e-3)) + rep(c(5, -2e4, 0.1), each = 2 * n)  # other units, scaled
+  colnames(X0) <- colnames(X1) <- c("a", "b", "c")
+  g <- rep(c("A", "B"), each = n)
+  for (sc in c(FALSE, TRUE)) {
+    X <- if (sc) X1 else X0
+    f <- suppressWarnings(fair_pca(X, g, k = 1, method = "minmax", lp = TRUE, solver = "mw", scale. = sc))
+    expect_true(fairproj:::fp_has_map(f))
+    expect_gt(ncol(f$rotation), f$k)
+    # what the reconstruction keeps of the pooled variance (in the fit's scaling)
+    Z <- scale(X, center = f$center, scale = f$scale)
+    R <- scale(reconstruct(f, X), center = f$center, scale = f$scale)
+    kept <- 1 - sum((Z - R)^2) / sum(Z^2)
+    expect_equal(f$var_explained, kept, tolerance = 1e-8)
+    expect_equal(glance(f)$var_explained, kept, tolerance = 1e-8)
+    s <- summary(f)
+    expect_equal(s$var_explained, kept, tolerance = 1e-8)
+    expect_identical(s$map_rank, ncol(f$rotation))
+    # sdev is the standard deviation of the scores, which are uncorrelated (prcomp's contract)
+    expect_equal(unname(f$sdev), unname(apply(f$x, 2, stats::sd)), tolerance = 1e-8)
+    expect_equal(unname(stats::cor(f$x)), diag(ncol(f$x)), tolerance = 1e-8)
+    expect_equal(tidy(f, "eigenvalues")$std.dev, f$sdev)
+    # the scores keep less than the map (it shrinks what it keeps), and the print says both
+    expect_lt(sum(f$sdev^2) / f$totalvar, kept)
+    out <- capture.output(print(s))
+    expect_match(paste(out, collapse = " "), "keeps [0-9.]+% of the variance", all = FALSE)
+    expect_warning(p <- as.prcomp(f), "not a projection", class = "fairproj_prcomp_warning")
+    expect_identical(p$fitted_components, ncol(f$rotation))
+    expect_equal(p$x, f$x)
+  }
+  # a projection: the cumulative proportion at k is what its reconstruction keeps
+  f2 <- fair_pca(X, g, k = 1, method = "minmax", scale. = TRUE)
+  expect_false(fairproj:::fp_has_map(f2))
+  Z <- scale(X, center = f2$center, scale = f2$scale)
+  R <- scale(reconstruct(f2, X), center = f2$center, scale = f2$scale)
+  expect_equal(glance(f2)$var_explained, 1 - sum((Z - R)^2) / sum(Z^2), tolerance = 1e-8)
+  expect_equal(glance(f2)$var_explained, summary(f2)$importance[3L, 1L], tolerance = 1e-12)
+  expect_null(summary(f2)$map_rank)
+})
+
 test_that("reductions: identical groups give standard PCA, k = d gives zero loss", {
   D <- mm_data(150, 6, 1, seed = 30)
   x2 <- rbind(D$x, D$x)

@@ -238,6 +238,11 @@ test_that("min-max by the row route returns a rounded map of rank above k with t
   expect_equal(group_errors(b, x, g)$table, group_errors(bm, x, g)$table, tolerance = 1e-10)
   expect_equal(suppressWarnings(as.prcomp(b))$rotation, suppressWarnings(as.prcomp(bm))$rotation)
   expect_equal(tidy(b, "groups"), tidy(bm, "groups"))
+  # the variance the map keeps (1 - its pooled error / the total) and the scores' spread
+  zc <- scale(x, center = b$center, scale = FALSE)
+  expect_equal(b$var_explained, 1 - sum((zc - scale(reconstruct(b, x), center = b$center, scale = FALSE))^2) / sum(zc^2),
+               tolerance = 1e-8)
+  expect_equal(unname(b$sdev), unname(apply(b$x, 2, stats::sd)), tolerance = 1e-8)
   expect_equal(capture.output(print(b)), capture.output(print(bm)))
   expect_equal(capture.output(print(summary(b))), capture.output(print(summary(bm))))
   expect_match(capture.output(print(b)), "linear map of rank", all = FALSE)
