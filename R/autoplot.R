@@ -23,21 +23,23 @@ fp_render_gg <- function(data, main = NULL, xlab = NULL, ylab = NULL) {
   spec <- attr(data, "fp_spec")
   gg <- ggplot2::ggplot()
   xr <- range(data[[spec$x]], finite = TRUE)
-  for (l in spec$layers) {
-    geom <- fp_gg_layer(l, data, spec, xr)
+  # each layer's rows, formed once (the layers and the reference labels' axis use them)
+  layers <- lapply(spec$layers, function(l) list(layer = l, rows = fp_plot_rows(data, spec, l)))
+  for (lr in layers) {
+    geom <- fp_gg_layer(lr$layer, lr$rows, spec, xr)
     if (!is.null(geom)) gg <- gg + geom
   }
   gg <- fp_gg_refs(gg, spec)
   span <- fp_dodge_span(data[[spec$x]], spec)
   if (!is.null(span)) gg <- gg + ggplot2::expand_limits(x = span)
-  gg <- fp_gg_scales(gg, data, spec)
+  gg <- fp_gg_scales(gg, data, spec, layers)
   fp_gg_theme(gg, spec, fp_plot_labels(spec, main, xlab, ylab))
 }
 
-# One layer of a specification as a ggplot2 layer (NULL when it draws no rows).
-fp_gg_layer <- function(l, data, spec, xr) {
+# One layer of a specification as a ggplot2 layer (NULL when it draws no rows); `d` its rows
+# (fp_plot_rows()).
+fp_gg_layer <- function(l, d, spec, xr) {
   fixed_name <- c(colour = "colour", shape = "shape", linetype = "lty")
-  d <- fp_plot_rows(data, spec, l)
   # a line joins finite values and needs two of them (ggplot2 says so otherwise), as lines() does
   if (l$geom == "line") {
     d <- d[is.finite(d[[spec$y]]), , drop = FALSE]
@@ -117,8 +119,8 @@ fp_gg_refs <- function(gg, spec) {
 }
 
 # The scales of a specification (the same named values as the base renderer; legends only for
-# the levels drawn) and its axes.
-fp_gg_scales <- function(gg, data, spec) {
+# the levels drawn) and its axes; `layers` the layers with their rows (fp_render_gg()).
+fp_gg_scales <- function(gg, data, spec, layers) {
   scale_fun <- list(colour = ggplot2::scale_colour_manual, shape = ggplot2::scale_shape_manual,
                     linetype = ggplot2::scale_linetype_manual)
   # the legends in the order of the base renderer's blocks (that of the scales' columns)
@@ -146,7 +148,7 @@ fp_gg_scales <- function(gg, data, spec) {
   } else if (spec$x_integer) {
     gg <- gg + ggplot2::scale_x_continuous(breaks = fp_int_breaks)
   }
-  sec <- fp_gg_ref_axis(data, spec)
+  sec <- fp_gg_ref_axis(data, spec, layers)
   if (grepl("y", spec$log)) {
     gg <- gg + ggplot2::scale_y_log10(sec.axis = sec)
   } else if (!inherits(sec, "waiver")) {
@@ -160,10 +162,10 @@ fp_gg_scales <- function(gg, data, spec) {
 # lines' right ends: ggplot2 makes the right margin as wide as they are. The panel's height is
 # not known here: labels are set a tenth of the y axis apart at least, which keeps them apart
 # on a panel of 1.4 in or more (a 5 x 4 in device). `ggplot2::waiver()` when there are none.
-fp_gg_ref_axis <- function(data, spec) {
+# `layers`: the layers with their rows, as fp_base_limits() takes them.
+fp_gg_ref_axis <- function(data, spec, layers) {
   h <- fp_ref_h_labels(spec)
   if (!length(h$at)) return(ggplot2::waiver())
-  layers <- lapply(spec$layers, function(l) list(layer = l, rows = fp_plot_rows(data, spec, l)))
   lims <- fp_base_limits(layers, spec)
   lim <- lims$y
   # bars: the base renderer widens the axis to its ticks, ggplot2 to the values only

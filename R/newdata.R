@@ -165,7 +165,7 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
     naa <- attr(data, "na.action")
     if (is.null(naa) || is.numeric(naa)) naa <- getOption("na.action")
   }
-  if (is.function(naa) || (is.character(naa) && length(naa) == 1L && !is.na(naa) && exists(naa, envir = env, mode = "function"))) {
+  if (fp_is_na_action(naa, env)) {
     args$na.action <- fp_na_action_guard(naa, env, given = !is.null(na.action))
   }
   mf <- tryCatch(do.call(stats::model.frame, args), error = function(e) {
@@ -303,13 +303,18 @@ fp_check_formula_subset <- function(subset, n) {
   invisible(subset)
 }
 
+# Whether `na.action` is something model.frame() can call: a function, or the name of one
+# looked up from `env`.
+fp_is_na_action <- function(na.action, env) {
+  is.function(na.action) ||
+    (is.character(na.action) && length(na.action) == 1L && !is.na(na.action) &&
+       exists(na.action, envir = env, mode = "function"))
+}
+
 # The `na.action` of a formula method: a function, or the name of one (as model.frame() takes
 # it), looked up from `env`.
 fp_check_na_action <- function(na.action, env) {
-  ok <- is.function(na.action) ||
-    (is.character(na.action) && length(na.action) == 1L && !is.na(na.action) &&
-       exists(na.action, envir = env, mode = "function"))
-  if (!ok) fp_abort("must be a function or a function's name such as \"na.omit\"", "na.action")
+  if (!fp_is_na_action(na.action, env)) fp_abort("must be a function or a function's name such as \"na.omit\"", "na.action")
   invisible(na.action)
 }
 
