@@ -380,7 +380,8 @@ tidy.fairproj_audit <- function(x, matrix = "table", ...) {
 #' @export
 glance.fairproj_audit <- function(x, ...) {
   std <- x$table[x$table$method == "standard" & x$table$k == x$k_focus, ]
-  fp_tibble(data.frame(nobs = x$n, ncol = x$d, groups = nrow(x$groups), smallest_group = min(x$groups$n),
+  fp_tibble(data.frame(nobs = fp_count_value(x$n), ncol = x$d, groups = nrow(x$groups),
+                       smallest_group = fp_count_value(min(x$groups$n)),
                        methods = length(x$methods), k_focus = x$k_focus, var_kept_standard = std$var_kept,
                        level = if (length(x$intervals$k)) x$intervals$level else NA_real_,
                        replicates = if (length(x$intervals$k)) x$intervals$replicates else 0L,

@@ -14,6 +14,10 @@ generics::glance
 #' @export
 generics::augment
 
+# A count of rows for nobs() and glance(): an integer, as stats' and broom's are, or a double
+# where it is beyond R's integers (moments of a table of billions of rows).
+fp_count_value <- function(n) if (n <= .Machine$integer.max) as.integer(n) else as.double(n)
+
 # A score matrix in long form (row, PC, value), rows named by row name or number.
 fp_scores_long <- function(S) {
   rn <- rownames(S)

@@ -119,7 +119,7 @@ predict.fair_css <- function(object, newdata, ...) {
 #' @return `nobs()`: the number of training rows.
 #' @importFrom stats nobs
 #' @export
-nobs.fair_css <- function(object, ...) as.integer(sum(object$groups$n))
+nobs.fair_css <- function(object, ...) fp_count_value(sum(object$groups$n))
 
 #' @rdname predict.fair_css
 #' @return `fitted()`: the reconstruction of the rows `newdata` (as `reconstruct()`; a selection
@@ -278,7 +278,7 @@ tidy.fair_css <- function(x, matrix = "columns", ...) {
 glance.fair_css <- function(x, ...) {
   r <- x$group_stats$ratio
   fp_tibble(data.frame(method = x$method, k = x$k, c = x$c, ncol = length(x$colnames),
-                       nobs = as.integer(sum(x$groups$n)), ngroups = nrow(x$groups), max_loss = max(r),
+                       nobs = fp_count_value(sum(x$groups$n)), ngroups = nrow(x$groups), max_loss = max(r),
                        min_loss = min(r), loss_gap = diff(range(r)), stringsAsFactors = FALSE))
 }
 

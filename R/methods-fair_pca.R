@@ -143,7 +143,11 @@ fp_newdata <- function(object, newdata, arg = "newdata", allow_na = FALSE) {
 #' last component's: a fair subspace can leave out a direction of larger variance than one it
 #' keeps, and the scree plot then shows it. As on `prcomp(rank. = k)` objects, plots that
 #' multiply each row of `rotation` by `sdev` (factoextra's variable plots) use the first `k`
-#' entries and warn when `d` is not a multiple of `k`. `fitted_components` is `k`. A min-max
+#' entries and warn when `d` is not a multiple of `k`; they draw `rotation * sdev` as the
+#' variables' correlations with the components, which they are for eigenvectors only: for a
+#' fair fit they are not (they can exceed 1 in absolute value), and
+#' `cor(data, predict(fit, data))` gives the correlations. `call` and `na.action` are the
+#' fit's, as on a fit of [stats::prcomp()]'s formula method. `fitted_components` is `k`. A min-max
 #' fit whose reconstruction is a linear map of rank above `k` (see [minmax]) keeps its rank's
 #' components (`fitted_components` is that rank) and the map's scores, `sdev` their standard
 #' deviations: with the left-out directions they add to less than `totalvar` (the map shrinks
@@ -257,10 +261,13 @@ as.prcomp.fair_pca <- function(x, ...) {
                     ncol(x$rotation), x$k, 100 * sum(c(x$sdev, res$sdev)^2) / x$totalvar, 100 * fp_var_explained(x)),
             class = "fairproj_prcomp_warning")
   }
-  structure(list(sdev = c(x$sdev, res$sdev), rotation = x$rotation, center = x$center, scale = x$scale,
-                 x = x[["x"]], totalvar = x$totalvar, fitted_components = ncol(x$rotation),
-                 residual_rotation = res$rotation),
-            class = "prcomp")
+  out <- list(sdev = c(x$sdev, res$sdev), rotation = x$rotation, center = x$center, scale = x$scale,
+              x = x[["x"]], totalvar = x$totalvar, fitted_components = ncol(x$rotation),
+              residual_rotation = res$rotation)
+  # as prcomp()'s formula method keeps them
+  out$call <- x$call
+  out$na.action <- x$na.action
+  structure(out, class = "prcomp")
 }
 
 # The principal directions of what a fit leaves out, and the standard deviations along them
@@ -357,7 +364,7 @@ residuals.fair_pca <- function(object, newdata, ...) {
 
 #' @rdname coef.fair_pca
 #' @export
-nobs.fair_pca <- function(object, ...) as.integer(sum(object$groups$n))
+nobs.fair_pca <- function(object, ...) fp_count_value(sum(object$groups$n))
 
 #' Biplot of a fair PCA fit
 #'
@@ -617,7 +624,7 @@ tidy.fair_pca <- function(x, matrix = "rotation", ...) {
 glance.fair_pca <- function(x, ...) {
   gs <- x$group_stats
   st <- x$group_stats_standard
-  fp_tibble(data.frame(method = x$method, k = x$k, nobs = as.integer(sum(x$groups$n)), ncol = nrow(x$rotation),
+  fp_tibble(data.frame(method = x$method, k = x$k, nobs = fp_count_value(sum(x$groups$n)), ncol = nrow(x$rotation),
                        max_loss = max(gs$loss), loss_gap = diff(range(gs$loss)),
                        max_loss_standard = max(st$loss), loss_gap_standard = diff(range(st$loss)),
                        var_explained = fp_var_explained(x),

@@ -79,7 +79,7 @@ print.summary.fairproj_pareto_front <- function(x, digits = max(3L, getOption("d
 glance.fairproj_pareto_front <- function(x, ...) {
   tab <- x$table
   front <- tab[!tab$dominated, , drop = FALSE]
-  fp_tibble(data.frame(k = x$k, fits = nrow(tab), converged = sum(tab$converged), dominated = sum(tab$dominated),
+  fp_tibble(data.frame(k = as.integer(x$k), fits = nrow(tab), converged = sum(tab$converged), dominated = sum(tab$dominated),
                        standard_total = x$standard[["total"]], standard_disparity = x$standard[["disparity"]],
                        min_total = if (nrow(front)) min(front$total) else NA_real_,
                        min_disparity = if (nrow(front)) min(front$disparity) else NA_real_,

@@ -35,7 +35,8 @@ fp_tune_best_label <- function(best) {
 #' @param newdata For `predict()`: new rows, as for [predict.fair_pca()]; without it, the scores
 #'   of the training rows.
 #' @param matrix For `tidy()`: `"table"` (one row per candidate: parameters, mean held-out
-#'   ARE, ABDiff, max_loss, criterion and its standard error `se`, and `chosen`), `"cv"` (one
+#'   ARE, ABDiff, max_loss, criterion and its standard error `std.error`, broom's name for the
+#'   `se` of `$table`, and `chosen`), `"cv"` (one
 #'   row per fold and candidate) or `"plot"` (the data of a plot; give `type`).
 #' @param type The plot type (see above).
 #' @param n Number of candidates `summary()` shows.
@@ -95,6 +96,7 @@ tidy.fairproj_tune <- function(x, matrix = "table", ...) {
   if (matrix == "cv") return(fp_tibble(x$cv))
   tab <- x$table
   tab$chosen <- seq_len(nrow(tab)) == which.min(tab$criterion)
+  names(tab)[names(tab) == "se"] <- "std.error"  # broom's name for a standard error
   fp_tibble(tab)
 }
 
@@ -105,7 +107,7 @@ glance.fairproj_tune <- function(x, ...) {
   fp_tibble(data.frame(method = x$method, k = x$model$k, criterion = x$criterion, candidates = nrow(x$table),
                        folds = max(x$folds), chosen = fp_tune_best_label(x$best),
                        cv_criterion = x$table$criterion[j], cv_se = x$table$se[j],
-                       nobs = as.integer(sum(x$model$groups$n)), ngroups = nrow(x$model$groups),
+                       nobs = fp_count_value(sum(x$model$groups$n)), ngroups = nrow(x$model$groups),
                        stringsAsFactors = FALSE))
 }
 

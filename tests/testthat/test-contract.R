@@ -36,6 +36,10 @@ contract_check <- function(obj, newdata = NULL) {
   gl <- generics::glance(obj)
   expect_s3_class(gl, "data.frame")
   expect_equal(nrow(gl), 1L)
+  # counts are integers, as broom's glance() columns are
+  for (col in intersect(names(gl), c("k", "nobs", "ncol", "ngroups", "groups", "smallest_group", "fits", "candidates",
+                                     "folds", "methods", "replicates")))
+    expect_type(gl[[col]], "integer")
 }
 
 contract_autoplot <- function(obj) {

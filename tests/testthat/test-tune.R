@@ -141,6 +141,7 @@ test_that("tuning results print, summarise, tidy and plot", {
   expect_output(print(s), "Rows per fold and group")
   td <- tidy(tn)
   expect_equal(nrow(td), 4L)
+  expect_identical(td$std.error, tn$table$se)  # broom's name
   expect_equal(sum(td$chosen), 1L)
   expect_equal(nrow(tidy(tn, "cv")), 4L * 3L)
   expect_equal(nrow(tidy(tn, "plot")), 4L)
