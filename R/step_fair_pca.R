@@ -23,6 +23,10 @@
 #' `prep()` (so that it can be tuned); more components than columns are capped at the number of
 #' columns, and `num_comp = 0` leaves the data unchanged. `Inf` is not a number of components:
 #' `prep()` stops with an error naming `num_comp` (give the number of columns to keep them all).
+#' A min-max fit whose reconstruction is a linear map of rank above `k` (Samadi et al.'s rounding,
+#' see [minmax]) gives as many score columns as that rank (with the exact solver at most
+#' `k + 1` for two to five groups), the map's scores of [predict.fair_pca()]: the reconstruction
+#' needs them all.
 #'
 #' @param recipe A recipe object; the step is added to it.
 #' @param ... One or more selector functions choosing the numeric columns to project (for

@@ -165,3 +165,22 @@ test_that("step_fair_pca and step_fair_css warn at prep() on columns in differen
   ref <- fair_pca(as.matrix(pbc2[vars]), pbc2$sex, k = 2, method = "standard", scale. = FALSE)
   expect_equal(p$steps[[1]]$res$rotation, ref$rotation)
 })
+
+test_that("a min-max map of rank above num_comp gives a score column per dimension of its range", {
+  skip_if_not_installed("recipes")
+  set.seed(2)
+  n <- 100
+  A <- cbind(rnorm(n, sd = 3), rnorm(n, sd = 1), rnorm(n, sd = 0.3))
+  B <- cbind(rnorm(n, sd = 1), rnorm(n, sd = 3), rnorm(n, sd = 0.3))
+  X <- stats::setNames(as.data.frame(rbind(A, B)), c("a", "b", "c"))
+  X$g <- factor(rep(c("A", "B"), each = n))
+  rec <- step_fair_pca(recipes::recipe(~ ., data = X), a, b, c, group = g, num_comp = 1, method = "minmax",
+                       options = list(lp = TRUE, solver = "mw"))
+  p <- suppressWarnings(recipes::prep(rec, X))
+  fit <- p$steps[[1]]$res
+  r <- ncol(fit$rotation)
+  expect_gt(r, 1L)
+  out <- recipes::bake(p, X[1:5, ])
+  expect_identical(grep("^FPC", names(out), value = TRUE), paste0("FPC", seq_len(r)))
+  expect_equal(unname(as.matrix(out[paste0("FPC", seq_len(r))])), unname(predict(fit, X[1:5, 1:3])), tolerance = 1e-12)
+})
