@@ -796,8 +796,17 @@ fp_plot_scree <- function(x, kmax) {
                   subtitle = if (std) "variance of each principal component" else
                     sprintf("bars: standard PCA; points: the %s fit's components", lab),
                   xlab = "component", ylab = "variance", x_integer = TRUE, y_zero = TRUE, legend = FALSE,
-                  caption = if (rows) fp_rows_scree_caption(x, ev))
+                  caption = fp_scree_caption(x, ev, rows))
   fp_plot_frame(tab, spec, "scree")
+}
+
+# The scree's caption: a row-route fit's share of the variance beyond the components shown; a
+# min-max map's variance kept beside its scores' (the points).
+fp_scree_caption <- function(x, ev, rows) {
+  fp_join_captions(if (rows) fp_rows_scree_caption(x, ev),
+                   if (fp_has_map(x)) sprintf(paste("the min-max fit is a linear map of rank %d: its reconstruction keeps %.1f%%",
+                                                    "of the variance, its scores (the points) %.1f%%, as the map shrinks what it keeps"),
+                                              ncol(x$rotation), 100 * fp_var_explained(x), 100 * sum(x$sdev^2) / x$totalvar))
 }
 
 fp_history_objective <- function(object) {

@@ -222,6 +222,11 @@ test_that("a map fit reports one variance kept, and sdev as prcomp's: the scores
     expect_warning(p <- as.prcomp(f), "not a projection", class = "fairproj_prcomp_warning")
     expect_identical(p$fitted_components, ncol(f$rotation))
     expect_equal(p$x, f$x)
+    # the scree's points are the scores' variances: its caption gives what the map keeps
+    grDevices::pdf(NULL)
+    pd <- plot(f, type = "scree")
+    grDevices::dev.off()
+    expect_match(attr(pd, "fp_spec")$labels$caption, sprintf("keeps %.1f%% of the variance", 100 * kept))
   }
   # a projection: the cumulative proportion at k is what its reconstruction keeps
   f2 <- fair_pca(X, g, k = 1, method = "minmax", scale. = TRUE)
