@@ -61,9 +61,10 @@ fp_plot_no_dots <- function(dots, type) {
 # Groups and methods never share colours: groups take fp_palette(), everything that is not a
 # group (methods, fits, tuning candidates, objectives) fp_palette_methods().
 
-# Colours of n groups: Okabe-Ito without black (colour-blind safe), then an HCL palette.
+# Colours of n groups: Okabe-Ito without black (colour-blind safe), its yellow (faint on white)
+# moved after the other colours, then an HCL palette.
 fp_palette <- function(n) {
-  if (n <= 8L) return(unname(grDevices::palette.colors(n + 1L, "Okabe-Ito")[-1L]))
+  if (n <= 8L) return(unname(grDevices::palette.colors(9L, "Okabe-Ito")[c(2:4, 6:8, 5L, 9L)][seq_len(n)]))
   grDevices::hcl.colors(n, "Dark 3")
 }
 

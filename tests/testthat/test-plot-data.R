@@ -181,6 +181,10 @@ test_that("groups and methods never share a colour: one palette for each, in eve
   groups <- fairproj:::fp_palette(8)
   methods <- fairproj:::fp_palette_methods(5)
   expect_length(intersect(groups, methods), 0L)
+  # Okabe-Ito's yellow, faint on white, only from the seventh group on
+  expect_false("#F0E442" %in% fairproj:::fp_palette(6))
+  expect_identical(fairproj:::fp_palette(7)[7], "#F0E442")
+  expect_identical(anyDuplicated(groups), 0L)
   frames <- list(fit = list(o$fit, "loss", kmax = 2, quiet = TRUE), scree = list(o$pareto_fit, "scree", kmax = 2),
                  conv = list(o$pareto_fit, "convergence"), css = list(o$css, "path"), front = list(o$front, "front"),
                  tune = list(o$tune, "criterion"), price = list(a, "price"), losses = list(a, "losses"),
