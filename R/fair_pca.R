@@ -156,7 +156,7 @@
 #'   for other k and by `summary()`). They take d x d x (number of groups) numbers.
 #' @return An object of class `c("fair_pca_<method>", "fair_pca")`: a list with
 #'   * `rotation`: d x r matrix with orthonormal columns (r = k for projections), components in
-#'     decreasing order of variance explained, the largest-magnitude loading of each positive;
+#'     decreasing order of the variance of their scores, the largest-magnitude loading of each positive;
 #'   * `sdev`: standard deviations of the components' scores (divisor `n - 1`, as `prcomp`);
 #'   * `center`, `scale`: the centring and scaling used (`FALSE` when none);
 #'   * `totalvar`: total variance of the (centred, scaled) data;
@@ -171,7 +171,7 @@
 #'     (objective, weights, convergence history, ...); a min-max fit whose reconstruction is
 #'     a linear map of rank above `k` (see [minmax]) also has `map` (or its factors `map_basis`
 #'     and `map_weights`) and `var_explained`, the fraction of `totalvar` the map keeps (1 -
-#'     its error / `totalvar`; more than `sdev^2` adds to, as the map shrinks what it keeps);
+#'     its squared error about the pooled mean / `totalvar`; more than `sdev^2` adds to, as the map shrinks what it keeps);
 #'   * from the formula interface, `terms`, `xlevels`, `contrasts` and `group_name`, used by
 #'     `predict()` to rebuild the columns from a raw data.frame.
 #' @references
@@ -365,7 +365,8 @@ new_fair_pca <- function(fit, prep, k, method, call) {
   V <- fit$rotation
   if (!is.matrix(V) || nrow(V) != prep$d) stop("internal error: solver returned no d x r rotation")
   rows <- if (!is.null(prep$rows)) fp_rows_diagnostics(prep, V, k, method, if (identical(method, "minmax")) fit$lambda)  # the row route (route-rows.R)
-  # order the components by variance explained and fix their signs (the subspace is unchanged)
+  # order the components by the variance of their scores and fix their signs (the subspace is
+  # unchanged)
   A <- if (is.null(rows)) crossprod(V, fp_prep_C(prep) %*% V) else rows$A
   # standard PCA's top k (for group_stats_standard) while C is at hand (a lazy problem's work
   # matrix holds it now: one refill fewer; cached)
@@ -378,9 +379,14 @@ new_fair_pca <- function(fit, prep, k, method, call) {
     L <- (L + t(L)) / 2
     LA <- L %*% A
     kept <- sum(diag(2 * LA - LA %*% L))
-    A <- LA %*% L
+    # L A L = (A^1/2 L)' (A^1/2 L): its eigenpairs from the singular values of A^1/2 L, which
+    # keep the small ones to relative precision (an eigensolve of L A L only to sqrt(eps))
+    ea <- eigen((A + t(A)) / 2, symmetric = TRUE)
+    sv <- svd(sqrt(pmax(ea$values, 0)) * crossprod(ea$vectors, L), nu = 0L)
+    e <- list(values = sv$d^2, vectors = sv$v)
+  } else {
+    e <- eigen((A + t(A)) / 2, symmetric = TRUE)
   }
-  e <- eigen((A + t(A)) / 2, symmetric = TRUE)
   V <- V %*% e$vectors
   for (j in seq_len(ncol(V))) {
     i <- which.max(abs(V[, j]))

@@ -53,7 +53,8 @@ fp_method_line <- function(x) {
 #'   proportion of each component) and `groups`, a data.frame with the per-group error, marginal
 #'   loss and variance explained of this fit side by side with standard PCA at the same k, plus
 #'   the largest loss and the loss gap (largest minus smallest) of both; `var_explained`, the
-#'   fraction of the total variance the reconstruction keeps (1 - its error / `totalvar`), and
+#'   fraction of the total variance the reconstruction keeps (1 - its squared error about the
+#'   pooled mean / `totalvar`; the tables' errors are about each group's own mean), and
 #'   `map_rank`, the rank of a min-max fit whose reconstruction is a linear map (else `NULL`).
 #'   The standard deviations are those of the scores, as [stats::prcomp()]'s; for a projection
 #'   the cumulative proportion at `k` is `var_explained`. A linear map (min-max's rounding above
@@ -95,7 +96,7 @@ print.summary.fair_pca <- function(x, digits = max(3L, getOption("digits") - 3L)
   print(x$importance, digits = digits)
   if (!is.null(x$map_rank)) {
     cat(strwrap(sprintf(paste("The reconstruction is a linear map of rank %d, not a projection: it keeps %s%% of the variance",
-                              "(1 - its error / the total), more than its scores' variances above add to (%s%%), because",
+                              "(1 - its error about the pooled mean / the total), more than its scores' variances above add to (%s%%), because",
                               "the map shrinks the directions it keeps."),
                         x$map_rank, format(100 * x$var_explained, digits = digits),
                         format(100 * x$importance[3L, ncol(x$importance)], digits = digits))), sep = "\n")
@@ -254,11 +255,13 @@ as.prcomp.prcomp <- function(x, ...) x
 as.prcomp.fair_pca <- function(x, ...) {
   res <- fp_residual_directions(x)
   if (fp_has_map(x)) {
+    known <- length(res$sdev) || ncol(x$rotation) >= nrow(x$rotation)
     fp_warn(sprintf(paste("`x`'s reconstruction is a linear map of rank %d (min-max's rounding above k = %d), not a projection,",
                           "which a prcomp object cannot hold: `x` and `sdev` are the map's scores and their standard deviations,",
-                          "and with the directions it leaves out they add to %.3g%% of the total variance, so proportions",
+                          "and %s add to %.3g%% of the total variance, so proportions",
                           "computed from `sdev` (summary(), scree plots) are not what the map keeps (%.3g%%: glance(), summary() of the fit)"),
-                    ncol(x$rotation), x$k, 100 * sum(c(x$sdev, res$sdev)^2) / x$totalvar, 100 * fp_var_explained(x)),
+                    ncol(x$rotation), x$k, if (known) "with the directions it leaves out they" else "they (the directions it leaves out are not known)",
+                    100 * sum(c(x$sdev, res$sdev)^2) / x$totalvar, 100 * fp_var_explained(x)),
             class = "fairproj_prcomp_warning")
   }
   out <- list(sdev = c(x$sdev, res$sdev), rotation = x$rotation, center = x$center, scale = x$scale,
@@ -576,7 +579,7 @@ plot.fair_pca <- function(x, type = NULL, ..., main = NULL, xlab = NULL, ylab = 
 #' @return A tibble (or data.frame). `glance()`: one row with `method`, `k`, `nobs`, `ncol`,
 #'   `max_loss`, `loss_gap` (largest minus smallest marginal loss), the same two for standard
 #'   PCA, `var_explained` (fraction of the total variance the reconstruction keeps, 1 - its
-#'   error / `totalvar`) and `converged`: the solver's
+#'   squared error about the pooled mean / `totalvar`) and `converged`: the solver's
 #'   own test for iterative methods (for `"robust"`, whether the descent was kept and its last
 #'   iterate is within 1\% of the best visited; for `"rlace"`, whether the classifier reached
 #'   the majority rate within `tol`, or all steps ran with `tol = NULL`; `TRUE` for `"inlp"`,
@@ -635,7 +638,13 @@ glance.fair_pca <- function(x, ...) {
 # the pooled centring): a projection's components' variances; a linear map's (min-max above rank
 # k) is its own field, more than its scores' variances (the map shrinks what it keeps).
 fp_var_explained <- function(x) {
-  if (!is.null(x$var_explained)) x$var_explained else sum(x$sdev[seq_len(x$k)]^2) / x$totalvar
+  if (!is.null(x$var_explained)) return(x$var_explained)
+  if (!fp_has_map(x)) return(sum(x$sdev[seq_len(x$k)]^2) / x$totalvar)
+  # a map fit saved by fairproj before it kept the field: from its moments, else unknown
+  if (is.null(x$moments) || !(x$totalvar > 0)) return(NA_real_)
+  prep <- fp_prepare(x$moments, if (isFALSE(x$center)) FALSE else x$center, if (isFALSE(x$scale)) FALSE else x$scale)
+  R <- diag(nrow(prep$C)) - fp_map_times(x, diag(nrow(prep$C)))
+  (sum(diag(prep$C)) - sum((R %*% prep$C) * R)) / x$totalvar
 }
 
 # Whether an iterative fit met its method's stopping test; NA for closed-form methods. Solvers

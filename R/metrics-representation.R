@@ -11,7 +11,9 @@
 #'
 #' For a [fair_pca()] fit, `newdata` is first centred and scaled as the model was (`scale.`
 #' matters; the centre does not, since `S` is centred). For a matrix `object`, `newdata` is used
-#' as it is.
+#' as it is. A min-max fit whose reconstruction is a linear map `M` of rank above `k` (see
+#' [minmax]) keeps `1 - trace((I - M) S (I - M)) / trace(S)`, what its reconstruction keeps (on
+#' the training data, the fit's `var_explained`), not the share of the span of `rotation`.
 #'
 #' @param object A `fair_pca` object or a d x r matrix whose columns span the subspace (they are
 #'   orthonormalised if needed).
@@ -40,6 +42,7 @@ variance_explained <- function(object, newdata) {
   xc <- sweep(x, 2L, colMeans(x), `-`)
   tot <- sum(xc^2)
   if (tot <= 0) fp_abort("has zero variance", "newdata")
+  if (inherits(object, "fair_pca") && fp_has_map(object)) return(1 - sum((xc - t(fp_map_times(object, t(xc))))^2) / tot)
   sum((xc %*% V)^2) / tot
 }
 

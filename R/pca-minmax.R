@@ -104,8 +104,9 @@
 #' reconstruction in `rotation` (so `reconstruct = center + scale * predict %*% t(rotation)`);
 #' `sdev` holds their standard deviations (the components ordered by them, uncorrelated, as
 #' [stats::prcomp()]'s), and `var_explained` the fraction of the total variance the map keeps
-#' (1 - its error / `totalvar`), which `glance()` and `summary()` report: more than the scores'
-#' variances add to, because the map shrinks the directions it keeps.
+#' (1 - its squared error about the pooled mean / `totalvar`), which `glance()`, `summary()` and
+#' [variance_explained()] report: more than the scores' variances add to, because the map
+#' shrinks the directions it keeps.
 #' The fit also keeps its factors, `map_basis` (the `u_j`, d x rank) and `map_weights` (the
 #' `lambda*_j`), from which the diagnostics and the audit work; on the row route the d x d map
 #' is not formed and `predict()`, [reconstruct()], [group_errors()], print and summary work from

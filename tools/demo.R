@@ -22,7 +22,7 @@ cmp <- data.frame(group = fair$group_stats$group, n = fair$group_stats$n,
                   loss_standard = std$group_stats$loss, loss_fair = fair$group_stats$loss)
 print(cmp, digits = 4, row.names = FALSE)
 cat(sprintf("variance kept: standard %.1f%%, fair %.1f%%\n",
-            100 * sum(std$sdev^2) / std$totalvar, 100 * sum(fair$sdev^2) / fair$totalvar))
+            100 * glance(std)$var_explained, 100 * glance(fair)$var_explained))
 cat(paste("A group's error is the average squared distance of its rows to their projection;",
           "its marginal loss is that error minus the smallest error any rank-k projection could",
           "give that group alone.\nStandard PCA minimises the total error; min-max fair PCA makes",

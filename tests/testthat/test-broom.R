@@ -162,3 +162,18 @@ test_that("augment() refuses arguments it does not take, keeping broom's data an
   expect_identical(nrow(augment(f, newdata = X[1:5, ])), 5L)
   expect_identical(nrow(augment(f)), 150L)
 })
+
+test_that("as.prcomp() keeps the call and na.action; counts beyond R's integers are doubles", {
+  d <- data.frame(a = c(1, 3, NA, 2, 5, 4, 7, 6), b = c(2, 1, 4, 3, 3, 6, 5, 8), g = rep(c("u", "v"), 4))
+  f <- fair_pca(~ a + b, data = d, group = g, k = 1, na.action = na.exclude, method = "standard")
+  p <- as.prcomp(f)
+  expect_identical(p$call, f$call)
+  expect_identical(p$na.action, f$na.action)
+  expect_identical(nrow(predict(p)), nrow(d))  # na.exclude pads the scores, as prcomp()'s formula method
+  expect_identical(fairproj:::fp_count_value(5), 5L)
+  expect_identical(fairproj:::fp_count_value(3e9), 3e9)
+  big <- f
+  big$groups$n <- c(2e9, 1e9)
+  expect_identical(nobs(big), 3e9)
+  expect_identical(glance(big)$nobs, 3e9)
+})

@@ -222,6 +222,14 @@ test_that("a map fit reports one variance kept, and sdev as prcomp's: the scores
     expect_warning(p <- as.prcomp(f), "not a projection", class = "fairproj_prcomp_warning")
     expect_identical(p$fitted_components, ncol(f$rotation))
     expect_equal(p$x, f$x)
+    # on new data: what the map keeps of their variance (here the training rows: the same)
+    expect_equal(variance_explained(f, X), kept, tolerance = 1e-8)
+    # a map fit saved before the field existed: from its moments
+    old <- f
+    old$var_explained <- NULL
+    expect_equal(glance(old)$var_explained, kept, tolerance = 1e-8)
+    old$moments <- NULL
+    expect_identical(glance(old)$var_explained, NA_real_)
     # the scree's points are the scores' variances: its caption gives what the map keeps
     grDevices::pdf(NULL)
     pd <- plot(f, type = "scree")
