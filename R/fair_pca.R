@@ -171,7 +171,8 @@
 #'     (objective, weights, convergence history, ...); a min-max fit whose reconstruction is
 #'     a linear map of rank above `k` (see [minmax]) also has `map` (or its factors `map_basis`
 #'     and `map_weights`) and `var_explained`, the fraction of `totalvar` the map keeps (1 -
-#'     its squared error about the pooled mean / `totalvar`; more than `sdev^2` adds to, as the map shrinks what it keeps);
+#'     its squared error about the pooled mean / `totalvar`; more than `sdev^2` adds to, as
+#'     the map shrinks what it keeps);
 #'   * from the formula interface, `terms`, `xlevels`, `contrasts` and `group_name`, used by
 #'     `predict()` to rebuild the columns from a raw data.frame.
 #' @references
