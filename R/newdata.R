@@ -123,6 +123,7 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
   if (is.null(data)) fp_abort("is missing: the formula interface needs a data.frame", "data")
   if (!is.data.frame(data)) fp_abort("must be a data.frame", "data")
   if (!inherits(formula, "formula")) fp_abort("must be a formula", "formula")
+  if (!nrow(data)) fp_abort("has no rows", "data")
   data <- fp_int64_columns(data, "data")
   if (length(formula) != 2L) fp_abort("must have no response (e.g. ~ . or ~ a + b)", "formula")
   if (!is.null(subset)) fp_check_formula_subset(subset, nrow(data))
@@ -143,9 +144,12 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
   if (is.null(gval)) fp_abort("is missing: give a column of `data` or one label per row", "group")
   if (inherits(gval, "formula")) fp_abort_group_formula(gval, data, "group", "data", unquoted = TRUE)
   # a factor's NA level (addNA()) is a missing label, for `na.action` as any other
+  gval <- fp_formula_group_attrs(gval, nrow(data))
   if (is.data.frame(gval)) gval[] <- lapply(gval, fp_na_level) else gval <- fp_na_level(gval)
-  if (length(gval) != nrow(data)) fp_abort(sprintf("has length %d but `data` has %d rows", length(gval), nrow(data)), "group")
-  feats <- if (is.null(gname)) data else data[setdiff(names(data), gname)]
+  if (NROW(gval) != nrow(data)) fp_abort(sprintf("has length %d but `data` has %d rows", NROW(gval), nrow(data)), "group")
+  fp_formula_check_names(names(data), formula, gname, dot)
+  # by position, not by name: names model.frame() cannot use are refused above only when read
+  feats <- if (is.null(gname)) data else data[!(names(data) %in% gname)]
   if (!is.null(gname) && gname %in% all.vars(formula[[2L]])) {
     # named in the formula: an error when it is used as a feature; when it is only removed
     # (prcomp's `~ . - group`), the remaining terms, with `.` expanded on the other columns
@@ -156,7 +160,11 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
     if (!length(tl)) fp_abort("selects no feature columns", "formula")
     formula <- stats::reformulate(tl, env = environment(formula))
   }
-  args <- list(formula = formula, data = feats, fp_group = gval, drop.unused.levels = TRUE)
+  # several attributes (a data.frame): model.frame() carries their row numbers, NA where a
+  # label is missing, so that na.action drops those rows as it drops a single missing label
+  multi <- is.data.frame(gval)
+  grow <- if (multi) replace(seq_len(nrow(gval)), !stats::complete.cases(gval), NA_integer_)
+  args <- list(formula = formula, data = feats, fp_group = if (multi) grow else gval, drop.unused.levels = TRUE)
   if (!is.null(subset)) args$subset <- subset
   # not given: what model.frame() would apply, the data's own na.action (a non-numeric
   # attribute) or else R's option; no guard when that is nothing model.frame() can call
@@ -172,7 +180,11 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
     if (inherits(e, "fairproj_error")) stop(e)  # the na.action's own refusal, named by the guard
     fp_abort(sprintf("cannot be evaluated on `data`: %s", conditionMessage(e)), "formula")
   })
-  gcol <- mf[["(fp_group)"]]
+  if (!nrow(mf)) {
+    fp_abort(sprintf("has no complete rows: every row%s has a missing value, and na.action drops them all; impute them or leave out the columns with missing values",
+                     if (is.null(subset)) "" else " that `subset` keeps"), "data")
+  }
+  gcol <- if (multi) `rownames<-`(gval[mf[["(fp_group)"]], , drop = FALSE], NULL) else mf[["(fp_group)"]]
   mt <- attr(mf, "terms")
   if (!is.null(attr(mt, "offset"))) {
     # model.matrix() leaves offsets out: a projection has no use for them, so say so
@@ -201,6 +213,46 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
   dropped <- fp_formula_dropped(attr(mf, "na.action"), gval, subset, is.null(na.action))
   list(x = x, group = gcol, group_name = gname, terms = mt, xlevels = stats::.getXlevels(mt, mf),
        contrasts = ctr, na.action = attr(mf, "na.action"), dropped = dropped)
+}
+
+# The group of a formula door given as several attributes: a list of vectors with one value per
+# row each becomes a data.frame (as a data.frame is taken); a list of one label per row (a list
+# column), or of vectors of other lengths, is an error naming `group` (model.frame() would blame
+# the formula). Other values unchanged.
+fp_formula_group_attrs <- function(gval, n) {
+  if (!is.list(gval) || is.data.frame(gval)) return(gval)
+  if (length(gval) && all(lengths(gval) == n) && all(vapply(gval, function(v) is.null(dim(v)), logical(1)))) {
+    nm <- names(gval)
+    if (is.null(nm)) nm <- rep("", length(gval))
+    nm[is.na(nm) | nm == ""] <- paste0("attr", which(is.na(nm) | nm == ""))
+    return(structure(gval, names = make.unique(nm), row.names = .set_row_names(n), class = "data.frame"))
+  }
+  if (n > 1L && length(gval) == n && all(lengths(gval) == 1L)) {
+    fp_abort(sprintf("is a list of %d single values: give the labels as a vector (unlist() it), or a list of attributes with one value per row each", n), "group")
+  }
+  fp_abort(sprintf("is a list whose elements have lengths %s, but `data` has %d rows: give one label per row, or a data.frame or list of attributes with one value per row each",
+                   paste(utils::head(unique(lengths(gval)), 5), collapse = ", "), n), "group")
+}
+
+# The names of `data` (`nm`) at a formula door: model.frame() reads a column by its name, so a
+# name that appears more than once (the first column would be read for every one of them, the
+# others dropped without a word) or an empty one (no column can be selected by it) is an error
+# naming `data` when the formula reads it: every column for `.` (`dot`), otherwise the
+# formula's variables and the group column `gname`.
+fp_formula_check_names <- function(nm, formula, gname, dot) {
+  nm[is.na(nm)] <- ""
+  used <- if (dot) nm else intersect(nm, c(all.vars(formula), gname))
+  dup <- unique(nm[duplicated(nm) & nzchar(nm) & nm %in% c(used, gname)])
+  if (length(dup)) {
+    fp_abort(sprintf("has column name(s) that appear more than once: %s; give each column its own name (e.g. names(data) <- make.unique(names(data)))",
+                     fp_name_list(sprintf("'%s'", dup))), "data")
+  }
+  blank <- which(!nzchar(nm))
+  if (dot && length(blank)) {
+    fp_abort(sprintf("has %d column(s) without a name (column %s), which `~ .` cannot read; name them or leave them out",
+                     length(blank), paste(utils::head(blank, 5), collapse = ", ")), "data")
+  }
+  invisible()
 }
 
 # Text and factor columns of a formula's model frame `mf` (without the group), before they

@@ -284,3 +284,60 @@ test_that("formula doors name `na.action`, `subset`, `data` or `formula` for wha
   expect_s3_class(fair_css(~ a, data = one, group = g, k = 1), "fair_css")
   expect_equal(nobs(fair_pca(~ ., data = iris, group = Species, k = 2, subset = 1:100, na.action = "na.omit")), 100L)
 })
+
+test_that("the formula doors refuse duplicated and empty column names they would read, naming `data`", {
+  set.seed(36)
+  df <- data.frame(a = rnorm(40), b = rnorm(40), c = rnorm(40), d = rnorm(40), s = rep(c("F", "M"), 20))
+  dup <- df
+  names(dup)[1:2] <- "a"  # model.frame() would read the first 'a' twice and drop 'b' unsaid
+  for (door in list(function(f, data) fair_pca(f, data = data, group = s, k = 1, method = "mean"),
+                    function(f, data) fair_css(f, data = data, group = s, k = 1))) {
+    expect_error(door(~ ., dup), class = "fairproj_input_error", regexp = "^`data` has column name.*'a'")
+    blank <- df
+    names(blank)[1] <- ""  # was R's unclassed "undefined columns selected"
+    expect_error(door(~ ., blank), class = "fairproj_input_error", regexp = "^`data` has 1 column\\(s\\) without a name")
+  }
+  # names the formula does not read stay allowed, and give the fit of the other columns
+  ref <- fair_pca(~ c + d, data = df, group = s, k = 1, method = "mean")
+  expect_equal(fair_pca(~ c + d, data = dup, group = s, k = 1, method = "mean")$rotation, ref$rotation)
+  expect_equal(fair_pca(~ c + d, data = blank, group = s, k = 1, method = "mean")$rotation, ref$rotation)
+  twice <- cbind(df, s = df$s)  # two group columns named 's'
+  expect_error(fair_pca(~ a + b, data = twice, group = s, k = 1, method = "mean"),
+               class = "fairproj_input_error", regexp = "^`data`.*'s'")
+})
+
+test_that("a formula door with no rows, or none left after na.action, names `data`", {
+  df <- data.frame(a = rnorm(20), b = rnorm(20), c = rnorm(20), s = rep(c("F", "M"), 10))
+  expect_error(fair_pca(~ ., data = df[0, ], group = s, k = 1), class = "fairproj_input_error", regexp = "^`data` has no rows")
+  expect_error(fair_kpca(~ ., data = df[0, ], group = s, k = 1), class = "fairproj_input_error", regexp = "^`data` has no rows")
+  df$a[] <- NA
+  expect_error(suppressMessages(fair_css(~ ., data = df, group = s, k = 1)),
+               class = "fairproj_input_error", regexp = "^`data` has no complete rows")
+})
+
+test_that("the formula doors take several attributes as a data.frame or list, as the default doors do", {
+  set.seed(37)
+  df <- data.frame(a = rnorm(48), b = rnorm(48), c = rnorm(48), d = rnorm(48), s = rep(c("F", "M"), 24))
+  band <- rep(c("x", "y"), each = 24)
+  ref <- fair_pca(df[1:4], data.frame(s = df$s, band), k = 1, method = "mean")
+  fd <- fair_pca(~ a + b + c + d, data = df, group = data.frame(s, band), k = 1, method = "mean")
+  expect_equal(fd$rotation, ref$rotation)
+  expect_identical(fd$groups, ref$groups)
+  fl <- fair_pca(~ a + b + c + d, data = df, group = list(s = s, band = band), k = 1, method = "mean")
+  expect_equal(fl$rotation, ref$rotation)
+  expect_equal(predict(fl, df[1:3, ]), predict(ref, df[1:3, 1:4]), ignore_attr = TRUE)
+  # a missing label of one attribute drops its row through na.action, as a single group's would
+  band_na <- replace(band, 5, NA)
+  fn <- suppressMessages(fair_pca(~ a + b + c + d, data = df, group = data.frame(s, band_na), k = 1, method = "mean"))
+  ref_na <- fair_pca(df[-5, 1:4], data.frame(s = df$s[-5], band_na = band[-5]), k = 1, method = "mean")
+  expect_equal(fn$rotation, ref_na$rotation)
+  expect_equal(sum(fn$groups$n), 47)
+  expect_equal(fair_css(~ a + b + c + d, data = df, group = data.frame(s, band), k = 2)$columns,
+               fair_css(df[1:4], data.frame(s = df$s, band), k = 2)$columns)
+  # a list column of labels, or attributes of other lengths: errors naming `group`, not `formula`
+  df$lst <- as.list(df$s)
+  expect_error(fair_pca(~ a + b, data = df, group = lst, k = 1), class = "fairproj_input_error",
+               regexp = "^`group` is a list of 48 single values")
+  expect_error(fair_pca(~ a + b, data = df, group = list(s, band[-1]), k = 1), class = "fairproj_input_error",
+               regexp = "^`group` is a list whose elements have lengths 48, 47")
+})
