@@ -53,7 +53,7 @@ fp_augment_scores <- function(x, data, newdata) {
   s <- as.data.frame(s)
   names(s) <- paste0(".fitted", names(s))
   rownames(s) <- NULL
-  out <- cbind(data.frame(.rownames = rownames(base), stringsAsFactors = FALSE), base, s)
+  out <- cbind(data.frame(.rownames = rownames(base), stringsAsFactors = FALSE), fp_unique_names(base), s)
   rownames(out) <- NULL
   fp_tibble(out)
 }

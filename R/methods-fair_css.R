@@ -297,7 +297,7 @@ augment.fair_css <- function(x, data = NULL, newdata = NULL, group = NULL, ...) 
   if (is.null(group) && !is.null(x$group_name) && x$group_name %in% names(base)) group <- x$group_name
   if (is.character(group) && length(group) == 1L && nrow(base) != 1L) {
     if (!group %in% names(base)) fp_abort(sprintf("names column '%s', which `%s` does not have", group, arg), "group")
-    feats <- if (is.null(x$terms)) base[setdiff(names(base), group)] else base
+    feats <- if (is.null(x$terms)) base[!(names(base) %in% group)] else base
     group <- base[[group]]
   } else {
     feats <- base
@@ -307,7 +307,7 @@ augment.fair_css <- function(x, data = NULL, newdata = NULL, group = NULL, ...) 
   rec <- reconstruct.fair_css(x, xm, group = group)
   sc <- if (isFALSE(x$scale)) rep(1, ncol(xm)) else x$scale
   err <- rowSums(sweep(xm - rec, 2L, sc, `/`)^2)
-  out <- cbind(data.frame(.rownames = rownames(base), stringsAsFactors = FALSE), base,
+  out <- cbind(data.frame(.rownames = rownames(base), stringsAsFactors = FALSE), fp_unique_names(base),
                data.frame(.sq_error = unname(err)))
   rownames(out) <- NULL
   fp_tibble(out)

@@ -149,6 +149,10 @@ predict.fair_kpca <- function(object, newdata, ...) {
   # no rows: no scores; no column names: columns by position (the names V1, ... are not set)
   xn <- fp_as_matrix(newdata, "newdata", min_cols = 1L, allow_nonfinite = TRUE, min_rows = 0L, set_names = FALSE)
   if (fp_any_infinite(xn)) fp_abort(sprintf("contains %d infinite value(s)", sum(is.infinite(xn))), "newdata")
+  cn <- colnames(xn)
+  if (!is.null(cn) && !all(cn == "", na.rm = TRUE) && (anyDuplicated(cn) || anyNA(cn) || any(cn == ""))) {
+    colnames(xn) <- fp_colnames(xn)  # duplicated or empty names made unique as the fit's were
+  }
   if (!is.null(colnames(newdata)) && all(nm %in% colnames(xn))) xn <- xn[, nm, drop = FALSE]
   newnm <- colnames(xn)
   if (!is.null(newnm) && !identical(nm, paste0("V", seq_along(nm))) && !all(nm %in% newnm)) {

@@ -229,6 +229,15 @@ fp_colnames <- function(x) {
   make.unique(cn)
 }
 
+# A data.frame whose duplicated or empty names are made unique as fp_colnames() makes them (a,
+# a.1, V3), the names a fit gives such columns; for results that carry the data's columns
+# (augment(): a tibble refuses duplicated or empty names). Otherwise unchanged.
+fp_unique_names <- function(df) {
+  nm <- names(df)
+  if (anyDuplicated(nm) || anyNA(nm) || any(nm == "")) names(df) <- fp_colnames(df)
+  df
+}
+
 # The NA/Inf error of fp_as_matrix() from counts taken elsewhere (the C++ moments pass).
 fp_check_nonfinite_counts <- function(n_na, n_inf, arg = "x") {
   if (n_na > 0) fp_abort(sprintf("contains %s missing value(s) (NA/NaN); remove or impute them first", format(n_na)), arg)

@@ -1,0 +1,53 @@
+# Odd column names and types at the data doors: what a fit accepts, its companions
+# (predict(), augment()) accept too, with the same columns; what it refuses is a classed error
+# naming the argument.
+
+test_that("a group column named by string keeps the other columns by position, duplicated or empty names included", {
+  set.seed(361)
+  x <- data.frame(a = rnorm(30), b = rnorm(30), c = rnorm(30), d = rnorm(30))
+  g <- rep(c("F", "M", "M"), 10)
+  dup <- x
+  names(dup)[1:2] <- "a"       # the second 'a' was dropped without a word when `group` named a column
+  uniq <- x
+  names(uniq)[1:2] <- c("a", "a.1")
+  ref <- fair_pca(uniq, g, k = 2, method = "mean")
+  fit <- fair_pca(cbind(dup, s = g), "s", k = 2, method = "mean")
+  expect_identical(rownames(fit$rotation), c("a", "a.1", "c", "d"))
+  expect_equal(fit$rotation, ref$rotation)
+  m <- group_moments(cbind(dup, s = g), "s")
+  expect_identical(m$colnames, c("a", "a.1", "c", "d"))
+  expect_equal(moments_cov(m), moments_cov(group_moments(uniq, g)))
+  blank <- x
+  names(blank)[1] <- ""        # was R's unclassed "undefined columns selected"
+  blank$s <- g                 # (cbind() would rename the empty name)
+  cs <- fair_css(blank, "s", k = 2)
+  expect_identical(cs$colnames, c("V1", "b", "c", "d"))
+  expect_identical(cs$columns, fair_css(x, g, k = 2)$columns)
+  # two columns named as the group column: which one holds the groups is not clear
+  expect_error(fair_pca(cbind(x, s = g, s = g), "s", k = 1), class = "fairproj_input_error",
+               regexp = "^`x` has 2 columns named 's'")
+})
+
+test_that("augment() and predict() take the duplicated or empty names their fit took", {
+  set.seed(362)
+  x <- data.frame(a = rnorm(30), b = rnorm(30), c = rnorm(30), d = rnorm(30))
+  g <- rep(c("F", "M", "M"), 10)
+  odd <- x
+  names(odd) <- c("a", "a", "", "d")
+  fixed <- c("a", "a.1", "V3", "d")
+  uniq <- setNames(x, fixed)
+  fit <- fair_pca(odd, g, k = 2, method = "mean")
+  for (arg in c("data", "newdata")) {
+    au <- do.call(augment, setNames(list(fit, odd), c("x", arg)))  # was tibble's unclassed error
+    expect_identical(names(au)[2:5], fixed)
+    expect_equal(as.matrix(au[c(".fittedPC1", ".fittedPC2")]), predict(fit, uniq), ignore_attr = TRUE)
+  }
+  cs <- fair_css(odd, g, k = 2)
+  au <- augment(cs, newdata = odd)
+  expect_identical(names(au)[2:5], fixed)
+  expect_equal(au$.sq_error, augment(fair_css(uniq, g, k = 2), newdata = uniq)$.sq_error)
+  kp <- fair_kpca(odd, g, k = 2)
+  # names made unique as the fit's were, not "missing a.1, V3"
+  expect_equal(predict(kp, odd[5:1, ]), predict(kp, uniq[5:1, ]))
+  expect_identical(names(augment(kp, newdata = odd))[2:5], fixed)
+})
