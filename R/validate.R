@@ -156,12 +156,15 @@ fp_any_infinite <- function(x) {
   any(is.infinite(r)) && any(is.infinite(x))
 }
 
-# A data.frame with its matrix columns (`d$m <- as.matrix(...)`) split into one column each,
-# named as as.matrix() names them (`m.a`, `m.b`; `m.1`, `m.2` without column names; `m` for a
-# one-column matrix), so that the columns of a fit and of its new data are named alike.
+# A data.frame with its matrix columns (`d$m <- as.matrix(...)`) and data.frame columns (a
+# tibble's packed columns, tidyr::pack()) split into one column each, named as as.matrix() names
+# them (`m.a`, `m.b`; `m.1`, `m.2` without column names; `m` for a one-column matrix), so that
+# the columns of a fit and of its new data are named alike. A data.frame column is split by
+# `[[` (a tibble's `[, j]` is a one-column tibble, not its values), its own such columns first.
 fp_flatten_df <- function(x) {
   wide <- vapply(x, function(v) length(dim(v)) == 2L, logical(1))
   if (!any(wide)) return(x)
+  x[wide] <- lapply(x[wide], function(v) if (is.data.frame(v)) fp_flatten_df(v) else v)
   nm <- unlist(lapply(seq_along(x), function(j) {
     v <- x[[j]]
     if (length(dim(v)) != 2L || ncol(v) == 1L) return(names(x)[j])
@@ -169,6 +172,7 @@ fp_flatten_df <- function(x) {
     paste(names(x)[j], if (length(cn)) cn else seq_len(ncol(v)), sep = ".")
   }))
   cols <- unlist(lapply(x, function(v) {
+    if (is.data.frame(v)) return(lapply(seq_len(ncol(v)), function(j) v[[j]]))
     if (length(dim(v)) == 2L) lapply(seq_len(ncol(v)), function(j) v[, j]) else list(v)
   }), recursive = FALSE)
   structure(cols, names = nm, row.names = attr(x, "row.names"), class = "data.frame")

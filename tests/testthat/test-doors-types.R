@@ -51,3 +51,21 @@ test_that("augment() and predict() take the duplicated or empty names their fit 
   expect_equal(predict(kp, odd[5:1, ]), predict(kp, uniq[5:1, ]))
   expect_identical(names(augment(kp, newdata = odd))[2:5], fixed)
 })
+
+test_that("a tibble's packed (data.frame) columns are split into their numeric columns, as matrix columns are", {
+  skip_if_not_installed("tibble")
+  set.seed(363)
+  x <- data.frame(a = rnorm(30), b = rnorm(30), c = rnorm(30), d = rnorm(30))
+  g <- rep(c("F", "M", "M"), 10)
+  packed <- tibble::tibble(a = x$a, p = tibble::tibble(b = x$b, c = x$c), d = x$d)
+  flat <- setNames(x, c("a", "p.b", "p.c", "d"))
+  ref <- fair_pca(flat, g, k = 2, method = "mean")
+  fit <- fair_pca(packed, g, k = 2, method = "mean")  # was "non-numeric column(s): p.b, p.c"
+  expect_identical(rownames(fit$rotation), c("a", "p.b", "p.c", "d"))
+  expect_equal(fit$rotation, ref$rotation)
+  expect_equal(predict(fit, packed[3:1, ]), predict(ref, flat[3:1, ]), ignore_attr = TRUE)
+  expect_equal(moments_cov(group_moments(packed, g)), moments_cov(group_moments(x, g)), ignore_attr = TRUE)
+  # a packed column of text is still refused, naming its columns
+  bad <- tibble::tibble(a = x$a, d = x$d, p = tibble::tibble(b = as.character(x$b), c = x$c))
+  expect_error(fair_pca(bad, g, k = 1), class = "fairproj_input_error", regexp = "^`x` has non-numeric column\\(s\\): p.b")
+})
