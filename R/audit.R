@@ -500,7 +500,7 @@ fair_audit.default <- function(x, group, k = NULL, methods = c("standard", "minm
   if (is.data.frame(x)) {
     oc <- fp_audit_column(outcome, x, NULL, "outcome", data_arg = "x")
     outcome <- oc$value
-    if (!is.null(oc$name)) x <- x[setdiff(names(x), oc$name)]
+    if (!is.null(oc$name)) x <- fp_drop_column(x, oc$name, "outcome", "x")
   }
   door <- fp_door_rows(x, group, substitute(group), min_levels = 2L, check_finite = FALSE, set_names = FALSE)
   fp_audit_methods(methods, NULL, ...names(), ...length())
@@ -520,7 +520,7 @@ fair_audit.formula <- function(formula, data = NULL, group, k = NULL, methods = 
   y <- fp_audit_column(substitute(outcome), data, parent.frame(), "outcome")
   if (!is.null(y$name)) {
     if (y$name %in% all.vars(formula)) formula <- fp_formula_drop(formula, y$name, "outcome")
-    data <- data[setdiff(names(data), y$name)]
+    data <- fp_drop_column(data, y$name, "outcome", "data")
   }
   fd <- fp_formula_data(formula, data, substitute(group), parent.frame(),
                         na.action = if (!missing(na.action)) na.action, min_cols = 2L)

@@ -303,13 +303,9 @@ fp_group_column <- function(x, group, arg = "group", expr = NULL) {
   if (inherits(group, "formula")) fp_abort_group_formula(group, x, arg, "x")
   if (is.data.frame(x) && is.character(group) && length(group) == 1L && !is.na(group) && nrow(x) != 1L) {
     if (!group %in% names(x)) fp_column_missing_error(group, x, arg, "x")
-    if (sum(names(x) == group, na.rm = TRUE) > 1L) {
-      fp_abort(sprintf("has %d columns named '%s', the group column `%s` names; give each column its own name",
-                       sum(names(x) == group, na.rm = TRUE), group, arg), "x")
-    }
-    # by position: the other columns keep duplicated or empty names, which the data door makes
-    # unique (a, a.1, V1) as it does without a group column, rather than dropping or refusing them
-    return(list(x = x[!(names(x) %in% group)], group = x[[group]]))
+    # the other columns keep duplicated or empty names, which the data door makes unique (a,
+    # a.1, V1) as it does without a group column
+    return(list(x = fp_drop_column(x, group, "group", "x"), group = x[[group]]))
   }
   if (is.data.frame(x) && is.character(group) && is.null(dim(group)) && length(group) != nrow(x)) {
     named <- unique(group[!is.na(group) & group %in% names(x)])

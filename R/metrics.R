@@ -63,7 +63,7 @@ group_errors <- function(object, x, group, center = c("group", "model")) {
   }
   if (!is.null(gname)) {
     group <- x[[gname]]
-    if (is.null(object$terms)) x <- x[setdiff(names(x), gname)]
+    if (is.null(object$terms)) x <- fp_drop_column(x, gname, "group", "x")
   }
   xm <- fp_newdata(object, x, "x")
   g <- fp_as_group(group, nrow(xm), "group", min_levels = 1L)

@@ -242,6 +242,20 @@ fp_unique_names <- function(df) {
   df
 }
 
+# The data.frame `df` without its column `name` (taken out as the group or the outcome, `what`),
+# the other columns kept by position: setdiff() of the names would merge duplicated names
+# (dropping columns unsaid) and fail on an empty one, which are for the data doors to judge
+# (`[` would also rename duplicates, so the names are put back). A name held by several columns
+# is an error naming `arg`, the argument that holds `df`.
+fp_drop_column <- function(df, name, what, arg) {
+  n <- sum(names(df) == name, na.rm = TRUE)
+  if (n > 1L) fp_abort(sprintf("has %d columns named '%s', the %s column; give each column its own name", n, name, what), arg)
+  keep <- !(names(df) %in% name)
+  out <- df[keep]
+  names(out) <- names(df)[keep]
+  out
+}
+
 # The NA/Inf error of fp_as_matrix() from counts taken elsewhere (the C++ moments pass).
 fp_check_nonfinite_counts <- function(n_na, n_inf, arg = "x") {
   if (n_na > 0) fp_abort(sprintf("contains %s missing value(s) (NA/NaN); remove or impute them first", format(n_na)), arg)

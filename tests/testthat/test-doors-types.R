@@ -69,3 +69,32 @@ test_that("a tibble's packed (data.frame) columns are split into their numeric c
   bad <- tibble::tibble(a = x$a, d = x$d, p = tibble::tibble(b = as.character(x$b), c = x$c))
   expect_error(fair_pca(bad, g, k = 1), class = "fairproj_input_error", regexp = "^`x` has non-numeric column\\(s\\): p.b")
 })
+
+test_that("an outcome or group column taken out of the data leaves the others by position (fair_audit(), group_errors())", {
+  set.seed(364)
+  x <- data.frame(a = rnorm(40), b = rnorm(40), c = rnorm(40), d = rnorm(40))
+  g <- rep(c("F", "M"), 20)
+  y <- rep(0:1, 20)
+  odd <- x
+  names(odd) <- c("a", "a", "", "d")
+  fixed <- c("a", "a.1", "V3", "d")
+  withy <- odd
+  withy$y <- y                 # an empty name was R's unclassed "undefined columns selected"
+  au <- fair_audit(withy, g, outcome = "y", k = 1, replicates = 0, seed = 1)
+  ref <- fair_audit(setNames(x, fixed), g, outcome = y, k = 1, replicates = 0, seed = 1)
+  expect_identical(au$colnames, fixed)
+  expect_equal(au$table[setdiff(names(au$table), "seconds")], ref$table[setdiff(names(ref$table), "seconds")])
+  twice <- withy
+  names(twice)[1] <- "y"
+  expect_error(fair_audit(twice, g, outcome = "y", k = 1, replicates = 0), class = "fairproj_input_error",
+               regexp = "^`x` has 2 columns named 'y', the outcome column")
+  # the formula door judges the names it reads after the outcome is taken out (`[` renamed them)
+  dup <- cbind(x, y = y, s = g)
+  names(dup)[1:2] <- "a"
+  expect_error(fair_audit(~ ., dup, group = s, outcome = y, k = 1, replicates = 0), class = "fairproj_input_error",
+               regexp = "^`data` has column name.*'a'")
+  fit <- fair_pca(setNames(x, fixed), g, k = 2, method = "mean")
+  withg <- odd
+  withg$s <- g                 # the second 'a' was dropped, then "missing a.1"
+  expect_equal(group_errors(fit, withg, "s"), group_errors(fit, setNames(x, fixed), g))
+})
