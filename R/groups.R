@@ -135,6 +135,23 @@ fp_num_labels <- function(u) {
   lab
 }
 
+# Labels of numbers read from text `txt` (a file's group column; `v` = as.numeric(txt)): those
+# of fp_num_labels(), except for whole numbers written in digits that a double does not hold
+# exactly (beyond 2^53, such as 64-bit IDs), which keep their digits (without a "+" or leading
+# zeros), as integer64 labels do: distinct IDs stay distinct groups rather than merging into
+# the one double they round to.
+fp_text_num_labels <- function(txt, v) {
+  lab <- fp_num_labels(v)
+  big <- which(abs(v) >= 2^53)
+  big <- big[grepl("^\\s*[-+]?[0-9]+\\s*$", txt[big])]
+  if (!length(big)) return(lab)
+  t <- trimws(txt[big])
+  digits <- sub("^0+(?=[0-9])", "", sub("^[-+]", "", t), perl = TRUE)
+  inexact <- digits != sprintf("%.0f", abs(v[big]))
+  lab[big[inexact]] <- paste0(ifelse(startsWith(t, "-"), "-", ""), digits)[inexact]
+  lab
+}
+
 # A group vector as a factor of its distinct values with the unused levels dropped: numbers in
 # increasing order with the labels of fp_num_labels() (as.factor() labels doubles with 15
 # digits, which merges values that differ in the 16th).

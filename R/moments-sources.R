@@ -425,7 +425,7 @@ fp_csv_chunk_moments <- function(ch, pos, group, columns, bad_rows, what, state,
     # into R as numbers: the labels of fp_num_labels(), in every chunk alike
     v <- suppressWarnings(as.numeric(g))
     num <- !is.na(v)
-    g[num] <- fp_num_labels(v[num])
+    g[num] <- fp_text_num_labels(g[num], v[num])
   }
   gf <- fp_as_group(g, nrow(xm), "group", min_levels = 1L)
   # moments that overflow within the chunk name the file's largest value there

@@ -124,7 +124,6 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
   if (!is.data.frame(data)) fp_abort("must be a data.frame", "data")
   if (!inherits(formula, "formula")) fp_abort("must be a formula", "formula")
   if (!nrow(data)) fp_abort("has no rows", "data")
-  data <- fp_int64_columns(data, "data")
   if (length(formula) != 2L) fp_abort("must have no response (e.g. ~ . or ~ a + b)", "formula")
   if (!is.null(subset)) fp_check_formula_subset(subset, nrow(data))
   if (!is.null(na.action)) fp_check_na_action(na.action, env)
@@ -150,6 +149,8 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
   fp_formula_check_names(names(data), formula, gname, dot)
   # by position, not by name: names model.frame() cannot use are refused above only when read
   feats <- if (is.null(gname)) data else data[!(names(data) %in% gname)]
+  # integer64 features as doubles; a group column stays integer64, whose labels are exact
+  feats <- fp_int64_columns(feats, "data")
   if (!is.null(gname) && gname %in% all.vars(formula[[2L]])) {
     # named in the formula: an error when it is used as a feature; when it is only removed
     # (prcomp's `~ . - group`), the remaining terms, with `.` expanded on the other columns

@@ -98,3 +98,28 @@ test_that("an outcome or group column taken out of the data leaves the others by
   withg$s <- g                 # the second 'a' was dropped, then "missing a.1"
   expect_equal(group_errors(fit, withg, "s"), group_errors(fit, setNames(x, fixed), g))
 })
+
+test_that("64-bit group IDs stay distinct groups at the formula and file doors, as in memory", {
+  skip_if_not_installed("bit64")
+  set.seed(365)
+  x <- data.frame(a = rnorm(30), b = rnorm(30), c = rnorm(30), d = rnorm(30))
+  ids <- bit64::as.integer64("100000000000000001") + bit64::as.integer64(rep(0:2, 10))  # one double for all three
+  ref <- fair_pca(x, ids, k = 1, method = "mean")
+  expect_identical(ref$groups$group, c("100000000000000001", "100000000000000002", "100000000000000003"))
+  df <- x
+  df$s <- ids                  # was converted to doubles with the features: one group, or merged ones
+  fit <- fair_pca(~ ., data = df, group = s, k = 1, method = "mean")
+  expect_identical(fit$groups, ref$groups)
+  expect_equal(fit$rotation, ref$rotation)
+  df$a <- bit64::as.integer64(round(x$a * 100))  # an integer64 feature is still read by value
+  expect_equal(fair_pca(~ ., data = df, group = s, k = 1, method = "mean", scale. = TRUE)$rotation,
+               fair_pca(transform(x, a = round(a * 100)), ids, k = 1, method = "mean", scale. = TRUE)$rotation)
+  path <- withr::local_tempfile(fileext = ".csv")
+  utils::write.csv(data.frame(x, s = as.character(ids)), path, row.names = FALSE)
+  m <- group_moments(path, "s")  # the column reads as numbers: the three IDs were one label, "1e+17"
+  expect_identical(m$levels, ref$groups$group)
+  expect_equal(moments_cov(m), moments_cov(group_moments(x, as.character(ids))), ignore_attr = TRUE)
+  # numbers a double holds keep their labels, however they are spelled
+  utils::write.csv(data.frame(x, s = rep(c("1e17", "100000000000000000", "2", "2.0", "3"), 6)), path, row.names = FALSE)
+  expect_identical(group_moments(path, "s")$levels, c("2", "3", "1e+17"))
+})
