@@ -456,8 +456,13 @@ fp_db_query <- function(con, sql) {
   res
 }
 
-# Group labels compared as exact text (the engine may return integers where R had doubles).
-fp_db_key <- function(v) if (is.numeric(v)) sprintf("%.17g", as.numeric(v)) else as.character(v)
+# Group labels compared as exact text (the engine may return integers where R had doubles);
+# integer64 labels (a BIGINT column) by their digits: as doubles, IDs beyond 2^53 would share a
+# key (with bit64's unclassed warning) and match another group's row.
+fp_db_key <- function(v) {
+  if (inherits(v, "integer64")) return(as.character(v))
+  if (is.numeric(v)) sprintf("%.17g", as.numeric(v)) else as.character(v)
+}
 
 # The SQL of the queries. dbplyr renders the user's lazy query (any table or pipeline) and
 # quotes identifiers and literals for the connection's dialect; the aggregates around it are
