@@ -55,6 +55,9 @@
 #' @param group The name of the group column (a string). Its values are read as text labels;
 #'   a column of numbers (as the reader guesses it) with non-integer values is a continuous
 #'   attribute and an error of class `fairproj_source_error`, as a numeric vector is in memory.
+#'   In such a column a number is one label however it is spelled (`"2"`, `"2.0"`), and whole
+#'   numbers beyond 2^53 that a double does not hold (64-bit IDs) keep their digits, as
+#'   `bit64::integer64` labels do, so that distinct IDs stay distinct groups.
 #' @param ... For lists: passed to `group_moments()` for each element whose method takes them
 #'   (an option that no element takes is an error of class `fairproj_input_error`). For files: options of
 #'   [readr::read_delim_chunked()]: `quote`, `escape_backslash`, `escape_double`, `locale`, `na`,
