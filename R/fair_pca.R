@@ -127,7 +127,8 @@
 #'   least two levels), or several attributes (a data.frame or list of such vectors) whose
 #'   non-empty cells are the groups, see [intersect_groups()]. With a data.frame `x`, a string
 #'   naming one of its columns (which is then not a feature). In the formula interface, an
-#'   unquoted column name of `data`, a string naming it, or a vector. Not used when `x` is a
+#'   unquoted column name of `data`, a string naming it, a vector, or several attributes (a
+#'   data.frame or list, evaluated on `data`, e.g. `data.frame(sex, race)`). Not used when `x` is a
 #'   `group_moments` object. A missing (`NA`) or empty (`""`) label is an error, as in files
 #'   (rows of a factor's `NA` level, from [addNA()], count as missing; the formula interface
 #'   drops such rows through `na.action`). Distinct numbers are distinct groups, labelled with
