@@ -100,6 +100,13 @@ fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE, c
   if (inherits(x, "Matrix")) x <- as.matrix(x)
   if (inherits(x, "integer64") && length(dim(x)) == 2L) x <- fp_int64_matrix(x, arg)
   if (!is.matrix(x)) {
+    if (inherits(x, "tbl_lazy")) {
+      fp_abort(paste0("is a lazy database table, whose rows are not in R: collect() them (dplyr::collect())",
+                      if (arg == "x") " or, for a fit that takes moments, give group_moments() of the table (its group column named as a string)"), arg)
+    }
+    if (length(dim(x)) > 2L) {
+      fp_abort(sprintf("must be a matrix or data.frame, not an array of %d dimensions", length(dim(x))), arg)
+    }
     if (is.numeric(x)) fp_abort(sprintf("must be a matrix or data.frame with at least %d columns, not a vector", min_cols), arg)
     fp_abort(sprintf("must be a numeric matrix or data.frame, not an object of class '%s'", class(x)[1]), arg)
   }

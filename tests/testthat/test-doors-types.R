@@ -145,3 +145,22 @@ test_that("a database's BIGINT group IDs beyond 2^53 give each group its own mom
     expect_equal(moments_cov(m), moments_cov(ref))
   }
 })
+
+test_that("an array of three dimensions and a lazy database table get errors that say what they are", {
+  g <- rep(c("F", "M"), 10)
+  expect_error(fair_pca(array(rnorm(80), c(20, 2, 2)), g, k = 1), class = "fairproj_input_error",
+               regexp = "^`x` must be a matrix or data.frame, not an array of 3 dimensions")  # was "not a vector"
+  skip_if_not_installed("RSQLite")
+  skip_if_not_installed("dbplyr")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  x <- data.frame(a = rnorm(20), b = rnorm(20), c = rnorm(20))
+  DBI::dbWriteTable(con, "t", cbind(x, s = g))
+  tb <- dplyr::tbl(con, "t")
+  expect_error(fair_pca(tb, "s", k = 1), class = "fairproj_input_error", regexp = "^`x` is a lazy database table.*group_moments\\(\\)")
+  expect_error(fair_css(tb, "s", k = 1), class = "fairproj_input_error", regexp = "^`x` is a lazy database table")
+  fit <- fair_pca(group_moments(tb, "s"), k = 1)  # the way the message points to
+  expect_equal(fit$rotation, fair_pca(x, g, k = 1)$rotation, tolerance = 1e-8)
+  expect_error(predict(fit, dplyr::select(tb, -s)), class = "fairproj_input_error",
+               regexp = "^`newdata` is a lazy database table, whose rows are not in R: collect\\(\\) them \\(dplyr::collect\\(\\)\\)$")
+})
