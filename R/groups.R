@@ -34,7 +34,7 @@
 #' @export
 intersect_groups <- function(..., min_cell = 2L) {
   a <- list(...)
-  if (length(a) == 1L && is.list(a[[1L]])) a <- a[[1L]]
+  if (length(a) == 1L && is.list(a[[1L]]) && !inherits(a[[1L]], "POSIXlt")) a <- a[[1L]]
   min_cell <- fp_check_count(min_cell, 1L, .Machine$integer.max, "min_cell")
   if (!length(a)) {
     fp_abort("is empty: give the attributes (vectors of one value per row, or one data.frame or list of them)", "...")
@@ -108,9 +108,11 @@ fp_cells_factor <- function(fs) {
   factor(labs[id], levels = labs)
 }
 
-# Whether `group` holds several attributes (a data.frame or list with more than one column).
+# Whether `group` holds several attributes (a data.frame or list with more than one column). A
+# POSIXlt vector is a list of its fields, not of attributes: it is refused as a date-time.
 fp_is_multi_group <- function(group) {
-  (is.data.frame(group) && ncol(group) > 1L) || (is.list(group) && !is.data.frame(group) && length(group) > 1L)
+  (is.data.frame(group) && ncol(group) > 1L) ||
+    (is.list(group) && !is.data.frame(group) && !inherits(group, "POSIXlt") && length(group) > 1L)
 }
 
 # A factor's rows whose level is NA (addNA()) as missing values, so that they are counted and

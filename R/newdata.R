@@ -221,6 +221,7 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
 # column), or of vectors of other lengths, is an error naming `group` (model.frame() would blame
 # the formula). Other values unchanged.
 fp_formula_group_attrs <- function(gval, n) {
+  if (inherits(gval, "POSIXlt")) fp_abort("must be a factor, character, integer or logical vector, not 'POSIXlt'", "group")
   if (!is.list(gval) || is.data.frame(gval)) return(gval)
   if (length(gval) && all(lengths(gval) == n) && all(vapply(gval, function(v) is.null(dim(v)), logical(1)))) {
     nm <- names(gval)

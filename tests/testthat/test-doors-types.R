@@ -164,3 +164,15 @@ test_that("an array of three dimensions and a lazy database table get errors tha
   expect_error(predict(fit, dplyr::select(tb, -s)), class = "fairproj_input_error",
                regexp = "^`newdata` is a lazy database table, whose rows are not in R: collect\\(\\) them \\(dplyr::collect\\(\\)\\)$")
 })
+
+test_that("a POSIXlt group is refused as a date-time, not read as a list of its fields", {
+  x <- data.frame(a = rnorm(20), b = rnorm(20), c = rnorm(20))
+  when <- as.POSIXlt(as.Date("2020-01-01") + rep(0:1, 10))
+  # was "a list of 20 single values: ... unlist() it", which would give its fields
+  for (door in list(function() fair_pca(x, when, k = 1), function() group_moments(x, when),
+                    function() fair_css(x, when, k = 1),
+                    function() fair_pca(~ a + b + c, data = x, group = when, k = 1))) {
+    expect_error(door(), class = "fairproj_input_error", regexp = "^`group` must be a factor.*not 'POSIXlt'")
+  }
+  expect_error(intersect_groups(when), class = "fairproj_input_error", regexp = "is not a factor")
+})
