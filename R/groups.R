@@ -326,6 +326,11 @@ fp_group_column <- function(x, group, arg = "group", expr = NULL) {
     # a.1, V1) as it does without a group column
     return(list(x = fp_drop_column(x, group, "group", "x"), group = x[[group]]))
   }
+  if (is.matrix(x) && is.character(group) && length(group) == 1L && nrow(x) != 1L && group %in% colnames(x)) {
+    # a matrix's column is not taken out as a data.frame's is: say so, rather than "length 1"
+    fp_abort(sprintf("names column '%s' of the matrix `x`, but only a data.frame's group column is taken out of the features; give as.data.frame(x), or the labels x[, \"%s\"] and the other columns",
+                     group, group), arg)
+  }
   if (is.data.frame(x) && is.character(group) && is.null(dim(group)) && length(group) != nrow(x)) {
     named <- unique(group[!is.na(group) & group %in% names(x)])
     if (length(named)) {

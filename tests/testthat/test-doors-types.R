@@ -176,3 +176,12 @@ test_that("a POSIXlt group is refused as a date-time, not read as a list of its 
   }
   expect_error(intersect_groups(when), class = "fairproj_input_error", regexp = "is not a factor")
 })
+
+test_that("a string naming a column of a matrix `x` says that only a data.frame's group column is taken out", {
+  m <- cbind(a = rnorm(20), b = rnorm(20), c = rnorm(20), s = rep(1:2, 10))
+  for (door in list(function() fair_pca(m, "s", k = 1), function() group_moments(m, "s"))) {
+    expect_error(door(), class = "fairproj_input_error", regexp = "^`group` names column 's' of the matrix `x`")  # was "has length 1"
+  }
+  # as the message says: the data.frame takes it out of the features
+  expect_equal(fair_pca(as.data.frame(m), "s", k = 1)$rotation, fair_pca(m[, 1:3], m[, "s"], k = 1)$rotation)
+})
