@@ -615,8 +615,13 @@ fp_warn_units <- function(lv, colnames, fix = NULL) {
   invisible(TRUE)
 }
 
+# Scores (a numeric matrix, data.frame or vector) as a double matrix; integer64 values (bit64)
+# by value, as the data doors read them (as.matrix() and matrix() would read their bits).
 fp_as_scores <- function(scores, arg) {
-  if (is.data.frame(scores)) scores <- as.matrix(scores)
+  if (is.data.frame(scores)) scores <- as.matrix(fp_int64_columns(fp_flatten_df(scores), arg))
+  if (inherits(scores, "integer64")) {
+    scores <- if (length(dim(scores)) == 2L) fp_int64_matrix(scores, arg) else fp_int64_double(scores)
+  }
   if (is.numeric(scores) && is.null(dim(scores))) scores <- matrix(scores, ncol = 1L)
   if (!is.matrix(scores) || !is.numeric(scores)) fp_abort("must be a numeric matrix (one row per observation)", arg)
   if (anyNA(scores) || any(!is.finite(scores))) fp_abort("contains missing or infinite values", arg)

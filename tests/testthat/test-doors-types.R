@@ -185,3 +185,21 @@ test_that("a string naming a column of a matrix `x` says that only a data.frame'
   # as the message says: the data.frame takes it out of the features
   expect_equal(fair_pca(as.data.frame(m), "s", k = 1)$rotation, fair_pca(m[, 1:3], m[, "s"], k = 1)$rotation)
 })
+
+test_that("integer64 scores are read by value by the metrics that take scores", {
+  skip_if_not_installed("bit64")
+  set.seed(367)
+  s <- round(cbind(rnorm(40), rnorm(40)) * 100)
+  g <- rep(c("F", "M"), 20)
+  m64 <- bit64::as.integer64(s)
+  dim(m64) <- dim(s)           # a matrix of integer64: its bits were read as tiny doubles
+  df64 <- data.frame(a = bit64::as.integer64(s[, 1]), b = bit64::as.integer64(s[, 2]))
+  expect_equal(mmd2(m64, g), mmd2(s, g))
+  expect_equal(mmd2(df64, g), mmd2(s, g))
+  expect_equal(mmd2(bit64::as.integer64(s[, 1]), g), mmd2(s[, 1], g))
+  y <- rep(0:1, 20)
+  set.seed(1)
+  ref <- downstream_metrics(s, y, g)
+  set.seed(1)
+  expect_equal(downstream_metrics(df64, y, g), ref)
+})
