@@ -635,6 +635,7 @@ fp_as_scores <- function(scores, arg) {
 # from the value ("0"/"1", "FALSE"/"TRUE"), else refused: its level order says nothing.
 fp_as_binary <- function(y, n, arg) {
   if (is.null(y)) fp_abort("is missing", arg)
+  if (inherits(y, "integer64")) y <- fp_int64_double(y)  # by value: `%in%` would compare its bits
   if (!is.atomic(y)) fp_abort("must be binary: logical, 0/1, or a factor with two levels", arg)
   if (!length(y)) fp_abort("is empty: give one binary value per row", arg)
   if (length(y) != n) fp_abort(sprintf("has length %d but there are %d rows", length(y), n), arg)

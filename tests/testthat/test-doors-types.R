@@ -203,3 +203,26 @@ test_that("integer64 scores are read by value by the metrics that take scores", 
   set.seed(1)
   expect_equal(downstream_metrics(df64, y, g), ref)
 })
+
+test_that("an integer64 0/1 outcome is binary, as the same integers are (fair_audit(), downstream_metrics(), fairness_gaps())", {
+  skip_if_not_installed("bit64")
+  set.seed(368)
+  x <- data.frame(a = rnorm(40), b = rnorm(40), c = rnorm(40))
+  g <- rep(c("F", "M"), 20)
+  y <- rep(0:1, 20)
+  y64 <- bit64::as.integer64(y)  # compared by its bits, it was not 0/1: a numeric outcome, or refused
+  a <- fair_audit(x, g, k = 1, outcome = y64, replicates = 0, seed = 1)
+  ref <- fair_audit(x, g, k = 1, outcome = y, replicates = 0, seed = 1)
+  expect_identical(a$outcome$type, "binary")
+  expect_equal(a$downstream, ref$downstream)
+  set.seed(2)
+  d <- downstream_metrics(as.matrix(x), y64, g)
+  set.seed(2)
+  expect_equal(d, downstream_metrics(as.matrix(x), y, g))
+  pred <- rep(c(0L, 1L, 1L, 0L), 10)
+  expect_equal(fairness_gaps(bit64::as.integer64(pred), y64, g), fairness_gaps(pred, y, g))
+  # a numeric integer64 outcome is read by value
+  z <- round(x$a * 10 + rnorm(40))
+  expect_equal(fair_audit(x, g, k = 1, outcome = bit64::as.integer64(z), replicates = 0, seed = 1)$downstream,
+               fair_audit(x, g, k = 1, outcome = z, replicates = 0, seed = 1)$downstream)
+})
