@@ -62,8 +62,8 @@ fp_match_newdata <- function(object, newdata, arg = "newdata", allow_na = TRUE) 
 # The model matrix of a raw data.frame through the terms of a formula fit.
 fp_rebuild_model_matrix <- function(object, newdata, arg = "newdata") {
   tt <- stats::delete.response(object$terms)
-  newdata <- fp_int64_columns(newdata, arg)
   vars <- all.vars(tt)
+  newdata <- fp_int64_used(newdata, vars, arg)
   miss <- setdiff(vars, names(newdata))
   if (length(miss)) {
     fp_abort(sprintf("lacks variable(s) of the model formula: %s", fp_name_list(miss)), arg,
@@ -89,6 +89,15 @@ fp_rebuild_model_matrix <- function(object, newdata, arg = "newdata") {
   attr(x, "assign") <- NULL
   attr(x, "contrasts") <- NULL
   x
+}
+
+# The integer64 columns of the data.frame `df` that a formula reads (named in `vars`) as
+# doubles (fp_int64_columns(), with its warning for integers of 2^53 or more); the others, such
+# as a database's 64-bit row IDs, are left alone and not warned about.
+fp_int64_used <- function(df, vars, arg) {
+  use <- names(df) %in% vars
+  if (any(use)) df[use] <- fp_int64_columns(df[use], arg)
+  df
 }
 
 # The variables of `newdata` with the types they had in training (`classes`, the terms'
@@ -150,7 +159,7 @@ fp_formula_data <- function(formula, data, gexpr, env, subset = NULL, na.action 
   # by position, not by name: names model.frame() cannot use are refused above only when read
   feats <- if (is.null(gname)) data else data[!(names(data) %in% gname)]
   # integer64 features as doubles; a group column stays integer64, whose labels are exact
-  feats <- fp_int64_columns(feats, "data")
+  feats <- fp_int64_used(feats, if (dot) names(feats) else all.vars(formula), "data")
   if (!is.null(gname) && gname %in% all.vars(formula[[2L]])) {
     # named in the formula: an error when it is used as a feature; when it is only removed
     # (prcomp's `~ . - group`), the remaining terms, with `.` expanded on the other columns

@@ -226,3 +226,18 @@ test_that("an integer64 0/1 outcome is binary, as the same integers are (fair_au
   expect_equal(fair_audit(x, g, k = 1, outcome = bit64::as.integer64(z), replicates = 0, seed = 1)$downstream,
                fair_audit(x, g, k = 1, outcome = z, replicates = 0, seed = 1)$downstream)
 })
+
+test_that("integer64 columns a formula does not read (64-bit row IDs) are neither converted nor warned about", {
+  skip_if_not_installed("bit64")
+  set.seed(369)
+  df <- data.frame(a = rnorm(30), b = rnorm(30), c = rnorm(30), s = rep(c("F", "M", "M"), 10))
+  df$id <- bit64::as.integer64("900000000000000001") + bit64::as.integer64(1:30)
+  expect_no_warning(fit <- fair_pca(~ a + b + c, data = df, group = s, k = 1))
+  expect_equal(fit$rotation, fair_pca(~ a + b + c, data = df[1:4], group = s, k = 1)$rotation)
+  expect_no_warning(p <- predict(fit, df[5:1, ]))  # warned that `newdata` had big integers in 'id'
+  expect_equal(p, predict(fit, df[5:1, 1:3]))
+  expect_no_warning(group_errors(fit, df, s))
+  # a column the formula reads still warns (class fairproj_precision_warning) and is read by value
+  df$big <- bit64::as.integer64("9007199254740993") * bit64::as.integer64(rep(1:3, 10))
+  expect_warning(fair_pca(~ a + b + big, data = df, group = s, k = 1, scale. = TRUE), class = "fairproj_precision_warning")
+})
