@@ -255,6 +255,35 @@ test_that("min-max by the row route returns a rounded map of rank above k with t
   expect_equal(fairproj:::fp_audit_var_kept(b, C), fairproj:::fp_audit_var_kept(bm, C), tolerance = 1e-12)
 })
 
+test_that("a row-route map with real weights: sdev, the variance kept and the scree agree with the moments route", {
+  set.seed(6)
+  n <- 60
+  d <- 4
+  g <- rep(c("a", "b", "c"), each = n)
+  x <- matrix(rnorm(3 * n * d), 3 * n)
+  for (j in 1:3) x[g == letters[j], j] <- x[g == letters[j], j] * 4
+  x[g == "c", ] <- x[g == "c", ] %*% qr.Q(qr(matrix(rnorm(d * d), d)))
+  b <- fair_pca(x, g, k = 1, method = "minmax", route = "rows")
+  a <- fair_pca(x, g, k = 1, method = "minmax", route = "moments")
+  expect_true(b$converged)
+  expect_gt(min(b$map_weights), 0.05)  # far from a projection
+  expect_equal(unname(b$sdev), unname(apply(b$x, 2, stats::sd)), tolerance = 1e-8)
+  zc <- scale(x, center = b$center, scale = FALSE)
+  kept <- 1 - sum((zc - scale(reconstruct(b, x), center = b$center, scale = FALSE))^2) / sum(zc^2)
+  expect_equal(b$var_explained, kept, tolerance = 1e-8)
+  expect_lt(sum(b$sdev^2) / b$totalvar, kept)
+  # the same certified optimum by the moments route: the same map, so the same numbers
+  if (fairproj:::fp_has_map(a) && ncol(a$rotation) == ncol(b$rotation)) {
+    expect_equal(a$var_explained, b$var_explained, tolerance = 1e-6)
+    expect_equal(a$sdev, b$sdev, tolerance = 1e-6)
+  }
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  cap <- attr(suppressMessages(plot(b, type = "scree")), "fp_spec")$labels$caption
+  expect_match(cap, sprintf("keeps %.1f%% of the variance", 100 * kept))
+  expect_warning(as.prcomp(b), "not known", class = "fairproj_prcomp_warning")
+})
+
 test_that("\"auto\" takes the row route for min-max at large d only", {
   set.seed(4)
   x <- matrix(rnorm(60 * 900), 60)
