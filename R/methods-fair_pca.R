@@ -288,7 +288,7 @@ fp_residual_directions <- function(x) {
   if (r >= d) return(none)
   if (is.null(x$moments) && !is.null(x$spectra$residual)) return(fp_rows_residual_directions(x))
   if (is.null(x$moments)) {
-    fp_warn(if (!is.null(x$route)) "`x` was fitted by the row route, which keeps no d x d moments, so the directions it leaves out are unknown (standard PCA by the row route keeps the leading ones): `sdev` holds only its k components, and proportions of variance computed from it are too large; refit with route = \"moments\" (its d x d moments) for them" else "`x` has no moments (it was fitted with keep_moments = FALSE), so the directions it leaves out are unknown: `sdev` holds only its k components, and proportions of variance computed from it are too large; refit with keep_moments = TRUE",
+    fp_warn(if (!is.null(x$route)) "`x` was fitted by the row route, which keeps no d x d moments, so the directions it leaves out are unknown (standard PCA by the row route keeps the leading ones): `sdev` holds only its components, and proportions of variance computed from it are too large; refit with route = \"moments\" (its d x d moments) for them" else "`x` has no moments (it was fitted with keep_moments = FALSE), so the directions it leaves out are unknown: `sdev` holds only its components, and proportions of variance computed from it are too large; refit with keep_moments = TRUE",
             class = "fairproj_prcomp_warning")
     return(none)
   }
