@@ -798,6 +798,20 @@
 # 38, 39, 41, 43, 44, 46, 48, 49, 51, 53, 54, 56, 58, 59, 61, 63, 64, 66, 68, 69, 71, 73, 74, 76,
 # 78, 79).
 #
+# Session of 2026-12-07, fourth (#44 item 1; a status measurement, no rule changed; run
+# "2026-12-07d-full", 30 samples, on the same build of main 055f0ce, whose intervals are
+# today's). RUN: shards 39, 41, 43 and 44, never run before. RESULT (within / below / above /
+# flagged): shard 39, 32 designs, 1,401 cells: 74 / 7 / 32 / 1,288 (91.9% flagged); shard 41, 31
+# designs, 1,354 cells: 74 / 39 / 34 / 1,207 (89.1%); shard 43, 31 designs, 1,354 cells: 85 / 25 /
+# 57 / 1,187 (87.7%); shard 44, 31 designs, 1,354 cells: 8 / 3 / 9 / 1,334 (98.5%). New unflagged
+# cells clearly below 0.85: 8, all at 20-40 rows per direction: d12k1m2n300gauss (27 rows per
+# direction; min-max's min_loss, losses and max_loss 0.40-0.55, standard's loss and max_loss
+# 0.62; 30-50% of samples flagged) and d4k1m2n300pois (mean's loss and max_loss 0.70); none
+# clearly above. Over the 1,243 designs now on today's intervals: 54,269 cells, 89.4% flagged,
+# 60 of 5,766 unflagged cells clearly low (1.0%), none clearly high; 37 shards complete; the
+# well-behaved summary is unchanged. Shards never run: 21 (46, 48, 49, 51, 53, 54, 56, 58, 59,
+# 61, 63, 64, 66, 68, 69, 71, 73, 74, 76, 78, 79).
+#
 # Session of 2026-12-07, third (#44 item 1; a status measurement, no rule changed; run
 # "2026-12-07c-full", 30 samples, on a build of main 055f0ce, whose intervals are today's).
 # RUN: shards 36 and 38, never run before. RESULT: shard 36, 32 designs, 1,409 cells: 11
