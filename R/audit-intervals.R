@@ -1123,8 +1123,15 @@ fp_kurtosis_max <- 1.5
 # Too few rows for the directions estimated: a group with fewer than this many rows per
 # direction of the fitted subspace (k (d - k), the dimension of the rank-k subspaces of d
 # columns) has its intervals flagged, as the in-sample optimism of its errors and losses then
-# exceeds what the bootstrap sees. Chosen on bench/audit-coverage.R's calibration designs only.
-fp_rows_per_direction_min <- 20
+# exceeds what the bootstrap sees. 20 was chosen on bench/audit-coverage.R's calibration designs
+# only; raised to 25 on the full grid's 1,243 designs of today's intervals (runs from
+# "2026-12-06h-full"): the groups with 20 to 25 rows per direction, whose intervals are centred
+# on the bias-corrected estimate (fp_audit_small_bias()), were still covered 0.86-0.87 (pooled
+# over their unflagged cells) with 37-42% of those cells below 0.85, both in the designs whose
+# small group has 60 rows (d = 4, k = 1) and in those of 1,000 rows at d = 50, k = 1; at 25 to
+# 40 rows per direction 0.87-0.90, and 0.90-0.92 from 40 on (Rscript bench/audit-coverage-status.R,
+# "rows per direction"). No well-behaved design has a group below 37.
+fp_rows_per_direction_min <- 25
 
 # Why a group's intervals are unreliable from its diagnostics (NA where they are not):
 # heavy tails (a tail index below 2, or a width resting on so few blocks that a t interval on
@@ -1674,10 +1681,10 @@ fp_pooled_gap_weight <- function(dr, j) {
 }
 
 # Groups with few rows per direction of the fitted subspace: at fewer than `fp_small_group_rho`
-# rows per direction, n / (k (d - k)) (from 20 up; below 20 the intervals are flagged, see
-# fp_rows_per_direction_min), the in-sample bias of a group's best error, and so of its losses,
-# is of the order of the intervals' width, and the bootstrap sees it (its replicates add it
-# again): there the intervals are centred on the bias-corrected estimate, the estimate less the
+# rows per direction, n / (k (d - k)) (from 20 up, fp_small_group_rho_min; the intervals are
+# also flagged there, see fp_rows_per_direction_min), the in-sample bias of a group's best
+# error, and so of its losses, is of the order of the intervals' width, and the bootstrap sees
+# it (its replicates add it again): there the intervals are centred on the bias-corrected estimate, the estimate less the
 # replicates' bias (at 60 rows beside 3,000, d = 4, k = 1, standard PCA's loss of the small group
 # sat 0.96 of its sd above the truth and was covered 0.82). For standard PCA the small groups'
 # errors and losses; for a fair method, whose fit depends on every group's loss, every group's.
@@ -1729,14 +1736,16 @@ fp_audit_small_bias <- function(unseen, dr, gtab, moments, methods, ks) {
   unseen
 }
 
-# The groups with fp_rows_per_direction_min to fp_small_group_rho rows per direction at each k
-# (matrix k x group): below fp_rows_per_direction_min the intervals are flagged, and left as
-# they are.
+# The groups with fp_small_group_rho_min to fp_small_group_rho rows per direction at each k
+# (matrix k x group). Their intervals are also flagged (below fp_rows_per_direction_min, 25), but
+# shown, and centred as well as the replicates allow; below fp_small_group_rho_min they are left
+# as they are (the bias there exceeds what the replicates see).
+fp_small_group_rho_min <- 20
 fp_audit_small_groups <- function(moments, ks) {
   d <- length(moments$colnames)
   matrix(outer(ks, moments$n, function(k, n) {
     rho <- n / (k * (d - k))
-    rho >= fp_rows_per_direction_min & rho < fp_small_group_rho
+    rho >= fp_small_group_rho_min & rho < fp_small_group_rho
   }), length(ks))
 }
 

@@ -198,14 +198,14 @@
 #'   variance, in groups drawn from one population: there is nothing for a projection to keep.
 #' * *Bias the bootstrap cannot correct.* A fitted subspace's errors are optimistic and a small
 #'   loss is biased upwards, by amounts that grow with the directions estimated per row,
-#'   `k (d - k) / n`. A group with fewer than 20 rows per direction (`n < 20 k (d - k)`) has its
-#'   intervals flagged ("too few rows for the directions estimated ... fewer than 20 per
+#'   `k (d - k) / n`. A group with fewer than 25 rows per direction (`n < 25 k (d - k)`) has its
+#'   intervals flagged ("too few rows for the directions estimated ... fewer than 25 per
 #'   direction"): add rows or lower k. Every interval is centred on the estimate: the
 #'   replicates' quantiles are shifted by the bootstrap's estimate of bias `b` (the replicates'
 #'   mean minus the estimate), and not by `b` again (centring on the bias-corrected estimate where
 #'   `|b|` exceeded half the replicates' sd covered less on every set of designs it was judged on:
 #'   its centres jump between samples), except where a group has 20 to 25 rows per direction:
-#'   there its bias is of the order of the width, and its errors and losses (for a fair method,
+#'   there its bias is of the order of the width, and its (flagged) errors and losses (for a fair method,
 #'   every group's, as its fit depends on them all, and the method's variance kept and price)
 #'   are centred on the bias-corrected estimate; and min-max's errors and losses, whose equalised
 #'   optimum sits above its truth by a bias the replicates show (1.2 of its sds at three groups

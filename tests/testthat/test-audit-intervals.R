@@ -234,8 +234,9 @@ test_that("min-max's gap over three groups starts at 0 at its kink and is then f
   xc <- 0.3 * matrix(rnorm(n * 5), n) %*% diag(c(3, 2, 1, 1, 1))
   a1 <- fair_audit(rbind(xa, xb, xc), rep(c("a", "b", "c"), each = n), k = 1, methods = c("standard", "minmax"),
                    replicates = 40, seed = 1, progress = FALSE)
-  # and three groups whose losses min-max equalises (to the solver's precision)
-  dat <- iv_data(n = c(150, 120, 130), d = 5, seed = 6)
+  # and three groups whose losses min-max equalises (to the solver's precision), each with enough
+  # rows for the 6 directions of d = 5, k = 2 (26.7 to 30 per direction)
+  dat <- iv_data(n = c(180, 160, 170), d = 5, seed = 6)
   a2 <- fair_audit(dat$x, dat$g, k = 2, methods = c("standard", "minmax"), replicates = 40, seed = 1, progress = FALSE)
   m1 <- a1$table[a1$table$method == "minmax", ]
   m2 <- a2$table[a2$table$method == "minmax", ]
