@@ -1684,9 +1684,10 @@ fp_pooled_gap_weight <- function(dr, j) {
 # rows per direction, n / (k (d - k)) (from 20 up, fp_small_group_rho_min; the intervals are
 # also flagged there, see fp_rows_per_direction_min), the in-sample bias of a group's best
 # error, and so of its losses, is of the order of the intervals' width, and the bootstrap sees
-# it (its replicates add it again): there the intervals are centred on the bias-corrected estimate, the estimate less the
-# replicates' bias (at 60 rows beside 3,000, d = 4, k = 1, standard PCA's loss of the small group
-# sat 0.96 of its sd above the truth and was covered 0.82). For standard PCA the small groups'
+# it (its replicates add it again): there the intervals are centred on the bias-corrected
+# estimate, the estimate less the replicates' bias (at 60 rows beside 3,000, d = 4, k = 1,
+# standard PCA's loss of the small group sat 0.96 of its sd above the truth and was covered
+# 0.82). For standard PCA the small groups'
 # errors and losses; for a fair method, whose fit depends on every group's loss, every group's.
 # Elsewhere the bias is small against its noise and the intervals stay centred on the estimate
 # (fp_interval()). 25 was chosen on bench/audit-coverage.R's calibration designs of run

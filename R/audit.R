@@ -205,8 +205,9 @@
 #'   mean minus the estimate), and not by `b` again (centring on the bias-corrected estimate where
 #'   `|b|` exceeded half the replicates' sd covered less on every set of designs it was judged on:
 #'   its centres jump between samples), except where a group has 20 to 25 rows per direction:
-#'   there its bias is of the order of the width, and its (flagged) errors and losses (for a fair method,
-#'   every group's, as its fit depends on them all, and the method's variance kept and price)
+#'   there its bias is of the order of the width, and its (flagged) errors and losses (for a
+#'   fair method, every group's, as its fit depends on them all, and the method's variance kept
+#'   and price)
 #'   are centred on the bias-corrected estimate; and min-max's errors and losses, whose equalised
 #'   optimum sits above its truth by a bias the replicates show (1.2 of its sds at three groups
 #'   of 1,000 rows, d = 12, k = 3), which are centred on the estimate less half of `b` (half was
