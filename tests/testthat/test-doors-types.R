@@ -50,6 +50,13 @@ test_that("augment() and predict() take the duplicated or empty names their fit 
   # names made unique as the fit's were, not "missing a.1, V3"
   expect_equal(predict(kp, odd[5:1, ]), predict(kp, uniq[5:1, ]))
   expect_identical(names(augment(kp, newdata = odd))[2:5], fixed)
+  # a group column named by string beside them; named twice, an error that says so (it said
+  # "missing V3")
+  w <- setNames(cbind(odd, g), c(names(odd), "grp"))
+  expect_equal(augment(cs, newdata = w, group = "grp")$.sq_error,
+               augment(cs, newdata = odd, group = g)$.sq_error)
+  expect_error(augment(cs, newdata = setNames(cbind(w, g), c(names(w), "grp")), group = "grp"),
+               class = "fairproj_input_error", regexp = "^`newdata` has 2 columns named 'grp', the group column")
 })
 
 test_that("a tibble's packed (data.frame) columns are split into their numeric columns, as matrix columns are", {
