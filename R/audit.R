@@ -581,8 +581,7 @@ fp_audit_column <- function(expr, data, env, arg, data_arg = "data") {
 
 # The outcome as list(type = "binary" | "numeric", y (0/1 or numeric), positive (label)).
 fp_audit_outcome <- function(outcome, n) {
-  # integer64 by value: `%in%` would compare its bits, and a 0/1 outcome would be taken as numeric
-  if (inherits(outcome, "integer64")) outcome <- fp_int64_double(outcome)
+  outcome <- fp_int64_value(outcome)
   if (length(outcome) != n) fp_abort(sprintf("has length %d but the data have %d rows", length(outcome), n), "outcome")
   if (anyNA(outcome)) fp_abort(sprintf("contains %d missing value(s); remove those rows first", sum(is.na(outcome))), "outcome")
   if (is.numeric(outcome) && !all(outcome %in% c(0, 1))) {

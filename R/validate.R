@@ -223,6 +223,10 @@ fp_int64_double <- function(v) {
   v
 }
 
+# A vector read by value: integer64 as doubles (`%in%`, `==` and arithmetic on the class would
+# read its bits, and a 0/1 outcome would not be seen as binary), anything else as it is.
+fp_int64_value <- function(v) if (inherits(v, "integer64")) fp_int64_double(v) else v
+
 fp_warn_int64_big <- function(big, arg) {
   if (length(big)) {
     fp_warn(sprintf("`%s` has integer64 column(s) with integers of 2^53 or more, which double precision may round: %s",
@@ -635,7 +639,7 @@ fp_as_scores <- function(scores, arg) {
 # from the value ("0"/"1", "FALSE"/"TRUE"), else refused: its level order says nothing.
 fp_as_binary <- function(y, n, arg) {
   if (is.null(y)) fp_abort("is missing", arg)
-  if (inherits(y, "integer64")) y <- fp_int64_double(y)  # by value: `%in%` would compare its bits
+  y <- fp_int64_value(y)
   if (!is.atomic(y)) fp_abort("must be binary: logical, 0/1, or a factor with two levels", arg)
   if (!length(y)) fp_abort("is empty: give one binary value per row", arg)
   if (length(y) != n) fp_abort(sprintf("has length %d but there are %d rows", length(y), n), arg)
