@@ -161,7 +161,7 @@ fp_plot_data.fairproj_tune <- function(x, type = NULL, ...) {
   d$fit <- x$method
   d$k <- x$model$k
   d$value <- tab$criterion
-  d$se <- tab$se
+  d$std.error <- tab$se  # broom's name, as tidy() of the fit says
   d$lower <- tab$criterion - tab$se
   d$upper <- tab$criterion + tab$se
   d$ARE <- tab$ARE

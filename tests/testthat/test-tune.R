@@ -144,7 +144,12 @@ test_that("tuning results print, summarise, tidy and plot", {
   expect_identical(td$std.error, tn$table$se)  # broom's name
   expect_equal(sum(td$chosen), 1L)
   expect_equal(nrow(tidy(tn, "cv")), 4L * 3L)
-  expect_equal(nrow(tidy(tn, "plot")), 4L)
+  tp <- tidy(tn, "plot")
+  expect_equal(nrow(tp), 4L)
+  # the plot's data name the standard error as tidy() does, and draw criterion +- it
+  expect_identical(tp$std.error, tn$table$se)
+  expect_false("se" %in% names(tp))
+  expect_equal(tp$upper - tp$value, tp$std.error)
   expect_error(tidy(tn, "nope"), class = "fairproj_input_error")
   grDevices::pdf(NULL)
   on.exit(grDevices::dev.off(), add = TRUE)
