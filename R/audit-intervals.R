@@ -1124,13 +1124,13 @@ fp_kurtosis_max <- 1.5
 # direction of the fitted subspace (k (d - k), the dimension of the rank-k subspaces of d
 # columns) has its intervals flagged, as the in-sample optimism of its errors and losses then
 # exceeds what the bootstrap sees. 20 was chosen on bench/audit-coverage.R's calibration designs
-# only; raised to 25 on the full grid's 1,243 designs of today's intervals (runs from
-# "2026-12-06h-full"): the groups with 20 to 25 rows per direction, whose intervals are centred
-# on the bias-corrected estimate (fp_audit_small_bias()), were still covered 0.86-0.87 (pooled
-# over their unflagged cells) with 37-42% of those cells below 0.85, both in the designs whose
-# small group has 60 rows (d = 4, k = 1) and in those of 1,000 rows at d = 50, k = 1; at 25 to
-# 40 rows per direction 0.87-0.90, and 0.90-0.92 from 40 on (Rscript bench/audit-coverage-status.R,
-# "rows per direction"). No well-behaved design has a group below 37.
+# only; raised to 25 on the full grid's 1,243 designs of today's intervals (status runs from
+# "2026-12-06h-full" to "2026-12-07d-full"): in the 28 designs with a group at 20 to 25 rows per
+# direction, whose intervals are centred on the bias-corrected estimate (fp_audit_small_bias()),
+# the unflagged cells were covered 0.86-0.87 (pooled, weighted by their reliable samples), 37-42%
+# of them below 0.85, both where the small group has 60 rows (d = 4, k = 1) and at 1,000 rows at
+# d = 50, k = 1; at 25 to 40 rows per direction about 0.90 (0.88-0.91 by method), from 40 on
+# 0.90-0.92. No well-behaved design has a group below 37 rows per direction.
 fp_rows_per_direction_min <- 25
 
 # Why a group's intervals are unreliable from its diagnostics (NA where they are not):

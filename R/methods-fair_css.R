@@ -297,7 +297,8 @@ augment.fair_css <- function(x, data = NULL, newdata = NULL, group = NULL, ...) 
   if (is.null(group) && !is.null(x$group_name) && x$group_name %in% names(base)) group <- x$group_name
   if (is.character(group) && length(group) == 1L && nrow(base) != 1L) {
     if (!group %in% names(base)) fp_abort(sprintf("names column '%s', which `%s` does not have", group, arg), "group")
-    feats <- if (is.null(x$terms)) fp_drop_column(base, group, "group", arg) else base
+    dropped <- fp_drop_column(base, group, "group", arg)  # a group column named twice: an error
+    feats <- if (is.null(x$terms)) dropped else base
     group <- base[[group]]
   } else {
     feats <- base

@@ -7,8 +7,10 @@
 #                               their names sort in time)
 #
 # Only the status runs of the full grid made on today's intervals count (runs named "...-full" from
-# FAIRPROJ_BENCH_STATUS_FROM on), each design once, at its latest run; designs run only under
-# earlier rules (or in replays of candidate rules) are counted, not summarised. A cell is
+# FAIRPROJ_BENCH_STATUS_FROM on; for a design with a group at 20 to 25 rows per direction, from
+# "2026-12-07e-full" on, when the rows-per-direction rule moved to 25), each design once, at its
+# latest run; designs run only under earlier rules (or in replays of candidate rules) are
+# counted, not summarised. A cell is
 # "clearly low" (high) when it is not flagged and its reliable coverage is below 0.85 (above 0.95)
 # at one-sided binomial p < 0.05; item 1 asks every unflagged cell to cover within 0.85-0.95, and
 # every well-behaved design (Gaussian or Poisson, >= 1,000 rows per group, d <= 12) to flag at most

@@ -50,13 +50,19 @@ test_that("augment() and predict() take the duplicated or empty names their fit 
   # names made unique as the fit's were, not "missing a.1, V3"
   expect_equal(predict(kp, odd[5:1, ]), predict(kp, uniq[5:1, ]))
   expect_identical(names(augment(kp, newdata = odd))[2:5], fixed)
-  # a group column named by string beside them; named twice, an error that says so (it said
-  # "missing V3")
+  # a group column named by string beside them; named twice, an error that says so (the first
+  # was taken as the groups without a word, or an unrelated "missing V3" came)
   w <- setNames(cbind(odd, g), c(names(odd), "grp"))
   expect_equal(augment(cs, newdata = w, group = "grp")$.sq_error,
                augment(cs, newdata = odd, group = g)$.sq_error)
   expect_error(augment(cs, newdata = setNames(cbind(w, g), c(names(w), "grp")), group = "grp"),
                class = "fairproj_input_error", regexp = "^`newdata` has 2 columns named 'grp', the group column")
+  # and for a fit from a formula, whose group column is found by its name
+  dat <- cbind(x, grp = g)
+  fc <- fair_css(~ a + b + c + d, dat, group = grp, k = 2)
+  expect_equal(augment(fc, newdata = dat)$.sq_error, augment(cs, newdata = odd, group = g)$.sq_error)
+  expect_error(augment(fc, newdata = setNames(cbind(dat, rev(g)), c(names(dat), "grp"))),
+               class = "fairproj_input_error", regexp = "^`newdata` has 2 columns named 'grp'")
 })
 
 test_that("a tibble's packed (data.frame) columns are split into their numeric columns, as matrix columns are", {
