@@ -72,6 +72,26 @@ line <- function(w, label) {
 }
 
 line(o, "on today's intervals")
+# what "clearly low" gives by chance: a cell's binomial test on its 15-30 reliable samples calls
+# some cells that do cover 0.85-0.95 clearly low. The count expected if every unflagged cell
+# covered exactly p, beside the one observed; and the cells far below 0.85 (p < 1e-4), which
+# chance does not explain
+chance <- function(w, p) {
+  sum(vapply(w$n_reliable, function(n) {
+    xs <- 0:n
+    sum(stats::dbinom(xs[stats::pbinom(xs, n, 0.85) < 0.05], n, p))
+  }, numeric(1)))
+}
+u0 <- o[o$verdict != "flagged" & o$n_reliable > 0, , drop = FALSE]
+wb0 <- u0[u0$well_behaved & u0$shape != "alike", , drop = FALSE]
+cat(sprintf("%-34s clearly low by chance alone if every unflagged cell covered 0.85 / 0.875 / 0.90: %.0f / %.0f / %.0f of %d (observed %d); in the well-behaved distinct and tie designs %.0f / %.0f / %.0f of %d (observed %d)\n",
+            "", chance(u0, 0.85), chance(u0, 0.875), chance(u0, 0.9), nrow(u0), sum(o$clow),
+            chance(wb0, 0.85), chance(wb0, 0.875), chance(wb0, 0.9), nrow(wb0), sum(wb0$clow)))
+far <- u0[stats::pbinom(round(u0$reliable_cov * u0$n_reliable), u0$n_reliable, 0.85) < 1e-4, , drop = FALSE]
+cat(sprintf("%-34s far below 0.85 (binomial p < 1e-4): %d cells: %s\n", "", nrow(far),
+            paste(sprintf("%s %s %s%s %.2f of %d", far$design, far$method, far$term,
+                          ifelse(is.na(far$group), "", paste0(" ", far$group)), far$reliable_cov, far$n_reliable),
+                  collapse = "; ")))
 cur <- o
 cat("\nOn today's intervals, by distribution / method / rows per direction:\n")
 for (v in sort(unique(cur$dist))) line(cur[cur$dist == v, ], paste("  dist", v))
