@@ -188,13 +188,8 @@ fp_kpca_scores <- function(object, xn) {
 # The checks of fair_kpca()'s options; the kernel and the constraint as one string each.
 fp_kpca_check_args <- function(kernel, constraint, degree, coef0, kernel_center, tradeoff, tradeoff_power, max_n,
                                tol, y, use_group, attributes) {
-  if (!is.character(kernel) || anyNA(kernel) || !kernel[1L] %in% c("rbf", "polynomial", "sigmoid", "linear")) {
-    fp_abort("must be one of \"rbf\", \"polynomial\", \"sigmoid\", \"linear\"", "kernel")
-  }
-  if (!is.character(constraint) || anyNA(constraint) || !constraint[1L] %in% c("parity", "opportunity")) {
-    fp_abort("must be \"parity\" or \"opportunity\"", "constraint")
-  }
-  constraint <- constraint[1L]
+  kernel <- fp_match_arg(kernel, c("rbf", "polynomial", "sigmoid", "linear"), "kernel")
+  constraint <- fp_match_arg(constraint, c("parity", "opportunity"), "constraint")
   fp_check_count(degree, 1L, .Machine$integer.max, "degree")  # (gamma <a, b> + coef0)^1.5 is NaN below 0
   fp_check_number(coef0, "coef0", -Inf, Inf, open_lower = TRUE, open_upper = TRUE)
   fp_check_flag(kernel_center, "kernel_center")
@@ -206,7 +201,7 @@ fp_kpca_check_args <- function(kernel, constraint, degree, coef0, kernel_center,
   if (!is.null(y) && constraint != "opportunity") fp_abort("is only used with constraint = \"opportunity\"", "y")
   fp_check_flag(use_group, "use_group")
   if (!use_group && is.null(attributes)) fp_abort("= FALSE needs `attributes` to constrain", "use_group")
-  list(kernel = kernel[1L], constraint = constraint)
+  list(kernel = kernel, constraint = constraint)
 }
 
 # The rows centred and scaled as fair_kpca()'s `center` and `scale.` say: list(z, center, sc).

@@ -186,11 +186,7 @@ fp_mean_check_args <- function(use_group, zero_tol, constraint, tradeoff, tradeo
                                attributes, y, data) {
   fp_check_flag(use_group, "use_group")
   fp_check_number(zero_tol, "zero_tol", lower = 0)
-  if (!is.character(constraint) || length(constraint) < 1L || anyNA(constraint) ||
-      !constraint[1L] %in% c("parity", "opportunity")) {
-    fp_abort("must be \"parity\" or \"opportunity\"", "constraint")
-  }
-  constraint <- constraint[1L]
+  constraint <- fp_match_arg(constraint, c("parity", "opportunity"), "constraint")
   if (!is.null(tradeoff)) fp_check_number(tradeoff, "tradeoff", 0, 1)
   fp_check_number(tradeoff_power, "tradeoff_power", lower = 0, open_lower = TRUE)
   if (!is.null(equalize_cov)) {

@@ -162,6 +162,11 @@ test_that("the kernel parameters are checked up front, each error naming its arg
   expect_error(kp(gamma = Inf), "`gamma`", class = "fairproj_input_error")
   expect_error(kp(gamma = -1), "`gamma`", class = "fairproj_input_error")
   expect_error(kp(tradeoff = 0.5, tradeoff_power = Inf), "`tradeoff_power`", class = "fairproj_input_error")
+  # a vector of choices is an error, not its first element
+  expect_error(kp(kernel = c("linear", "rbf")), class = "fairproj_input_error", regexp = "^`kernel`")
+  expect_error(kp(kernel = NA_character_), class = "fairproj_input_error", regexp = "^`kernel`")
+  expect_error(kp(constraint = c("opportunity", "parity")), class = "fairproj_input_error",
+               regexp = "^`constraint`")
   expect_s3_class(kp(kernel = "polynomial", degree = 2L), "fair_kpca")
   # max_n is a count of rows: a fraction is refused, Inf is no limit
   for (bad in list(2.5, 5000.5, -Inf, NA)) {

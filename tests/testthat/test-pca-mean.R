@@ -192,6 +192,10 @@ test_that("formula interface, print, and validation of the arguments", {
   expect_output(print(fair_pca(dat$x, dat$g, k = 2, method = "mean", equalize_cov = 2, tradeoff = 0.3)),
                 "Trade-off representation")
   expect_error(fair_pca(dat$x, dat$g, k = 2, method = "mean", constraint = "odds"), class = "fairproj_input_error")
+  # a vector of choices is an error, not its first element
+  expect_error(fair_pca(dat$x, dat$g, k = 2, method = "mean",
+                        constraint = c("opportunity", "parity")),
+               class = "fairproj_input_error", regexp = "^`constraint`")
   expect_error(fair_pca(dat$x, dat$g, k = 2, method = "mean", tradeoff_power = 0), class = "fairproj_input_error")
   expect_error(fair_pca(dat$x, dat$g, k = 2, method = "mean", foo = 1), class = "fairproj_input_error")
   expect_true("mean" %in% fairproj_methods())
