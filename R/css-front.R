@@ -232,8 +232,12 @@ fair_css.default <- function(x, group, k, method = "greedy", ..., center = TRUE,
   method <- fp_check_method(method, "css")
   # NA/Inf: in the C++ pass of the moments
   d <- fp_door_rows(x, group, substitute(group), min_levels = 1L, moments = TRUE, min_cols = 1L, check_finite = FALSE)
-  fp_fit_css(d$m, k, method, ..., center = center, scale. = scale., data = list(x = d$xm, group = d$g), call = call,
-             warn_units = missing(scale.))
+  obj <- fp_fit_css(d$m, k, method, ..., center = center, scale. = scale., data = list(x = d$xm, group = d$g),
+                    call = call, warn_units = missing(scale.))
+  # whether `x` had column names, so that new data are matched by name even when they are V1,
+  # V2, ... (an attribute, not a field: the fields of a column selection are its results)
+  attr(obj, "colnames_given") <- !is.null(colnames(d$x))
+  obj
 }
 
 #' @rdname fair_css

@@ -16,8 +16,9 @@
 # names gets V1, V2, ... which are not matched by name).
 fp_fit_colnames <- function(object) {
   nm <- if (inherits(object, "fair_css")) object$colnames else rownames(object$rotation)
-  given <- if (!is.null(object$colnames_given)) isTRUE(object$colnames_given) else
-    !identical(nm, paste0("V", seq_along(nm)))
+  given <- object$colnames_given
+  if (is.null(given)) given <- attr(object, "colnames_given")  # a fair_css fit keeps it there
+  given <- if (!is.null(given)) isTRUE(given) else !identical(nm, paste0("V", seq_along(nm)))
   list(names = nm, given = given)
 }
 

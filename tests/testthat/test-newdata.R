@@ -69,6 +69,15 @@ test_that("predict.fair_css matches columns by name and passes NA rows", {
   x[2, ] <- NA
   expect_true(all(is.na(predict(f, x)[2, ])))
   expect_true(all(is.na(reconstruct(f, x)[2, ])))
+  # names given as V1, V2, ... (those of read.table() without a header) are matched by name too
+  colnames(x) <- paste0("V", 1:5)
+  fv <- fair_css(x[-2, ], dat$g[-2], k = 2)
+  expect_identical(predict(fv, x[3:5, 5:1]), x[3:5, fv$columns, drop = FALSE])
+  expect_identical(predict(fv, cbind(x[3:5, ], z = 0)), x[3:5, fv$columns, drop = FALSE])
+  expect_identical(reconstruct(fv, x[3:5, 5:1]), reconstruct(fv, x[3:5, ]))
+  fu <- fair_css(unname(x[-2, ]), dat$g[-2], k = 2)
+  # without names given, by position
+  expect_identical(unname(predict(fu, x[3:5, 5:1])), unname(x[3:5, (5:1)[fu$columns], drop = FALSE]))
 })
 
 test_that("the formula interface expands factors and predict rebuilds them from raw data", {
