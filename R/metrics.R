@@ -11,7 +11,8 @@
 #' With `center = "group"` (default) each group's rows are centred at the group's own mean in
 #' `x`, as in [fair_pca()]'s `group_stats` (so on the training data the table is the same);
 #' with `center = "model"` they are centred at the model's centre, i.e. the error of
-#' [reconstruct()].
+#' [reconstruct()]. With `center = "group"`, a group of one row has error 0 about its own mean
+#' and says nothing: a warning of class `fairproj_small_group_warning` says so.
 #'
 #' @param object A `fair_pca` object.
 #' @param x A numeric matrix or data.frame with the model's columns, matched as in
@@ -70,7 +71,7 @@ group_errors <- function(object, x, group, center = c("group", "model")) {
   z <- fp_transform(object, xm)
   m <- group_moments(z, g)
   prep <- fp_prepare(m, center = FALSE, scale. = FALSE)
-  if (center == "model") prep$cov <- prep$second
+  if (center == "model") prep$cov <- prep$second else fp_warn_small_groups(prep$n, prep$levels)
   tab <- fp_group_stats(prep, object$rotation, object$k, map = fp_map_arg(object))
   # ARE: all rows about the model centre
   err_all <- vapply(seq_along(prep$second), function(i) {

@@ -50,6 +50,12 @@ test_that("group_errors reproduces group_stats on the training data and gives AB
   expect_equal(sum(gm$table$error * gm$table$n) / sum(gm$table$n), ge$ARE, tolerance = 1e-10)
   expect_output(print(ge), "ABDiff")
   expect_error(group_errors(list(), dat$x, dat$g), class = "fairproj_input_error")
+  # a group of one row has error 0 about its own mean: said, not shown as a fair result
+  g1 <- factor(c(rep("a", 179), "b"))
+  expect_warning(ge1 <- group_errors(f, dat$x, g1), class = "fairproj_small_group_warning",
+                 regexp = "'b' \\(1\\)")
+  expect_identical(ge1$table$error[2], 0)
+  expect_no_warning(group_errors(f, dat$x, g1, center = "model"))
 })
 
 test_that("plot shows only the fitted k when the method cannot be refitted from moments", {
