@@ -71,15 +71,28 @@ tidy.fair_kpca <- function(x, matrix = "eigenvalues", ...) {
   matrix <- fp_match_arg(matrix, c("eigenvalues", "pcs", "d", "groups", "scores", "x", "u", "plot"), "matrix")
   if (matrix == "plot") return(fp_plot_tidy(x, ...))
   out <- if (matrix %in% c("eigenvalues", "pcs", "d")) {
-    v <- x$eigenvalues / x$totalvar
-    data.frame(PC = seq_along(x$eigenvalues), std.dev = sqrt(x$eigenvalues / max(x$n_train - 1, 1)),
-               percent = v, cumulative = cumsum(v))
+    fp_kpca_importance(x)
   } else if (matrix == "groups") {
     fp_kpca_group_table(x)
   } else {
     fp_scores_long(x[["x"]])
   }
   fp_tibble(out)
+}
+
+# Per component: the standard deviation of its training scores and the fraction and cumulative
+# fraction of the total variance in feature space (tidy() and summary()).
+fp_kpca_importance <- function(x) {
+  v <- x$eigenvalues / x$totalvar
+  data.frame(PC = seq_along(x$eigenvalues), std.dev = sqrt(x$eigenvalues / max(x$n_train - 1, 1)),
+             percent = v, cumulative = cumsum(v))
+}
+
+# The largest difference between two groups' means of one of the k fair components' training
+# scores, from fp_kpca_group_table() (glance() and summary()).
+fp_kpca_mean_gap <- function(gt, k) {
+  gt <- gt[gt$PC <= k, , drop = FALSE]
+  max(vapply(split(gt$mean, gt$PC), function(m) diff(range(m)), numeric(1)))
 }
 
 # Per group and score column: size, mean and standard deviation of the training scores on the
@@ -102,9 +115,7 @@ fp_kpca_group_table <- function(x) {
 #' @rdname tidy.fair_kpca
 #' @export
 glance.fair_kpca <- function(x, ...) {
-  gt <- fp_kpca_group_table(x)
-  gt <- gt[gt$PC <= x$k, , drop = FALSE]
-  gap <- max(vapply(split(gt$mean, gt$PC), function(m) diff(range(m)), numeric(1)))
+  gap <- fp_kpca_mean_gap(fp_kpca_group_table(x), x$k)
   fp_tibble(data.frame(kernel = x$kernel$kernel, gamma = x$kernel$gamma, k = x$k, nobs = as.integer(x$n_train),
                        ngroups = nrow(x$groups), constraint = x$constraint,
                        var_explained = sum(x$eigenvalues) / x$totalvar, mean_gap = gap,
@@ -205,6 +216,50 @@ print.fair_kpca <- function(x, digits = max(3L, getOption("digits") - 3L), ...) 
     cat(sprintf("\nTrade-off representation: [fair scores, %g^%g x kernel PCA scores] (%d columns)\n",
                 x$tradeoff, x$tradeoff_power, 2L * x$k))
   }
+  invisible(x)
+}
+
+#' Summarise a fair kernel PCA fit
+#'
+#' The share of the variance in feature space that each component holds, and each group's mean
+#' and spread of the training scores: equal means across groups are the fairness constraint.
+#'
+#' @param object A `fair_kpca` object.
+#' @param x A `summary.fair_kpca` object.
+#' @param digits Significant digits to print.
+#' @param ... Unused.
+#' @return An object of class `summary.fair_kpca`: `kernel` (its settings), `k`, `n_train`,
+#'   `constraint`, `importance` (per component: `PC`, `std.dev`, `percent`, `cumulative`, as
+#'   `tidy(object)`), `groups` (per group and score column: `group`, `n`, `PC`, `mean`,
+#'   `std.dev`, as `tidy(object, "groups")`), `mean_gap` (as in [glance.fair_kpca()]) and
+#'   `call`.
+#' @seealso [fair_kpca()], [tidy.fair_kpca()], [plot.fair_kpca()].
+#' @examples
+#' set.seed(1)
+#' x <- matrix(rnorm(80 * 4), 80, 4)
+#' summary(fair_kpca(x, rep(1:2, 40), k = 2))
+#' @export
+summary.fair_kpca <- function(object, ...) {
+  gt <- fp_kpca_group_table(object)
+  structure(list(kernel = object$kernel, k = object$k, n_train = object$n_train,
+                 constraint = object$constraint, importance = fp_kpca_importance(object),
+                 groups = gt, mean_gap = fp_kpca_mean_gap(gt, object$k), call = object$call),
+            class = "summary.fair_kpca")
+}
+
+#' @rdname summary.fair_kpca
+#' @export
+print.summary.fair_kpca <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  digits <- fp_print_digits(digits)
+  cat("Call:\n")
+  print(x$call)
+  cat(sprintf("\nFair kernel PCA (%s kernel, gamma = %s, constraint \"%s\"): k = %d, %d training rows\n",
+              x$kernel$kernel, format(x$kernel$gamma, digits = digits), x$constraint, x$k, x$n_train))
+  cat("\nComponents: standard deviation of the scores, fraction of the variance in feature space\n")
+  print(x$importance, digits = digits, row.names = FALSE)
+  cat("\nPer group and component: mean and standard deviation of the training scores\n")
+  print(x$groups, digits = digits, row.names = FALSE)
+  cat(sprintf("\nLargest gap between two groups' means: %s\n", format(x$mean_gap, digits = digits)))
   invisible(x)
 }
 

@@ -245,3 +245,18 @@ test_that("tol is checked to lie in [0, 1), the error naming `tol` rather than `
   expect_s3_class(fair_kpca(X, G, 2, tol = 0), "fair_kpca")
   expect_s3_class(fair_kpca(X, G, 2, tol = 0.5), "fair_kpca")
 })
+
+test_that("summary() of a fair kernel PCA fit gives its components and its groups' score means", {
+  dat <- make_groups(n = c(50, 40), d = 4, seed = 5)
+  fit <- fair_kpca(dat$x, dat$g, k = 2)
+  s <- summary(fit)
+  expect_s3_class(s, "summary.fair_kpca")
+  expect_equal(s$importance, as.data.frame(tidy(fit)), ignore_attr = TRUE)
+  expect_equal(s$groups, as.data.frame(tidy(fit, "groups")), ignore_attr = TRUE)
+  expect_identical(s$mean_gap, glance(fit)$mean_gap)
+  # the fairness constraint: the groups' score means agree to rounding (scores are about 1)
+  expect_lt(s$mean_gap, 1e-10)
+  expect_output(print(s), "Per group and component")
+  expect_output(print(summary(fair_kpca(dat$x, dat$g, k = 1)), digits = 3), "k = 1")
+  expect_error(print(s, digits = NA), class = "fairproj_input_error", regexp = "^`digits`")
+})
