@@ -158,6 +158,7 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
   }
   class(obj) <- "fair_kpca"
   obj$x <- fp_kpca_scores(obj, xm)
+  attr(obj, "colnames_given") <- !is.null(colnames(d$x))  # as in fair_css.default()
   obj
 }
 

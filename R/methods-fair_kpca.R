@@ -156,7 +156,9 @@ predict.fair_kpca <- function(object, newdata, ...) {
     newdata <- fp_rebuild_model_matrix(object, newdata)  # a formula fit: its columns from raw data
   }
   if (is.data.frame(newdata)) newdata <- fp_flatten_df(newdata)
-  if (is.data.frame(newdata) && all(nm %in% names(newdata))) newdata <- newdata[nm]
+  # by name when the fit's columns had names (R/newdata.R's rule), by position otherwise
+  given <- fp_fit_colnames(object)$given
+  if (given && is.data.frame(newdata) && all(nm %in% names(newdata))) newdata <- newdata[nm]
   # no rows: no scores; no column names: columns by position (the names V1, ... are not set)
   xn <- fp_as_matrix(newdata, "newdata", min_cols = 1L, allow_nonfinite = TRUE, min_rows = 0L, set_names = FALSE)
   if (fp_any_infinite(xn)) fp_abort(sprintf("contains %d infinite value(s)", sum(is.infinite(xn))), "newdata")
@@ -164,9 +166,11 @@ predict.fair_kpca <- function(object, newdata, ...) {
   if (!is.null(cn) && !all(cn == "", na.rm = TRUE) && (anyDuplicated(cn) || anyNA(cn) || any(cn == ""))) {
     colnames(xn) <- fp_colnames(xn)  # duplicated or empty names made unique as the fit's were
   }
-  if (!is.null(colnames(newdata)) && all(nm %in% colnames(xn))) xn <- xn[, nm, drop = FALSE]
+  if (given && !is.null(colnames(newdata)) && all(nm %in% colnames(xn))) {
+    xn <- xn[, nm, drop = FALSE]
+  }
   newnm <- colnames(xn)
-  if (!is.null(newnm) && !identical(nm, paste0("V", seq_along(nm))) && !all(nm %in% newnm)) {
+  if (given && !is.null(newnm) && !all(nm %in% newnm)) {
     # both sides have names that disagree: taking columns by position could pair the wrong ones
     fp_abort(sprintf("does not have the columns the model was fitted on: missing %s",
                      fp_name_list(setdiff(nm, newnm))), "newdata", class = "fairproj_newdata_error")

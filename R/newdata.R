@@ -13,11 +13,12 @@
 # rows give no rows (as predict.prcomp).
 
 # The column names of a fit and whether they were given by the user (a matrix without column
-# names gets V1, V2, ... which are not matched by name).
+# names gets V1, V2, ... which are not matched by name). Without the record (a fit from group
+# moments), names other than V1, V2, ... count as given.
 fp_fit_colnames <- function(object) {
-  nm <- if (inherits(object, "fair_css")) object$colnames else rownames(object$rotation)
-  given <- object$colnames_given
-  if (is.null(given)) given <- attr(object, "colnames_given")  # a fair_css fit keeps it there
+  kept <- inherits(object, c("fair_css", "fair_kpca"))  # names in `colnames`, the flag an attribute
+  nm <- if (kept) object$colnames else rownames(object$rotation)
+  given <- if (kept) attr(object, "colnames_given") else object$colnames_given
   given <- if (!is.null(given)) isTRUE(given) else !identical(nm, paste0("V", seq_along(nm)))
   list(names = nm, given = given)
 }

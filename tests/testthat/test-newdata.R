@@ -149,6 +149,14 @@ test_that("augment() of fair_css and predict()/augment() of fair_kpca take an un
   expect_equal(predict(kp, unname(x)), predict(kp, x))
   expect_equal(augment(kp, data = unname(x))$.fittedKPC1, augment(kp, data = x)$.fittedKPC1)
   expect_error(predict(kp, unname(x)[, 1:3]), "^`newdata` has 3 columns but the model was fitted on 4", class = "fairproj_input_error")
+  # names given as V1, V2, ... are matched by name; a fit without names takes columns by position
+  colnames(x) <- paste0("V", 1:4)
+  kv <- fair_kpca(x, g, k = 2)
+  expect_identical(predict(kv, x[, 4:1]), predict(kv, x))
+  expect_error(predict(kv, setNames(as.data.frame(x), letters[1:4])), class = "fairproj_newdata_error",
+               regexp = "^`newdata` does not have the columns .* missing V1")
+  ku <- fair_kpca(unname(x), g, k = 2)
+  expect_identical(unname(predict(ku, x[, 4:1])), unname(predict(ku, unname(x[, 4:1]))))
 })
 
 test_that("fitted(), residuals(), coef() and nobs() of fair_css and fair_kpca fits say what they are", {
