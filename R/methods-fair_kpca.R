@@ -9,7 +9,8 @@
 #' data (`tidy(x, matrix = "plot", type = )`), as for [plot.fair_pca()].
 #'
 #' @param x A `fair_kpca` object.
-#' @param type `"scores"` (the default) or `"scree"`.
+#' @param type `"scores"` (the default) or `"scree"` (the default for a fit with one score
+#'   column).
 #' @param ... `choices` (two component numbers) for `"scores"`; for `plot()`, `legend = FALSE`
 #'   drops the legend.
 #' @param main,xlab,ylab Replace the title and axis labels (also for `autoplot()`, through `...`).
@@ -277,6 +278,7 @@ autoplot.fair_kpca <- function(object, type = NULL, ...) {
 
 #' @exportS3Method fp_plot_data fair_kpca
 fp_plot_data.fair_kpca <- function(x, type = NULL, ..., choices = 1:2) {
+  if (is.null(type) && NCOL(x[["x"]]) < 2L) type <- "scree"  # one score column: no score plot
   type <- fp_plot_type(x, type)
   # `choices` is the score plot's: an error for the scree plot, as any argument it does not take
   fp_plot_no_dots(c(list(...), if (type != "scores" && !missing(choices)) list(choices = NULL)), type)

@@ -260,3 +260,16 @@ test_that("summary() of a fair kernel PCA fit gives its components and its group
   expect_output(print(summary(fair_kpca(dat$x, dat$g, k = 1)), digits = 3), "k = 1")
   expect_error(print(s, digits = NA), class = "fairproj_input_error", regexp = "^`digits`")
 })
+
+test_that("plot(), autoplot() and tidy(, \"plot\") of a one-component fit draw the scree plot", {
+  dat <- make_groups(n = c(50, 40), d = 4, seed = 6)
+  f1 <- fair_kpca(dat$x, dat$g, k = 1)
+  pdf(NULL)
+  on.exit(grDevices::dev.off())
+  pd <- plot(f1)
+  expect_equal(pd$value, f1$eigenvalues / f1$totalvar)
+  expect_equal(tidy(f1, "plot")$value, pd$value)
+  expect_error(plot(f1, "scores"), class = "fairproj_input_error", regexp = "^`x` has one component")
+  skip_if_not_installed("ggplot2")
+  expect_s3_class(ggplot2::autoplot(f1), "ggplot")
+})

@@ -146,7 +146,8 @@ test_that("errors name the argument of the function called", {
   dat <- args_data()
   one <- fair_pca(dat$x, dat$g, k = 1)
   expect_error(draws(plot(one, "scores")), "^`x` has one component", class = "fairproj_input_error")
-  expect_error(draws(plot(fair_kpca(dat$x, dat$g, k = 1))), "^`x` has one component", class = "fairproj_input_error")
+  expect_error(draws(plot(fair_kpca(dat$x, dat$g, k = 1), "scores")), "^`x` has one component",
+               class = "fairproj_input_error")
   m <- group_moments(dat$x, dat$g)
   expect_error(c(m, 1), "^`...` must hold group_moments objects", class = "fairproj_input_error")
   expect_error(c(m, m, "a"), "element 2", class = "fairproj_input_error")
