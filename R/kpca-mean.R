@@ -29,8 +29,10 @@
 #'
 #' Kernels: `"rbf"` `exp(-gamma |a - b|^2)`, `"polynomial"` `(gamma <a, b> + coef0)^degree`,
 #' `"sigmoid"` `tanh(gamma <a, b> + coef0)` (not positive semi-definite; only positive
-#' eigenvalues are used), and `"linear"` `<a, b>` (equal to linear mean-matching fair PCA; for
-#' checks). `gamma = "scale"` is `1 / (d var(x))` with `var(x)` the variance of all entries of the
+#' eigenvalues are used; when the components hold more than the trace, fractions of variance
+#' exceed 1 and a warning of class `fairproj_indefinite_kernel_warning` says so), and
+#' `"linear"` `<a, b>` (equal to linear mean-matching fair PCA; for checks).
+#' `gamma = "scale"` is `1 / (d var(x))` with `var(x)` the variance of all entries of the
 #' (centred, scaled) training matrix, as scikit-learn's default used by the authors;
 #' `gamma = "auto"` is `1 / d`.
 #'
@@ -144,6 +146,14 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
   kn <- fp_kpca_kernel(zf, kpar, kernel_center)
   Z <- fp_kpca_constraints(gf, use_group, attributes, keep, nrow(xm))
   comp <- fp_kpca_components(kn$K, Z, k, kn$scale, tol)
+  if (!(sum(comp$values) * kn$scale <= (1 + 1e-8) * kn$trace)) {
+    # only an indefinite kernel (sigmoid) has components that hold more than its trace
+    msg <- paste("the \"%s\" kernel matrix is indefinite: its negative eigenvalues lower its",
+                 "trace below the variance of the %d components, so fractions of variance",
+                 "(var_explained, percent, the scree plot) are not shares of a total; use a",
+                 "smaller `gamma` or a positive semi-definite kernel to read them")
+    fp_warn(sprintf(msg, kernel, k), class = "fairproj_indefinite_kernel_warning")
+  }
   obj <- list(alpha = comp$alpha, eigenvalues = comp$values * kn$scale, totalvar = kn$trace, k = k, kernel = kpar,
               kernel_center = kernel_center,
               center = st$center, scale = gm$scale, train = zf, kernel_colmeans = kn$colmeans, kernel_mean = kn$mean,

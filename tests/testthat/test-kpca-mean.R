@@ -273,3 +273,14 @@ test_that("plot(), autoplot() and tidy(, \"plot\") of a one-component fit draw t
   skip_if_not_installed("ggplot2")
   expect_s3_class(ggplot2::autoplot(f1), "ggplot")
 })
+
+test_that("a sigmoid kernel whose components hold more than its trace says so", {
+  set.seed(1)
+  dat <- list(x = matrix(rnorm(300), 60, 5), g = rep(c("a", "b"), each = 30))
+  expect_warning(f <- fair_kpca(dat$x, dat$g, k = 20, kernel = "sigmoid", gamma = 1, coef0 = 1),
+                 class = "fairproj_indefinite_kernel_warning", regexp = "indefinite")
+  # the fraction of variance it would report exceeds 1: not a share
+  expect_gt(glance(f)$var_explained, 1)
+  expect_no_warning(fair_kpca(dat$x, dat$g, k = 3, kernel = "sigmoid", gamma = 0.01))
+  expect_no_warning(fair_kpca(dat$x, dat$g, k = 50))
+})
