@@ -814,8 +814,9 @@
 # 14 clearly low cells are gone. Over the 1,243 designs: 54,269 cells, 89.8% flagged, 46 of
 # 5,538 unflagged cells clearly low (0.8%), none clearly high; well-behaved summary unchanged (no
 # well-behaved design has a group below 37 rows per direction). Then shards 46 and 48, never run
-# before (same build and run name): shard 46, 31 designs, 1,366 cells: 18 / 5 / 9 / 1,334 (97.7%
-# flagged); shard 48, 31 designs, 1,366 cells: 1 / 1 / 0 / 1,364 (99.9%). One new unflagged cell
+# before (same build and run name; a4k1m3n1000gauss had been run alone): shard 46, 31 designs,
+# 1,366 cells: 18 / 5 / 9 / 1,334 (97.7% flagged); shard 48, 31 designs, 1,366 cells: 1 / 1 / 0
+# / 1,364 (99.9%). One new unflagged cell
 # clearly below 0.85 (a20k1m5n3000pois, min-max's max_loss_change 0.64 of 14, 53% of samples
 # flagged), none clearly above. Over the 1,304 designs now on today's intervals: 56,958 cells,
 # 90.2% flagged, 47 of 5,572 unflagged cells clearly low (0.8%), none clearly high; 39 shards
