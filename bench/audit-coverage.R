@@ -820,7 +820,14 @@
 # clearly below 0.85 (a20k1m5n3000pois, min-max's max_loss_change 0.64 of 14, 53% of samples
 # flagged), none clearly above. Over the 1,304 designs now on today's intervals: 56,958 cells,
 # 90.2% flagged, 47 of 5,572 unflagged cells clearly low (0.8%), none clearly high; 39 shards
-# complete; the well-behaved summary unchanged.
+# complete; the well-behaved summary unchanged. Then shards 49 and 51 (same build and run name;
+# 62 designs, 2 of them run before on today's intervals): shard 49, 31 designs, 1,346 cells: 117
+# / 47 / 38 / 1,144 (85.0% flagged); shard 51, 31 designs, 1,346 cells: 67 / 18 / 42 / 1,219
+# (90.6%). One new unflagged cell clearly below 0.85 (d20k5m2n3000gauss, mean matching's
+# var_kept 0.70 of 30), none clearly above. Over the 1,364 designs: 59,571 cells, 90.2% flagged,
+# 48 of 5,824 unflagged cells clearly low (0.8%; 13 expected by chance at coverage 0.90, 56 at
+# 0.875), none clearly high; 41 shards complete; the well-behaved summary unchanged. Never run:
+# 17 shards (53, 54, 56, 58, 59, 61, 63, 64, 66, 68, 69, 71, 73, 74, 76, 78, 79).
 #
 # Session of 2026-12-07, fourth (#44 item 1; a status measurement, no rule changed; run
 # "2026-12-07d-full", 30 samples, on the same build of main 055f0ce, whose intervals are
