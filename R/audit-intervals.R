@@ -103,7 +103,7 @@ fp_audit_replicate_rows <- function(src, rw, spec, ks) {
   prep <- fp_replicate_try(fp_prepare_rows(src$x, src$g, spec$center, spec$scale., weights = rw))
   stats_rows <- function(prep, fit, kk, best, method) {
     err <- pmax(fp_rows_fit_quad(prep, fit$rotation, if (identical(method, "minmax")) fit$lambda)$err, 0)
-    list(error = err, loss = err - best, var_kept = fp_audit_var_kept_rows(fit, prep))
+    list(error = err, loss = fp_group_loss(err, best, prep$cov_trace, prep$d), var_kept = fp_audit_var_kept_rows(fit, prep))
   }
   fp_audit_replicate_fits(prep, length(src$levels), spec, ks, fp_rows_group_best, stats_rows)
 }

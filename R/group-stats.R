@@ -70,7 +70,19 @@ fp_group_stats <- function(prep, V = NULL, k, map = NULL, best = NULL, err = NUL
   # fp_df(): the data frame data.frame() gives, without its checks and deparsing (this runs once
   # per fit, and per replicate in an audit)
   fp_df(lapply(list(group = prep$levels, n = as.numeric(prep$n), error = err, best = best,
-                      loss = err - best, var_explained = ifelse(tot > 0, 1 - err / tot, NA_real_)), unname))
+                      loss = fp_group_loss(err, best, tot, prep$d), var_explained = ifelse(tot > 0, 1 - err / tot, NA_real_)), unname))
+}
+
+# Each group's loss err - best, with a negative within rounding of 0 reported as 0. The loss of a
+# rank-k projection is >= 0, but where both terms are about 0 (k at the data's rank) they can
+# cross by the rounding of each, about d eps times the group's total variance `tot` (the error's
+# complement, the best error's trailing eigenvalues): 16 d eps of the largest of tot, err and best
+# is clamped. A larger negative (a map of rank above k, or a defect) is reported as computed.
+fp_group_loss <- function(err, best, tot, d) {
+  loss <- err - best
+  tiny <- which(loss < 0 & -loss <= 16 * d * .Machine$double.eps * pmax(tot, err, best))
+  loss[tiny] <- 0
+  loss
 }
 
 # A group_stats table in normalised units, mapped to the data's units.

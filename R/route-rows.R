@@ -165,7 +165,7 @@ fp_rows_spectra <- function(prep, V, k, method, pooled, gvals) {
 fp_rows_group_stats <- function(prep, err, best) {
   err <- pmax(err, 0)
   tot <- prep$cov_trace
-  fp_df(lapply(list(group = prep$levels, n = as.numeric(prep$n), error = err, best = best, loss = err - best,
+  fp_df(lapply(list(group = prep$levels, n = as.numeric(prep$n), error = err, best = best, loss = fp_group_loss(err, best, tot, prep$d),
                     var_explained = ifelse(tot > 0, 1 - err / tot, NA_real_)), unname))
 }
 
