@@ -573,9 +573,11 @@ fp_log2_colvar <- function(m) {
 }
 
 # The same from the rows of a matrix (for fair_kpca(), which works on the rows), one column at a
-# time and divided by its largest deviation so that no square leaves double precision.
+# time and divided by its largest deviation so that no square leaves double precision. Without
+# rows every column counts as constant (the caller's own check says the data have no rows).
 fp_log2_colvar_rows <- function(x) {
   vapply(seq_len(ncol(x)), function(j) {
+    if (!nrow(x)) return(-Inf)
     v <- x[, j] - mean(x[, j])
     a <- max(abs(v))
     if (!(a > 0)) return(-Inf)

@@ -184,3 +184,15 @@ test_that("a min-max map of rank above num_comp gives a score column per dimensi
   expect_identical(grep("^FPC", names(out), value = TRUE), paste0("FPC", seq_len(r)))
   expect_equal(unname(as.matrix(out[paste0("FPC", seq_len(r))])), unname(predict(fit, X[1:5, 1:3])), tolerance = 1e-12)
 })
+
+# training data without rows reach the units check before the fit: its only condition is the
+# fit's classed error, no base-R warning from max() of no values
+test_that("step_fair_pca and step_fair_css on training data without rows: one classed error, no warning", {
+  skip_if_not_installed("recipes")
+  dat <- make_groups(n = c(20, 20), d = 4)
+  df <- data.frame(dat$x, sex = dat$g)[0, ]
+  for (step in list(step_fair_pca, step_fair_css)) {
+    rec <- step(recipes::recipe(~ ., data = df), recipes::all_numeric_predictors(), group = sex)
+    expect_no_warning(expect_error(recipes::prep(rec, training = df), class = "fairproj_input_error"))
+  }
+})
