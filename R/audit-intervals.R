@@ -438,7 +438,7 @@ fp_audit_group_intervals <- function(gtab, dr, moments, blocks, methods, ks, lev
   # each group's numerical rank, or d + 1 when its covariance has full rank (k = d - 1 is fine
   # then): a k at or next to a lower rank has losses at their bound
   d <- length(moments$colnames)
-  rank <- vapply(if (inherits(moments, "fp_rows")) lapply(blocks, `[[`, "values") else moments_cov(moments), function(s) {
+  rank <- vapply(if (inherits(moments, "fp_rows")) lapply(blocks, `[[`, "values") else fp_moments_cov(moments), function(s) {
     ev <- pmax(if (is.matrix(s)) fp_sym_values(s) else s, 0)
     r <- sum(ev > 1e-10 * max(ev, .Machine$double.xmin))
     if (r == d) r + 2 else r
@@ -1022,7 +1022,7 @@ fp_audit_diagnostics <- function(moments, blocks, ks, level) {
                 kurt = kurt[1L, ], kurt_se = kurt[2L, ], dirs = matrix(outer(ks * (d - ks), moments$n, "/"), length(ks)),
                 levels = moments$levels, level = level))
   }
-  S <- moments_cov(moments)
+  S <- fp_moments_cov(moments)
   v <- lapply(S, diag)
   tail <- vapply(blocks, function(b) if (is.null(b$tail)) NA_real_ else b$tail, numeric(1))
   df <- vapply(seq_along(blocks), function(i) fp_block_df(blocks[[i]], v[[i]]), numeric(1))

@@ -23,7 +23,7 @@ fp_css_prepare <- function(m, k, center = TRUE, scale. = FALSE) {
   e <- if (is.null(m$exponent)) rep(0, d) else m$exponent  # data column j = stored column j * 2^e[j]
   fp_check_moments_range(m)
   D <- 2^e
-  ctr <- if (isTRUE(center)) moments_mean(m, pooled = TRUE) else if (isFALSE(center)) rep(0, d) else center / D
+  ctr <- if (isTRUE(center)) fp_pooled_mean(m) else if (isFALSE(center)) rep(0, d) else center / D
   sc <- fp_column_scale(m, ctr, if (is.numeric(scale.)) scale. / D else scale.)
   # z = (x_s - ctr) / sc * 2^a per stored column x_s, the power of two apart so nothing overflows
   a <- if (isFALSE(scale.)) e else rep(0, d)

@@ -327,12 +327,42 @@ print.group_moments <- function(x, digits = max(3L, getOption("digits") - 3L), .
   digits <- fp_print_digits(digits)
   cat(sprintf("<group_moments> %d columns, %d groups, %s rows\n", length(x$colnames),
               length(x$levels), format(sum(x$n), big.mark = ",")))
+  D <- if (is.null(x$exponent)) 1 else 2^x$exponent  # in the data's units (fp_moments_unscaled()); Inf beyond range
   tab <- data.frame(group = x$levels, n = as.numeric(x$n),
                     total_variance = vapply(seq_along(x$levels), function(i) {
-                      if (x$n[i] > 0) sum(diag(x$scatter[[i]])) / x$n[i] else NA_real_
+                      if (x$n[i] > 0) sum(diag(x$scatter[[i]]) * D * D) / x$n[i] else NA_real_
                     }, numeric(1)))
   print(tab, row.names = FALSE, digits = digits)
   invisible(x)
+}
+
+# The moments in the data's units. A fit keeps the moments of columns beyond about 1e+-120 as
+# stored columns times exact powers of two (`exponent`, fp_moments_ranged()); the accessors give
+# the data's values: means (always representable: a column's largest magnitude was brought near
+# 1) and, unless `scatter = FALSE`, scatter matrices, whose entries can leave double range (a
+# variance beyond about 1e308 or below about 1e-308): a classed error naming `arg` then, not an
+# Inf or a 0 for a column that varies.
+fp_moments_unscaled <- function(m, arg = "m", scatter = TRUE) {
+  e <- m$exponent
+  if (is.null(e) || !any(e != 0)) return(m)
+  D <- 2^e
+  m$mean <- m$mean * D
+  if (!is.null(m$mean_lo)) m$mean_lo <- m$mean_lo * D
+  if (scatter) {
+    m$scatter <- lapply(m$scatter, function(s) {
+      out <- sweep(s * D, 2L, D, `*`)
+      lost <- s != 0 & (!is.finite(out) | abs(out) < .Machine$double.xmin)
+      if (any(lost)) {
+        j <- m$colnames[unique(c(row(s)[lost], col(s)[lost]))]
+        fp_abort(sprintf(paste("holds column(s) %s whose squares leave double range in the data's units (the moments keep",
+                               "them times powers of two); divide or multiply those columns by a constant first"),
+                         fp_name_list(sprintf("'%s'", j))), arg, class = "fairproj_overflow_error")
+      }
+      out
+    })
+  }
+  m$exponent <- NULL
+  m
 }
 
 #' Derived quantities of group moments
@@ -362,9 +392,13 @@ moments_mean <- function(m, pooled = FALSE) {
   fp_check_given("m")
   fp_check_moments(m, "m")
   fp_check_flag(pooled, "pooled")
+  m <- fp_moments_unscaled(m, scatter = FALSE)
   if (!pooled) return(m$mean)
-  drop(m$mean %*% (m$n / sum(m$n)))
+  fp_pooled_mean(m)
 }
+
+# The mean over all rows, in the moments' stored units.
+fp_pooled_mean <- function(m) drop(m$mean %*% (m$n / sum(m$n)))
 
 #' @rdname moments_mean
 #' @param center `"group"`: each group about its own mean; `"global"`: about the pooled mean;
@@ -379,7 +413,13 @@ moments_cov <- function(m, center = c("group", "global", "none"), pooled = FALSE
   center <- fp_match_arg(center, c("group", "global", "none"), "center")
   fp_check_flag(pooled, "pooled")
   fp_check_flag(unbiased, "unbiased")
-  mu <- moments_mean(m, pooled = TRUE)
+  fp_moments_cov(fp_moments_unscaled(m), center, pooled, unbiased)
+}
+
+# moments_cov() of checked arguments, in the moments' stored units (fp_moments_unscaled() gives
+# the data's; the package's own uses keep the stored ones, which stay in range).
+fp_moments_cov <- function(m, center = "group", pooled = FALSE, unbiased = FALSE) {
+  mu <- fp_pooled_mean(m)
   sc <- lapply(seq_along(m$levels), function(i) {
     s <- m$scatter[[i]]
     if (center == "global") s <- s + tcrossprod(m$mean[, i] - mu) * m$n[[i]]
@@ -412,6 +452,7 @@ moments_cov <- function(m, center = c("group", "global", "none"), pooled = FALSE
 moments_crossprod <- function(m) {
   fp_check_given("m")
   fp_check_moments(m, "m")
+  m <- fp_moments_unscaled(m)
   out <- lapply(seq_along(m$levels), function(i) m$scatter[[i]] + tcrossprod(m$mean[, i]) * m$n[[i]])
   names(out) <- m$levels
   out
@@ -422,7 +463,7 @@ moments_crossprod <- function(m) {
 moments_sums <- function(m) {
   fp_check_given("m")
   fp_check_moments(m, "m")
-  sweep(m$mean, 2L, m$n, `*`)
+  sweep(fp_moments_unscaled(m, scatter = FALSE)$mean, 2L, m$n, `*`)
 }
 
 #' @rdname moments_mean

@@ -55,7 +55,7 @@ fp_prepare_normalised <- function(m, center = TRUE, scale. = FALSE, lazy_cov = F
   fp_check_moments_range(m)
   D <- 2^e
   ntot <- sum(m$n)
-  ctr_s <- if (isTRUE(center)) moments_mean(m, pooled = TRUE) else if (isFALSE(center)) rep(0, d) else center / D
+  ctr_s <- if (isTRUE(center)) fp_pooled_mean(m) else if (isFALSE(center)) rep(0, d) else center / D
   sc_s <- fp_column_scale(m, ctr_s, if (is.numeric(scale.)) scale. / D else scale.)
   dev <- m$mean - ctr_s
   within <- Reduce(`+`, lapply(seq_along(m$levels), function(i) diag(m$scatter[[i]])))

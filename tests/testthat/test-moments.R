@@ -442,3 +442,29 @@ test_that("an argument a method does not take is an error naming `...`, not igno
   expect_error(group_moments(Matrix::Matrix(as.matrix(df[1:3]), sparse = TRUE), df$g, block = 16),
                class = "fairproj_input_error", regexp = "^`...`")
 })
+
+# a fit keeps the moments of columns beyond about 1e+-120 as stored columns times powers of two
+# (`exponent`): the accessors and print() give the data's values (relative 1e-12: sums of 100
+# rows), and a square beyond double range is a classed error, not an Inf or a 0
+test_that("moments accessors of a fit's moments with far columns are in the data's units", {
+  dat <- make_groups(n = c(60, 40), d = 3)
+  x <- dat$x
+  x[, 1] <- x[, 1] * 1e130
+  x[, 3] <- x[, 3] * 1e-130
+  m <- fair_pca(x, dat$g, 1, method = "standard", scale. = TRUE)$moments
+  expect_true(any(m$exponent != 0))
+  xa <- x[dat$g == "a", ]
+  rel <- function(a, b) max(abs(a - b) / abs(b))
+  expect_lt(rel(unname(moments_mean(m)[, "a"]), unname(colMeans(xa))), 1e-12)
+  expect_lt(rel(unname(moments_mean(m, pooled = TRUE)), unname(colMeans(x))), 1e-12)
+  expect_lt(rel(unname(moments_sums(m)[, "a"]), unname(colSums(xa))), 1e-12)
+  expect_lt(rel(unname(moments_cov(m, unbiased = TRUE)$a), unname(cov(xa))), 1e-12)
+  expect_lt(rel(unname(moments_crossprod(m)$a), unname(crossprod(xa))), 1e-12)
+  ev <- eigen(cov(xa) * 59 / 60, symmetric = TRUE, only.values = TRUE)$values
+  expect_lt(rel(moments_best_error(m, 1)[, "a"], sum(ev[-1])), 1e-6)  # a trailing eigenvalue of a 1e260-wide spectrum
+  expect_output(print(m), "e\\+259|e\\+260")
+  x[, 1] <- dat$x[, 1] * 1e200
+  m2 <- fair_pca(x, dat$g, 1, method = "standard", scale. = TRUE)$moments
+  expect_lt(rel(unname(moments_mean(m2)[, "b"]), unname(colMeans(x[dat$g == "b", ]))), 1e-12)
+  expect_error(moments_cov(m2), class = "fairproj_overflow_error")
+})
