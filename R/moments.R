@@ -233,6 +233,13 @@ fp_merge_moments <- function(a, b, arg_a = "e1", arg_b = "e2", which = "") {
   fp_check_moments(a, arg_a)
   fp_check_moments(b, arg_b)
   if (!identical(a$colnames, b$colnames)) fp_abort_merge_columns(a$colnames, b$colnames, arg_a, arg_b, which)
+  E <- NULL
+  if (!is.null(a$exponent) || !is.null(b$exponent)) {
+    # columns kept times powers of two (a fit's moments): both pieces on the larger power
+    E <- pmax(fp_moments_exponent(a), fp_moments_exponent(b))
+    a <- fp_moments_rescaled(a, E)
+    b <- fp_moments_rescaled(b, E)
+  }
   levels <- union(a$levels, b$levels)
   lo_a <- fp_mean_lo(a)
   lo_b <- fp_mean_lo(b)
@@ -272,7 +279,34 @@ fp_merge_moments <- function(a, b, arg_a = "e1", arg_b = "e2", which = "") {
     mean_lo <- cbind(mean_lo, lo)
     scatter[[length(scatter) + 1L]] <- s
   }
-  fp_merge_blocks(fp_new_moments(n, mean, scatter, levels, a$colnames, mean_lo = mean_lo), a, b)
+  out <- fp_merge_blocks(fp_new_moments(n, mean, scatter, levels, a$colnames, mean_lo = mean_lo), a, b)
+  if (any(E != 0)) out$exponent <- E
+  out
+}
+
+fp_moments_exponent <- function(m) if (is.null(m$exponent)) rep(0, length(m$colnames)) else m$exponent
+
+# The moments `m` with column j stored times 2^E[j] (E at least m's own exponents, as
+# fp_moments_ranged() keeps them): a scaling by powers of two, exact unless a value falls below
+# double range, and then negligible beside the piece whose column sets E.
+fp_moments_rescaled <- function(m, E) {
+  e <- fp_moments_exponent(m)
+  if (all(e == E)) return(m)
+  D <- 2^(e - E)
+  m$mean <- m$mean * D
+  if (!is.null(m$mean_lo)) m$mean_lo <- m$mean_lo * D
+  m$scatter <- lapply(m$scatter, function(s) sweep(s * D, 2L, D, `*`))
+  if (!is.null(m$blocks)) {
+    DD <- as.vector(tcrossprod(D))
+    m$blocks <- lapply(m$blocks, function(b) {
+      if (is.null(b) || !length(b$n)) return(b)
+      b$mean <- b$mean * D
+      b$scatter <- b$scatter * DD
+      b
+    })
+  }
+  m$exponent <- E
+  m
 }
 
 #' @rdname group_moments

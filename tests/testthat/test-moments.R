@@ -468,3 +468,26 @@ test_that("moments accessors of a fit's moments with far columns are in the data
   expect_lt(rel(unname(moments_mean(m2)[, "b"]), unname(colMeans(x[dat$g == "b", ]))), 1e-12)
   expect_error(moments_cov(m2), class = "fairproj_overflow_error")
 })
+
+# `+` and c() of such moments (two fits' moments, pieces of one data set) keep the powers of two,
+# on the larger where the pieces differ: the sum is the moments of the stacked rows
+test_that("+ of fits' moments with far columns equals the moments of the stacked rows", {
+  dat <- make_groups(n = c(60, 40), d = 3)
+  x <- dat$x
+  x[, 1] <- x[, 1] * 1e130 + 2e130
+  g <- dat$g
+  half <- seq_len(nrow(x)) %% 2 == 0
+  x[!half, 1] <- x[!half, 1] * 1e-5  # a different power of two in each piece
+  m1 <- fair_pca(x[half, ], g[half], 1, method = "standard", scale. = TRUE)$moments
+  m2 <- fair_pca(x[!half, ], g[!half], 1, method = "standard", scale. = TRUE)$moments
+  expect_false(identical(m1$exponent, m2$exponent))
+  for (mm in list(m1 + m2, c(m2, m1))) {
+    rel <- max(abs(moments_mean(mm)[, levels(g)] - sapply(levels(g), function(l) colMeans(x[g == l, ]))) /
+                 abs(sapply(levels(g), function(l) colMeans(x[g == l, ]))))
+    expect_lt(rel, 1e-12)
+    fit <- fair_pca(mm, k = 1, method = "standard", scale. = TRUE)
+    ref <- fair_pca(x, g, 1, method = "standard", scale. = TRUE)
+    expect_equal(fit$center, ref$center, tolerance = 1e-12)
+    expect_equal(fit$group_stats$error, ref$group_stats$error, tolerance = 1e-10)
+  }
+})
