@@ -198,7 +198,8 @@ fp_mean_check_args <- function(use_group, zero_tol, constraint, tradeoff, tradeo
   needs_rows <- !is.null(attributes) || constraint == "opportunity"
   if (needs_rows && is.null(data)) {
     fp_abort(sprintf("is needed for %s: fit from the data, not from group_moments",
-                     if (constraint == "opportunity") "constraint = \"opportunity\"" else "`attributes`"), "x")
+                     if (constraint == "opportunity") "constraint = \"opportunity\"" else "`attributes`"), "x",
+             class = "fairproj_needs_rows")  # callers that hold the rows fall back to them (fp_abort_needs_rows())
   }
   if (!is.null(y) && constraint != "opportunity") {
     fp_abort("is only used with constraint = \"opportunity\"", "y")

@@ -41,7 +41,8 @@
 #'   returning one number.
 #' @param seed Optional integer: the folds and any random restarts are drawn after
 #'   `set.seed(seed)` and the global random-number state is restored afterwards.
-#' @param ... Further arguments for the method, the same for every candidate.
+#' @param ... Further arguments for the method, the same for every candidate; those with one value
+#'   per row (`y` and `attributes` of method `"mean"`) are taken on each fold's training rows.
 #' @param center,scale. Centring and scaling, applied with each training part's own statistics;
 #'   the defaults are those of [fair_pca()] (centre, do not scale). Vu et al.'s protocol
 #'   standardises: pass `scale. = TRUE` (a column that is constant in a training part is then
@@ -122,8 +123,9 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
     })
   }
   use_moments <- TRUE
-  fit_one <- function(xs, gs, mom, args) {
-    cl <- c(list(k = k, method = method), args, dots, list(center = center, scale. = fp_tune_scale(mom, scale., center)))
+  fit_one <- function(xs, gs, mom, args, rows) {
+    cl <- c(list(k = k, method = method), args, fp_tune_dots_rows(dots, rows),
+            list(center = center, scale. = fp_tune_scale(mom, scale., center)))
     if (use_moments) {
       res <- tryCatch(collect(do.call(fair_pca, c(list(mom), cl, list(keep_moments = FALSE)))),
                       fairproj_needs_rows = function(e) NULL)
@@ -207,8 +209,23 @@ fp_tune_stratify <- function(g, folds) {
   fold
 }
 
+# The method's arguments that hold one value per row (`y` and `attributes` of method "mean"),
+# taken on a fold's training rows `rows` (logical): a vector by its elements, a matrix or
+# data.frame by its rows, a list by each element. One of another length is left for the fit's
+# own check.
+fp_tune_row_args <- c("y", "attributes")
+fp_tune_dots_rows <- function(dots, rows) {
+  take <- function(v) {
+    if (is.data.frame(v) || is.matrix(v)) return(if (nrow(v) == length(rows)) v[rows, , drop = FALSE] else v)
+    if (is.list(v)) return(lapply(v, take))
+    if (length(v) == length(rows)) v[rows] else v
+  }
+  for (a in intersect(names(dots), fp_tune_row_args)) if (!is.null(dots[[a]])) dots[[a]] <- take(dots[[a]])
+  dots
+}
+
 # One row per (fold, candidate): the held-out group errors of the fit on the other folds
-# (fit_one(x, group, moments, args)) and the criterion's value on them. The training part's
+# (fit_one(x, group, moments, args, training rows)) and the criterion's value on them. The training part's
 # moments are those fair_pca() forms from its rows (fp_moments_ranged(): columns beyond about
 # 1e+-120 brought into range first), so every fold fits the data fair_pca() fits.
 fp_tune_cv <- function(xm, g, fold, folds, grid, fit_one, crit_fun, pb) {
@@ -224,7 +241,7 @@ fp_tune_cv <- function(xm, g, fold, folds, grid, fit_one, crit_fun, pb) {
     gva <- g[!tr]
     for (j in seq_len(ncand)) {
       args <- as.list(grid[j, , drop = FALSE])
-      fit <- fit_one(xtr, gtr, mom, args)
+      fit <- fit_one(xtr, gtr, mom, args, tr)
       ge <- group_errors(fit, xva, gva)
       val <- tryCatch(crit_fun(ge), error = function(e) {
         fp_abort(sprintf("failed on a fold's group_errors() result: %s", conditionMessage(e)), "criterion")

@@ -347,3 +347,22 @@ test_that("predict() of a tuning result refuses a misspelt newdata instead of re
   expect_identical(dim(predict(tn, dat$x[1:5, ])), c(5L, 2L))
   expect_identical(nrow(predict(tn)), 60L)
 })
+
+# method "mean"'s per-row arguments (`y` for equal opportunity, `attributes`) are taken on each
+# fold's training rows: a fold's held-out errors are those of fair_pca() on those rows
+test_that("tune_fair_pca with method 'mean' and per-row y or attributes fits each fold on its rows", {
+  dat <- make_groups(n = c(60, 60), d = 4)
+  y <- rep(c(0, 1, 1, 0), 30)
+  tn <- tune_fair_pca(dat$x, dat$g, 2, method = "mean", grid = list(tradeoff = c(0.2, 0.8)),
+                      constraint = "opportunity", y = y, seed = 1)
+  tr <- tn$folds != 1
+  fit <- fair_pca(dat$x[tr, ], dat$g[tr], 2, method = "mean", tradeoff = 0.2, constraint = "opportunity", y = y[tr])
+  expect_equal(tn$cv$ARE[tn$cv$fold == 1 & tn$cv$candidate == 1], group_errors(fit, dat$x[!tr, ], dat$g[!tr])$ARE)
+  expect_identical(tn$model$constraint, "opportunity")
+  set.seed(2)
+  att <- data.frame(u = rnorm(120))
+  tn2 <- tune_fair_pca(dat$x, dat$g, 2, method = "mean", grid = list(tradeoff = 0.5), attributes = att, seed = 1)
+  tr <- tn2$folds != 2
+  fit2 <- fair_pca(dat$x[tr, ], dat$g[tr], 2, method = "mean", tradeoff = 0.5, attributes = att[tr, , drop = FALSE])
+  expect_equal(tn2$cv$ARE[tn2$cv$fold == 2], group_errors(fit2, dat$x[!tr, ], dat$g[!tr])$ARE)
+})
