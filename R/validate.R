@@ -390,10 +390,12 @@ fp_set_seed <- function(seed) {
   }
 }
 
-# One choice among `choices` (partial matching as match.arg); the full `choices` vector (the
-# default of a formal argument) selects the first. A classed error naming the argument otherwise.
+# One choice among `choices` (partial matching as match.arg); the full `choices` vector selects
+# the first where it is the default of a formal argument `arg` of a function on the call stack
+# (match.arg's rule; a function whose default is one string, such as tidy()'s `matrix`, takes
+# no vector). A classed error naming the argument otherwise.
 fp_match_arg <- function(x, choices, arg) {
-  if (identical(x, choices)) return(choices[1L])
+  if (identical(x, choices) && fp_default_choices(choices, arg)) return(choices[1L])
   if (!is.character(x) || length(x) != 1L || is.na(x)) {
     fp_abort(sprintf("must be one of: %s", paste(dQuote(choices, FALSE), collapse = ", ")), arg)
   }
@@ -408,6 +410,18 @@ fp_match_arg <- function(x, choices, arg) {
     fp_abort(sprintf("'%s' is not one of: %s", x, paste(dQuote(choices, FALSE), collapse = ", ")), arg)
   }
   choices[i]
+}
+
+# Whether a function on the call stack has the formal argument `arg` with default `choices`
+# (written as c("a", "b", ...)).
+fp_default_choices <- function(choices, arg) {
+  for (i in rev(seq_len(sys.nframe() - 1L))) {
+    fm <- formals(sys.function(i))
+    if (!arg %in% names(fm) || !is.call(fm[[arg]])) next  # (a formal without default is the empty symbol)
+    d <- fm[[arg]]
+    if (identical(d[[1L]], quote(c)) && identical(tryCatch(eval(d, baseenv()), error = function(e) NULL), choices)) return(TRUE)
+  }
+  FALSE
 }
 
 # The one warning class of solvers that stop before their convergence test holds, diverge, or

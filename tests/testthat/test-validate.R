@@ -341,3 +341,18 @@ test_that("fp_check_number(): finite by default; finite = FALSE keeps Inf for li
   expect_error(cn(-Inf, "a", lower = 0, finite = FALSE), "^`a` must be in", class = "fairproj_input_error")
   withr::with_options(list(fairproj.time_limit = Inf), expect_identical(fairproj:::fp_time_limit(), Inf))
 })
+
+# the full vector of choices selects the first only where it is a formal default (match.arg's
+# rule), here or up the call stack; where the default is one string, a vector is an error
+test_that("fp_match_arg() takes a vector of choices only as a formal default", {
+  vec <- function(center = c("group", "model")) fp_match_arg(center, c("group", "model"), "center")
+  expect_identical(vec(), "group")
+  one <- function(matrix = "fits") fp_match_arg(matrix, c("fits", "plot"), "matrix")
+  expect_error(one(c("fits", "plot")), "^`matrix` must be one of", class = "fairproj_input_error")
+  inner <- function(constraint) fp_match_arg(constraint, c("parity", "opportunity"), "constraint")
+  outer <- function(constraint = c("parity", "opportunity")) inner(constraint)
+  expect_identical(outer(), "parity")
+  dat <- make_groups(n = c(30, 30), d = 4)
+  fit <- fair_css(dat$x, dat$g, k = 2)
+  expect_error(tidy(fit, matrix = c("columns", "groups", "path", "plot")), class = "fairproj_input_error")
+})
