@@ -235,8 +235,11 @@ fp_merge_moments <- function(a, b, arg_a = "e1", arg_b = "e2", which = "") {
   if (!identical(a$colnames, b$colnames)) fp_abort_merge_columns(a$colnames, b$colnames, arg_a, arg_b, which)
   E <- NULL
   if (!is.null(a$exponent) || !is.null(b$exponent)) {
-    # columns kept times powers of two (a fit's moments): both pieces on the larger power
-    E <- pmax(fp_moments_exponent(a), fp_moments_exponent(b))
+    # columns kept times powers of two (a fit's moments): both pieces on the larger power of
+    # those pieces whose column holds a value (a column of zeros, or a piece without rows, has
+    # exponent 0, and would push the other piece's small column below double range)
+    E <- pmax(fp_moments_exponent(a, held = TRUE), fp_moments_exponent(b, held = TRUE))
+    E[!is.finite(E)] <- pmax(fp_moments_exponent(a), fp_moments_exponent(b))[!is.finite(E)]
     a <- fp_moments_rescaled(a, E)
     b <- fp_moments_rescaled(b, E)
   }
@@ -284,7 +287,15 @@ fp_merge_moments <- function(a, b, arg_a = "e1", arg_b = "e2", which = "") {
   out
 }
 
-fp_moments_exponent <- function(m) if (is.null(m$exponent)) rep(0, length(m$colnames)) else m$exponent
+# The moments' power of two per column (0 where none is kept); with `held = TRUE`, -Inf for a
+# column that holds no value (every mean and scatter entry of it 0, or no rows).
+fp_moments_exponent <- function(m, held = FALSE) {
+  e <- if (is.null(m$exponent)) rep(0, length(m$colnames)) else m$exponent
+  if (!held) return(e)
+  used <- rowSums(abs(m$mean[, m$n > 0, drop = FALSE])) > 0 |
+    Reduce(`|`, lapply(m$scatter[m$n > 0], function(s) diag(s) != 0), logical(length(e)))
+  ifelse(used, e, -Inf)
+}
 
 # The moments `m` with column j stored times 2^E[j] (E at least m's own exponents, as
 # fp_moments_ranged() keeps them): a scaling by powers of two, exact unless a value falls below
@@ -386,17 +397,31 @@ fp_moments_unscaled <- function(m, arg = "m", scatter = TRUE) {
     m$scatter <- lapply(m$scatter, function(s) {
       out <- sweep(s * D, 2L, D, `*`)
       lost <- s != 0 & (!is.finite(out) | abs(out) < .Machine$double.xmin)
-      if (any(lost)) {
-        j <- m$colnames[unique(c(row(s)[lost], col(s)[lost]))]
-        fp_abort(sprintf(paste("holds column(s) %s whose squares leave double range in the data's units (the moments keep",
-                               "them times powers of two); divide or multiply those columns by a constant first"),
-                         fp_name_list(sprintf("'%s'", j))), arg, class = "fairproj_overflow_error")
-      }
+      if (any(lost)) fp_abort_unscaled(m$colnames[unique(c(row(s)[lost], col(s)[lost]))], arg)
       out
     })
   }
   m$exponent <- NULL
   m
+}
+
+# The matrices `out` (a list, or one matrix) that moments_cov() or moments_crossprod() formed in
+# the data's units from moments `m`: where `m` kept columns times powers of two, the terms added
+# there (between-group and uncentred) can leave double range too: a classed error naming `arg`,
+# not an Inf.
+fp_check_unscaled <- function(out, m, arg = "m") {
+  if (is.null(m$exponent) || !any(m$exponent != 0)) return(out)
+  for (s in if (is.list(out)) out else list(out)) {
+    bad <- !is.finite(s)
+    if (any(bad)) fp_abort_unscaled(m$colnames[unique(c(row(s)[bad], col(s)[bad]))], arg)
+  }
+  out
+}
+
+fp_abort_unscaled <- function(cols, arg) {
+  fp_abort(sprintf(paste("holds column(s) %s whose squares leave double range in the data's units (the moments keep",
+                         "them times powers of two); divide or multiply those columns by a constant first"),
+                   fp_name_list(sprintf("'%s'", cols))), arg, class = "fairproj_overflow_error")
 }
 
 #' Derived quantities of group moments
@@ -447,7 +472,7 @@ moments_cov <- function(m, center = c("group", "global", "none"), pooled = FALSE
   center <- fp_match_arg(center, c("group", "global", "none"), "center")
   fp_check_flag(pooled, "pooled")
   fp_check_flag(unbiased, "unbiased")
-  fp_moments_cov(fp_moments_unscaled(m), center, pooled, unbiased)
+  fp_check_unscaled(fp_moments_cov(fp_moments_unscaled(m), center, pooled, unbiased), m)
 }
 
 # moments_cov() of checked arguments, in the moments' stored units (fp_moments_unscaled() gives
@@ -486,10 +511,10 @@ fp_moments_cov <- function(m, center = "group", pooled = FALSE, unbiased = FALSE
 moments_crossprod <- function(m) {
   fp_check_given("m")
   fp_check_moments(m, "m")
-  m <- fp_moments_unscaled(m)
-  out <- lapply(seq_along(m$levels), function(i) m$scatter[[i]] + tcrossprod(m$mean[, i]) * m$n[[i]])
-  names(out) <- m$levels
-  out
+  u <- fp_moments_unscaled(m)
+  out <- lapply(seq_along(u$levels), function(i) u$scatter[[i]] + tcrossprod(u$mean[, i]) * u$n[[i]])
+  names(out) <- u$levels
+  fp_check_unscaled(out, m)
 }
 
 #' @rdname moments_mean

@@ -100,6 +100,7 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
   crit_fun <- fp_tune_criterion(criterion)
   crit_name <- if (is.character(criterion)) attr(crit_fun, "name") else "custom"
   dots <- list(...)
+  fp_tune_check_row_args(dots, nrow(xm))
   # the robust method's constant step oscillates across the kinks of its objective, more on the
   # folds' smaller training parts: every fit returns its best iterate unless told otherwise
   if (method == "robust" && is.null(dots[["iterate"]]) && !"iterate" %in% names(grid)) dots[["iterate"]] <- "best"
@@ -222,6 +223,19 @@ fp_tune_dots_rows <- function(dots, rows) {
   }
   for (a in intersect(names(dots), fp_tune_row_args)) if (!is.null(dots[[a]])) dots[[a]] <- take(dots[[a]])
   dots
+}
+
+# A per-row argument (fp_tune_row_args) of another length than the data's `n` rows: a classed
+# error naming it (the folds would otherwise pass it on whole, and the fold's fit would compare
+# it with the fold's rows).
+fp_tune_check_row_args <- function(dots, n) {
+  len <- function(v) if (is.data.frame(v) || is.matrix(v)) nrow(v) else length(v)
+  for (a in intersect(names(dots), fp_tune_row_args)) {
+    v <- dots[[a]]
+    if (is.null(v)) next
+    lens <- if (is.list(v) && !is.data.frame(v)) vapply(v, len, numeric(1)) else len(v)
+    if (any(lens != n)) fp_abort(sprintf("has %g values (rows) but the data have %d rows", lens[lens != n][1L], n), a)
+  }
 }
 
 # One row per (fold, candidate): the held-out group errors of the fit on the other folds

@@ -467,6 +467,15 @@ test_that("moments accessors of a fit's moments with far columns are in the data
   m2 <- fair_pca(x, dat$g, 1, method = "standard", scale. = TRUE)$moments
   expect_lt(rel(unname(moments_mean(m2)[, "b"]), unname(colMeans(x[dat$g == "b", ]))), 1e-12)
   expect_error(moments_cov(m2), class = "fairproj_overflow_error")
+  # the between-group and uncentred terms, added in the data's units, can leave range too
+  x <- dat$x
+  x[, 1] <- x[, 1] * 1e140 + ifelse(dat$g == "a", 1e155, -1e155)
+  m3 <- fair_pca(x, dat$g, 1, method = "standard", scale. = TRUE)$moments
+  expect_true(all(is.finite(moments_cov(m3)$a)))
+  expect_error(moments_cov(m3, center = "global"), "column\\(s\\) 'x1'", class = "fairproj_overflow_error")
+  expect_error(moments_cov(m3, center = "none", pooled = TRUE), class = "fairproj_overflow_error")
+  expect_error(moments_crossprod(m3), class = "fairproj_overflow_error")
+  expect_error(moments_best_error(m3, 1, center = "global"), class = "fairproj_overflow_error")
 })
 
 # `+` and c() of such moments (two fits' moments, pieces of one data set) keep the powers of two,
@@ -490,4 +499,26 @@ test_that("+ of fits' moments with far columns equals the moments of the stacked
     expect_equal(fit$center, ref$center, tolerance = 1e-12)
     expect_equal(fit$group_stats$error, ref$group_stats$error, tolerance = 1e-10)
   }
+})
+
+# a piece whose column holds only zeros (exponent 0) does not set the sum's power of two: the
+# other piece's small column would fall below double range
+test_that("+ of fits' moments keeps a small column where the other piece's is all zero", {
+  dat <- make_groups(n = c(60, 40), d = 3)
+  x <- dat$x
+  x[, 2] <- x[, 2] * 1e-200
+  x0 <- x[1:10, ]
+  x0[, 2] <- 0
+  g0 <- factor(rep(c("a", "b"), 5), levels = levels(dat$g))
+  m1 <- fair_pca(x, dat$g, 1, method = "standard", scale. = TRUE)$moments
+  m0 <- fair_pca(x0, g0, 1, method = "standard")$moments
+  expect_true(m1$exponent[2] < 0)
+  mm <- m1 + m0
+  xs <- rbind(x, x0)
+  gs <- factor(c(as.character(dat$g), as.character(g0)))
+  ref <- sapply(levels(gs), function(l) colMeans(xs[gs == l, ]))
+  expect_lt(max(abs(moments_mean(mm)[, levels(gs)] - ref) / abs(ref)), 1e-12)
+  fit <- fair_pca(mm, k = 1, method = "standard", scale. = TRUE)
+  expect_equal(fit$group_stats$error, fair_pca(xs, gs, 1, method = "standard", scale. = TRUE)$group_stats$error,
+               tolerance = 1e-10)
 })

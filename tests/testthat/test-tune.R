@@ -366,3 +366,12 @@ test_that("tune_fair_pca with method 'mean' and per-row y or attributes fits eac
   fit2 <- fair_pca(dat$x[tr, ], dat$g[tr], 2, method = "mean", tradeoff = 0.5, attributes = att[tr, , drop = FALSE])
   expect_equal(tn2$cv$ARE[tn2$cv$fold == 2], group_errors(fit2, dat$x[!tr, ], dat$g[!tr])$ARE)
 })
+
+test_that("tune_fair_pca refuses a per-row y or attributes of another length than the data's, naming it", {
+  dat <- make_groups(n = c(60, 60), d = 4)
+  y <- rep(c(0, 1, 1, 0), 30)
+  expect_error(tune_fair_pca(dat$x, dat$g, 2, method = "mean", grid = list(tradeoff = 0.5), constraint = "opportunity",
+                             y = y[1:50]), "`y` has 50 values \\(rows\\) but the data have 120 rows", class = "fairproj_input_error")
+  expect_error(tune_fair_pca(dat$x, dat$g, 2, method = "mean", grid = list(tradeoff = 0.5),
+                             attributes = data.frame(u = rnorm(119))), class = "fairproj_input_error")
+})
