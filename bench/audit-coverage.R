@@ -819,6 +819,13 @@
 # configuration is better on the set as a whole at this precision, and the package's rule was
 # calibrated at 100 samples on CAL and judged on mean_b_judge_grid(). The gate it asks for (how
 # close an own tie must be before its seen bias is taken off twice) needs 100 samples per design.
+# Then shards 53 and 54, never run before (run "2026-12-07e-full", the build of 5a8448b, whose
+# intervals are main's; 62 designs, one run before on today's intervals): shard 53, 31 designs,
+# 1,354 cells: 96 / 28 / 30 / 1,200 (88.6% flagged); shard 54, 31 designs, 1,354 cells: 11 / 6 /
+# 11 / 1,326 (97.9%). No new unflagged cell clearly below 0.85 or above 0.95. Over the 1,425
+# designs now on today's intervals: 62,243 cells, 90.4% flagged, 48 of 5,970 unflagged cells
+# clearly low (0.8%; 14 expected by chance at coverage 0.90, 57 at 0.875), none clearly high; 43
+# shards complete; the well-behaved summary unchanged.
 #
 # Session of 2026-12-07, fifth (#44 item 1; a rule changed: fp_rows_per_direction_min 20 -> 25,
 # 5a8448b). JUDGED on the whole grid of today's intervals (1,243 designs, runs from
