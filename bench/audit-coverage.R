@@ -825,7 +825,13 @@
 # 11 / 1,326 (97.9%). No new unflagged cell clearly below 0.85 or above 0.95. Over the 1,425
 # designs now on today's intervals: 62,243 cells, 90.4% flagged, 48 of 5,970 unflagged cells
 # clearly low (0.8%; 14 expected by chance at coverage 0.90, 57 at 0.875), none clearly high; 43
-# shards complete; the well-behaved summary unchanged.
+# shards complete; the well-behaved summary unchanged. Then shards 56 and 58 (same build and run
+# name; 62 designs, 59 new to today's intervals): shard 56, 31 designs, 1,354 cells: 13 / 6 / 5 /
+# 1,330 (98.2% flagged); shard 58, 31 designs, 1,366 cells: 10 / 6 / 8 / 1,342 (98.2%). No new
+# unflagged cell clearly below 0.85 or above 0.95. Over the 1,484 designs: 64,858 cells, 90.8%
+# flagged, 48 of 5,995 unflagged cells clearly low (0.8%; 14 by chance at 0.90, 57 at 0.875),
+# none clearly high; 45 shards complete; the well-behaved summary unchanged. Never run: 13 shards
+# (59, 61, 63, 64, 66, 68, 69, 71, 73, 74, 76, 78, 79).
 #
 # Session of 2026-12-07, fifth (#44 item 1; a rule changed: fp_rows_per_direction_min 20 -> 25,
 # 5a8448b). JUDGED on the whole grid of today's intervals (1,243 designs, runs from
