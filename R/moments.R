@@ -372,13 +372,37 @@ print.group_moments <- function(x, digits = max(3L, getOption("digits") - 3L), .
   digits <- fp_print_digits(digits)
   cat(sprintf("<group_moments> %d columns, %d groups, %s rows\n", length(x$colnames),
               length(x$levels), format(sum(x$n), big.mark = ",")))
-  D <- if (is.null(x$exponent)) 1 else 2^x$exponent  # in the data's units (fp_moments_unscaled()); Inf beyond range
-  tab <- data.frame(group = x$levels, n = as.numeric(x$n),
-                    total_variance = vapply(seq_along(x$levels), function(i) {
-                      if (x$n[i] > 0) sum(diag(x$scatter[[i]]) * D * D) / x$n[i] else NA_real_
-                    }, numeric(1)))
+  tv <- vapply(seq_along(x$levels), function(i) {
+    if (x$n[i] > 0) fp_total_variance(diag(x$scatter[[i]]), fp_moments_exponent(x), x$n[i]) else c(NA_real_, 0)
+  }, numeric(2))
+  tab <- data.frame(group = x$levels, n = as.numeric(x$n), total_variance = tv[1L, ])
+  if (any(tv[2L, ] != 0, na.rm = TRUE)) {
+    # beyond double range in the data's units: mantissa and power of ten as text
+    mant <- signif(tv[1L, ], digits)
+    up <- tv[2L, ] != 0 & !is.na(mant) & mant >= 10  # 9.9996 rounds to 10
+    mant[up] <- mant[up] / 10
+    tv[2L, up] <- tv[2L, up] + 1
+    tab$total_variance <- ifelse(is.na(mant), NA_character_,
+                                 paste0(formatC(mant, digits = digits, format = "g"),
+                                        ifelse(tv[2L, ] != 0, sprintf("e%+d", tv[2L, ]), "")))
+  }
   print(tab, row.names = FALSE, digits = digits)
   invisible(x)
+}
+
+# A group's total variance sum(s_diag * 4^e) / n in the data's units, as c(value, p): the value
+# times 10^p, p = 0 unless the total leaves double range (a far column's variance beyond about
+# 1e308 or below about 1e-308), then the value is a mantissa in [1, 10).
+fp_total_variance <- function(s_diag, e, n) {
+  on <- s_diag > 0  # a column with no spread adds 0, whatever its power of two
+  s_diag <- s_diag[on]
+  e <- e[on]
+  v <- sum(s_diag * 4^e) / n
+  if (!length(e) || (is.finite(v) && v >= .Machine$double.xmin)) return(c(v, 0))
+  top <- max(2 * e)
+  l10 <- log10(sum(s_diag * 2^(2 * e - top)) / n) + top * log10(2)
+  p <- floor(l10)
+  c(10^(l10 - p), p)
 }
 
 # The moments in the data's units. A fit keeps the moments of columns beyond about 1e+-120 as
@@ -390,19 +414,16 @@ print.group_moments <- function(x, digits = max(3L, getOption("digits") - 3L), .
 fp_moments_unscaled <- function(m, arg = "m", scatter = TRUE) {
   e <- m$exponent
   if (is.null(e) || !any(e != 0)) return(m)
-  D <- 2^e
-  m$mean <- m$mean * D
-  if (!is.null(m$mean_lo)) m$mean_lo <- m$mean_lo * D
-  if (scatter) {
-    m$scatter <- lapply(m$scatter, function(s) {
-      out <- sweep(s * D, 2L, D, `*`)
-      lost <- s != 0 & (!is.finite(out) | abs(out) < .Machine$double.xmin)
-      if (any(lost)) fp_abort_unscaled(m$colnames[unique(c(row(s)[lost], col(s)[lost]))], arg)
-      out
-    })
+  m$blocks <- NULL  # the accessors use the groups' moments only
+  if (!scatter) m$scatter <- NULL
+  u <- fp_moments_rescaled(m, numeric(length(e)))
+  for (i in seq_along(u$scatter)) {
+    s <- m$scatter[[i]]
+    lost <- s != 0 & (!is.finite(u$scatter[[i]]) | abs(u$scatter[[i]]) < .Machine$double.xmin)
+    if (any(lost)) fp_abort_unscaled(m$colnames[unique(c(row(s)[lost], col(s)[lost]))], arg)
   }
-  m$exponent <- NULL
-  m
+  u$exponent <- NULL
+  u
 }
 
 # The matrices `out` (a list, or one matrix) that moments_cov() or moments_crossprod() formed in

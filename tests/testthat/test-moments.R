@@ -467,6 +467,21 @@ test_that("moments accessors of a fit's moments with far columns are in the data
   m2 <- fair_pca(x, dat$g, 1, method = "standard", scale. = TRUE)$moments
   expect_lt(rel(unname(moments_mean(m2)[, "b"]), unname(colMeans(x[dat$g == "b", ]))), 1e-12)
   expect_error(moments_cov(m2), class = "fairproj_overflow_error")
+  # print() gives a total variance beyond double range as mantissa and power of ten, not Inf
+  shown <- function(m, group) {
+    out <- capture.output(print(m, digits = 6))
+    strsplit(trimws(grep(sprintf("^ *%s ", group), out, value = TRUE)), " +")[[1L]][3L]
+  }
+  a2 <- shown(m2, "a")
+  expect_match(a2, "^[1-9](\\.[0-9]+)?e\\+(399|400)$")
+  xa <- x[dat$g == "a", ]
+  truth <- sum(diag(cov(xa / 1e200))) * 59 / 60  # in units of 1e400; the columns at 1 add 1e-400
+  expect_lt(abs(as.numeric(sub("e.*", "", a2)) * 10^(as.numeric(sub(".*e", "", a2)) - 400) / truth - 1), 1e-5)
+  tiny <- fair_pca(dat$x * 1e-200, dat$g, 1, method = "standard", scale. = TRUE)$moments
+  b0 <- shown(tiny, "b")
+  expect_match(b0, "e-(400|401)$")
+  truth <- sum(diag(cov(dat$x[dat$g == "b", ]))) * 39 / 40
+  expect_lt(abs(as.numeric(sub("e.*", "", b0)) * 10^(as.numeric(sub(".*e", "", b0)) + 400) / truth - 1), 1e-5)
   # the between-group and uncentred terms, added in the data's units, can leave range too
   x <- dat$x
   x[, 1] <- x[, 1] * 1e140 + ifelse(dat$g == "a", 1e155, -1e155)
