@@ -100,6 +100,29 @@ band <- cut(cur$rho, c(0, 20, 25, 40, 100, Inf), right = FALSE,
             labels = c("< 20", "20-25", "25-40", "40-100", ">= 100"))
 for (v in levels(band)) if (any(band == v)) line(cur[band == v, ], paste("  rows per direction", v))
 
+# pooled reliable coverage (hits over reliable samples, every unflagged cell of the group of
+# cells together) by method, kind of quantity and the smallest group's rows per direction: a
+# bias shared by many cells shows here before any one cell is clearly low. Losses: a group's
+# loss and every quantity made of losses (largest, smallest, gap, ratio, change); the rest are
+# errors, variance kept and price
+pool <- cur[cur$verdict != "flagged" & cur$n_reliable > 0, , drop = FALSE]
+pool$kind <- ifelse(grepl("loss", pool$term, fixed = TRUE), "losses", "other")
+pool$band <- band[cur$verdict != "flagged" & cur$n_reliable > 0]
+pool$fam <- ifelse(pool$dist %in% c("t3", "t5", "lnorm"), "heavy/skewed", pool$dist)
+pool$hits <- pool$reliable_cov * pool$n_reliable
+cat("\nPooled reliable coverage of unflagged cells, by method, kind of quantity, distribution and rows per direction (reliable samples):\n")
+for (mt in sort(unique(pool$method))) for (kd in c("losses", "other")) {
+  w <- pool[pool$method == mt & pool$kind == kd, , drop = FALSE]
+  cells <- vapply(levels(band), function(b) {
+    paste(vapply(c("gauss", "pois"), function(f) {
+      v <- w[w$band == b & w$fam == f, , drop = FALSE]
+      if (sum(v$n_reliable) < 100) sprintf("%-5s    -      ", f) else sprintf("%-5s %.3f (%5d)", f, sum(v$hits) / sum(v$n_reliable), sum(v$n_reliable))
+    }, ""), collapse = " ")
+  }, "")
+  keep <- !grepl("^gauss +- +pois +- *$", cells)
+  for (b in levels(band)[keep]) cat(sprintf("  %-8s %-6s rows per direction %-6s %s\n", mt, kd, b, cells[[b]]))
+}
+
 cat("\nUnflagged cells clearly outside 0.85-0.95 on today's intervals:\n")
 cl <- cur[cur$clow | cur$chigh, , drop = FALSE]
 cl <- cl[order(cl$chigh, cl$reliable_cov), , drop = FALSE]
