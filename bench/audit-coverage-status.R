@@ -110,16 +110,16 @@ pool$kind <- ifelse(grepl("loss", pool$term, fixed = TRUE), "losses", "other")
 pool$band <- band[cur$verdict != "flagged" & cur$n_reliable > 0]
 pool$fam <- ifelse(pool$dist %in% c("t3", "t5", "lnorm"), "heavy/skewed", pool$dist)
 pool$hits <- pool$reliable_cov * pool$n_reliable
-cat("\nPooled reliable coverage of unflagged cells, by method, kind of quantity, distribution and rows per direction (reliable samples):\n")
+cat("\nPooled reliable coverage of unflagged cells, by method, kind of quantity, distribution and rows per direction\n(reliable cell-samples: a sample counts once in every cell it is reliable in; heavy/skewed: t3, t5, lnorm):\n")
 for (mt in sort(unique(pool$method))) for (kd in c("losses", "other")) {
   w <- pool[pool$method == mt & pool$kind == kd, , drop = FALSE]
   cells <- vapply(levels(band), function(b) {
-    paste(vapply(c("gauss", "pois"), function(f) {
+    paste(vapply(c("gauss", "pois", "heavy/skewed"), function(f) {
       v <- w[w$band == b & w$fam == f, , drop = FALSE]
-      if (sum(v$n_reliable) < 100) sprintf("%-5s    -      ", f) else sprintf("%-5s %.3f (%5d)", f, sum(v$hits) / sum(v$n_reliable), sum(v$n_reliable))
+      if (sum(v$n_reliable) < 100) sprintf("%-12s    -      ", f) else sprintf("%-12s %.3f (%5d)", f, sum(v$hits) / sum(v$n_reliable), sum(v$n_reliable))
     }, ""), collapse = " ")
   }, "")
-  keep <- !grepl("^gauss +- +pois +- *$", cells)
+  keep <- grepl("[0-9]", cells)
   for (b in levels(band)[keep]) cat(sprintf("  %-8s %-6s rows per direction %-6s %s\n", mt, kd, b, cells[[b]]))
 }
 

@@ -807,19 +807,21 @@
 # 0.886 / 0.899 / 0.906 (Gaussian); standard PCA's and mean matching's 0.896-0.925 everywhere.
 # A bias that shrinks with rows per direction, shared by many cells below the binomial test's
 # reach. Its two far-below cells, split by bench/audit-minmax-bias.R (60 fresh samples each;
-# estimate - truth = top, the group's top-k eigenvalue sum's bias, + subspace, the population's
-# loss at the sample's subspace less at its own, + fit, the rest):
+# estimate - truth = top, the group's top-k eigenvalue sum's bias, + fit, the population's
+# variance kept at the sample's projection or map less the sample's, + scaling, the sample's
+# column scaling, + subspace, the population's loss at the sample's projection less at its own):
 #  * t4k1m3n300gauss, group a (loss a covered 0.38): truth 0.190, estimate 0.338 (sd 0.136),
-#    bias 0.148 = top 0.051 + subspace 0.086 + fit 0.011; group a is in the sample's active set
-#    in 43% of samples, not in the population's. The tie is in group a's raw spectrum (4, 3.96);
-#    after scale. = TRUE its spectrum is 1.28, 1.08, 1.05, 0.73: no tie at k = 1, and the
-#    own-tie bias u is 0.016 on average (fp_own_tie_bias() on the raw spectrum would see most of
-#    the raw top eigenvalue's bias, 0.28: seen + u 0.06-0.29 on 8 samples).
+#    bias 0.148 = top 0.048 + fit 0.020 + scaling -0.001 + subspace 0.081; group a is in the
+#    sample's active set in 43% of samples, not in the population's. The tie is in group a's raw
+#    spectrum (4, 3.96); after scale. = TRUE its spectrum is 1.28, 1.08, 1.05, 0.73: no tie at
+#    k = 1, and the own-tie bias u is 0.016 on average (on the raw spectrum fp_own_tie_bias()
+#    with the bootstrap's seen part finds 0.06-0.29 of the top eigenvalue's bias of 0.28, on 8
+#    samples).
 #  * d12k1m2n300gauss (27 rows per direction, just above the flag at 25; losses 0.40-0.55):
-#    truth 0.118 for both groups, estimate 0.292 (sd 0.072), bias 0.173 = 2.4 sds: a top 0.265
-#    + subspace 0.039 + fit -0.131, b 0.098 + 0.174 - 0.099. The replicates show 0.91 of their sd
-#    (z_own), and min-max's centre takes off half of it (fp_minmax_bias_c): the bootstrap sees
-#    about 40% of this bias.
+#    truth 0.118 for both groups, estimate 0.292 (sd 0.072), bias 0.173 = 2.4 sds: group a top
+#    0.222 + fit -0.130 + scaling 0.042 + subspace 0.039, group b 0.076 - 0.099 + 0.022 +
+#    0.174. The replicates show 0.91 of their sd (z_own), and min-max's centre takes off half of
+#    it (fp_minmax_bias_c): the bootstrap sees about 40% of this bias.
 # ACTIVE-SET SWITCHING is not the cause: FAIRPROJ_BENCH_DIAG now records min-max's `switch`, the
 # share of replicates whose active set (groups within 1% of the largest loss) differs from the
 # sample's. 8 designs x 30 samples (samples not appended; t4k1m3n300gauss, d12k1m2n300gauss,
@@ -2635,7 +2637,8 @@ diag_of <- function(cap, iv) {
         paste(which(l >= max(l) - 0.01 * max(abs(l), 1e-12)), collapse = ",")
       }
       sr <- apply(matrix(dr$G[, a, 1L, seq_along(rows), 2L], ncol = length(rows)), 1L, act)
-      out$switch[iv$method == meth] <- mean(sr != act(gt$loss[rows]), na.rm = TRUE)
+      s0 <- act(gt$loss[rows])
+      out$switch[iv$method == meth] <- if (is.na(s0) || all(is.na(sr))) NA_real_ else mean(sr != s0, na.rm = TRUE)
     }
     zs <- numeric(0)
     for (i in which(gt$method == meth & gt$k == cap$ks[1L])) {
