@@ -53,7 +53,10 @@ plot.fairproj_pareto_front <- function(x, type = NULL, ..., main = NULL, xlab = 
 summary.fairproj_pareto_front <- function(object, ...) {
   tab <- object$table
   s_tot <- object$standard[["total"]]
-  tab$total_vs_standard <- if (is.finite(s_tot) && s_tot > 0) tab$total / s_tot - 1 else NA_real_
+  # a standard total of 0 (k = rank): a total of 0 is no excess, any other total an infinite one
+  tab$total_vs_standard <- if (is.finite(s_tot) && s_tot > 0) tab$total / s_tot - 1 else if (identical(s_tot, 0)) {
+    ifelse(tab$total == 0, 0, Inf)
+  } else NA_real_
   front <- tab[!tab$dominated, c("start", "total", "total_vs_standard", "disparity", "max_excess", "converged")]
   front <- front[order(front$disparity), , drop = FALSE]
   rownames(front) <- NULL

@@ -61,3 +61,18 @@ test_that("pareto_front(): a fit that standard PCA dominates is marked dominated
   expect_true(any(worse))  # the case this test is about occurs
   expect_true(all(pf$table$dominated[worse]))
 })
+
+test_that("pareto_front() at k = rank reports totals of 0, not rounding-level negatives", {
+  set.seed(1)
+  x <- matrix(rnorm(240), 60)
+  x[, 2] <- x[, 1]  # rank 3
+  g <- rep(c("a", "b"), 30)
+  set.seed(1)
+  pf <- suppressWarnings(pareto_front(x, g, 3, restarts = 2))
+  expect_true(all(pf$table$total >= 0))
+  expect_true(all(pf$table$max_excess >= 0))
+  expect_identical(pf$standard[["total"]], 0)
+  s <- summary(pf)
+  expect_false(anyNA(s$front$total_vs_standard))
+  expect_identical(s$front$total_vs_standard[s$front$start == "pca"], 0)
+})
