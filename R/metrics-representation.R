@@ -29,7 +29,9 @@
 variance_explained <- function(object, newdata) {
   fp_check_given(c("object", "newdata"))
   if (inherits(object, "fair_pca")) {
-    x <- fp_transform(object, fp_newdata(object, newdata))
+    # scaled as the model was, but centred below on its own means: the fit's centre would cancel
+    # the spread of data far smaller than it
+    x <- fp_transform(list(center = FALSE, scale = object$scale), fp_newdata(object, newdata))
     V <- object$rotation
   } else {
     V <- fp_as_basis(object, "object")
@@ -40,8 +42,12 @@ variance_explained <- function(object, newdata) {
   }
   if (nrow(x) < 2L) fp_abort("needs at least 2 rows", "newdata")
   xc <- sweep(x, 2L, colMeans(x), `-`)
+  # the share is unit-free: divided by its largest entry, the squares of data of any magnitude
+  # (1e200, 1e-200) neither overflow nor underflow
+  top <- max(abs(xc))
+  if (!(top > 0)) fp_abort("has zero variance", "newdata")
+  xc <- xc / top
   tot <- sum(xc^2)
-  if (tot <= 0) fp_abort("has zero variance", "newdata")
   if (inherits(object, "fair_pca") && fp_has_map(object)) return(1 - sum((xc - t(fp_map_times(object, t(xc))))^2) / tot)
   sum((xc %*% V)^2) / tot
 }

@@ -17,6 +17,16 @@ test_that("variance_explained is the share of test variance kept (prcomp check)"
   expect_error(variance_explained("a", dat$x), class = "fairproj_input_error")
 })
 
+test_that("variance_explained() is unit-free on data of any magnitude", {
+  dat <- make_groups(n = c(120, 100), d = 6)
+  fit <- fair_pca(dat$x, dat$g, k = 2, method = "standard")
+  V <- fit$rotation
+  for (s in c(1e200, 1e-200)) {
+    expect_equal(variance_explained(fit, dat$x * s), variance_explained(fit, dat$x), tolerance = 1e-12)
+    expect_equal(variance_explained(V, dat$x * s), variance_explained(V, dat$x), tolerance = 1e-12)
+  }
+})
+
 test_that("mmd2 is the biased V-statistic with the Gaussian kernel (brute force)", {
   set.seed(3)
   s <- matrix(rnorm(40 * 3), 40, 3)
