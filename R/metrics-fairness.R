@@ -65,10 +65,15 @@ delta_f_lin <- function(object, x, group, cost = 10^c(-4, -2, 0, 2, 4), folds = 
   restore_seed <- fp_set_seed(seed)
   on.exit(restore_seed(), add = TRUE)
   z <- predict(object, xm)
-  mu <- colMeans(z)
-  s <- sqrt(colSums(sweep(z, 2L, mu)^2) / max(nrow(z) - 1, 1))
+  z <- sweep(z, 2L, colMeans(z))
+  # each column divided by its largest deviation first, so that the squares of scores of any
+  # magnitude (1e200) neither overflow nor underflow
+  top <- apply(abs(z), 2L, max)
+  top[!(top > 0)] <- 1
+  z <- sweep(z, 2L, top, `/`)
+  s <- sqrt(colSums(z^2) / max(nrow(z) - 1, 1))
   s[s <= 0] <- 1
-  z <- sweep(sweep(z, 2L, mu), 2L, s, `/`)
+  z <- sweep(z, 2L, s, `/`)
   fold <- integer(nrow(z))
   for (lev in levels(g)) {
     idx <- which(g == lev)

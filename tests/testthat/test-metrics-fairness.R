@@ -57,6 +57,18 @@ test_that("the exact SVM of delta_f_lin solves the soft-margin problem (KKT) and
   expect_equal(primal(s$w, s$b, 1), primal(we, be, 1), tolerance = 1e-5)
 })
 
+test_that("delta_f_lin standardises scores of any magnitude (1e200 gave 0)", {
+  skip_if_not_installed("ECOSolveR")
+  set.seed(31)
+  n <- 200
+  g <- rep(0:1, each = n / 2)
+  x <- cbind(a = rnorm(n, sd = 5), b = rnorm(n, sd = 4), c = 0.3 * rnorm(n) + 2 * g)
+  keep <- fair_pca(x, g, k = 3, method = "standard")
+  hi <- delta_f_lin(keep, x, g, cost = 1, folds = 2, seed = 1)
+  expect_gt(hi, 0.9)
+  expect_equal(delta_f_lin(keep, x * 1e200, g, cost = 1, folds = 2, seed = 1), hi, tolerance = 1e-6)
+})
+
 test_that("delta_f_lin refuses a group too small to cross-validate and infinite costs, naming them", {
   skip_if_not_installed("ECOSolveR")
   set.seed(1)
