@@ -224,7 +224,7 @@ downstream_metrics <- function(scores, y, group, classifier = c("logistic", "svm
   }
   fp_check_control(control)
   given <- c(!is.null(newscores), !is.null(newy), !is.null(newgroup))
-  if (any(given) && !all(given)) fp_abort("`newy` and `newgroup` must be given together with it", "newscores")
+  if (any(given) && !all(given)) fp_abort("must be given together with `newy` and `newgroup` (the held-out rows' labels and groups)", "newscores")
   if (all(given)) {
     ts <- fp_as_scores(newscores, "newscores")
     if (ncol(ts) != ncol(s)) fp_abort(sprintf("has %d columns but `scores` has %d", ncol(ts), ncol(s)), "newscores")

@@ -27,6 +27,10 @@ test_that("the logistic-regression helper matches glm", {
   ours <- fairproj:::fp_downstream_metrics(ref, yt, g)
   expect_equal(ours$deo, dm$eo_gap)
   expect_equal(ours$table$accuracy[3], dm$accuracy)
+  # held-out scores without their labels and groups: the error says what to add
+  expect_error(downstream_metrics(x, y, rep(c("a", "b"), 100), classifier = "logistic", newscores = xt),
+               "`newscores` must be given together with `newy` and `newgroup`", fixed = TRUE,
+               class = "fairproj_input_error")
 })
 
 test_that("the two-hidden-layer MLP fits a non-linear rule, stops by its rule and is seeded", {
