@@ -76,7 +76,8 @@ fp_as_basis <- function(V, arg) {
 #'   `P(pred = 1 | group, y = 1)` (groups without positive rows are skipped).
 #'
 #' @param pred,y Binary vectors (logical, 0/1, or factors with two levels; the second level is
-#'   the positive class).
+#'   the positive class). Labels of `pred` (a factor or character vector) that are levels of `y`
+#'   are read in `y`'s levels, whatever their own order.
 #' @param group Group labels.
 #' When every prediction is the same class, the gaps are 0 whatever the groups: a warning of
 #' class `fairproj_single_class_warning` says so (also from [downstream_metrics()], naming the
@@ -95,6 +96,13 @@ fairness_gaps <- function(pred, y, group) {
 
 fp_fairness_gaps <- function(pred, y, group, who) {
   n <- length(y)
+  # labelled predictions are read in the labels of `y`, whose second level is the positive
+  # class: a `pred` with the same labels in another level order (or only one of them) is not
+  # encoded by its own levels, which would count matching labels as errors
+  if ((is.factor(pred) || is.character(pred)) && (is.factor(y) || is.character(y))) {
+    ly <- levels(as.factor(y))
+    if (length(ly) == 2L && all(unique(as.character(pred)) %in% ly)) pred <- factor(as.character(pred), levels = ly)
+  }
   yb <- fp_as_binary(y, n, "y")
   pb <- fp_as_binary(pred, n, "pred")
   if (n > 1L && length(unique(pb)) == 1L) {

@@ -69,6 +69,19 @@ test_that("fairness_gaps computes accuracy, DP and EO gaps by hand", {
   }
 })
 
+test_that("fairness_gaps() reads labelled predictions in the labels of y, whatever their level order", {
+  y <- factor(c("no", "yes", "yes", "no", "yes", "no"), levels = c("no", "yes"))
+  g <- c("a", "a", "a", "b", "b", "b")
+  pred01 <- c(0, 1, 0, 0, 1, 1)
+  ref <- fairness_gaps(pred01, y, g)
+  lab <- c("no", "yes")[pred01 + 1]
+  expect_equal(fairness_gaps(factor(lab, levels = c("yes", "no")), y, g), ref)
+  expect_equal(fairness_gaps(lab, y, g), ref)
+  # one predicted label is a class of y, not an ambiguous value
+  expect_warning(one <- fairness_gaps(rep("yes", 6), y, g), class = "fairproj_single_class_warning")
+  expect_equal(one[["accuracy"]], 0.5)
+})
+
 test_that("downstream_metrics: majority class on an uninformative representation (Delta_DP = 0)", {
   skip_if_not_installed("e1071")
   skip_if_not_installed("nnet")
