@@ -142,8 +142,9 @@ fp_plot_data.fairproj_pareto_front <- function(x, type = NULL, ...) {
   d$status <- factor(d$status, levels = ss)
   span <- diff(range(d$value[d$fit != "standard PCA"]))
   caption <- if (rel) sprintf("Total losses span %s%% of standard PCA's total loss (%s)",
-                              format(signif(span, 2)), format(signif(s_tot, 4))) else
-    "Total loss of standard PCA not available: absolute totals"
+                              format(signif(span, 2)), format(signif(s_tot, 4))) else if (identical(s_tot, 0)) {
+    "Total loss of standard PCA is 0 (k at the data's rank): absolute totals"
+  } else "Total loss of standard PCA not available: absolute totals"
   nconv <- sum(!tab$converged)
   if (nconv) caption <- paste0(caption, sprintf("; %d fit(s) did not converge", nconv))
   # fits that coincide (within 0.5% of each axis's range) hide each other's markers: each point

@@ -75,4 +75,7 @@ test_that("pareto_front() at k = rank reports totals of 0, not rounding-level ne
   s <- summary(pf)
   expect_false(anyNA(s$front$total_vs_standard))
   expect_identical(s$front$total_vs_standard[s$front$start == "pca"], 0)
+  # the plot draws absolute totals and says why: standard PCA's total is 0, not unavailable
+  cap <- attr(fairproj:::fp_plot_data(pf), "fp_spec")$labels$caption
+  expect_match(cap, "Total loss of standard PCA is 0", fixed = TRUE)
 })
