@@ -56,6 +56,17 @@ fp_css_prepare <- function(m, k, center = TRUE, scale. = FALSE) {
   # total in place of its zero denominator
   full <- k == d
   low <- best2 <= 1e-24 * tot | best2 <= 0
+  few <- low & m$n <= k
+  if (any(few) && !full) {
+    # the rank is capped by the rows (a group of n rows centred at the pooled mean has rank <= n):
+    # neither scaling nor another magnitude helps
+    below <- if (min(m$n[few]) > 1) sprintf("k below %d, ", min(m$n[few])) else ""
+    fp_abort(sprintf(paste0("= %d is not below the rank of group(s) %s, which have only %s row(s) (a group of n rows ",
+                            "has rank at most n), so the ratio is undefined; choose %sk = %d (every column), ",
+                            "or merge small groups"),
+                     k, paste(shQuote(m$levels[few]), collapse = ", "), paste(m$n[few], collapse = ", "),
+                     below, d), "k")
+  }
   if (any(low) && !full) {
     fp_abort(sprintf(paste0("= %d is not below the numerical rank of group(s) %s: the best rank-k error is 0 or below 1e-12 of ",
                             "the group's norm (as when columns differ in magnitude by more than that), so the ratio is ",

@@ -995,3 +995,13 @@ test_that("the high-rank-revealing QR reports each position to a progress bar (#
   expect_equal(rec$done, 1L)
   expect_identical(fit$columns, plain$columns)
 })
+
+test_that("a group with no more rows than k is named as the reason the ratio is undefined", {
+  set.seed(1)
+  x <- matrix(rnorm(400), 100)
+  g <- c(rep("x", 99), "y")
+  expect_error(fair_css(x, g, 2), "'y', which have only 1 row(s)", fixed = TRUE, class = "fairproj_input_error")
+  g3 <- c(rep("x", 97), rep("y", 3))
+  expect_error(fair_css(x, g3, 3), "choose k below 3", fixed = TRUE, class = "fairproj_input_error")
+  expect_s3_class(fair_css(x, g3, 2), "fair_css")
+})
