@@ -402,7 +402,10 @@ print.fair_pca_pareto <- function(x, digits = max(3L, getOption("digits") - 3L),
   print(y, digits = digits, ...)
   s <- x$settings
   cat(sprintf("\nObjectives (%s disparity, psi = %s):\n", s$disparity, s$psi))
-  print(signif(x$objectives, digits))
+  obj <- x$objectives
+  # a total loss within rounding of 0 (k at the data's rank) is shown as 0, as pareto_front() reports it
+  obj[["total"]] <- fp_group_loss(obj[["total"]], 0, x$totalvar, nrow(x$rotation))
+  print(signif(obj, digits))
   cat(sprintf("Stopped after %d steps (%s gradients, %s steps): %s, stationarity %s (tol %s)%s\n", x$iterations,
               s$gradient, s$step, x$status, format(x$stationarity, digits = 3), format(s$stationarity_tol, digits = 3),
               if (isTRUE(x$converged)) ", converged" else ", NOT converged"))

@@ -446,3 +446,14 @@ test_that("method 'pareto' stops at the time limit with a warning, where it is (
   expect_warning(fair_pca(x, g, k = 10, method = "pareto", scale. = TRUE, stationarity_tol = 1e-12, restarts = 1),
                  class = "fairproj_convergence_warning", regexp = "shared by 2 starts")
 })
+
+test_that("print() shows a total loss within rounding of 0 (k at the data's rank) as 0", {
+  set.seed(1)
+  x <- matrix(rnorm(240), 60)
+  x[, 2] <- x[, 1]  # rank 3
+  f <- fair_pca(x, rep(c("a", "b"), 30), 3, method = "pareto")
+  out <- capture.output(print(f))
+  i <- grep("^Objectives", out)
+  vals <- scan(text = out[i + 2L], quiet = TRUE)
+  expect_gte(vals[1], 0)
+})
