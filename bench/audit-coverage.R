@@ -801,10 +801,11 @@
 # Session of 2026-12-07, seventh (#44 item 1; studies, no rule changed). Min-max's losses.
 # bench/audit-coverage-status.R now pools the unflagged cells' reliable samples by method, kind
 # of quantity, distribution and rows per direction (the smallest group's n / (k (d - k))). On
-# today's intervals min-max's losses (a group's loss and every quantity made of losses) cover,
-# on Gaussian data, 0.865 (3,731 samples) at 25-40 rows per direction, 0.881 (4,678) at 40-100
-# and 0.898 (7,794) from 100; on Poisson data 0.911 / 0.919 / 0.903. Min-max's other quantities
-# 0.886 / 0.899 / 0.906 (Gaussian); standard PCA's and mean matching's 0.896-0.925 everywhere.
+# today's intervals (1,657 designs, after the shards below) min-max's losses (a group's loss and
+# every quantity made of losses) cover, on Gaussian data, 0.865 (3,731 cell-samples) at 25-40
+# rows per direction, 0.885 (5,218) at 40-100 and 0.898 (7,794) from 100; on Poisson data
+# 0.910 / 0.919 / 0.903. Min-max's other quantities 0.886 / 0.898 / 0.906 (Gaussian); standard
+# PCA's and mean matching's 0.896-0.924 from 25 rows per direction on.
 # A bias that shrinks with rows per direction, shared by many cells below the binomial test's
 # reach. Its two far-below cells, split by bench/audit-minmax-bias.R (60 fresh samples each;
 # estimate - truth = top, the group's top-k eigenvalue sum's bias, + fit, the population's
@@ -837,6 +838,17 @@
 # function of rows per direction, 1 at 25 falling to 0.5 by about 100; or the intervals of
 # min-max's losses flagged below a rows-per-direction bound of their own, if the well-behaved
 # designs' 10% allows it (d12k3 at 1,000 rows has 37 rows per direction).
+# Then shards never run before (run "2026-12-07f-full", a build of 07a9384, whose intervals are
+# those of 5a8448b: the audit code changed since only in comments and in clamping losses within
+# rounding of 0), 30 samples per design, two processes at nice 10, 17-24 min each; counts within
+# / below / above / flagged: shard 59, 31 designs, 1,366 cells: 98 / 23 / 59 / 1,186 (86.8%
+# flagged); 61, 31 designs, 1,346 cells: 130 / 34 / 43 / 1,139 (84.6%); 63, 1,346 cells: 105 /
+# 24 / 39 / 1,178 (87.5%); 64, 1,346 cells: 9 / 6 / 4 / 1,327 (98.6%); 66, 1,354 cells: 5 / 1 /
+# 8 / 1,340 (99.0%); 68, 1,354 cells: 8 / 0 / 7 / 1,339 (98.9%). No new unflagged cell clearly
+# below 0.85 or above 0.95. Over the 1,657 designs now on today's intervals: 72,432 cells, 91.4%
+# flagged, 48 of 6,235 unflagged cells clearly low (0.8%; 14 by chance at 0.90, 60 at 0.875),
+# none clearly high; 51 shards complete; the well-behaved summary unchanged. Never run: 7 shards
+# (69, 71, 73, 74, 76, 78, 79).
 #
 # Session of 2026-12-07, sixth (#44 item 1; a study, no rule changed). Mean matching's seen bias.
 # The well-behaved d12k1m5n1000gauss's mean-matching min_loss (0.53 of 30 unflagged in run
