@@ -5,12 +5,19 @@ test_that("the KS distance between groups is computed over all thresholds", {
   expect_equal(ks(c(1, 3, 2, 4), c(0, 0, 1, 1)), 0.5)
 })
 
+# two groups of n / 2 rows whose only difference is a shift in column c, beside two wider columns
+shifted_groups <- function(n) {
+  set.seed(31)
+  g <- rep(0:1, each = n / 2)
+  list(g = g, x = cbind(a = rnorm(n, sd = 5), b = rnorm(n, sd = 4), c = 0.3 * rnorm(n) + 2 * g))
+}
+
 test_that("delta_f_lin is near 1 when the projection keeps the group signal and small when not", {
   skip_if_not_installed("ECOSolveR")
-  set.seed(31)
   n <- 300
-  g <- rep(0:1, each = n / 2)
-  x <- cbind(a = rnorm(n, sd = 5), b = rnorm(n, sd = 4), c = 0.3 * rnorm(n) + 2 * g)
+  sg <- shifted_groups(n)
+  g <- sg$g
+  x <- sg$x
   keep <- fair_pca(x, g, k = 3, method = "standard")   # keeps everything, including the group shift in c
   drop <- fair_pca(x, g, k = 2, method = "standard")   # the top-2 components are a and b: no group signal
   hi <- delta_f_lin(keep, x, g, cost = c(0.01, 1), folds = 3, seed = 1)
@@ -59,10 +66,9 @@ test_that("the exact SVM of delta_f_lin solves the soft-margin problem (KKT) and
 
 test_that("delta_f_lin standardises scores of any magnitude (1e200 gave 0)", {
   skip_if_not_installed("ECOSolveR")
-  set.seed(31)
-  n <- 200
-  g <- rep(0:1, each = n / 2)
-  x <- cbind(a = rnorm(n, sd = 5), b = rnorm(n, sd = 4), c = 0.3 * rnorm(n) + 2 * g)
+  sg <- shifted_groups(200)
+  g <- sg$g
+  x <- sg$x
   keep <- fair_pca(x, g, k = 3, method = "standard")
   hi <- delta_f_lin(keep, x, g, cost = 1, folds = 2, seed = 1)
   expect_gt(hi, 0.9)
