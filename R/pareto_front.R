@@ -85,13 +85,10 @@ pareto_front.default <- function(x, group, k, restarts = 10L, ...) {
   F <- do.call(rbind, lapply(fits, function(f) f$objectives))
   start <- unlist(fits[[1]]$history[1L, c("objective", spec_names[-1L])])  # standard PCA
   dominated <- fp_pareto_dominated(F, ref = start, also = if (identical(fits[[1]]$settings$start, "pca")) start)
-  # at k = rank the totals are zero up to rounding: reported as 0, as fp_group_loss() does for
-  # the groups' losses, on the scale of the fit's total variance
-  tv <- fits[[1]]$totalvar
-  d <- nrow(fits[[1]]$rotation)
-  tab <- data.frame(start = c("pca", rep("random", restarts)), total = fp_group_loss(F[, 1L], 0, tv, d),
+  # at k = rank the totals are zero up to rounding: reported as 0 (fp_pareto_reported())
+  tab <- data.frame(start = c("pca", rep("random", restarts)), total = fp_pareto_reported(F[, 1L], fits[[1]]),
                     disparity = vapply(fits, function(f) diff(range(f$excess)), numeric(1)),
-                    max_excess = fp_group_loss(vapply(fits, function(f) max(f$excess), numeric(1)), 0, tv, d),
+                    max_excess = fp_pareto_reported(vapply(fits, function(f) max(f$excess), numeric(1)), fits[[1]]),
                     stringsAsFactors = FALSE)
   tab <- cbind(tab, as.data.frame(F[, -1L, drop = FALSE], optional = TRUE))
   names(tab)[seq_len(ncol(F) - 1L) + 4L] <- spec_names[-1L]
@@ -103,7 +100,7 @@ pareto_front.default <- function(x, group, k, restarts = 10L, ...) {
   }
   gs <- fits[[1]]$group_stats_standard
   std_total <- fits[[1]]$history$objective[1L]
-  std <- c(total = if (identical(fits[[1]]$settings$start, "pca")) fp_group_loss(std_total, 0, tv, d) else NA_real_,
+  std <- c(total = if (identical(fits[[1]]$settings$start, "pca")) fp_pareto_reported(std_total, fits[[1]]) else NA_real_,
            disparity = diff(range(gs$loss)))
   structure(list(fits = fits, table = tab, standard = std, k = k), class = "fairproj_pareto_front")
 }

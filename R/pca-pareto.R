@@ -393,6 +393,11 @@ fp_pareto_front_table <- function(runs, start_names, spec) {
   tab
 }
 
+# A Pareto fit's total loss (or largest excess) as reported: within rounding of 0 (k at the
+# data's rank, 16 d eps of the fit's total variance, as fp_group_loss() clamps the groups'
+# losses) it is 0; the fit's stored objectives keep the solver's values.
+fp_pareto_reported <- function(v, fit) fp_group_loss(v, 0, fit$totalvar, nrow(fit$rotation))
+
 #' @export
 print.fair_pca_pareto <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   digits <- fp_print_digits(digits)
@@ -403,8 +408,7 @@ print.fair_pca_pareto <- function(x, digits = max(3L, getOption("digits") - 3L),
   s <- x$settings
   cat(sprintf("\nObjectives (%s disparity, psi = %s):\n", s$disparity, s$psi))
   obj <- x$objectives
-  # a total loss within rounding of 0 (k at the data's rank) is shown as 0, as pareto_front() reports it
-  obj[["total"]] <- fp_group_loss(obj[["total"]], 0, x$totalvar, nrow(x$rotation))
+  obj[["total"]] <- fp_pareto_reported(obj[["total"]], x)
   print(signif(obj, digits))
   cat(sprintf("Stopped after %d steps (%s gradients, %s steps): %s, stationarity %s (tol %s)%s\n", x$iterations,
               s$gradient, s$step, x$status, format(x$stationarity, digits = 3), format(s$stationarity_tol, digits = 3),
