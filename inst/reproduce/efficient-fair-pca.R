@@ -8,7 +8,7 @@
 #   methods  regular expression selecting rows by name (default: all), e.g. "MbF" or "^(PCA|RLACE)$"
 #   lib      library to load fairproj from (default: the usual library path)
 #
-# Results: inst/reproduce/results/kleindessner-adult.csv.gz (or FAIRPROJ_RESULTS), the shared long
+# Results: inst/reproduce/results/kleindessner-adult.csv.xz (or FAIRPROJ_RESULTS), the shared long
 # format of results-io.R: one row per method x metric x split, written as each (split, method)
 # finishes (an interrupted run loses nothing; rerunning replaces those rows), plus the aggregates
 # over the splits stored so far (split "mean" and "sd", population sd as the paper, `n_splits`)

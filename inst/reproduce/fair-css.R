@@ -4,8 +4,8 @@
 # public here (see the vignette) and are skipped.
 #
 # Writes long CSVs (inst/reproduce/results-io.R convention) to inst/reproduce/results/ (or
-# FAIRPROJ_RESULTS): fair-css-table1.csv.gz, fair-css-table2.csv.gz, fair-css-figure1.csv.gz,
-# fair-css-figure23.csv.gz. Each part can be run alone:
+# FAIRPROJ_RESULTS): fair-css-table1.csv.xz, fair-css-table2.csv.xz, fair-css-figure1.csv.xz,
+# fair-css-figure23.csv.xz. Each part can be run alone:
 #   FAIRPROJ_DATA=/path/to/data Rscript inst/reproduce/fair-css.R [table1] [table2] [figure1] [figure23]
 # (from the package root; no argument = all parts). Time on one core: table2 under a minute,
 # figure1 about a minute, figure23 about half an hour (branch and bound, 1.5e5 bound evaluations at most per problem).

@@ -24,7 +24,7 @@
 #   regression); its steps and learner calls are stored too (metrics "iterations" and
 #   "oracle_calls", per eps);
 # * "Logistic regression (L2)": one fit of the classifier on the features (the unit of cost).
-# Results: inst/reproduce/results/kleindessner-runtime-n.csv.gz (results-io.R convention; metric
+# Results: inst/reproduce/results/kleindessner-runtime-n.csv.xz (results-io.R convention; metric
 # "seconds" per parameter value, columns `n`, `d`, `param_name`, `param`, split = run), written
 # after each (n, run, method).
 args <- commandArgs(trailingOnly = TRUE)

@@ -13,7 +13,7 @@
 # fit in this process, user + system, one thread with the reference BLAS, so that other processes
 # on a shared machine do not inflate them; no repetition).
 #
-# Results: inst/reproduce/results/kleindessner-runtime.csv.gz (results-io.R format: metric
+# Results: inst/reproduce/results/kleindessner-runtime.csv.xz (results-io.R format: metric
 # "seconds", split "0", dataset "Adult (split 0)" or "synthetic d = ..."), written after each
 # fit (several processes may run at once: writes are serialised by a lock directory).
 args <- commandArgs(trailingOnly = TRUE)

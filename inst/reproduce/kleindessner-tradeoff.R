@@ -35,7 +35,7 @@
 # gap fell below nu). Columns `param_name` ("lambda",
 # "eps" or "none") and `param`.
 #
-# Results: inst/reproduce/results/kleindessner-tradeoff.csv.gz (results-io.R convention), one
+# Results: inst/reproduce/results/kleindessner-tradeoff.csv.xz (results-io.R convention), one
 # row per split x method x param x metric, written as each (split, method) finishes, and the
 # mean and sample sd (divisor n - 1) over the splits stored so far (split "mean" / "sd",
 # `n_splits`). The poster prints no numbers for this panel (published = NA).

@@ -7,8 +7,8 @@
 # (comma-separated) restrict the data sets and the sweep's k (default: all). Results are stored with the shared
 # convention of results-io.R (long CSV: dataset, method, metric, split, value, published, plus
 # provenance and the extra columns k, group, classifier) in inst/reproduce/results/:
-#   pareto-fair-pca-sweep.csv.gz       every k = 1, ..., d - 1 on the four datasets
-#   pareto-fair-pca-downstream.csv.gz  k = 10, logistic regression and a linear SVM; Adult:
+#   pareto-fair-pca-sweep.csv.xz       every k = 1, ..., d - 1 on the four datasets
+#   pareto-fair-pca-downstream.csv.xz  k = 10, logistic regression and a linear SVM; Adult:
 #                                   fitted on adult.data, evaluated on the official adult.test
 #                                   (split "official"); Credit: five random 70/30 splits
 # The paper publishes no numbers (figures only), so `published` is NA throughout; its claims

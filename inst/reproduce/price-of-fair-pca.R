@@ -10,10 +10,10 @@
 #
 # Results (results-io.R convention, split "0": one deterministic run; `published` NA: the paper
 # prints no numbers, only figures):
-# * samadi-figure1.csv.gz: standard PCA's average reconstruction error per gender on LFW, columns
+# * samadi-figure1.csv.xz: standard PCA's average reconstruction error per gender on LFW, columns
 #   `k`, `group`; method "PCA (all faces)" and "PCA (equal samples)": 20 samples of 500 women and
 #   500 men (split = sample 0..19, R's generator from set.seed(1)) and their mean (split "mean").
-# * samadi-sweep.csv.gz: per dataset and k (columns `k`, `group`, and `eta`, `iterations` for MW):
+# * samadi-sweep.csv.xz: per dataset and k (columns `k`, `group`, and `eta`, `iterations` for MW):
 #   - method "PCA" and "exact" (fair_pca(method = "minmax"), the certified optimum), "MW" (the
 #     authors' public code: MW then the square-root map, lp = FALSE) and "MW+LP" (the paper's
 #     Algorithm 1: MW, LP vertex rounding, square-root map); per group (`group` = the group):

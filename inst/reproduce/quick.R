@@ -185,7 +185,7 @@ quick_provenance <- function(res, code) {
     if (!is.na(r$missing) && r$missing) check <- sprintf("%s; %d regenerated rows have no stored row", check, r$missing)
     if (nzchar(r$beyond)) check <- sprintf("%s; beyond the tolerance: %s", check, r$beyond)
     if (nzchar(r$note)) check <- sprintf("%s; %s", check, r$note)
-    data.frame(file = paste0(r$file, ".csv.gz"), rows = nrow(old),
+    data.frame(file = basename(repro_path(r$file, stored_dir)), rows = nrow(old),
                commits = paste(sprintf("%s x%d", names(cm), as.integer(cm)), collapse = "; "),
                dirty = paste(sort(unique(as.character(dirty)), na.last = TRUE), collapse = ","),
                stored_by = stored_by, checked_by = check, quick_commit = r$rerun_commit, subset = r$ran,

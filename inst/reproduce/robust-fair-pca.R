@@ -31,12 +31,12 @@
 # not run on LFW (the paper's solver failed there, so there is nothing to compare with).
 #
 # Output (the shared convention of results-io.R; FAIRPROJ_RESULTS or inst/reproduce/results):
-#   vu-table1.csv.gz  out-of-sample ABDiff / ARE per dataset x method x split, plus "mean" and "sd"
-#   vu-table3.csv.gz  in-sample ABDiff / ARE, same layout
-#   vu-table4.csv.gz  out-of-sample Delta F_Lin (delta_f_lin(): the exact SVM, needs ECOSolveR), same layout
+#   vu-table1.csv.xz  out-of-sample ABDiff / ARE per dataset x method x split, plus "mean" and "sd"
+#   vu-table3.csv.xz  in-sample ABDiff / ARE, same layout
+#   vu-table4.csv.xz  out-of-sample Delta F_Lin (delta_f_lin(): the exact SVM, needs ECOSolveR), same layout
 # with the published value beside every mean, the chosen parameters (`setting`) and the seconds
 # each method took. Each (dataset, split) is written as soon as it is done, and the run is
-# resumable: a (dataset, split) already stored in vu-table1.csv.gz is skipped, so rerunning the
+# resumable: a (dataset, split) already stored in vu-table1.csv.xz is skipped, so rerunning the
 # script continues where an interrupted run stopped. The "mean" / "sd" rows of a dataset are
 # (re)written once all its splits are stored.
 #

@@ -10,7 +10,7 @@
 #    FairPCA is refitted with the step the cross-validation chose, keeping the average and the
 #    last iterate, and the one the port's rule picks is evaluated.
 #
-# Output: vu-checks.csv.gz (results-io.R convention): method as in vu-table1.csv.gz, metric
+# Output: vu-checks.csv.xz (results-io.R convention): method as in vu-table1.csv.xz, metric
 # "ABDiff" or "ARE", column `check`, `split` "mean" (10-split means, with the published Table 1
 # value and `n_splits`).
 # Needs FAIRPROJ_DATA. Run after robust-fair-pca.R: Rscript inst/reproduce/vu-checks.R

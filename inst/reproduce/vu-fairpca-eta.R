@@ -7,7 +7,7 @@
 # If no eta of the grid brings the 10-split mean near the published value, the step size (and
 # so the cross-validation) cannot be what differs from the paper's run.
 #
-# Output: vu-fairpca-eta.csv.gz (results-io.R convention; column `eta`), per dataset x eta x
+# Output: vu-fairpca-eta.csv.xz (results-io.R convention; column `eta`), per dataset x eta x
 # split, plus the 10-split "mean" rows with the published Table 1 value (read from the stored
 # vu-table1 results). Resumable per dataset. Needs FAIRPROJ_DATA; about 15 minutes on one core.
 # Environment: FAIRPROJ_SETS (comma-separated; default the 14 UCI datasets).

@@ -9,7 +9,7 @@
 # {0, 0.1, 0.3, 0.5, ..., 0.9}), averaged over 5 runs (seeds 0-4: only RFPCA's random starts
 # change between runs; the other two are deterministic).
 #
-# Output: vu-figure2.csv.gz (results-io.R convention): metric ARE or ABDiff, `split` = run (0-4)
+# Output: vu-figure2.csv.xz (results-io.R convention): metric ARE or ABDiff, `split` = run (0-4)
 # and "mean", `setting` = the hyper-parameters. The paper prints no numbers for these figures
 # (published = NA); its claim is that the RFPCA points dominate the others.
 #

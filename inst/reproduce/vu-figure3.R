@@ -10,7 +10,7 @@
 # Biodeg (Fig. 3), Default Credit (7, 8), E. Coli (9, 10), Magic (11, 12), Steel (13, 14), Wine
 # Quality (15, 16).
 #
-# Output: vu-figure3.csv.gz (results-io.R convention): metric "error_<group>" and "gap" (absolute
+# Output: vu-figure3.csv.xz (results-io.R convention): metric "error_<group>" and "gap" (absolute
 # difference of the groups' errors), with a column `sample` ("train" / "test") and `k`;
 # `split` = seed and "mean". No numbers are printed in the paper (published = NA); its claim is
 # that RFPCA has the smallest gap between the groups for every k.

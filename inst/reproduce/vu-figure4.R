@@ -11,7 +11,7 @@
 # 1 / sqrt(1001) and 20 random restarts plus the standard-PCA start. The score of a fit is the
 # test ARE + ABDiff (group_errors()).
 #
-# Output: vu-figure4.csv.gz (results-io.R convention): dataset "toy", method "RFPCA", metric
+# Output: vu-figure4.csv.xz (results-io.R convention): dataset "toy", method "RFPCA", metric
 # "ARE+ABDiff", a column `alpha`, and the mean / sd over the simulations per alpha (split
 # "mean" / "sd"; with FAIRPROJ_FIG4_ALL=1 also `split` = simulation 0-99). The paper prints no numbers for this figure
 # (published = NA); what it claims is the shape: the score falls as the radius grows, then

@@ -12,7 +12,7 @@
 # MOSEK); libsvm (solver = "e1071") reaches its iteration limit at the large costs and takes
 # hours on the big test sets. Needs ECOSolveR and FAIRPROJ_DATA.
 #
-# Output: vu-table4.csv.gz (results-io.R convention), resumable (a stored dataset x split is
+# Output: vu-table4.csv.xz (results-io.R convention), resumable (a stored dataset x split is
 # skipped). Environment: FAIRPROJ_SETS (comma-separated), FAIRPROJ_SPLITS (default 10),
 # FAIRPROJ_VU_SPLITS (numpy, the default, or r: must be those the fits were made with).
 source(file.path(local({f <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))

@@ -40,6 +40,30 @@ test_that("repro_write stores provenance and the sd convention, and needs both",
   expect_match(io$repro_label(old_rows), "not checked")
 })
 
+test_that("repro_write stores xz and takes over a table stored in gzip by an earlier run", {
+  io <- repro_env("results-io.R")
+  dir <- tempfile("results")
+  dir.create(dir)
+  Sys.setenv(FAIRPROJ_RESULTS = dir)
+  on.exit(Sys.unsetenv("FAIRPROJ_RESULTS"), add = TRUE)
+  assign("provenance", list(commit = "abc1234", dirty = FALSE), envir = io$.repro_state)
+  old <- data.frame(dataset = c("a", "b"), method = "m", metric = "x", split = "0", value = c(1, 2),
+                    published = NA_real_, commit = "0ld0000", dirty = FALSE, sd_divisor = "none")
+  con <- gzfile(file.path(dir, "t.csv.gz"), "w")
+  utils::write.csv(old, con, row.names = FALSE)
+  close(con)
+  expect_identical(basename(io$repro_path("t")), "t.csv.gz")
+  expect_equal(io$repro_read("t")$value, c(1, 2))            # an older run's file is read
+  io$repro_write(data.frame(dataset = "b", method = "m", metric = "x", split = "0", value = 5,
+                            published = NA_real_), "t")
+  expect_identical(list.files(dir), "t.csv.xz")               # one file per table, in xz
+  raw <- readBin(file.path(dir, "t.csv.xz"), "raw", 6L)
+  expect_identical(raw, as.raw(c(0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00)))  # the xz magic number
+  tab <- io$repro_read("t")
+  expect_equal(tab$value[order(tab$dataset)], c(1, 5))
+  expect_identical(tab$commit[order(tab$dataset)], c("0ld0000", "abc1234"))
+})
+
 test_that("repro_write records the run's settings without the machine's paths", {
   io <- repro_env("results-io.R")
   dir <- tempfile("results")
