@@ -457,3 +457,49 @@ test_that("print() shows a total loss within rounding of 0 (k at the data's rank
   vals <- scan(text = out[i + 2L], quiet = TRUE)
   expect_gte(vals[1], 0)
 })
+
+# The point of conv{g_1, ..., g_p} nearest 0, by brute force over the supports: on each subset S,
+# the nearest point of S's affine hull (a small linear system), kept when its weights are >= 0.
+min_norm_hull <- function(G) {
+  p <- ncol(G)
+  best <- Inf
+  for (s in seq_len(2^p - 1)) {
+    S <- which(bitwAnd(s, 2^(seq_len(p) - 1)) > 0)
+    if (length(S) == 1L) { best <- min(best, sqrt(sum(G[, S]^2))); next }
+    # minimise |G_S w|^2 subject to sum(w) = 1 (KKT system)
+    Q <- crossprod(G[, S, drop = FALSE])
+    K <- rbind(cbind(2 * Q, 1), c(rep(1, length(S)), 0))
+    w <- tryCatch(solve(K, c(rep(0, length(S)), 1))[seq_along(S)], error = function(e) NULL)
+    if (is.null(w) || any(w < -1e-12)) next
+    best <- min(best, sqrt(sum((G[, S, drop = FALSE] %*% w)^2)))
+  }
+  best
+}
+
+test_that("single disparities (eq. 9): a Pareto stationary point of the total and every group's loss, none worse than PCA's", {
+  for (ng in c(2, 3)) for (k in c(1, 2)) {
+    dat <- make_groups(n = seq(160, by = -30, length.out = ng), d = 6, seed = 70 + ng)
+    prep <- pareto_prep(dat)
+    f <- fair_pca(dat$x, dat$g, k = k, method = "pareto", disparity = "single")
+    expect_true(f$converged)
+    expect_equal(f$status, "stationary")
+    h <- f$history
+    expect_equal(h$held[nrow(h)], 0L)  # no group's loss is 0 here, so none is held
+    # 0 lies in the convex hull of the tangent gradients of the total and of each E_g (relative
+    # to tr(C)): no direction lowers them all (Definition 5, to first order)
+    g <- tangent_grads(prep, f$rotation, k)
+    G <- sapply(c(list(g$total), g$group), as.vector) / sum(diag(prep$C))
+    expect_lt(min_norm_hull(G), 2e-6)
+    # ... and the check can fail: standard PCA's subspace moved by 0.05 rad is not stationary
+    set.seed(ng + k)
+    U0 <- fair_pca(dat$x, dat$g, k = k, method = "standard")$rotation
+    V <- qr.Q(qr(U0 + 0.05 * matrix(rnorm(6 * k), 6, k)))
+    gv <- tangent_grads(prep, V, k)
+    expect_gt(min_norm_hull(sapply(c(list(gv$total), gv$group), as.vector) / sum(diag(prep$C))), 1e-4)
+    # phase 2 never raises an objective; the groups' losses end no higher than standard PCA's
+    ph2 <- h[h$phase == 2, grep("^objective$|^psi", names(h)), drop = FALSE]
+    expect_true(all(apply(ph2, 2, function(v) all(diff(v) <= 1e-10 * max(abs(v))))))
+    expect_true(all(f$group_stats$loss <= f$group_stats_standard$loss * (1 + 1e-8)))
+    expect_lt(max(f$group_stats$loss), max(f$group_stats_standard$loss))
+  }
+})
