@@ -26,7 +26,8 @@
 #' @param x A numeric matrix or data.frame with the model's columns (for example test data).
 #' @param group Group labels for the rows of `x`: exactly two groups, each of at least 2 rows.
 #' @param cost Candidate SVM costs, finite and positive (the paper: \eqn{10^{-4}, 10^{-2}, 1, 10^2, 10^4}).
-#' @param folds Number of cross-validation folds for the cost (the paper: 5).
+#' @param folds Number of cross-validation folds for the cost (the paper: 5), stratified by
+#'   group: from 2 to the number of rows of the smallest group.
 #' @param seed Optional integer seed for the fold assignment (the global random-number state is
 #'   restored afterwards).
 #' @param solver `"ecos"` (exact, needs the suggested package \pkg{ECOSolveR}) or `"e1071"`
@@ -61,7 +62,7 @@ delta_f_lin <- function(object, x, group, cost = 10^c(-4, -2, 0, 2, 4), folds = 
   xm <- fp_newdata(object, x, "x")
   g <- fp_as_group(group, nrow(xm), "group", min_levels = 2L)
   if (nlevels(g) != 2L) fp_abort(sprintf("must have exactly 2 groups (has %d)", nlevels(g)), "group")
-  folds <- fp_delta_check_cv(g, cost, folds)
+  folds <- fp_delta_check_cv(g, cost, folds, default = missing(folds))
   restore_seed <- fp_set_seed(seed)
   on.exit(restore_seed(), add = TRUE)
   z <- predict(object, xm)
@@ -109,17 +110,29 @@ delta_f_lin <- function(object, x, group, cost = 10^c(-4, -2, 0, 2, 4), folds = 
 }
 
 # The cross-validation arguments of delta_f_lin(): finite positive costs, and `folds` (returned as
-# an integer) from 2 to the rows of the smallest group, which needs 2 rows for any.
-fp_delta_check_cv <- function(g, cost, folds) {
+# an integer) from 2 to the rows of the smallest group, which needs 2 rows for any (the folds are
+# stratified: every fold holds a row of every group). `default`: `folds` is the default the user
+# did not set, so a smallest group too small for it is the fault of the rows, named as `group`.
+fp_delta_check_cv <- function(g, cost, folds, default = FALSE) {
   if (!is.numeric(cost) || length(cost) < 1L || anyNA(cost) || any(cost <= 0) || any(!is.finite(cost))) {
     fp_abort("must be finite positive numbers", "cost")
   }
   n <- tabulate(g)
+  small <- which.min(n)
   if (min(n) < 2L) {
     fp_abort(sprintf("has a group ('%s') with %d row: cross-validating the cost needs at least 2 rows in each group",
-                     levels(g)[which.min(n)], min(n)), "group")
+                     levels(g)[small], min(n)), "group")
   }
-  fp_check_count(folds, 2L, min(n), "folds")
+  folds <- fp_check_count(folds, 2L, .Machine$integer.max, "folds")
+  if (folds > n[small]) {
+    if (default) {
+      fp_abort(sprintf("has a group ('%s') with %d rows, fewer than the %d cross-validation folds of the default: every fold needs a row of every group; give more rows of that group or set `folds` to at most %d",
+                       levels(g)[small], n[small], folds, n[small]), "group")
+    }
+    fp_abort(sprintf("= %d is more than the %d rows of the smallest group ('%s'): the folds are stratified, so every fold needs a row of every group; use fewer folds (at most %d)",
+                     folds, n[small], levels(g)[small], n[small]), "folds")
+  }
+  folds
 }
 
 # Kolmogorov-Smirnov distance between the two groups' values of s.

@@ -87,6 +87,26 @@ test_that("delta_f_lin refuses a group too small to cross-validate and infinite 
   expect_error(delta_f_lin(fit, x, rep(c("a", "b"), 50), cost = c(1, NaN)), "`cost`", class = "fairproj_input_error")
   # 2 rows is enough for 2 folds; more folds than that are the fault of `folds`
   g2 <- c("a", "a", rep("b", 98))
-  expect_error(delta_f_lin(fit, x, g2, cost = 1, folds = 3), "`folds` must be between 2 and 2", class = "fairproj_input_error")
+  expect_error(delta_f_lin(fit, x, g2, cost = 1, folds = 3),
+               "`folds` = 3 is more than the 2 rows of the smallest group ('a')", fixed = TRUE,
+               class = "fairproj_input_error")
   expect_true(is.numeric(delta_f_lin(fit, x, g2, cost = 1, folds = 2, seed = 1)))
+})
+
+test_that("delta_f_lin on too few rows for its default folds names the rows, not a `folds` the user never set", {
+  skip_if_not_installed("ECOSolveR")
+  set.seed(1)
+  x <- matrix(rnorm(15), 5, 3)
+  g <- c("a", "a", "a", "b", "b")
+  fit <- fair_pca(x, g, k = 1, method = "standard")
+  e <- tryCatch(delta_f_lin(fit, x, g), error = function(e) e)
+  expect_s3_class(e, "fairproj_input_error")
+  expect_match(conditionMessage(e),
+               "^`group` has a group \\('b'\\) with 2 rows, fewer than the 5 cross-validation folds of the default")
+  expect_match(conditionMessage(e), "set `folds` to at most 2", fixed = TRUE)
+  expect_no_match(conditionMessage(e), "between")
+  # a `folds` the user set is still the fault of `folds`
+  expect_error(delta_f_lin(fit, x, g, folds = 5), "^`folds` = 5 is more than the 2 rows", class = "fairproj_input_error")
+  expect_error(delta_f_lin(fit, x, g, folds = 1), "^`folds` must be between 2", class = "fairproj_input_error")
+  expect_true(is.numeric(delta_f_lin(fit, x, g, cost = 1, folds = 2, seed = 1)))
 })
