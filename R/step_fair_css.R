@@ -44,8 +44,8 @@ step_fair_css <- function(recipe, ..., group, role = "predictor", trained = FALS
   fp_need_recipes()
   if (missing(group)) fp_abort("is missing: select the column of the sensitive attribute", "group")
   if (is.null(id)) id <- recipes::rand_id("fair_css")
-  fp_step_check_args(list(keep_group = keep_group, group_role = group_role, options = options, skip = skip, id = id),
-                     "step_fair_css")
+  fp_step_check_args(list(role = role, keep_group = keep_group, group_role = group_role, options = options,
+                          skip = skip, id = id), "step_fair_css")
   gq <- rlang::enquo(group)
   recipe <- fp_step_group_role(recipe, gq, group_role)
   recipes::add_step(recipe, step_fair_css_new(

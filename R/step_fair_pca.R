@@ -84,8 +84,8 @@ step_fair_pca <- function(recipe, ..., group, role = "predictor", trained = FALS
   fp_need_recipes()
   if (missing(group)) fp_abort("is missing: select the column of the sensitive attribute", "group")
   if (is.null(id)) id <- recipes::rand_id("fair_pca")
-  fp_step_check_args(list(keep_group = keep_group, keep_original_cols = keep_original_cols, group_role = group_role,
-                          prefix = prefix, options = options, skip = skip, id = id), "step_fair_pca")
+  fp_step_check_args(list(role = role, keep_group = keep_group, keep_original_cols = keep_original_cols,
+                          group_role = group_role, prefix = prefix, options = options, skip = skip, id = id), "step_fair_pca")
   gq <- rlang::enquo(group)
   recipe <- fp_step_group_role(recipe, gq, group_role)
   recipes::add_step(recipe, step_fair_pca_new(
@@ -129,7 +129,8 @@ fp_step_check_options <- function(options, step, fit) {
 }
 
 # The arguments of a step that are not selectors (`x`: the step, or a list of them), checked when
-# the step is made and again at prep(), after any update(): the flags, the group's role, the
+# the step is made and again at prep(), after any update(): the flags, the roles of the new
+# columns and of the group (one non-empty string each, as recipes' steps take `role`), the
 # prefix of the score columns, `options`, and `skip` and `id` as recipes' own steps take them
 # (TRUE or FALSE; one string). num_comp is checked at prep() only (fp_step_num_comp()), where a
 # tuning placeholder has been finalised.
@@ -140,6 +141,7 @@ fp_step_check_args <- function(x, step) {
   if (!(is.character(x$id) && length(x$id) == 1L && !is.na(x$id))) {
     fp_abort("must be one string that names the step (NULL gives a random one)", "id")
   }
+  if ("role" %in% names(x)) fp_step_check_role(x$role, "role", "predictor")
   fp_step_check_role(x$group_role)
   if ("prefix" %in% names(x) && !(is.character(x$prefix) && length(x$prefix) == 1L && !is.na(x$prefix) &&
                                    nzchar(x$prefix))) {
@@ -148,9 +150,9 @@ fp_step_check_args <- function(x, step) {
   fp_step_check_options(x$options, step, sub("^step_", "", step))
 }
 
-fp_step_check_role <- function(group_role) {
-  if (!is.character(group_role) || length(group_role) != 1L || is.na(group_role) || !nzchar(group_role)) {
-    fp_abort("must be one string, a recipes role such as \"sensitive\"", "group_role")
+fp_step_check_role <- function(role, arg = "group_role", example = "sensitive") {
+  if (!is.character(role) || length(role) != 1L || is.na(role) || !nzchar(role)) {
+    fp_abort(sprintf("must be one string, a recipes role such as \"%s\"", example), arg)
   }
 }
 

@@ -68,6 +68,24 @@ test_that("steps take skip and id as recipes' steps do, when made and at prep() 
   }
 })
 
+test_that("steps take role as recipes' steps do: one non-empty string, when made and at prep() after update()", {
+  skip_if_not_installed("recipes")
+  d <- step_data()
+  base <- recipes::recipe(y ~ ., data = d)
+  for (step in list(step_fair_pca, step_fair_css)) {
+    for (rl in list(NA, NA_character_, c("predictor", "outcome"), "", 1, NULL)) {
+      expect_error(step(base, a, b, c, group = g, role = rl), "^`role` must be one string",
+                   class = "fairproj_input_error")
+    }
+    expect_identical(step(base, a, b, c, group = g, role = "feature")$steps[[1]]$role, "feature")
+    r <- step(base, a, b, c, group = g)
+    r$steps[[1]] <- stats::update(r$steps[[1]], role = NA)
+    e <- expect_error(recipes::prep(r, d))
+    expect_s3_class(step_cause(e), "fairproj_input_error")
+    expect_match(conditionMessage(step_cause(e)), "^`role`")
+  }
+})
+
 test_that("num_comp = Inf is an error at prep() naming num_comp, as in step_pca(); a finite excess is capped", {
   skip_if_not_installed("recipes")
   d <- step_data()
