@@ -346,18 +346,6 @@ fp_check_prcomp_tol <- function(method) {
                    if (length(own)) sprintf("; the tolerance of method '%s' is `%s`", method, own[1L]) else ""), "tol")
 }
 
-# A group of one row has no spread of its own: its covariance is zero, so its errors and losses
-# (and any fairness between it and the others) say nothing. A classed warning, not an error:
-# the fit itself is well defined.
-fp_warn_small_groups <- function(n, levels) {
-  small <- which(n < 2)
-  if (length(small)) {
-    fp_warn(sprintf("group(s) %s have fewer than 2 rows: their covariance is zero, so their errors and losses say nothing about them; merge small groups or collect more rows",
-                    paste(sprintf("'%s' (%d)", levels[small], as.integer(n[small])), collapse = ", ")),
-            class = "fairproj_small_group_warning")
-  }
-}
-
 # The result constructor shared by all methods. `fit` is what a solver returns: a list with
 # `rotation` (d x r, orthonormal columns spanning the reduced space) and optionally `map` (a
 # d x d linear map when the method's output is not an orthogonal projection, reconstruction

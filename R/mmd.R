@@ -6,7 +6,10 @@
 #' `mmd2()` is the biased (V-statistic) estimate of the squared maximum mean discrepancy between
 #' the rows of `scores` in two groups, with the Gaussian kernel `exp(-|a - b|^2 / (2 sigma^2))`:
 #' `mean(K(A, A)) + mean(K(B, B)) - 2 mean(K(A, B))`. With more than two groups it returns the
-#' largest value over all pairs of groups.
+#' largest value over all pairs of groups. The estimate is defined for a group of one row, but
+#' says nothing about it (its kernel mean within the group is 1 whatever the row, a bias as large
+#' as the statistic): a warning of class `fairproj_small_group_warning` says so, as for
+#' [group_errors()].
 #'
 #' `mmd_bandwidth()` is the median heuristic of Lee et al. (2022), used by Kleindessner et al.
 #' (2023): `sigma = sqrt(median(d2) / 2)` with `d2` the squared distances between all pairs of
@@ -40,6 +43,11 @@ mmd2 <- function(scores, group, sigma = NULL) {
   fp_check_number(sigma, "sigma", lower = 0, open_lower = TRUE)
   if (!is.finite(sigma)) fp_abort("must be finite", "sigma")
   idx <- split(seq_len(nrow(s)), g)
+  # the V-statistic is defined for a group of one row, but its within-group mean K(a, a) is 1
+  # whatever the row: the bias (1 - E K) / n of that group is as large as the statistic, so the
+  # value is large even for two samples of one distribution
+  fp_warn_small_groups(lengths(idx), levels(g),
+                       "the kernel mean within such a group is 1 whatever its row, so MMD^2 between it and another group is large even when both come from one distribution")
   # distances from the rows' differences (not |a|^2 + |b|^2 - 2 ab, which loses every digit under
   # a common offset), in units of the largest |score| so that no square over- or underflows; the
   # kernel's argument |a - b| / sigma is then a product of two finite numbers (Inf gives 0)

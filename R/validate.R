@@ -54,6 +54,19 @@ fp_warn <- function(message, class = NULL) {
   warning(warningCondition(message, class = c(class, "fairproj_warning")))
 }
 
+# A group of one row has no spread of its own: its covariance is zero, so its errors and losses
+# (and any fairness between it and the others) say nothing. A classed warning, not an error:
+# the fit itself is well defined. `why`: what the one row does to the caller's quantity.
+fp_warn_small_groups <- function(n, levels,
+                                 why = "their covariance is zero, so their errors and losses say nothing about them") {
+  small <- which(n < 2)
+  if (length(small)) {
+    fp_warn(sprintf("group(s) %s have fewer than 2 rows: %s; merge small groups or collect more rows",
+                    paste(sprintf("'%s' (%d)", levels[small], as.integer(n[small])), collapse = ", "), why),
+            class = "fairproj_small_group_warning")
+  }
+}
+
 # The error for arguments a method does not take (`nm`, `n`: the caller's ...names() and
 # ...length()): a misspelt or foreign option names `...` and the arguments, rather than being
 # ignored. `what` is the method ("group_moments() on a data.frame"), `takes` its arguments.

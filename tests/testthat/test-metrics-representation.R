@@ -156,6 +156,23 @@ test_that("mmd_bandwidth(max_rows) is a count of rows: a whole number >= 2 or In
   expect_identical(mmd_bandwidth(s, max_rows = 20), mmd_bandwidth(s))
 })
 
+test_that("mmd2 warns of a one-row group (defined, but its within-group kernel mean is 1) as group_errors does", {
+  set.seed(4)
+  s <- matrix(rnorm(20 * 2), 20, 2)
+  one <- rep(c("a", "b"), c(19, 1))
+  expect_warning(mmd2(s, one, sigma = 1), "'b' \\(1\\)", class = "fairproj_small_group_warning")
+  v <- suppressWarnings(mmd2(s, one, sigma = 1))
+  # the V-statistic as stated: K(a, a) = 1 within the one-row group
+  k <- function(X, Y) mean(exp(-as.matrix(dist(rbind(X, Y)))[seq_len(nrow(X)), nrow(X) + seq_len(nrow(Y))]^2 / 2))
+  A <- s[1:19, ]
+  B <- s[20, , drop = FALSE]
+  expect_equal(v, k(A, A) + 1 - 2 * k(A, B), tolerance = 1e-12)
+  # two rows per group: no warning, as for group_errors()
+  expect_no_warning(mmd2(s, rep(c("a", "b"), c(18, 2)), sigma = 1))
+  expect_warning(mmd2(s, rep(c("a", "b", "c"), c(17, 2, 1)), sigma = 1), "'c' \\(1\\)",
+                 class = "fairproj_small_group_warning")
+})
+
 test_that("mmd2 and mmd_bandwidth do not move under a common offset or any finite scale", {
   set.seed(3)
   s <- matrix(rnorm(200), 100, 2)
