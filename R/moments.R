@@ -370,24 +370,47 @@ fp_abort_merge_columns <- function(ca, cb, arg_a, arg_b, which = "") {
 #' @export
 print.group_moments <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
   digits <- fp_print_digits(digits)
-  cat(sprintf("<group_moments> %d columns, %d groups, %s rows\n", length(x$colnames),
-              length(x$levels), format(sum(x$n), big.mark = ",")))
-  tv <- vapply(seq_along(x$levels), function(i) {
-    if (x$n[i] > 0) fp_total_variance(diag(x$scatter[[i]]), fp_moments_exponent(x), x$n[i]) else c(NA_real_, 0)
-  }, numeric(2))
-  tab <- data.frame(group = x$levels, n = as.numeric(x$n), total_variance = tv[1L, ])
-  if (any(tv[2L, ] != 0, na.rm = TRUE)) {
-    # beyond double range in the data's units: mantissa and power of ten as text
-    mant <- signif(tv[1L, ], digits)
-    up <- tv[2L, ] != 0 & !is.na(mant) & mant >= 10  # 9.9996 rounds to 10
-    mant[up] <- mant[up] / 10
-    tv[2L, up] <- tv[2L, up] + 1
-    tab$total_variance <- ifelse(is.na(mant), NA_character_,
-                                 paste0(formatC(mant, digits = digits, format = "g"),
-                                        ifelse(tv[2L, ] != 0, sprintf("e%+d", tv[2L, ]), "")))
-  }
+  cat(fp_moments_header(x))
+  tv <- fp_moments_totals(x)
+  tab <- data.frame(group = x$levels, n = as.numeric(x$n), total_variance = fp_moments_totals_text(tv, digits))
   print(tab, row.names = FALSE, digits = digits)
   invisible(x)
+}
+
+# The first line of print() and summary() of group moments `x`.
+fp_moments_header <- function(x) {
+  sprintf("<group_moments> %d columns, %d groups, %s rows\n", length(x$colnames), length(x$levels),
+          format(sum(x$n), big.mark = ","))
+}
+
+# Each group's total variance in the data's units (fp_total_variance()), as a 2 x m matrix: the
+# value (NA for a group with no rows, which has no variance) and its power of ten (0 unless the
+# total leaves double range; the value is then a mantissa in [1, 10)).
+fp_moments_totals <- function(x) {
+  e <- fp_moments_exponent(x)
+  vapply(seq_along(x$levels), function(i) {
+    if (x$n[i] > 0) fp_total_variance(diag(x$scatter[[i]]), e, x$n[i]) else c(NA_real_, 0)
+  }, numeric(2))
+}
+
+# The total variances `tv` (fp_moments_totals()) as print() shows them: the numbers, or, when one
+# leaves double range, text of a mantissa to `digits` significant digits and its power of ten
+# ("1.52e+400") for every group; "-" for a group with no rows.
+fp_moments_totals_text <- function(tv, digits) {
+  none <- is.na(tv[1L, ])
+  if (!any(tv[2L, ] != 0)) {
+    if (!any(none)) return(tv[1L, ])
+    out <- format(tv[1L, ], digits = digits)
+    out[none] <- "-"
+    return(out)
+  }
+  # beyond double range in the data's units: mantissa and power of ten as text
+  mant <- signif(tv[1L, ], digits)
+  up <- tv[2L, ] != 0 & !none & mant >= 10  # 9.9996 rounds to 10
+  mant[up] <- mant[up] / 10
+  tv[2L, up] <- tv[2L, up] + 1
+  ifelse(none, "-", paste0(formatC(mant, digits = digits, format = "g"),
+                           ifelse(tv[2L, ] != 0, sprintf("e%+d", tv[2L, ]), "")))
 }
 
 # A group's total variance sum(s_diag * 4^e) / n in the data's units, as c(value, p): the value
