@@ -33,7 +33,10 @@ plot.fairproj_pareto_front <- function(x, type = NULL, ..., main = NULL, xlab = 
 #' table of fits (`matrix = "fits"`, the default) or the data of the plot
 #' (`matrix = "plot"`), as a tibble when tibble is installed; `glance()` gives one row: k, the
 #' numbers of fits, converged and dominated fits, standard PCA's total loss and disparity, and
-#' the smallest total loss and disparity on the front.
+#' the smallest total loss and disparity on the front. A front holds several fits and chooses
+#' none, so `augment()` of a front is an error of class `fairproj_input_error` that says how to
+#' augment one of its fits: `augment(x$fits[[i]], data)` ([augment.fair_pca()]), `i` from the
+#' `fit` column of `tidy()`.
 #'
 #' @param object,x A `fairproj_pareto_front` object.
 #' @param matrix `"fits"` (one row per fit: start, total loss, disparity, objectives,
@@ -49,6 +52,7 @@ plot.fairproj_pareto_front <- function(x, type = NULL, ..., main = NULL, xlab = 
 #' summary(pf)
 #' tidy(pf)
 #' glance(pf)
+#' head(augment(pf$fits[[1]], data = pbc2))
 #' @export
 summary.fairproj_pareto_front <- function(object, ...) {
   tab <- object$table
@@ -95,6 +99,13 @@ tidy.fairproj_pareto_front <- function(x, matrix = "fits", ...) {
   matrix <- fp_match_arg(matrix, c("fits", "plot"), "matrix")
   if (matrix == "plot") return(fp_plot_tidy(x, ...))
   fp_tibble(data.frame(fit = seq_len(nrow(x$table)), x$table, check.names = FALSE))
+}
+
+#' @rdname summary.fairproj_pareto_front
+#' @export
+augment.fairproj_pareto_front <- function(x, ...) {
+  fp_abort(sprintf("is a front of %d fit(s) and chooses none, so it has no scores of its own: augment one fit, augment(x$fits[[i]], data) with i from the `fit` column of tidy(x) (summary(x) lists the non-dominated fits)",
+                   length(x$fits)), "x")
 }
 
 #' @export

@@ -24,7 +24,8 @@ fp_tune_best_label <- function(best) {
 #' model's per-group table; `tidy()` returns one of the tables as a tibble (when tibble is
 #' installed); `glance()` gives one row (method, k, criterion, number of candidates and folds, the
 #' chosen parameters with their held-out criterion and its standard error); `predict()` gives the
-#' scores of the refitted model ([predict.fair_pca()]); `plot()` (base graphics) and
+#' scores of the refitted model ([predict.fair_pca()]) and `augment()` the rows with those scores
+#' appended, as [augment()][augment.fair_pca] of the refitted model does; `plot()` (base graphics) and
 #' `autoplot()` (ggplot2) draw, from the same data:
 #' * `type = "criterion"` (the default): the mean held-out criterion of each candidate, with
 #'   error bars of one standard error, against the first numeric parameter of the grid (a
@@ -33,18 +34,25 @@ fp_tune_best_label <- function(best) {
 #'
 #' @param object,x A `fairproj_tune` object.
 #' @param newdata For `predict()`: new rows, as for [predict.fair_pca()]; without it, the scores
-#'   of the training rows.
+#'   of the training rows. For `augment()`: new rows, scored as `data` is; used in place of
+#'   `data` when both are given.
+#' @param data For `augment()`: a data.frame (or tibble, data.table, matrix) with the model's
+#'   columns, usually the training data; each row gets the refitted model's scores appended
+#'   ([augment.fair_pca()]).
 #' @param matrix For `tidy()`: `"table"` (one row per candidate: parameters, mean held-out
 #'   ARE, ABDiff, max_loss, criterion and its standard error `std.error`, broom's name for the
 #'   `se` of `$table`, and `chosen`), `"cv"` (one
 #'   row per fold and candidate) or `"plot"` (the data of a plot; give `type`).
 #' @param type The plot type (see above).
 #' @param n Number of candidates `summary()` shows.
-#' @param ... For `tidy(matrix = "plot")`, `type`; for `predict()` an argument given here (a
-#'   misspelt `newdata`, such as `new_data`) is an error naming `...`; otherwise unused.
+#' @param ... For `tidy(matrix = "plot")`, `type`; for `predict()` and `augment()` an argument
+#'   given here (a misspelt `newdata`, such as `new_data`) is an error naming `...`; otherwise
+#'   unused.
 #' @param main,xlab,ylab Replace the title and axis labels (also for `autoplot()`, through `...`).
 #' @return `summary()`: an object of class `summary.fairproj_tune`. `tidy()` and `glance()`: a
-#'   tibble (or data.frame). `predict()`: the score matrix. `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.
+#'   tibble (or data.frame). `augment()`: the tibble (or data.frame) of
+#'   [augment.fair_pca()] for the refitted model (`.rownames`, the data, `.fittedPC1`, ...).
+#'   `predict()`: the score matrix. `plot()`: invisibly, the data drawn. `autoplot()`: a `ggplot` object.
 #' @seealso [tune_fair_pca()], [group_errors()] for ARE and ABDiff.
 #' @family plots
 #' @examplesIf requireNamespace("survival", quietly = TRUE)
@@ -56,6 +64,7 @@ fp_tune_best_label <- function(best) {
 #' tidy(tn)
 #' glance(tn)
 #' head(predict(tn, pbc2[1:6]))
+#' head(augment(tn, data = pbc2))
 #' plot(tn)
 #' plot(tn, "tradeoff")
 #' @export
@@ -109,6 +118,23 @@ glance.fairproj_tune <- function(x, ...) {
                        cv_criterion = x$table$criterion[j], cv_se = x$table$se[j],
                        nobs = fp_count_value(sum(x$model$groups$n)), ngroups = nrow(x$model$groups),
                        stringsAsFactors = FALSE))
+}
+
+#' @rdname summary.fairproj_tune
+#' @export
+augment.fairproj_tune <- function(x, data = NULL, newdata = NULL, ...) {
+  fp_check_no_dots(...names(), ...length(), "augment() of a fairproj_tune result", c("x", "data", "newdata"))
+  augment(fp_tune_model(x), data = data, newdata = newdata)
+}
+
+# The refitted fair_pca model of a tuning `x`, which augment() delegates to; a classed error
+# saying how to get one when `x` holds none (an object edited or saved without it).
+fp_tune_model <- function(x) {
+  if (!inherits(x$model, "fair_pca")) {
+    fp_abort("holds no refitted model (`$model`): run tune_fair_pca() again, or fit fair_pca() with the chosen parameters (`$best`) and use that fit",
+             "x")
+  }
+  x$model
 }
 
 #' @rdname summary.fairproj_tune

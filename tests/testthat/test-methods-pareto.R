@@ -18,6 +18,17 @@ test_that("Pareto fronts summarise, tidy and plot", {
   expect_silent(plot(pf, main = "front"))
 })
 
+test_that("augment() of a Pareto front, which chooses no fit, is a classed error naming how to augment one fit", {
+  dat <- make_groups(n = c(80, 60), d = 5, seed = 41)
+  pf <- pareto_front(dat$x, dat$g, k = 2, restarts = 0)
+  df <- as.data.frame(dat$x)
+  expect_error(augment(pf, data = df), "^`x` is a front of 1 fit\\(s\\) and chooses none.*augment\\(x\\$fits\\[\\[i\\]\\], data\\)",
+               class = "fairproj_input_error")
+  # the advice works: each fit's scores are defined
+  au <- augment(pf$fits[[tidy(pf)$fit[1L]]], data = df)
+  expect_equal(au$.fittedPC1, unname(predict(pf$fits[[1L]], df)[, 1]))
+})
+
 test_that("pareto_front() lists as accepted exactly the arguments it accepts", {
   set.seed(1)
   x <- matrix(rnorm(600), 100, 6)

@@ -375,3 +375,16 @@ test_that("tune_fair_pca refuses a per-row y or attributes of another length tha
   expect_error(tune_fair_pca(dat$x, dat$g, 2, method = "mean", grid = list(tradeoff = 0.5),
                              attributes = data.frame(u = rnorm(119))), class = "fairproj_input_error")
 })
+
+test_that("augment() of a tuning is augment() of its refitted model; without one, a classed error says how to get one", {
+  dat <- make_groups(n = c(60, 40), d = 4, seed = 7)
+  tn <- tune_fair_pca(dat$x, dat$g, k = 2, method = "mean", folds = 3, seed = 1,
+                      grid = list(zero_tol = c(1e-9, 1e-6)))
+  df <- as.data.frame(dat$x)
+  expect_identical(augment(tn, data = df), augment(tn$model, data = df))
+  expect_identical(augment(tn, newdata = df[1:5, ]), augment(tn$model, newdata = df[1:5, ]))
+  expect_equal(augment(tn, data = df)$.fittedPC1, unname(predict(tn, df)[, 1]))
+  expect_error(augment(tn, new_data = df), "^`...`.*for `new_data` give `newdata`", class = "fairproj_input_error")
+  tn$model <- NULL
+  expect_error(augment(tn, data = df), "^`x` holds no refitted model.*tune_fair_pca\\(\\) again", class = "fairproj_input_error")
+})
