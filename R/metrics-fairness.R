@@ -123,16 +123,16 @@ fp_delta_check_cv <- function(g, cost, folds, default = FALSE) {
     fp_abort(sprintf("has a group ('%s') with %d row: cross-validating the cost needs at least 2 rows in each group",
                      levels(g)[small], min(n)), "group")
   }
-  folds <- fp_check_count(folds, 2L, .Machine$integer.max, "folds")
+  folds <- fp_check_count(folds, 2L, Inf, "folds", integer = FALSE)  # "a whole number >= 2", no bound
   if (folds > n[small]) {
     if (default) {
-      fp_abort(sprintf("has a group ('%s') with %d rows, fewer than the %d cross-validation folds of the default: every fold needs a row of every group; give more rows of that group or set `folds` to at most %d",
-                       levels(g)[small], n[small], folds, n[small]), "group")
+      fp_abort(sprintf("has a group ('%s') with %d rows, fewer than the %s cross-validation folds of the default: every fold needs a row of every group; give more rows of that group or set `folds` to at most %d",
+                       levels(g)[small], n[small], format(folds), n[small]), "group")
     }
-    fp_abort(sprintf("= %d is more than the %d rows of the smallest group ('%s'): the folds are stratified, so every fold needs a row of every group; use fewer folds (at most %d)",
-                     folds, n[small], levels(g)[small], n[small]), "folds")
+    fp_abort(sprintf("= %s is more than the %d rows of the smallest group ('%s'): the folds are stratified, so every fold needs a row of every group; use fewer folds (at most %d)",
+                     format(folds), n[small], levels(g)[small], n[small]), "folds")
   }
-  folds
+  as.integer(folds)
 }
 
 # Kolmogorov-Smirnov distance between the two groups' values of s.

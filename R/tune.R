@@ -184,7 +184,7 @@ fp_tune_check_folds <- function(folds, g) {
     }
     return(list(folds = max(given), given = given))
   }
-  folds <- fp_check_count(folds, 2L, .Machine$integer.max, "folds")
+  folds <- fp_check_count(folds, 2L, Inf, "folds", integer = FALSE)  # "a whole number >= 2", no bound
   sizes <- tabulate(g, nlevels(g))
   if (min(sizes) < 2L) {
     small <- which.min(sizes)
@@ -193,10 +193,10 @@ fp_tune_check_folds <- function(folds, g) {
   }
   if (folds > min(sizes)) {
     small <- which.min(sizes)
-    fp_abort(sprintf("= %d is more than the %d row(s) of the smallest group ('%s'): the folds are stratified, so every fold needs a row of every group; use fewer folds (at most %d) or merge small groups",
-                     folds, sizes[small], levels(g)[small], min(sizes)), "folds")
+    fp_abort(sprintf("= %s is more than the %d row(s) of the smallest group ('%s'): the folds are stratified, so every fold needs a row of every group; use fewer folds (at most %d) or merge small groups",
+                     format(folds), sizes[small], levels(g)[small], min(sizes)), "folds")
   }
-  list(folds = folds, given = NULL)
+  list(folds = as.integer(folds), given = NULL)
 }
 
 # Stratified folds: the rows of each group in random order (R's RNG), dealt to the folds in turn.

@@ -107,6 +107,7 @@ test_that("delta_f_lin on too few rows for its default folds names the rows, not
   expect_no_match(conditionMessage(e), "between")
   # a `folds` the user set is still the fault of `folds`
   expect_error(delta_f_lin(fit, x, g, folds = 5), "^`folds` = 5 is more than the 2 rows", class = "fairproj_input_error")
-  expect_error(delta_f_lin(fit, x, g, folds = 1), "^`folds` must be between 2", class = "fairproj_input_error")
+  expect_error(delta_f_lin(fit, x, g, folds = 1), "^`folds` must be a whole number >= 2, not 1$", class = "fairproj_input_error")
+  expect_error(delta_f_lin(fit, x, g, folds = 1e12), "^`folds` = 1e\\+12 is more than the 2 rows", class = "fairproj_input_error")
   expect_true(is.numeric(delta_f_lin(fit, x, g, cost = 1, folds = 2, seed = 1)))
 })

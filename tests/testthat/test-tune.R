@@ -63,7 +63,7 @@ test_that("folds: the bound is the smallest group's size, and the message says s
   expect_s3_class(e, "fairproj_input_error")
   expect_match(conditionMessage(e), "`folds` = 3 is more than the 2 row\\(s\\) of the smallest group \\('2'\\)")
   expect_error(tune_fair_pca(x, g, k = 1, method = "standard", grid = data.frame(dummy = 1), folds = 1),
-               "`folds` must be between 2")
+               "`folds` must be a whole number >= 2, not 1$")
 })
 
 test_that("tune_fair_pca takes the fold of each row, uses it as given, and checks it", {
