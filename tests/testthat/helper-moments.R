@@ -51,3 +51,18 @@ expect_same_blocks <- function(a, b, tol = 1e-10) {
     expect_equal(a$blocks[[i]]$scatter, b$blocks[[i]]$scatter, tolerance = tol)
   }
 }
+
+# The print() line of `group` in `out` (capture.output() of print() of moments or of their
+# summary), split at blanks.
+moments_row <- function(out, group) strsplit(trimws(grep(sprintf("^ *%s ", group), out, value = TRUE)), " +")[[1L]]
+
+# Moments of a 3 x 4 matrix as group "a" beside a group "b" with no rows (merged pieces can hold
+# such a level): list(moments, x).
+moments_empty_group <- function(seed = 3) {
+  set.seed(seed)
+  x <- matrix(rnorm(12), 3)
+  m <- fairproj:::fp_new_moments(c(3, 0), cbind(colMeans(x), 0),
+                                 list(crossprod(scale(x, scale = FALSE)), matrix(0, 4, 4)),
+                                 c("a", "b"), paste0("V", 1:4))
+  list(moments = m, x = x)
+}

@@ -1,10 +1,6 @@
 # tidy(), as.data.frame() and summary() of group_moments objects: one row per group with the
 # numbers print() shows.
 
-# the print() line of `group` in `out` (capture.output of print or of a summary's print), split
-# at blanks
-moments_row <- function(out, group) strsplit(trimws(grep(sprintf("^ *%s ", group), out, value = TRUE)), " +")[[1L]]
-
 test_that("tidy(), as.data.frame() and summary() give each group's rows and total variance", {
   dat <- make_groups(n = c(60, 40), d = 3)
   m <- group_moments(dat$x, dat$g)
@@ -69,11 +65,7 @@ test_that("a total variance beyond double range is NA in the numbers and print()
 })
 
 test_that("a group with no rows has n 0 and no total variance (NA, '-' in print)", {
-  set.seed(3)
-  x <- matrix(rnorm(12), 3)
-  m <- fairproj:::fp_new_moments(c(3, 0), cbind(colMeans(x), 0),
-                                 list(crossprod(scale(x, scale = FALSE)), matrix(0, 4, 4)),
-                                 c("a", "b"), paste0("V", 1:4))
+  m <- moments_empty_group()$moments
   td <- tidy(m)
   expect_identical(td$n, c(3L, 0L))
   expect_true(is.na(td$total_variance[2L]))
