@@ -17,8 +17,10 @@
 #' digits), as `print()` shows it.
 #'
 #' @param x,object A `group_moments` object.
-#' @param row.names,optional For `as.data.frame()`: unused (the rows are the groups, unnamed),
-#'   as in [base::as.data.frame()].
+#' @param row.names,optional,stringsAsFactors For `as.data.frame()`, as in
+#'   [base::as.data.frame()]: `row.names` names the rows (one per group; by default they are
+#'   unnamed), `stringsAsFactors = TRUE` makes `group` a factor with the groups' levels in order,
+#'   and `optional` is unused (the column names are fixed).
 #' @param ... Not used: an argument given here (a misspelt option) is an error of class
 #'   `fairproj_input_error`. For `print()` of a summary: unused.
 #' @param digits For `print()` of a summary: significant digits of its table (a whole number from
@@ -51,10 +53,19 @@ tidy.group_moments <- function(x, ...) {
 
 #' @rdname group_moments_methods
 #' @export
-as.data.frame.group_moments <- function(x, row.names = NULL, optional = FALSE, ...) {
+as.data.frame.group_moments <- function(x, row.names = NULL, optional = FALSE, stringsAsFactors = FALSE, ...) {
   fp_check_no_dots(...names(), ...length(), "as.data.frame() of a group_moments object",
-                   c("x", "row.names", "optional"))
-  fp_moments_table(fp_check_moments(x, "x"))
+                   c("x", "row.names", "optional", "stringsAsFactors"))
+  fp_check_flag(stringsAsFactors, "stringsAsFactors")
+  tab <- fp_moments_table(fp_check_moments(x, "x"))
+  if (stringsAsFactors) tab$group <- factor(tab$group, levels = x$levels)
+  if (!is.null(row.names)) {
+    if (length(row.names) != nrow(tab) || anyNA(row.names) || anyDuplicated(row.names)) {
+      fp_abort(sprintf("must give %d distinct row names, one per group", nrow(tab)), "row.names")
+    }
+    rownames(tab) <- row.names
+  }
+  tab
 }
 
 #' @rdname group_moments_methods
@@ -64,7 +75,7 @@ summary.group_moments <- function(object, ...) {
   fp_check_moments(object, "object")
   tab <- fp_moments_table(object)
   rows <- sum(object$n)
-  tab <- cbind(tab[c("group", "n")], prop = as.numeric(object$n) / rows,
+  tab <- cbind(tab[c("group", "n")], prop = if (rows > 0) as.numeric(object$n) / rows else NA_real_,
                tab[setdiff(names(tab), c("group", "n"))])
   structure(list(columns = object$colnames, rows = rows, table = tab, blocks = object$block_count,
                  totals = fp_moments_totals(object), header = fp_moments_header(object)),

@@ -12,7 +12,8 @@
 #'
 #' @inheritParams step_fair_pca
 #' @param role Not used: the step keeps columns of the data (with their roles) and makes none, so
-#'   there is no new column to give a role; checked as one string, as recipes' steps take it.
+#'   there is no new column to give a role. One string or `NA` (recipes' role of steps that make
+#'   no columns, such as `step_rm()`).
 #' @param num_comp The target rank `k` of [fair_css()] (as many columns are kept unless the
 #'   method or `options` say otherwise, e.g. `method = "sampler"`): a whole number, 0 or more,
 #'   capped at the number of columns, and `0` leaves the data unchanged, as in

@@ -141,7 +141,8 @@ fp_step_check_args <- function(x, step) {
   if (!(is.character(x$id) && length(x$id) == 1L && !is.na(x$id))) {
     fp_abort("must be one string that names the step (NULL gives a random one)", "id")
   }
-  if ("role" %in% names(x)) fp_step_check_role(x$role, "role", "predictor")
+  # step_fair_css() makes no columns: recipes' NA role of such steps (step_rm(), step_filter()) too
+  if ("role" %in% names(x)) fp_step_check_role(x$role, "role", "predictor", na_ok = step == "step_fair_css")
   fp_step_check_role(x$group_role)
   if ("prefix" %in% names(x) && !(is.character(x$prefix) && length(x$prefix) == 1L && !is.na(x$prefix) &&
                                    nzchar(x$prefix))) {
@@ -150,9 +151,11 @@ fp_step_check_args <- function(x, step) {
   fp_step_check_options(x$options, step, sub("^step_", "", step))
 }
 
-fp_step_check_role <- function(role, arg = "group_role", example = "sensitive") {
+fp_step_check_role <- function(role, arg = "group_role", example = "sensitive", na_ok = FALSE) {
+  if (na_ok && length(role) == 1L && (is.logical(role) || is.character(role)) && is.na(role)) return(invisible())
   if (!is.character(role) || length(role) != 1L || is.na(role) || !nzchar(role)) {
-    fp_abort(sprintf("must be one string, a recipes role such as \"%s\"", example), arg)
+    fp_abort(sprintf("must be one string, a recipes role such as \"%s\"%s", example,
+                     if (na_ok) ", or NA (the step makes no columns)" else ""), arg)
   }
 }
 

@@ -200,7 +200,9 @@ if (any(res$rerun_clean)) {
   path <- file.path(stored_dir, "provenance.csv")
   if (file.exists(path)) {
     old <- utils::read.csv(path, stringsAsFactors = FALSE)
-    prov <- rbind(old[!old$file %in% prov$file, names(prov), drop = FALSE], prov)
+    # one row per table: a row of the table's file under an older ending (.csv.gz) is replaced too
+    stem <- function(f) sub("\\.csv(\\.(gz|xz))?$", "", f)
+    prov <- rbind(old[!stem(old$file) %in% stem(prov$file), names(prov), drop = FALSE], prov)
   }
   utils::write.csv(prov[order(prov$file), ], path, row.names = FALSE)
   cat("provenance written to ", path, "\n", sep = "")

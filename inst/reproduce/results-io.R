@@ -258,7 +258,9 @@ repro_check <- function(name, dir, tab = NULL) {
   p <- tryCatch(utils::read.csv(path, stringsAsFactors = FALSE), error = function(e) NULL)
   need <- c("file", "result", "quick_commit", "subset", "rows_compared", "max_rel_diff", "rows", "commits")
   if (is.null(p) || !all(need %in% names(p))) return("")
+  # the row of the file repro_read() opens: the newest ending first (quick.R keeps one per table)
   p <- p[p$file %in% paste0(name, repro_exts), , drop = FALSE]
+  p <- p[order(match(p$file, paste0(name, repro_exts))), , drop = FALSE][seq_len(min(1L, nrow(p))), , drop = FALSE]
   if (nrow(p) != 1L) return("")
   if (!is.null(tab)) {
     dirty <- if (is.null(tab$dirty)) rep(NA, nrow(tab)) else tab$dirty

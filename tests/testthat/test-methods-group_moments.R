@@ -38,6 +38,18 @@ test_that("tidy(), as.data.frame() and summary() give each group's rows and tota
   expect_error(tidy(structure(list(n = 1), class = "group_moments")), "^`x`", class = "fairproj_input_error")
 })
 
+test_that("as.data.frame() takes base R's arguments, so data.frame() and as_tibble() of moments work", {
+  dat <- make_groups(n = c(60, 40), d = 3)
+  m <- group_moments(dat$x, dat$g)
+  expect_equal(data.frame(m), as.data.frame(m))
+  expect_equal(as.data.frame(m, stringsAsFactors = TRUE)$group, factor(levels(dat$g), levels(dat$g)))
+  expect_identical(rownames(as.data.frame(m, row.names = c("first", "second"))), c("first", "second"))
+  expect_error(as.data.frame(m, row.names = "one"), "^`row.names`", class = "fairproj_input_error")
+  expect_error(as.data.frame(m, stringsAsFactors = NA), "^`stringsAsFactors`", class = "fairproj_input_error")
+  skip_if_not_installed("tibble")
+  expect_equal(as.data.frame(tibble::as_tibble(m)), as.data.frame(m))
+})
+
 test_that("a total variance beyond double range is NA in the numbers and print()'s text beside, never Inf", {
   dat <- make_groups(n = c(60, 40), d = 3)
   x <- dat$x
@@ -70,5 +82,9 @@ test_that("a group with no rows has n 0 and no total variance (NA, '-' in print)
   expect_identical(td$n, c(3L, 0L))
   expect_true(is.na(td$total_variance[2L]))
   expect_equal(summary(m)$table$prop, c(1, 0))
+  none <- m
+  none$n[] <- 0
+  expect_true(all(is.na(summary(none)$table$prop)))  # no rows at all: no shares (not NaN)
+  expect_false(any(is.nan(summary(none)$table$prop)))
   expect_identical(moments_row(capture.output(print(summary(m))), "b")[4L], "-")
 })

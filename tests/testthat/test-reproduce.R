@@ -185,6 +185,10 @@ test_that("repro_label quotes the partial rerun of provenance.csv, and does with
     utils::write.csv(p, file.path(dir, "provenance.csv"), row.names = FALSE)
     expect_match(io$repro_label(io$repro_read("t")), "No partial rerun has checked this version")
   }
+  # rows under both endings (an older provenance.csv beside a newer one): the xz file's row counts
+  utils::write.csv(rbind(transform(prov, result = "FAIL"), transform(prov, file = "t.csv.xz")),
+                   file.path(dir, "provenance.csv"), row.names = FALSE)
+  expect_match(io$repro_label(io$repro_read("t")), "rerun at clean commit def5678 \\(split 0\\) reproduced 1 of its rows")
   utils::write.csv(data.frame(a = 1), file.path(dir, "provenance.csv"), row.names = FALSE)
   expect_no_match(io$repro_label(io$repro_read("t")), "rerun")            # another layout is ignored
 })
