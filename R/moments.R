@@ -5,7 +5,9 @@
 #' C++ (no copy of the data). Every method of the package works from these moments, so a fit
 #' costs this pass plus work on d x d matrices. Moments are additive: the moments of row chunks
 #' combine with `c()` or `+` into exactly the moments of the stacked data, so data that do not
-#' fit in memory (files read in chunks, database tables) can be processed piece by piece. The
+#' fit in memory (files read in chunks, database tables) can be processed piece by piece (other
+#' operators such as `-`, `*` and `==`, maths such as sqrt() and summaries such as sum() are errors of
+#' class `fairproj_input_error`: compute the moments of a subset of rows from those rows). The
 #' levels of a merge come in sorted order, as `as.factor()` sorts labels (numbers as numbers),
 #' whatever the order of the pieces; pieces that all have the same levels in the same order (chunks
 #' of one factor) keep that order.
@@ -324,6 +326,34 @@ fp_moments_rescaled <- function(m, E) {
 #' @param e1,e2 `group_moments` objects.
 #' @export
 "+.group_moments" <- function(e1, e2) if (missing(e2)) e1 else fp_merge_sorted(list(e1, e2), c("e1", "e2"))
+
+# Arithmetic other than `+`, comparisons, maths and summaries of moments: a classed error saying
+# what combines moments, not base R's "non-numeric argument to binary operator" (the object is a
+# list). `m_all - m_part` in particular is not offered as a way to drop rows: subtracting scatter
+# matrices cancels, and the difference of rounded ones need not be positive semidefinite.
+
+#' @rdname group_moments
+#' @export
+Ops.group_moments <- function(e1, e2) {
+  arg <- if (inherits(e1, "group_moments")) "e1" else "e2"
+  fp_abort(sprintf("is a group_moments object, for which `%s` is not defined: moments combine only by `+` and c() (those of disjoint rows); for other rows, compute their moments with group_moments()",
+                   .Generic), arg)
+}
+
+#' @rdname group_moments
+#' @export
+Math.group_moments <- function(x, ...) {
+  fp_abort(sprintf("is a group_moments object, for which %s() is not defined: take its quantities with moments_mean(), moments_cov() or moments_sums()",
+                   .Generic), "x")
+}
+
+#' @rdname group_moments
+#' @param na.rm For the `Summary` group (sum(), max(), ...): unused; these are errors.
+#' @export
+Summary.group_moments <- function(..., na.rm = FALSE) {
+  fp_abort(sprintf("holds a group_moments object, for which %s() is not defined: combine moments with c() or `+` (Reduce(`+`, pieces) for a list)",
+                   .Generic), "...")
+}
 
 #' @rdname group_moments
 #' @export

@@ -561,3 +561,21 @@ test_that("+ of fits' moments keeps a small column where the other piece's is al
   expect_equal(fit$group_stats$error, fair_pca(xs, gs, 1, method = "standard", scale. = TRUE)$group_stats$error,
                tolerance = 1e-10)
 })
+
+test_that("operators other than +, maths and summaries of moments are classed errors naming the argument", {
+  dat <- make_groups(n = c(30, 20), d = 3)
+  m <- group_moments(dat$x, dat$g)
+  # `m_all - m_part` is no way to drop rows, and m * 2 no way to weight them: base R's
+  # "non-numeric argument to binary operator" named neither the object nor what combines it
+  expect_error(m - m, "^`e1` .*`-` is not defined.*`\\+` and c\\(\\)", class = "fairproj_input_error")
+  expect_error(m * 2, "^`e1` .*`\\*`", class = "fairproj_input_error")
+  expect_error(2 * m, "^`e2` .*`\\*`", class = "fairproj_input_error")
+  expect_error(-m, "^`e1` .*`-`", class = "fairproj_input_error")
+  expect_error(m == m, "^`e1` .*`==`", class = "fairproj_input_error")
+  expect_error(sqrt(m), "^`x` .*sqrt\\(\\)", class = "fairproj_input_error")
+  expect_error(sum(m, m), "^`...` .*sum\\(\\).*c\\(\\)", class = "fairproj_input_error")
+  expect_error(max(m), "^`...` .*max\\(\\)", class = "fairproj_input_error")
+  # `+` still merges, and a non-moments summand is still named
+  expect_equal(moments_cov(m + m), moments_cov(c(m, m)))
+  expect_error(m + 1, "^`e2`", class = "fairproj_input_error")
+})
