@@ -1,9 +1,10 @@
-# Methods of group_moments objects beside print(), c() and `+` (R/moments.R): the per-group
-# table as broom's tidy(), as a data.frame, and summary().
+# Methods of group_moments objects beside print(), c() and the operators (R/moments.R): the
+# per-group table as broom's tidy(), as a data.frame, and summary(); glance()'s one row.
 
 #' Summarise and tidy group moments
 #'
-#' `tidy()` and `as.data.frame()` give one row per group: its label, its number of rows and its
+#' `glance()` gives one row: the numbers of columns, groups and rows. `tidy()` and
+#' `as.data.frame()` give one row per group: its label, its number of rows and its
 #' total variance (the trace of its covariance matrix, divided by the group's rows as in
 #' [moments_cov()]), the numbers [print()][print.group_moments] shows. `summary()` adds each
 #' group's share of the rows and names the columns; its print method shows the table as
@@ -25,7 +26,11 @@
 #'   `fairproj_input_error`. For `print()` of a summary: unused.
 #' @param digits For `print()` of a summary: significant digits of its table (a whole number from
 #'   1 to 22; `NULL` for the default, 3 fewer than `getOption("digits")`, at least 3).
-#' @return `tidy()`: a tibble (a data.frame when tibble is not installed) with columns `group`
+#' @return `glance()`: a one-row tibble (or data.frame) with the number of columns (`ncol`),
+#'   groups (`ngroups`) and rows (`nobs`, an integer or a double beyond R's integers) and the
+#'   bootstrap blocks kept per group (`blocks`, `NA` for none). `augment()` is an error of class
+#'   `fairproj_input_error`: moments hold no rows (augment a fit made from them instead).
+#'   `tidy()`: a tibble (a data.frame when tibble is not installed) with columns `group`
 #'   (character), `n` (integer, or double beyond R's integers), `total_variance` (double) and,
 #'   when a total leaves double range, `total_variance_text`. `as.data.frame()`: the same table
 #'   as a data.frame. `summary()`: an object of class `summary.group_moments`, a list with
@@ -40,6 +45,7 @@
 #' x <- matrix(rnorm(300), 100, 3, dimnames = list(NULL, c("a", "b", "c")))
 #' m <- group_moments(x, rep(c("u", "v"), c(60, 40)))
 #' tidy(m)
+#' glance(m)
 #' as.data.frame(m)
 #' summary(m)
 NULL
@@ -49,6 +55,22 @@ NULL
 tidy.group_moments <- function(x, ...) {
   fp_check_no_dots(...names(), ...length(), "tidy() of a group_moments object", "x")
   fp_tibble(fp_moments_table(fp_check_moments(x, "x")))
+}
+
+#' @rdname group_moments_methods
+#' @export
+glance.group_moments <- function(x, ...) {
+  fp_check_no_dots(...names(), ...length(), "glance() of a group_moments object", "x")
+  fp_check_moments(x, "x")
+  fp_tibble(data.frame(ncol = length(x$colnames), ngroups = length(x$levels), nobs = fp_count_value(sum(x$n)),
+                       blocks = if (is.null(x$block_count)) NA_integer_ else as.integer(x$block_count)))
+}
+
+#' @rdname group_moments_methods
+#' @export
+augment.group_moments <- function(x, ...) {
+  fp_abort("holds the moments of its rows, not the rows, so it has nothing to augment: fit a model on it (fair_pca(x, k)) and augment that fit with the rows, augment(fit, data = rows)",
+           "x")
 }
 
 #' @rdname group_moments_methods
