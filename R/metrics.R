@@ -17,13 +17,18 @@
 #' @param object A `fair_pca` object.
 #' @param x A numeric matrix or data.frame with the model's columns, matched as in
 #'   [predict.fair_pca()] (by name, or rebuilt through the terms of a formula fit from a raw
-#'   data.frame). Rows with missing values are an error.
+#'   data.frame). Rows with missing values are an error. For `tidy()` and `glance()`: a
+#'   `fairproj_group_errors` result.
 #' @param group Group labels for the rows of `x`; when `x` is a data.frame, also an unquoted
 #'   name or a string naming a column of `x` (that column is then not a feature). For a fit
 #'   from the formula interface it defaults to the group column used in training.
 #' @param center `"group"` or `"model"` (see Details).
+#' @param ... For `tidy()` and `glance()` of the result: not used; an argument given here (a
+#'   misspelt option) is an error of class `fairproj_input_error`.
 #' @return A list of class `fairproj_group_errors` with `table` (data.frame: `group`, `n`,
-#'   `error`, `best`, `loss`, `var_explained`), `ABDiff`, `ARE` and `max_loss`.
+#'   `error`, `best`, `loss`, `var_explained`), `ABDiff`, `ARE` and `max_loss`. Its `tidy()` is
+#'   `table` as a tibble (a data.frame when tibble is not installed), its `glance()` one row with
+#'   `ABDiff`, `ARE`, `max_loss`, `ngroups` and `nobs` (the rows measured).
 #' @seealso [fair_pca()], [tune_fair_pca()] (which minimises ARE + ABDiff), [fairness_gaps()].
 #' @examplesIf requireNamespace("survival", quietly = TRUE)
 #' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
@@ -32,6 +37,7 @@
 #' group_errors(fit, pbc2[-train, 1:6], pbc2$sex[-train])
 #' # a data.frame with the group as a column
 #' group_errors(fit, pbc2[-train, ], group = sex)
+#' glance(group_errors(fit, pbc2[-train, ], group = sex))
 #' @export
 group_errors <- function(object, x, group, center = c("group", "model")) {
   fp_check_given("object")
@@ -82,6 +88,21 @@ group_errors <- function(object, x, group, center = c("group", "model")) {
   res <- list(table = tab, ABDiff = diff(range(tab$error)), ARE = are, max_loss = max(tab$loss))
   class(res) <- "fairproj_group_errors"
   res
+}
+
+#' @rdname group_errors
+#' @export
+tidy.fairproj_group_errors <- function(x, ...) {
+  fp_check_no_dots(...names(), ...length(), "tidy() of a group_errors() result", "x")
+  fp_tibble(x$table)
+}
+
+#' @rdname group_errors
+#' @export
+glance.fairproj_group_errors <- function(x, ...) {
+  fp_check_no_dots(...names(), ...length(), "glance() of a group_errors() result", "x")
+  fp_tibble(data.frame(ABDiff = x$ABDiff, ARE = x$ARE, max_loss = x$max_loss, ngroups = nrow(x$table),
+                       nobs = fp_count_value(sum(x$table$n))))
 }
 
 #' @export

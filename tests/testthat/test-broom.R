@@ -177,3 +177,20 @@ test_that("as.prcomp() keeps the call and na.action; counts beyond R's integers 
   expect_identical(nobs(big), 3e9)
   expect_identical(glance(big)$nobs, 3e9)
 })
+
+test_that("group_errors(): tidy() is its table, glance() one row of its criteria", {
+  dat <- make_groups(n = c(40, 30), d = 4)
+  fit <- fair_pca(dat$x, dat$g, k = 2, method = "standard")
+  ge <- group_errors(fit, dat$x, dat$g)
+  td <- tidy(ge)
+  expect_s3_class(td, "data.frame")
+  expect_equal(as.data.frame(td), ge$table)
+  gl <- glance(ge)
+  expect_identical(nrow(gl), 1L)
+  expect_identical(names(gl), c("ABDiff", "ARE", "max_loss", "ngroups", "nobs"))
+  expect_equal(unlist(gl[c("ABDiff", "ARE", "max_loss")]), unlist(ge[c("ABDiff", "ARE", "max_loss")]))
+  expect_identical(c(gl$ngroups, gl$nobs), c(2L, 70L))
+  # generics' "no applicable method" before; a misspelt option is not ignored
+  expect_error(tidy(ge, matrix = "table"), "^`...`", class = "fairproj_input_error")
+  expect_error(glance(ge, extra = 1), "^`...`", class = "fairproj_input_error")
+})
