@@ -390,6 +390,17 @@ glance.fairproj_audit <- function(x, ...) {
                        downstream = !is.null(x$downstream), seconds = x$time))
 }
 
+#' @rdname summary.fairproj_audit
+#' @return `augment()`: an error of class `fairproj_input_error`: an audit compares methods and
+#'   values of k and keeps no scores of its own (fit the chosen method with [fair_pca()] and
+#'   augment that fit).
+#' @order 3
+#' @export
+augment.fairproj_audit <- function(x, ...) {
+  fp_abort("is an audit of several methods and values of k and keeps no scores of its own: fit the method and k you choose, fit <- fair_pca(x, group, k, method), and augment that fit, augment(fit, data)",
+           "x")
+}
+
 # What the intervals say about each fair method against standard PCA at k, from the paired
 # replicates (tidy(x, "intervals"), terms `max_loss_change` and `price`), not from the overlap
 # of two intervals: whether the method lowers the worst-off group's loss (the interval of its

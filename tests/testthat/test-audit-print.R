@@ -98,3 +98,11 @@ test_that("the intervals' line names the groups resampled in fewer blocks than t
   txt <- paste(capture.output(print(a)), collapse = " ")
   expect_match(txt, "20 replicates of 50 blocks per group (z: 1)", fixed = TRUE)
 })
+
+test_that("augment() of an audit is a classed error saying to augment a fit", {
+  dat <- make_groups(n = c(40, 30), d = 4)
+  a <- fair_audit(dat$x, dat$g, k = 1:2, replicates = 0)
+  # generics' "no applicable method" before
+  expect_error(augment(a), "^`x` is an audit.*augment\\(fit, data\\)", class = "fairproj_input_error")
+  expect_error(augment(a, data = dat$x), "^`x`", class = "fairproj_input_error")
+})
