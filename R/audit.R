@@ -494,7 +494,7 @@ fair_audit.default <- function(x, group, k = NULL, methods = c("standard", "minm
                                ..., center = TRUE, scale. = TRUE, test_fraction = 0.3, seed = NULL,
                                level = 0.9, replicates = getOption("fairproj.replicates", 100), blocks = 50,
                                interval_k = NULL, progress = NULL, route = "auto") {
-  call <- match.call()
+  call <- fp_generic_call(match.call(), "fair_audit")
   # `outcome` may name a column of a data.frame x, which is then not a feature; the rest is the
   # preamble of every door that takes rows (NA/Inf are left to the C++ pass)
   outcome <- fp_force_column(outcome, substitute(outcome), x, "outcome")
@@ -515,7 +515,7 @@ fair_audit.default <- function(x, group, k = NULL, methods = c("standard", "minm
 #' @export
 fair_audit.formula <- function(formula, data = NULL, group, k = NULL, methods = c("standard", "minmax", "mean"),
                                outcome = NULL, ..., na.action) {
-  call <- match.call()
+  call <- fp_generic_call(match.call(), "fair_audit")
   fp_check_formula_door(formula, missing(group), outcome = TRUE)
   if (!is.data.frame(data)) fp_abort("must be a data.frame (the formula interface needs one)", "data")
   y <- fp_audit_column(substitute(outcome), data, parent.frame(), "outcome")
@@ -549,7 +549,7 @@ fair_audit.group_moments <- function(x, group = NULL, k = NULL, methods = c("sta
                                      outcome = NULL, ..., center = TRUE, scale. = TRUE, seed = NULL, level = 0.9,
                                      replicates = getOption("fairproj.replicates", 100), interval_k = NULL, progress = NULL,
                                      route = "moments") {
-  call <- match.call()
+  call <- fp_generic_call(match.call(), "fair_audit")
   if (fp_match_arg(route, c("auto", "moments", "rows"), "route") == "rows") {
     fp_abort("= \"rows\" needs the rows, and `x` holds only their moments: use route = \"moments\" or audit the rows", "route")
   }

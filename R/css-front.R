@@ -228,7 +228,7 @@ fair_css <- function(x, ...) {
 #' @rdname fair_css
 #' @export
 fair_css.default <- function(x, group, k, method = "greedy", ..., center = TRUE, scale. = FALSE) {
-  call <- match.call()
+  call <- fp_generic_call(match.call(), "fair_css")
   method <- fp_check_method(method, "css")
   # NA/Inf: in the C++ pass of the moments
   d <- fp_door_rows(x, group, substitute(group), min_levels = 1L, moments = TRUE, min_cols = 1L, check_finite = FALSE)
@@ -253,13 +253,13 @@ fair_css.formula <- function(formula, data = NULL, group, k, method, ..., subset
                         if (!missing(na.action)) na.action, parent.frame())
   res <- if (missing(method)) fair_css.default(fd$x, fd$group, k, ...) else
     fair_css.default(fd$x, fd$group, k, method = method, ...)
-  fp_formula_attach(res, fd, match.call())
+  fp_formula_attach(res, fd, fp_generic_call(match.call(), "fair_css"))
 }
 
 #' @rdname fair_css
 #' @export
 fair_css.group_moments <- function(x, group = NULL, k, method = "greedy", ..., center = TRUE, scale. = FALSE) {
-  call <- match.call()
+  call <- fp_generic_call(match.call(), "fair_css")
   method <- fp_check_method(method, "css")
   fp_door_moments(x, group)
   fp_fit_css(x, k, method, ..., center = center, scale. = scale., data = NULL, call = call, warn_units = missing(scale.))

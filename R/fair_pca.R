@@ -225,7 +225,7 @@ fair_pca <- function(x, ...) {
 #' @export
 fair_pca.default <- function(x, group, k, method = "minmax", ..., center = TRUE, scale. = FALSE,
                              rank. = NULL, retx = TRUE, keep_moments = TRUE, route = "auto") {
-  call <- match.call()
+  call <- fp_generic_call(match.call(), "fair_pca")
   method <- fp_check_method(method, "pca")
   # NA/Inf: in the C++ pass of the moments
   d <- fp_door_rows(x, group, substitute(group), moments = FALSE, check_finite = FALSE, set_names = FALSE)
@@ -242,7 +242,7 @@ fair_pca.default <- function(x, group, k, method = "minmax", ..., center = TRUE,
 #' @export
 fair_pca.group_moments <- function(x, group = NULL, k, method = "minmax", ..., center = TRUE,
                                    scale. = FALSE, rank. = NULL, keep_moments = TRUE, route = "moments") {
-  call <- match.call()
+  call <- fp_generic_call(match.call(), "fair_pca")
   method <- fp_check_method(method, "pca")
   if (fp_match_arg(route, c("auto", "moments", "rows"), "route") == "rows") {
     fp_abort("= \"rows\" needs the rows, and `x` holds only their moments: use route = \"moments\" or fit from the rows", "route")
@@ -282,7 +282,7 @@ fair_pca.formula <- function(formula, data = NULL, group, k, method = "minmax", 
                              subset, na.action) {
   fd <- fp_formula_door(formula, data, substitute(group), missing(group), if (!missing(subset)) substitute(subset),
                         if (!missing(na.action)) na.action, parent.frame(), min_cols = 2L)
-  fp_formula_attach(fair_pca.default(fd$x, fd$group, k, method = method, ...), fd, match.call())
+  fp_formula_attach(fair_pca.default(fd$x, fd$group, k, method = method, ...), fd, fp_generic_call(match.call(), "fair_pca"))
 }
 
 fp_fit_pca <- function(m, k, method, ..., center, scale., rank. = NULL, data, retx, keep_moments, call,

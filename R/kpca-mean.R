@@ -111,7 +111,7 @@ fair_kpca.default <- function(x, group, k, kernel = c("rbf", "polynomial", "sigm
                               kernel_center = TRUE, tradeoff = NULL, tradeoff_power = 1, y = NULL,
                               constraint = c("parity", "opportunity"), attributes = NULL, use_group = TRUE,
                               max_n = 5000, tol = 1e-9, ...) {
-  call <- match.call()
+  call <- fp_generic_call(match.call(), "fair_kpca")
   extra <- match.call(expand.dots = FALSE)$...  # their names only: nothing is evaluated
   if (length(extra)) {
     nm <- if (is.null(names(extra))) rep("", length(extra)) else names(extra)
@@ -380,7 +380,7 @@ fp_kpca_standard <- function(K, k, kscale) {
 fair_kpca.formula <- function(formula, data = NULL, group, k, ..., subset, na.action) {
   fd <- fp_formula_door(formula, data, substitute(group), missing(group), if (!missing(subset)) substitute(subset),
                         if (!missing(na.action)) na.action, parent.frame())
-  fp_formula_attach(fair_kpca.default(fd$x, fd$group, k, ...), fd, match.call())
+  fp_formula_attach(fair_kpca.default(fd$x, fd$group, k, ...), fd, fp_generic_call(match.call(), "fair_kpca"))
 }
 
 # The centred constraint columns of extra attributes on the rows `keep`: centred one-hot

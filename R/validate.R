@@ -7,6 +7,14 @@ fp_abort <- function(message, arg = NULL, class = NULL, call = NULL) {
                       call = call))
 }
 
+# A method's matched call under its generic's name, as prcomp.default() keeps it: update(fit, k
+# = 3) and eval(fit$call) then reach the exported generic, not an unexported method
+# ("could not find function \"fair_pca.default\"").
+fp_generic_call <- function(call, generic) {
+  call[[1L]] <- as.name(generic)
+  call
+}
+
 # The classed error of fp_abort() for the first of `args` (names of the calling function's
 # arguments without a default) that the call did not give. R's own "argument is missing, with
 # no default" is not classed and comes only where the argument is first used, possibly deep in
