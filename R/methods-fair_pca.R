@@ -616,7 +616,8 @@ tidy.fair_pca <- function(x, matrix = "rotation", ...) {
   } else if (matrix == "groups") {
     summary(x)$groups
   } else {
-    if (is.null(x[["x"]])) fp_abort("has no training scores: refit with retx = TRUE", "x")
+    # a fit from moments cannot take retx = TRUE: the advice is to refit from the rows
+    if (is.null(x[["x"]])) fp_abort("has no training scores (a fit from moments keeps none, retx = FALSE drops them): refit from the rows with retx = TRUE, or score rows with predict(x, rows)", "x")
     fp_scores_long(x[["x"]])
   }
   fp_tibble(out)

@@ -194,3 +194,12 @@ test_that("group_errors(): tidy() is its table, glance() one row of its criteria
   expect_error(tidy(ge, matrix = "table"), "^`...`", class = "fairproj_input_error")
   expect_error(glance(ge, extra = 1), "^`...`", class = "fairproj_input_error")
 })
+
+test_that("tidy(, \"scores\") of a fit without scores says to refit from the rows (a fit from moments cannot take retx)", {
+  dat <- make_groups(n = c(40, 30), d = 4)
+  fm <- fair_pca(group_moments(dat$x, dat$g), k = 2, method = "standard")
+  # "refit with retx = TRUE" led to the error that a fit from moments cannot take `retx`
+  expect_error(tidy(fm, "scores"), "^`x` has no training scores.*refit from the rows", class = "fairproj_input_error")
+  expect_error(fair_pca(group_moments(dat$x, dat$g), k = 2, retx = TRUE), class = "fairproj_input_error")
+  expect_error(tidy(fair_pca(dat$x, dat$g, k = 2, retx = FALSE), "scores"), "predict\\(x, rows\\)", class = "fairproj_input_error")
+})
