@@ -14,7 +14,7 @@
 #' [reconstruct()]. With `center = "group"`, a group of one row has error 0 about its own mean
 #' and says nothing: a warning of class `fairproj_small_group_warning` says so.
 #'
-#' @param object A `fair_pca` object.
+#' @param object A `fair_pca` object; for `summary()`, a `fairproj_group_errors` result.
 #' @param x A numeric matrix or data.frame with the model's columns, matched as in
 #'   [predict.fair_pca()] (by name, or rebuilt through the terms of a formula fit from a raw
 #'   data.frame). Rows with missing values are an error. For `tidy()` and `glance()`: a
@@ -28,7 +28,8 @@
 #' @return A list of class `fairproj_group_errors` with `table` (data.frame: `group`, `n`,
 #'   `error`, `best`, `loss`, `var_explained`), `ABDiff`, `ARE` and `max_loss`. Its `tidy()` is
 #'   `table` as a tibble (a data.frame when tibble is not installed), its `glance()` one row with
-#'   `ABDiff`, `ARE`, `max_loss`, `ngroups` and `nobs` (the rows measured).
+#'   `ABDiff`, `ARE`, `max_loss`, `ngroups` and `nobs` (the rows measured). Its `summary()` is
+#'   the result itself (a summary already), printed as `print()` prints it.
 #' @seealso [fair_pca()], [tune_fair_pca()] (which minimises ARE + ABDiff), [fairness_gaps()].
 #' @examplesIf requireNamespace("survival", quietly = TRUE)
 #' pbc2 <- na.omit(survival::pbc[c("age", "bili", "albumin", "ast", "platelet", "protime", "sex")])
@@ -95,6 +96,14 @@ group_errors <- function(object, x, group, center = c("group", "model")) {
 tidy.fairproj_group_errors <- function(x, ...) {
   fp_check_no_dots(...names(), ...length(), "tidy() of a group_errors() result", "x")
   fp_tibble(x$table)
+}
+
+#' @rdname group_errors
+#' @export
+summary.fairproj_group_errors <- function(object, ...) {
+  # the result is already a summary: itself, not base R's Length/Class/Mode table of its fields
+  fp_check_no_dots(...names(), ...length(), "summary() of a group_errors() result", "object")
+  object
 }
 
 #' @rdname group_errors

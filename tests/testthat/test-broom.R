@@ -203,3 +203,13 @@ test_that("tidy(, \"scores\") of a fit without scores says to refit from the row
   expect_error(fair_pca(group_moments(dat$x, dat$g), k = 2, retx = TRUE), class = "fairproj_input_error")
   expect_error(tidy(fair_pca(dat$x, dat$g, k = 2, retx = FALSE), "scores"), "predict\\(x, rows\\)", class = "fairproj_input_error")
 })
+
+test_that("summary() of group_errors() is the result itself, not base R's Length/Class/Mode table", {
+  dat <- make_groups(n = c(40, 30), d = 4)
+  ge <- group_errors(fair_pca(dat$x, dat$g, k = 2, method = "standard"), dat$x, dat$g)
+  s <- summary(ge)
+  expect_s3_class(s, "fairproj_group_errors")
+  expect_identical(s, ge)
+  expect_identical(capture.output(print(s, digits = 4)), capture.output(print(ge, digits = 4)))
+  expect_error(summary(ge, digits = 3), "^`...`", class = "fairproj_input_error")
+})
