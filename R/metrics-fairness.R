@@ -50,6 +50,7 @@
 #' @export
 delta_f_lin <- function(object, x, group, cost = 10^c(-4, -2, 0, 2, 4), folds = 5, seed = NULL,
                         solver = c("ecos", "e1071")) {
+  if (!missing(x)) fp_check_not_dataset(x, "x")
   fp_check_given(c("object", "x", "group"))
   if (!inherits(object, "fair_pca")) fp_abort("must be a fair_pca object", "object")
   solver <- fp_match_arg(solver, c("ecos", "e1071"), "solver")

@@ -45,6 +45,7 @@ group_errors <- function(object, x, group, center = c("group", "model")) {
   if (!inherits(object, "fair_pca")) fp_abort("must be a fair_pca object", "object")
   center <- fp_match_arg(center, c("group", "model"), "center")
   if (missing(x)) fp_abort("is missing: give the rows to measure the errors on (e.g. the training data)", "x")
+  fp_check_not_dataset(x, "x")
   fp_needs_rows(x, "group_errors() (the errors of new rows; the fit's own are in `object$group_stats`)")
   gname <- NULL
   if (is.data.frame(x)) {

@@ -630,6 +630,7 @@ moments_best_error <- function(m, k, center = c("group", "global", "none")) {
 # levels and, with `moments = TRUE`, the group moments of the rows. Returns `x` (the feature
 # columns as given), `xm`, `g` and `m`.
 fp_door_rows <- function(x, group, expr, min_levels = 2L, moments = FALSE, ...) {
+  fp_check_not_dataset(x, "x")
   if (missing(group)) fp_abort("is missing: give one group label per row", "group")
   xg <- fp_group_column(x, group, expr = expr)
   xm <- fp_as_matrix(xg$x, "x", ...)

@@ -51,6 +51,7 @@ pareto_front <- function(x, ...) {
 #' @rdname pareto_front
 #' @export
 pareto_front.default <- function(x, group, k, restarts = 10L, ...) {
+  if (!missing(x)) fp_check_not_dataset(x, "x")
   fp_check_given(if (inherits(x, "group_moments")) "k" else c("group", "k"))  # moments carry their groups
   restarts <- fp_check_count(restarts, 0L, 1e4, "restarts")
   nm <- fp_pareto_front_dots(...names(), ...length())

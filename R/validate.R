@@ -94,6 +94,17 @@ fp_check_no_dots <- function(nm, n, what, takes) {
                    fp_name_list(takes, Inf), hint), "...")
 }
 
+# A dataset of fairproj_data() (a list of features `x`, groups `group`, label `y` and `info`)
+# given whole where rows are expected: a classed error naming its parts, before the door asks
+# for a `group` the dataset holds.
+fp_check_not_dataset <- function(x, arg = "x") {
+  if (inherits(x, "fairproj_data")) {
+    fp_abort(sprintf("is a fairproj_data() dataset, a list of its parts: give them, its features `%s$x` and groups `%s$group` (its label is `%s$y`)%s",
+                     arg, arg, arg, if (arg == "x") ", e.g. fair_pca(x$x, x$group, k = 2)" else ""), arg)
+  }
+  invisible(x)
+}
+
 # Numeric matrix from a matrix or data.frame; errors on non-numeric columns, NA/NaN/Inf,
 # fewer than `min_cols` columns, fewer than `min_rows` rows (no rows). `check_finite = FALSE` leaves the NA/Inf check to the
 # caller (the C++ moments pass counts them without n x d temporaries); `set_names = FALSE`
@@ -129,6 +140,7 @@ fp_as_matrix <- function(x, arg = "x", min_cols = 2L, allow_nonfinite = FALSE, c
       fp_abort(sprintf("must be a matrix or data.frame, not an array of %d dimensions", length(dim(x))), arg)
     }
     if (is.numeric(x)) fp_abort(sprintf("must be a matrix or data.frame with at least %d columns, not a vector", min_cols), arg)
+    fp_check_not_dataset(x, arg)
     fp_abort(sprintf("must be a numeric matrix or data.frame, not an object of class '%s'", class(x)[1]), arg)
   }
   if (!(is.numeric(x) || is.logical(x))) fp_abort(sprintf("must be numeric, not of type '%s'", typeof(x)), arg)

@@ -356,3 +356,20 @@ test_that("fp_match_arg() takes a vector of choices only as a formal default", {
   fit <- fair_css(dat$x, dat$g, k = 2)
   expect_error(tidy(fit, matrix = c("columns", "groups", "path", "plot")), class = "fairproj_input_error")
 })
+
+test_that("a fairproj_data() dataset given whole is a classed error naming its parts, not 'group is missing'", {
+  dat <- make_groups(n = c(20, 20), d = 3)
+  # the shape fairproj_data() returns (tests do not read the data files)
+  ds <- structure(list(x = dat$x, group = dat$g, y = rep(0:1, 20), info = list()), class = "fairproj_data")
+  parts <- "^`x` is a fairproj_data\\(\\) dataset.*`x\\$x`.*`x\\$group`"
+  # fair_pca(ds, k = 2) said "`group` is missing"; group_moments(ds, ds$group) "not an object of class 'fairproj_data'"
+  expect_error(fair_pca(ds, k = 2), parts, class = "fairproj_input_error")
+  expect_error(fair_pca(ds, ds$group, k = 2), parts, class = "fairproj_input_error")
+  expect_error(fair_css(ds, k = 2), parts, class = "fairproj_input_error")
+  expect_error(fair_kpca(ds, k = 2), parts, class = "fairproj_input_error")
+  expect_error(pareto_front(ds, k = 1), parts, class = "fairproj_input_error")
+  expect_error(group_moments(ds, ds$group), parts, class = "fairproj_input_error")
+  fit <- fair_pca(ds$x, ds$group, k = 2)
+  expect_error(group_errors(fit, ds), parts, class = "fairproj_input_error")
+  expect_error(predict(fit, ds), "^`newdata` is a fairproj_data\\(\\) dataset.*`newdata\\$x`", class = "fairproj_input_error")
+})
