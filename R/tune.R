@@ -138,7 +138,8 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
   cv <- fp_tune_cv(xm, g, fold, folds, grid, fit_one, function(ge) collect(crit_fun(ge)), pb)
   table <- fp_tune_table(cv, grid)
   best <- as.list(grid[which.min(table$criterion), , drop = FALSE])
-  model <- fp_tune_refit(xm, g, k, method, best, dots, center, scale., missing(scale.), collect)
+  model <- fp_tune_refit(xm, g, k, method, best, dots, center, scale., missing(scale.), collect,
+                         rows = list(x = substitute(x), group = substitute(group)))
   pb$update(ncand * folds + 1)
   cv <- cbind(grid[cv$candidate, , drop = FALSE], cv)
   rownames(cv) <- NULL
@@ -150,13 +151,16 @@ tune_fair_pca.default <- function(x, group, k, method = "robust", grid = NULL, f
 }
 
 # The refit of the best candidate on all rows (its warnings collected by `collect`), with a call
-# that shows the chosen arguments. `warn_units`: scale. was not given, so the units warning is
-# given once, from the refit's moments (the folds' fits were given `scale.`).
-fp_tune_refit <- function(xm, g, k, method, best, dots, center, scale., warn_units, collect) {
+# that shows the chosen arguments on the user's own data: `rows`, the expressions of `x` and
+# `group` as given to tune_fair_pca(), so that update(tn$model, k = 3) refits those rows (with
+# placeholders `x` and `group` it read whatever objects of those names the caller had).
+# `warn_units`: scale. was not given, so the units warning is given once, from the refit's
+# moments (the folds' fits were given `scale.`).
+fp_tune_refit <- function(xm, g, k, method, best, dots, center, scale., warn_units, collect, rows) {
   model <- collect(do.call(fair_pca, c(list(xm, g, k = k, method = method), best, dots,
                                        list(center = center, scale. = fp_tune_scale_rows(xm, g, scale., center)))))
   if (warn_units && !is.null(model$moments)) fp_warn_units(fp_log2_colvar(model$moments), model$moments$colnames)
-  model$call <- as.call(c(list(quote(fair_pca), quote(x), quote(group), k = k, method = method), best,
+  model$call <- as.call(c(list(quote(fair_pca), x = rows$x, group = rows$group, k = k, method = method), best,
                           dots[vapply(dots, function(v) is.atomic(v) && length(v) <= 5L, logical(1))],
                           list(center = center, scale. = scale.)))
   model
@@ -396,6 +400,11 @@ tune_fair_pca.formula <- function(formula, data = NULL, group, k, method = "robu
   fd <- fp_formula_door(formula, data, substitute(group), missing(group), if (!missing(subset)) substitute(subset),
                         if (!missing(na.action)) na.action, parent.frame(), min_cols = 2L)
   res <- tune_fair_pca.default(fd$x, fd$group, k, method, grid, ...)
-  res$model <- fp_formula_attach(res$model, fd, res$model$call)
+  # the refit's call on the formula, data and group as given (and subset, na.action when given)
+  mc <- match.call()
+  given <- Filter(Negate(is.null), list(formula = mc$formula, data = mc$data, group = mc$group,
+                                        subset = mc$subset, na.action = mc$na.action))
+  cl <- as.call(c(list(quote(fair_pca)), given, as.list(res$model$call)[-(1:3)]))
+  res$model <- fp_formula_attach(res$model, fd, cl)
   res
 }

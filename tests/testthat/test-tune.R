@@ -388,3 +388,26 @@ test_that("augment() of a tuning is augment() of its refitted model; without one
   tn$model <- NULL
   expect_error(augment(tn, data = df), "^`x` holds no refitted model.*tune_fair_pca\\(\\) again", class = "fairproj_input_error")
 })
+
+test_that("the refitted model's call names the user's data, so update() refits those rows", {
+  dat <- make_groups(n = c(30, 30), d = 4)
+  xx <- dat$x
+  gg <- dat$g
+  # a decoy with the name of the placeholders the call held (fair_pca(x, group, ...)): update()
+  # read it, silently or with 'object not found'
+  group <- rep(c("p", "q", "r"), 20)
+  tn <- suppressWarnings(tune_fair_pca(xx, gg, k = 1, method = "robust", folds = 3, grid = list(alpha = 0.1, lambda = 0)))
+  expect_identical(tn$model$call$x, quote(xx))
+  expect_identical(tn$model$call$group, quote(gg))
+  u <- suppressWarnings(update(tn$model, k = 2))
+  expect_identical(u$k, 2L)
+  expect_identical(u$groups$group, levels(gg))
+  d <- data.frame(xx, s = gg)
+  tf <- suppressWarnings(tune_fair_pca(~ ., data = d, group = s, k = 1, method = "robust", folds = 3,
+                                       grid = list(alpha = 0.1, lambda = 0), subset = 1:50))
+  expect_identical(tf$model$call$data, quote(d))
+  expect_identical(tf$model$call$group, quote(s))
+  u2 <- suppressWarnings(update(tf$model, k = 2))
+  expect_identical(u2$k, 2L)
+  expect_identical(sum(u2$groups$n), 50)
+})
