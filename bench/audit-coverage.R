@@ -798,6 +798,29 @@
 # 38, 39, 41, 43, 44, 46, 48, 49, 51, 53, 54, 56, 58, 59, 61, 63, 64, 66, 68, 69, 71, 73, 74, 76,
 # 78, 79).
 #
+# Session of 2026-12-08 (#44 item 1; a status measurement, no rule changed; run
+# "2026-12-07f-full" continued, the build of 07a9384, whose intervals are those of 5a8448b: the
+# audit code changed since only in comments and in reporting losses within rounding of 0 as 0;
+# main's later changes leave the audit's numbers as they were). RUN: shards 69, 71, 73, 74, 76, 78 and
+# 79, the last never run. RESULT (within / below / above / flagged): shard 69, 31 designs, 1,366
+# cells: 126 / 36 / 50 / 1,154 (84.5% flagged); 71, 1,366: 109 / 22 / 48 / 1,187 (86.9%); 73,
+# 1,346: 88 / 28 / 48 / 1,182 (87.8%); 74, 1,346: 21 / 3 / 10 / 1,312 (97.5%); 76, 1,346: 14 / 3
+# / 8 / 1,321 (98.1%); 78, 1,354: 20 / 10 / 7 / 1,317 (97.3%); 79, 1,354: 80 / 13 / 37 / 1,224
+# (90.4%). Eight new unflagged cells clearly below 0.85: standard PCA's losses at d = 50, k = 1
+# (d50k1m5n3000gauss loss of a and min_loss 0.70, t50k1m5n3000gauss loss_ratio 0.63, max_loss
+# and loss_gap 0.70), standard PCA's error of b at d50k1m3n60_3000gauss 0.65 (the design flags
+# 98%), and two far below: min-max's loss of group a and min_loss at d50k1m5n3000gauss, 0.28 of
+# 25 (the design flags 9.8%). In that population min-max equalises b-e at 0.984 and leaves a out
+# at 0.887; bench/audit-minmax-bias.R (40 fresh samples) puts a's estimate at 0.994 (sd 0.036),
+# a bias of 0.106 = top 0.123 + fit -0.005 + scaling 0.008 + subspace -0.019, with a in the
+# sample's active set in 55% of samples: the group's top eigenvalue is biased up at d = 50 (its
+# best error down), the same family as rule MO's left-out group (session of 2026-12-06, fifth:
+# the replicates do not see that bias). Over the 1,856 designs now on today's intervals: 81,143
+# cells, 92.0% flagged, 56 of 6,496 unflagged cells clearly low (0.9%; 15 by chance at 0.90, 62
+# at 0.875), none clearly high, 6 far below 0.85; 58 shards complete; every shard has now run at
+# least once (22 only under earlier rules: 2, 5, 7, 10, 12, 15, 17, 20, 22, 27, 30, 32, 37, 40,
+# 42, 47, 52, 57, 62, 67, 72, 77); the well-behaved summary is unchanged.
+#
 # Session of 2026-12-07, seventh (#44 item 1; studies, no rule changed). Min-max's losses.
 # bench/audit-coverage-status.R now pools the unflagged cells' reliable samples by method, kind
 # of quantity, distribution and rows per direction (the smallest group's n / (k (d - k))). On
